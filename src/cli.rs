@@ -1,0 +1,162 @@
+//! Command-line definitions. The `--help` text is documentation: keep it exact.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+Exit codes:
+  0  no failure (warnings allowed unless --strict)
+  1  at least one check failed or could not decide (error); with --strict, a warning too
+  2  usage error, or the doctor itself could not run
+
+Profiles:
+  auto     judge the toolchain, and the GPUs if the machine shows any (default)
+  build    toolchain only: absent GPUs are skipped, never failed (Nix checkPhase, packaging CI)
+  runtime  GPUs are required: their absence fails
+
+Examples:
+  rocm-doctor                         diagnose this machine
+  rocm-doctor -v                      ... with the evidence behind every verdict
+  rocm-doctor --isa gfx1030           ... and compile a HIP kernel for gfx1030
+  rocm-doctor --profile build --json  machine-readable, for CI (schema: docs/json.md)
+  rocm-doctor --isa gfx90a --asm-caps Tensile's assembler capabilities for gfx90a
+  rocm-doctor explain toolchain.lld   what a check does, why it matters, how to fix it";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "rocm-doctor",
+    version,
+    about = "Tells whether an AMD ROCm toolchain and its GPUs work, and if not, exactly what to fix",
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct RunArgs {
+    /// Print one JSON document on stdout and nothing else (schema: docs/json.md).
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Show the evidence behind every finding (-vv: passing findings' evidence too).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
+
+    /// When to use colours. `auto` uses them on a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+
+    /// Exit 1 on warnings too, not only on failures.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Which checks judge what: `build` never fails for missing GPUs, `runtime` requires one.
+    #[arg(long, value_enum, default_value_t = Profile::Auto)]
+    pub profile: Profile,
+
+    /// Run only these checks (ids or id prefixes such as `toolchain.`; repeatable, comma lists).
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    pub only: Vec<String>,
+
+    /// Do not run these checks (ids or id prefixes; repeatable, comma lists).
+    #[arg(long, value_delimiter = ',', value_name = "ID")]
+    pub skip: Vec<String>,
+
+    /// List every check with its id, category and title, then exit.
+    #[arg(long)]
+    pub list_checks: bool,
+
+    /// Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma
+    /// lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present.
+    /// With --asm-caps, `tensile` selects Tensile's SupportedISA list.
+    #[arg(long, value_delimiter = ',', value_name = "ISA")]
+    pub isa: Vec<String>,
+
+    /// Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers'
+    /// root filesystems). Tools are still run from the paths found inside DIR.
+    #[arg(long, value_name = "DIR", default_value = "/")]
+    pub sysroot: PathBuf,
+
+    /// The ROCm root to judge first (like ROCM_PATH, but wins over it).
+    #[arg(long, value_name = "DIR")]
+    pub rocm_path: Option<PathBuf>,
+
+    /// The clang to judge (default: HIP_CLANG_PATH, the ROCm root's clang, amdclang++, clang++,
+    /// the clang hipcc is configured for, then the newest /usr/lib/llvm-N).
+    #[arg(long, value_name = "PATH")]
+    pub clang: Option<PathBuf>,
+
+    /// Time limit for each child process, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 20.0)]
+    pub timeout: f64,
+
+    /// Time limit for the whole run, in seconds: children still running then are killed and
+    /// their checks end as `error`.
+    #[arg(long, value_name = "SECS", default_value_t = 120.0)]
+    pub deadline: f64,
+
+    /// Probe the assembler like Tensile's GetAsmCaps and print the capability matrix.
+    #[arg(long)]
+    pub asm_caps: bool,
+
+    /// With --asm-caps: the assembler to probe (default: as Tensile resolves it).
+    #[arg(long, value_name = "PATH")]
+    pub assembler: Option<PathBuf>,
+
+    /// With --asm-caps: one assembler call per probe, in Tensile's order (slow, exact method).
+    #[arg(long)]
+    pub no_batch: bool,
+
+    /// With --asm-caps: the Tensile variant to emulate (`current` or `6.2`).
+    #[arg(long, value_name = "VERSION", default_value = "current")]
+    pub tensile_compat: String,
+
+    /// With --asm-caps: compare with a saved result (the JSON `asm_caps` object) and fail on
+    /// any difference.
+    #[arg(long, value_name = "FILE")]
+    pub expect: Option<PathBuf>,
+
+    /// Add a directory of declarative check packs (*.toml).
+    #[arg(long = "checks", value_name = "DIR")]
+    pub check_packs: Vec<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Explain a check: what it checks, why it matters, how to fix it.
+    Explain {
+        /// The check id (see --list-checks).
+        id: String,
+    },
+    /// Print the checks reference in Markdown (docs/checks.md is generated from this).
+    #[command(hide = true)]
+    DocsChecks,
+    /// Internal: load a vendor library in this child process and report on stdout.
+    #[command(hide = true)]
+    ProbeLibrary {
+        /// `hip`, `hsa` or `comgr`.
+        kind: String,
+        /// Path of the shared library to load.
+        path: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    Auto,
+    Build,
+    Runtime,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}

@@ -1,0 +1,355 @@
+//! Child processes with a per-call timeout, a global deadline and bounded output.
+//!
+//! Each child runs in its own process group so that a timeout kills the whole tree (a shell
+//! wrapper and the compiler it started), stdin is either the given bytes or `/dev/null`, and
+//! the environment is exactly the [`Env`] snapshot.
+
+use super::env::Env;
+use super::Limits;
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Output beyond this many bytes per stream is dropped (and flagged).
+const MAX_OUTPUT: usize = 8 << 20;
+
+#[derive(Debug, Clone)]
+pub struct CommandSpec {
+    /// Program to run, as a host path or a bare name (then looked up by the OS in the env's PATH).
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub stdin: Option<Vec<u8>>,
+    /// Overrides the runner's per-call timeout (never extends past the global deadline).
+    pub timeout: Option<Duration>,
+    /// Extra or replaced variables for this call only.
+    pub env_overrides: Vec<(OsString, Option<OsString>)>,
+    /// Working directory; defaults to the doctor's temp dir.
+    pub cwd: Option<PathBuf>,
+}
+
+impl CommandSpec {
+    pub fn new(program: impl Into<PathBuf>) -> Self {
+        CommandSpec {
+            program: program.into(),
+            args: Vec::new(),
+            stdin: None,
+            timeout: None,
+            env_overrides: Vec::new(),
+            cwd: None,
+        }
+    }
+    pub fn arg(mut self, a: impl Into<OsString>) -> Self {
+        self.args.push(a.into());
+        self
+    }
+    pub fn args<I: IntoIterator<Item = S>, S: Into<OsString>>(mut self, it: I) -> Self {
+        self.args.extend(it.into_iter().map(Into::into));
+        self
+    }
+    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Self {
+        self.stdin = Some(bytes.into());
+        self
+    }
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = Some(t);
+        self
+    }
+    pub fn env(mut self, k: impl Into<OsString>, v: impl Into<OsString>) -> Self {
+        self.env_overrides.push((k.into(), Some(v.into())));
+        self
+    }
+    pub fn env_remove(mut self, k: impl Into<OsString>) -> Self {
+        self.env_overrides.push((k.into(), None));
+        self
+    }
+    pub fn cwd(mut self, d: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(d.into());
+        self
+    }
+
+    /// The command line as a shell-like string, for evidence.
+    pub fn display(&self) -> String {
+        let mut s = shell_quote(&self.program.to_string_lossy());
+        for a in &self.args {
+            s.push(' ');
+            s.push_str(&shell_quote(&a.to_string_lossy()));
+        }
+        s
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Why a child could not be started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpawnFailure {
+    /// `ENOENT`, `EACCES`, `ENOEXEC`, ... or `other`.
+    pub errno: String,
+    pub message: String,
+}
+
+impl SpawnFailure {
+    pub fn other(message: String) -> Self {
+        SpawnFailure { errno: "other".into(), message }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    pub command: String,
+    /// Exit code when the child exited normally.
+    pub code: Option<i32>,
+    /// Signal number when it was killed by a signal (and not by our timeout).
+    pub signal: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub timed_out: bool,
+    pub spawn_error: Option<SpawnFailure>,
+    pub duration: Duration,
+    pub truncated: bool,
+}
+
+impl RunOutput {
+    pub fn spawn_failed(spec: &CommandSpec, f: SpawnFailure) -> Self {
+        RunOutput {
+            command: spec.display(),
+            code: None,
+            signal: None,
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            timed_out: false,
+            spawn_error: Some(f),
+            duration: Duration::ZERO,
+            truncated: false,
+        }
+    }
+    pub fn success(&self) -> bool {
+        self.code == Some(0) && !self.timed_out
+    }
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+    /// stdout followed by stderr, as a user would see them in a terminal.
+    pub fn combined_text(&self) -> String {
+        let mut s = self.stdout_text();
+        s.push_str(&self.stderr_text());
+        s
+    }
+    /// One line describing how the process ended, for evidence.
+    pub fn outcome(&self) -> String {
+        if let Some(f) = &self.spawn_error {
+            return format!("could not start: {} ({})", f.errno, f.message);
+        }
+        if self.timed_out {
+            return format!("timed out after {} ms and was killed", self.duration.as_millis());
+        }
+        if let Some(s) = self.signal {
+            let name = nix::sys::signal::Signal::try_from(s).map(|s| s.as_str().to_string()).unwrap_or(s.to_string());
+            return format!("killed by signal {name}");
+        }
+        format!("exit code {}", self.code.unwrap_or(-1))
+    }
+}
+
+#[derive(Debug)]
+pub struct Runner {
+    limits: Limits,
+}
+
+impl Runner {
+    pub fn new(limits: Limits) -> Self {
+        Runner { limits }
+    }
+
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    pub fn run(&self, spec: &CommandSpec, env: &Env, default_cwd: &Path) -> RunOutput {
+        let start = Instant::now();
+        let remaining = self.limits.deadline.saturating_duration_since(start);
+        let timeout = spec.timeout.unwrap_or(self.limits.per_call).min(remaining);
+        if timeout.is_zero() {
+            let mut out = RunOutput::spawn_failed(spec, SpawnFailure::other("the doctor's overall deadline has passed".into()));
+            out.timed_out = true;
+            out.spawn_error = None;
+            return out;
+        }
+        let mut cmd = Command::new(&spec.program);
+        cmd.args(&spec.args).env_clear();
+        for (k, v) in env.iter() {
+            cmd.env(k, v);
+        }
+        for (k, v) in &spec.env_overrides {
+            match v {
+                Some(v) => cmd.env(k, v),
+                None => cmd.env_remove(k),
+            };
+        }
+        cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
+        cmd.stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        cmd.process_group(0);
+        let mut child = match cmd.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                return RunOutput::spawn_failed(
+                    spec,
+                    SpawnFailure { errno: super::fs::errno_name(&e), message: e.to_string() },
+                )
+            }
+        };
+        let pid = child.id() as i32;
+        let stdin_thread = spec.stdin.clone().and_then(|bytes| {
+            child.stdin.take().map(|mut w| {
+                std::thread::spawn(move || {
+                    let _ = w.write_all(&bytes);
+                })
+            })
+        });
+        let out_t = child.stdout.take().map(|r| std::thread::spawn(move || read_bounded(r)));
+        let err_t = child.stderr.take().map(|r| std::thread::spawn(move || read_bounded(r)));
+
+        let mut timed_out = false;
+        let mut sleep = Duration::from_micros(200);
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(st)) => break Some(st),
+                Ok(None) => {}
+                Err(_) => break None,
+            }
+            if start.elapsed() >= timeout {
+                timed_out = true;
+                kill_group(pid);
+                break child.wait().ok();
+            }
+            std::thread::sleep(sleep);
+            sleep = (sleep * 2).min(Duration::from_millis(5));
+        };
+        // A grandchild may still hold the pipes open after the child exited; make sure it
+        // cannot keep us waiting.
+        if timed_out {
+            kill_group(pid);
+        }
+        let reap_deadline = Instant::now() + Duration::from_millis(500);
+        let (stdout, t1) = join_reader(out_t, reap_deadline, pid);
+        let (stderr, t2) = join_reader(err_t, reap_deadline, pid);
+        if let Some(t) = stdin_thread {
+            let _ = t.join();
+        }
+        RunOutput {
+            command: spec.display(),
+            code: status.and_then(|s| s.code()),
+            signal: if timed_out { None } else { status.and_then(|s| s.signal()) },
+            stdout,
+            stderr,
+            timed_out,
+            spawn_error: None,
+            duration: start.elapsed(),
+            truncated: t1 || t2,
+        }
+    }
+}
+
+fn kill_group(pid: i32) {
+    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+}
+
+type Reader = std::thread::JoinHandle<(Vec<u8>, bool)>;
+
+fn join_reader(t: Option<Reader>, deadline: Instant, pid: i32) -> (Vec<u8>, bool) {
+    let Some(t) = t else { return (Vec::new(), false) };
+    while !t.is_finished() {
+        if Instant::now() >= deadline {
+            // Orphaned grandchildren keep the pipe open: kill the group once more and stop
+            // waiting; the thread ends when the pipe closes.
+            kill_group(pid);
+            return (b"[output not collected: a background process kept the pipe open]".to_vec(), true);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    t.join().unwrap_or_default()
+}
+
+fn read_bounded(mut r: impl Read) -> (Vec<u8>, bool) {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 16384];
+    let mut truncated = false;
+    loop {
+        match r.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                if buf.len() < MAX_OUTPUT {
+                    let take = n.min(MAX_OUTPUT - buf.len());
+                    buf.extend_from_slice(&chunk[..take]);
+                    truncated |= take < n;
+                } else {
+                    truncated = true;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        }
+    }
+    (buf, truncated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runner(per_call_ms: u64) -> Runner {
+        Runner::new(Limits::new(Duration::from_millis(per_call_ms), Duration::from_secs(30)))
+    }
+
+    fn env() -> Env {
+        Env::from_pairs([("PATH", "/usr/bin:/bin")])
+    }
+
+    #[test]
+    fn captures_output_and_exit_code() {
+        let out = runner(5000).run(&CommandSpec::new("/bin/sh").args(["-c", "echo hi; echo err >&2; exit 3"]), &env(), Path::new("/"));
+        assert_eq!(out.code, Some(3));
+        assert_eq!(out.stdout_text(), "hi\n");
+        assert_eq!(out.stderr_text(), "err\n");
+    }
+
+    #[test]
+    fn feeds_stdin() {
+        let out = runner(5000).run(&CommandSpec::new("/bin/cat").stdin(b"abc".to_vec()), &env(), Path::new("/"));
+        assert_eq!(out.stdout_text(), "abc");
+    }
+
+    #[test]
+    fn a_hung_tree_is_killed_at_the_timeout() {
+        let t0 = Instant::now();
+        let out = runner(300).run(&CommandSpec::new("/bin/sh").args(["-c", "sleep 30 & sleep 30"]), &env(), Path::new("/"));
+        assert!(out.timed_out);
+        assert!(t0.elapsed() < Duration::from_secs(5), "took {:?}", t0.elapsed());
+    }
+
+    #[test]
+    fn missing_program_reports_enoent() {
+        let out = runner(1000).run(&CommandSpec::new("/nonexistent/tool"), &env(), Path::new("/"));
+        assert_eq!(out.spawn_error.unwrap().errno, "ENOENT");
+    }
+
+    #[test]
+    fn the_env_is_the_snapshot_only() {
+        let e = Env::from_pairs([("ONLY_THIS", "1")]);
+        let out = runner(5000).run(&CommandSpec::new("/usr/bin/env"), &e, Path::new("/"));
+        assert_eq!(out.stdout_text().trim(), "ONLY_THIS=1");
+    }
+}

@@ -1,0 +1,101 @@
+//! Inventory: facts discovered once and shared by every check.
+//!
+//! Each fact is computed lazily on first use (checks run concurrently; a second check asking
+//! for the same fact waits for the first), so each tool is spawned at most once per run and a
+//! `--only` run pays only for what it asks.
+
+pub mod clang;
+pub mod devicelibs;
+pub mod libraries;
+pub mod roots;
+pub mod targets;
+pub mod versions;
+
+use crate::config::Config;
+use crate::host::Host;
+use serde_json::{json, Value};
+use std::sync::OnceLock;
+
+pub struct Inventory<'a> {
+    pub host: &'a Host,
+    pub cfg: &'a Config,
+    roots: OnceLock<Vec<roots::RocmRoot>>,
+    clang: OnceLock<Option<clang::ClangInfo>>,
+    hip_driver: OnceLock<clang::HipDriverView>,
+    device_libs: OnceLock<devicelibs::DeviceLibs>,
+    libraries: OnceLock<Vec<libraries::LibraryResolution>>,
+    targets: OnceLock<targets::Targets>,
+}
+
+impl<'a> Inventory<'a> {
+    pub fn new(host: &'a Host, cfg: &'a Config) -> Self {
+        Inventory {
+            host,
+            cfg,
+            roots: OnceLock::new(),
+            clang: OnceLock::new(),
+            hip_driver: OnceLock::new(),
+            device_libs: OnceLock::new(),
+            libraries: OnceLock::new(),
+            targets: OnceLock::new(),
+        }
+    }
+
+    /// ROCm roots, most authoritative first (`--rocm-path`, `ROCM_PATH`, ...).
+    pub fn roots(&self) -> &[roots::RocmRoot] {
+        self.roots.get_or_init(|| roots::discover(self.host, self.cfg))
+    }
+
+    /// The root the toolchain is judged against: the first discovered.
+    pub fn primary_root(&self) -> Option<&roots::RocmRoot> {
+        self.roots().first()
+    }
+
+    /// The clang the doctor judges, with what running it taught us.
+    pub fn clang(&self) -> Option<&clang::ClangInfo> {
+        self.clang.get_or_init(|| clang::discover(self)).as_ref()
+    }
+
+    /// What clang's HIP driver would do for a device compile (`-###`), with the env as it is.
+    pub fn hip_driver(&self) -> &clang::HipDriverView {
+        self.hip_driver.get_or_init(|| clang::hip_dry_run(self))
+    }
+
+    pub fn device_libs(&self) -> &devicelibs::DeviceLibs {
+        self.device_libs.get_or_init(|| devicelibs::discover(self))
+    }
+
+    pub fn libraries(&self) -> &[libraries::LibraryResolution] {
+        self.libraries.get_or_init(|| libraries::resolve_all(self))
+    }
+
+    /// Target ISAs to judge the toolchain for, with where each came from.
+    pub fn targets(&self) -> &targets::Targets {
+        self.targets.get_or_init(|| targets::collect(self))
+    }
+
+    /// The facts computed so far, for `--json`.
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({});
+        let o = v.as_object_mut().expect("object");
+        if let Some(r) = self.roots.get() {
+            o.insert("rocm_roots".into(), json!(r));
+        }
+        if let Some(c) = self.clang.get() {
+            o.insert("clang".into(), json!(c));
+        }
+        if let Some(d) = self.hip_driver.get() {
+            o.insert("hip_driver".into(), json!(d));
+        }
+        if let Some(d) = self.device_libs.get() {
+            o.insert("device_libs".into(), json!(d));
+        }
+        if let Some(l) = self.libraries.get() {
+            o.insert("libraries".into(), json!(l));
+        }
+        if let Some(t) = self.targets.get() {
+            o.insert("targets".into(), json!(t));
+        }
+        v
+    }
+}

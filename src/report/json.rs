@@ -1,0 +1,42 @@
+//! The `--json` document. Its schema is documented in docs/json.md; bump [`SCHEMA_VERSION`]
+//! on any incompatible change (removing or renaming a field, changing a type).
+
+use super::{exit_code, Counts, Finding};
+use serde::Serialize;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+pub struct Tool {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+pub const TOOL: Tool = Tool { name: "rocm-doctor", version: env!("CARGO_PKG_VERSION") };
+
+/// The whole report as one JSON value. Sections beyond the findings (inventory, agents,
+/// asm caps...) are passed in as already-serialised values so each family owns its schema.
+pub fn document(
+    profile: &str,
+    sysroot: &str,
+    strict: bool,
+    findings: &[Finding],
+    sections: Vec<(&'static str, serde_json::Value)>,
+) -> serde_json::Value {
+    let mut doc = serde_json::json!({
+        "schema_version": SCHEMA_VERSION,
+        "tool": TOOL,
+        "profile": profile,
+        "sysroot": sysroot,
+        "strict": strict,
+        "exit_code": exit_code(findings, strict),
+        "summary": Counts::of(findings),
+        "findings": findings,
+    });
+    if let Some(obj) = doc.as_object_mut() {
+        for (k, v) in sections {
+            obj.insert(k.to_string(), v);
+        }
+    }
+    doc
+}

@@ -1,0 +1,172 @@
+//! The result model: findings, the report that collects them, and its renderers.
+
+pub mod human;
+pub mod json;
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The verdict of one finding. Order matters: later is worse for the summary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Checked and fine.
+    Pass,
+    /// Does not apply here (no GPU in the build profile, nothing to compile...).
+    Skip,
+    /// Works, but something is off and may bite later.
+    Warn,
+    /// Broken: the fix says what to change.
+    Fail,
+    /// The doctor itself could not decide (a check crashed, a tool hung).
+    Error,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Skip => "skip",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// What to do about a finding: prose plus, where possible, commands to run or variables to set.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub text: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+}
+
+impl Fix {
+    pub fn text(t: impl Into<String>) -> Self {
+        Fix { text: t.into(), ..Default::default() }
+    }
+    pub fn command(mut self, c: impl Into<String>) -> Self {
+        self.commands.push(c.into());
+        self
+    }
+    pub fn set_env(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
+        self.env.insert(k.into(), v.into());
+        self
+    }
+}
+
+/// One verdict of one check, about one subject.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Stable check id (`toolchain.lld`).
+    pub id: String,
+    pub category: String,
+    /// What the finding is about when a check judges several things (an ISA, a library).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    pub status: Status,
+    pub summary: String,
+    /// Facts behind the verdict: paths, versions, the exact command run and the lines of its
+    /// output that matter, errno names.
+    pub evidence: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+    pub duration_ms: u64,
+}
+
+impl Finding {
+    pub fn new(status: Status, summary: impl Into<String>) -> Self {
+        Finding {
+            id: String::new(),
+            category: String::new(),
+            subject: None,
+            status,
+            summary: summary.into(),
+            evidence: Vec::new(),
+            fix: None,
+            duration_ms: 0,
+        }
+    }
+    pub fn pass(s: impl Into<String>) -> Self {
+        Self::new(Status::Pass, s)
+    }
+    pub fn warn(s: impl Into<String>) -> Self {
+        Self::new(Status::Warn, s)
+    }
+    pub fn fail(s: impl Into<String>) -> Self {
+        Self::new(Status::Fail, s)
+    }
+    pub fn skip(s: impl Into<String>) -> Self {
+        Self::new(Status::Skip, s)
+    }
+    pub fn error(s: impl Into<String>) -> Self {
+        Self::new(Status::Error, s)
+    }
+    pub fn subject(mut self, s: impl Into<String>) -> Self {
+        self.subject = Some(s.into());
+        self
+    }
+    pub fn evidence(mut self, e: impl Into<String>) -> Self {
+        self.evidence.push(e.into());
+        self
+    }
+    pub fn evidence_lines<I: IntoIterator<Item = S>, S: Into<String>>(mut self, it: I) -> Self {
+        self.evidence.extend(it.into_iter().map(Into::into));
+        self
+    }
+    pub fn fix(mut self, f: Fix) -> Self {
+        self.fix = Some(f);
+        self
+    }
+    pub fn fix_text(self, t: impl Into<String>) -> Self {
+        self.fix(Fix::text(t))
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Counts {
+    pub pass: usize,
+    pub warn: usize,
+    pub fail: usize,
+    pub skip: usize,
+    pub error: usize,
+}
+
+impl Counts {
+    pub fn of(findings: &[Finding]) -> Self {
+        let mut c = Counts::default();
+        for f in findings {
+            match f.status {
+                Status::Pass => c.pass += 1,
+                Status::Warn => c.warn += 1,
+                Status::Fail => c.fail += 1,
+                Status::Skip => c.skip += 1,
+                Status::Error => c.error += 1,
+            }
+        }
+        c
+    }
+}
+
+/// Exit codes, documented in README.md and `--help`.
+pub mod exit {
+    /// No failure (warnings allowed unless `--strict`).
+    pub const OK: i32 = 0;
+    /// At least one failure or error finding (with `--strict`: or a warning).
+    pub const FAILED: i32 = 1;
+    /// Usage error, or the doctor itself could not run.
+    pub const USAGE_OR_INTERNAL: i32 = 2;
+}
+
+/// The exit code for a set of findings.
+pub fn exit_code(findings: &[Finding], strict: bool) -> i32 {
+    let c = Counts::of(findings);
+    if c.fail > 0 || c.error > 0 || (strict && c.warn > 0) {
+        exit::FAILED
+    } else {
+        exit::OK
+    }
+}
