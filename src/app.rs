@@ -96,7 +96,10 @@ pub fn diagnose(host: &Host, cfg: &Config) -> (Vec<report::Finding>, Vec<(&'stat
     let ctx = Ctx { host, inv: &inv, cfg };
     let list = crate::runner::selected_checks(&cfg.only, &cfg.skip);
     let findings = crate::runner::run_checks(&ctx, &list);
-    let sections = vec![("inventory", inv.to_json())];
+    let mut sections = vec![("inventory", inv.to_json())];
+    if let Some(t) = inv.gpu_if_computed() {
+        sections.push(("agents", serde_json::json!(t.agents)));
+    }
     (findings, sections)
 }
 

@@ -13,3 +13,4 @@ pub mod isa;
 pub mod report;
 pub mod runner;
 pub mod probe;
+pub mod gpu;

@@ -25,6 +25,7 @@ pub struct Inventory<'a> {
     device_libs: OnceLock<devicelibs::DeviceLibs>,
     libraries: OnceLock<Vec<libraries::LibraryResolution>>,
     targets: OnceLock<targets::Targets>,
+    gpu: OnceLock<crate::gpu::Topology>,
 }
 
 impl<'a> Inventory<'a> {
@@ -38,6 +39,7 @@ impl<'a> Inventory<'a> {
             device_libs: OnceLock::new(),
             libraries: OnceLock::new(),
             targets: OnceLock::new(),
+            gpu: OnceLock::new(),
         }
     }
 
@@ -72,6 +74,16 @@ impl<'a> Inventory<'a> {
     /// Target ISAs to judge the toolchain for, with where each came from.
     pub fn targets(&self) -> &targets::Targets {
         self.targets.get_or_init(|| targets::collect(self))
+    }
+
+    /// GPU agents from KFD sysfs (empty on a machine without GPUs).
+    pub fn gpu(&self) -> &crate::gpu::Topology {
+        self.gpu.get_or_init(|| crate::gpu::discover(self.host))
+    }
+
+    /// The GPU topology if a check asked for it.
+    pub fn gpu_if_computed(&self) -> Option<&crate::gpu::Topology> {
+        self.gpu.get()
     }
 
     /// The facts computed so far, for `--json`.
