@@ -1,6 +1,8 @@
 //! Checks: small units with a stable id, docs (in `checks/checks.toml`) and a run function
 //! that judges inventory facts and returns findings.
 
+pub mod runtime;
+pub mod targets;
 pub mod toolchain;
 
 use crate::config::Config;
@@ -40,7 +42,11 @@ struct DocFile {
 }
 
 /// The doc files, one per check family, compiled in. Their order is the report's order.
-const DOC_FILES: &[(&str, &str)] = &[("checks/toolchain.toml", include_str!("../../checks/toolchain.toml"))];
+const DOC_FILES: &[(&str, &str)] = &[
+    ("checks/targets.toml", include_str!("../../checks/targets.toml")),
+    ("checks/toolchain.toml", include_str!("../../checks/toolchain.toml")),
+    ("checks/runtime.toml", include_str!("../../checks/runtime.toml")),
+];
 
 pub fn docs() -> &'static [CheckDoc] {
     static DOCS: OnceLock<Vec<CheckDoc>> = OnceLock::new();
@@ -68,7 +74,9 @@ pub struct Check {
 /// Every implementation, by id. Each family module lists its own.
 fn implementations() -> Vec<(&'static str, CheckFn)> {
     let mut v = Vec::new();
+    v.extend_from_slice(targets::CHECKS);
     v.extend_from_slice(toolchain::CHECKS);
+    v.extend_from_slice(runtime::CHECKS);
     v
 }
 

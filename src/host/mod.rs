@@ -11,6 +11,7 @@ mod which;
 
 pub use env::Env;
 pub use fs::{errno_name, io_error_text, RootedFs};
+pub use which::is_executable_at;
 pub use process::{CommandSpec, RunOutput, Runner, SpawnFailure};
 
 use std::path::{Path, PathBuf};

@@ -1,23 +1,332 @@
-//! The clang that compiles HIP: which one, its version, resource dir, known AMDGPU processors,
-//! and what its driver would do for a HIP device compile.
+//! The clang that compiles HIP: which one, its version, resource dir, the AMDGPU processors it
+//! knows, and what its driver would do for a HIP device compile (`-###`).
+//!
+//! Two spawns describe a clang (run concurrently): `--target=amdgcn-amd-amdhsa -nogpulib
+//! -print-supported-cpus` (version banner plus the processor list; an error when AMDGPU is not
+//! registered) and `-print-resource-dir`.
+
 use super::Inventory;
+use crate::host::{CommandSpec, Host, RunOutput};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ClangInfo {
+    /// The clang driver (machine path), as found.
     pub path: PathBuf,
     /// Why this clang was chosen (`--clang`, `HIP_CLANG_PATH`, ...).
     pub source: String,
+    /// The file behind `path` with links resolved.
+    pub real_path: Option<PathBuf>,
+    /// A shell (or other) script rather than the clang binary: a wrapper that may add flags.
+    pub is_script: bool,
+    pub version: Option<String>,
+    pub banner: Option<String>,
+    /// `-print-resource-dir`.
+    pub resource_dir: Option<PathBuf>,
+    /// Processors the AMDGPU backend knows; empty when the target is not registered.
+    pub amdgpu_processors: Vec<String>,
+    pub amdgpu_registered: bool,
+    /// Problems running the probes (timeouts, spawn errors), as evidence lines.
+    pub probe_errors: Vec<String>,
+    /// The exact commands run.
+    pub commands: Vec<String>,
+    /// Other clangs found but not judged, with why they were candidates.
+    pub others: Vec<(PathBuf, String)>,
 }
 
+impl ClangInfo {
+    pub fn major(&self) -> Option<u32> {
+        self.version.as_deref()?.split('.').next()?.parse().ok()
+    }
+}
+
+/// The candidates, in the order the doctor prefers them.
+pub fn candidates(inv: &Inventory) -> Vec<(PathBuf, String)> {
+    let host = inv.host;
+    let mut v: Vec<(PathBuf, String)> = Vec::new();
+    let mut push = |p: PathBuf, why: String| {
+        if !v.iter().any(|(q, _)| *q == p) {
+            v.push((p, why));
+        }
+    };
+    if let Some(p) = &inv.cfg.clang {
+        push(p.clone(), "--clang".into());
+    }
+    if let Some(dir) = host.env.get_nonempty("HIP_CLANG_PATH") {
+        for n in ["clang++", "clang"] {
+            let p = Path::new(dir.trim()).join(n);
+            if crate::host::is_executable_at(host, &p) {
+                push(p, "HIP_CLANG_PATH".into());
+                break;
+            }
+        }
+    }
+    if let Some(r) = inv.primary_root() {
+        if let Some(c) = &r.parts.clang {
+            push(c.clone(), format!("ROCm root {}", r.path.display()));
+        }
+    }
+    for n in ["amdclang++", "clang++"] {
+        if let Some(p) = host.which(n) {
+            push(p, format!("PATH ({n})"));
+        }
+    }
+    if let Some(p) = hipcc_configured_clang(inv) {
+        push(p, "the clang hipcc is configured to run".into());
+    }
+    for p in llvm_dirs_newest_first(host) {
+        push(p.join("bin/clang++"), format!("{}", p.display()));
+    }
+    v.retain(|(p, why)| why == "--clang" || crate::host::is_executable_at(host, p));
+    v
+}
+
+/// Debian's hipcc is patched to run `$HIP_CLANG_PATH/clang++-15`: read that from `hipcc.pl`.
+fn hipcc_configured_clang(inv: &Inventory) -> Option<PathBuf> {
+    let host = inv.host;
+    let hipcc = inv.primary_root().and_then(|r| r.parts.hipcc.clone()).or_else(|| host.which("hipcc"))?;
+    let script = hipcc.with_file_name("hipcc.pl");
+    let text = host.fs.read_text(&script).ok()?;
+    let idx = text.find("clang++-")?;
+    let digits: String = text[idx + "clang++-".len()..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    if digits.is_empty() {
+        return None;
+    }
+    let name = format!("clang++-{digits}");
+    hipcc.parent().map(|d| d.join(&name)).filter(|p| crate::host::is_executable_at(host, p)).or_else(|| host.which(&name))
+}
+
+fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
+    let mut v: Vec<(u32, PathBuf)> = host
+        .fs
+        .list_names(Path::new("/usr/lib"))
+        .into_iter()
+        .filter_map(|n| {
+            let n = n.to_string_lossy().into_owned();
+            let ver: u32 = n.strip_prefix("llvm-")?.parse().ok()?;
+            Some((ver, Path::new("/usr/lib").join(n)))
+        })
+        .collect();
+    v.sort_by(|a, b| b.0.cmp(&a.0));
+    v.into_iter().map(|(_, p)| p).collect()
+}
+
+pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
+    let mut cands = candidates(inv);
+    if cands.is_empty() {
+        return None;
+    }
+    let (path, source) = cands.remove(0);
+    Some(describe(inv.host, path, source, cands))
+}
+
+/// Runs the two probes on one clang.
+pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf, String)>) -> ClangInfo {
+    let real_path = host.fs.canonicalize(&path).ok();
+    let is_script = real_path
+        .as_deref()
+        .and_then(|p| host.fs.read_bytes_limited(p, 1 << 30).ok().map(|b| b.starts_with(b"#!")))
+        .unwrap_or(false);
+    let cpus_cmd = CommandSpec::new(&path).args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"]);
+    let rdir_cmd = CommandSpec::new(&path).arg("-print-resource-dir");
+    let (cpus, rdir) = std::thread::scope(|s| {
+        let a = s.spawn(|| host.run(&cpus_cmd));
+        let b = host.run(&rdir_cmd);
+        (a.join().unwrap_or_else(|_| RunOutput::spawn_failed(&cpus_cmd, crate::host::SpawnFailure::other("probe thread died".into()))), b)
+    });
+    let mut info = ClangInfo {
+        path,
+        source,
+        real_path,
+        is_script,
+        version: None,
+        banner: None,
+        resource_dir: None,
+        amdgpu_processors: Vec::new(),
+        amdgpu_registered: false,
+        probe_errors: Vec::new(),
+        commands: vec![cpus.command.clone(), rdir.command.clone()],
+        others,
+    };
+    let text = cpus.combined_text();
+    info.version = super::versions::parse_clang_version(&text);
+    info.banner = text.lines().find(|l| l.contains("clang version")).map(str::to_string);
+    info.amdgpu_processors = parse_supported_cpus(&text);
+    info.amdgpu_registered = cpus.success() && !info.amdgpu_processors.is_empty();
+    if !cpus.success() {
+        info.probe_errors.push(format!("$ {}\n{}\n{}", cpus.command, cpus.outcome(), tail(&text, 6)));
+    }
+    if rdir.success() {
+        let d = rdir.stdout_text().trim().to_string();
+        if !d.is_empty() {
+            info.resource_dir = Some(PathBuf::from(d));
+        }
+    } else {
+        info.probe_errors.push(format!("$ {}\n{}\n{}", rdir.command, rdir.outcome(), tail(&rdir.combined_text(), 6)));
+    }
+    info
+}
+
+/// The names after "Available CPUs for this target:" (one per line, indented).
+pub fn parse_supported_cpus(text: &str) -> Vec<String> {
+    let Some(idx) = text.find("Available CPUs for this target:") else { return Vec::new() };
+    text[idx..]
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty() && !l.starts_with("Use -mcpu"))
+        .filter(|l| l.starts_with("gfx"))
+        .map(str::to_string)
+        .collect()
+}
+
+pub fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// What clang's HIP driver plans for a device-only compile, as `-###` shows it.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct HipDriverView {}
-
-pub fn discover(_inv: &Inventory) -> Option<ClangInfo> {
-    None
+pub struct HipDriverView {
+    pub command: Option<String>,
+    pub ran: bool,
+    /// `clang: error: ...` lines.
+    pub errors: Vec<String>,
+    /// Files passed with `-mlink-builtin-bitcode`.
+    pub builtin_bitcode: Vec<PathBuf>,
+    pub resource_dir: Option<PathBuf>,
+    /// The program of the device link step (`lld -flavor gnu` or `ld.lld`).
+    pub device_linker: Option<PathBuf>,
+    /// The ISA used for the dry run.
+    pub isa: Option<String>,
+    pub outcome: Option<String>,
 }
 
-pub fn hip_dry_run(_inv: &Inventory) -> HipDriverView {
-    HipDriverView::default()
+impl HipDriverView {
+    /// The directory holding the device-library bitcode clang would link.
+    pub fn bitcode_dir(&self) -> Option<PathBuf> {
+        self.builtin_bitcode.iter().find(|p| p.file_name().is_some_and(|n| n == "ocml.bc")).and_then(|p| p.parent().map(Path::to_path_buf))
+    }
+}
+
+/// `clang++ -### -x hip --offload-arch=<isa> --cuda-device-only -c probe.hip` with the
+/// environment as it is: what a bare clang (CMake's HIP language) would do.
+pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
+    let mut v = HipDriverView::default();
+    let Some(clang) = inv.clang() else { return v };
+    let isa = inv.targets().isas.first().map(|t| t.isa.to_string()).unwrap_or_else(|| "gfx900".into());
+    let dir = match inv.host.scratch_dir("hip-dry-run") {
+        Ok(d) => d,
+        Err(e) => {
+            v.errors.push(format!("no temp dir: {e}"));
+            return v;
+        }
+    };
+    let src = dir.join("probe.hip");
+    // -### never reads the source, but the driver checks that it exists.
+    if let Err(e) = std::fs::write(&src, b"") {
+        v.errors.push(format!("cannot write {}: {e}", src.display()));
+        return v;
+    }
+    let cmd = CommandSpec::new(&clang.path)
+        .args(["-###", "-x", "hip", "--cuda-device-only", "-c"])
+        .arg(format!("--offload-arch={isa}"))
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("probe.o"))
+        .cwd(&dir);
+    let out = inv.host.run(&cmd);
+    v.command = Some(out.command.clone());
+    v.isa = Some(isa);
+    v.ran = out.spawn_error.is_none() && !out.timed_out;
+    v.outcome = Some(out.outcome());
+    parse_dry_run(&out.combined_text(), &mut v);
+    v
+}
+
+/// Parses the `-###` listing: quoted argv per job, `error:` lines.
+pub fn parse_dry_run(text: &str, v: &mut HipDriverView) {
+    for line in text.lines() {
+        let t = line.trim();
+        if t.contains("error:") && !t.starts_with('"') {
+            v.errors.push(t.to_string());
+            continue;
+        }
+        if !t.starts_with('"') {
+            continue;
+        }
+        let argv = split_quoted(t);
+        for w in argv.windows(2) {
+            match w[0].as_str() {
+                "-mlink-builtin-bitcode" => v.builtin_bitcode.push(PathBuf::from(&w[1])),
+                "-resource-dir" if v.resource_dir.is_none() => v.resource_dir = Some(PathBuf::from(&w[1])),
+                _ => {}
+            }
+        }
+        if let Some(prog) = argv.first() {
+            let base = Path::new(prog).file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let is_lld = base == "ld.lld" || base.starts_with("ld.lld") || (base.starts_with("lld") && argv.iter().any(|a| a == "-flavor"));
+            if is_lld {
+                v.device_linker = Some(PathBuf::from(prog));
+            }
+        }
+    }
+}
+
+/// Splits a `-###` job line (`"a" "b c" "d\"e"`) into its arguments.
+pub fn split_quoted(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_q = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (c, in_q) {
+            ('"', false) => in_q = true,
+            ('"', true) => {
+                out.push(std::mem::take(&mut cur));
+                in_q = false;
+            }
+            ('\\', true) => {
+                if let Some(n) = chars.next() {
+                    cur.push(n);
+                }
+            }
+            (c, true) => cur.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cpu_lists() {
+        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nAvailable CPUs for this target:\n\n\tbonaire\n\tgfx1010\n\tgfx90a\n\tverde\n\nUse -mcpu or -mtune to specify";
+        // A blank line follows the heading in real output.
+        let cpus = parse_supported_cpus(t);
+        assert_eq!(cpus, ["gfx1010", "gfx90a"]);
+    }
+
+    #[test]
+    fn parses_dry_run_jobs() {
+        let t = r#" "/usr/lib/llvm-15/bin/clang" "-cc1" "-mlink-builtin-bitcode" "/b/hip.bc" "-mlink-builtin-bitcode" "/b/ocml.bc" "-resource-dir" "/r"
+ "/usr/lib/llvm-15/bin/lld" "-flavor" "gnu" "-shared" "-o" "x.out" "x.o"
+clang: error: cannot find ROCm device library; provide its path"#;
+        let mut v = HipDriverView::default();
+        parse_dry_run(t, &mut v);
+        assert_eq!(v.bitcode_dir().unwrap(), Path::new("/b"));
+        assert_eq!(v.device_linker.unwrap(), Path::new("/usr/lib/llvm-15/bin/lld"));
+        assert_eq!(v.resource_dir.unwrap(), Path::new("/r"));
+        assert_eq!(v.errors.len(), 1);
+    }
+
+    #[test]
+    fn splits_quoted_args_with_escapes() {
+        assert_eq!(split_quoted(r#""a" "b c" "d\"e""#), ["a", "b c", "d\"e"]);
+    }
 }

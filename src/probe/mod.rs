@@ -1,9 +1,58 @@
 //! Vendor libraries are loaded only in a child process: the doctor re-executes itself with the
-//! hidden `probe-library` subcommand, and the parent reads the child's JSON line.
+//! hidden `probe-library KIND PATH` subcommand, and the parent reads the child's one JSON line.
+//! A crash, hang or abort in vendor code therefore ends the child, never the doctor.
+//!
+//! Protocol: the child prints exactly one line, a JSON object, on stdout, and exits 0 when it
+//! could load the library (whatever the library then said), 3 when it could not.
 
+mod comgr;
+mod hip;
+
+use crate::host::{CommandSpec, Host};
+use serde_json::{json, Value};
 use std::path::Path;
+use std::time::Duration;
+
+pub const EXIT_LOADED: i32 = 0;
+pub const EXIT_NOT_LOADED: i32 = 3;
 
 /// Entry point of the child process.
-pub fn child_main(_kind: &str, _path: &Path) -> i32 {
-    2
+pub fn child_main(kind: &str, path: &Path) -> i32 {
+    let result = match kind {
+        "hip" => hip::probe(path),
+        "comgr" => comgr::probe(path),
+        other => Err(format!("unknown probe kind '{other}' (hip, comgr)")),
+    };
+    let (line, code) = match result {
+        Ok(v) => (v, EXIT_LOADED),
+        Err(e) => (json!({ "loaded": false, "error": e }), EXIT_NOT_LOADED),
+    };
+    println!("{line}");
+    code
+}
+
+/// What the parent learnt from one child.
+#[derive(Debug, Clone)]
+pub struct ProbeResult {
+    pub command: String,
+    /// The child's JSON line, when it printed one.
+    pub report: Option<Value>,
+    /// How the child ended (`exit code 0`, `killed by signal SIGSEGV`, `timed out ...`).
+    pub outcome: String,
+    pub stderr_tail: String,
+}
+
+/// Runs `rocm-doctor probe-library KIND PATH` as a child of the doctor.
+pub fn run_probe(host: &Host, kind: &str, lib: &Path) -> ProbeResult {
+    let exe = std::env::current_exe().unwrap_or_else(|_| "rocm-doctor".into());
+    let host_lib = host.fs.host_path(lib);
+    let spec = CommandSpec::new(exe).arg("probe-library").arg(kind).arg(host_lib).timeout(Duration::from_secs(10).min(host.limits().per_call));
+    let out = host.run(&spec);
+    let report = out.stdout_text().lines().rev().find_map(|l| serde_json::from_str::<Value>(l.trim()).ok());
+    ProbeResult {
+        command: out.command.clone(),
+        report,
+        outcome: out.outcome(),
+        stderr_tail: crate::inventory::clang::tail(&out.stderr_text(), 4),
+    }
 }

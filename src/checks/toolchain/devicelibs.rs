@@ -1,0 +1,115 @@
+//! `toolchain.device-libs`: the bitcode clang will really link, asked from clang itself.
+
+use crate::checks::Ctx;
+use crate::inventory::devicelibs::BitcodeDir;
+use crate::report::{Finding, Fix};
+use std::path::PathBuf;
+
+/// clang's message when it finds no device bitcode (clang/lib/Driver/ToolChains/AMDGPU.cpp,
+/// `err_drv_no_rocm_device_lib`); seen verbatim with Debian's clang-15 and clang-19.
+pub const NO_DEVICE_LIB: &str = "cannot find ROCm device library";
+
+pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
+    let Some(clang) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let view = ctx.inv.hip_driver();
+    let libs = ctx.inv.device_libs();
+    let complete: Vec<&BitcodeDir> = libs.dirs.iter().filter(|d| d.is_complete()).collect();
+    let dry = view.command.clone().map(|c| format!("$ {c}")).unwrap_or_default();
+    if !view.ran {
+        return vec![Finding::error("could not ask clang which device libraries it uses").evidence(dry).evidence(view.outcome.clone().unwrap_or_default()).evidence_lines(view.errors.clone())];
+    }
+    let targets: Vec<String> = ctx.inv.targets().isas.iter().map(|t| t.isa.processor.clone()).collect();
+    let Some(dir) = view.bitcode_dir() else {
+        let not_found = view.errors.iter().any(|e| e.contains(NO_DEVICE_LIB));
+        let mut f = if let Some(best) = complete.first() {
+            let hipcc_ok = hipcc_would_find(ctx);
+            let base = if hipcc_ok { Finding::warn("clang alone finds no device libraries (hipcc passes them itself)") } else { Finding::fail("clang finds no device libraries") };
+            let mut fix = Fix::text(format!(
+                    "Bare clang (and CMake's HIP language, which runs clang directly) looks in --rocm-path/ROCM_PATH/amdgcn/bitcode and its resource dir, not in {}. Tell it where the bitcode is: set HIP_DEVICE_LIB_PATH (clang reads it), or pass --rocm-device-lib-path={} in CMAKE_HIP_FLAGS.",
+                    best.path.display(),
+                    best.path.display()
+                ))
+                .set_env("HIP_DEVICE_LIB_PATH", best.path.display().to_string());
+            // clang also reports the HIP headers missing when ROCM_PATH does not lead to them.
+            if view.errors.iter().any(|e| e.contains("cannot find HIP runtime")) {
+                if let Some(r) = ctx.inv.roots().iter().find(|r| r.parts.hip_headers.is_some()) {
+                    fix = fix.set_env("ROCM_PATH", r.path.display().to_string());
+                }
+            }
+            base.fix(fix)
+        } else {
+            Finding::fail("no device-library bitcode anywhere (ocml.bc, ockl.bc, oclc_abi_version_*.bc)")
+                .fix(Fix::text("Install the ROCm device libraries (Debian/Ubuntu: rocm-device-libs; AMD: rocm-device-libs package; Nix: rocmPackages.rocm-device-libs) and point ROCM_PATH or HIP_DEVICE_LIB_PATH at them.").command("sudo apt install rocm-device-libs"))
+        };
+        f = f.evidence(dry).evidence_lines(view.errors.clone());
+        if !not_found && view.errors.is_empty() {
+            f = f.evidence("the dry run linked no -mlink-builtin-bitcode files");
+        }
+        for d in &libs.dirs {
+            f = f.evidence(describe(d));
+        }
+        let _ = clang;
+        return vec![f];
+    };
+    // The bitcode clang will use: every file it names must exist, and each target ISA needs its
+    // oclc_isa_version file.
+    let mut missing: Vec<PathBuf> = view.builtin_bitcode.iter().filter(|p| !ctx.host.fs.is_file(p)).cloned().collect();
+    let listing = libs.find(&dir).cloned().or_else(|| crate::inventory::devicelibs::scan_dir(ctx.host, &dir, "clang".into()));
+    let mut f;
+    let isa_missing: Vec<String> = match &listing {
+        Some(l) => targets.iter().filter(|t| !l.has_isa(t) && crate::isa::processor(t).is_some_and(|p| !p.is_generic)).cloned().collect(),
+        None => Vec::new(),
+    };
+    if let Some(l) = &listing {
+        for t in &isa_missing {
+            missing.push(dir.join(format!("oclc_isa_version_{}.bc", t.trim_start_matches("gfx"))));
+        }
+        if !l.has_ocml || !l.has_ockl {
+            missing.push(dir.join("ocml.bc / ockl.bc"));
+        }
+    }
+    if missing.is_empty() {
+        f = Finding::pass(format!("clang links device libraries from {}", dir.display()));
+    } else if !isa_missing.is_empty() && missing.len() == isa_missing.len() {
+        f = Finding::fail(format!("device libraries in {} lack {}", dir.display(), isa_missing.join(", ")))
+            .fix(Fix::text("These device libraries predate the target ISA: install device libraries from the same release as a clang that knows it (or drop the ISA from your target list)."));
+    } else {
+        f = Finding::fail(format!("device libraries in {} are incomplete", dir.display()))
+            .fix(Fix::text("Reinstall the device libraries of the same release as this clang (Debian: rocm-device-libs)."));
+    }
+    f = f.evidence_lines(missing.iter().map(|p| format!("missing: {}", p.display())));
+    if let Some(l) = &listing {
+        f = f.evidence(describe(l));
+    }
+    f = f.evidence(dry);
+    if let Some(first) = view.builtin_bitcode.first() {
+        f = f.evidence(format!("first linked: {} (+{} more)", first.display(), view.builtin_bitcode.len().saturating_sub(1)));
+    }
+    vec![f]
+}
+
+fn describe(d: &BitcodeDir) -> String {
+    format!(
+        "{} (from {}): {} files, ocml {}, ockl {}, ABI versions {:?}, {} ISA files",
+        d.path.display(),
+        d.source,
+        d.file_count,
+        if d.has_ocml { "yes" } else { "no" },
+        if d.has_ockl { "yes" } else { "no" },
+        d.abi_versions,
+        d.isa_versions.len()
+    )
+}
+
+/// hipcc finds bitcode via DEVICE_LIB_PATH, `$ROCM_PATH/amdgcn/bitcode` or
+/// `$ROCM_PATH/lib/*/amdgcn/bitcode` (hipcc.pl of HIP 5.x, Debian 5.2.3-8 lines 114-133).
+fn hipcc_would_find(ctx: &Ctx) -> bool {
+    let Some(root) = ctx.inv.primary_root() else { return false };
+    if root.parts.hipcc.is_none() && ctx.host.which("hipcc").is_none() {
+        return false;
+    }
+    if let Some(d) = ctx.host.env.get_nonempty("DEVICE_LIB_PATH") {
+        return ctx.host.fs.is_file(&PathBuf::from(d.trim()).join("ocml.bc"));
+    }
+    root.parts.bitcode_dirs.iter().any(|d| ctx.host.fs.is_file(&d.join("ocml.bc")))
+}

@@ -1,0 +1,142 @@
+//! `toolchain.env`: the ROCm variables must point at real, agreeing places.
+
+use crate::checks::Ctx;
+use crate::host::io_error_text;
+use crate::report::{Finding, Fix};
+use std::path::{Path, PathBuf};
+
+/// The variables that name a ROCm root and what each must hold.
+const ROOT_VARS: &[&str] = &["ROCM_PATH", "HIP_PATH", "ROCM_HOME"];
+
+pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
+    let host = ctx.host;
+    let mut out = Vec::new();
+    let mut roots: Vec<(&str, PathBuf)> = Vec::new();
+    let mut seen_any = false;
+    let all_vars = ROOT_VARS.iter().chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter());
+    for var in all_vars {
+        let Some(raw) = host.env.get_os(var) else { continue };
+        seen_any = true;
+        let Some(val) = raw.to_str() else {
+            out.push(
+                Finding::fail(format!("{var} is not valid UTF-8"))
+                    .subject(*var)
+                    .evidence(format!("{var}={}", raw.to_string_lossy()))
+                    .fix(Fix::text(format!("Set {var} to the real path; tools such as hipcc (Perl) and CMake mangle non-UTF-8 paths."))),
+            );
+            continue;
+        };
+        let trimmed = val.trim();
+        if trimmed != val || trimmed.starts_with('"') || trimmed.ends_with('"') {
+            out.push(
+                Finding::warn(format!("{var} has stray white space or quotes"))
+                    .subject(*var)
+                    .evidence(format!("{var}={val:?}"))
+                    .fix(Fix::text(format!("Set it without quotes or spaces: export {var}={}", trimmed.trim_matches('"')))),
+            );
+        }
+        let v = trimmed.trim_matches('"');
+        if v.is_empty() {
+            out.push(Finding::warn(format!("{var} is set but empty")).subject(*var).fix(Fix::text(format!("unset {var}, or set it to the install path"))));
+            continue;
+        }
+        let p = Path::new(v);
+        if !p.is_absolute() {
+            out.push(
+                Finding::warn(format!("{var}={v} is a relative path"))
+                    .subject(*var)
+                    .fix(Fix::text(format!("Use an absolute path: its meaning changes with every tool's working directory (export {var}=$(realpath {v}))."))),
+            );
+            continue;
+        }
+        match host.fs.metadata(p) {
+            Err(e) => {
+                out.push(
+                    Finding::fail(format!("{var}={v} cannot be used: {}", io_error_text(&e)))
+                        .subject(*var)
+                        .evidence(format!("stat {v}: {}", io_error_text(&e)))
+                        .fix(fix_for(ctx, var)),
+                );
+                continue;
+            }
+            Ok(m) if !m.is_dir() => {
+                out.push(Finding::fail(format!("{var}={v} is not a directory")).subject(*var).fix(fix_for(ctx, var)));
+                continue;
+            }
+            Ok(_) => {}
+        }
+        if let Err(e) = host.fs.read_dir(p) {
+            out.push(
+                Finding::fail(format!("{var}={v} cannot be listed: {}", io_error_text(&e)))
+                    .subject(*var)
+                    .fix(Fix::text(format!("Make {v} readable by this user, or point {var} elsewhere."))),
+            );
+            continue;
+        }
+        match *var {
+            "HIP_CLANG_PATH" => {
+                if !["clang++", "clang"].iter().any(|n| crate::host::is_executable_at(host, &p.join(n))) {
+                    out.push(
+                        Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
+                            .subject(*var)
+                            .fix(Fix::text("HIP_CLANG_PATH must name the directory of the clang binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs $HIP_CLANG_PATH/clang++.")),
+                    );
+                }
+            }
+            "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => {
+                if !host.fs.is_file(&p.join("ocml.bc")) {
+                    out.push(
+                        Finding::fail(format!("{var}={v} holds no ocml.bc"))
+                            .subject(*var)
+                            .fix(fix_for(ctx, var)),
+                    );
+                }
+            }
+            _ => {
+                let canon = host.fs.canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+                roots.push((var, canon));
+            }
+        }
+    }
+    // ROCM_PATH, HIP_PATH and ROCM_HOME must name one install (HIP_PATH=$ROCM_PATH/hip is the
+    // pre-5.x layout and still agrees).
+    if let Some((first_var, first)) = roots.first() {
+        for (var, p) in roots.iter().skip(1) {
+            let agrees = p == first || p.starts_with(first) || first.starts_with(p);
+            if !agrees {
+                out.push(
+                    Finding::warn(format!("{first_var} and {var} name different installs"))
+                        .evidence(format!("{first_var} -> {}", first.display()))
+                        .evidence(format!("{var} -> {}", p.display()))
+                        .fix(Fix::text(format!("Point both at the same root, e.g. export {var}={}", first.display()))),
+                );
+            }
+        }
+    }
+    if out.is_empty() {
+        let summary = if seen_any { "ROCm variables point at real, agreeing places" } else { "no ROCm variables set; tools use their defaults" };
+        let mut f = Finding::pass(summary);
+        for var in ROOT_VARS.iter().chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter()) {
+            if let Some(v) = host.env.get_str(var) {
+                f = f.evidence(format!("{var}={v}"));
+            }
+        }
+        out.push(f);
+    }
+    out
+}
+
+fn fix_for(ctx: &Ctx, var: &str) -> Fix {
+    let found_root = ctx.inv.roots().iter().find(|r| !r.sources.iter().any(|s| s == var)).map(|r| r.path.clone());
+    let bitcode = ctx.inv.device_libs().dirs.iter().find(|d| d.is_complete()).map(|d| d.path.clone());
+    match var {
+        "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => match bitcode {
+            Some(b) => Fix::text(format!("Point {var} at a directory with the device bitcode.")).set_env(var, b.display().to_string()),
+            None => Fix::text(format!("Install the device libraries (Debian: rocm-device-libs) and point {var} at their amdgcn/bitcode directory.")),
+        },
+        _ => match found_root {
+            Some(r) => Fix::text(format!("Point {var} at an existing ROCm root, or unset it.")).set_env(var, r.display().to_string()),
+            None => Fix::text(format!("Point {var} at the ROCm install root, or unset it.")),
+        },
+    }
+}

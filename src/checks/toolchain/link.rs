@@ -1,0 +1,236 @@
+//! `toolchain.lld` and `toolchain.link`: the amdgcn link step Tensile's probe and every HIP
+//! device link depend on.
+//!
+//! Facts (shared/reference/tensile-asm-caps.md §10): clang runs `ld.lld` for
+//! `-target amdgcn-amdhsa` without `-c`, found by that exact name in the clang binary's own
+//! directory, then on PATH (Debian's versioned `ld.lld-15` is not found); Debian's clang-15
+//! does not depend on lld-15. The HIP device link runs `lld -flavor gnu` from the same place.
+
+use super::clang::script_line_with;
+use crate::checks::Ctx;
+use crate::host::CommandSpec;
+use crate::inventory::clang::{tail, ClangInfo};
+use crate::report::{Finding, Fix};
+use std::path::{Path, PathBuf};
+
+/// The directory clang looks in first for its tools: the real binary's.
+fn clang_bin_dir(c: &ClangInfo) -> Option<PathBuf> {
+    c.real_path.as_deref().and_then(Path::parent).map(Path::to_path_buf)
+}
+
+fn lld_package_hint(c: &ClangInfo) -> String {
+    match c.major() {
+        Some(m) => format!("sudo apt install lld-{m}"),
+        None => "install lld from the same LLVM release as clang".into(),
+    }
+}
+
+pub fn lld(ctx: &Ctx) -> Vec<Finding> {
+    let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let host = ctx.host;
+    let mut evidence = Vec::new();
+    let own = clang_bin_dir(c).map(|d| d.join("ld.lld")).filter(|p| crate::host::is_executable_at(host, p));
+    let on_path = host.which("ld.lld");
+    let found = own.clone().or(on_path.clone());
+    match (&own, &on_path) {
+        (Some(p), _) => evidence.push(format!("ld.lld next to clang: {}", p.display())),
+        (None, Some(p)) => evidence.push(format!("ld.lld from PATH: {} (none next to clang)", p.display())),
+        _ => evidence.push(format!(
+            "no ld.lld in {} nor on PATH",
+            clang_bin_dir(c).map(|d| d.display().to_string()).unwrap_or_else(|| "clang's directory".into())
+        )),
+    }
+    let view = ctx.inv.hip_driver();
+    let device_linker_ok = match &view.device_linker {
+        Some(p) => {
+            let ok = crate::host::is_executable_at(host, p);
+            evidence.push(format!("HIP device link runs {} ({})", p.display(), if ok { "present" } else { "missing" }));
+            ok
+        }
+        None => true,
+    };
+    let f = if found.is_none() {
+        Finding::fail("no ld.lld for amdgcn links: every Tensile ISA probe and every `-x assembler` link fails")
+            .fix(Fix::text(format!(
+                "Install lld of the same LLVM release as clang; clang looks for the exact name `ld.lld` next to itself, then on PATH (a versioned ld.lld-N is not found). Debian's clang-N package does not pull lld-N in.",
+            ))
+            .command(lld_package_hint(c)))
+    } else if !device_linker_ok {
+        Finding::fail("the HIP device linker clang runs is missing").fix(Fix::text("Install lld of the same release as clang.").command(lld_package_hint(c)))
+    } else if own.is_none() {
+        Finding::warn(format!("ld.lld is taken from PATH ({}), not from clang's own release", on_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()))
+            .fix(Fix::text("It works while that ld.lld understands this clang's objects; install the matching lld to be safe.").command(lld_package_hint(c)))
+    } else {
+        Finding::pass(format!("ld.lld {}", found.as_ref().map(|p| p.display().to_string()).unwrap_or_default()))
+    };
+    vec![f.evidence_lines(evidence)]
+}
+
+/// What went wrong in a failed amdgcn link, read from clang/ld.lld's output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkFailure {
+    /// `ld.lld: error: <lib> is incompatible with <obj>`.
+    Incompatible { library: PathBuf },
+    /// `Executable "ld.lld" doesn't exist!`
+    NoLinker { name: String },
+    /// `invalid target ID` / `unknown target CPU`.
+    UnknownIsa,
+    Other,
+}
+
+/// Pure: classifies the output of a failed `clang -x assembler -target amdgcn-amdhsa -` run.
+pub fn classify_link_output(text: &str) -> LinkFailure {
+    for line in text.lines() {
+        if let Some(idx) = line.find(" is incompatible with ") {
+            let head = &line[..idx];
+            let lib = head.rsplit("error: ").next().unwrap_or(head).trim();
+            return LinkFailure::Incompatible { library: PathBuf::from(lib) };
+        }
+        if let Some(rest) = line.split("Executable \"").nth(1) {
+            if let Some(name) = rest.split('"').next() {
+                return LinkFailure::NoLinker { name: name.to_string() };
+            }
+        }
+        if line.contains("invalid target ID") || line.contains("unknown target CPU") {
+            return LinkFailure::UnknownIsa;
+        }
+    }
+    LinkFailure::Other
+}
+
+/// The ELF machine of a library, following a GNU ld script (`INPUT(...)`/`GROUP(...)`) once.
+pub fn elf_machine(ctx: &Ctx, lib: &Path) -> String {
+    let Ok(bytes) = ctx.host.fs.read_bytes_limited(lib, 64 << 20).or_else(|_| ctx.host.fs.open(lib).and_then(|f| {
+        use std::io::Read;
+        let mut b = vec![0u8; 64];
+        let n = f.take(64).read(&mut b)?;
+        b.truncate(n);
+        Ok(b)
+    })) else {
+        return format!("{} cannot be read", lib.display());
+    };
+    if bytes.len() >= 20 && bytes.starts_with(b"\x7fELF") {
+        let m = u16::from_le_bytes([bytes[18], bytes[19]]);
+        return format!("ELF machine {} ({m})", goblin::elf::header::machine_to_str(m));
+    }
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
+    if let Some(target) = text.split(['(', ')', ' ', '\n']).find(|w| w.starts_with('/')) {
+        if target != lib.to_string_lossy() {
+            return format!("linker script -> {}: {}", target, elf_machine(ctx, Path::new(target)));
+        }
+    }
+    "not an ELF file".into()
+}
+
+/// Where a library flag came from: the wrapper script, or a flags variable.
+pub fn flag_origin(ctx: &Ctx, c: &ClangInfo, lib: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    let stem = lib.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let short = stem.trim_start_matches("lib").split(".so").next().unwrap_or("").split(".a").next().unwrap_or("").to_string();
+    let needles = [format!("-l{short}"), lib.to_string_lossy().into_owned()];
+    if let Some(dir) = lib.parent() {
+        if let Some(line) = script_line_with(ctx, c, &dir.to_string_lossy()) {
+            v.push(format!("the clang wrapper {} adds it: {line}", c.path.display()));
+        }
+    }
+    for n in &needles {
+        if let Some(line) = script_line_with(ctx, c, n) {
+            let s = format!("the clang wrapper {} adds it: {line}", c.path.display());
+            if !v.contains(&s) {
+                v.push(s);
+            }
+        }
+    }
+    for var in ["NIX_LDFLAGS", "NIX_CFLAGS_LINK", "LDFLAGS", "CCC_OVERRIDE_OPTIONS"] {
+        if let Some(val) = ctx.host.env.get_str(var) {
+            if needles.iter().any(|n| val.contains(n.as_str())) || lib.parent().is_some_and(|d| val.contains(&*d.to_string_lossy())) {
+                v.push(format!("{var}={val}"));
+            }
+        }
+    }
+    v
+}
+
+pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
+    let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    if !c.amdgpu_registered {
+        return vec![Finding::skip("clang has no AMDGPU backend (see toolchain.clang)")];
+    }
+    let isa = ctx
+        .inv
+        .targets()
+        .isas
+        .iter()
+        .map(|t| t.isa.processor.clone())
+        .find(|p| c.amdgpu_processors.contains(p))
+        .unwrap_or_else(|| "gfx900".into());
+    let dir = match ctx.host.scratch_dir("link") {
+        Ok(d) => d,
+        Err(e) => return vec![Finding::error(format!("no temp dir: {e}"))],
+    };
+    // Tensile's argv (Common.py tryAssembler): no -c, so clang assembles and links a.out.
+    let cmd = CommandSpec::new(&c.path).args(["-x", "assembler", "-target", "amdgcn-amdhsa"]).arg(format!("-mcpu={isa}")).arg("-").stdin(Vec::new()).cwd(&dir);
+    let out = ctx.host.run(&cmd);
+    let text = out.combined_text();
+    let ev = format!("$ {} < /dev/null  (in a temp dir; {})", out.command, out.outcome());
+    if out.timed_out {
+        return vec![Finding::error("the link probe timed out").evidence(ev).fix(Fix::text("clang or the linker hangs; run the command by hand to see why."))];
+    }
+    if out.success() && text.trim().is_empty() {
+        return vec![Finding::pass(format!("amdgcn link works ({isa}, like Tensile's probe)")).evidence(ev)];
+    }
+    let mut f = match classify_link_output(&text) {
+        LinkFailure::Incompatible { library } => {
+            let machine = elf_machine(ctx, &library);
+            let origins = flag_origin(ctx, c, &library);
+            let unwrapped = c.real_path.clone().filter(|_| c.is_script);
+            let mut fix = Fix::text(format!(
+                "{} is a host library, not an amdgcn one; something adds it to every link, so Tensile concludes no ISA is supported. Compile GPU code with the unwrapped clang, or drop the injected -L/-l flags{}.",
+                library.display(),
+                if origins.is_empty() { "" } else { " (see where they come from above)" }
+            ));
+            if let Some(real) = unwrapped.or_else(|| wrapped_target(ctx, c)) {
+                fix = fix.set_env("TENSILE_ROCM_ASSEMBLER_PATH", real.display().to_string());
+            }
+            Finding::fail(format!("the amdgcn link pulls in {} ({machine})", library.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()))
+                .evidence_lines(origins)
+                .fix(fix)
+        }
+        LinkFailure::NoLinker { name } => Finding::fail(format!("clang cannot run {name} for the amdgcn link"))
+            .fix(Fix::text(format!("Install lld of the same release as clang (clang looks for `{name}` next to itself, then on PATH).")).command(lld_package_hint(c))),
+        LinkFailure::UnknownIsa => Finding::fail(format!("clang does not know {isa}")).fix(Fix::text("Use a newer clang that knows this ISA.")),
+        LinkFailure::Other => Finding::fail("the amdgcn link fails").fix(Fix::text("Read the linker output below; run the command by hand with -v to see the link line.")),
+    };
+    f = f.evidence(ev).evidence(tail(&text, 8));
+    vec![f]
+}
+
+/// For a wrapper script, the real clang it runs (the first absolute path to an executable
+/// named clang* in the script).
+fn wrapped_target(ctx: &Ctx, c: &ClangInfo) -> Option<PathBuf> {
+    if !c.is_script {
+        return None;
+    }
+    let text = ctx.host.fs.read_text(c.real_path.as_deref()?).ok()?;
+    text.split(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'')
+        .filter(|w| w.starts_with('/'))
+        .map(PathBuf::from)
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("clang")) && crate::host::is_executable_at(ctx.host, p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_real_linker_output() {
+        // Seed 001 / ld.lld 15 wording.
+        let t = "ld.lld: error: /tmp/x/libunwind.so is incompatible with /tmp/--7f2a.o\nclang-15: error: ld.lld command failed with exit code 1 (use -v to see invocation)";
+        assert_eq!(classify_link_output(t), LinkFailure::Incompatible { library: PathBuf::from("/tmp/x/libunwind.so") });
+        let t = "clang-15: error: unable to execute command: Executable \"ld.lld\" doesn't exist!";
+        assert_eq!(classify_link_output(t), LinkFailure::NoLinker { name: "ld.lld".into() });
+        let t = "clang: error: invalid target ID 'gfx942'; format is a processor name followed by";
+        assert_eq!(classify_link_output(t), LinkFailure::UnknownIsa);
+        assert_eq!(classify_link_output("something else"), LinkFailure::Other);
+    }
+}
