@@ -20,6 +20,9 @@ pub struct ClangInfo {
     pub real_path: Option<PathBuf>,
     /// A shell (or other) script rather than the clang binary: a wrapper that may add flags.
     pub is_script: bool,
+    /// The real clang binary: `real_path`, or for a wrapper script the clang it runs (as the
+    /// script names it). The directory of its resolved path is where clang looks for ld.lld.
+    pub binary: Option<PathBuf>,
     pub version: Option<String>,
     pub banner: Option<String>,
     /// `-print-resource-dir`.
@@ -128,6 +131,7 @@ pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf
         .as_deref()
         .and_then(|p| host.fs.read_bytes_limited(p, 1 << 30).ok().map(|b| b.starts_with(b"#!")))
         .unwrap_or(false);
+    let binary = if is_script { real_path.as_deref().and_then(|p| wrapped_clang(host, p)) } else { real_path.clone() };
     let cpus_cmd = CommandSpec::new(&path).args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"]);
     let rdir_cmd = CommandSpec::new(&path).arg("-print-resource-dir");
     let (cpus, rdir) = std::thread::scope(|s| {
@@ -140,6 +144,7 @@ pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf
         source,
         real_path,
         is_script,
+        binary,
         version: None,
         banner: None,
         resource_dir: None,
@@ -166,6 +171,17 @@ pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf
         info.probe_errors.push(format!("$ {}\n{}\n{}", rdir.command, rdir.outcome(), tail(&rdir.combined_text(), 6)));
     }
     info
+}
+
+/// For a wrapper script, the clang it runs: the first absolute path in the script to an
+/// executable whose name starts with `clang`, as written there (Tensile requires the name
+/// `clang++`, so the path is not resolved).
+pub fn wrapped_clang(host: &Host, script: &Path) -> Option<PathBuf> {
+    let text = host.fs.read_text(script).ok()?;
+    text.split(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'')
+        .filter(|w| w.starts_with('/'))
+        .map(PathBuf::from)
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("clang")) && crate::host::is_executable_at(host, p) && p != script)
 }
 
 /// The names after "Available CPUs for this target:" (one per line, indented).

@@ -123,8 +123,9 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
 
 fn resource_dir_fix(ctx: &Ctx, c: &ClangInfo) -> Fix {
     let real_dirs: Vec<String> = c
-        .real_path
+        .binary
         .as_deref()
+        .and_then(|b| ctx.host.fs.canonicalize(b).ok())
         .and_then(|p| p.parent()?.parent().map(|prefix| prefix.join("lib/clang")))
         .map(|base| ctx.host.fs.list_names(&base).into_iter().map(|n| base.join(n).display().to_string()).collect())
         .unwrap_or_default();

@@ -14,8 +14,10 @@ use crate::report::{Finding, Fix};
 use std::path::{Path, PathBuf};
 
 /// The directory clang looks in first for its tools: the real binary's.
-fn clang_bin_dir(c: &ClangInfo) -> Option<PathBuf> {
-    c.real_path.as_deref().and_then(Path::parent).map(Path::to_path_buf)
+fn clang_bin_dir(ctx: &Ctx, c: &ClangInfo) -> Option<PathBuf> {
+    let b = c.binary.as_deref()?;
+    let real = ctx.host.fs.canonicalize(b).unwrap_or_else(|_| b.to_path_buf());
+    real.parent().map(Path::to_path_buf)
 }
 
 fn lld_package_hint(c: &ClangInfo) -> String {
@@ -29,7 +31,7 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
     let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
     let host = ctx.host;
     let mut evidence = Vec::new();
-    let own = clang_bin_dir(c).map(|d| d.join("ld.lld")).filter(|p| crate::host::is_executable_at(host, p));
+    let own = clang_bin_dir(ctx, c).map(|d| d.join("ld.lld")).filter(|p| crate::host::is_executable_at(host, p));
     let on_path = host.which("ld.lld");
     let found = own.clone().or(on_path.clone());
     match (&own, &on_path) {
@@ -37,7 +39,7 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
         (None, Some(p)) => evidence.push(format!("ld.lld from PATH: {} (none next to clang)", p.display())),
         _ => evidence.push(format!(
             "no ld.lld in {} nor on PATH",
-            clang_bin_dir(c).map(|d| d.display().to_string()).unwrap_or_else(|| "clang's directory".into())
+            clang_bin_dir(ctx, c).map(|d| d.display().to_string()).unwrap_or_else(|| "clang's directory".into())
         )),
     }
     let view = ctx.inv.hip_driver();
@@ -183,13 +185,13 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
         LinkFailure::Incompatible { library } => {
             let machine = elf_machine(ctx, &library);
             let origins = flag_origin(ctx, c, &library);
-            let unwrapped = c.real_path.clone().filter(|_| c.is_script);
+            let unwrapped = c.binary.clone().filter(|_| c.is_script);
             let mut fix = Fix::text(format!(
                 "{} is a host library, not an amdgcn one; something adds it to every link, so Tensile concludes no ISA is supported. Compile GPU code with the unwrapped clang, or drop the injected -L/-l flags{}.",
                 library.display(),
                 if origins.is_empty() { "" } else { " (see where they come from above)" }
             ));
-            if let Some(real) = unwrapped.or_else(|| wrapped_target(ctx, c)) {
+            if let Some(real) = unwrapped {
                 fix = fix.set_env("TENSILE_ROCM_ASSEMBLER_PATH", real.display().to_string());
             }
             Finding::fail(format!("the amdgcn link pulls in {} ({machine})", library.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()))
@@ -203,19 +205,6 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
     };
     f = f.evidence(ev).evidence(tail(&text, 8));
     vec![f]
-}
-
-/// For a wrapper script, the real clang it runs (the first absolute path to an executable
-/// named clang* in the script).
-fn wrapped_target(ctx: &Ctx, c: &ClangInfo) -> Option<PathBuf> {
-    if !c.is_script {
-        return None;
-    }
-    let text = ctx.host.fs.read_text(c.real_path.as_deref()?).ok()?;
-    text.split(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'')
-        .filter(|w| w.starts_with('/'))
-        .map(PathBuf::from)
-        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("clang")) && crate::host::is_executable_at(ctx.host, p))
 }
 
 #[cfg(test)]
