@@ -120,10 +120,6 @@ pub struct RunArgs {
     /// any difference.
     #[arg(long, value_name = "FILE")]
     pub expect: Option<PathBuf>,
-
-    /// Add a directory of declarative check packs (*.toml).
-    #[arg(long = "checks", value_name = "DIR")]
-    pub check_packs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

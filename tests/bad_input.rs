@@ -6,13 +6,27 @@ use serde_json::Value;
 use std::os::unix::ffi::OsStrExt;
 
 fn env_finding(doc: &Value) -> Vec<Value> {
-    doc["findings"].as_array().unwrap().iter().filter(|f| f["id"] == "toolchain.env").cloned().collect()
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"] == "toolchain.env")
+        .cloned()
+        .collect()
 }
 
 fn run_env(var: &str, val: &std::ffi::OsStr) -> Value {
-    let out = doctor().env(var, val).args(["--json", "--only", "toolchain.env,toolchain.rocm-root"]).output().unwrap();
+    let out = doctor()
+        .env(var, val)
+        .args(["--json", "--only", "toolchain.env,toolchain.rocm-root"])
+        .output()
+        .unwrap();
     assert!(out.status.code().is_some(), "killed by a signal");
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     json_of(&out)
 }
 
@@ -22,7 +36,10 @@ fn rocm_path_pointing_to_a_file() {
     let doc = run_env("ROCM_PATH", t.path().as_os_str());
     let f = &env_finding(&doc)[0];
     assert_eq!(f["status"], "fail");
-    assert!(f["summary"].as_str().unwrap().contains("not a directory"), "{f:#}");
+    assert!(
+        f["summary"].as_str().unwrap().contains("not a directory"),
+        "{f:#}"
+    );
 }
 
 #[test]
@@ -35,7 +52,10 @@ fn rocm_path_pointing_to_nothing() {
 
 #[test]
 fn rocm_path_that_is_not_utf8() {
-    let doc = run_env("ROCM_PATH", std::ffi::OsStr::from_bytes(b"/opt/rocm-\xff\xfe"));
+    let doc = run_env(
+        "ROCM_PATH",
+        std::ffi::OsStr::from_bytes(b"/opt/rocm-\xff\xfe"),
+    );
     let f = &env_finding(&doc)[0];
     assert_eq!(f["status"], "fail");
     assert!(f["summary"].as_str().unwrap().contains("not valid UTF-8"));
@@ -56,7 +76,11 @@ fn rocm_path_in_a_symlink_loop() {
 fn rocm_path_with_quotes_is_called_out() {
     let doc = run_env("ROCM_PATH", std::ffi::OsStr::new("\"/usr\""));
     let all = env_finding(&doc);
-    assert!(all.iter().any(|f| f["status"] == "warn" && f["summary"].as_str().unwrap().contains("quotes")), "{all:#?}");
+    assert!(
+        all.iter()
+            .any(|f| f["status"] == "warn" && f["summary"].as_str().unwrap().contains("quotes")),
+        "{all:#?}"
+    );
 }
 
 /// Root reads any directory, so the unreadable case runs the doctor as `nobody` when we are
@@ -66,24 +90,38 @@ fn an_unreadable_rocm_path() {
     let t = tempfile::tempdir().unwrap();
     let dir = t.path().join("rocm");
     std::fs::create_dir(&dir).unwrap();
-    std::fs::set_permissions(t.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(
+        t.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
     std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("rocm-doctor");
     let is_root = nix::unistd::geteuid().is_root();
     let mut cmd = if is_root {
-        let Some(setpriv) = need_tool("setpriv") else { return };
+        let Some(setpriv) = need_tool("setpriv") else {
+            return;
+        };
         let mut c = std::process::Command::new(setpriv);
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&bin);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
         c
     } else {
         std::process::Command::new(&bin)
     };
-    cmd.env_clear().env("PATH", "/usr/bin:/bin").env("ROCM_PATH", &dir).env("TMPDIR", "/tmp").args(["--json", "--only", "toolchain.env"]);
+    cmd.env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("ROCM_PATH", &dir)
+        .env("TMPDIR", "/tmp")
+        .args(["--json", "--only", "toolchain.env"]);
     let out = cmd.output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     if is_root && text.trim().is_empty() {
         // nobody cannot reach the test binary (a private build directory): nothing to learn.
-        eprintln!("skipped: the binary is not reachable as nobody: {}", String::from_utf8_lossy(&out.stderr));
+        eprintln!(
+            "skipped: the binary is not reachable as nobody: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         return;
     }
     let doc: Value = serde_json::from_str(&text).unwrap();
@@ -109,7 +147,10 @@ fn usage_errors_exit_2_with_a_message() {
         let out = doctor().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(!err.trim().is_empty() && !err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            !err.trim().is_empty() && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
         assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
     }
 }
@@ -123,10 +164,23 @@ fn a_huge_isa_list_is_refused_cleanly() {
 
 #[test]
 fn hostile_target_variables_are_reported_not_obeyed() {
-    let out = doctor().env("AMDGPU_TARGETS", "gfx90a;$(reboot);gfx1030").args(["--json", "--only", "targets.isa"]).output().unwrap();
+    let out = doctor()
+        .env("AMDGPU_TARGETS", "gfx90a;$(reboot);gfx1030")
+        .args(["--json", "--only", "targets.isa"])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
     let f: Vec<&Value> = doc["findings"].as_array().unwrap().iter().collect();
-    assert!(f.iter().any(|x| x["status"] == "warn" && x["summary"].as_str().unwrap().contains("$(reboot)")), "{f:#?}");
-    let isas: Vec<&str> = doc["inventory"]["targets"]["isas"].as_array().unwrap().iter().map(|t| t["isa"].as_str().unwrap()).collect();
+    assert!(
+        f.iter()
+            .any(|x| x["status"] == "warn" && x["summary"].as_str().unwrap().contains("$(reboot)")),
+        "{f:#?}"
+    );
+    let isas: Vec<&str> = doc["inventory"]["targets"]["isas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["isa"].as_str().unwrap())
+        .collect();
     assert_eq!(isas, ["gfx90a", "gfx1030"]);
 }

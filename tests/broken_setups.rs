@@ -7,7 +7,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 fn findings<'a>(doc: &'a Value, id: &str) -> Vec<&'a Value> {
-    doc["findings"].as_array().unwrap().iter().filter(|f| f["id"] == id).collect()
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"] == id)
+        .collect()
 }
 
 fn write_script(path: &Path, body: &str) {
@@ -18,59 +23,123 @@ fn write_script(path: &Path, body: &str) {
 /// Seed 001: a clang wrapper that injects an x86-64 libunwind into every link.
 #[test]
 fn injected_x86_64_libunwind_breaks_the_amdgcn_link_and_is_named() {
-    let (Some(clang), Some(_)) = (need_tool("/usr/lib/llvm-15/bin/clang++"), need_tool("/usr/lib/llvm-15/bin/ld.lld")) else { return };
-    let Some(unwind) = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1") else { return };
+    let (Some(clang), Some(_)) = (
+        need_tool("/usr/lib/llvm-15/bin/clang++"),
+        need_tool("/usr/lib/llvm-15/bin/ld.lld"),
+    ) else {
+        return;
+    };
+    let Some(unwind) = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
     let libdir = t.path().join("unwind-lib");
     std::fs::create_dir(&libdir).unwrap();
     std::fs::copy(&unwind, libdir.join("libunwind.so")).unwrap();
     let wrapper = t.path().join("clang++");
-    write_script(&wrapper, &format!("#!/bin/sh\nexec {} \"$@\" -Wl,-L{} -Wl,-lunwind\n", clang.display(), libdir.display()));
-    let out = doctor().args(["--json", "--only", "toolchain.link", "--clang"]).arg(&wrapper).output().unwrap();
+    write_script(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\nexec {} \"$@\" -Wl,-L{} -Wl,-lunwind\n",
+            clang.display(),
+            libdir.display()
+        ),
+    );
+    let out = doctor()
+        .args(["--json", "--only", "toolchain.link", "--clang"])
+        .arg(&wrapper)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     let f = findings(&doc, "toolchain.link")[0];
     assert_eq!(f["status"], "fail", "{f:#}");
     let summary = f["summary"].as_str().unwrap();
-    assert!(summary.contains("libunwind.so") && summary.contains("X86_64"), "{summary}");
+    assert!(
+        summary.contains("libunwind.so") && summary.contains("X86_64"),
+        "{summary}"
+    );
     let ev = f["evidence"].to_string();
-    assert!(ev.contains("is incompatible with"), "ld.lld's own words are shown: {ev}");
-    assert!(ev.contains("the clang wrapper") && ev.contains("-lunwind"), "names where the flag came from: {ev}");
-    assert_eq!(f["fix"]["env"]["TENSILE_ROCM_ASSEMBLER_PATH"], clang.to_str().unwrap());
+    assert!(
+        ev.contains("is incompatible with"),
+        "ld.lld's own words are shown: {ev}"
+    );
+    assert!(
+        ev.contains("the clang wrapper") && ev.contains("-lunwind"),
+        "names where the flag came from: {ev}"
+    );
+    assert_eq!(
+        f["fix"]["env"]["TENSILE_ROCM_ASSEMBLER_PATH"],
+        clang.to_str().unwrap()
+    );
 }
 
 /// The same injection through NIX_LDFLAGS-style variables is traced to the variable.
 #[test]
 fn injection_through_a_flags_variable_is_traced() {
-    let (Some(clang), Some(_)) = (need_tool("/usr/lib/llvm-15/bin/clang++"), need_tool("/usr/lib/llvm-15/bin/ld.lld")) else { return };
-    let Some(unwind) = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1") else { return };
+    let (Some(clang), Some(_)) = (
+        need_tool("/usr/lib/llvm-15/bin/clang++"),
+        need_tool("/usr/lib/llvm-15/bin/ld.lld"),
+    ) else {
+        return;
+    };
+    let Some(unwind) = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
     std::fs::copy(&unwind, t.path().join("libunwind.so")).unwrap();
     // A wrapper that passes $NIX_LDFLAGS through, as Nix's cc-wrapper does.
     let wrapper = t.path().join("clang++");
-    write_script(&wrapper, &format!("#!/bin/sh\nexec {} \"$@\" $NIX_LDFLAGS\n", clang.display()));
+    write_script(
+        &wrapper,
+        &format!("#!/bin/sh\nexec {} \"$@\" $NIX_LDFLAGS\n", clang.display()),
+    );
     let flags = format!("-Wl,-L{} -Wl,-lunwind", t.path().display());
-    let out = doctor().env("NIX_LDFLAGS", &flags).args(["--json", "--only", "toolchain.link", "--clang"]).arg(&wrapper).output().unwrap();
+    let out = doctor()
+        .env("NIX_LDFLAGS", &flags)
+        .args(["--json", "--only", "toolchain.link", "--clang"])
+        .arg(&wrapper)
+        .output()
+        .unwrap();
     let doc = json_of(&out);
     let f = findings(&doc, "toolchain.link")[0];
     assert_eq!(f["status"], "fail");
-    assert!(f["evidence"].to_string().contains(&format!("NIX_LDFLAGS={flags}")), "{f:#}");
+    assert!(
+        f["evidence"]
+            .to_string()
+            .contains(&format!("NIX_LDFLAGS={flags}")),
+        "{f:#}"
+    );
 }
 
 #[test]
 fn rocm_path_without_bitcode_fails_device_libs_with_a_working_directory_in_the_fix() {
-    let Some(_) = need_tool("clang++-15") else { return };
+    let Some(_) = need_tool("clang++-15") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
     let root = t.path().join("rocm");
     std::fs::create_dir_all(root.join("include/hip")).unwrap();
     std::fs::write(root.join("include/hip/hip_runtime.h"), "").unwrap();
-    let out = doctor().env("ROCM_PATH", &root).args(["--json", "--only", "toolchain.device-libs,toolchain.rocm-root"]).output().unwrap();
+    let out = doctor()
+        .env("ROCM_PATH", &root)
+        .args([
+            "--json",
+            "--only",
+            "toolchain.device-libs,toolchain.rocm-root",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     let dl = findings(&doc, "toolchain.device-libs")[0];
     assert_eq!(dl["status"], "fail", "{dl:#}");
-    assert!(dl["evidence"].to_string().contains("cannot find ROCm device library"));
-    let fixdir = dl["fix"]["env"]["HIP_DEVICE_LIB_PATH"].as_str().expect("a bitcode dir that exists");
+    assert!(dl["evidence"]
+        .to_string()
+        .contains("cannot find ROCm device library"));
+    let fixdir = dl["fix"]["env"]["HIP_DEVICE_LIB_PATH"]
+        .as_str()
+        .expect("a bitcode dir that exists");
     assert!(Path::new(fixdir).join("ocml.bc").is_file());
     let rr = findings(&doc, "toolchain.rocm-root")[0];
     assert_eq!(rr["status"], "warn");
@@ -80,39 +149,80 @@ fn rocm_path_without_bitcode_fails_device_libs_with_a_working_directory_in_the_f
 
 #[test]
 fn a_wrapper_passing_a_missing_resource_dir_is_caught() {
-    let Some(clang) = need_tool("/usr/lib/llvm-15/bin/clang++") else { return };
+    let Some(clang) = need_tool("/usr/lib/llvm-15/bin/clang++") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
     let wrapper = t.path().join("clang++");
     // The pre-LLVM-16 naming computed for a clang that moved on, as in seed 001/002.
-    write_script(&wrapper, &format!("#!/bin/sh\nexec {} -resource-dir /nonexistent/lib/clang/15 \"$@\"\n", clang.display()));
-    let out = doctor().args(["--json", "--only", "toolchain.resource-dir", "--clang"]).arg(&wrapper).output().unwrap();
+    write_script(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\nexec {} -resource-dir /nonexistent/lib/clang/15 \"$@\"\n",
+            clang.display()
+        ),
+    );
+    let out = doctor()
+        .args(["--json", "--only", "toolchain.resource-dir", "--clang"])
+        .arg(&wrapper)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     let f = findings(&doc, "toolchain.resource-dir")[0];
     assert_eq!(f["status"], "fail");
-    assert!(f["summary"].as_str().unwrap().contains("/nonexistent/lib/clang/15"));
-    assert!(f["evidence"].to_string().contains("-resource-dir /nonexistent"), "the wrapper line is shown: {f:#}");
-    assert!(f["fix"]["text"].as_str().unwrap().contains("15.0.6"), "names clang's real resource dir: {f:#}");
+    assert!(f["summary"]
+        .as_str()
+        .unwrap()
+        .contains("/nonexistent/lib/clang/15"));
+    assert!(
+        f["evidence"]
+            .to_string()
+            .contains("-resource-dir /nonexistent"),
+        "the wrapper line is shown: {f:#}"
+    );
+    assert!(
+        f["fix"]["text"].as_str().unwrap().contains("15.0.6"),
+        "names clang's real resource dir: {f:#}"
+    );
 }
 
 #[test]
 fn clang_without_a_reachable_ld_lld_fails_lld_and_link() {
-    let Some(real) = need_tool("/usr/lib/llvm-15/bin/clang") else { return };
+    let Some(real) = need_tool("/usr/lib/llvm-15/bin/clang") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
     let bin = t.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     // A copy, not a link: clang finds its tools next to its real path (/proc/self/exe).
     let real = std::fs::canonicalize(real).unwrap();
     std::fs::copy(&real, bin.join("clang++")).unwrap();
-    let out = doctor().env("PATH", "/usr/bin:/bin").args(["--json", "--only", "toolchain.lld,toolchain.link", "--clang"]).arg(bin.join("clang++")).output().unwrap();
+    let out = doctor()
+        .env("PATH", "/usr/bin:/bin")
+        .args([
+            "--json",
+            "--only",
+            "toolchain.lld,toolchain.link",
+            "--clang",
+        ])
+        .arg(bin.join("clang++"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     let lld = findings(&doc, "toolchain.lld")[0];
     assert_eq!(lld["status"], "fail", "{lld:#}");
-    assert!(lld["fix"]["commands"][0].as_str().unwrap().contains("lld-15"));
+    assert!(lld["fix"]["commands"][0]
+        .as_str()
+        .unwrap()
+        .contains("lld-15"));
     let link = findings(&doc, "toolchain.link")[0];
     assert_eq!(link["status"], "fail");
-    assert!(link["summary"].as_str().unwrap().contains("ld.lld"), "{link:#}");
+    assert!(
+        link["summary"].as_str().unwrap().contains("ld.lld"),
+        "{link:#}"
+    );
     assert!(link["evidence"].to_string().contains("doesn't exist"));
 }
 
@@ -122,7 +232,11 @@ fn a_clang_that_hangs_ends_as_an_error_by_the_timeout() {
     let hang = t.path().join("clang++");
     write_script(&hang, "#!/bin/sh\nsleep 600\n");
     let start = std::time::Instant::now();
-    let out = doctor().args(["--json", "--timeout", "1", "--clang"]).arg(&hang).output().unwrap();
+    let out = doctor()
+        .args(["--json", "--timeout", "1", "--clang"])
+        .arg(&hang)
+        .output()
+        .unwrap();
     let doc = json_of(&out);
     assert_eq!(out.status.code(), Some(1));
     let f = findings(&doc, "toolchain.clang")[0];
@@ -134,10 +248,22 @@ fn a_clang_that_hangs_ends_as_an_error_by_the_timeout() {
 
 #[test]
 fn the_doctor_writes_nothing_into_the_working_directory() {
-    let Some(_) = need_tool("clang++-15") else { return };
+    let Some(_) = need_tool("clang++-15") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
-    let out = doctor().current_dir(t.path()).args(["--json", "--isa", "gfx900"]).output().unwrap();
+    let out = doctor()
+        .current_dir(t.path())
+        .args(["--json", "--isa", "gfx900"])
+        .output()
+        .unwrap();
     json_of(&out);
-    let left: Vec<PathBuf> = std::fs::read_dir(t.path()).unwrap().map(|e| e.unwrap().path()).collect();
-    assert!(left.is_empty(), "a.out or other files left in cwd: {left:?}");
+    let left: Vec<PathBuf> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(
+        left.is_empty(),
+        "a.out or other files left in cwd: {left:?}"
+    );
 }

@@ -8,7 +8,10 @@ fn every_listed_check_has_an_explanation() {
     let out = doctor().arg("--list-checks").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    let ids: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     assert!(ids.len() >= 12, "{text}");
     for id in ids {
         let out = doctor().args(["explain", id]).output().unwrap();
@@ -24,25 +27,51 @@ fn every_listed_check_has_an_explanation() {
 fn docs_checks_md_is_generated_from_the_check_docs() {
     let out = doctor().arg("docs-checks").output().unwrap();
     let generated = String::from_utf8_lossy(&out.stdout);
-    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/checks.md")).unwrap();
-    assert!(generated == committed, "docs/checks.md is stale: run `cargo run -q -- docs-checks > docs/checks.md`");
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/checks.md")).unwrap();
+    assert!(
+        generated == committed,
+        "docs/checks.md is stale: run `cargo run -q -- docs-checks > docs/checks.md`"
+    );
 }
 
 #[test]
 fn json_is_one_document_with_the_documented_top_level_fields() {
-    let out = doctor().args(["--json", "--profile", "build"]).output().unwrap();
+    let out = doctor()
+        .args(["--json", "--profile", "build"])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
-    for key in ["schema_version", "tool", "profile", "sysroot", "exit_code", "summary", "findings", "inventory"] {
+    for key in [
+        "schema_version",
+        "tool",
+        "profile",
+        "sysroot",
+        "exit_code",
+        "summary",
+        "findings",
+        "inventory",
+    ] {
         assert!(doc.get(key).is_some(), "missing {key}");
     }
     assert_eq!(doc["schema_version"], 1);
     assert_eq!(doc["exit_code"].as_i64(), out.status.code().map(i64::from));
     for f in doc["findings"].as_array().unwrap() {
-        for key in ["id", "category", "status", "summary", "evidence", "duration_ms"] {
+        for key in [
+            "id",
+            "category",
+            "status",
+            "summary",
+            "evidence",
+            "duration_ms",
+        ] {
             assert!(f.get(key).is_some(), "finding lacks {key}: {f}");
         }
         if ["warn", "fail", "error"].contains(&f["status"].as_str().unwrap()) {
-            assert!(f["fix"]["text"].as_str().is_some_and(|t| !t.is_empty()), "problem without a fix: {f}");
+            assert!(
+                f["fix"]["text"].as_str().is_some_and(|t| !t.is_empty()),
+                "problem without a fix: {f}"
+            );
         }
     }
 }
@@ -50,16 +79,30 @@ fn json_is_one_document_with_the_documented_top_level_fields() {
 #[test]
 fn colour_only_when_asked() {
     let plain = doctor().args(["--only", "targets.isa"]).output().unwrap();
-    assert!(!plain.stdout.contains(&0x1b), "no escape codes off a terminal");
-    let forced = doctor().args(["--only", "targets.isa", "--color", "always"]).output().unwrap();
+    assert!(
+        !plain.stdout.contains(&0x1b),
+        "no escape codes off a terminal"
+    );
+    let forced = doctor()
+        .args(["--only", "targets.isa", "--color", "always"])
+        .output()
+        .unwrap();
     assert!(forced.stdout.contains(&0x1b));
 }
 
 #[test]
 fn strict_turns_warnings_into_exit_1() {
     // AMDGPU_TARGETS with a typo gives a warning and nothing else.
-    let out = doctor().env("AMDGPU_TARGETS", "sm_80").args(["--only", "targets.isa"]).output().unwrap();
+    let out = doctor()
+        .env("AMDGPU_TARGETS", "sm_80")
+        .args(["--only", "targets.isa"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    let out = doctor().env("AMDGPU_TARGETS", "sm_80").args(["--only", "targets.isa", "--strict"]).output().unwrap();
+    let out = doctor()
+        .env("AMDGPU_TARGETS", "sm_80")
+        .args(["--only", "targets.isa", "--strict"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }

@@ -7,37 +7,87 @@ use common::*;
 use serde_json::Value;
 
 fn finding<'a>(doc: &'a Value, id: &str) -> Vec<&'a Value> {
-    doc["findings"].as_array().unwrap().iter().filter(|f| f["id"] == id).collect()
+    doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"] == id)
+        .collect()
 }
 
 fn status_of(doc: &Value, id: &str) -> Vec<String> {
-    finding(doc, id).iter().map(|f| f["status"].as_str().unwrap().to_string()).collect()
+    finding(doc, id)
+        .iter()
+        .map(|f| f["status"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
 fn healthy_debian_toolchain_passes_with_a_real_hip_compile() {
-    let (Some(_), Some(_), Some(_)) = (need_tool("clang++-15"), need_tool("hipcc"), need_tool("/usr/lib/llvm-15/bin/ld.lld")) else { return };
-    let out = doctor().args(["--json", "--isa", "gfx1030", "--profile", "build"]).output().unwrap();
+    let (Some(_), Some(_), Some(_)) = (
+        need_tool("clang++-15"),
+        need_tool("hipcc"),
+        need_tool("/usr/lib/llvm-15/bin/ld.lld"),
+    ) else {
+        return;
+    };
+    let out = doctor()
+        .args(["--json", "--isa", "gfx1030", "--profile", "build"])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
     assert_eq!(out.status.code(), Some(0), "{doc:#}");
-    for id in ["toolchain.rocm-root", "toolchain.clang", "toolchain.resource-dir", "toolchain.lld", "toolchain.link", "toolchain.hip-compile", "runtime.libraries", "runtime.load", "toolchain.versions"] {
+    for id in [
+        "toolchain.rocm-root",
+        "toolchain.clang",
+        "toolchain.resource-dir",
+        "toolchain.lld",
+        "toolchain.link",
+        "toolchain.hip-compile",
+        "runtime.libraries",
+        "runtime.load",
+        "toolchain.versions",
+    ] {
         let st = status_of(&doc, id);
-        assert!(!st.is_empty() && st.iter().all(|s| s == "pass"), "{id}: {st:?}\n{:#}", finding(&doc, id).iter().map(|f| f.to_string()).collect::<Vec<_>>().join("\n"));
+        assert!(
+            !st.is_empty() && st.iter().all(|s| s == "pass"),
+            "{id}: {st:?}\n{:#}",
+            finding(&doc, id)
+                .iter()
+                .map(|f| f.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
     // Facts equal what the tools say themselves.
-    let banner = std::process::Command::new("clang++-15").arg("--version").output().unwrap();
+    let banner = std::process::Command::new("clang++-15")
+        .arg("--version")
+        .output()
+        .unwrap();
     let banner = String::from_utf8_lossy(&banner.stdout);
     let version = doc["inventory"]["clang"]["version"].as_str().unwrap();
-    assert!(banner.contains(&format!("clang version {version}")), "{version} vs {banner}");
-    let rd = std::process::Command::new("clang++-15").arg("-print-resource-dir").output().unwrap();
-    assert_eq!(doc["inventory"]["clang"]["resource_dir"].as_str().unwrap(), String::from_utf8_lossy(&rd.stdout).trim());
+    assert!(
+        banner.contains(&format!("clang version {version}")),
+        "{version} vs {banner}"
+    );
+    let rd = std::process::Command::new("clang++-15")
+        .arg("-print-resource-dir")
+        .output()
+        .unwrap();
+    assert_eq!(
+        doc["inventory"]["clang"]["resource_dir"].as_str().unwrap(),
+        String::from_utf8_lossy(&rd.stdout).trim()
+    );
     let hip_version = std::fs::read_to_string("/usr/share/hip/version").unwrap();
     let root = &doc["inventory"]["rocm_roots"][0];
     assert_eq!(root["path"], "/usr");
     assert_eq!(root["layout"], "fhs");
     let hv = root["versions"]["hip"]["version"].as_str().unwrap();
     let patch = hv.rsplit('.').next().unwrap();
-    assert!(hip_version.contains(&format!("HIP_VERSION_PATCH={patch}")), "{hv}");
+    assert!(
+        hip_version.contains(&format!("HIP_VERSION_PATCH={patch}")),
+        "{hv}"
+    );
     // The HIP compile produced a real offload bundle for gfx1030.
     let hc = &finding(&doc, "toolchain.hip-compile")[0];
     assert_eq!(hc["subject"], "gfx1030");
@@ -45,57 +95,139 @@ fn healthy_debian_toolchain_passes_with_a_real_hip_compile() {
 
 #[test]
 fn bare_clang_on_debian_is_warned_about_and_the_fix_works() {
-    let Some(_) = need_tool("clang++-15") else { return };
-    let out = doctor().args(["--json", "--only", "toolchain.device-libs"]).output().unwrap();
+    let Some(_) = need_tool("clang++-15") else {
+        return;
+    };
+    let out = doctor()
+        .args(["--json", "--only", "toolchain.device-libs"])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
     let f = finding(&doc, "toolchain.device-libs")[0];
     assert_eq!(f["status"], "warn", "{f:#}");
-    let dir = f["fix"]["env"]["HIP_DEVICE_LIB_PATH"].as_str().unwrap().to_string();
+    let dir = f["fix"]["env"]["HIP_DEVICE_LIB_PATH"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(std::path::Path::new(&dir).join("ocml.bc").is_file());
     let rocm = f["fix"]["env"]["ROCM_PATH"].as_str().unwrap().to_string();
     // Applying the suggested environment makes the same check pass.
-    let out = doctor().env("HIP_DEVICE_LIB_PATH", &dir).env("ROCM_PATH", &rocm).args(["--json", "--only", "toolchain.device-libs", "--isa", "gfx90a"]).output().unwrap();
+    let out = doctor()
+        .env("HIP_DEVICE_LIB_PATH", &dir)
+        .env("ROCM_PATH", &rocm)
+        .args([
+            "--json",
+            "--only",
+            "toolchain.device-libs",
+            "--isa",
+            "gfx90a",
+        ])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
-    assert_eq!(status_of(&doc, "toolchain.device-libs"), ["pass"], "{doc:#}");
+    assert_eq!(
+        status_of(&doc, "toolchain.device-libs"),
+        ["pass"],
+        "{doc:#}"
+    );
 }
 
 #[test]
 fn clang_19_is_judged_with_its_own_facts() {
-    let (Some(clang), Some(_)) = (need_tool("/usr/lib/llvm-19/bin/clang++"), need_tool("/usr/lib/llvm-19/bin/ld.lld")) else { return };
-    let out = doctor().args(["--json", "--clang", clang.to_str().unwrap(), "--only", "toolchain.clang,toolchain.resource-dir,toolchain.lld,toolchain.link"]).output().unwrap();
+    let (Some(clang), Some(_)) = (
+        need_tool("/usr/lib/llvm-19/bin/clang++"),
+        need_tool("/usr/lib/llvm-19/bin/ld.lld"),
+    ) else {
+        return;
+    };
+    let out = doctor()
+        .args([
+            "--json",
+            "--clang",
+            clang.to_str().unwrap(),
+            "--only",
+            "toolchain.clang,toolchain.resource-dir,toolchain.lld,toolchain.link",
+        ])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
-    for id in ["toolchain.clang", "toolchain.resource-dir", "toolchain.lld", "toolchain.link"] {
+    for id in [
+        "toolchain.clang",
+        "toolchain.resource-dir",
+        "toolchain.lld",
+        "toolchain.link",
+    ] {
         assert_eq!(status_of(&doc, id), ["pass"], "{id}: {doc:#}");
     }
-    assert!(doc["inventory"]["clang"]["version"].as_str().unwrap().starts_with("19."));
+    assert!(doc["inventory"]["clang"]["version"]
+        .as_str()
+        .unwrap()
+        .starts_with("19."));
     // From clang 16 on the resource dir is named by the major version only.
-    assert!(doc["inventory"]["clang"]["resource_dir"].as_str().unwrap().ends_with("/19"));
-    let cpus = doc["inventory"]["clang"]["amdgpu_processors"].as_array().unwrap();
+    assert!(doc["inventory"]["clang"]["resource_dir"]
+        .as_str()
+        .unwrap()
+        .ends_with("/19"));
+    let cpus = doc["inventory"]["clang"]["amdgpu_processors"]
+        .as_array()
+        .unwrap();
     assert!(cpus.iter().any(|c| c == "gfx942"), "clang-19 knows gfx942");
 }
 
 #[test]
 fn an_isa_this_clang_does_not_know_fails_with_the_list_it_knows() {
-    let Some(_) = need_tool("clang++-15") else { return };
-    let out = doctor().args(["--json", "--isa", "gfx1200", "--only", "targets.isa,toolchain.hip-compile"]).output().unwrap();
+    let Some(_) = need_tool("clang++-15") else {
+        return;
+    };
+    let out = doctor()
+        .args([
+            "--json",
+            "--isa",
+            "gfx1200",
+            "--only",
+            "targets.isa,toolchain.hip-compile",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     assert_eq!(status_of(&doc, "targets.isa"), ["fail"]);
     let hc = finding(&doc, "toolchain.hip-compile")[0];
     assert_eq!(hc["status"], "fail");
-    assert!(hc["evidence"].to_string().contains("gfx1030"), "lists the processors it knows: {hc:#}");
+    assert!(
+        hc["evidence"].to_string().contains("gfx1030"),
+        "lists the processors it knows: {hc:#}"
+    );
 }
 
 #[test]
 fn the_runtime_is_loaded_in_a_child_and_reports_no_device_honestly() {
     let Some(_) = need_tool("hipcc") else { return };
-    let out = doctor().args(["--json", "--only", "runtime."]).output().unwrap();
+    let out = doctor()
+        .args(["--json", "--only", "runtime."])
+        .output()
+        .unwrap();
     let doc = json_of(&out);
     let load = finding(&doc, "runtime.load");
-    let hip = load.iter().find(|f| f["subject"] == "libamdhip64").expect("hip probed");
+    let hip = load
+        .iter()
+        .find(|f| f["subject"] == "libamdhip64")
+        .expect("hip probed");
     assert_eq!(hip["status"], "pass");
-    assert!(hip["summary"].as_str().unwrap().contains("hipErrorNoDevice"), "{hip:#}");
-    assert!(hip["evidence"].to_string().contains("probe-library hip"), "ran in a child process");
-    let comgr = load.iter().find(|f| f["subject"] == "libamd_comgr").expect("comgr probed");
+    assert!(
+        hip["summary"]
+            .as_str()
+            .unwrap()
+            .contains("hipErrorNoDevice"),
+        "{hip:#}"
+    );
+    assert!(
+        hip["evidence"].to_string().contains("probe-library hip"),
+        "ran in a child process"
+    );
+    let comgr = load
+        .iter()
+        .find(|f| f["subject"] == "libamd_comgr")
+        .expect("comgr probed");
     assert_eq!(comgr["status"], "pass");
 }

@@ -19,24 +19,34 @@ fn libraries(ctx: &Ctx) -> Vec<Finding> {
 fn judge_library(l: &LibraryResolution) -> Finding {
     let name = format!("lib{}", l.name);
     let Some(path) = &l.path else {
-        let mut f = Finding::fail(format!("{name} is not on the loader's search path")).subject(name.clone());
+        let mut f = Finding::fail(format!("{name} is not on the loader's search path"))
+            .subject(name.clone());
         if l.others.is_empty() {
             f = f.fix(Fix::text(format!("Install the HIP runtime ({name}); Debian/Ubuntu: libamdhip64-dev pulls in all three.")).command("sudo apt install libamdhip64-dev"));
         } else {
-            let dir = l.others[0].parent().map(|d| d.display().to_string()).unwrap_or_default();
+            let dir = l.others[0]
+                .parent()
+                .map(|d| d.display().to_string())
+                .unwrap_or_default();
             f = f
                 .evidence_lines(l.others.iter().map(|o| format!("found outside the loader path: {}", o.display())))
                 .fix(Fix::text("The library exists but programs will not find it: add its directory to /etc/ld.so.conf.d/ (then run ldconfig) or to LD_LIBRARY_PATH.").command(format!("echo {dir} | sudo tee /etc/ld.so.conf.d/rocm.conf && sudo ldconfig")));
         }
         return f;
     };
-    let mut f = Finding::pass(format!("{name} {} ({})", l.version.as_deref().unwrap_or("(unversioned)"), path.display())).subject(name.clone());
+    let mut f = Finding::pass(format!(
+        "{name} {} ({})",
+        l.version.as_deref().unwrap_or("(unversioned)"),
+        path.display()
+    ))
+    .subject(name.clone());
     f = f.evidence(format!("found via {}", l.how));
     if let Some(r) = &l.realpath {
         f = f.evidence(format!("real file: {}", r.display()));
     }
     if !l.others.is_empty() {
-        let other_versions: Vec<String> = l.others.iter().map(|o| o.display().to_string()).collect();
+        let other_versions: Vec<String> =
+            l.others.iter().map(|o| o.display().to_string()).collect();
         f = Finding::warn(format!("{name}: {} more cop{} besides the one the loader picks", l.others.len(), if l.others.len() == 1 { "y" } else { "ies" }))
             .subject(name)
             .evidence(format!("loader picks: {} (via {})", path.display(), l.how))
@@ -60,12 +70,26 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
     let results: Vec<_> = std::thread::scope(|s| {
         let hs: Vec<_> = jobs
             .iter()
-            .map(|(kind, l)| s.spawn(move || l.path.as_ref().map(|p| (kind.to_string(), l.name.clone(), crate::probe::run_probe(ctx.host, kind, p)))))
+            .map(|(kind, l)| {
+                s.spawn(move || {
+                    l.path.as_ref().map(|p| {
+                        (
+                            kind.to_string(),
+                            l.name.clone(),
+                            crate::probe::run_probe(ctx.host, kind, p),
+                        )
+                    })
+                })
+            })
             .collect();
-        hs.into_iter().filter_map(|h| h.join().ok().flatten()).collect()
+        hs.into_iter()
+            .filter_map(|h| h.join().ok().flatten())
+            .collect()
     });
     if results.is_empty() {
-        return vec![Finding::skip("no HIP runtime or comgr library to load (see runtime.libraries)")];
+        return vec![Finding::skip(
+            "no HIP runtime or comgr library to load (see runtime.libraries)",
+        )];
     }
     for (kind, name, r) in results {
         let subject = format!("lib{name}");
@@ -95,24 +119,52 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
                 // HIP_VERSION = major*10000000 + minor*100000 + patch (hip_version.h).
                 let ver = format!("{}.{}.{}", v / 10_000_000, (v / 100_000) % 100, v % 100_000);
                 let devs = rep["device_count"].as_i64().unwrap_or(0);
-                let status = rep["device_count_status"].as_str().unwrap_or("?").to_string();
+                let status = rep["device_count_status"]
+                    .as_str()
+                    .unwrap_or("?")
+                    .to_string();
                 out.push(
-                    Finding::pass(format!("HIP runtime {ver} loads; it sees {devs} device(s) ({status})"))
-                        .subject(subject)
-                        .evidence_lines(ev)
-                        .evidence(format!("hipRuntimeGetVersion: {v} ({})", rep["runtime_version_status"].as_str().unwrap_or("?"))),
+                    Finding::pass(format!(
+                        "HIP runtime {ver} loads; it sees {devs} device(s) ({status})"
+                    ))
+                    .subject(subject)
+                    .evidence_lines(ev)
+                    .evidence(format!(
+                        "hipRuntimeGetVersion: {v} ({})",
+                        rep["runtime_version_status"].as_str().unwrap_or("?")
+                    )),
                 );
             }
             _ => {
-                let isas: Vec<String> = rep["isas"].as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
-                let mut f = Finding::pass(format!("comgr {} loads and knows {} ISAs", rep["version"].as_str().unwrap_or("?"), isas.len())).subject(subject).evidence_lines(ev.clone());
+                let isas: Vec<String> = rep["isas"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut f = Finding::pass(format!(
+                    "comgr {} loads and knows {} ISAs",
+                    rep["version"].as_str().unwrap_or("?"),
+                    isas.len()
+                ))
+                .subject(subject)
+                .evidence_lines(ev.clone());
                 // Target ISAs comgr cannot handle: the runtime cannot load code for them.
                 let unknown: Vec<String> = ctx
                     .inv
                     .targets()
                     .isas
                     .iter()
-                    .filter(|t| !isas.iter().any(|i| i.trim_start_matches("amdgcn-amd-amdhsa--").split(':').next() == Some(t.isa.processor.as_str())))
+                    .filter(|t| {
+                        !isas.iter().any(|i| {
+                            i.trim_start_matches("amdgcn-amd-amdhsa--")
+                                .split(':')
+                                .next()
+                                == Some(t.isa.processor.as_str())
+                        })
+                    })
                     .map(|t| t.isa.to_string())
                     .collect();
                 if !isas.is_empty() && !unknown.is_empty() {
@@ -121,7 +173,13 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
                         .evidence_lines(ev)
                         .fix(Fix::text("The runtime compiles and loads code through comgr; this one predates these ISAs. Install a newer ROCm (comgr) release."));
                 }
-                f = f.evidence(format!("ISAs: {}", isas.iter().map(|i| i.trim_start_matches("amdgcn-amd-amdhsa--")).collect::<Vec<_>>().join(" ")));
+                f = f.evidence(format!(
+                    "ISAs: {}",
+                    isas.iter()
+                        .map(|i| i.trim_start_matches("amdgcn-amd-amdhsa--"))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
                 out.push(f);
             }
         }

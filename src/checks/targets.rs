@@ -36,11 +36,20 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
             _ if ti.isa.info().is_none() => Finding::warn(format!("{} is not a processor rocm-doctor knows", ti.isa.processor)).fix(Fix::text("Check the spelling against `clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`.")),
             _ => Finding::pass(format!("target {} (from {})", ti.isa, ti.source)),
         };
-        f = f.subject(subject).evidence(format!("source: {}", ti.source));
+        f = f
+            .subject(subject)
+            .evidence(format!("source: {}", ti.source));
         out.push(f);
     }
     if !t.also.is_empty() {
-        out.push(Finding::pass(format!("also named elsewhere (not used): {}", t.also.iter().map(|x| format!("{} ({})", x.isa, x.source)).collect::<Vec<_>>().join(", "))));
+        out.push(Finding::pass(format!(
+            "also named elsewhere (not used): {}",
+            t.also
+                .iter()
+                .map(|x| format!("{} ({})", x.isa, x.source))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
     }
     out
 }

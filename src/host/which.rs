@@ -25,7 +25,6 @@ pub(super) fn which_in(host: &Host, name: &str) -> Option<PathBuf> {
     None
 }
 
-
 /// Whether the machine path is an executable regular file (inside the sysroot).
 pub fn is_executable_at(host: &Host, machine: &std::path::Path) -> bool {
     match host.fs.metadata(machine) {

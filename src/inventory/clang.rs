@@ -88,16 +88,26 @@ pub fn candidates(inv: &Inventory) -> Vec<(PathBuf, String)> {
 /// Debian's hipcc is patched to run `$HIP_CLANG_PATH/clang++-15`: read that from `hipcc.pl`.
 fn hipcc_configured_clang(inv: &Inventory) -> Option<PathBuf> {
     let host = inv.host;
-    let hipcc = inv.primary_root().and_then(|r| r.parts.hipcc.clone()).or_else(|| host.which("hipcc"))?;
+    let hipcc = inv
+        .primary_root()
+        .and_then(|r| r.parts.hipcc.clone())
+        .or_else(|| host.which("hipcc"))?;
     let script = hipcc.with_file_name("hipcc.pl");
     let text = host.fs.read_text(&script).ok()?;
     let idx = text.find("clang++-")?;
-    let digits: String = text[idx + "clang++-".len()..].chars().take_while(|c| c.is_ascii_digit()).collect();
+    let digits: String = text[idx + "clang++-".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
     if digits.is_empty() {
         return None;
     }
     let name = format!("clang++-{digits}");
-    hipcc.parent().map(|d| d.join(&name)).filter(|p| crate::host::is_executable_at(host, p)).or_else(|| host.which(&name))
+    hipcc
+        .parent()
+        .map(|d| d.join(&name))
+        .filter(|p| crate::host::is_executable_at(host, p))
+        .or_else(|| host.which(&name))
 }
 
 fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
@@ -111,7 +121,7 @@ fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
             Some((ver, Path::new("/usr/lib").join(n)))
         })
         .collect();
-    v.sort_by(|a, b| b.0.cmp(&a.0));
+    v.sort_by_key(|e| std::cmp::Reverse(e.0));
     v.into_iter().map(|(_, p)| p).collect()
 }
 
@@ -125,19 +135,45 @@ pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
 }
 
 /// Runs the two probes on one clang.
-pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf, String)>) -> ClangInfo {
+pub fn describe(
+    host: &Host,
+    path: PathBuf,
+    source: String,
+    others: Vec<(PathBuf, String)>,
+) -> ClangInfo {
     let real_path = host.fs.canonicalize(&path).ok();
     let is_script = real_path
         .as_deref()
-        .and_then(|p| host.fs.read_bytes_limited(p, 1 << 30).ok().map(|b| b.starts_with(b"#!")))
+        .and_then(|p| {
+            host.fs
+                .read_bytes_limited(p, 1 << 30)
+                .ok()
+                .map(|b| b.starts_with(b"#!"))
+        })
         .unwrap_or(false);
-    let binary = if is_script { real_path.as_deref().and_then(|p| wrapped_clang(host, p)) } else { real_path.clone() };
-    let cpus_cmd = CommandSpec::new(&path).args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"]);
+    let binary = if is_script {
+        real_path.as_deref().and_then(|p| wrapped_clang(host, p))
+    } else {
+        real_path.clone()
+    };
+    let cpus_cmd = CommandSpec::new(&path).args([
+        "--target=amdgcn-amd-amdhsa",
+        "-nogpulib",
+        "-print-supported-cpus",
+    ]);
     let rdir_cmd = CommandSpec::new(&path).arg("-print-resource-dir");
     let (cpus, rdir) = std::thread::scope(|s| {
         let a = s.spawn(|| host.run(&cpus_cmd));
         let b = host.run(&rdir_cmd);
-        (a.join().unwrap_or_else(|_| RunOutput::spawn_failed(&cpus_cmd, crate::host::SpawnFailure::other("probe thread died".into()))), b)
+        (
+            a.join().unwrap_or_else(|_| {
+                RunOutput::spawn_failed(
+                    &cpus_cmd,
+                    crate::host::SpawnFailure::other("probe thread died".into()),
+                )
+            }),
+            b,
+        )
     });
     let mut info = ClangInfo {
         path,
@@ -156,11 +192,19 @@ pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf
     };
     let text = cpus.combined_text();
     info.version = super::versions::parse_clang_version(&text);
-    info.banner = text.lines().find(|l| l.contains("clang version")).map(str::to_string);
+    info.banner = text
+        .lines()
+        .find(|l| l.contains("clang version"))
+        .map(str::to_string);
     info.amdgpu_processors = parse_supported_cpus(&text);
     info.amdgpu_registered = cpus.success() && !info.amdgpu_processors.is_empty();
     if !cpus.success() {
-        info.probe_errors.push(format!("$ {}\n{}\n{}", cpus.command, cpus.outcome(), tail(&text, 6)));
+        info.probe_errors.push(format!(
+            "$ {}\n{}\n{}",
+            cpus.command,
+            cpus.outcome(),
+            tail(&text, 6)
+        ));
     }
     if rdir.success() {
         let d = rdir.stdout_text().trim().to_string();
@@ -168,7 +212,12 @@ pub fn describe(host: &Host, path: PathBuf, source: String, others: Vec<(PathBuf
             info.resource_dir = Some(PathBuf::from(d));
         }
     } else {
-        info.probe_errors.push(format!("$ {}\n{}\n{}", rdir.command, rdir.outcome(), tail(&rdir.combined_text(), 6)));
+        info.probe_errors.push(format!(
+            "$ {}\n{}\n{}",
+            rdir.command,
+            rdir.outcome(),
+            tail(&rdir.combined_text(), 6)
+        ));
     }
     info
 }
@@ -181,12 +230,19 @@ pub fn wrapped_clang(host: &Host, script: &Path) -> Option<PathBuf> {
     text.split(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'')
         .filter(|w| w.starts_with('/'))
         .map(PathBuf::from)
-        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("clang")) && crate::host::is_executable_at(host, p) && p != script)
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("clang"))
+                && crate::host::is_executable_at(host, p)
+                && p != script
+        })
 }
 
 /// The names after "Available CPUs for this target:" (one per line, indented).
 pub fn parse_supported_cpus(text: &str) -> Vec<String> {
-    let Some(idx) = text.find("Available CPUs for this target:") else { return Vec::new() };
+    let Some(idx) = text.find("Available CPUs for this target:") else {
+        return Vec::new();
+    };
     text[idx..]
         .lines()
         .skip(1)
@@ -223,7 +279,10 @@ pub struct HipDriverView {
 impl HipDriverView {
     /// The directory holding the device-library bitcode clang would link.
     pub fn bitcode_dir(&self) -> Option<PathBuf> {
-        self.builtin_bitcode.iter().find(|p| p.file_name().is_some_and(|n| n == "ocml.bc")).and_then(|p| p.parent().map(Path::to_path_buf))
+        self.builtin_bitcode
+            .iter()
+            .find(|p| p.file_name().is_some_and(|n| n == "ocml.bc"))
+            .and_then(|p| p.parent().map(Path::to_path_buf))
     }
 }
 
@@ -232,7 +291,12 @@ impl HipDriverView {
 pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     let mut v = HipDriverView::default();
     let Some(clang) = inv.clang() else { return v };
-    let isa = inv.targets().isas.first().map(|t| t.isa.to_string()).unwrap_or_else(|| "gfx900".into());
+    let isa = inv
+        .targets()
+        .isas
+        .first()
+        .map(|t| t.isa.to_string())
+        .unwrap_or_else(|| "gfx900".into());
     let dir = match inv.host.scratch_dir("hip-dry-run") {
         Ok(d) => d,
         Err(e) => {
@@ -243,7 +307,8 @@ pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     let src = dir.join("probe.hip");
     // -### never reads the source, but the driver checks that it exists.
     if let Err(e) = std::fs::write(&src, b"") {
-        v.errors.push(format!("cannot write {}: {e}", src.display()));
+        v.errors
+            .push(format!("cannot write {}: {e}", src.display()));
         return v;
     }
     let cmd = CommandSpec::new(&clang.path)
@@ -277,13 +342,20 @@ pub fn parse_dry_run(text: &str, v: &mut HipDriverView) {
         for w in argv.windows(2) {
             match w[0].as_str() {
                 "-mlink-builtin-bitcode" => v.builtin_bitcode.push(PathBuf::from(&w[1])),
-                "-resource-dir" if v.resource_dir.is_none() => v.resource_dir = Some(PathBuf::from(&w[1])),
+                "-resource-dir" if v.resource_dir.is_none() => {
+                    v.resource_dir = Some(PathBuf::from(&w[1]))
+                }
                 _ => {}
             }
         }
         if let Some(prog) = argv.first() {
-            let base = Path::new(prog).file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let is_lld = base == "ld.lld" || base.starts_with("ld.lld") || (base.starts_with("lld") && argv.iter().any(|a| a == "-flavor"));
+            let base = Path::new(prog)
+                .file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let is_lld = base == "ld.lld"
+                || base.starts_with("ld.lld")
+                || (base.starts_with("lld") && argv.iter().any(|a| a == "-flavor"));
             if is_lld {
                 v.device_linker = Some(PathBuf::from(prog));
             }
@@ -336,7 +408,10 @@ clang: error: cannot find ROCm device library; provide its path"#;
         let mut v = HipDriverView::default();
         parse_dry_run(t, &mut v);
         assert_eq!(v.bitcode_dir().unwrap(), Path::new("/b"));
-        assert_eq!(v.device_linker.unwrap(), Path::new("/usr/lib/llvm-15/bin/lld"));
+        assert_eq!(
+            v.device_linker.unwrap(),
+            Path::new("/usr/lib/llvm-15/bin/lld")
+        );
         assert_eq!(v.resource_dir.unwrap(), Path::new("/r"));
         assert_eq!(v.errors.len(), 1);
     }

@@ -27,7 +27,9 @@ pub struct BitcodeDir {
 
 impl BitcodeDir {
     pub fn has_isa(&self, processor: &str) -> bool {
-        processor.strip_prefix("gfx").is_some_and(|s| self.isa_versions.iter().any(|v| v == s))
+        processor
+            .strip_prefix("gfx")
+            .is_some_and(|s| self.isa_versions.iter().any(|v| v == s))
     }
     pub fn is_complete(&self) -> bool {
         self.has_ocml && self.has_ockl && !self.abi_versions.is_empty()
@@ -81,21 +83,35 @@ pub fn scan_dir(host: &Host, p: &Path, source: String) -> Option<BitcodeDir> {
     if !host.fs.is_dir(p) {
         return None;
     }
-    let names: Vec<String> = host.fs.list_names(p).into_iter().map(|n| n.to_string_lossy().into_owned()).collect();
+    let names: Vec<String> = host
+        .fs
+        .list_names(p)
+        .into_iter()
+        .map(|n| n.to_string_lossy().into_owned())
+        .collect();
     Some(classify_names(p.to_path_buf(), source, &names))
 }
 
 /// Pure: what a directory listing says about a bitcode directory.
 pub fn classify_names(path: PathBuf, source: String, names: &[String]) -> BitcodeDir {
-    let mut d = BitcodeDir { path, source, ..Default::default() };
+    let mut d = BitcodeDir {
+        path,
+        source,
+        ..Default::default()
+    };
     for n in names {
-        let Some(stem) = n.strip_suffix(".bc") else { continue };
+        let Some(stem) = n.strip_suffix(".bc") else {
+            continue;
+        };
         d.file_count += 1;
         match stem {
             "ocml" => d.has_ocml = true,
             "ockl" => d.has_ockl = true,
             _ => {
-                if let Some(v) = stem.strip_prefix("oclc_abi_version_").and_then(|v| v.parse().ok()) {
+                if let Some(v) = stem
+                    .strip_prefix("oclc_abi_version_")
+                    .and_then(|v| v.parse().ok())
+                {
                     d.abi_versions.push(v);
                 } else if let Some(v) = stem.strip_prefix("oclc_isa_version_") {
                     d.isa_versions.push(v.to_string());
@@ -114,11 +130,18 @@ mod tests {
 
     #[test]
     fn classifies_a_debian_listing() {
-        let names: Vec<String> =
-            ["ocml.bc", "ockl.bc", "oclc_abi_version_400.bc", "oclc_abi_version_500.bc", "oclc_isa_version_1030.bc", "oclc_isa_version_90a.bc", "README"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
+        let names: Vec<String> = [
+            "ocml.bc",
+            "ockl.bc",
+            "oclc_abi_version_400.bc",
+            "oclc_abi_version_500.bc",
+            "oclc_isa_version_1030.bc",
+            "oclc_isa_version_90a.bc",
+            "README",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
         let d = classify_names(PathBuf::from("/b"), "x".into(), &names);
         assert!(d.is_complete());
         assert_eq!(d.abi_versions, [400, 500]);

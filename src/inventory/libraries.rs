@@ -27,7 +27,14 @@ pub struct LibraryResolution {
 
 pub const KEY_LIBRARIES: &[&str] = &["amdhip64", "hsa-runtime64", "amd_comgr"];
 
-const DEFAULT_DIRS: &[&str] = &["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"];
+const DEFAULT_DIRS: &[&str] = &[
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+    "/lib",
+    "/usr/lib",
+];
 
 /// The loader's search directories with the reason each is searched.
 pub fn search_dirs(host: &Host) -> Vec<(PathBuf, String)> {
@@ -54,7 +61,9 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
         return Vec::new();
     }
     visited.push(file.to_path_buf());
-    let Ok(text) = host.fs.read_text(file) else { return Vec::new() };
+    let Ok(text) = host.fs.read_text(file) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -75,7 +84,12 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
 /// Expands `dir/*.conf`-style patterns (a `*` in the last component only), sorted like glob(3).
 fn expand_simple_glob(host: &Host, pat: &str) -> Vec<PathBuf> {
     let p = Path::new(pat);
-    let (Some(dir), Some(name)) = (p.parent(), p.file_name().map(|n| n.to_string_lossy().into_owned())) else { return Vec::new() };
+    let (Some(dir), Some(name)) = (
+        p.parent(),
+        p.file_name().map(|n| n.to_string_lossy().into_owned()),
+    ) else {
+        return Vec::new();
+    };
     if !name.contains('*') {
         return vec![p.to_path_buf()];
     }
@@ -92,12 +106,19 @@ fn expand_simple_glob(host: &Host, pat: &str) -> Vec<PathBuf> {
 /// `libamdhip64.so.5.2.21153` -> `5.2.21153`.
 pub fn version_from_file_name(name: &str, lib: &str) -> Option<String> {
     let v = name.strip_prefix(&format!("lib{lib}.so."))?;
-    (!v.is_empty() && v.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))).then(|| v.to_string())
+    (!v.is_empty()
+        && v.split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())))
+    .then(|| v.to_string())
 }
 
 /// Finds `lib<name>.so*` in `dirs` (first dir wins; within a dir the plain `.so`, then the
 /// highest-versioned file).
-fn find_in(host: &Host, name: &str, dirs: &[(PathBuf, String)]) -> (Option<(PathBuf, String)>, Vec<PathBuf>) {
+fn find_in(
+    host: &Host,
+    name: &str,
+    dirs: &[(PathBuf, String)],
+) -> (Option<(PathBuf, String)>, Vec<PathBuf>) {
     let prefix = format!("lib{name}.so");
     let mut hit: Option<(PathBuf, String)> = None;
     let mut all: Vec<PathBuf> = Vec::new();
@@ -148,7 +169,10 @@ pub fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
             None => (None, "not on the loader's search path".to_string()),
         };
         let realpath = path.as_ref().and_then(|p| host.fs.canonicalize(p).ok());
-        let version = realpath.as_ref().and_then(|r| r.file_name()).and_then(|n| version_from_file_name(&n.to_string_lossy(), name));
+        let version = realpath
+            .as_ref()
+            .and_then(|r| r.file_name())
+            .and_then(|n| version_from_file_name(&n.to_string_lossy(), name));
         // Other copies count only when they are different files.
         others.extend(more);
         others.retain(|o| host.fs.canonicalize(o).ok() != realpath);
@@ -159,19 +183,35 @@ pub fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
                 hip_runpath = runpath_dirs(host, rp);
             }
         }
-        out.push(LibraryResolution { name: name.to_string(), path, realpath, version, how, others });
+        out.push(LibraryResolution {
+            name: name.to_string(),
+            path,
+            realpath,
+            version,
+            how,
+            others,
+        });
     }
     out
 }
 
 /// `DT_RUNPATH` / `DT_RPATH` of a library, `$ORIGIN` expanded.
 pub fn runpath_dirs(host: &Host, lib: &Path) -> Vec<(PathBuf, String)> {
-    let Ok(file) = host.fs.open(lib) else { return Vec::new() };
+    let Ok(file) = host.fs.open(lib) else {
+        return Vec::new();
+    };
     // SAFETY: read-only private mapping; a concurrent truncation can only make goblin see
     // garbage, which it reports as a parse error.
-    let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else { return Vec::new() };
-    let Ok(elf) = goblin::elf::Elf::parse(&map) else { return Vec::new() };
-    let origin = lib.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else {
+        return Vec::new();
+    };
+    let Ok(elf) = goblin::elf::Elf::parse(&map) else {
+        return Vec::new();
+    };
+    let origin = lib
+        .parent()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut v = Vec::new();
     for rp in elf.runpaths.iter().chain(elf.rpaths.iter()) {
         for d in rp.split(':') {
@@ -190,9 +230,18 @@ mod tests {
 
     #[test]
     fn versions_from_file_names() {
-        assert_eq!(version_from_file_name("libamdhip64.so.5.2.21153", "amdhip64").as_deref(), Some("5.2.21153"));
-        assert_eq!(version_from_file_name("libamd_comgr.so.2.4.0", "amd_comgr").as_deref(), Some("2.4.0"));
+        assert_eq!(
+            version_from_file_name("libamdhip64.so.5.2.21153", "amdhip64").as_deref(),
+            Some("5.2.21153")
+        );
+        assert_eq!(
+            version_from_file_name("libamd_comgr.so.2.4.0", "amd_comgr").as_deref(),
+            Some("2.4.0")
+        );
         assert_eq!(version_from_file_name("libamdhip64.so", "amdhip64"), None);
-        assert_eq!(version_from_file_name("libamdhip64.so.6.x", "amdhip64"), None);
+        assert_eq!(
+            version_from_file_name("libamdhip64.so.6.x", "amdhip64"),
+            None
+        );
     }
 }

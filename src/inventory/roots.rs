@@ -54,7 +54,11 @@ pub struct RootParts {
 
 impl RootParts {
     pub fn is_empty(&self) -> bool {
-        self.hip_headers.is_none() && self.bitcode_dirs.is_empty() && self.clang.is_none() && self.hipcc.is_none() && self.lib_dirs.is_empty()
+        self.hip_headers.is_none()
+            && self.bitcode_dirs.is_empty()
+            && self.clang.is_none()
+            && self.hipcc.is_none()
+            && self.lib_dirs.is_empty()
     }
 }
 
@@ -79,27 +83,44 @@ struct Candidate {
 }
 
 /// The `lib/<triplet>` directories a distribution may use.
-pub const TRIPLET_LIB_DIRS: &[&str] = &["lib/x86_64-linux-gnu", "lib64", "lib/aarch64-linux-gnu", "lib/powerpc64le-linux-gnu"];
+pub const TRIPLET_LIB_DIRS: &[&str] = &[
+    "lib/x86_64-linux-gnu",
+    "lib64",
+    "lib/aarch64-linux-gnu",
+    "lib/powerpc64le-linux-gnu",
+];
 
 pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
     let mut cands: Vec<Candidate> = Vec::new();
     if let Some(p) = &cfg.rocm_path {
-        cands.push(Candidate { path: p.clone(), source: "--rocm-path".into() });
+        cands.push(Candidate {
+            path: p.clone(),
+            source: "--rocm-path".into(),
+        });
     }
     for var in ["ROCM_PATH", "HIP_PATH", "ROCM_HOME"] {
         if let Some(v) = env_path(host, var) {
-            cands.push(Candidate { path: v, source: var.into() });
+            cands.push(Candidate {
+                path: v,
+                source: var.into(),
+            });
         }
     }
     if let Some(v) = env_path(host, "HIP_CLANG_PATH") {
         if let Some(root) = root_of_bin_dir(&v) {
-            cands.push(Candidate { path: root, source: "HIP_CLANG_PATH".into() });
+            cands.push(Candidate {
+                path: root,
+                source: "HIP_CLANG_PATH".into(),
+            });
         }
     }
     for var in ["HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"] {
         if let Some(v) = env_path(host, var) {
             if let Some(root) = root_of_bitcode_dir(&v) {
-                cands.push(Candidate { path: root, source: var.into() });
+                cands.push(Candidate {
+                    path: root,
+                    source: var.into(),
+                });
             }
         }
     }
@@ -108,24 +129,36 @@ pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
             // Follow links so /usr/bin/hipcc -> /opt/rocm-6.2.2/bin/hipcc names the real root.
             let real = host.fs.canonicalize(&p).unwrap_or(p);
             if let Some(root) = root_of_tool(&real) {
-                cands.push(Candidate { path: root, source: format!("PATH ({tool})") });
+                cands.push(Candidate {
+                    path: root,
+                    source: format!("PATH ({tool})"),
+                });
             }
         }
     }
     for name in host.fs.list_names(Path::new("/opt")) {
         let n = name.to_string_lossy();
         if n == "rocm" || n.starts_with("rocm-") {
-            cands.push(Candidate { path: Path::new("/opt").join(&*n), source: format!("/opt/{n}") });
+            cands.push(Candidate {
+                path: Path::new("/opt").join(&*n),
+                source: format!("/opt/{n}"),
+            });
         }
     }
-    cands.push(Candidate { path: PathBuf::from("/usr"), source: "/usr".into() });
+    cands.push(Candidate {
+        path: PathBuf::from("/usr"),
+        source: "/usr".into(),
+    });
 
     let mut roots: Vec<RocmRoot> = Vec::new();
     for c in cands {
         if !host.fs.is_dir(&c.path) {
             continue; // env values that point nowhere are judged by the env check
         }
-        let canonical = host.fs.canonicalize(&c.path).unwrap_or_else(|_| c.path.clone());
+        let canonical = host
+            .fs
+            .canonicalize(&c.path)
+            .unwrap_or_else(|_| c.path.clone());
         if let Some(r) = roots.iter_mut().find(|r| r.canonical == canonical) {
             if !r.sources.contains(&c.source) {
                 r.sources.push(c.source);
@@ -140,7 +173,14 @@ pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
         }
         let layout = layout_of(host, &canonical, &parts);
         let versions = super::versions::read_root_versions(host, &canonical);
-        roots.push(RocmRoot { path: c.path, canonical, layout, sources: vec![c.source], parts, versions });
+        roots.push(RocmRoot {
+            path: c.path,
+            canonical,
+            layout,
+            sources: vec![c.source],
+            parts,
+            versions,
+        });
     }
     roots
 }
@@ -151,7 +191,11 @@ fn env_path(host: &Host, var: &str) -> Option<PathBuf> {
     if v.is_empty() || !v.starts_with('/') {
         return None;
     }
-    Some(PathBuf::from(v.trim_end_matches('/')).components().collect())
+    Some(
+        PathBuf::from(v.trim_end_matches('/'))
+            .components()
+            .collect(),
+    )
 }
 
 /// `/opt/rocm/llvm/bin` -> `/opt/rocm`, `/opt/rocm/lib/llvm/bin` -> `/opt/rocm`, `/x/bin` -> `/x`.
@@ -175,18 +219,23 @@ fn root_of_tool(tool: &Path) -> Option<PathBuf> {
 pub fn root_of_bitcode_dir(dir: &Path) -> Option<PathBuf> {
     let mut p = dir.strip_suffix_path("amdgcn/bitcode")?;
     // <llvm>/lib/clang/N/lib -> <llvm>
-    let comps: Vec<String> = p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let comps: Vec<String> = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
     let n = comps.len();
     if n >= 4 && comps[n - 1] == "lib" && comps[n - 3] == "clang" && comps[n - 4] == "lib" {
         p = p.parent()?.parent()?.parent()?.parent()?.to_path_buf();
     }
     if p.ends_with("lib/llvm") {
         p = p.parent()?.parent()?.to_path_buf();
-    } else if p.ends_with("llvm") {
+    } else if p.ends_with("llvm") || p.ends_with("lib") || p.ends_with("lib64") {
         p = p.parent()?.to_path_buf();
-    } else if p.ends_with("lib") || p.ends_with("lib64") {
-        p = p.parent()?.to_path_buf();
-    } else if p.file_name().is_some_and(|f| f.to_string_lossy().contains("-linux-")) && p.parent().is_some_and(|q| q.ends_with("lib")) {
+    } else if p
+        .file_name()
+        .is_some_and(|f| f.to_string_lossy().contains("-linux-"))
+        && p.parent().is_some_and(|q| q.ends_with("lib"))
+    {
         p = p.parent()?.parent()?.to_path_buf();
     }
     Some(p)
@@ -211,11 +260,19 @@ impl StripSuffixPath for Path {
 
 /// Where bitcode may live under a root, in the order the layouts use them.
 pub fn bitcode_dir_candidates(host: &Host, root: &Path) -> Vec<PathBuf> {
-    let mut v = vec![root.join("amdgcn/bitcode"), root.join("lib/amdgcn/bitcode"), root.join("lib/llvm/amdgcn/bitcode")];
+    let mut v = vec![
+        root.join("amdgcn/bitcode"),
+        root.join("lib/amdgcn/bitcode"),
+        root.join("lib/llvm/amdgcn/bitcode"),
+    ];
     for t in TRIPLET_LIB_DIRS {
         v.push(root.join(t).join("amdgcn/bitcode"));
     }
-    for base in [root.join("lib/llvm/lib/clang"), root.join("llvm/lib/clang"), root.join("lib/clang")] {
+    for base in [
+        root.join("lib/llvm/lib/clang"),
+        root.join("llvm/lib/clang"),
+        root.join("lib/clang"),
+    ] {
         for n in host.fs.list_names(&base) {
             v.push(base.join(n).join("lib/amdgcn/bitcode"));
         }
@@ -232,7 +289,11 @@ fn parts_of(host: &Host, root: &Path) -> RootParts {
     for d in bitcode_dir_candidates(host, root) {
         if host.fs.is_file(&d.join("ocml.bc")) || host.fs.is_file(&d.join("ockl.bc")) {
             let canon = host.fs.canonicalize(&d).unwrap_or(d.clone());
-            if !p.bitcode_dirs.iter().any(|x| host.fs.canonicalize(x).ok().as_ref() == Some(&canon)) {
+            if !p
+                .bitcode_dirs
+                .iter()
+                .any(|x| host.fs.canonicalize(x).ok().as_ref() == Some(&canon))
+            {
                 p.bitcode_dirs.push(d);
             }
         }
@@ -244,7 +305,10 @@ fn parts_of(host: &Host, root: &Path) -> RootParts {
             break;
         }
     }
-    for (slot, name) in [(&mut p.hipcc, "bin/hipcc"), (&mut p.hipconfig, "bin/hipconfig")] {
+    for (slot, name) in [
+        (&mut p.hipcc, "bin/hipcc"),
+        (&mut p.hipconfig, "bin/hipconfig"),
+    ] {
         let path = root.join(name);
         if crate::host::is_executable_at(host, &path) {
             *slot = Some(path);
@@ -255,7 +319,9 @@ fn parts_of(host: &Host, root: &Path) -> RootParts {
     for d in lib_dirs {
         let has_rocm_lib = host.fs.list_names(&d).iter().any(|n| {
             let n = n.to_string_lossy();
-            n.starts_with("libamdhip64.so") || n.starts_with("libhsa-runtime64.so") || n.starts_with("libamd_comgr.so")
+            n.starts_with("libamdhip64.so")
+                || n.starts_with("libhsa-runtime64.so")
+                || n.starts_with("libamd_comgr.so")
         });
         if has_rocm_lib {
             p.lib_dirs.push(d);
@@ -270,14 +336,27 @@ fn layout_of(host: &Host, root: &Path, parts: &RootParts) -> Layout {
         // symlinkJoin: top-level entries are links into other store paths.
         let links = ["bin", "lib", "include", "amdgcn"]
             .iter()
-            .filter(|n| host.fs.symlink_metadata(&root.join(n)).map(|m| m.file_type().is_symlink()).unwrap_or(false))
+            .filter(|n| {
+                host.fs
+                    .symlink_metadata(&root.join(n))
+                    .map(|m| m.file_type().is_symlink())
+                    .unwrap_or(false)
+            })
             .count();
         let nested_links = host
             .fs
             .read_dir(&root.join("lib"))
-            .map(|rd| rd.filter_map(|e| e.ok()).take(64).any(|e| e.file_type().map(|t| t.is_symlink()).unwrap_or(false)))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .take(64)
+                    .any(|e| e.file_type().map(|t| t.is_symlink()).unwrap_or(false))
+            })
             .unwrap_or(false);
-        return if links > 0 || nested_links { Layout::NixJoined } else { Layout::NixSplit };
+        return if links > 0 || nested_links {
+            Layout::NixJoined
+        } else {
+            Layout::NixSplit
+        };
     }
     if host.fs.is_dir(&root.join("lib/llvm/amdgcn/bitcode")) && !s.starts_with("/opt/rocm") {
         return Layout::TheRock;
@@ -285,7 +364,13 @@ fn layout_of(host: &Host, root: &Path, parts: &RootParts) -> Layout {
     if s.starts_with("/opt/rocm") || host.fs.is_file(&root.join(".info/version")) {
         return Layout::OptRocm;
     }
-    if root == Path::new("/usr") || root == Path::new("/usr/local") || parts.bitcode_dirs.iter().any(|d| d.to_string_lossy().contains("-linux-")) {
+    if root == Path::new("/usr")
+        || root == Path::new("/usr/local")
+        || parts
+            .bitcode_dirs
+            .iter()
+            .any(|d| d.to_string_lossy().contains("-linux-"))
+    {
         return Layout::Fhs;
     }
     Layout::Custom
@@ -297,18 +382,39 @@ mod tests {
 
     #[test]
     fn roots_of_bitcode_dirs() {
-        let r = |s: &str| root_of_bitcode_dir(Path::new(s)).map(|p| p.to_string_lossy().into_owned());
-        assert_eq!(r("/opt/rocm-6.1.0/amdgcn/bitcode").as_deref(), Some("/opt/rocm-6.1.0"));
-        assert_eq!(r("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode").as_deref(), Some("/usr"));
-        assert_eq!(r("/opt/rocm-6.2.2/lib/llvm/lib/clang/18/lib/amdgcn/bitcode").as_deref(), Some("/opt/rocm-6.2.2"));
-        assert_eq!(r("/x/install/lib/llvm/amdgcn/bitcode").as_deref(), Some("/x/install"));
-        assert_eq!(r("/nix/store/abc-rocm-device-libs-6.0.2/amdgcn/bitcode").as_deref(), Some("/nix/store/abc-rocm-device-libs-6.0.2"));
+        let r =
+            |s: &str| root_of_bitcode_dir(Path::new(s)).map(|p| p.to_string_lossy().into_owned());
+        assert_eq!(
+            r("/opt/rocm-6.1.0/amdgcn/bitcode").as_deref(),
+            Some("/opt/rocm-6.1.0")
+        );
+        assert_eq!(
+            r("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode").as_deref(),
+            Some("/usr")
+        );
+        assert_eq!(
+            r("/opt/rocm-6.2.2/lib/llvm/lib/clang/18/lib/amdgcn/bitcode").as_deref(),
+            Some("/opt/rocm-6.2.2")
+        );
+        assert_eq!(
+            r("/x/install/lib/llvm/amdgcn/bitcode").as_deref(),
+            Some("/x/install")
+        );
+        assert_eq!(
+            r("/nix/store/abc-rocm-device-libs-6.0.2/amdgcn/bitcode").as_deref(),
+            Some("/nix/store/abc-rocm-device-libs-6.0.2")
+        );
         assert_eq!(r("/somewhere/else"), None);
     }
 
     #[test]
     fn roots_of_bin_dirs() {
-        let r = |s: &str| root_of_bin_dir(Path::new(s)).unwrap().to_string_lossy().into_owned();
+        let r = |s: &str| {
+            root_of_bin_dir(Path::new(s))
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        };
         assert_eq!(r("/opt/rocm/llvm/bin"), "/opt/rocm");
         assert_eq!(r("/opt/rocm/lib/llvm/bin"), "/opt/rocm");
         assert_eq!(r("/usr/bin"), "/usr");

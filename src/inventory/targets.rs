@@ -33,24 +33,46 @@ pub const ENV_SOURCES: &[&str] = &["AMDGPU_TARGETS", "GPU_TARGETS", "PYTORCH_ROC
 
 /// Splits a CMake list or a space/comma list: `gfx90a;gfx1030`, `gfx90a gfx1030`.
 pub fn split_list(v: &str) -> impl Iterator<Item = &str> {
-    v.split([';', ',', ' ', '\t', '\n']).map(str::trim).filter(|s| !s.is_empty())
+    v.split([';', ',', ' ', '\t', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 pub fn collect(inv: &Inventory) -> Targets {
     let mut groups: Vec<Vec<TargetIsa>> = Vec::new();
     let mut t = Targets::default();
-    groups.push(inv.cfg.isas.iter().map(|i| TargetIsa { isa: i.clone(), source: "--isa".into() }).collect());
+    groups.push(
+        inv.cfg
+            .isas
+            .iter()
+            .map(|i| TargetIsa {
+                isa: i.clone(),
+                source: "--isa".into(),
+            })
+            .collect(),
+    );
     for var in ENV_SOURCES {
         let mut g = Vec::new();
         if let Some(v) = inv.host.env.get_str(var) {
             for item in split_list(v.trim_matches(['"', '\''])) {
                 match TargetId::parse(item) {
-                    Ok(id) => g.push(TargetIsa { isa: id, source: (*var).into() }),
-                    Err(e) => t.rejected.push(Rejected { source: (*var).into(), value: item.to_string(), reason: e.to_string() }),
+                    Ok(id) => g.push(TargetIsa {
+                        isa: id,
+                        source: (*var).into(),
+                    }),
+                    Err(e) => t.rejected.push(Rejected {
+                        source: (*var).into(),
+                        value: item.to_string(),
+                        reason: e.to_string(),
+                    }),
                 }
             }
         } else if inv.host.env.is_set(var) {
-            t.rejected.push(Rejected { source: (*var).into(), value: "(not UTF-8)".into(), reason: "the value is not valid UTF-8".into() });
+            t.rejected.push(Rejected {
+                source: (*var).into(),
+                value: "(not UTF-8)".into(),
+                reason: "the value is not valid UTF-8".into(),
+            });
         }
         groups.push(g);
     }
@@ -59,7 +81,12 @@ pub fn collect(inv: &Inventory) -> Targets {
         .agents
         .iter()
         .filter(|a| a.visible)
-        .filter_map(|a| a.target.clone().map(|isa| TargetIsa { isa, source: format!("agent {}", a.node) }))
+        .filter_map(|a| {
+            a.target.clone().map(|isa| TargetIsa {
+                isa,
+                source: format!("agent {}", a.node),
+            })
+        })
         .collect();
     groups.push(agents);
     let mut won = false;

@@ -13,7 +13,8 @@ type GetName = unsafe extern "C" fn(usize, *mut *const c_char) -> i32;
 
 pub fn probe(path: &Path) -> Result<Value, String> {
     // SAFETY: runs only in the disposable child process.
-    let lib = unsafe { libloading::Library::new(path) }.map_err(|e| format!("dlopen failed: {e}"))?;
+    let lib =
+        unsafe { libloading::Library::new(path) }.map_err(|e| format!("dlopen failed: {e}"))?;
     let mut out = json!({ "loaded": true, "path": path.to_string_lossy() });
     unsafe {
         if let Ok(f) = lib.get::<GetVersion>(b"amd_comgr_get_version\0") {
@@ -21,7 +22,10 @@ pub fn probe(path: &Path) -> Result<Value, String> {
             f(&mut major, &mut minor);
             out["version"] = json!(format!("{major}.{minor}"));
         }
-        let (Ok(count), Ok(name)) = (lib.get::<GetCount>(b"amd_comgr_get_isa_count\0"), lib.get::<GetName>(b"amd_comgr_get_isa_name\0")) else {
+        let (Ok(count), Ok(name)) = (
+            lib.get::<GetCount>(b"amd_comgr_get_isa_count\0"),
+            lib.get::<GetName>(b"amd_comgr_get_isa_name\0"),
+        ) else {
             out["isa_error"] = json!("amd_comgr_get_isa_count/amd_comgr_get_isa_name missing");
             return Ok(out);
         };

@@ -12,7 +12,8 @@ type ErrName = unsafe extern "C" fn(c_int) -> *const c_char;
 pub fn probe(path: &Path) -> Result<Value, String> {
     // SAFETY: this runs in the disposable child process; loading runs the library's
     // initialisers, whose failure can only end this child.
-    let lib = unsafe { libloading::Library::new(path) }.map_err(|e| format!("dlopen failed: {e}"))?;
+    let lib =
+        unsafe { libloading::Library::new(path) }.map_err(|e| format!("dlopen failed: {e}"))?;
     let mut out = json!({ "loaded": true, "path": path.to_string_lossy() });
     unsafe {
         let name = |code: c_int| -> String {

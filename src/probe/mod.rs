@@ -46,9 +46,17 @@ pub struct ProbeResult {
 pub fn run_probe(host: &Host, kind: &str, lib: &Path) -> ProbeResult {
     let exe = std::env::current_exe().unwrap_or_else(|_| "rocm-doctor".into());
     let host_lib = host.fs.host_path(lib);
-    let spec = CommandSpec::new(exe).arg("probe-library").arg(kind).arg(host_lib).timeout(Duration::from_secs(10).min(host.limits().per_call));
+    let spec = CommandSpec::new(exe)
+        .arg("probe-library")
+        .arg(kind)
+        .arg(host_lib)
+        .timeout(Duration::from_secs(10).min(host.limits().per_call));
     let out = host.run(&spec);
-    let report = out.stdout_text().lines().rev().find_map(|l| serde_json::from_str::<Value>(l.trim()).ok());
+    let report = out
+        .stdout_text()
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str::<Value>(l.trim()).ok());
     ProbeResult {
         command: out.command.clone(),
         report,

@@ -53,39 +53,68 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
 /// (LLVM D125860, commit e1b88c8a09be; shared/reference/code-objects.md §4f).
 pub fn expected_resource_dir_name(version: &str) -> Option<String> {
     let major: u32 = version.split('.').next()?.parse().ok()?;
-    Some(if major >= 16 { major.to_string() } else { version.to_string() })
+    Some(if major >= 16 {
+        major.to_string()
+    } else {
+        version.to_string()
+    })
 }
 
 pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
-    let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let Some(c) = ctx.inv.clang() else {
+        return vec![super::no_clang()];
+    };
     let Some(dir) = &c.resource_dir else {
-        return vec![Finding::error("clang did not print its resource dir").evidence_lines(c.probe_errors.iter().cloned())];
+        return vec![Finding::error("clang did not print its resource dir")
+            .evidence_lines(c.probe_errors.iter().cloned())];
     };
     let host = ctx.host;
     let mut f;
     let mut problems = Vec::new();
     if !host.fs.is_dir(dir) {
-        f = Finding::fail(format!("clang's resource dir {} does not exist", dir.display()))
-            .fix(resource_dir_fix(ctx, c));
-        f = f.evidence(format!("$ {} -print-resource-dir -> {}", c.path.display(), dir.display()));
+        f = Finding::fail(format!(
+            "clang's resource dir {} does not exist",
+            dir.display()
+        ))
+        .fix(resource_dir_fix(ctx, c));
+        f = f.evidence(format!(
+            "$ {} -print-resource-dir -> {}",
+            c.path.display(),
+            dir.display()
+        ));
         if let Some(line) = script_line_with(ctx, c, "-resource-dir") {
             f = f.evidence(format!("set by the wrapper {}: {line}", c.path.display()));
         }
         return vec![f];
     }
-    for (rel, what) in [("include/stddef.h", "standard headers"), ("include/__clang_hip_runtime_wrapper.h", "HIP wrapper headers")] {
+    for (rel, what) in [
+        ("include/stddef.h", "standard headers"),
+        (
+            "include/__clang_hip_runtime_wrapper.h",
+            "HIP wrapper headers",
+        ),
+    ] {
         if !host.fs.is_file(&dir.join(rel)) {
             problems.push(format!("{} ({what}) missing", dir.join(rel).display()));
         }
     }
     if !problems.is_empty() {
-        return vec![Finding::fail(format!("clang's resource dir {} is incomplete", dir.display()))
-            .evidence_lines(problems)
-            .fix(resource_dir_fix(ctx, c))];
+        return vec![Finding::fail(format!(
+            "clang's resource dir {} is incomplete",
+            dir.display()
+        ))
+        .evidence_lines(problems)
+        .fix(resource_dir_fix(ctx, c))];
     }
-    f = Finding::pass(format!("resource dir {} has the standard and HIP wrapper headers", dir.display()));
+    f = Finding::pass(format!(
+        "resource dir {} has the standard and HIP wrapper headers",
+        dir.display()
+    ));
     let mut out = Vec::new();
-    if let (Some(v), Some(name)) = (&c.version, dir.file_name().map(|n| n.to_string_lossy().into_owned())) {
+    if let (Some(v), Some(name)) = (
+        &c.version,
+        dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+    ) {
         if let Some(want) = expected_resource_dir_name(v) {
             if name != want {
                 out.push(
@@ -106,7 +135,11 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             .map(|n| parent.join(n))
             // Only another release's headers are harmful; Debian's libclang-common-15-dev ships a
             // `15` directory holding just `lib/` beside `15.0.6`, which is normal.
-            .filter(|p| p != dir && host.fs.is_file(&p.join("include/stddef.h")) && host.fs.canonicalize(p).ok() != canon)
+            .filter(|p| {
+                p != dir
+                    && host.fs.is_file(&p.join("include/stddef.h"))
+                    && host.fs.canonicalize(p).ok() != canon
+            })
             .map(|p| p.display().to_string())
             .collect();
         if !stray.is_empty() {
@@ -117,7 +150,10 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             );
         }
     }
-    out.insert(0, f.evidence(format!("$ {} -print-resource-dir", c.path.display())));
+    out.insert(
+        0,
+        f.evidence(format!("$ {} -print-resource-dir", c.path.display())),
+    );
     out
 }
 
@@ -127,13 +163,22 @@ fn resource_dir_fix(ctx: &Ctx, c: &ClangInfo) -> Fix {
         .as_deref()
         .and_then(|b| ctx.host.fs.canonicalize(b).ok())
         .and_then(|p| p.parent()?.parent().map(|prefix| prefix.join("lib/clang")))
-        .map(|base| ctx.host.fs.list_names(&base).into_iter().map(|n| base.join(n).display().to_string()).collect())
+        .map(|base| {
+            ctx.host
+                .fs
+                .list_names(&base)
+                .into_iter()
+                .map(|n| base.join(n).display().to_string())
+                .collect()
+        })
         .unwrap_or_default();
     let mut text = String::from("Use the resource dir that matches this clang: drop a hard-coded `-resource-dir` from the wrapper or flags");
     if !real_dirs.is_empty() {
         text.push_str(&format!(" (this clang's own: {})", real_dirs.join(", ")));
     }
-    text.push_str(", or reinstall the clang package (Debian: libclang-common-N-dev holds the headers).");
+    text.push_str(
+        ", or reinstall the clang package (Debian: libclang-common-N-dev holds the headers).",
+    );
     Fix::text(text)
 }
 
@@ -142,8 +187,14 @@ pub(crate) fn script_line_with(ctx: &Ctx, c: &ClangInfo, needle: &str) -> Option
     if !c.is_script {
         return None;
     }
-    let text = ctx.host.fs.read_text(c.real_path.as_deref().unwrap_or(Path::new(&c.path))).ok()?;
-    text.lines().find(|l| l.contains(needle)).map(|l| l.trim().to_string())
+    let text = ctx
+        .host
+        .fs
+        .read_text(c.real_path.as_deref().unwrap_or(Path::new(&c.path)))
+        .ok()?;
+    text.lines()
+        .find(|l| l.contains(needle))
+        .map(|l| l.trim().to_string())
 }
 
 #[cfg(test)]
@@ -152,7 +203,10 @@ mod tests {
 
     #[test]
     fn resource_dir_naming_rule() {
-        assert_eq!(expected_resource_dir_name("15.0.6").as_deref(), Some("15.0.6"));
+        assert_eq!(
+            expected_resource_dir_name("15.0.6").as_deref(),
+            Some("15.0.6")
+        );
         assert_eq!(expected_resource_dir_name("16.0.0").as_deref(), Some("16"));
         assert_eq!(expected_resource_dir_name("19.1.7").as_deref(), Some("19"));
     }

@@ -31,7 +31,10 @@ pub fn classify(text: &str) -> CompileFailure {
         if line.contains("cannot find HIP runtime") {
             return CompileFailure::NoHipRuntime;
         }
-        if line.contains("invalid target ID") || line.contains("unknown target CPU") || line.contains("Unsupported CUDA gpu architecture") {
+        if line.contains("invalid target ID")
+            || line.contains("unknown target CPU")
+            || line.contains("Unsupported CUDA gpu architecture")
+        {
             return CompileFailure::UnknownIsa;
         }
         if let Some(rest) = line.split("Executable \"").nth(1) {
@@ -50,18 +53,27 @@ pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
     if targets.isas.is_empty() {
         return vec![Finding::skip("no target ISA (--isa, AMDGPU_TARGETS, GPU_TARGETS, PYTORCH_ROCM_ARCH) and no GPU: nothing to compile")];
     }
-    let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let Some(c) = ctx.inv.clang() else {
+        return vec![super::no_clang()];
+    };
     let dir = match ctx.host.scratch_dir("hip-compile") {
         Ok(d) => d,
         Err(e) => return vec![Finding::error(format!("no temp dir: {e}"))],
     };
     let src = dir.join("probe.hip");
     if let Err(e) = std::fs::write(&src, KERNEL) {
-        return vec![Finding::error(format!("cannot write {}: {e}", src.display()))];
+        return vec![Finding::error(format!(
+            "cannot write {}: {e}",
+            src.display()
+        ))];
     }
     // The flags hipcc would add (hipcc.pl: --rocm-path, --hip-device-lib-path).
     let mut extra: Vec<String> = Vec::new();
-    if let Some(r) = ctx.inv.primary_root().filter(|r| r.parts.hip_headers.is_some()) {
+    if let Some(r) = ctx
+        .inv
+        .primary_root()
+        .filter(|r| r.parts.hip_headers.is_some())
+    {
         extra.push(format!("--rocm-path={}", r.path.display()));
     }
     let view = ctx.inv.hip_driver();
@@ -73,22 +85,40 @@ pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
     let isas: Vec<TargetId> = targets.isas.iter().map(|t| t.isa.clone()).collect();
     // Two at a time: each compile is CPU-bound.
     let results: Vec<Finding> = std::thread::scope(|s| {
-        let chunks: Vec<Vec<TargetId>> = isas.chunks(isas.len().div_ceil(2).max(1)).map(|c| c.to_vec()).collect();
+        let chunks: Vec<Vec<TargetId>> = isas
+            .chunks(isas.len().div_ceil(2).max(1))
+            .map(|c| c.to_vec())
+            .collect();
         let handles: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
                 let extra = &extra;
                 let dir = &dir;
                 let src = &src;
-                s.spawn(move || chunk.iter().map(|isa| compile_one(ctx, &c.path, isa, extra, dir, src)).collect::<Vec<_>>())
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|isa| compile_one(ctx, &c.path, isa, extra, dir, src))
+                        .collect::<Vec<_>>()
+                })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
     });
     results
 }
 
-fn compile_one(ctx: &Ctx, clang: &PathBuf, isa: &TargetId, extra: &[String], dir: &std::path::Path, src: &std::path::Path) -> Finding {
+fn compile_one(
+    ctx: &Ctx,
+    clang: &PathBuf,
+    isa: &TargetId,
+    extra: &[String],
+    dir: &std::path::Path,
+    src: &std::path::Path,
+) -> Finding {
     let out_file = dir.join(format!("probe-{}.o", isa.to_string().replace(':', "_")));
     let cmd = CommandSpec::new(clang)
         .args(["-x", "hip", "--cuda-device-only", "-c", "-O1"])
@@ -100,17 +130,40 @@ fn compile_one(ctx: &Ctx, clang: &PathBuf, isa: &TargetId, extra: &[String], dir
         .cwd(dir);
     let out = ctx.host.run(&cmd);
     let text = out.combined_text();
-    let ev = format!("$ {}  ({}, {} ms)", out.command, out.outcome(), out.duration.as_millis());
+    let ev = format!(
+        "$ {}  ({}, {} ms)",
+        out.command,
+        out.outcome(),
+        out.duration.as_millis()
+    );
     let subject = isa.to_string();
     if out.timed_out {
-        return Finding::error("the HIP compile timed out").subject(subject).evidence(ev);
+        return Finding::error("the HIP compile timed out")
+            .subject(subject)
+            .evidence(ev);
     }
     if out.success() {
-        let is_bundle = ctx.host.fs.read_bytes_limited(&out_file, 256 << 20).map(|b| b.starts_with(b"__CLANG_OFFLOAD_BUNDLE__") || b.starts_with(b"\x7fELF") || b.starts_with(b"CCOB")).unwrap_or(false);
+        let is_bundle = ctx
+            .host
+            .fs
+            .read_bytes_limited(&out_file, 256 << 20)
+            .map(|b| {
+                b.starts_with(b"__CLANG_OFFLOAD_BUNDLE__")
+                    || b.starts_with(b"\x7fELF")
+                    || b.starts_with(b"CCOB")
+            })
+            .unwrap_or(false);
         if is_bundle {
-            return Finding::pass(format!("HIP kernel compiles for {isa}")).subject(subject).evidence(ev);
+            return Finding::pass(format!("HIP kernel compiles for {isa}"))
+                .subject(subject)
+                .evidence(ev);
         }
-        return Finding::fail("clang exited 0 but wrote no device code object").subject(subject).evidence(ev).fix(Fix::text("Run the command by hand with -v; a wrapper may swallow the output."));
+        return Finding::fail("clang exited 0 but wrote no device code object")
+            .subject(subject)
+            .evidence(ev)
+            .fix(Fix::text(
+                "Run the command by hand with -v; a wrapper may swallow the output.",
+            ));
     }
     let f = match classify(&text) {
         CompileFailure::NoDeviceLib => Finding::fail(format!("cannot find ROCm device library for {isa}"))
@@ -138,10 +191,22 @@ mod tests {
 
     #[test]
     fn classifies_clang_diagnostics() {
-        assert_eq!(classify("clang: error: cannot find ROCm device library; provide its path via"), CompileFailure::NoDeviceLib);
-        assert_eq!(classify("clang: error: cannot find HIP runtime; provide its path via '--rocm-path'"), CompileFailure::NoHipRuntime);
-        assert_eq!(classify("probe.hip:1:10: fatal error: 'hip/hip_runtime.h' file not found"), CompileFailure::MissingHeader("hip/hip_runtime.h".into()));
-        assert_eq!(classify("clang: error: invalid target ID 'gfx942'; format is"), CompileFailure::UnknownIsa);
+        assert_eq!(
+            classify("clang: error: cannot find ROCm device library; provide its path via"),
+            CompileFailure::NoDeviceLib
+        );
+        assert_eq!(
+            classify("clang: error: cannot find HIP runtime; provide its path via '--rocm-path'"),
+            CompileFailure::NoHipRuntime
+        );
+        assert_eq!(
+            classify("probe.hip:1:10: fatal error: 'hip/hip_runtime.h' file not found"),
+            CompileFailure::MissingHeader("hip/hip_runtime.h".into())
+        );
+        assert_eq!(
+            classify("clang: error: invalid target ID 'gfx942'; format is"),
+            CompileFailure::UnknownIsa
+        );
         assert_eq!(classify("x"), CompileFailure::Other);
     }
 }

@@ -10,20 +10,41 @@ use std::path::PathBuf;
 pub const NO_DEVICE_LIB: &str = "cannot find ROCm device library";
 
 pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
-    let Some(clang) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let Some(clang) = ctx.inv.clang() else {
+        return vec![super::no_clang()];
+    };
     let view = ctx.inv.hip_driver();
     let libs = ctx.inv.device_libs();
     let complete: Vec<&BitcodeDir> = libs.dirs.iter().filter(|d| d.is_complete()).collect();
-    let dry = view.command.clone().map(|c| format!("$ {c}")).unwrap_or_default();
+    let dry = view
+        .command
+        .clone()
+        .map(|c| format!("$ {c}"))
+        .unwrap_or_default();
     if !view.ran {
-        return vec![Finding::error("could not ask clang which device libraries it uses").evidence(dry).evidence(view.outcome.clone().unwrap_or_default()).evidence_lines(view.errors.clone())];
+        return vec![
+            Finding::error("could not ask clang which device libraries it uses")
+                .evidence(dry)
+                .evidence(view.outcome.clone().unwrap_or_default())
+                .evidence_lines(view.errors.clone()),
+        ];
     }
-    let targets: Vec<String> = ctx.inv.targets().isas.iter().map(|t| t.isa.processor.clone()).collect();
+    let targets: Vec<String> = ctx
+        .inv
+        .targets()
+        .isas
+        .iter()
+        .map(|t| t.isa.processor.clone())
+        .collect();
     let Some(dir) = view.bitcode_dir() else {
         let not_found = view.errors.iter().any(|e| e.contains(NO_DEVICE_LIB));
         let mut f = if let Some(best) = complete.first() {
             let hipcc_ok = hipcc_would_find(ctx);
-            let base = if hipcc_ok { Finding::warn("clang alone finds no device libraries (hipcc passes them itself)") } else { Finding::fail("clang finds no device libraries") };
+            let base = if hipcc_ok {
+                Finding::warn("clang alone finds no device libraries (hipcc passes them itself)")
+            } else {
+                Finding::fail("clang finds no device libraries")
+            };
             let mut fix = Fix::text(format!(
                     "Bare clang (and CMake's HIP language, which runs clang directly) looks in --rocm-path/ROCM_PATH/amdgcn/bitcode and its resource dir, not in {}. Tell it where the bitcode is: set HIP_DEVICE_LIB_PATH (clang reads it), or pass --rocm-device-lib-path={} in CMAKE_HIP_FLAGS.",
                     best.path.display(),
@@ -31,8 +52,17 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
                 ))
                 .set_env("HIP_DEVICE_LIB_PATH", best.path.display().to_string());
             // clang also reports the HIP headers missing when ROCM_PATH does not lead to them.
-            if view.errors.iter().any(|e| e.contains("cannot find HIP runtime")) {
-                if let Some(r) = ctx.inv.roots().iter().find(|r| r.parts.hip_headers.is_some()) {
+            if view
+                .errors
+                .iter()
+                .any(|e| e.contains("cannot find HIP runtime"))
+            {
+                if let Some(r) = ctx
+                    .inv
+                    .roots()
+                    .iter()
+                    .find(|r| r.parts.hip_headers.is_some())
+                {
                     fix = fix.set_env("ROCM_PATH", r.path.display().to_string());
                 }
             }
@@ -53,23 +83,41 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     };
     // The bitcode clang will use: every file it names must exist, and each target ISA needs its
     // oclc_isa_version file.
-    let mut missing: Vec<PathBuf> = view.builtin_bitcode.iter().filter(|p| !ctx.host.fs.is_file(p)).cloned().collect();
-    let listing = libs.find(&dir).cloned().or_else(|| crate::inventory::devicelibs::scan_dir(ctx.host, &dir, "clang".into()));
+    let mut missing: Vec<PathBuf> = view
+        .builtin_bitcode
+        .iter()
+        .filter(|p| !ctx.host.fs.is_file(p))
+        .cloned()
+        .collect();
+    let listing = libs
+        .find(&dir)
+        .cloned()
+        .or_else(|| crate::inventory::devicelibs::scan_dir(ctx.host, &dir, "clang".into()));
     let mut f;
     let isa_missing: Vec<String> = match &listing {
-        Some(l) => targets.iter().filter(|t| !l.has_isa(t) && crate::isa::processor(t).is_some_and(|p| !p.is_generic)).cloned().collect(),
+        Some(l) => targets
+            .iter()
+            .filter(|t| !l.has_isa(t) && crate::isa::processor(t).is_some_and(|p| !p.is_generic))
+            .cloned()
+            .collect(),
         None => Vec::new(),
     };
     if let Some(l) = &listing {
         for t in &isa_missing {
-            missing.push(dir.join(format!("oclc_isa_version_{}.bc", t.trim_start_matches("gfx"))));
+            missing.push(dir.join(format!(
+                "oclc_isa_version_{}.bc",
+                t.trim_start_matches("gfx")
+            )));
         }
         if !l.has_ocml || !l.has_ockl {
             missing.push(dir.join("ocml.bc / ockl.bc"));
         }
     }
     if missing.is_empty() {
-        f = Finding::pass(format!("clang links device libraries from {}", dir.display()));
+        f = Finding::pass(format!(
+            "clang links device libraries from {}",
+            dir.display()
+        ));
     } else if !isa_missing.is_empty() && missing.len() == isa_missing.len() {
         f = Finding::fail(format!("device libraries in {} lack {}", dir.display(), isa_missing.join(", ")))
             .fix(Fix::text("These device libraries predate the target ISA: install device libraries from the same release as a clang that knows it (or drop the ISA from your target list)."));
@@ -83,7 +131,11 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     }
     f = f.evidence(dry);
     if let Some(first) = view.builtin_bitcode.first() {
-        f = f.evidence(format!("first linked: {} (+{} more)", first.display(), view.builtin_bitcode.len().saturating_sub(1)));
+        f = f.evidence(format!(
+            "first linked: {} (+{} more)",
+            first.display(),
+            view.builtin_bitcode.len().saturating_sub(1)
+        ));
     }
     vec![f]
 }
@@ -104,12 +156,20 @@ fn describe(d: &BitcodeDir) -> String {
 /// hipcc finds bitcode via DEVICE_LIB_PATH, `$ROCM_PATH/amdgcn/bitcode` or
 /// `$ROCM_PATH/lib/*/amdgcn/bitcode` (hipcc.pl of HIP 5.x, Debian 5.2.3-8 lines 114-133).
 fn hipcc_would_find(ctx: &Ctx) -> bool {
-    let Some(root) = ctx.inv.primary_root() else { return false };
+    let Some(root) = ctx.inv.primary_root() else {
+        return false;
+    };
     if root.parts.hipcc.is_none() && ctx.host.which("hipcc").is_none() {
         return false;
     }
     if let Some(d) = ctx.host.env.get_nonempty("DEVICE_LIB_PATH") {
-        return ctx.host.fs.is_file(&PathBuf::from(d.trim()).join("ocml.bc"));
+        return ctx
+            .host
+            .fs
+            .is_file(&PathBuf::from(d.trim()).join("ocml.bc"));
     }
-    root.parts.bitcode_dirs.iter().any(|d| ctx.host.fs.is_file(&d.join("ocml.bc")))
+    root.parts
+        .bitcode_dirs
+        .iter()
+        .any(|d| ctx.host.fs.is_file(&d.join("ocml.bc")))
 }

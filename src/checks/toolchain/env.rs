@@ -13,9 +13,13 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut roots: Vec<(&str, PathBuf)> = Vec::new();
     let mut seen_any = false;
-    let all_vars = ROOT_VARS.iter().chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter());
+    let all_vars = ROOT_VARS
+        .iter()
+        .chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter());
     for var in all_vars {
-        let Some(raw) = host.env.get_os(var) else { continue };
+        let Some(raw) = host.env.get_os(var) else {
+            continue;
+        };
         seen_any = true;
         let Some(val) = raw.to_str() else {
             out.push(
@@ -32,12 +36,21 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
                 Finding::warn(format!("{var} has stray white space or quotes"))
                     .subject(*var)
                     .evidence(format!("{var}={val:?}"))
-                    .fix(Fix::text(format!("Set it without quotes or spaces: export {var}={}", trimmed.trim_matches('"')))),
+                    .fix(Fix::text(format!(
+                        "Set it without quotes or spaces: export {var}={}",
+                        trimmed.trim_matches('"')
+                    ))),
             );
         }
         let v = trimmed.trim_matches('"');
         if v.is_empty() {
-            out.push(Finding::warn(format!("{var} is set but empty")).subject(*var).fix(Fix::text(format!("unset {var}, or set it to the install path"))));
+            out.push(
+                Finding::warn(format!("{var} is set but empty"))
+                    .subject(*var)
+                    .fix(Fix::text(format!(
+                        "unset {var}, or set it to the install path"
+                    ))),
+            );
             continue;
         }
         let p = Path::new(v);
@@ -60,7 +73,11 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
                 continue;
             }
             Ok(m) if !m.is_dir() => {
-                out.push(Finding::fail(format!("{var}={v} is not a directory")).subject(*var).fix(fix_for(ctx, var)));
+                out.push(
+                    Finding::fail(format!("{var}={v} is not a directory"))
+                        .subject(*var)
+                        .fix(fix_for(ctx, var)),
+                );
                 continue;
             }
             Ok(_) => {}
@@ -69,13 +86,18 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
             out.push(
                 Finding::fail(format!("{var}={v} cannot be listed: {}", io_error_text(&e)))
                     .subject(*var)
-                    .fix(Fix::text(format!("Make {v} readable by this user, or point {var} elsewhere."))),
+                    .fix(Fix::text(format!(
+                        "Make {v} readable by this user, or point {var} elsewhere."
+                    ))),
             );
             continue;
         }
         match *var {
             "HIP_CLANG_PATH" => {
-                if !["clang++", "clang"].iter().any(|n| crate::host::is_executable_at(host, &p.join(n))) {
+                if !["clang++", "clang"]
+                    .iter()
+                    .any(|n| crate::host::is_executable_at(host, &p.join(n)))
+                {
                     out.push(
                         Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
                             .subject(*var)
@@ -108,15 +130,25 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
                     Finding::warn(format!("{first_var} and {var} name different installs"))
                         .evidence(format!("{first_var} -> {}", first.display()))
                         .evidence(format!("{var} -> {}", p.display()))
-                        .fix(Fix::text(format!("Point both at the same root, e.g. export {var}={}", first.display()))),
+                        .fix(Fix::text(format!(
+                            "Point both at the same root, e.g. export {var}={}",
+                            first.display()
+                        ))),
                 );
             }
         }
     }
     if out.is_empty() {
-        let summary = if seen_any { "ROCm variables point at real, agreeing places" } else { "no ROCm variables set; tools use their defaults" };
+        let summary = if seen_any {
+            "ROCm variables point at real, agreeing places"
+        } else {
+            "no ROCm variables set; tools use their defaults"
+        };
         let mut f = Finding::pass(summary);
-        for var in ROOT_VARS.iter().chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter()) {
+        for var in ROOT_VARS
+            .iter()
+            .chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter())
+        {
             if let Some(v) = host.env.get_str(var) {
                 f = f.evidence(format!("{var}={v}"));
             }
@@ -127,8 +159,19 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
 }
 
 fn fix_for(ctx: &Ctx, var: &str) -> Fix {
-    let found_root = ctx.inv.roots().iter().find(|r| !r.sources.iter().any(|s| s == var)).map(|r| r.path.clone());
-    let bitcode = ctx.inv.device_libs().dirs.iter().find(|d| d.is_complete()).map(|d| d.path.clone());
+    let found_root = ctx
+        .inv
+        .roots()
+        .iter()
+        .find(|r| !r.sources.iter().any(|s| s == var))
+        .map(|r| r.path.clone());
+    let bitcode = ctx
+        .inv
+        .device_libs()
+        .dirs
+        .iter()
+        .find(|d| d.is_complete())
+        .map(|d| d.path.clone());
     match var {
         "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => match bitcode {
             Some(b) => Fix::text(format!("Point {var} at a directory with the device bitcode.")).set_env(var, b.display().to_string()),

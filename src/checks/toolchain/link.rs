@@ -16,7 +16,11 @@ use std::path::{Path, PathBuf};
 /// The directory clang looks in first for its tools: the real binary's.
 fn clang_bin_dir(ctx: &Ctx, c: &ClangInfo) -> Option<PathBuf> {
     let b = c.binary.as_deref()?;
-    let real = ctx.host.fs.canonicalize(b).unwrap_or_else(|_| b.to_path_buf());
+    let real = ctx
+        .host
+        .fs
+        .canonicalize(b)
+        .unwrap_or_else(|_| b.to_path_buf());
     real.parent().map(Path::to_path_buf)
 }
 
@@ -28,42 +32,63 @@ fn lld_package_hint(c: &ClangInfo) -> String {
 }
 
 pub fn lld(ctx: &Ctx) -> Vec<Finding> {
-    let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let Some(c) = ctx.inv.clang() else {
+        return vec![super::no_clang()];
+    };
     let host = ctx.host;
     let mut evidence = Vec::new();
-    let own = clang_bin_dir(ctx, c).map(|d| d.join("ld.lld")).filter(|p| crate::host::is_executable_at(host, p));
+    let own = clang_bin_dir(ctx, c)
+        .map(|d| d.join("ld.lld"))
+        .filter(|p| crate::host::is_executable_at(host, p));
     let on_path = host.which("ld.lld");
     let found = own.clone().or(on_path.clone());
     match (&own, &on_path) {
         (Some(p), _) => evidence.push(format!("ld.lld next to clang: {}", p.display())),
-        (None, Some(p)) => evidence.push(format!("ld.lld from PATH: {} (none next to clang)", p.display())),
+        (None, Some(p)) => evidence.push(format!(
+            "ld.lld from PATH: {} (none next to clang)",
+            p.display()
+        )),
         _ => evidence.push(format!(
             "no ld.lld in {} nor on PATH",
-            clang_bin_dir(ctx, c).map(|d| d.display().to_string()).unwrap_or_else(|| "clang's directory".into())
+            clang_bin_dir(ctx, c)
+                .map(|d| d.display().to_string())
+                .unwrap_or_else(|| "clang's directory".into())
         )),
     }
     let view = ctx.inv.hip_driver();
     let device_linker_ok = match &view.device_linker {
         Some(p) => {
             let ok = crate::host::is_executable_at(host, p);
-            evidence.push(format!("HIP device link runs {} ({})", p.display(), if ok { "present" } else { "missing" }));
+            evidence.push(format!(
+                "HIP device link runs {} ({})",
+                p.display(),
+                if ok { "present" } else { "missing" }
+            ));
             ok
         }
         None => true,
     };
     let f = if found.is_none() {
         Finding::fail("no ld.lld for amdgcn links: every Tensile ISA probe and every `-x assembler` link fails")
-            .fix(Fix::text(format!(
+            .fix(Fix::text(
                 "Install lld of the same LLVM release as clang; clang looks for the exact name `ld.lld` next to itself, then on PATH (a versioned ld.lld-N is not found). Debian's clang-N package does not pull lld-N in.",
-            ))
+            )
             .command(lld_package_hint(c)))
     } else if !device_linker_ok {
-        Finding::fail("the HIP device linker clang runs is missing").fix(Fix::text("Install lld of the same release as clang.").command(lld_package_hint(c)))
+        Finding::fail("the HIP device linker clang runs is missing").fix(
+            Fix::text("Install lld of the same release as clang.").command(lld_package_hint(c)),
+        )
     } else if own.is_none() {
         Finding::warn(format!("ld.lld is taken from PATH ({}), not from clang's own release", on_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()))
             .fix(Fix::text("It works while that ld.lld understands this clang's objects; install the matching lld to be safe.").command(lld_package_hint(c)))
     } else {
-        Finding::pass(format!("ld.lld {}", found.as_ref().map(|p| p.display().to_string()).unwrap_or_default()))
+        Finding::pass(format!(
+            "ld.lld {}",
+            found
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default()
+        ))
     };
     vec![f.evidence_lines(evidence)]
 }
@@ -72,9 +97,13 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LinkFailure {
     /// `ld.lld: error: <lib> is incompatible with <obj>`.
-    Incompatible { library: PathBuf },
+    Incompatible {
+        library: PathBuf,
+    },
     /// `Executable "ld.lld" doesn't exist!`
-    NoLinker { name: String },
+    NoLinker {
+        name: String,
+    },
     /// `invalid target ID` / `unknown target CPU`.
     UnknownIsa,
     Other,
@@ -86,11 +115,15 @@ pub fn classify_link_output(text: &str) -> LinkFailure {
         if let Some(idx) = line.find(" is incompatible with ") {
             let head = &line[..idx];
             let lib = head.rsplit("error: ").next().unwrap_or(head).trim();
-            return LinkFailure::Incompatible { library: PathBuf::from(lib) };
+            return LinkFailure::Incompatible {
+                library: PathBuf::from(lib),
+            };
         }
         if let Some(rest) = line.split("Executable \"").nth(1) {
             if let Some(name) = rest.split('"').next() {
-                return LinkFailure::NoLinker { name: name.to_string() };
+                return LinkFailure::NoLinker {
+                    name: name.to_string(),
+                };
             }
         }
         if line.contains("invalid target ID") || line.contains("unknown target CPU") {
@@ -102,23 +135,35 @@ pub fn classify_link_output(text: &str) -> LinkFailure {
 
 /// The ELF machine of a library, following a GNU ld script (`INPUT(...)`/`GROUP(...)`) once.
 pub fn elf_machine(ctx: &Ctx, lib: &Path) -> String {
-    let Ok(bytes) = ctx.host.fs.read_bytes_limited(lib, 64 << 20).or_else(|_| ctx.host.fs.open(lib).and_then(|f| {
-        use std::io::Read;
-        let mut b = vec![0u8; 64];
-        let n = f.take(64).read(&mut b)?;
-        b.truncate(n);
-        Ok(b)
-    })) else {
+    let Ok(bytes) = ctx.host.fs.read_bytes_limited(lib, 64 << 20).or_else(|_| {
+        ctx.host.fs.open(lib).and_then(|f| {
+            use std::io::Read;
+            let mut b = vec![0u8; 64];
+            let n = f.take(64).read(&mut b)?;
+            b.truncate(n);
+            Ok(b)
+        })
+    }) else {
         return format!("{} cannot be read", lib.display());
     };
     if bytes.len() >= 20 && bytes.starts_with(b"\x7fELF") {
         let m = u16::from_le_bytes([bytes[18], bytes[19]]);
-        return format!("ELF machine {} ({m})", goblin::elf::header::machine_to_str(m));
+        return format!(
+            "ELF machine {} ({m})",
+            goblin::elf::header::machine_to_str(m)
+        );
     }
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
-    if let Some(target) = text.split(['(', ')', ' ', '\n']).find(|w| w.starts_with('/')) {
+    if let Some(target) = text
+        .split(['(', ')', ' ', '\n'])
+        .find(|w| w.starts_with('/'))
+    {
         if target != lib.to_string_lossy() {
-            return format!("linker script -> {}: {}", target, elf_machine(ctx, Path::new(target)));
+            return format!(
+                "linker script -> {}: {}",
+                target,
+                elf_machine(ctx, Path::new(target))
+            );
         }
     }
     "not an ELF file".into()
@@ -127,12 +172,26 @@ pub fn elf_machine(ctx: &Ctx, lib: &Path) -> String {
 /// Where a library flag came from: the wrapper script, or a flags variable.
 pub fn flag_origin(ctx: &Ctx, c: &ClangInfo, lib: &Path) -> Vec<String> {
     let mut v = Vec::new();
-    let stem = lib.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let short = stem.trim_start_matches("lib").split(".so").next().unwrap_or("").split(".a").next().unwrap_or("").to_string();
+    let stem = lib
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let short = stem
+        .trim_start_matches("lib")
+        .split(".so")
+        .next()
+        .unwrap_or("")
+        .split(".a")
+        .next()
+        .unwrap_or("")
+        .to_string();
     let needles = [format!("-l{short}"), lib.to_string_lossy().into_owned()];
     if let Some(dir) = lib.parent() {
         if let Some(line) = script_line_with(ctx, c, &dir.to_string_lossy()) {
-            v.push(format!("the clang wrapper {} adds it: {line}", c.path.display()));
+            v.push(format!(
+                "the clang wrapper {} adds it: {line}",
+                c.path.display()
+            ));
         }
     }
     for n in &needles {
@@ -143,9 +202,18 @@ pub fn flag_origin(ctx: &Ctx, c: &ClangInfo, lib: &Path) -> Vec<String> {
             }
         }
     }
-    for var in ["NIX_LDFLAGS", "NIX_CFLAGS_LINK", "LDFLAGS", "CCC_OVERRIDE_OPTIONS"] {
+    for var in [
+        "NIX_LDFLAGS",
+        "NIX_CFLAGS_LINK",
+        "LDFLAGS",
+        "CCC_OVERRIDE_OPTIONS",
+    ] {
         if let Some(val) = ctx.host.env.get_str(var) {
-            if needles.iter().any(|n| val.contains(n.as_str())) || lib.parent().is_some_and(|d| val.contains(&*d.to_string_lossy())) {
+            if needles.iter().any(|n| val.contains(n.as_str()))
+                || lib
+                    .parent()
+                    .is_some_and(|d| val.contains(&*d.to_string_lossy()))
+            {
                 v.push(format!("{var}={val}"));
             }
         }
@@ -154,9 +222,13 @@ pub fn flag_origin(ctx: &Ctx, c: &ClangInfo, lib: &Path) -> Vec<String> {
 }
 
 pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
-    let Some(c) = ctx.inv.clang() else { return vec![super::no_clang()] };
+    let Some(c) = ctx.inv.clang() else {
+        return vec![super::no_clang()];
+    };
     if !c.amdgpu_registered {
-        return vec![Finding::skip("clang has no AMDGPU backend (see toolchain.clang)")];
+        return vec![Finding::skip(
+            "clang has no AMDGPU backend (see toolchain.clang)",
+        )];
     }
     let isa = ctx
         .inv
@@ -171,15 +243,30 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
         Err(e) => return vec![Finding::error(format!("no temp dir: {e}"))],
     };
     // Tensile's argv (Common.py tryAssembler): no -c, so clang assembles and links a.out.
-    let cmd = CommandSpec::new(&c.path).args(["-x", "assembler", "-target", "amdgcn-amdhsa"]).arg(format!("-mcpu={isa}")).arg("-").stdin(Vec::new()).cwd(&dir);
+    let cmd = CommandSpec::new(&c.path)
+        .args(["-x", "assembler", "-target", "amdgcn-amdhsa"])
+        .arg(format!("-mcpu={isa}"))
+        .arg("-")
+        .stdin(Vec::new())
+        .cwd(&dir);
     let out = ctx.host.run(&cmd);
     let text = out.combined_text();
-    let ev = format!("$ {} < /dev/null  (in a temp dir; {})", out.command, out.outcome());
+    let ev = format!(
+        "$ {} < /dev/null  (in a temp dir; {})",
+        out.command,
+        out.outcome()
+    );
     if out.timed_out {
-        return vec![Finding::error("the link probe timed out").evidence(ev).fix(Fix::text("clang or the linker hangs; run the command by hand to see why."))];
+        return vec![Finding::error("the link probe timed out")
+            .evidence(ev)
+            .fix(Fix::text(
+                "clang or the linker hangs; run the command by hand to see why.",
+            ))];
     }
     if out.success() && text.trim().is_empty() {
-        return vec![Finding::pass(format!("amdgcn link works ({isa}, like Tensile's probe)")).evidence(ev)];
+        return vec![
+            Finding::pass(format!("amdgcn link works ({isa}, like Tensile's probe)")).evidence(ev),
+        ];
     }
     let mut f = match classify_link_output(&text) {
         LinkFailure::Incompatible { library } => {
@@ -215,9 +302,19 @@ mod tests {
     fn classifies_real_linker_output() {
         // Seed 001 / ld.lld 15 wording.
         let t = "ld.lld: error: /tmp/x/libunwind.so is incompatible with /tmp/--7f2a.o\nclang-15: error: ld.lld command failed with exit code 1 (use -v to see invocation)";
-        assert_eq!(classify_link_output(t), LinkFailure::Incompatible { library: PathBuf::from("/tmp/x/libunwind.so") });
+        assert_eq!(
+            classify_link_output(t),
+            LinkFailure::Incompatible {
+                library: PathBuf::from("/tmp/x/libunwind.so")
+            }
+        );
         let t = "clang-15: error: unable to execute command: Executable \"ld.lld\" doesn't exist!";
-        assert_eq!(classify_link_output(t), LinkFailure::NoLinker { name: "ld.lld".into() });
+        assert_eq!(
+            classify_link_output(t),
+            LinkFailure::NoLinker {
+                name: "ld.lld".into()
+            }
+        );
         let t = "clang: error: invalid target ID 'gfx942'; format is a processor name followed by";
         assert_eq!(classify_link_output(t), LinkFailure::UnknownIsa);
         assert_eq!(classify_link_output("something else"), LinkFailure::Other);

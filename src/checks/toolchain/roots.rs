@@ -23,7 +23,11 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
         missing.push("device-library bitcode (amdgcn/bitcode)");
     }
     let mut f = if missing.is_empty() || primary.layout == Layout::NixSplit {
-        Finding::pass(format!("ROCm root {} ({})", primary.path.display(), primary.layout.describe()))
+        Finding::pass(format!(
+            "ROCm root {} ({})",
+            primary.path.display(),
+            primary.layout.describe()
+        ))
     } else {
         Finding::warn(format!("ROCm root {} lacks {}", primary.path.display(), missing.join(" and ")))
             .fix(Fix::text(format!(
@@ -41,7 +45,12 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
 
 fn root_evidence(r: &RocmRoot) -> String {
     let p = &r.parts;
-    let mut s = format!("{} [{}; from {}]", r.path.display(), r.layout.describe(), r.sources.join(", "));
+    let mut s = format!(
+        "{} [{}; from {}]",
+        r.path.display(),
+        r.layout.describe(),
+        r.sources.join(", ")
+    );
     if r.canonical != r.path {
         s.push_str(&format!(" -> {}", r.canonical.display()));
     }
@@ -52,7 +61,14 @@ fn root_evidence(r: &RocmRoot) -> String {
         s.push_str(&format!("; HIP {} ({})", v.version, v.source.display()));
     }
     if !p.bitcode_dirs.is_empty() {
-        s.push_str(&format!("; bitcode {}", p.bitcode_dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")));
+        s.push_str(&format!(
+            "; bitcode {}",
+            p.bitcode_dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     if let Some(c) = &p.clang {
         s.push_str(&format!("; clang {}", c.display()));
@@ -76,7 +92,13 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
     let libs = ctx.inv.libraries();
     if let Some(h) = libs.iter().find(|l| l.name == "amdhip64") {
         if let (Some(v), Some(p)) = (&h.version, &h.realpath) {
-            facts.push((format!("HIP runtime ({})", h.how), VersionFact { version: v.clone(), source: p.clone() }));
+            facts.push((
+                format!("HIP runtime ({})", h.how),
+                VersionFact {
+                    version: v.clone(),
+                    source: p.clone(),
+                },
+            ));
         }
     }
     let mut out = Vec::new();
@@ -84,9 +106,15 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
         out.push(Finding::skip("no version information found (no .info/version, hip_version.h, share/hip/version or versioned libamdhip64)"));
         return out;
     }
-    let evidence: Vec<String> = facts.iter().map(|(what, f)| format!("{what}: {} ({})", f.version, f.source.display())).collect();
+    let evidence: Vec<String> = facts
+        .iter()
+        .map(|(what, f)| format!("{what}: {} ({})", f.version, f.source.display()))
+        .collect();
     // HIP's major.minor equals ROCm's (code-objects.md §5); compare major.minor only.
-    let mm: Vec<(u32, u32)> = facts.iter().filter_map(|(_, f)| major_minor(&f.version)).collect();
+    let mm: Vec<(u32, u32)> = facts
+        .iter()
+        .filter_map(|(_, f)| major_minor(&f.version))
+        .collect();
     let distinct: std::collections::BTreeSet<_> = mm.iter().collect();
     if distinct.len() > 1 {
         out.push(
@@ -98,12 +126,33 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
             .fix(Fix::text("Use one release everywhere: point ROCM_PATH (and HIP_PATH) at the install whose runtime the loader resolves, or fix LD_LIBRARY_PATH / ld.so.conf so the runtime comes from the same root. Remove stale installs."))
         );
     } else {
-        out.push(Finding::pass(format!("one release: {}", facts.iter().map(|(w, f)| format!("{w} {}", f.version)).collect::<Vec<_>>().join(", "))).evidence_lines(evidence));
+        out.push(
+            Finding::pass(format!(
+                "one release: {}",
+                facts
+                    .iter()
+                    .map(|(w, f)| format!("{w} {}", f.version))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .evidence_lines(evidence),
+        );
     }
     // Several versioned installs side by side are normal, but say which one is judged.
-    let versions: Vec<String> = roots.iter().filter_map(|r| r.versions.rocm.as_ref().map(|v| format!("{} = {}", r.path.display(), v.version))).collect();
+    let versions: Vec<String> = roots
+        .iter()
+        .filter_map(|r| {
+            r.versions
+                .rocm
+                .as_ref()
+                .map(|v| format!("{} = {}", r.path.display(), v.version))
+        })
+        .collect();
     if versions.len() > 1 {
-        let distinct: std::collections::BTreeSet<_> = roots.iter().filter_map(|r| r.versions.rocm.as_ref().map(|v| v.version.clone())).collect();
+        let distinct: std::collections::BTreeSet<_> = roots
+            .iter()
+            .filter_map(|r| r.versions.rocm.as_ref().map(|v| v.version.clone()))
+            .collect();
         if distinct.len() > 1 {
             out.push(
                 Finding::warn(format!("{} ROCm releases installed; judging {}", distinct.len(), roots[0].path.display()))
