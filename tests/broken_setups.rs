@@ -267,3 +267,28 @@ fn the_doctor_writes_nothing_into_the_working_directory() {
         "a.out or other files left in cwd: {left:?}"
     );
 }
+
+/// Device libraries older than the clang: no `oclc_abi_version_500.bc` for code object v5
+/// (clang's own words: "cannot find ROCm device library for ABI version 5").
+#[test]
+fn device_libs_without_the_abi_version_clang_needs() {
+    let Some(clang) = need_tool("/usr/lib/llvm-19/bin/clang++") else { return };
+    let Some(src) = need_tool("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc") else { return };
+    let t = tempfile::tempdir().unwrap();
+    let bc = t.path().join("bitcode");
+    std::fs::create_dir(&bc).unwrap();
+    for e in std::fs::read_dir(src.parent().unwrap()).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != "oclc_abi_version_500.bc" {
+            std::fs::copy(e.path(), bc.join(e.file_name())).unwrap();
+        }
+    }
+    let wrapper = t.path().join("clang++");
+    write_script(&wrapper, &format!("#!/bin/sh\nexec {} -mcode-object-version=5 \"$@\"\n", clang.display()));
+    let out = doctor().env("HIP_DEVICE_LIB_PATH", &bc).env("ROCM_PATH", "/usr").args(["--json", "--only", "toolchain.device-libs", "--clang"]).arg(&wrapper).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc = json_of(&out);
+    let f = findings(&doc, "toolchain.device-libs")[0];
+    assert_eq!(f["status"], "fail", "{f:#}");
+    assert!(f["summary"].as_str().unwrap().contains("oclc_abi_version_500.bc"), "{f:#}");
+}

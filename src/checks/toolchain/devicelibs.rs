@@ -36,6 +36,17 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .map(|t| t.isa.processor.clone())
         .collect();
+    // "cannot find ROCm device library for ABI version 5": bitcode found, but without the
+    // oclc_abi_version file for the code object version this clang emits.
+    if let Some(e) = view.errors.iter().find(|e| e.contains("for ABI version")) {
+        let abi: String = e.split("for ABI version").nth(1).unwrap_or("").trim().chars().take_while(|c| c.is_ascii_digit()).collect();
+        let file = format!("oclc_abi_version_{abi}00.bc");
+        return vec![Finding::fail(format!("the device libraries lack {file}, which clang {} needs", clang.version.as_deref().unwrap_or("?")))
+            .evidence(dry)
+            .evidence(e.clone())
+            .evidence_lines(libs.dirs.iter().map(describe))
+            .fix(Fix::text(format!("The device libraries are older than this clang (it emits code object v{abi}): install device libraries of the same release as the clang, or use the clang they came with.")))];
+    }
     let Some(dir) = view.bitcode_dir() else {
         let not_found = view.errors.iter().any(|e| e.contains(NO_DEVICE_LIB));
         let mut f = if let Some(best) = complete.first() {
@@ -78,7 +89,6 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
         for d in &libs.dirs {
             f = f.evidence(describe(d));
         }
-        let _ = clang;
         return vec![f];
     };
     // The bitcode clang will use: every file it names must exist, and each target ISA needs its
