@@ -2,40 +2,15 @@
 
 mod common;
 use common::*;
-use serde_json::Value;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-
-fn findings<'a>(doc: &'a Value, id: &str) -> Vec<&'a Value> {
-    doc["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["id"] == id)
-        .collect()
-}
-
-fn write_script(path: &Path, body: &str) {
-    std::fs::write(path, body).unwrap();
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 /// Seed 001: a clang wrapper that injects an x86-64 libunwind into every link.
 #[test]
 fn injected_x86_64_libunwind_breaks_the_amdgcn_link_and_is_named() {
-    let (Some(clang), Some(_)) = (
-        need_tool("/usr/lib/llvm-15/bin/clang++"),
-        need_tool("/usr/lib/llvm-15/bin/ld.lld"),
-    ) else {
-        return;
-    };
-    let Some(unwind) = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1") else {
-        return;
-    };
     let t = tempfile::tempdir().unwrap();
-    let libdir = t.path().join("unwind-lib");
-    std::fs::create_dir(&libdir).unwrap();
-    std::fs::copy(&unwind, libdir.join("libunwind.so")).unwrap();
+    let Some((clang, libdir)) = clang_and_x86_unwind(t.path()) else {
+        return;
+    };
     let wrapper = t.path().join("clang++");
     write_script(
         &wrapper,
@@ -77,24 +52,17 @@ fn injected_x86_64_libunwind_breaks_the_amdgcn_link_and_is_named() {
 /// The same injection through NIX_LDFLAGS-style variables is traced to the variable.
 #[test]
 fn injection_through_a_flags_variable_is_traced() {
-    let (Some(clang), Some(_)) = (
-        need_tool("/usr/lib/llvm-15/bin/clang++"),
-        need_tool("/usr/lib/llvm-15/bin/ld.lld"),
-    ) else {
-        return;
-    };
-    let Some(unwind) = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1") else {
-        return;
-    };
     let t = tempfile::tempdir().unwrap();
-    std::fs::copy(&unwind, t.path().join("libunwind.so")).unwrap();
+    let Some((clang, libdir)) = clang_and_x86_unwind(t.path()) else {
+        return;
+    };
     // A wrapper that passes $NIX_LDFLAGS through, as Nix's cc-wrapper does.
     let wrapper = t.path().join("clang++");
     write_script(
         &wrapper,
         &format!("#!/bin/sh\nexec {} \"$@\" $NIX_LDFLAGS\n", clang.display()),
     );
-    let flags = format!("-Wl,-L{} -Wl,-lunwind", t.path().display());
+    let flags = format!("-Wl,-L{} -Wl,-lunwind", libdir.display());
     let out = doctor()
         .env("NIX_LDFLAGS", &flags)
         .args(["--json", "--only", "toolchain.link", "--clang"])
@@ -272,8 +240,12 @@ fn the_doctor_writes_nothing_into_the_working_directory() {
 /// (clang's own words: "cannot find ROCm device library for ABI version 5").
 #[test]
 fn device_libs_without_the_abi_version_clang_needs() {
-    let Some(clang) = need_tool("/usr/lib/llvm-19/bin/clang++") else { return };
-    let Some(src) = need_tool("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc") else { return };
+    let Some(clang) = need_tool("/usr/lib/llvm-19/bin/clang++") else {
+        return;
+    };
+    let Some(src) = need_tool("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode/ocml.bc") else {
+        return;
+    };
     let t = tempfile::tempdir().unwrap();
     let bc = t.path().join("bitcode");
     std::fs::create_dir(&bc).unwrap();
@@ -284,11 +256,29 @@ fn device_libs_without_the_abi_version_clang_needs() {
         }
     }
     let wrapper = t.path().join("clang++");
-    write_script(&wrapper, &format!("#!/bin/sh\nexec {} -mcode-object-version=5 \"$@\"\n", clang.display()));
-    let out = doctor().env("HIP_DEVICE_LIB_PATH", &bc).env("ROCM_PATH", "/usr").args(["--json", "--only", "toolchain.device-libs", "--clang"]).arg(&wrapper).output().unwrap();
+    write_script(
+        &wrapper,
+        &format!(
+            "#!/bin/sh\nexec {} -mcode-object-version=5 \"$@\"\n",
+            clang.display()
+        ),
+    );
+    let out = doctor()
+        .env("HIP_DEVICE_LIB_PATH", &bc)
+        .env("ROCM_PATH", "/usr")
+        .args(["--json", "--only", "toolchain.device-libs", "--clang"])
+        .arg(&wrapper)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     let f = findings(&doc, "toolchain.device-libs")[0];
     assert_eq!(f["status"], "fail", "{f:#}");
-    assert!(f["summary"].as_str().unwrap().contains("oclc_abi_version_500.bc"), "{f:#}");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("oclc_abi_version_500.bc"),
+        "{f:#}"
+    );
 }

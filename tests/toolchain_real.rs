@@ -6,17 +6,8 @@ mod common;
 use common::*;
 use serde_json::Value;
 
-fn finding<'a>(doc: &'a Value, id: &str) -> Vec<&'a Value> {
-    doc["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["id"] == id)
-        .collect()
-}
-
 fn status_of(doc: &Value, id: &str) -> Vec<String> {
-    finding(doc, id)
+    findings(doc, id)
         .iter()
         .map(|f| f["status"].as_str().unwrap().to_string())
         .collect()
@@ -52,7 +43,7 @@ fn healthy_debian_toolchain_passes_with_a_real_hip_compile() {
         assert!(
             !st.is_empty() && st.iter().all(|s| s == "pass"),
             "{id}: {st:?}\n{:#}",
-            finding(&doc, id)
+            findings(&doc, id)
                 .iter()
                 .map(|f| f.to_string())
                 .collect::<Vec<_>>()
@@ -89,7 +80,7 @@ fn healthy_debian_toolchain_passes_with_a_real_hip_compile() {
         "{hv}"
     );
     // The HIP compile produced a real offload bundle for gfx1030.
-    let hc = &finding(&doc, "toolchain.hip-compile")[0];
+    let hc = &findings(&doc, "toolchain.hip-compile")[0];
     assert_eq!(hc["subject"], "gfx1030");
 }
 
@@ -103,7 +94,7 @@ fn bare_clang_on_debian_is_warned_about_and_the_fix_works() {
         .output()
         .unwrap();
     let doc = json_of(&out);
-    let f = finding(&doc, "toolchain.device-libs")[0];
+    let f = findings(&doc, "toolchain.device-libs")[0];
     assert_eq!(f["status"], "warn", "{f:#}");
     let dir = f["fix"]["env"]["HIP_DEVICE_LIB_PATH"]
         .as_str()
@@ -192,7 +183,7 @@ fn an_isa_this_clang_does_not_know_fails_with_the_list_it_knows() {
     assert_eq!(out.status.code(), Some(1));
     let doc = json_of(&out);
     assert_eq!(status_of(&doc, "targets.isa"), ["fail"]);
-    let hc = finding(&doc, "toolchain.hip-compile")[0];
+    let hc = findings(&doc, "toolchain.hip-compile")[0];
     assert_eq!(hc["status"], "fail");
     assert!(
         hc["evidence"].to_string().contains("gfx1030"),
@@ -208,7 +199,7 @@ fn the_runtime_is_loaded_in_a_child_and_reports_no_device_honestly() {
         .output()
         .unwrap();
     let doc = json_of(&out);
-    let load = finding(&doc, "runtime.load");
+    let load = findings(&doc, "runtime.load");
     let hip = load
         .iter()
         .find(|f| f["subject"] == "libamdhip64")

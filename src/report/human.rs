@@ -125,9 +125,17 @@ fn shell_value(v: &str) -> String {
 pub fn summary_line(c: &Counts, o: &Options) -> String {
     let parts = [
         (c.pass, "passed", Status::Pass),
-        (c.warn, if c.warn == 1 { "warning" } else { "warnings" }, Status::Warn),
+        (
+            c.warn,
+            if c.warn == 1 { "warning" } else { "warnings" },
+            Status::Warn,
+        ),
         (c.fail, "failed", Status::Fail),
-        (c.error, if c.error == 1 { "error" } else { "errors" }, Status::Error),
+        (
+            c.error,
+            if c.error == 1 { "error" } else { "errors" },
+            Status::Error,
+        ),
         (c.skip, "skipped", Status::Skip),
     ];
     parts

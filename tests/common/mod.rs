@@ -48,3 +48,31 @@ pub fn json_of(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{text}"))
 }
+
+/// The findings of one check in a `--json` document.
+pub fn findings<'a>(doc: &'a serde_json::Value, id: &str) -> Vec<&'a serde_json::Value> {
+    doc["findings"]
+        .as_array()
+        .map(|a| a.iter().filter(|f| f["id"] == id).collect())
+        .unwrap_or_default()
+}
+
+/// Writes an executable script.
+pub fn write_script(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, body).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Seed 001's broken set-up: the real clang-15 and an x86-64 `libunwind.so` (a copy of LLVM's
+/// own) in `<dir>/unwind-lib`, for a wrapper or a flags variable to inject with
+/// `-Wl,-L<dir>/unwind-lib -Wl,-lunwind`. Returns (clang, the library directory).
+pub fn clang_and_x86_unwind(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let clang = need_tool("/usr/lib/llvm-15/bin/clang++")?;
+    need_tool("/usr/lib/llvm-15/bin/ld.lld")?;
+    let unwind = need_tool("/usr/lib/llvm-15/lib/libunwind.so.1")?;
+    let libdir = dir.join("unwind-lib");
+    std::fs::create_dir_all(&libdir).unwrap();
+    std::fs::copy(unwind, libdir.join("libunwind.so")).unwrap();
+    Some((clang, libdir))
+}

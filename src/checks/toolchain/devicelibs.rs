@@ -39,7 +39,14 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     // "cannot find ROCm device library for ABI version 5": bitcode found, but without the
     // oclc_abi_version file for the code object version this clang emits.
     if let Some(e) = view.errors.iter().find(|e| e.contains("for ABI version")) {
-        let abi: String = e.split("for ABI version").nth(1).unwrap_or("").trim().chars().take_while(|c| c.is_ascii_digit()).collect();
+        let abi: String = e
+            .split("for ABI version")
+            .nth(1)
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take_while(|c| c.is_ascii_digit())
+            .collect();
         let file = format!("oclc_abi_version_{abi}00.bc");
         return vec![Finding::fail(format!("the device libraries lack {file}, which clang {} needs", clang.version.as_deref().unwrap_or("?")))
             .evidence(dry)

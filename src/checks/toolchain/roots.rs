@@ -104,11 +104,29 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     if facts.is_empty() {
         // Tools second: hipconfig prints the HIP version (`5.2.21153-0`).
-        if let Some(hc) = ctx.inv.primary_root().and_then(|r| r.parts.hipconfig.clone()).or_else(|| ctx.host.which("hipconfig")) {
-            let o = ctx.host.run(&crate::host::CommandSpec::new(&hc).arg("--version"));
-            let v = o.stdout_text().trim().split('-').next().unwrap_or("").to_string();
+        if let Some(hc) = ctx
+            .inv
+            .primary_root()
+            .and_then(|r| r.parts.hipconfig.clone())
+            .or_else(|| ctx.host.which("hipconfig"))
+        {
+            let o = ctx
+                .host
+                .run(&crate::host::CommandSpec::new(&hc).arg("--version"));
+            let v = o
+                .stdout_text()
+                .trim()
+                .split('-')
+                .next()
+                .unwrap_or("")
+                .to_string();
             if o.success() && major_minor(&v).is_some() {
-                out.push(Finding::pass(format!("HIP {v} (from `hipconfig --version`; no version files found)")).evidence(format!("$ {}", o.command)));
+                out.push(
+                    Finding::pass(format!(
+                        "HIP {v} (from `hipconfig --version`; no version files found)"
+                    ))
+                    .evidence(format!("$ {}", o.command)),
+                );
                 return out;
             }
         }
