@@ -1,6 +1,7 @@
 //! Checks: small units with a stable id, docs (in `checks/checks.toml`) and a run function
 //! that judges inventory facts and returns findings.
 
+pub mod gpu;
 pub mod toolchain;
 
 use crate::config::Config;
@@ -40,7 +41,10 @@ struct DocFile {
 }
 
 /// The doc files, one per check family, compiled in. Their order is the report's order.
-const DOC_FILES: &[(&str, &str)] = &[("checks/toolchain.toml", include_str!("../../checks/toolchain.toml"))];
+const DOC_FILES: &[(&str, &str)] = &[
+    ("checks/toolchain.toml", include_str!("../../checks/toolchain.toml")),
+    ("checks/gpu.toml", include_str!("../../checks/gpu.toml")),
+];
 
 pub fn docs() -> &'static [CheckDoc] {
     static DOCS: OnceLock<Vec<CheckDoc>> = OnceLock::new();
@@ -69,6 +73,7 @@ pub struct Check {
 fn implementations() -> Vec<(&'static str, CheckFn)> {
     let mut v = Vec::new();
     v.extend_from_slice(toolchain::CHECKS);
+    v.extend_from_slice(gpu::CHECKS);
     v
 }
 

@@ -329,5 +329,6 @@ pub fn discover(host: &Host) -> Topology {
         }
     }
     t.visibility = v;
+    t.devices = Some(devices);
     t
 }
