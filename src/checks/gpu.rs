@@ -384,8 +384,9 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
     }
     let visible = t.agents.iter().filter(|a| a.visible).count();
     let mut table = Finding::pass(format!(
-        "{} GPU agent(s) in KFD{}, {} visible to HIP",
+        "{} GPU agent(s) in KFD{}{}, {} visible to HIP",
         t.agents.len(),
+        if hidden.is_empty() { String::new() } else { format!(", {} more hidden by the device cgroup (EPERM)", hidden.len()) },
         t.path.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default(),
         visible
     ))
@@ -544,7 +545,9 @@ fn visibility(ctx: &Ctx) -> Vec<Finding> {
         ev.push(format!("GPU_DEVICE_ORDINAL={g:?} applies to OpenCL programs only (CLR), not to HIP"));
     }
     if !t.runtime_blocked.is_empty() {
-        ev.push(format!("but ROCr would not initialise at all: {}", t.runtime_blocked.join("; ")));
+        return vec![Finding::skip(format!("HIP would see no GPU: ROCr cannot initialise ({}); with that fixed it would see {}", t.runtime_blocked.join("; "), list(&v.hip_order)))
+            .evidence_lines(ev)
+            .evidence_lines(problems)];
     }
     let selection = dgpu_selection(t);
     let mut out = Vec::new();
