@@ -28,8 +28,10 @@ const NO_GPU_FIX: &str = "Install a GPU supported by ROCm and load amdgpu (`sudo
 /// Why GPU checks stop early, or None to judge.
 fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding>> {
     if !t.environment.wsl.is_empty() {
-        return Some(vec![Finding::skip("WSL: ROCm on WSL drives the GPU through /dev/dxg, not KFD; KFD checks do not apply")
-            .evidence_lines(t.environment.wsl.clone())]);
+        return Some(vec![Finding::skip(
+            "WSL: ROCm on WSL drives the GPU through /dev/dxg, not KFD; KFD checks do not apply",
+        )
+        .evidence_lines(t.environment.wsl.clone())]);
     }
     if t.has_gpu_nodes() {
         return None;
@@ -39,21 +41,35 @@ fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding>> {
         Some(p) => format!("KFD topology {} lists {} node(s), none of them a GPU (simd_count 0)", p.display(), t.node_count),
     };
     let f = match ctx.cfg.profile {
-        Profile::Build if primary => Finding::skip(format!("no GPU: {where_}; the build profile does not need one")),
-        Profile::Auto if primary => Finding::skip(format!("no GPU to judge: {where_}; use --profile runtime to require one")),
+        Profile::Build if primary => Finding::skip(format!(
+            "no GPU: {where_}; the build profile does not need one"
+        )),
+        Profile::Auto if primary => Finding::skip(format!(
+            "no GPU to judge: {where_}; use --profile runtime to require one"
+        )),
         Profile::Build | Profile::Auto => Finding::skip("no GPU to judge (see gpu.agents)"),
-        Profile::Runtime if primary => Finding::fail(format!("no usable GPU: {where_}")).fix_text(NO_GPU_FIX),
-        Profile::Runtime => Finding::skip(format!("nothing to check without a GPU ({where_}); see gpu.agents")),
+        Profile::Runtime if primary => {
+            Finding::fail(format!("no usable GPU: {where_}")).fix_text(NO_GPU_FIX)
+        }
+        Profile::Runtime => Finding::skip(format!(
+            "nothing to check without a GPU ({where_}); see gpu.agents"
+        )),
     };
     Some(vec![f])
 }
 
 fn describe_node(i: &NodeInfo, host: &crate::host::Host) -> String {
-    let gname = group_name(host, i.gid).map(|n| format!(" ({n})")).unwrap_or_default();
+    let gname = group_name(host, i.gid)
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default();
     format!(
         "{}: {} mode {:04o} owner uid {} gid {}{}{}{}",
         i.path.display(),
-        if i.is_char { format!("character device {}:{}", i.major, i.minor) } else { format!("a {}, not a character device", i.kind) },
+        if i.is_char {
+            format!("character device {}:{}", i.major, i.minor)
+        } else {
+            format!("a {}, not a character device", i.kind)
+        },
         i.mode,
         i.uid,
         i.gid,
@@ -61,7 +77,8 @@ fn describe_node(i: &NodeInfo, host: &crate::host::Host) -> String {
         if i.acl.is_some() { ", has an ACL" } else { "" },
         match (&i.open, i.open.errno()) {
             (crate::gpu::devnodes::Open::Opened, _) => ", open(O_RDWR) succeeded".to_string(),
-            (crate::gpu::devnodes::Open::Failed(_), Some(e)) => format!(", open(O_RDWR) failed: {e}"),
+            (crate::gpu::devnodes::Open::Failed(_), Some(e)) =>
+                format!(", open(O_RDWR) failed: {e}"),
             (_, Some(e)) => format!(", predicted open(O_RDWR): {e}"),
             _ => ", predicted open(O_RDWR): success".to_string(),
         }
@@ -70,7 +87,10 @@ fn describe_node(i: &NodeInfo, host: &crate::host::Host) -> String {
 
 fn cred_line(t: &Topology) -> String {
     match &t.devices {
-        Some(d) => format!("judged for uid {} gid {} groups {:?} (from the {})", d.cred.uid, d.cred.gid, d.cred.groups, d.cred_source),
+        Some(d) => format!(
+            "judged for uid {} gid {} groups {:?} (from the {})",
+            d.cred.uid, d.cred.gid, d.cred.groups, d.cred_source
+        ),
         None => "credentials unknown".to_string(),
     }
 }
@@ -78,7 +98,9 @@ fn cred_line(t: &Topology) -> String {
 /// The fix for a permission denial on a device node.
 fn access_fix(ctx: &Ctx, t: &Topology, info: &NodeInfo) -> Fix {
     let groups = match &info.decision {
-        crate::gpu::access::Decision::Denied { groups_that_grant, .. } => groups_that_grant.clone(),
+        crate::gpu::access::Decision::Denied {
+            groups_that_grant, ..
+        } => groups_that_grant.clone(),
         _ => vec![],
     };
     let gid = groups.first().copied().unwrap_or(info.gid);
@@ -112,7 +134,10 @@ fn driver(ctx: &Ctx) -> Vec<Finding> {
     }
     let version_line = match &d.version {
         Some(v) => format!("/sys/module/amdgpu/version: {v} (out-of-tree DKMS driver)"),
-        None => "no /sys/module/amdgpu/version: the in-tree driver has none (normal, not a problem)".to_string(),
+        None => {
+            "no /sys/module/amdgpu/version: the in-tree driver has none (normal, not a problem)"
+                .to_string()
+        }
     };
     if d.module_dir {
         ev.push(version_line);
@@ -147,8 +172,14 @@ fn driver(ctx: &Ctx) -> Vec<Finding> {
     match ctx.cfg.profile {
         Profile::Runtime => vec![Finding::fail(summary).evidence_lines(ev).fix(fix)],
         _ if has_gpu => vec![Finding::fail(summary).evidence_lines(ev).fix(fix)],
-        Profile::Build => vec![Finding::skip(format!("{summary}; the build profile does not need a GPU driver")).evidence_lines(ev)],
-        Profile::Auto => vec![Finding::skip(format!("{summary} and KFD shows no GPU: no GPU to judge here")).evidence_lines(ev)],
+        Profile::Build => vec![Finding::skip(format!(
+            "{summary}; the build profile does not need a GPU driver"
+        ))
+        .evidence_lines(ev)],
+        Profile::Auto => vec![Finding::skip(format!(
+            "{summary} and KFD shows no GPU: no GPU to judge here"
+        ))
+        .evidence_lines(ev)],
     }
 }
 
@@ -170,7 +201,9 @@ fn blacklist_lines(ctx: &Ctx) -> Vec<String> {
     }
     if let Ok(cmd) = ctx.host.fs.read_text(Path::new("/proc/cmdline")) {
         for w in cmd.split_whitespace() {
-            if (w.starts_with("modprobe.blacklist=") || w.starts_with("module_blacklist=")) && w.contains("amdgpu") {
+            if (w.starts_with("modprobe.blacklist=") || w.starts_with("module_blacklist="))
+                && w.contains("amdgpu")
+            {
                 out.push(format!("/proc/cmdline: {w}"));
             }
         }
@@ -251,7 +284,10 @@ fn render(ctx: &Ctx) -> Vec<Finding> {
     }
     let mut out = Vec::new();
     let in_container = !t.environment.container.is_empty();
-    let all_missing = !t.agents.is_empty() && t.agents.iter().all(|a| matches!(a.render, Some(NodeState::Missing)));
+    let all_missing = !t.agents.is_empty()
+        && t.agents
+            .iter()
+            .all(|a| matches!(a.render, Some(NodeState::Missing)));
     for a in &t.agents {
         let subject = format!("node {}", a.node);
         let Some(minor) = a.render_minor else {
@@ -265,10 +301,21 @@ fn render(ctx: &Ctx) -> Vec<Finding> {
         };
         let path = PathBuf::from(format!("/dev/dri/renderD{minor}"));
         match a.render.as_ref().unwrap_or(&NodeState::Unknown) {
-            NodeState::Unknown => out.push(Finding::skip(format!("{}: not described by this fixture", path.display())).subject(subject)),
+            NodeState::Unknown => out.push(
+                Finding::skip(format!("{}: not described by this fixture", path.display()))
+                    .subject(subject),
+            ),
             NodeState::Missing => {
-                let mut f = Finding::fail(format!("{} (KFD node {}, {}) does not exist", path.display(), a.node, a.gfx.as_deref().unwrap_or("?"))).subject(subject);
-                f = f.evidence("libhsakmt silently skips a GPU whose render node is missing (ENOENT)");
+                let mut f = Finding::fail(format!(
+                    "{} (KFD node {}, {}) does not exist",
+                    path.display(),
+                    a.node,
+                    a.gfx.as_deref().unwrap_or("?")
+                ))
+                .subject(subject);
+                f = f.evidence(
+                    "libhsakmt silently skips a GPU whose render node is missing (ENOENT)",
+                );
                 f = if all_missing || in_container {
                     f.evidence_lines(t.environment.container.clone()).fix(
                         Fix::text("KFD nodes are visible but the device files are not: a container started without GPU passthrough.").command("docker run --device=/dev/kfd --device=/dev/dri ..."),
@@ -278,7 +325,11 @@ fn render(ctx: &Ctx) -> Vec<Finding> {
                 };
                 out.push(f);
             }
-            NodeState::Error(e) => out.push(Finding::fail(format!("{} cannot be examined: {e}", path.display())).subject(subject).fix_text("Check `ls -l /dev/dri`.")),
+            NodeState::Error(e) => out.push(
+                Finding::fail(format!("{} cannot be examined: {e}", path.display()))
+                    .subject(subject)
+                    .fix_text("Check `ls -l /dev/dri`."),
+            ),
             NodeState::Present(info) => {
                 let line = describe_node(info, ctx.host);
                 match info.open.errno() {
@@ -306,7 +357,9 @@ fn render(ctx: &Ctx) -> Vec<Finding> {
         }
     }
     if out.is_empty() {
-        out.push(Finding::skip("no readable GPU node to check the render node of"));
+        out.push(Finding::skip(
+            "no readable GPU node to check the render node of",
+        ));
     }
     out
 }
@@ -320,14 +373,26 @@ fn agent_line(a: &Agent) -> String {
         "node {}: {} ({}) device 0x{:04x} at {} {} CUs wave{} VRAM {} renderD{}{}{}{}",
         a.node,
         a.gfx.as_deref().unwrap_or("gfx?"),
-        a.target.as_ref().map(|t| t.to_string()).unwrap_or_else(|| "target unknown".into()),
+        a.target
+            .as_ref()
+            .map(|t| t.to_string())
+            .unwrap_or_else(|| "target unknown".into()),
         a.device_id.unwrap_or(0),
         a.location.as_deref().unwrap_or("?"),
-        a.compute_units.map(|c| c.to_string()).unwrap_or_else(|| "?".into()),
-        a.wave_front_size.map(|c| c.to_string()).unwrap_or_else(|| "?".into()),
+        a.compute_units
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "?".into()),
+        a.wave_front_size
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "?".into()),
         a.vram_bytes.map(gib).unwrap_or_else(|| "unknown".into()),
-        a.render_minor.map(|m| m.to_string()).unwrap_or_else(|| "?".into()),
-        a.num_xcc.filter(|x| *x != 1).map(|x| format!(" {x} XCCs")).unwrap_or_default(),
+        a.render_minor
+            .map(|m| m.to_string())
+            .unwrap_or_else(|| "?".into()),
+        a.num_xcc
+            .filter(|x| *x != 1)
+            .map(|x| format!(" {x} XCCs"))
+            .unwrap_or_default(),
         if a.integrated { " integrated" } else { "" },
         match (a.visible, a.hip_index) {
             (true, Some(i)) => format!(" -> HIP device {i}"),
@@ -347,7 +412,13 @@ fn bitcode_dirs(ctx: &Ctx) -> Vec<PathBuf> {
         v.push(r.path.join("amdgcn/bitcode"));
         v.push(r.path.join("lib/llvm/amdgcn/bitcode"));
     }
-    for d in ["/opt/rocm/amdgcn/bitcode", "/opt/rocm/lib/llvm/amdgcn/bitcode", "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/usr/lib64/amdgcn/bitcode", "/usr/lib/amdgcn/bitcode"] {
+    for d in [
+        "/opt/rocm/amdgcn/bitcode",
+        "/opt/rocm/lib/llvm/amdgcn/bitcode",
+        "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+        "/usr/lib64/amdgcn/bitcode",
+        "/usr/lib/amdgcn/bitcode",
+    ] {
         v.push(PathBuf::from(d));
     }
     v.into_iter().filter(|d| ctx.host.fs.is_dir(d)).collect()
@@ -359,12 +430,22 @@ fn clang_processors(ctx: &Ctx) -> Option<(String, Vec<String>)> {
         Some(c) => ctx.host.fs.host_path(&c.path),
         None => ctx.host.which("clang")?,
     };
-    let spec = CommandSpec::new(&clang).args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"]);
+    let spec = CommandSpec::new(&clang).args([
+        "--target=amdgcn-amd-amdhsa",
+        "-nogpulib",
+        "-print-supported-cpus",
+    ]);
     let out = ctx.host.run(&spec);
     if !out.success() {
         return None;
     }
-    let list: Vec<String> = out.combined_text().lines().map(str::trim).filter(|l| l.starts_with("gfx")).map(str::to_string).collect();
+    let list: Vec<String> = out
+        .combined_text()
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("gfx"))
+        .map(str::to_string)
+        .collect();
     (!list.is_empty()).then(|| (spec.display(), list))
 }
 
@@ -374,7 +455,11 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
         return g;
     }
     let mut out = Vec::new();
-    let hidden: Vec<String> = t.unreadable_nodes.iter().map(|(n, e)| format!("node {n}: {e}")).collect();
+    let hidden: Vec<String> = t
+        .unreadable_nodes
+        .iter()
+        .map(|(n, e)| format!("node {n}: {e}"))
+        .collect();
     if t.agents.is_empty() {
         let f = Finding::fail(format!("every GPU node is unreadable to this process ({} node(s))", hidden.len()))
             .evidence_lines(hidden.clone())
@@ -386,8 +471,18 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
     let mut table = Finding::pass(format!(
         "{} GPU agent(s) in KFD{}{}, {} visible to HIP",
         t.agents.len(),
-        if hidden.is_empty() { String::new() } else { format!(", {} more hidden by the device cgroup (EPERM)", hidden.len()) },
-        t.path.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default(),
+        if hidden.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} more hidden by the device cgroup (EPERM)",
+                hidden.len()
+            )
+        },
+        t.path
+            .as_ref()
+            .map(|p| format!(" ({})", p.display()))
+            .unwrap_or_default(),
         visible
     ))
     .evidence_lines(t.agents.iter().map(agent_line));
@@ -405,7 +500,10 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
     }
     if visible == 0 && ctx.cfg.profile == Profile::Runtime {
         table.status = crate::report::Status::Fail;
-        table.summary = format!("{} GPU agent(s) in KFD but none usable by HIP", t.agents.len());
+        table.summary = format!(
+            "{} GPU agent(s) in KFD but none usable by HIP",
+            t.agents.len()
+        );
         table = table.fix_text("See gpu.kfd, gpu.render, gpu.overrides and gpu.visibility for the reason each GPU is unusable.");
     }
     out.push(table);
@@ -421,7 +519,15 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
     }
 
     // DRM cards without a KFD node.
-    let agent_slots: Vec<String> = t.agents.iter().filter_map(|a| a.location.as_deref().map(|l| l[..l.len().saturating_sub(2)].to_string())).collect();
+    let agent_slots: Vec<String> = t
+        .agents
+        .iter()
+        .filter_map(|a| {
+            a.location
+                .as_deref()
+                .map(|l| l[..l.len().saturating_sub(2)].to_string())
+        })
+        .collect();
     for c in &t.drm_cards {
         let Some(slot) = &c.pci_slot else { continue };
         let dev = &slot[..slot.len().saturating_sub(2)];
@@ -437,7 +543,11 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
     }
 
     // ISA support in the toolchain, per distinct target processor.
-    let mut procs: Vec<String> = t.agents.iter().filter_map(|a| a.target.as_ref().map(|t| t.processor.clone())).collect();
+    let mut procs: Vec<String> = t
+        .agents
+        .iter()
+        .filter_map(|a| a.target.as_ref().map(|t| t.processor.clone()))
+        .collect();
     procs.sort();
     procs.dedup();
     if procs.is_empty() {
@@ -454,28 +564,53 @@ fn agents(ctx: &Ctx) -> Vec<Finding> {
         }
         let suffix = p.trim_start_matches("gfx");
         if dirs.is_empty() {
-            ev.push("device-libs: no bitcode directory found (toolchain checks report that)".into());
+            ev.push(
+                "device-libs: no bitcode directory found (toolchain checks report that)".into(),
+            );
         } else {
             let file = format!("oclc_isa_version_{suffix}.bc");
-            match dirs.iter().map(|d| d.join(&file)).find(|f| ctx.host.fs.is_file(f)) {
+            match dirs
+                .iter()
+                .map(|d| d.join(&file))
+                .find(|f| ctx.host.fs.is_file(f))
+            {
                 Some(f) => ev.push(format!("device-libs: {} exists", f.display())),
-                None => missing.push(format!("device-libs: no {file} in {}", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "))),
+                None => missing.push(format!(
+                    "device-libs: no {file} in {}",
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
             }
         }
         match &clang {
-            Some((cmd, list)) if list.iter().any(|c| *c == p) => ev.push(format!("clang accepts {p} (`{cmd}`)")),
+            Some((cmd, list)) if list.contains(&p) => {
+                ev.push(format!("clang accepts {p} (`{cmd}`)"))
+            }
             Some((cmd, _)) => missing.push(format!("clang does not list {p} (`{cmd}`)")),
-            None => ev.push("clang: not found or -print-supported-cpus failed; not judged here".into()),
+            None => {
+                ev.push("clang: not found or -print-supported-cpus failed; not judged here".into())
+            }
         }
         ev.push("comgr's ISA list: not probed by this check".into());
-        let gpus: Vec<String> = t.agents.iter().filter(|a| a.target.as_ref().is_some_and(|t| t.processor == p)).map(|a| format!("node {}", a.node)).collect();
+        let gpus: Vec<String> = t
+            .agents
+            .iter()
+            .filter(|a| a.target.as_ref().is_some_and(|t| t.processor == p))
+            .map(|a| format!("node {}", a.node))
+            .collect();
         let f = if missing.is_empty() {
             Finding::pass(format!("the toolchain knows {p} ({})", gpus.join(", ")))
         } else {
             Finding::fail(format!("the installed toolchain cannot build for {p} ({})", gpus.join(", ")))
                 .fix_text(format!("Install a ROCm / LLVM release that supports {p} (clang and device-libs of the same release), or build for an ISA-compatible target."))
         };
-        out.push(f.subject(p.clone()).evidence_lines(ev).evidence_lines(missing));
+        out.push(
+            f.subject(p.clone())
+                .evidence_lines(ev)
+                .evidence_lines(missing),
+        );
     }
     out
 }
@@ -488,18 +623,29 @@ fn dgpu_selection(t: &Topology) -> Option<(String, Vec<&Agent>, Vec<&Agent>)> {
     if igpus.is_empty() || dgpus.is_empty() {
         return None;
     }
-    let value = dgpus.iter().filter_map(|a| a.rocr_index).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+    let value = dgpus
+        .iter()
+        .filter_map(|a| a.rocr_index)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
     Some((value, igpus, dgpus))
 }
 
 fn visibility(ctx: &Ctx) -> Vec<Finding> {
     let t = ctx.inv.gpu();
     let v = &t.visibility;
-    let any_var = v.rocr_value.is_some() || v.hip_variable.is_some() || v.gpu_device_ordinal.is_some();
+    let any_var =
+        v.rocr_value.is_some() || v.hip_variable.is_some() || v.gpu_device_ordinal.is_some();
     if let Some(g) = gate(ctx, t, false) {
         if any_var && t.environment.wsl.is_empty() {
-            let mut f = Finding::skip("visibility variables are set but there is no GPU to apply them to");
-            f = f.evidence_lines(v.rocr_value.as_ref().map(|x| format!("ROCR_VISIBLE_DEVICES={x:?}")));
+            let mut f =
+                Finding::skip("visibility variables are set but there is no GPU to apply them to");
+            f = f.evidence_lines(
+                v.rocr_value
+                    .as_ref()
+                    .map(|x| format!("ROCR_VISIBLE_DEVICES={x:?}")),
+            );
             f = f.evidence_lines(v.hip_variable.as_ref().map(|(k, x)| format!("{k}={x:?}")));
             return vec![f];
         }
@@ -509,50 +655,96 @@ fn visibility(ctx: &Ctx) -> Vec<Finding> {
         t.agents
             .iter()
             .find(|a| a.node == node)
-            .map(|a| format!("node {node} {}{}", a.gfx.as_deref().unwrap_or("gfx?"), if a.integrated { " (iGPU)" } else { "" }))
+            .map(|a| {
+                format!(
+                    "node {node} {}{}",
+                    a.gfx.as_deref().unwrap_or("gfx?"),
+                    if a.integrated { " (iGPU)" } else { "" }
+                )
+            })
             .unwrap_or_else(|| format!("node {node}"))
     };
-    let list = |nodes: &[u32]| if nodes.is_empty() { "none".to_string() } else { nodes.iter().enumerate().map(|(i, n)| format!("{i}={}", name_of(*n))).collect::<Vec<_>>().join(", ") };
-    let mut ev = vec![format!("ROCr's GPU list (KFD order, usable nodes): {}", list(&v.rocr_base))];
+    let list = |nodes: &[u32]| {
+        if nodes.is_empty() {
+            "none".to_string()
+        } else {
+            nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{i}={}", name_of(*n)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let mut ev = vec![format!(
+        "ROCr's GPU list (KFD order, usable nodes): {}",
+        list(&v.rocr_base)
+    )];
     let mut problems: Vec<String> = Vec::new();
     if let Some(val) = &v.rocr_value {
-        ev.push(format!("ROCR_VISIBLE_DEVICES={val:?} -> {}", list(&v.after_rocr)));
+        ev.push(format!(
+            "ROCR_VISIBLE_DEVICES={val:?} -> {}",
+            list(&v.after_rocr)
+        ));
         if let Some(s) = &v.rocr.stop {
-            problems.push(format!("ROCR_VISIBLE_DEVICES: entry {:?} ends the list: {}", s.token, s.reason));
+            problems.push(format!(
+                "ROCR_VISIBLE_DEVICES: entry {:?} ends the list: {}",
+                s.token, s.reason
+            ));
         }
         if !v.rocr.ignored.is_empty() {
             problems.push(format!("ROCR_VISIBLE_DEVICES: entries {:?} are ignored (ROCr reads at most one entry per GPU)", v.rocr.ignored));
         }
         if val.is_empty() {
-            problems.push("ROCR_VISIBLE_DEVICES is set but empty: ROCr then exposes no GPU at all".into());
+            problems.push(
+                "ROCR_VISIBLE_DEVICES is set but empty: ROCr then exposes no GPU at all".into(),
+            );
         }
     }
     if let Some((k, val)) = &v.hip_variable {
-        ev.push(format!("{k}={val:?} (applied to ROCr's list) -> HIP devices {}", list(&v.hip_order)));
+        ev.push(format!(
+            "{k}={val:?} (applied to ROCr's list) -> HIP devices {}",
+            list(&v.hip_order)
+        ));
         if let Some(s) = &v.hip.stop {
-            problems.push(format!("{k}: entry {:?} ends the list: {}", s.token, s.reason));
+            problems.push(format!(
+                "{k}: entry {:?} ends the list: {}",
+                s.token, s.reason
+            ));
         }
         if !v.hip.duplicates.is_empty() {
-            problems.push(format!("{k}: repeated entries {:?} are skipped", v.hip.duplicates));
+            problems.push(format!(
+                "{k}: repeated entries {:?} are skipped",
+                v.hip.duplicates
+            ));
         }
     } else {
         ev.push(format!("HIP devices: {}", list(&v.hip_order)));
     }
     if let Some(c) = &v.cuda_shadowed {
-        ev.push(format!("CUDA_VISIBLE_DEVICES={c:?} is ignored because HIP_VISIBLE_DEVICES is set"));
+        ev.push(format!(
+            "CUDA_VISIBLE_DEVICES={c:?} is ignored because HIP_VISIBLE_DEVICES is set"
+        ));
     }
     if let Some(g) = &v.gpu_device_ordinal {
-        ev.push(format!("GPU_DEVICE_ORDINAL={g:?} applies to OpenCL programs only (CLR), not to HIP"));
+        ev.push(format!(
+            "GPU_DEVICE_ORDINAL={g:?} applies to OpenCL programs only (CLR), not to HIP"
+        ));
     }
     if !t.runtime_blocked.is_empty() {
-        return vec![Finding::skip(format!("HIP would see no GPU: ROCr cannot initialise ({}); with that fixed it would see {}", t.runtime_blocked.join("; "), list(&v.hip_order)))
-            .evidence_lines(ev)
-            .evidence_lines(problems)];
+        return vec![Finding::skip(format!(
+            "HIP would see no GPU: ROCr cannot initialise ({}); with that fixed it would see {}",
+            t.runtime_blocked.join("; "),
+            list(&v.hip_order)
+        ))
+        .evidence_lines(ev)
+        .evidence_lines(problems)];
     }
     let selection = dgpu_selection(t);
     let mut out = Vec::new();
     let visible: Vec<&Agent> = t.agents.iter().filter(|a| a.hip_index.is_some()).collect();
-    let igpu_visible = visible.iter().any(|a| a.integrated) && visible.iter().any(|a| !a.integrated);
+    let igpu_visible =
+        visible.iter().any(|a| a.integrated) && visible.iter().any(|a| !a.integrated);
     let summary_order = list(&v.hip_order);
     let base_fix = |value: &str| {
         let mut fx = Fix::text(format!("Select the discrete GPU(s) by their index in ROCr's list ({value}); unset HIP_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES so they do not re-filter it.")).set_env("ROCR_VISIBLE_DEVICES", value);
@@ -562,10 +754,15 @@ fn visibility(ctx: &Ctx) -> Vec<Finding> {
         fx
     };
     if v.hip_order.is_empty() && !v.rocr_base.is_empty() && t.runtime_blocked.is_empty() {
-        let mut f = Finding::fail("the visibility variables hide every GPU from HIP").evidence_lines(ev).evidence_lines(problems);
+        let mut f = Finding::fail("the visibility variables hide every GPU from HIP")
+            .evidence_lines(ev)
+            .evidence_lines(problems);
         f = match &selection {
             Some((value, _, _)) => f.fix(base_fix(value)),
-            None => f.fix(Fix::text("Unset the variables, or list valid indices / GPU- UUIDs.").command("unset ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES")),
+            None => f.fix(
+                Fix::text("Unset the variables, or list valid indices / GPU- UUIDs.")
+                    .command("unset ROCR_VISIBLE_DEVICES HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES"),
+            ),
         };
         out.push(f);
         return out;
@@ -607,7 +804,8 @@ fn overrides(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .filter_map(|(k, v)| {
             let k = k.to_str()?;
-            k.starts_with("HSA_OVERRIDE_GFX_VERSION").then(|| (k.to_string(), v.to_string_lossy().into_owned()))
+            k.starts_with("HSA_OVERRIDE_GFX_VERSION")
+                .then(|| (k.to_string(), v.to_string_lossy().into_owned()))
         })
         .collect();
     if let Some(g) = gate(ctx, t, false) {
@@ -630,14 +828,19 @@ fn overrides(ctx: &Ctx) -> Vec<Finding> {
         return out;
     }
     if vars.is_empty() {
-        return vec![Finding::pass("no HSA_OVERRIDE_GFX_VERSION: ROCr loads code for each GPU's own ISA")];
+        return vec![Finding::pass(
+            "no HSA_OVERRIDE_GFX_VERSION: ROCr loads code for each GPU's own ISA",
+        )];
     }
     let mut out = Vec::new();
     // Per-node variables that match no GPU node.
     let user_nodes: Vec<u32> = t.agents.iter().filter_map(|a| a.user_node).collect();
     for (k, v) in &vars {
         if let Some(n) = k.strip_prefix("HSA_OVERRIDE_GFX_VERSION_") {
-            let ok = n.parse::<u32>().ok().is_some_and(|n| user_nodes.contains(&n));
+            let ok = n
+                .parse::<u32>()
+                .ok()
+                .is_some_and(|n| user_nodes.contains(&n));
             if !ok {
                 out.push(
                     Finding::warn(format!("{k}={v:?} names no GPU node"))
@@ -649,7 +852,12 @@ fn overrides(ctx: &Ctx) -> Vec<Finding> {
         }
     }
     let natives: Vec<String> = {
-        let mut n: Vec<String> = t.agents.iter().filter(|a| a.excluded.is_none()).filter_map(|a| a.gfx.clone()).collect();
+        let mut n: Vec<String> = t
+            .agents
+            .iter()
+            .filter(|a| a.excluded.is_none())
+            .filter_map(|a| a.gfx.clone())
+            .collect();
         n.sort();
         n.dedup();
         n
@@ -663,7 +871,10 @@ fn overrides(ctx: &Ctx) -> Vec<Finding> {
         if let Some(err) = &o.error {
             let mut fx = Fix::text("Use three decimal numbers without quotes; every part is decimal (gfx90a is 9.0.10).");
             if let Some(sug) = a.gfx.as_deref().and_then(override_value_for) {
-                fx = fx.command(format!("unset {}   # or, only for an ISA-compatible sibling: export {}={sug}", o.variable, o.variable));
+                fx = fx.command(format!(
+                    "unset {}   # or, only for an ISA-compatible sibling: export {}={sug}",
+                    o.variable, o.variable
+                ));
             } else {
                 fx = fx.command(format!("unset {}", o.variable));
             }
@@ -672,24 +883,39 @@ fn overrides(ctx: &Ctx) -> Vec<Finding> {
         }
         let Some(ovr) = o.gfx.clone() else {
             out.push(
-                Finding::fail(format!("{head} names no ISA ROCr knows (minor and stepping must be 0..15)"))
-                    .subject(subject)
-                    .evidence("ROCr: `Agent creation failed. The GPU node has an unrecognized id.`")
-                    .fix(Fix::text("Unset it.").command(format!("unset {}", o.variable))),
+                Finding::fail(format!(
+                    "{head} names no ISA ROCr knows (minor and stepping must be 0..15)"
+                ))
+                .subject(subject)
+                .evidence("ROCr: `Agent creation failed. The GPU node has an unrecognized id.`")
+                .fix(Fix::text("Unset it.").command(format!("unset {}", o.variable))),
             );
             continue;
         };
         let ni = processor(&native);
         let oi = processor(&ovr);
         if ovr == native {
-            out.push(Finding::warn(format!("{head} repeats the GPU's own ISA: it has no effect")).subject(subject).fix(Fix::text("Remove it so it cannot mislead after a GPU change.").command(format!("unset {}", o.variable))));
-        } else if ni.and_then(|i| i.generic.clone()).is_some() && ni.and_then(|i| i.generic.clone()) == oi.and_then(|i| i.generic.clone()) {
+            out.push(
+                Finding::warn(format!(
+                    "{head} repeats the GPU's own ISA: it has no effect"
+                ))
+                .subject(subject)
+                .fix(
+                    Fix::text("Remove it so it cannot mislead after a GPU change.")
+                        .command(format!("unset {}", o.variable)),
+                ),
+            );
+        } else if ni.and_then(|i| i.generic.clone()).is_some()
+            && ni.and_then(|i| i.generic.clone()) == oi.and_then(|i| i.generic.clone())
+        {
             out.push(
                 Finding::pass(format!("{head}: ROCr loads {ovr} code on this {native}, an ISA-compatible sibling (same {} family)", ni.and_then(|i| i.generic.clone()).unwrap_or_default()))
                     .subject(subject)
                     .evidence("the usual workaround for libraries shipped without this GPU's ISA; not an official configuration"),
             );
-        } else if crate::isa::TargetId::plain(&native).major() == crate::isa::TargetId::plain(&ovr).major() {
+        } else if crate::isa::TargetId::plain(&native).major()
+            == crate::isa::TargetId::plain(&ovr).major()
+        {
             out.push(
                 Finding::warn(format!("{head}: {ovr} and {native} share a major version but not an ISA-compatible generic family"))
                     .subject(subject)
@@ -707,8 +933,14 @@ fn overrides(ctx: &Ctx) -> Vec<Finding> {
         if o.variable == "HSA_OVERRIDE_GFX_VERSION" && natives.len() > 1 && !global_mixed_done {
             global_mixed_done = true;
             let mut fx = Fix::text("Replace the global variable by per-node variables for the GPUs that need it (the suffix is libhsakmt's node id, counting CPU nodes).").command("unset HSA_OVERRIDE_GFX_VERSION");
-            for b in t.agents.iter().filter(|b| b.user_node.is_some() && b.gfx.as_deref() != Some(ovr.as_str())) {
-                let same_family = processor(b.gfx.as_deref().unwrap_or("")).and_then(|i| i.generic.clone()).is_some_and(|g| Some(g) == oi.and_then(|i| i.generic.clone()));
+            for b in t
+                .agents
+                .iter()
+                .filter(|b| b.user_node.is_some() && b.gfx.as_deref() != Some(ovr.as_str()))
+            {
+                let same_family = processor(b.gfx.as_deref().unwrap_or(""))
+                    .and_then(|i| i.generic.clone())
+                    .is_some_and(|g| Some(g) == oi.and_then(|i| i.generic.clone()));
                 if same_family {
                     if let Some(un) = b.user_node {
                         fx = fx.set_env(format!("HSA_OVERRIDE_GFX_VERSION_{un}"), o.value.clone());
@@ -735,22 +967,44 @@ fn xnack(ctx: &Ctx) -> Vec<Finding> {
     let raw = ctx.host.env.get_str("HSA_XNACK");
     let noretry = t.driver.noretry;
     let noretry_line = match noretry {
-        Some(n) => format!("/sys/module/amdgpu/parameters/noretry: {n} ({})", match n {
-            0 => "retry on: XNACK can be enabled",
-            1 => "retry off: XNACK cannot be enabled",
-            _ => "per-ASIC default",
-        }),
+        Some(n) => format!(
+            "/sys/module/amdgpu/parameters/noretry: {n} ({})",
+            match n {
+                0 => "retry on: XNACK can be enabled",
+                1 => "retry off: XNACK cannot be enabled",
+                _ => "per-ASIC default",
+            }
+        ),
         None => "/sys/module/amdgpu/parameters/noretry: not readable".into(),
     };
     if req == XnackRequest::Ignored {
-        return vec![Finding::warn(format!("HSA_XNACK={:?} is ignored: ROCr only reads 0 or 1", raw.unwrap_or_default()))
-            .fix(Fix::text("Set HSA_XNACK=1 (XNACK on) or HSA_XNACK=0 (off), or unset it.").command("unset HSA_XNACK"))];
+        return vec![Finding::warn(format!(
+            "HSA_XNACK={:?} is ignored: ROCr only reads 0 or 1",
+            raw.unwrap_or_default()
+        ))
+        .fix(
+            Fix::text("Set HSA_XNACK=1 (XNACK on) or HSA_XNACK=0 (off), or unset it.")
+                .command("unset HSA_XNACK"),
+        )];
     }
     if let Some(g) = gate(ctx, t, false) {
         return g;
     }
-    let capable: Vec<&Agent> = t.agents.iter().filter(|a| a.target.as_ref().and_then(|t| t.info()).is_some_and(|i| i.xnack)).collect();
-    let modes: Vec<String> = t.agents.iter().filter_map(|a| a.target.as_ref().map(|t| format!("node {}: {t}", a.node))).collect();
+    let capable: Vec<&Agent> = t
+        .agents
+        .iter()
+        .filter(|a| {
+            a.target
+                .as_ref()
+                .and_then(|t| t.info())
+                .is_some_and(|i| i.xnack)
+        })
+        .collect();
+    let modes: Vec<String> = t
+        .agents
+        .iter()
+        .filter_map(|a| a.target.as_ref().map(|t| format!("node {}: {t}", a.node)))
+        .collect();
     match req {
         XnackRequest::On if noretry == Some(1) && !capable.is_empty() => vec![Finding::warn("HSA_XNACK=1 but the kernel runs with amdgpu.noretry=1: XNACK stays off")
             .evidence(noretry_line)
@@ -783,7 +1037,12 @@ fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     if !ctx.host.fs.is_real_root() {
         return vec![Finding::skip("HSA runtime initialisation is only probed on the real root (--sysroot is a fixture or another tree)")];
     }
-    let preferred = ctx.inv.libraries().iter().find(|l| l.name == "hsa-runtime64").and_then(|l| l.path.clone());
+    let preferred = ctx
+        .inv
+        .libraries()
+        .iter()
+        .find(|l| l.name == "hsa-runtime64")
+        .and_then(|l| l.path.clone());
     let Some(lib) = hsa::find_library(ctx.host, preferred.as_deref()) else {
         let msg = "libhsa-runtime64 is not installed where the loader looks";
         return vec![if runtime || has_gpu {
@@ -795,11 +1054,21 @@ fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     let (run, line) = hsa::run_probe(ctx.host, &lib);
     let cmd = format!("$ {}", run.command);
     let Some(line) = line else {
-        let mut f = if runtime || has_gpu { Finding::fail(format!("the HSA probe did not report: {}", run.outcome())) } else { Finding::warn(format!("the HSA probe did not report: {}", run.outcome())) };
+        let mut f = if runtime || has_gpu {
+            Finding::fail(format!("the HSA probe did not report: {}", run.outcome()))
+        } else {
+            Finding::warn(format!("the HSA probe did not report: {}", run.outcome()))
+        };
         if run.timed_out {
             f.status = crate::report::Status::Error;
         }
-        let tail: Vec<String> = run.stderr_text().lines().rev().take(5).map(str::to_string).collect();
+        let tail: Vec<String> = run
+            .stderr_text()
+            .lines()
+            .rev()
+            .take(5)
+            .map(str::to_string)
+            .collect();
         return vec![f
             .evidence(cmd)
             .evidence_lines(tail.into_iter().rev())
@@ -808,7 +1077,14 @@ fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     let ev_lib = format!("library {}", lib.display());
     if !line.loaded {
         let err = line.error.unwrap_or_default();
-        let f = Finding::new(if runtime || has_gpu { crate::report::Status::Fail } else { crate::report::Status::Warn }, format!("libhsa-runtime64 cannot be loaded: {err}"));
+        let f = Finding::new(
+            if runtime || has_gpu {
+                crate::report::Status::Fail
+            } else {
+                crate::report::Status::Warn
+            },
+            format!("libhsa-runtime64 cannot be loaded: {err}"),
+        );
         return vec![f.evidence(ev_lib).evidence(cmd).fix_text("Install the library's missing dependencies (`ldd` on it lists them, libhsakmt and libnuma are the usual ones).")];
     }
     let st = line.init_status.unwrap_or(u32::MAX);
@@ -816,12 +1092,22 @@ fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         let label = hsa::status_label(st);
         let text = line.status_string.clone().unwrap_or_default();
         if !has_gpu && !runtime {
-            return vec![Finding::skip(format!("hsa_init returned {label}: expected here, KFD shows no GPU{}", if matches!(t.kfd, Some(NodeState::Missing)) { " and /dev/kfd does not exist" } else { "" }))
-                .evidence(ev_lib)
-                .evidence(cmd)
-                .evidence(text)];
+            return vec![Finding::skip(format!(
+                "hsa_init returned {label}: expected here, KFD shows no GPU{}",
+                if matches!(t.kfd, Some(NodeState::Missing)) {
+                    " and /dev/kfd does not exist"
+                } else {
+                    ""
+                }
+            ))
+            .evidence(ev_lib)
+            .evidence(cmd)
+            .evidence(text)];
         }
-        let mut f = Finding::fail(format!("hsa_init failed: {label}")).evidence(ev_lib).evidence(cmd).evidence(text);
+        let mut f = Finding::fail(format!("hsa_init failed: {label}"))
+            .evidence(ev_lib)
+            .evidence(cmd)
+            .evidence(text);
         for b in &t.runtime_blocked {
             f = f.evidence(format!("likely cause: {b}"));
         }
@@ -831,14 +1117,37 @@ fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             "Fix what gpu.kfd, gpu.render and gpu.overrides report; hsa_init fails until /dev/kfd and the render nodes open."
         })];
     }
-    let gpus: Vec<String> = line.agents.iter().filter(|a| a.device_type == serde_json::json!("gpu")).filter_map(|a| a.name.clone()).collect();
-    let predicted = t.agents.iter().filter(|a| a.rocr_index.is_some() && t.visibility.after_rocr.contains(&a.node)).count();
-    let summary = format!("hsa_init succeeded: {} GPU agent(s) {}", gpus.len(), gpus.join(", "));
-    let agents_line = format!("agents: {}", line.agents.iter().map(|a| format!("{}({})", a.name.clone().unwrap_or_default(), a.device_type)).collect::<Vec<_>>().join(", "));
+    let gpus: Vec<String> = line
+        .agents
+        .iter()
+        .filter(|a| a.device_type == serde_json::json!("gpu"))
+        .filter_map(|a| a.name.clone())
+        .collect();
+    let predicted = t
+        .agents
+        .iter()
+        .filter(|a| a.rocr_index.is_some() && t.visibility.after_rocr.contains(&a.node))
+        .count();
+    let summary = format!(
+        "hsa_init succeeded: {} GPU agent(s) {}",
+        gpus.len(),
+        gpus.join(", ")
+    );
+    let agents_line = format!(
+        "agents: {}",
+        line.agents
+            .iter()
+            .map(|a| format!("{}({})", a.name.clone().unwrap_or_default(), a.device_type))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     if gpus.is_empty() && (runtime || has_gpu) {
         return vec![Finding::fail("hsa_init succeeded but the runtime exposes no GPU agent").evidence(ev_lib).evidence(cmd).evidence(agents_line).fix_text("Check ROCR_VISIBLE_DEVICES (gpu.visibility) and the render nodes (gpu.render).")];
     }
-    let mut f = Finding::pass(summary).evidence(ev_lib).evidence(cmd).evidence(agents_line);
+    let mut f = Finding::pass(summary)
+        .evidence(ev_lib)
+        .evidence(cmd)
+        .evidence(agents_line);
     if has_gpu && gpus.len() != predicted {
         f = Finding::warn(format!("the runtime shows {} GPU agent(s), KFD sysfs predicts {predicted}", gpus.len()))
             .evidence_lines(f.evidence.clone())

@@ -47,8 +47,17 @@ pub fn parse_acl_text(entries: &[String]) -> Result<Vec<AclEntry>, String> {
     let mut out = Vec::new();
     for e in entries {
         let parts: Vec<&str> = e.split(':').collect();
-        let [tag, id, perm] = parts.as_slice() else { return Err(format!("ACL entry '{e}' is not tag:id:perm")) };
-        let id = if id.is_empty() { None } else { Some(id.parse::<u32>().map_err(|_| format!("ACL entry '{e}': id must be numeric"))?) };
+        let [tag, id, perm] = parts.as_slice() else {
+            return Err(format!("ACL entry '{e}' is not tag:id:perm"));
+        };
+        let id = if id.is_empty() {
+            None
+        } else {
+            Some(
+                id.parse::<u32>()
+                    .map_err(|_| format!("ACL entry '{e}': id must be numeric"))?,
+            )
+        };
         let tag = match (*tag, id.is_some()) {
             ("user" | "u", false) => AclTag::UserObj,
             ("user" | "u", true) => AclTag::User,
@@ -68,7 +77,11 @@ pub fn parse_acl_text(entries: &[String]) -> Result<Vec<AclEntry>, String> {
                 _ => return Err(format!("ACL entry '{e}': bad permission '{c}'")),
             };
         }
-        out.push(AclEntry { tag, id, perm: bits });
+        out.push(AclEntry {
+            tag,
+            id,
+            perm: bits,
+        });
     }
     Ok(out)
 }
@@ -108,7 +121,10 @@ pub fn parse_acl_xattr(bytes: &[u8]) -> Option<Vec<AclEntry>> {
 pub enum Decision {
     Granted(String),
     /// Denied; `groups_that_grant` are gids whose membership would grant access.
-    Denied { reason: String, groups_that_grant: Vec<u32> },
+    Denied {
+        reason: String,
+        groups_that_grant: Vec<u32>,
+    },
 }
 
 impl Decision {
@@ -119,7 +135,13 @@ impl Decision {
 
 /// Decides read-write access to a node with `mode` (permission bits), owner `uid:gid` and an
 /// optional ACL.
-pub fn decide_rw(cred: &Credentials, mode: u32, uid: u32, gid: u32, acl: Option<&[AclEntry]>) -> Decision {
+pub fn decide_rw(
+    cred: &Credentials,
+    mode: u32,
+    uid: u32,
+    gid: u32,
+    acl: Option<&[AclEntry]>,
+) -> Decision {
     const RW: u8 = 6;
     let ok = |p: u8| p & RW == RW;
     if cred.uid == 0 {
@@ -128,12 +150,18 @@ pub fn decide_rw(cred: &Credentials, mode: u32, uid: u32, gid: u32, acl: Option<
     let owner = ((mode >> 6) & 7) as u8;
     let group = ((mode >> 3) & 7) as u8;
     let other = (mode & 7) as u8;
-    let acl = acl.filter(|a| a.iter().any(|e| matches!(e.tag, AclTag::User | AclTag::Group | AclTag::Mask)));
+    let acl = acl.filter(|a| {
+        a.iter()
+            .any(|e| matches!(e.tag, AclTag::User | AclTag::Group | AclTag::Mask))
+    });
     if cred.uid == uid {
         return if ok(owner) {
             Decision::Granted(format!("owner uid {uid} has rw"))
         } else {
-            Decision::Denied { reason: format!("owner uid {uid} lacks rw (mode {mode:04o})"), groups_that_grant: vec![] }
+            Decision::Denied {
+                reason: format!("owner uid {uid} lacks rw (mode {mode:04o})"),
+                groups_that_grant: vec![],
+            }
         };
     }
     let mut grant_groups = Vec::new();
@@ -146,17 +174,30 @@ pub fn decide_rw(cred: &Credentials, mode: u32, uid: u32, gid: u32, acl: Option<
                 return if ok(group) {
                     Decision::Granted(format!("member of owning group {gid}"))
                 } else {
-                    Decision::Denied { reason: format!("owning group {gid} lacks rw (mode {mode:04o})"), groups_that_grant: vec![] }
+                    Decision::Denied {
+                        reason: format!("owning group {gid} lacks rw (mode {mode:04o})"),
+                        groups_that_grant: vec![],
+                    }
                 };
             }
         }
         Some(entries) => {
-            let mask = entries.iter().find(|e| e.tag == AclTag::Mask).map(|e| e.perm).unwrap_or(7);
-            if let Some(e) = entries.iter().find(|e| e.tag == AclTag::User && e.id == Some(cred.uid)) {
+            let mask = entries
+                .iter()
+                .find(|e| e.tag == AclTag::Mask)
+                .map(|e| e.perm)
+                .unwrap_or(7);
+            if let Some(e) = entries
+                .iter()
+                .find(|e| e.tag == AclTag::User && e.id == Some(cred.uid))
+            {
                 return if ok(e.perm & mask) {
                     Decision::Granted(format!("ACL entry user:{}", cred.uid))
                 } else {
-                    Decision::Denied { reason: format!("ACL entry user:{} lacks rw after the mask", cred.uid), groups_that_grant: vec![] }
+                    Decision::Denied {
+                        reason: format!("ACL entry user:{} lacks rw after the mask", cred.uid),
+                        groups_that_grant: vec![],
+                    }
                 };
             }
             let mut matched = false;
@@ -177,7 +218,10 @@ pub fn decide_rw(cred: &Credentials, mode: u32, uid: u32, gid: u32, acl: Option<
                 }
             }
             if matched {
-                return Decision::Denied { reason: "the matching ACL group entries lack rw after the mask".into(), groups_that_grant: grant_groups };
+                return Decision::Denied {
+                    reason: "the matching ACL group entries lack rw after the mask".into(),
+                    groups_that_grant: grant_groups,
+                };
             }
         }
     }
@@ -197,7 +241,11 @@ mod tests {
     use super::*;
 
     fn user(groups: &[u32]) -> Credentials {
-        Credentials { uid: 1000, gid: 1000, groups: groups.to_vec() }
+        Credentials {
+            uid: 1000,
+            gid: 1000,
+            groups: groups.to_vec(),
+        }
     }
 
     #[test]
@@ -205,28 +253,86 @@ mod tests {
         assert!(decide_rw(&user(&[]), 0o666, 0, 992, None).granted());
         assert!(decide_rw(&user(&[992]), 0o660, 0, 992, None).granted());
         match decide_rw(&user(&[44]), 0o660, 0, 992, None) {
-            Decision::Denied { groups_that_grant, .. } => assert_eq!(groups_that_grant, vec![992]),
+            Decision::Denied {
+                groups_that_grant, ..
+            } => assert_eq!(groups_that_grant, vec![992]),
             d => panic!("{d:?}"),
         }
         // In the group but the group has no write bit.
         assert!(!decide_rw(&user(&[992]), 0o640, 0, 992, None).granted());
         // Owner bits win over other bits.
-        assert!(!decide_rw(&Credentials { uid: 5, gid: 5, groups: vec![] }, 0o066, 5, 992, None).granted());
-        assert!(decide_rw(&Credentials { uid: 0, gid: 0, groups: vec![] }, 0o000, 1, 1, None).granted());
+        assert!(!decide_rw(
+            &Credentials {
+                uid: 5,
+                gid: 5,
+                groups: vec![]
+            },
+            0o066,
+            5,
+            992,
+            None
+        )
+        .granted());
+        assert!(decide_rw(
+            &Credentials {
+                uid: 0,
+                gid: 0,
+                groups: vec![]
+            },
+            0o000,
+            1,
+            1,
+            None
+        )
+        .granted());
         // The effective gid counts as a group.
-        assert!(decide_rw(&Credentials { uid: 7, gid: 992, groups: vec![] }, 0o660, 0, 992, None).granted());
+        assert!(decide_rw(
+            &Credentials {
+                uid: 7,
+                gid: 992,
+                groups: vec![]
+            },
+            0o660,
+            0,
+            992,
+            None
+        )
+        .granted());
     }
 
     #[test]
     fn acls_named_entries_and_mask() {
-        let acl = parse_acl_text(&["user::rw-".into(), "user:1000:rw-".into(), "group::rw-".into(), "mask::rw-".into(), "other::---".into()]).unwrap();
+        let acl = parse_acl_text(&[
+            "user::rw-".into(),
+            "user:1000:rw-".into(),
+            "group::rw-".into(),
+            "mask::rw-".into(),
+            "other::---".into(),
+        ])
+        .unwrap();
         assert!(decide_rw(&user(&[]), 0o660, 0, 992, Some(&acl)).granted());
-        let masked = parse_acl_text(&["user::rw".into(), "user:1000:rw".into(), "group::rw".into(), "mask::r".into(), "other::".into()]).unwrap();
+        let masked = parse_acl_text(&[
+            "user::rw".into(),
+            "user:1000:rw".into(),
+            "group::rw".into(),
+            "mask::r".into(),
+            "other::".into(),
+        ])
+        .unwrap();
         assert!(!decide_rw(&user(&[]), 0o640, 0, 992, Some(&masked)).granted());
-        let grp = parse_acl_text(&["user::rw".into(), "group::rw".into(), "group:44:rw".into(), "mask::rw".into(), "other::".into()]).unwrap();
+        let grp = parse_acl_text(&[
+            "user::rw".into(),
+            "group::rw".into(),
+            "group:44:rw".into(),
+            "mask::rw".into(),
+            "other::".into(),
+        ])
+        .unwrap();
         assert!(decide_rw(&user(&[44]), 0o660, 0, 992, Some(&grp)).granted());
         match decide_rw(&user(&[]), 0o660, 0, 992, Some(&grp)) {
-            Decision::Denied { groups_that_grant, .. } => assert_eq!(groups_that_grant, vec![44, 992]),
+            Decision::Denied {
+                groups_that_grant, ..
+            } => assert_eq!(groups_that_grant, vec![44, 992]),
             d => panic!("{d:?}"),
         }
         assert!(parse_acl_text(&["bogus".into()]).is_err());
@@ -236,13 +342,26 @@ mod tests {
     #[test]
     fn acl_xattr_binary_form() {
         let mut b = 2u32.to_le_bytes().to_vec();
-        for (tag, perm, id) in [(1u16, 6u16, u32::MAX), (2, 6, 1000), (4, 6, u32::MAX), (0x10, 6, u32::MAX), (0x20, 0, u32::MAX)] {
+        for (tag, perm, id) in [
+            (1u16, 6u16, u32::MAX),
+            (2, 6, 1000),
+            (4, 6, u32::MAX),
+            (0x10, 6, u32::MAX),
+            (0x20, 0, u32::MAX),
+        ] {
             b.extend(tag.to_le_bytes());
             b.extend(perm.to_le_bytes());
             b.extend(id.to_le_bytes());
         }
         let acl = parse_acl_xattr(&b).unwrap();
-        assert_eq!(acl[1], AclEntry { tag: AclTag::User, id: Some(1000), perm: 6 });
+        assert_eq!(
+            acl[1],
+            AclEntry {
+                tag: AclTag::User,
+                id: Some(1000),
+                perm: 6
+            }
+        );
         assert!(decide_rw(&user(&[]), 0o660, 0, 992, Some(&acl)).granted());
         assert!(parse_acl_xattr(&b[..7]).is_none());
         assert!(parse_acl_xattr(&[1, 0, 0, 0]).is_none());

@@ -104,7 +104,9 @@ pub struct Devices {
 pub fn process_credentials() -> Credentials {
     let uid = nix::unistd::geteuid().as_raw();
     let gid = nix::unistd::getegid().as_raw();
-    let groups = nix::unistd::getgroups().map(|g| g.into_iter().map(|g| g.as_raw()).collect()).unwrap_or_default();
+    let groups = nix::unistd::getgroups()
+        .map(|g| g.into_iter().map(|g| g.as_raw()).collect())
+        .unwrap_or_default();
     Credentials { uid, gid, groups }
 }
 
@@ -121,7 +123,12 @@ impl Devices {
             Some(c) if source == Source::Manifest => (c.clone(), "fixture manifest"),
             _ => (process_credentials(), "process"),
         };
-        Devices { source, cred, cred_source, fixture: fixture.clone() }
+        Devices {
+            source,
+            cred,
+            cred_source,
+            fixture: fixture.clone(),
+        }
     }
 
     /// Facts about one device node (machine path).
@@ -139,7 +146,8 @@ impl Devices {
                     } else if !decision.granted() {
                         Some("EACCES".into())
                     } else {
-                        d.open_errno.map(|e| errno_name(&std::io::Error::from_raw_os_error(e)))
+                        d.open_errno
+                            .map(|e| errno_name(&std::io::Error::from_raw_os_error(e)))
                     };
                     NodeState::Present(NodeInfo {
                         path: path.to_path_buf(),
@@ -183,7 +191,11 @@ fn real_probe(host: &Host, path: &Path, cred: &Credentials) -> NodeState {
     let decision = decide_rw(cred, mode, meta.uid(), meta.gid(), acl.as_deref());
     let open = if ft.is_char_device() {
         use nix::fcntl::{open, OFlag};
-        match open(&host.fs.host_path(path), OFlag::O_RDWR | OFlag::O_CLOEXEC | OFlag::O_NOCTTY, nix::sys::stat::Mode::empty()) {
+        match open(
+            &host.fs.host_path(path),
+            OFlag::O_RDWR | OFlag::O_CLOEXEC | OFlag::O_NOCTTY,
+            nix::sys::stat::Mode::empty(),
+        ) {
             Ok(fd) => {
                 let _ = nix::unistd::close(fd);
                 Open::Opened
@@ -191,7 +203,11 @@ fn real_probe(host: &Host, path: &Path, cred: &Credentials) -> NodeState {
             Err(e) => Open::Failed(format!("{e:?}")),
         }
     } else {
-        Open::Predicted(Some(if ft.is_dir() { "EISDIR".into() } else { "ENODEV".into() }))
+        Open::Predicted(Some(if ft.is_dir() {
+            "EISDIR".into()
+        } else {
+            "ENODEV".into()
+        }))
     };
     NodeState::Present(NodeInfo {
         path: path.to_path_buf(),
@@ -215,7 +231,14 @@ fn read_acl(path: &Path) -> Option<Vec<AclEntry>> {
     let name = c"system.posix_acl_access";
     let mut buf = vec![0u8; 1024];
     // SAFETY: both strings are NUL-terminated and `buf` is valid for `buf.len()` bytes.
-    let n = unsafe { nix::libc::getxattr(c_path.as_ptr(), name.as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
+    let n = unsafe {
+        nix::libc::getxattr(
+            c_path.as_ptr(),
+            name.as_ptr(),
+            buf.as_mut_ptr().cast(),
+            buf.len(),
+        )
+    };
     if n <= 0 {
         return None;
     }

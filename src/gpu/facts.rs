@@ -10,7 +10,11 @@ pub struct Facts {
 
 pub fn facts() -> &'static Facts {
     static F: OnceLock<Facts> = OnceLock::new();
-    F.get_or_init(|| toml::from_str(include_str!("../../checks/gpu-facts.toml")).unwrap_or_else(|e| panic!("checks/gpu-facts.toml is invalid (a unit test catches this): {e}")))
+    F.get_or_init(|| {
+        toml::from_str(include_str!("../../checks/gpu-facts.toml")).unwrap_or_else(|e| {
+            panic!("checks/gpu-facts.toml is invalid (a unit test catches this): {e}")
+        })
+    })
 }
 
 /// Whether LLVM lists the processor as an APU.

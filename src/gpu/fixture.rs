@@ -133,31 +133,60 @@ pub fn errno_from_name(name: &str) -> Option<i32> {
 /// Parses a manifest text.
 pub fn parse(text: &str) -> Result<Fixture, String> {
     let raw: RawManifest = toml::from_str(text).map_err(|e| e.to_string())?;
-    let mut f = Fixture { present: true, ..Default::default() };
-    f.process = raw.process.map(|p| Credentials { uid: p.uid, gid: p.gid, groups: p.groups });
+    let mut f = Fixture {
+        present: true,
+        ..Default::default()
+    };
+    f.process = raw.process.map(|p| Credentials {
+        uid: p.uid,
+        gid: p.gid,
+        groups: p.groups,
+    });
     for d in raw.device {
         if !d.path.starts_with('/') {
             return Err(format!("device path '{}' must be absolute", d.path));
         }
         if !matches!(d.kind.as_str(), "char" | "dir" | "file") {
-            return Err(format!("device '{}': type must be char, dir or file", d.path));
+            return Err(format!(
+                "device '{}': type must be char, dir or file",
+                d.path
+            ));
         }
         let mode = u32::from_str_radix(d.mode.trim_start_matches("0o"), 8)
             .ok()
             .filter(|m| *m <= 0o7777)
-            .ok_or_else(|| format!("device '{}': mode '{}' is not octal permission bits", d.path, d.mode))?;
+            .ok_or_else(|| {
+                format!(
+                    "device '{}': mode '{}' is not octal permission bits",
+                    d.path, d.mode
+                )
+            })?;
         let acl = match &d.acl {
             Some(a) => Some(parse_acl_text(a).map_err(|e| format!("device '{}': {e}", d.path))?),
             None => None,
         };
         let open_errno = match &d.open_errno {
-            Some(n) => Some(errno_from_name(n).ok_or_else(|| format!("device '{}': unknown errno '{n}'", d.path))?),
+            Some(n) => Some(
+                errno_from_name(n)
+                    .ok_or_else(|| format!("device '{}': unknown errno '{n}'", d.path))?,
+            ),
             None => None,
         };
-        f.devices.push(FixtureDevice { path: PathBuf::from(&d.path), kind: d.kind, major: d.major, minor: d.minor, mode, uid: d.uid, gid: d.gid, acl, open_errno });
+        f.devices.push(FixtureDevice {
+            path: PathBuf::from(&d.path),
+            kind: d.kind,
+            major: d.major,
+            minor: d.minor,
+            mode,
+            uid: d.uid,
+            gid: d.gid,
+            acl,
+            open_errno,
+        });
     }
     for d in raw.deny {
-        let e = errno_from_name(&d.errno).ok_or_else(|| format!("deny '{}': unknown errno '{}'", d.path, d.errno))?;
+        let e = errno_from_name(&d.errno)
+            .ok_or_else(|| format!("deny '{}': unknown errno '{}'", d.path, d.errno))?;
         f.deny.push((PathBuf::from(d.path), e));
     }
     Ok(f)
@@ -169,7 +198,10 @@ pub fn load(host: &Host) -> Fixture {
         return Fixture::default();
     }
     match host.fs.read_text(Path::new(MANIFEST)) {
-        Ok(text) => parse(&text).unwrap_or_else(|e| Fixture { error: Some(format!("{MANIFEST}: {e}")), ..Default::default() }),
+        Ok(text) => parse(&text).unwrap_or_else(|e| Fixture {
+            error: Some(format!("{MANIFEST}: {e}")),
+            ..Default::default()
+        }),
         Err(_) => Fixture::default(),
     }
 }
@@ -177,7 +209,10 @@ pub fn load(host: &Host) -> Fixture {
 impl Fixture {
     /// The errno a read of `path` must fail with, if a deny rule covers it.
     pub fn denied(&self, path: &Path) -> Option<io::Error> {
-        self.deny.iter().find(|(p, _)| path.starts_with(p)).map(|(_, e)| io::Error::from_raw_os_error(*e))
+        self.deny
+            .iter()
+            .find(|(p, _)| path.starts_with(p))
+            .map(|(_, e)| io::Error::from_raw_os_error(*e))
     }
 
     pub fn device(&self, path: &Path) -> Option<&FixtureDevice> {
@@ -209,18 +244,32 @@ errno = "EPERM"
 "#,
         )
         .unwrap();
-        assert_eq!(f.process.unwrap().groups, vec![1000, 44]);
+        assert_eq!(f.process.as_ref().unwrap().groups, vec![1000, 44]);
         let d = f.device(Path::new("/dev/kfd")).unwrap();
-        assert_eq!((d.mode, d.gid, d.kind.as_str(), d.open_errno), (0o660, 992, "char", Some(nix::libc::EINVAL)));
-        assert_eq!(f.denied(Path::new("/sys/x/nodes/2/properties")).unwrap().raw_os_error(), Some(nix::libc::EPERM));
+        assert_eq!(
+            (d.mode, d.gid, d.kind.as_str(), d.open_errno),
+            (0o660, 992, "char", Some(nix::libc::EINVAL))
+        );
+        assert_eq!(
+            f.denied(Path::new("/sys/x/nodes/2/properties"))
+                .unwrap()
+                .raw_os_error(),
+            Some(nix::libc::EPERM)
+        );
         assert!(f.denied(Path::new("/sys/x/nodes/20/properties")).is_none());
     }
 
     #[test]
     fn rejects_bad_manifests_with_a_reason() {
-        assert!(parse("[[device]]\npath = \"dev/kfd\"\nmode = \"0660\"\n").unwrap_err().contains("absolute"));
-        assert!(parse("[[device]]\npath = \"/dev/kfd\"\nmode = \"rw\"\n").unwrap_err().contains("octal"));
-        assert!(parse("[[deny]]\npath = \"/x\"\nerrno = \"EWHAT\"\n").unwrap_err().contains("EWHAT"));
+        assert!(parse("[[device]]\npath = \"dev/kfd\"\nmode = \"0660\"\n")
+            .unwrap_err()
+            .contains("absolute"));
+        assert!(parse("[[device]]\npath = \"/dev/kfd\"\nmode = \"rw\"\n")
+            .unwrap_err()
+            .contains("octal"));
+        assert!(parse("[[deny]]\npath = \"/x\"\nerrno = \"EWHAT\"\n")
+            .unwrap_err()
+            .contains("EWHAT"));
         assert!(parse("surprise = 1\n").is_err());
     }
 }

@@ -77,7 +77,15 @@ pub struct ProbeLine {
 
 /// Parses the last line of stdout that is a JSON object of kind `hsa`.
 pub fn parse_line(stdout: &str) -> Option<ProbeLine> {
-    stdout.lines().rev().filter(|l| l.trim_start().starts_with('{')).find_map(|l| serde_json::from_str::<ProbeLine>(l).ok().filter(|p| p.kind == "hsa"))
+    stdout
+        .lines()
+        .rev()
+        .filter(|l| l.trim_start().starts_with('{'))
+        .find_map(|l| {
+            serde_json::from_str::<ProbeLine>(l)
+                .ok()
+                .filter(|p| p.kind == "hsa")
+        })
 }
 
 /// Where the dynamic loader would most likely find `libhsa-runtime64.so.1` (machine path).
@@ -87,23 +95,37 @@ pub fn find_library(host: &Host, preferred: Option<&Path>) -> Option<PathBuf> {
     }
     let mut dirs: Vec<PathBuf> = Vec::new();
     if let Some(ld) = host.env.get_str("LD_LIBRARY_PATH") {
-        dirs.extend(ld.split(':').filter(|d| d.starts_with('/')).map(PathBuf::from));
+        dirs.extend(
+            ld.split(':')
+                .filter(|d| d.starts_with('/'))
+                .map(PathBuf::from),
+        );
     }
     for var in ["ROCM_PATH", "HIP_PATH"] {
         if let Some(r) = host.env.get_nonempty(var).filter(|r| r.starts_with('/')) {
             dirs.push(Path::new(&r).join("lib"));
         }
     }
-    for d in ["/opt/rocm/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"] {
+    for d in [
+        "/opt/rocm/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+    ] {
         dirs.push(PathBuf::from(d));
     }
-    dirs.iter().flat_map(|d| ["libhsa-runtime64.so.1", "libhsa-runtime64.so"].map(|n| d.join(n))).find(|p| host.fs.is_file(p))
+    dirs.iter()
+        .flat_map(|d| ["libhsa-runtime64.so.1", "libhsa-runtime64.so"].map(|n| d.join(n)))
+        .find(|p| host.fs.is_file(p))
 }
 
 /// Runs the child probe.
 pub fn run_probe(host: &Host, library: &Path) -> (RunOutput, Option<ProbeLine>) {
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("rocm-doctor"));
-    let spec = CommandSpec::new(exe).arg("probe-library").arg("hsa").arg(host.fs.host_path(library));
+    let spec = CommandSpec::new(exe)
+        .arg("probe-library")
+        .arg("hsa")
+        .arg(host.fs.host_path(library));
     let out = host.run(&spec);
     let line = parse_line(&out.stdout_text());
     (out, line)
@@ -116,7 +138,10 @@ mod tests {
     #[test]
     fn status_names() {
         assert_eq!(status_name(4104), Some("HSA_STATUS_ERROR_OUT_OF_RESOURCES"));
-        assert_eq!(status_label(0x1008), "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008 = 4104)");
+        assert_eq!(
+            status_label(0x1008),
+            "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008 = 4104)"
+        );
         assert_eq!(status_label(0x2a), "status 0x2a = 42");
     }
 

@@ -196,7 +196,11 @@ pub fn discover(host: &Host) -> Topology {
 
     if let Some(kfd) = &t.kfd {
         if kfd.usable() == Some(false) {
-            t.runtime_blocked.push(format!("/dev/kfd cannot be opened read-write ({})", kfd.open_errno().unwrap_or_else(|| "not a character device".into())));
+            t.runtime_blocked.push(format!(
+                "/dev/kfd cannot be opened read-write ({})",
+                kfd.open_errno()
+                    .unwrap_or_else(|| "not a character device".into())
+            ));
         }
     }
 
@@ -214,14 +218,20 @@ pub fn discover(host: &Host) -> Topology {
         let gtv = opt(p, "gfx_target_version");
         let gfx = gtv.and_then(decode_gfx_target_version);
         let minor = opt(p, "drm_render_minor").filter(|m| *m > 0);
-        let render = minor.map(|m| devices.probe(host, &PathBuf::from(format!("/dev/dri/renderD{m}"))));
+        let render =
+            minor.map(|m| devices.probe(host, &PathBuf::from(format!("/dev/dri/renderD{m}"))));
         let mut excluded = None;
         match (&minor, &render) {
-            (None, _) => t.runtime_blocked.push(format!("KFD node {} has no drm_render_minor: libhsakmt fails topology initialisation", node.id)),
+            (None, _) => t.runtime_blocked.push(format!(
+                "KFD node {} has no drm_render_minor: libhsakmt fails topology initialisation",
+                node.id
+            )),
             (Some(m), Some(state)) => {
                 if let Some(e) = state.open_errno() {
                     if e == "ENOENT" || e == "EPERM" {
-                        excluded = Some(format!("/dev/dri/renderD{m}: {e} (libhsakmt skips the node)"));
+                        excluded = Some(format!(
+                            "/dev/dri/renderD{m}: {e} (libhsakmt skips the node)"
+                        ));
                     } else {
                         t.runtime_blocked.push(format!("/dev/dri/renderD{m} cannot be opened read-write ({e}): libhsakmt fails topology initialisation"));
                     }
@@ -238,7 +248,10 @@ pub fn discover(host: &Host) -> Topology {
         // Override: the per-node variable (libhsakmt's dense node id) wins over the global one.
         let mut ov = None;
         if let Some(un) = this_user_node {
-            for var in [format!("HSA_OVERRIDE_GFX_VERSION_{un}"), "HSA_OVERRIDE_GFX_VERSION".to_string()] {
+            for var in [
+                format!("HSA_OVERRIDE_GFX_VERSION_{un}"),
+                "HSA_OVERRIDE_GFX_VERSION".to_string(),
+            ] {
                 if let Some(os) = host.env.get_os(&var) {
                     let value = os.to_string_lossy().into_owned();
                     let parsed: Result<GfxVersion, OverrideError> = parse_override(&value);
@@ -256,15 +269,25 @@ pub fn discover(host: &Host) -> Topology {
                 }
             }
         }
-        let effective = ov.as_ref().and_then(|o| o.gfx.clone()).or_else(|| gfx.clone());
+        let effective = ov
+            .as_ref()
+            .and_then(|o| o.gfx.clone())
+            .or_else(|| gfx.clone());
         let target = effective.map(|name| {
             let info = processor(&name);
-            let sramecc = info.filter(|i| i.sramecc).and_then(|_| opt(p, "capability").map(|c| c & (1 << 26) != 0));
-            let xnack = info.filter(|i| i.xnack).and_then(|_| xnack_mode);
-            TargetId { processor: name, sramecc, xnack }
+            let sramecc = info
+                .filter(|i| i.sramecc)
+                .and_then(|_| opt(p, "capability").map(|c| c & (1 << 26) != 0));
+            let xnack = info.filter(|i| i.xnack).and(xnack_mode);
+            TargetId {
+                processor: name,
+                sramecc,
+                xnack,
+            }
         });
         let simd = p.get_or_zero("simd_count");
-        let integrated = gfx.as_deref().is_some_and(facts::is_apu_processor) || p.get_or_zero("cpu_cores_count") > 0;
+        let integrated = gfx.as_deref().is_some_and(facts::is_apu_processor)
+            || p.get_or_zero("cpu_cores_count") > 0;
         t.agents.push(Agent {
             node: node.id,
             gfx,
@@ -302,7 +325,9 @@ pub fn discover(host: &Host) -> Topology {
         gpu_device_ordinal: env.get_str("GPU_DEVICE_ORDINAL"),
         ..Default::default()
     };
-    let kept: Vec<usize> = (0..t.agents.len()).filter(|i| t.agents[*i].excluded.is_none()).collect();
+    let kept: Vec<usize> = (0..t.agents.len())
+        .filter(|i| t.agents[*i].excluded.is_none())
+        .collect();
     for (r, i) in kept.iter().enumerate() {
         t.agents[*i].rocr_index = Some(r as u32);
     }
@@ -317,9 +342,13 @@ pub fn discover(host: &Host) -> Topology {
     if hip.as_deref().is_some_and(|h| !h.is_empty()) {
         v.cuda_shadowed = cuda.clone().filter(|c| !c.is_empty());
     }
-    v.hip_variable = visibility::hip_variable(hip.as_deref(), cuda.as_deref()).map(|(k, val)| (k, val.to_string()));
+    v.hip_variable = visibility::hip_variable(hip.as_deref(), cuda.as_deref())
+        .map(|(k, val)| (k, val.to_string()));
     let after_ids: Vec<u64> = after.iter().map(|i| uid_of(*i)).collect();
-    v.hip = visibility::apply_hip(v.hip_variable.as_ref().map(|(_, val)| val.as_str()), &after_ids);
+    v.hip = visibility::apply_hip(
+        v.hip_variable.as_ref().map(|(_, val)| val.as_str()),
+        &after_ids,
+    );
     let order: Vec<usize> = v.hip.selected.iter().map(|s| after[*s]).collect();
     v.hip_order = order.iter().map(|i| t.agents[*i].node).collect();
     if t.runtime_blocked.is_empty() {

@@ -40,7 +40,9 @@ pub enum OverrideError {
     Empty,
     #[error("the value carries literal quote characters ({raw}); the shell or a unit file passed them through: use {unquoted} without quotes")]
     StrayQuotes { raw: String, unquoted: String },
-    #[error("'{0}' is not three decimal numbers separated by dots (major.minor.stepping, e.g. 10.3.0)")]
+    #[error(
+        "'{0}' is not three decimal numbers separated by dots (major.minor.stepping, e.g. 10.3.0)"
+    )]
     Shape(String),
     #[error("'{value}' uses a hex digit; every part is decimal: write {suggestion}")]
     HexPart { value: String, suggestion: String },
@@ -49,7 +51,10 @@ pub enum OverrideError {
 }
 
 fn printable(s: &str) -> String {
-    s.chars().take(40).map(|c| if c.is_control() { '?' } else { c }).collect()
+    s.chars()
+        .take(40)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// Parses an override value exactly as libhsakmt accepts it.
@@ -60,7 +65,10 @@ pub fn parse_override(raw: &str) -> Result<GfxVersion, OverrideError> {
     let trimmed = raw.trim();
     let unquoted = trimmed.trim_matches(|c| c == '"' || c == '\'');
     if unquoted.len() != trimmed.len() || raw.contains('"') || raw.contains('\'') {
-        return Err(OverrideError::StrayQuotes { raw: printable(raw), unquoted: printable(unquoted.trim()) });
+        return Err(OverrideError::StrayQuotes {
+            raw: printable(raw),
+            unquoted: printable(unquoted.trim()),
+        });
     }
     // sscanf's %u skips leading white space before each number, but nothing may follow.
     let parts: Vec<&str> = raw.split('.').collect();
@@ -75,15 +83,29 @@ pub fn parse_override(raw: &str) -> Result<GfxVersion, OverrideError> {
         }
         if !p.bytes().all(|b| b.is_ascii_digit()) {
             if i > 0 && p.len() == 1 && p.bytes().all(|b| b.is_ascii_hexdigit()) {
-                let mut fixed = parts.iter().map(|s| s.trim().to_string()).collect::<Vec<_>>();
-                fixed[i] = u32::from_str_radix(p, 16).map(|v| v.to_string()).unwrap_or_default();
-                return Err(OverrideError::HexPart { value: printable(raw), suggestion: fixed.join(".") });
+                let mut fixed = parts
+                    .iter()
+                    .map(|s| s.trim().to_string())
+                    .collect::<Vec<_>>();
+                fixed[i] = u32::from_str_radix(p, 16)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default();
+                return Err(OverrideError::HexPart {
+                    value: printable(raw),
+                    suggestion: fixed.join("."),
+                });
             }
             return Err(OverrideError::Shape(printable(raw)));
         }
-        nums[i] = p.parse().map_err(|_| OverrideError::Range(printable(raw)))?;
+        nums[i] = p
+            .parse()
+            .map_err(|_| OverrideError::Range(printable(raw)))?;
     }
-    let v = GfxVersion { major: nums[0], minor: nums[1], stepping: nums[2] };
+    let v = GfxVersion {
+        major: nums[0],
+        minor: nums[1],
+        stepping: nums[2],
+    };
     if v.major > 63 || v.minor > 255 || v.stepping > 255 {
         return Err(OverrideError::Range(printable(raw)));
     }
@@ -123,7 +145,10 @@ mod tests {
     fn accepts_decimal_triples() {
         let v = parse_override("10.3.0").unwrap();
         assert_eq!(v.gfx().as_deref(), Some("gfx1030"));
-        assert_eq!(parse_override("9.0.10").unwrap().gfx().as_deref(), Some("gfx90a"));
+        assert_eq!(
+            parse_override("9.0.10").unwrap().gfx().as_deref(),
+            Some("gfx90a")
+        );
         assert_eq!(parse_override("11.0.0").unwrap().to_string(), "11.0.0");
         // %u skips leading blanks before each number.
         assert_eq!(parse_override(" 10. 3.0").unwrap().as_kfd(), 100300);
@@ -133,18 +158,35 @@ mod tests {
 
     #[test]
     fn rejects_what_libhsakmt_rejects() {
-        assert!(matches!(parse_override("\"11.0.3\""), Err(OverrideError::StrayQuotes { .. })));
-        assert!(matches!(parse_override("'10.3.0'"), Err(OverrideError::StrayQuotes { .. })));
+        assert!(matches!(
+            parse_override("\"11.0.3\""),
+            Err(OverrideError::StrayQuotes { .. })
+        ));
+        assert!(matches!(
+            parse_override("'10.3.0'"),
+            Err(OverrideError::StrayQuotes { .. })
+        ));
         match parse_override("9.0.a") {
             Err(OverrideError::HexPart { suggestion, .. }) => assert_eq!(suggestion, "9.0.10"),
             other => panic!("{other:?}"),
         }
-        for bad in ["10.3", "10.3.0.1", "10.3.0 ", "gfx1030", "10..0", "-1.0.0", "1e1.0.0", "10.3.0x"] {
+        for bad in [
+            "10.3", "10.3.0.1", "10.3.0 ", "gfx1030", "10..0", "-1.0.0", "1e1.0.0", "10.3.0x",
+        ] {
             assert!(parse_override(bad).is_err(), "{bad:?} accepted");
         }
-        assert!(matches!(parse_override("64.0.0"), Err(OverrideError::Range(_))));
-        assert!(matches!(parse_override("10.256.0"), Err(OverrideError::Range(_))));
-        assert!(matches!(parse_override("99999999999.0.0"), Err(OverrideError::Range(_))));
+        assert!(matches!(
+            parse_override("64.0.0"),
+            Err(OverrideError::Range(_))
+        ));
+        assert!(matches!(
+            parse_override("10.256.0"),
+            Err(OverrideError::Range(_))
+        ));
+        assert!(matches!(
+            parse_override("99999999999.0.0"),
+            Err(OverrideError::Range(_))
+        ));
         assert_eq!(parse_override(""), Err(OverrideError::Empty));
     }
 

@@ -27,13 +27,20 @@ pub struct Driver {
 }
 
 fn trimmed(host: &Host, p: &str) -> Option<String> {
-    host.fs.read_text(Path::new(p)).ok().map(|s| s.trim().to_string())
+    host.fs
+        .read_text(Path::new(p))
+        .ok()
+        .map(|s| s.trim().to_string())
 }
 
 pub fn driver(host: &Host) -> Driver {
-    let kernel_release = trimmed(host, "/proc/sys/kernel/osrelease").filter(|s| !s.is_empty() && !s.contains('/'));
+    let kernel_release =
+        trimmed(host, "/proc/sys/kernel/osrelease").filter(|s| !s.is_empty() && !s.contains('/'));
     let builtin_listed = kernel_release.as_ref().and_then(|r| {
-        let text = host.fs.read_text(&Path::new("/lib/modules").join(r).join("modules.builtin")).ok()?;
+        let text = host
+            .fs
+            .read_text(&Path::new("/lib/modules").join(r).join("modules.builtin"))
+            .ok()?;
         Some(text.lines().any(|l| l.trim_end().ends_with("/amdgpu.ko")))
     });
     Driver {
@@ -41,7 +48,8 @@ pub fn driver(host: &Host) -> Driver {
         initstate: trimmed(host, "/sys/module/amdgpu/initstate"),
         version: trimmed(host, "/sys/module/amdgpu/version"),
         srcversion: trimmed(host, "/sys/module/amdgpu/srcversion"),
-        noretry: trimmed(host, "/sys/module/amdgpu/parameters/noretry").and_then(|s| s.parse().ok()),
+        noretry: trimmed(host, "/sys/module/amdgpu/parameters/noretry")
+            .and_then(|s| s.parse().ok()),
         kernel_release,
         builtin_listed,
     }
@@ -63,16 +71,27 @@ pub fn environment(host: &Host) -> Environment {
         }
     }
     if let Ok(cg) = host.fs.read_text(Path::new("/proc/1/cgroup")) {
-        if let Some(l) = cg.lines().find(|l| ["docker", "kubepods", "containerd", "libpod", "lxc"].iter().any(|k| l.contains(k))) {
-            env.container.push(format!("/proc/1/cgroup: {}", l.chars().take(120).collect::<String>()));
+        if let Some(l) = cg.lines().find(|l| {
+            ["docker", "kubepods", "containerd", "libpod", "lxc"]
+                .iter()
+                .any(|k| l.contains(k))
+        }) {
+            env.container.push(format!(
+                "/proc/1/cgroup: {}",
+                l.chars().take(120).collect::<String>()
+            ));
         }
     }
     if let Some(v) = host.env.get_nonempty("container") {
-        env.container.push(format!("container={v} in the environment"));
+        env.container
+            .push(format!("container={v} in the environment"));
     }
     if let Ok(v) = host.fs.read_text(Path::new("/proc/version")) {
         if v.to_ascii_lowercase().contains("microsoft") {
-            env.wsl.push(format!("/proc/version: {}", v.trim().chars().take(120).collect::<String>()));
+            env.wsl.push(format!(
+                "/proc/version: {}",
+                v.trim().chars().take(120).collect::<String>()
+            ));
         }
     }
     if host.fs.exists(Path::new("/dev/dxg")) {

@@ -65,7 +65,9 @@ mod tests {
 
     #[test]
     fn parses_key_value_lines_and_tolerates_junk() {
-        let p = parse("cpu_cores_count 0\nsimd_count 80\n\nhive_id 2095653680343411291\nbogus\nx -1\ny 1 2\n");
+        let p = parse(
+            "cpu_cores_count 0\nsimd_count 80\n\nhive_id 2095653680343411291\nbogus\nx -1\ny 1 2\n",
+        );
         assert_eq!(p.get("simd_count"), Some(80));
         assert_eq!(p.get("hive_id"), Some(2095653680343411291));
         assert_eq!(p.get("gfx_target_version"), None);

@@ -12,7 +12,10 @@ use crate::host::{errno_name, Host};
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub const TOPOLOGY_DIRS: [&str; 2] = ["/sys/devices/virtual/kfd/kfd/topology", "/sys/class/kfd/kfd/topology"];
+pub const TOPOLOGY_DIRS: [&str; 2] = [
+    "/sys/devices/virtual/kfd/kfd/topology",
+    "/sys/class/kfd/kfd/topology",
+];
 
 #[derive(Debug, Clone, Default)]
 pub struct RawNode {
@@ -56,7 +59,10 @@ fn list(host: &Host, fx: &Fixture, p: &Path) -> io::Result<Vec<String>> {
         return Err(e);
     }
     let rd = host.fs.read_dir(p)?;
-    Ok(rd.filter_map(|e| e.ok()).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+    Ok(rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect())
 }
 
 /// Numeric sub-directory names, sorted numerically.
@@ -68,24 +74,41 @@ fn numeric_names(names: Vec<String>) -> Vec<u32> {
 
 pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
     let mut t = RawTopology::default();
-    let Some(dir) = TOPOLOGY_DIRS.iter().map(PathBuf::from).find(|d| host.fs.is_dir(&d.join("nodes"))) else {
+    let Some(dir) = TOPOLOGY_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .find(|d| host.fs.is_dir(&d.join("nodes")))
+    else {
         return t;
     };
-    t.generation_id = read(host, fx, &dir.join("generation_id")).ok().and_then(|s| s.trim().parse().ok());
+    t.generation_id = read(host, fx, &dir.join("generation_id"))
+        .ok()
+        .and_then(|s| s.trim().parse().ok());
     let names = match list(host, fx, &dir.join("nodes")) {
         Ok(n) => n,
         Err(e) => {
-            t.problems.push(format!("{}: {}", dir.join("nodes").display(), errno_name(&e)));
+            t.problems.push(format!(
+                "{}: {}",
+                dir.join("nodes").display(),
+                errno_name(&e)
+            ));
             Vec::new()
         }
     };
     for id in numeric_names(names) {
         let nd = dir.join("nodes").join(id.to_string());
-        let mut node = RawNode { id, ..Default::default() };
+        let mut node = RawNode {
+            id,
+            ..Default::default()
+        };
         match read(host, fx, &nd.join("gpu_id")) {
             Ok(s) => match s.trim().parse::<u64>() {
                 Ok(v) => node.gpu_id = Some(v),
-                Err(_) => t.problems.push(format!("{}: not a number: {:?}", nd.join("gpu_id").display(), s.trim())),
+                Err(_) => t.problems.push(format!(
+                    "{}: not a number: {:?}",
+                    nd.join("gpu_id").display(),
+                    s.trim()
+                )),
             },
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => {
@@ -97,7 +120,8 @@ pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
         match read(host, fx, &nd.join("properties")) {
             Ok(s) => node.props = props::parse(&s),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                t.problems.push(format!("{}: missing", nd.join("properties").display()));
+                t.problems
+                    .push(format!("{}: missing", nd.join("properties").display()));
             }
             Err(e) => {
                 node.unreadable = Some(errno_name(&e));
@@ -106,12 +130,23 @@ pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
             }
         }
         if !node.props.malformed.is_empty() {
-            t.problems.push(format!("{}: {} line(s) not 'key value': {:?}", nd.join("properties").display(), node.props.malformed.len(), node.props.malformed.first()));
+            t.problems.push(format!(
+                "{}: {} line(s) not 'key value': {:?}",
+                nd.join("properties").display(),
+                node.props.malformed.len(),
+                node.props.malformed.first()
+            ));
         }
-        node.name = read(host, fx, &nd.join("name")).ok().map(|s| s.trim_end_matches('\n').to_string());
+        node.name = read(host, fx, &nd.join("name"))
+            .ok()
+            .map(|s| s.trim_end_matches('\n').to_string());
         if let Ok(banks) = list(host, fx, &nd.join("mem_banks")) {
             for b in numeric_names(banks) {
-                if let Ok(s) = read(host, fx, &nd.join("mem_banks").join(b.to_string()).join("properties")) {
+                if let Ok(s) = read(
+                    host,
+                    fx,
+                    &nd.join("mem_banks").join(b.to_string()).join("properties"),
+                ) {
                     node.mem_banks.push(props::parse(&s));
                 }
             }
@@ -143,20 +178,33 @@ pub fn amd_drm_cards(host: &Host, fx: &Fixture) -> Vec<DrmCard> {
     let mut names = list(host, fx, base).unwrap_or_default();
     names.sort();
     for n in names {
-        let Some(num) = n.strip_prefix("card") else { continue };
+        let Some(num) = n.strip_prefix("card") else {
+            continue;
+        };
         if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
         let dev = base.join(&n).join("device");
-        let vendor = read(host, fx, &dev.join("vendor")).ok().and_then(|s| hex_u32(&s));
+        let vendor = read(host, fx, &dev.join("vendor"))
+            .ok()
+            .and_then(|s| hex_u32(&s));
         if vendor != Some(0x1002) {
             continue;
         }
-        let device_id = read(host, fx, &dev.join("device")).ok().and_then(|s| hex_u32(&s));
-        let pci_slot = read(host, fx, &dev.join("uevent"))
+        let device_id = read(host, fx, &dev.join("device"))
             .ok()
-            .and_then(|u| u.lines().find_map(|l| l.strip_prefix("PCI_SLOT_NAME=").map(|s| s.trim().to_ascii_lowercase())));
-        out.push(DrmCard { card: n, device_id, pci_slot });
+            .and_then(|s| hex_u32(&s));
+        let pci_slot = read(host, fx, &dev.join("uevent")).ok().and_then(|u| {
+            u.lines().find_map(|l| {
+                l.strip_prefix("PCI_SLOT_NAME=")
+                    .map(|s| s.trim().to_ascii_lowercase())
+            })
+        });
+        out.push(DrmCard {
+            card: n,
+            device_id,
+            pci_slot,
+        });
     }
     out
 }
@@ -182,6 +230,9 @@ mod tests {
 
     #[test]
     fn numeric_dirs_sort_numerically() {
-        assert_eq!(numeric_names(vec!["10".into(), "2".into(), "x".into(), "0".into()]), vec![0, 2, 10]);
+        assert_eq!(
+            numeric_names(vec!["10".into(), "2".into(), "x".into(), "0".into()]),
+            vec![0, 2, 10]
+        );
     }
 }

@@ -64,13 +64,14 @@ fn strtol_base0_whole(s: &str) -> Option<i64> {
         Some(b'+') => (false, &s[1..]),
         _ => (false, s),
     };
-    let (radix, digits) = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        (16, h)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (8, &body[1..])
-    } else {
-        (10, body)
-    };
+    let (radix, digits) =
+        if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (16, h)
+        } else if body.len() > 1 && body.starts_with('0') {
+            (8, &body[1..])
+        } else {
+            (10, body)
+        };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
@@ -83,7 +84,10 @@ fn strtol_base0_whole(s: &str) -> Option<i64> {
 pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
     let n = unique_ids.len();
     let Some(value) = value else {
-        return Applied { selected: (0..n).collect(), ..Default::default() };
+        return Applied {
+            selected: (0..n).collect(),
+            ..Default::default()
+        };
     };
     let mut out = Applied::default();
     if value.is_empty() {
@@ -91,7 +95,10 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
     }
     let uuids: Vec<String> = unique_ids.iter().map(|u| rocr_uuid(*u)).collect();
     // getline() does not produce a trailing empty token for a trailing separator.
-    let mut tokens: Vec<String> = value.split(',').map(|t| t.trim().to_ascii_uppercase()).collect();
+    let mut tokens: Vec<String> = value
+        .split(',')
+        .map(|t| t.trim().to_ascii_uppercase())
+        .collect();
     if value.ends_with(',') {
         tokens.pop();
     }
@@ -100,16 +107,27 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
             out.ignored = tokens[i..].to_vec();
             break;
         }
-        let stop = |reason: &str| Some(Stop { token: token.clone(), reason: reason.to_string() });
+        let stop = |reason: &str| {
+            Some(Stop {
+                token: token.clone(),
+                reason: reason.to_string(),
+            })
+        };
         let idx: usize = if token.is_empty() {
             out.stop = stop("empty entry");
             break;
         } else if token.starts_with('G') {
             if !(5..=20).contains(&token.len()) {
-                out.stop = stop("a UUID entry must be 5 to 20 characters (GPU- and up to 16 hex digits)");
+                out.stop =
+                    stop("a UUID entry must be 5 to 20 characters (GPU- and up to 16 hex digits)");
                 break;
             }
-            let hits: Vec<usize> = uuids.iter().enumerate().filter(|(_, u)| u.starts_with(token.as_str())).map(|(i, _)| i).collect();
+            let hits: Vec<usize> = uuids
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| u.starts_with(token.as_str()))
+                .map(|(i, _)| i)
+                .collect();
             match hits.as_slice() {
                 [one] => *one,
                 [] => {
@@ -125,7 +143,10 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
             match strtol_base0_whole(token) {
                 Some(v) if v >= 0 && (v as u64) < n as u64 => v as usize,
                 Some(_) => {
-                    out.stop = stop(&format!("index out of range (ROCr sees {n} GPU(s): 0..{})", n.saturating_sub(1)));
+                    out.stop = stop(&format!(
+                        "index out of range (ROCr sees {n} GPU(s): 0..{})",
+                        n.saturating_sub(1)
+                    ));
                     break;
                 }
                 None => {
@@ -144,7 +165,10 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
 }
 
 /// Which variable HIP reads: `HIP_VISIBLE_DEVICES` when non-empty, else `CUDA_VISIBLE_DEVICES`.
-pub fn hip_variable<'a>(hip: Option<&'a str>, cuda: Option<&'a str>) -> Option<(&'static str, &'a str)> {
+pub fn hip_variable<'a>(
+    hip: Option<&'a str>,
+    cuda: Option<&'a str>,
+) -> Option<(&'static str, &'a str)> {
     match (hip, cuda) {
         (Some(h), _) if !h.is_empty() => Some(("HIP_VISIBLE_DEVICES", h)),
         (_, Some(c)) if !c.is_empty() => Some(("CUDA_VISIBLE_DEVICES", c)),
@@ -156,13 +180,19 @@ pub fn hip_variable<'a>(hip: Option<&'a str>, cuda: Option<&'a str>) -> Option<(
 pub fn apply_hip(value: Option<&str>, unique_ids: &[u64]) -> Applied {
     let n = unique_ids.len();
     let Some(value) = value.filter(|v| !v.is_empty()) else {
-        return Applied { selected: (0..n).collect(), ..Default::default() };
+        return Applied {
+            selected: (0..n).collect(),
+            ..Default::default()
+        };
     };
     let uuids: Vec<String> = unique_ids.iter().map(|u| hsa_uuid(*u)).collect();
     let mut out = Applied::default();
     let mut pos = 0usize;
     while pos < value.len() {
-        let end = value[pos..].find(',').map(|e| pos + e).unwrap_or(value.len());
+        let end = value[pos..]
+            .find(',')
+            .map(|e| pos + e)
+            .unwrap_or(value.len());
         let raw = &value[pos..end];
         let mut id = raw.to_string();
         if raw.contains("GPU-") {
@@ -170,7 +200,10 @@ pub fn apply_hip(value: Option<&str>, unique_ids: &[u64]) -> Applied {
                 id = i.to_string();
             }
         }
-        let ok = id.parse::<usize>().ok().filter(|i| *i < n && i.to_string() == id);
+        let ok = id
+            .parse::<usize>()
+            .ok()
+            .filter(|i| *i < n && i.to_string() == id);
         match ok {
             None => {
                 let reason = if raw.contains("GPU-") {
@@ -180,9 +213,13 @@ pub fn apply_hip(value: Option<&str>, unique_ids: &[u64]) -> Applied {
                 } else if id.parse::<usize>().is_ok_and(|i| i.to_string() == id) {
                     format!("index out of range (HIP sees {n} device(s) after ROCr's filter)")
                 } else {
-                    "not a plain decimal index or a GPU- UUID (no spaces, signs or leading zeros)".to_string()
+                    "not a plain decimal index or a GPU- UUID (no spaces, signs or leading zeros)"
+                        .to_string()
                 };
-                out.stop = Some(Stop { token: raw.to_string(), reason });
+                out.stop = Some(Stop {
+                    token: raw.to_string(),
+                    reason,
+                });
                 break;
             }
             Some(i) => {
@@ -237,19 +274,36 @@ mod tests {
     #[test]
     fn rocr_uuid_prefixes() {
         assert_eq!(rocr_uuid(0x2222), "GPU-0000000000002222");
-        assert_eq!(apply_rocr(Some("gpu-0000000000002222"), &IDS).selected, vec![1]);
+        assert_eq!(
+            apply_rocr(Some("gpu-0000000000002222"), &IDS).selected,
+            vec![1]
+        );
         // "GPU-0" is a prefix of both non-zero ids: ambiguous, the list ends.
         let a = apply_rocr(Some("GPU-0"), &IDS);
         assert!(a.selected.is_empty());
         assert!(a.stop.unwrap().reason.contains("more than one"));
-        assert!(apply_rocr(Some("GPU"), &IDS).stop.unwrap().reason.contains("5 to 20"));
-        assert!(apply_rocr(Some("GPU-FFFF"), &IDS).stop.unwrap().reason.contains("no GPU"));
+        assert!(apply_rocr(Some("GPU"), &IDS)
+            .stop
+            .unwrap()
+            .reason
+            .contains("5 to 20"));
+        assert!(apply_rocr(Some("GPU-FFFF"), &IDS)
+            .stop
+            .unwrap()
+            .reason
+            .contains("no GPU"));
     }
 
     #[test]
     fn hip_prefers_hip_over_cuda_and_empty_means_all() {
-        assert_eq!(hip_variable(Some("1"), Some("0")), Some(("HIP_VISIBLE_DEVICES", "1")));
-        assert_eq!(hip_variable(Some(""), Some("0")), Some(("CUDA_VISIBLE_DEVICES", "0")));
+        assert_eq!(
+            hip_variable(Some("1"), Some("0")),
+            Some(("HIP_VISIBLE_DEVICES", "1"))
+        );
+        assert_eq!(
+            hip_variable(Some(""), Some("0")),
+            Some(("CUDA_VISIBLE_DEVICES", "0"))
+        );
         assert_eq!(hip_variable(None, None), None);
         assert_eq!(apply_hip(Some(""), &IDS).selected, vec![0, 1, 2]);
     }
@@ -271,7 +325,10 @@ mod tests {
 
     #[test]
     fn hip_uuid_substring() {
-        assert_eq!(apply_hip(Some("GPU-0000000000002222"), &IDS).selected, vec![1]);
+        assert_eq!(
+            apply_hip(Some("GPU-0000000000002222"), &IDS).selected,
+            vec![1]
+        );
         assert!(apply_hip(Some("GPU-dead"), &IDS).selected.is_empty());
     }
 }

@@ -73,7 +73,11 @@ pub fn child_main(path: &Path) -> i32 {
     let st = unsafe { init() };
     let mut text: *const c_char = std::ptr::null();
     let sst = unsafe { status_string(st, &mut text) };
-    let status_text = (sst == 0 && !text.is_null()).then(|| unsafe { CStr::from_ptr(text) }.to_string_lossy().into_owned());
+    let status_text = (sst == 0 && !text.is_null()).then(|| {
+        unsafe { CStr::from_ptr(text) }
+            .to_string_lossy()
+            .into_owned()
+    });
     let mut out = base(true, None);
     out["init_status"] = json!(st);
     out["status_string"] = json!(status_text);
@@ -88,7 +92,8 @@ pub fn child_main(path: &Path) -> i32 {
         let mut name = [0u8; 64];
         let n_ok = unsafe { get_info(*h, HSA_AGENT_INFO_NAME, name.as_mut_ptr().cast()) } == 0;
         let mut dev: u32 = u32::MAX;
-        let d_ok = unsafe { get_info(*h, HSA_AGENT_INFO_DEVICE, (&mut dev as *mut u32).cast()) } == 0;
+        let d_ok =
+            unsafe { get_info(*h, HSA_AGENT_INFO_DEVICE, (&mut dev as *mut u32).cast()) } == 0;
         let name = n_ok.then(|| {
             let end = name.iter().position(|b| *b == 0).unwrap_or(name.len());
             String::from_utf8_lossy(&name[..end]).into_owned()
