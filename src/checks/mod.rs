@@ -1,6 +1,7 @@
 //! Checks: small units with a stable id, docs (in `checks/checks.toml`) and a run function
 //! that judges inventory facts and returns findings.
 
+pub mod gpu;
 pub mod runtime;
 pub mod targets;
 pub mod toolchain;
@@ -55,6 +56,7 @@ const DOC_FILES: &[(&str, &str)] = &[
         "checks/runtime.toml",
         include_str!("../../checks/runtime.toml"),
     ),
+    ("checks/gpu.toml", include_str!("../../checks/gpu.toml")),
 ];
 
 pub fn docs() -> &'static [CheckDoc] {
@@ -88,6 +90,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(targets::CHECKS);
     v.extend_from_slice(toolchain::CHECKS);
     v.extend_from_slice(runtime::CHECKS);
+    v.extend_from_slice(gpu::CHECKS);
     v
 }
 

@@ -57,6 +57,11 @@ fn judge_library(l: &LibraryResolution) -> Finding {
 }
 
 fn load(ctx: &Ctx) -> Vec<Finding> {
+    if !ctx.host.fs.is_real_root() {
+        // A tree's libraries would resolve their dependencies from this host's loader paths
+        // and run against this host's kernel: the answer would describe neither machine.
+        return vec![Finding::skip("the libraries of another root (--sysroot) are not loaded; only their files are judged (runtime.libraries)")];
+    }
     let libs = ctx.inv.libraries();
     let mut out = Vec::new();
     let jobs: Vec<(&str, &LibraryResolution)> = libs

@@ -85,7 +85,7 @@ impl Host {
                 )
             }
         };
-        if spec.program.is_absolute() && !self.fs.is_real_root() {
+        if spec.program.is_absolute() && !spec.on_host && !self.fs.is_real_root() {
             let mut spec = spec.clone();
             spec.program = self.fs.host_path(&spec.program);
             return self.runner.run(&spec, &self.env, &cwd);

@@ -28,6 +28,8 @@ pub struct CommandSpec {
     pub env_overrides: Vec<(OsString, Option<OsString>)>,
     /// Working directory; defaults to the doctor's temp dir.
     pub cwd: Option<PathBuf>,
+    /// The program is a path on this host (the doctor itself), never re-rooted in `--sysroot`.
+    pub on_host: bool,
 }
 
 impl CommandSpec {
@@ -39,7 +41,16 @@ impl CommandSpec {
             timeout: None,
             env_overrides: Vec::new(),
             cwd: None,
+            on_host: false,
         }
+    }
+
+    /// The doctor re-executing itself (probe children): the program path is not re-rooted.
+    pub fn current_exe() -> Self {
+        let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("rocm-doctor"));
+        let mut c = CommandSpec::new(exe);
+        c.on_host = true;
+        c
     }
     pub fn arg(mut self, a: impl Into<OsString>) -> Self {
         self.args.push(a.into());

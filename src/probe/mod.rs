@@ -7,6 +7,7 @@
 
 mod comgr;
 mod hip;
+pub mod hsa;
 
 use crate::host::{CommandSpec, Host};
 use serde_json::{json, Value};
@@ -18,10 +19,14 @@ pub const EXIT_NOT_LOADED: i32 = 3;
 
 /// Entry point of the child process.
 pub fn child_main(kind: &str, path: &Path) -> i32 {
+    if kind == "hsa" {
+        // The HSA probe prints its own line (src/probe/hsa.rs documents it).
+        return hsa::child_main(path);
+    }
     let result = match kind {
         "hip" => hip::probe(path),
         "comgr" => comgr::probe(path),
-        other => Err(format!("unknown probe kind '{other}' (hip, comgr)")),
+        other => Err(format!("unknown probe kind '{other}' (hip, comgr, hsa)")),
     };
     let (line, code) = match result {
         Ok(v) => (v, EXIT_LOADED),

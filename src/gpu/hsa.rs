@@ -1,0 +1,155 @@
+//! Parent side of the HSA runtime probe: finds `libhsa-runtime64`, runs
+//! `rocm-doctor probe-library hsa PATH` as a child with a timeout (the format of its JSON line is
+//! documented in `src/probe/hsa.rs`) and turns the line into facts.
+
+use crate::host::{CommandSpec, Host, RunOutput};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// `hsa_status_t` names from `hsa/hsa.h` (ROCR-Runtime `inc/hsa.h`, enum `hsa_status_t`).
+pub fn status_name(code: u32) -> Option<&'static str> {
+    Some(match code {
+        0x0 => "HSA_STATUS_SUCCESS",
+        0x1 => "HSA_STATUS_INFO_BREAK",
+        0x1000 => "HSA_STATUS_ERROR",
+        0x1001 => "HSA_STATUS_ERROR_INVALID_ARGUMENT",
+        0x1002 => "HSA_STATUS_ERROR_INVALID_QUEUE_CREATION",
+        0x1003 => "HSA_STATUS_ERROR_INVALID_ALLOCATION",
+        0x1004 => "HSA_STATUS_ERROR_INVALID_AGENT",
+        0x1005 => "HSA_STATUS_ERROR_INVALID_REGION",
+        0x1006 => "HSA_STATUS_ERROR_INVALID_SIGNAL",
+        0x1007 => "HSA_STATUS_ERROR_INVALID_QUEUE",
+        0x1008 => "HSA_STATUS_ERROR_OUT_OF_RESOURCES",
+        0x1009 => "HSA_STATUS_ERROR_INVALID_PACKET_FORMAT",
+        0x100A => "HSA_STATUS_ERROR_RESOURCE_FREE",
+        0x100B => "HSA_STATUS_ERROR_NOT_INITIALIZED",
+        0x100C => "HSA_STATUS_ERROR_REFCOUNT_OVERFLOW",
+        0x100D => "HSA_STATUS_ERROR_INCOMPATIBLE_ARGUMENTS",
+        0x100E => "HSA_STATUS_ERROR_INVALID_INDEX",
+        0x100F => "HSA_STATUS_ERROR_INVALID_ISA",
+        0x1010 => "HSA_STATUS_ERROR_INVALID_CODE_OBJECT",
+        0x1011 => "HSA_STATUS_ERROR_INVALID_EXECUTABLE",
+        0x1012 => "HSA_STATUS_ERROR_FROZEN_EXECUTABLE",
+        0x1013 => "HSA_STATUS_ERROR_INVALID_SYMBOL_NAME",
+        0x1014 => "HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED",
+        0x1015 => "HSA_STATUS_ERROR_VARIABLE_UNDEFINED",
+        0x1016 => "HSA_STATUS_ERROR_EXCEPTION",
+        0x1017 => "HSA_STATUS_ERROR_INVALID_ISA_NAME",
+        0x1018 => "HSA_STATUS_ERROR_INVALID_CODE_SYMBOL",
+        0x1019 => "HSA_STATUS_ERROR_INVALID_EXECUTABLE_SYMBOL",
+        0x1020 => "HSA_STATUS_ERROR_INVALID_FILE",
+        0x1021 => "HSA_STATUS_ERROR_INVALID_CODE_OBJECT_READER",
+        0x1022 => "HSA_STATUS_ERROR_INVALID_CACHE",
+        0x1023 => "HSA_STATUS_ERROR_INVALID_WAVEFRONT",
+        0x1024 => "HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP",
+        0x1025 => "HSA_STATUS_ERROR_INVALID_RUNTIME_STATE",
+        0x1026 => "HSA_STATUS_ERROR_FATAL",
+        _ => return None,
+    })
+}
+
+/// `0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES` (or just the hex code for unknown values).
+pub fn status_label(code: u32) -> String {
+    match status_name(code) {
+        Some(n) => format!("{n} (0x{code:x} = {code})"),
+        None => format!("status 0x{code:x} = {code}"),
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+pub struct ProbeAgent {
+    pub name: Option<String>,
+    pub device_type: serde_json::Value,
+}
+
+/// The child's JSON line.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ProbeLine {
+    pub kind: String,
+    pub loaded: bool,
+    pub error: Option<String>,
+    pub init_status: Option<u32>,
+    pub status_string: Option<String>,
+    pub iterate_status: Option<u32>,
+    #[serde(default)]
+    pub agents: Vec<ProbeAgent>,
+}
+
+/// Parses the last line of stdout that is a JSON object of kind `hsa`.
+pub fn parse_line(stdout: &str) -> Option<ProbeLine> {
+    stdout
+        .lines()
+        .rev()
+        .filter(|l| l.trim_start().starts_with('{'))
+        .find_map(|l| {
+            serde_json::from_str::<ProbeLine>(l)
+                .ok()
+                .filter(|p| p.kind == "hsa")
+        })
+}
+
+/// Where the dynamic loader would most likely find `libhsa-runtime64.so.1` (machine path).
+pub fn find_library(host: &Host, preferred: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = preferred.filter(|p| host.fs.is_file(p)) {
+        return Some(p.to_path_buf());
+    }
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(ld) = host.env.get_str("LD_LIBRARY_PATH") {
+        dirs.extend(
+            ld.split(':')
+                .filter(|d| d.starts_with('/'))
+                .map(PathBuf::from),
+        );
+    }
+    for var in ["ROCM_PATH", "HIP_PATH"] {
+        if let Some(r) = host.env.get_nonempty(var).filter(|r| r.starts_with('/')) {
+            dirs.push(Path::new(&r).join("lib"));
+        }
+    }
+    for d in [
+        "/opt/rocm/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+    ] {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.iter()
+        .flat_map(|d| ["libhsa-runtime64.so.1", "libhsa-runtime64.so"].map(|n| d.join(n)))
+        .find(|p| host.fs.is_file(p))
+}
+
+/// Runs the child probe.
+pub fn run_probe(host: &Host, library: &Path) -> (RunOutput, Option<ProbeLine>) {
+    let spec = CommandSpec::current_exe()
+        .arg("probe-library")
+        .arg("hsa")
+        .arg(host.fs.host_path(library));
+    let out = host.run(&spec);
+    let line = parse_line(&out.stdout_text());
+    (out, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_names() {
+        assert_eq!(status_name(4104), Some("HSA_STATUS_ERROR_OUT_OF_RESOURCES"));
+        assert_eq!(
+            status_label(0x1008),
+            "HSA_STATUS_ERROR_OUT_OF_RESOURCES (0x1008 = 4104)"
+        );
+        assert_eq!(status_label(0x2a), "status 0x2a = 42");
+    }
+
+    #[test]
+    fn parses_the_child_line_among_noise() {
+        let out = "hsa noise\n{\"kind\":\"hsa\",\"library\":\"/x\",\"loaded\":true,\"error\":null,\"init_status\":4104,\"status_string\":\"s\",\"iterate_status\":null,\"agents\":[]}\n";
+        let p = parse_line(out).unwrap();
+        assert_eq!(p.init_status, Some(4104));
+        assert!(parse_line("{\"kind\":\"hip\",\"loaded\":true}").is_none());
+        assert!(parse_line("garbage").is_none());
+    }
+}

@@ -1,0 +1,238 @@
+//! Reading KFD topology and DRM cards from sysfs (through `host.fs`, so fixtures work).
+//!
+//! Layout (Linux `amdkfd/kfd_topology.c`): `topology/{generation_id,system_properties}` and
+//! `topology/nodes/<N>/{gpu_id,name,properties,mem_banks/<i>/properties,...}`. libhsakmt reads
+//! `/sys/devices/virtual/kfd/kfd/topology`; `/sys/class/kfd/kfd` is the class link to it. A GPU
+//! node whose device the caller's device cgroup denies returns EPERM on every read
+//! (`kfd_devcgroup_check_permission`); libhsakmt skips such nodes.
+
+use super::fixture::Fixture;
+use super::props::{self, Properties};
+use crate::host::{errno_name, Host};
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub const TOPOLOGY_DIRS: [&str; 2] = [
+    "/sys/devices/virtual/kfd/kfd/topology",
+    "/sys/class/kfd/kfd/topology",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct RawNode {
+    pub id: u32,
+    /// `gpu_id` (0 for CPU nodes); None when the file is missing (partial captures).
+    pub gpu_id: Option<u64>,
+    pub name: Option<String>,
+    pub props: Properties,
+    pub mem_banks: Vec<Properties>,
+    /// errno name when the node cannot be read (`EPERM`: hidden by the device cgroup).
+    pub unreadable: Option<String>,
+}
+
+impl RawNode {
+    /// libhsakmt: `NumFComputeCores` (simd_count) == 0 means a CPU node.
+    pub fn is_gpu(&self) -> bool {
+        self.props.get_or_zero("simd_count") > 0
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct RawTopology {
+    /// The machine path the topology was read from.
+    pub path: Option<PathBuf>,
+    pub generation_id: Option<u64>,
+    pub nodes: Vec<RawNode>,
+    /// Things that did not read as expected (for evidence).
+    pub problems: Vec<String>,
+}
+
+/// Reads a sysfs file, honouring the fixture's deny rules.
+pub fn read(host: &Host, fx: &Fixture, p: &Path) -> io::Result<String> {
+    if let Some(e) = fx.denied(p) {
+        return Err(e);
+    }
+    host.fs.read_text(p)
+}
+
+fn list(host: &Host, fx: &Fixture, p: &Path) -> io::Result<Vec<String>> {
+    if let Some(e) = fx.denied(p) {
+        return Err(e);
+    }
+    let rd = host.fs.read_dir(p)?;
+    Ok(rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect())
+}
+
+/// Numeric sub-directory names, sorted numerically.
+fn numeric_names(names: Vec<String>) -> Vec<u32> {
+    let mut v: Vec<u32> = names.iter().filter_map(|n| n.parse().ok()).collect();
+    v.sort_unstable();
+    v
+}
+
+pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
+    let mut t = RawTopology::default();
+    let Some(dir) = TOPOLOGY_DIRS
+        .iter()
+        .map(PathBuf::from)
+        .find(|d| host.fs.is_dir(&d.join("nodes")))
+    else {
+        return t;
+    };
+    t.generation_id = read(host, fx, &dir.join("generation_id"))
+        .ok()
+        .and_then(|s| s.trim().parse().ok());
+    let names = match list(host, fx, &dir.join("nodes")) {
+        Ok(n) => n,
+        Err(e) => {
+            t.problems.push(format!(
+                "{}: {}",
+                dir.join("nodes").display(),
+                errno_name(&e)
+            ));
+            Vec::new()
+        }
+    };
+    for id in numeric_names(names) {
+        let nd = dir.join("nodes").join(id.to_string());
+        let mut node = RawNode {
+            id,
+            ..Default::default()
+        };
+        match read(host, fx, &nd.join("gpu_id")) {
+            Ok(s) => match s.trim().parse::<u64>() {
+                Ok(v) => node.gpu_id = Some(v),
+                Err(_) => t.problems.push(format!(
+                    "{}: not a number: {:?}",
+                    nd.join("gpu_id").display(),
+                    s.trim()
+                )),
+            },
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => {
+                node.unreadable = Some(errno_name(&e));
+                t.nodes.push(node);
+                continue;
+            }
+        }
+        match read(host, fx, &nd.join("properties")) {
+            Ok(s) => node.props = props::parse(&s),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                t.problems
+                    .push(format!("{}: missing", nd.join("properties").display()));
+            }
+            Err(e) => {
+                node.unreadable = Some(errno_name(&e));
+                t.nodes.push(node);
+                continue;
+            }
+        }
+        if !node.props.malformed.is_empty() {
+            t.problems.push(format!(
+                "{}: {} line(s) not 'key value': {:?}",
+                nd.join("properties").display(),
+                node.props.malformed.len(),
+                node.props.malformed.first()
+            ));
+        }
+        node.name = read(host, fx, &nd.join("name"))
+            .ok()
+            .map(|s| s.trim_end_matches('\n').to_string());
+        if let Ok(banks) = list(host, fx, &nd.join("mem_banks")) {
+            for b in numeric_names(banks) {
+                if let Ok(s) = read(
+                    host,
+                    fx,
+                    &nd.join("mem_banks").join(b.to_string()).join("properties"),
+                ) {
+                    node.mem_banks.push(props::parse(&s));
+                }
+            }
+        }
+        t.nodes.push(node);
+    }
+    t.path = Some(dir);
+    t
+}
+
+/// A DRM card of PCI vendor 0x1002.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DrmCard {
+    pub card: String,
+    pub device_id: Option<u32>,
+    /// `0000:03:00.0` from the device's `uevent` (`PCI_SLOT_NAME`).
+    pub pci_slot: Option<String>,
+}
+
+fn hex_u32(s: &str) -> Option<u32> {
+    let t = s.trim();
+    u32::from_str_radix(t.strip_prefix("0x").unwrap_or(t), 16).ok()
+}
+
+/// AMD DRM cards (`/sys/class/drm/cardN/device/vendor` = 0x1002).
+pub fn amd_drm_cards(host: &Host, fx: &Fixture) -> Vec<DrmCard> {
+    let base = Path::new("/sys/class/drm");
+    let mut out = Vec::new();
+    let mut names = list(host, fx, base).unwrap_or_default();
+    names.sort();
+    for n in names {
+        let Some(num) = n.strip_prefix("card") else {
+            continue;
+        };
+        if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let dev = base.join(&n).join("device");
+        let vendor = read(host, fx, &dev.join("vendor"))
+            .ok()
+            .and_then(|s| hex_u32(&s));
+        if vendor != Some(0x1002) {
+            continue;
+        }
+        let device_id = read(host, fx, &dev.join("device"))
+            .ok()
+            .and_then(|s| hex_u32(&s));
+        let pci_slot = read(host, fx, &dev.join("uevent")).ok().and_then(|u| {
+            u.lines().find_map(|l| {
+                l.strip_prefix("PCI_SLOT_NAME=")
+                    .map(|s| s.trim().to_ascii_lowercase())
+            })
+        });
+        out.push(DrmCard {
+            card: n,
+            device_id,
+            pci_slot,
+        });
+    }
+    out
+}
+
+/// `domain` + `location_id` (bus << 8 | devfn) as a PCI address `dddd:bb:dd.f`.
+pub fn bdf(domain: u64, location_id: u64) -> String {
+    let bus = (location_id >> 8) & 0xff;
+    let dev = (location_id >> 3) & 0x1f;
+    let func = location_id & 0x7;
+    format!("{domain:04x}:{bus:02x}:{dev:02x}.{func:x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bdf_from_location_id() {
+        assert_eq!(bdf(0, 25344), "0000:63:00.0");
+        assert_eq!(bdf(0, 2561), "0000:0a:00.1");
+        assert_eq!(bdf(1, 0x0318), "0001:03:03.0");
+    }
+
+    #[test]
+    fn numeric_dirs_sort_numerically() {
+        assert_eq!(
+            numeric_names(vec!["10".into(), "2".into(), "x".into(), "0".into()]),
+            vec![0, 2, 10]
+        );
+    }
+}
