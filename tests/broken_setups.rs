@@ -282,3 +282,31 @@ fn device_libs_without_the_abi_version_clang_needs() {
         "{f:#}"
     );
 }
+
+/// The global deadline bounds the whole run even when each call may wait much longer.
+#[test]
+fn the_overall_deadline_ends_a_run_of_hanging_tools() {
+    let t = tempfile::tempdir().unwrap();
+    let hang = t.path().join("clang++");
+    write_script(&hang, "#!/bin/sh\nsleep 600\n");
+    let start = std::time::Instant::now();
+    let out = doctor()
+        .args([
+            "--json",
+            "--timeout",
+            "500",
+            "--deadline",
+            "2",
+            "--isa",
+            "gfx1030",
+            "--clang",
+        ])
+        .arg(&hang)
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(findings(&doc, "toolchain.clang")[0]["status"], "error");
+    // Only that it ended, not how fast: 500 s per call would otherwise be waited.
+    assert!(start.elapsed().as_secs() < 120);
+}
