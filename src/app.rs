@@ -42,10 +42,17 @@ pub fn run(args: &RunArgs) -> i32 {
         }
         return exit::OK;
     }
-    let cfg = match Config::from_args(args) {
+    let mut cfg = match Config::from_args(args) {
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
+    let asm_req = match crate::asm::Request::from_args(args) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e),
+    };
+    if asm_req.is_none() && cfg.only.is_empty() {
+        cfg.skip.push("asm".into()); // the asm.* checks run only with --asm-caps
+    }
     for pat in cfg.only.iter().chain(&cfg.skip) {
         if !checks::registry().iter().any(|c| checks::selected(&c.doc.id, std::slice::from_ref(pat), &[])) {
             return usage_error(&format!("no check matches '{pat}' (see --list-checks)"));
@@ -56,7 +63,8 @@ pub fn run(args: &RunArgs) -> i32 {
         return usage_error(&format!("--sysroot {}: not a directory", sysroot.display()));
     }
     let host = Host::new(sysroot.clone(), Env::from_process(), Limits::new(cfg.per_call, cfg.deadline));
-    let (findings, sections) = diagnose(&host, &cfg);
+    let (mut findings, mut sections) = diagnose(&host, &cfg);
+    let asm_matrix = asm_req.map(|r| crate::asm::integrate(&host, &cfg, &r, &mut findings, &mut sections) + "\n");
     let code = report::exit_code(&findings, cfg.strict);
     let mut stdout = std::io::stdout().lock();
     let written = if args.json {
@@ -68,7 +76,7 @@ pub fn run(args: &RunArgs) -> i32 {
             ColorChoice::Never => false,
             ColorChoice::Auto => std::io::stdout().is_terminal() && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         };
-        let text = human::render(&findings, &human::Options { color, verbose: args.verbose });
+        let text = asm_matrix.unwrap_or_default() + &human::render(&findings, &human::Options { color, verbose: args.verbose });
         stdout.write_all(text.as_bytes())
     };
     match written {
