@@ -20,6 +20,8 @@ pub enum Cause {
     Signal(i32),
     /// `invalid target ID` / `unknown target CPU`.
     UnknownIsa,
+    /// Tensile's placeholder `gfx000`, unknown to every clang (expected).
+    PseudoIsa,
     /// `Executable "ld.lld" doesn't exist!`
     LinkerMissing { name: String },
     /// `ld.lld: error: <lib> is incompatible with ...`
@@ -76,7 +78,10 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
     let mut groups: Vec<(Cause, Vec<&IsaResult>, &RunOutput)> = Vec::new();
     for r in results {
         let Some(o) = r.supported_failure.as_ref().or(r.all_failed_sample.as_ref()) else { continue };
-        let c = cause_of(o);
+        let mut c = cause_of(o);
+        if c == Cause::UnknownIsa && r.isa == cx.pseudo_isa {
+            c = Cause::PseudoIsa;
+        }
         match groups.iter_mut().find(|(g, _, _)| *g == c) {
             Some(g) => g.1.push(r),
             None => groups.push((c, vec![r], o)),
@@ -89,6 +94,7 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
         let verdict = if every_key { "every capability probe fails" } else { "Tensile would mark it unsupported" };
         let f = match &cause {
             Cause::UnknownIsa => unknown_isa(cx, &names, sample),
+            Cause::PseudoIsa => Finding::pass(format!("{} is Tensile's placeholder ISA: unsupported, as Tensile expects", cx.pseudo_isa)),
             Cause::NotStarted { errno, message } => Finding::fail(format!(
                 "the assembler {} cannot be started ({errno}): the tool is broken, not the ISAs; {verdict}",
                 cx.asm.display()
@@ -122,7 +128,7 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
                 .fix(fix_use_real_clang(cx, "run the command shown with -v by hand and repair what it prints"))
             }
         };
-        let f = if matches!(cause, Cause::UnknownIsa) { f } else { f.evidence_lines(output_lines(sample, 6)) };
+        let f = if matches!(cause, Cause::UnknownIsa | Cause::PseudoIsa) { f } else { f.evidence_lines(output_lines(sample, 6)) };
         out.push(f.subject(names.join(", ")));
     }
     out
@@ -168,10 +174,7 @@ fn known_processors(cx: &Context) -> Option<Vec<String>> {
 }
 
 fn unknown_isa(cx: &Context, names: &[&str], sample: &RunOutput) -> Finding {
-    let real: Vec<&str> = names.iter().copied().filter(|n| *n != cx.pseudo_isa).collect();
-    if real.is_empty() {
-        return Finding::pass(format!("{} is Tensile's placeholder ISA: unsupported, as Tensile expects", cx.pseudo_isa));
-    }
+    let real = names;
     let requested = real.iter().any(|n| cx.explicit.iter().any(|e| e == n));
     let summary = format!("{} does not know {}: Tensile drops {} from SupportedISA", cx.asm.display(), real.join(", "), if real.len() == 1 { "it" } else { "them" });
     let mut f = if requested { Finding::fail(summary) } else { Finding::warn(summary) };
