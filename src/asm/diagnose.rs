@@ -223,15 +223,24 @@ fn linker_missing(cx: &Context, name: &str, verdict: &str) -> Finding {
     if !versioned.is_empty() {
         f = f.evidence(format!("versioned names in /usr/bin, which clang does not look for: {}", versioned.join(" ")));
     }
-    let mut fix = Fix::text(format!(
-        "Install lld for this LLVM so that {}/{name} exists (Debian's clang-N package does not depend on lld-N), or put an `{name}` on PATH.",
-        dir.display()
-    ));
-    if let Some(v) = llvm_major(cx.host, cx.asm, &real) {
-        if cx.host.fs.exists(Path::new("/etc/debian_version")) {
-            fix = fix.command(format!("sudo apt install lld-{v}"));
+    let major = llvm_major(cx.host, cx.asm, &real);
+    let installed = major.map(|v| format!("{name}-{v}")).filter(|n| versioned.contains(n));
+    let fix = match installed {
+        // lld of this version is installed, only not where clang looks (a copied or
+        // relocated clang): link it in.
+        Some(v) => Fix::text(format!("lld is installed as /usr/bin/{v}, but clang only looks for `{name}` in {} and on PATH: link it there.", dir.display()))
+            .command(format!("ln -s /usr/bin/{v} {}/{name}", dir.display())),
+        None => {
+            let mut fix = Fix::text(format!(
+                "Install lld for this LLVM so that {}/{name} exists (Debian's clang-N package does not depend on lld-N), or put an `{name}` on PATH.",
+                dir.display()
+            ));
+            if let Some(v) = major.filter(|_| cx.host.fs.exists(Path::new("/etc/debian_version"))) {
+                fix = fix.command(format!("sudo apt install lld-{v}"));
+            }
+            fix
         }
-    }
+    };
     f.fix(fix)
 }
 

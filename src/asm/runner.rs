@@ -1,6 +1,6 @@
 //! Runs the probes: Tensile's exact method (one call per probe, in order) and the batched
-//! method (empty input, then every single-line snippet in one input, then each multi-line
-//! block alone), ISAs in parallel.
+//! method (the empty input, then every single-line snippet plus the multi-line block last in
+//! one input), ISAs in parallel.
 //!
 //! One call is Tensile's `tryAssembler`: argv `<asm> -x assembler -target amdgcn-amdhsa
 //! -mcpu=<gfx> [-mwavefrontsize64 when major >= 10] -`, the snippet on stdin, success iff the
@@ -150,21 +150,35 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
     let snippets = cat.distinct_snippets();
     let singles: Vec<&str> = snippets.iter().copied().filter(|s| !s.is_empty() && !s.contains('\n')).collect();
     let blocks: Vec<&str> = snippets.iter().copied().filter(|s| s.contains('\n')).collect();
+    // The first multi-line block goes last in the batch: a failing directive inside it
+    // cascades only into its own later lines, never back into the single lines before it.
+    // Any further block runs alone.
+    let (tail, alone) = match blocks.split_first() {
+        Some((b, rest)) => (Some(*b), rest.to_vec()),
+        None => (None, Vec::new()),
+    };
+    let mut lines: Vec<&str> = singles.clone();
+    let tail_range = tail.map(|b| {
+        let start = lines.len() + 1;
+        lines.extend(b.split('\n'));
+        (start, lines.len())
+    });
     let mut verdict: HashMap<&str, bool> = HashMap::new();
     verdict.insert("", true);
     let mut timed_out = false;
     let mut fallback = None;
     let mut sample = None;
-    // 2. All single-line snippets in one input.
-    if !singles.is_empty() {
-        let out = c.call(&singles.join("\n"));
+    let mut run_alone: Vec<&str> = alone;
+    // 2. All single-line snippets (and the block) in one input.
+    if !lines.is_empty() {
+        let out = c.call(&lines.join("\n"));
         timed_out |= out.timed_out;
         let attributed = if tensile_ok(&out) {
             Ok(Default::default())
         } else if out.spawn_error.is_some() || out.timed_out || out.signal.is_some() || out.truncated {
             Err(format!("the batched call did not finish normally: {}", out.outcome()))
         } else {
-            match parse::attribute(&singles, &out.combined_text(), out.code == Some(0)) {
+            match parse::attribute(&lines, &out.combined_text(), out.code == Some(0)) {
                 Batch::Lines(l) => Ok(l),
                 Batch::Unattributable(why) => Err(why),
             }
@@ -174,36 +188,33 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
                 for (i, s) in singles.iter().enumerate() {
                     verdict.insert(s, !failed.contains(&(i + 1)));
                 }
-                if failed.len() == singles.len() {
+                if let (Some(b), Some((lo, hi))) = (tail, tail_range) {
+                    verdict.insert(b, failed.range(lo..=hi).next().is_none());
+                }
+                if singles.iter().all(|s| verdict.get(s) == Some(&false)) {
                     sample = Some(out);
                 }
             }
             Err(why) => {
                 fallback = Some(why);
-                for s in &singles {
-                    if timed_out {
-                        verdict.insert(s, false);
-                        continue;
-                    }
-                    let o = c.call(s);
-                    timed_out |= o.timed_out;
-                    let ok = tensile_ok(&o);
-                    if !ok && sample.is_none() {
-                        sample = Some(o);
-                    }
-                    verdict.insert(s, ok);
-                }
+                run_alone.extend(singles.iter().copied());
+                run_alone.extend(tail);
             }
         }
     }
-    // 3. Multi-line blocks alone (a failing `.amdhsa_kernel` directive cascades).
-    for b in blocks {
-        let ok = !timed_out && {
-            let o = c.call(b);
-            timed_out |= o.timed_out;
-            tensile_ok(&o)
-        };
-        verdict.insert(b, ok);
+    // 3. Fallback: one call per snippet (and blocks that did not fit the batch).
+    for s in run_alone {
+        if timed_out {
+            verdict.insert(s, false);
+            continue;
+        }
+        let o = c.call(s);
+        timed_out |= o.timed_out;
+        let ok = tensile_ok(&o);
+        if !ok && sample.is_none() && !s.contains('\n') {
+            sample = Some(o);
+        }
+        verdict.insert(s, ok);
     }
     let values = cat.derive(|s| verdict.get(s).copied().unwrap_or(false));
     let all_probed_failed = values_all_probed_failed(cat, &values);
