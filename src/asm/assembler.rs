@@ -30,7 +30,8 @@ pub struct Resolved {
 pub const TENSILE_NAMES: &[&str] = &["amdclang++", "clang++", "hipcc"];
 
 fn executable(host: &Host, p: &Path) -> Option<PathBuf> {
-    host.which(&p.to_string_lossy()).map(|h| host.fs.machine_path(&h))
+    host.which(&p.to_string_lossy())
+        .map(|h| host.fs.machine_path(&h))
 }
 
 fn on_path(host: &Host, name: &str) -> Option<PathBuf> {
@@ -39,7 +40,12 @@ fn on_path(host: &Host, name: &str) -> Option<PathBuf> {
 
 /// Resolves the assembler. `explicit` is `--assembler`; `core_clang` is the clang the core
 /// judges (if it found one). Returns Err with the steps tried when nothing is found.
-pub fn resolve(host: &Host, compat: Compat, explicit: Option<&Path>, core_clang: Option<&Path>) -> Result<Resolved, Vec<String>> {
+pub fn resolve(
+    host: &Host,
+    compat: Compat,
+    explicit: Option<&Path>,
+    core_clang: Option<&Path>,
+) -> Result<Resolved, Vec<String>> {
     let mut steps = Vec::new();
     if let Some(p) = explicit {
         steps.push(format!("--assembler {}", p.display()));
@@ -48,7 +54,12 @@ pub fn resolve(host: &Host, compat: Compat, explicit: Option<&Path>, core_clang:
         } else {
             on_path(host, &p.to_string_lossy()).unwrap_or_else(|| p.to_path_buf())
         };
-        return Ok(Resolved { path, how: "given with --assembler".into(), tensile_picks_it: true, steps });
+        return Ok(Resolved {
+            path,
+            how: "given with --assembler".into(),
+            tensile_picks_it: true,
+            steps,
+        });
     }
     if let Some(v) = host.env.get_nonempty("TENSILE_ROCM_ASSEMBLER_PATH") {
         steps.push(format!("TENSILE_ROCM_ASSEMBLER_PATH={v}"));
@@ -56,7 +67,12 @@ pub fn resolve(host: &Host, compat: Compat, explicit: Option<&Path>, core_clang:
             Compat::V6_2 => "TENSILE_ROCM_ASSEMBLER_PATH (Tensile 6.2 uses it as given)".to_string(),
             Compat::Current => "TENSILE_ROCM_ASSEMBLER_PATH (read by Tensile up to rocm-6.3; current Tensile takes --assembler instead)".to_string(),
         };
-        return Ok(Resolved { path: PathBuf::from(v), how, tensile_picks_it: compat == Compat::V6_2, steps });
+        return Ok(Resolved {
+            path: PathBuf::from(v),
+            how,
+            tensile_picks_it: compat == Compat::V6_2,
+            steps,
+        });
     }
     steps.push("TENSILE_ROCM_ASSEMBLER_PATH is not set".into());
     let found = match compat {
@@ -69,10 +85,14 @@ pub fn resolve(host: &Host, compat: Compat, explicit: Option<&Path>, core_clang:
                 .unwrap_or(("/opt/rocm".into(), "default"));
             let cand = Path::new(&root.0).join("llvm/bin/clang++");
             match executable(host, &cand) {
-                Some(p) => Some((p, format!("<ROCmPath>/llvm/bin/clang++ (ROCmPath from {})", root.1))),
+                Some(p) => Some((
+                    p,
+                    format!("<ROCmPath>/llvm/bin/clang++ (ROCmPath from {})", root.1),
+                )),
                 None => {
                     steps.push(format!("{}: not an executable", cand.display()));
-                    let r = on_path(host, "clang++").map(|p| (p, "clang++ on PATH (Tensile 6.2's locateExe)".to_string()));
+                    let r = on_path(host, "clang++")
+                        .map(|p| (p, "clang++ on PATH (Tensile 6.2's locateExe)".to_string()));
                     if r.is_none() {
                         steps.push("clang++: not on PATH".into());
                     }
@@ -94,13 +114,22 @@ pub fn resolve(host: &Host, compat: Compat, explicit: Option<&Path>, core_clang:
             for d in dirs {
                 let cand = d.join("amdclang++");
                 if let Some(p) = executable(host, &cand) {
-                    r = Some((p, "amdclang++ in a ROCm dir (current Tensile's validateToolchain)".to_string()));
+                    r = Some((
+                        p,
+                        "amdclang++ in a ROCm dir (current Tensile's validateToolchain)"
+                            .to_string(),
+                    ));
                     break;
                 }
                 steps.push(format!("{}: not an executable", cand.display()));
             }
             if r.is_none() {
-                r = on_path(host, "amdclang++").map(|p| (p, "amdclang++ on PATH (current Tensile's validateToolchain)".to_string()));
+                r = on_path(host, "amdclang++").map(|p| {
+                    (
+                        p,
+                        "amdclang++ on PATH (current Tensile's validateToolchain)".to_string(),
+                    )
+                });
                 if r.is_none() {
                     steps.push("amdclang++: not on PATH".into());
                 }
@@ -109,30 +138,53 @@ pub fn resolve(host: &Host, compat: Compat, explicit: Option<&Path>, core_clang:
         }
     };
     if let Some((path, how)) = found {
-        return Ok(Resolved { path, how, tensile_picks_it: true, steps });
+        return Ok(Resolved {
+            path,
+            how,
+            tensile_picks_it: true,
+            steps,
+        });
     }
     // Not Tensile's: so the probe still says something useful on distributions without a
     // ROCm clang (Debian ships clang++ only as /usr/lib/llvm-N/bin/clang++).
     if let Some(c) = core_clang {
         steps.push(format!("the clang rocm-doctor judges: {}", c.display()));
         let cxx = c.with_file_name("clang++");
-        let path = if c.file_name().is_some_and(|n| n.to_string_lossy().ends_with("++")) {
+        let path = if c
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().ends_with("++"))
+        {
             c.to_path_buf()
         } else if let Some(p) = executable(host, &cxx) {
             p
         } else {
             c.to_path_buf()
         };
-        return Ok(Resolved { path, how: "the clang rocm-doctor judges (Tensile would not find it)".into(), tensile_picks_it: false, steps });
+        return Ok(Resolved {
+            path,
+            how: "the clang rocm-doctor judges (Tensile would not find it)".into(),
+            tensile_picks_it: false,
+            steps,
+        });
     }
     if compat == Compat::Current {
         if let Some(p) = on_path(host, "clang++") {
-            return Ok(Resolved { path: p, how: "clang++ on PATH (Tensile would need --assembler)".into(), tensile_picks_it: false, steps });
+            return Ok(Resolved {
+                path: p,
+                how: "clang++ on PATH (Tensile would need --assembler)".into(),
+                tensile_picks_it: false,
+                steps,
+            });
         }
     }
     if let Some(p) = newest_llvm_clang(host) {
         steps.push(format!("newest /usr/lib/llvm-N: {}", p.display()));
-        return Ok(Resolved { path: p, how: "the newest /usr/lib/llvm-N/bin/clang++ (Tensile would not find it)".into(), tensile_picks_it: false, steps });
+        return Ok(Resolved {
+            path: p,
+            how: "the newest /usr/lib/llvm-N/bin/clang++ (Tensile would not find it)".into(),
+            tensile_picks_it: false,
+            steps,
+        });
     }
     steps.push("no /usr/lib/llvm-N/bin/clang++".into());
     Err(steps)
@@ -143,9 +195,14 @@ pub fn newest_llvm_clang(host: &Host) -> Option<PathBuf> {
     let mut best: Option<(u32, PathBuf)> = None;
     for name in host.fs.list_names(Path::new("/usr/lib")) {
         let name = name.to_string_lossy();
-        let Some(n) = name.strip_prefix("llvm-").and_then(|v| v.parse::<u32>().ok()) else { continue };
+        let Some(n) = name
+            .strip_prefix("llvm-")
+            .and_then(|v| v.parse::<u32>().ok())
+        else {
+            continue;
+        };
         let cand = PathBuf::from(format!("/usr/lib/llvm-{n}/bin/clang++"));
-        if best.as_ref().is_none_or(|(b, _)| n > *b) && executable(host, &cand).is_some() {
+        if best.as_ref().map_or(true, |(b, _)| n > *b) && executable(host, &cand).is_some() {
             best = Some((n, cand));
         }
     }
@@ -159,12 +216,19 @@ mod tests {
     use std::time::Duration;
 
     fn host(pairs: &[(&str, &str)]) -> Host {
-        Host::new(PathBuf::from("/"), Env::from_pairs(pairs.iter().copied()), Limits::new(Duration::from_secs(5), Duration::from_secs(30)))
+        Host::new(
+            PathBuf::from("/"),
+            Env::from_pairs(pairs.iter().copied()),
+            Limits::new(Duration::from_secs(5), Duration::from_secs(30)),
+        )
     }
 
     #[test]
     fn explicit_and_env_win() {
-        let h = host(&[("TENSILE_ROCM_ASSEMBLER_PATH", "/x/clang++"), ("PATH", "/usr/bin")]);
+        let h = host(&[
+            ("TENSILE_ROCM_ASSEMBLER_PATH", "/x/clang++"),
+            ("PATH", "/usr/bin"),
+        ]);
         let r = resolve(&h, Compat::V6_2, Some(Path::new("/y/clang++")), None).unwrap();
         assert_eq!(r.path, Path::new("/y/clang++"));
         let r = resolve(&h, Compat::V6_2, None, None).unwrap();
@@ -181,7 +245,8 @@ mod tests {
             let p = d.path().join(rel);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, "#!/bin/sh\n").unwrap();
-            std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+            std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+                .unwrap();
         }
         let root = d.path().to_string_lossy().into_owned();
         let h = host(&[("ROCM_PATH", &root), ("PATH", "/nonexistent")]);

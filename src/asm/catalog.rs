@@ -18,7 +18,9 @@ impl Compat {
         match s.trim() {
             "current" | "develop" | "latest" => Ok(Compat::Current),
             "6.2" | "6.2.2" | "6.2.4" | "rocm-6.2" => Ok(Compat::V6_2),
-            other => Err(format!("--tensile-compat {other:?}: expected `current` or `6.2`")),
+            other => Err(format!(
+                "--tensile-compat {other:?}: expected `current` or `6.2`"
+            )),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -59,7 +61,10 @@ pub enum Rule {
     /// True iff any alternative assembles (tried in order, short-circuit).
     Probe(Vec<String>),
     /// The value of the first snippet that assembles, else `otherwise`.
-    Count { chain: Vec<(String, i64)>, otherwise: i64 },
+    Count {
+        chain: Vec<(String, i64)>,
+        otherwise: i64,
+    },
     /// Not probed.
     Const(Value),
 }
@@ -113,9 +118,13 @@ impl Catalog {
             .map(|k| {
                 let v = match &k.rule {
                     Rule::Probe(alts) => Value::Bool(alts.iter().any(|s| assembles(s))),
-                    Rule::Count { chain, otherwise } => {
-                        Value::Int(chain.iter().find(|(s, _)| assembles(s)).map(|(_, v)| *v).unwrap_or(*otherwise))
-                    }
+                    Rule::Count { chain, otherwise } => Value::Int(
+                        chain
+                            .iter()
+                            .find(|(s, _)| assembles(s))
+                            .map(|(_, v)| *v)
+                            .unwrap_or(*otherwise),
+                    ),
                     Rule::Const(v) => *v,
                 };
                 (k.name.clone(), v)
@@ -184,12 +193,19 @@ fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
             }
             "count" => Rule::Count {
                 chain: k.chain.into_iter().map(|c| (c.snippet, c.value)).collect(),
-                otherwise: k.otherwise.ok_or(format!("{}: a count needs `otherwise`", k.name))?,
+                otherwise: k
+                    .otherwise
+                    .ok_or(format!("{}: a count needs `otherwise`", k.name))?,
             },
             "const" => Rule::Const(match k.value {
                 Some(toml::Value::Boolean(b)) => Value::Bool(b),
                 Some(toml::Value::Integer(i)) => Value::Int(i),
-                _ => return Err(format!("{}: a const needs a boolean or integer value", k.name)),
+                _ => {
+                    return Err(format!(
+                        "{}: a const needs a boolean or integer value",
+                        k.name
+                    ))
+                }
             }),
             other => return Err(format!("{}: unknown kind {other:?}", k.name)),
         };
@@ -200,7 +216,13 @@ fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
         Compat::V6_2 => f.isa_lists.v6_2,
     };
     let source = f.source.get(compat.as_str()).cloned().unwrap_or_default();
-    Ok(Catalog { compat, keys, supported_isa, pseudo_isa: f.isa_lists.pseudo, source })
+    Ok(Catalog {
+        compat,
+        keys,
+        supported_isa,
+        pseudo_isa: f.isa_lists.pseudo,
+        source,
+    })
 }
 
 /// The compiled-in catalog for a Tensile variant.
@@ -211,7 +233,11 @@ pub fn catalog(compat: Compat) -> &'static Catalog {
         Compat::Current => &CUR,
         Compat::V6_2 => &OLD,
     };
-    cell.get_or_init(|| parse(TEXT, compat).unwrap_or_else(|e| panic!("checks/asm-caps.toml is invalid (a unit test catches this): {e}")))
+    cell.get_or_init(|| {
+        parse(TEXT, compat).unwrap_or_else(|e| {
+            panic!("checks/asm-caps.toml is invalid (a unit test catches this): {e}")
+        })
+    })
 }
 
 #[cfg(test)]
@@ -228,7 +254,9 @@ mod tests {
             assert_eq!(cat.keys.last().unwrap().name, "SupportedSource");
             let names: Vec<&str> = cat.keys.iter().map(|k| k.name.as_str()).collect();
             let pos = |n: &str| names.iter().position(|x| *x == n).unwrap();
-            assert!(pos("MaxVmcnt") < pos("MaxLgkmcnt") && pos("MaxLgkmcnt") < pos("KernargPreloading"));
+            assert!(
+                pos("MaxVmcnt") < pos("MaxLgkmcnt") && pos("MaxLgkmcnt") < pos("KernargPreloading")
+            );
             // 47 distinct single-line snippets + "" + the kernarg block (reference §4).
             let d = cat.distinct_snippets();
             assert_eq!(d.len(), 49, "{d:#?}");
@@ -238,13 +266,24 @@ mod tests {
 
     #[test]
     fn variants_differ_only_in_wmma_and_isa_list() {
-        let (a, b) = (parse(TEXT, Compat::Current).unwrap(), parse(TEXT, Compat::V6_2).unwrap());
-        let diff: Vec<&str> =
-            a.keys.iter().zip(&b.keys).filter(|(x, y)| x.rule != y.rule).map(|(x, _)| x.name.as_str()).collect();
+        let (a, b) = (
+            parse(TEXT, Compat::Current).unwrap(),
+            parse(TEXT, Compat::V6_2).unwrap(),
+        );
+        let diff: Vec<&str> = a
+            .keys
+            .iter()
+            .zip(&b.keys)
+            .filter(|(x, y)| x.rule != y.rule)
+            .map(|(x, _)| x.name.as_str())
+            .collect();
         assert_eq!(diff, ["HasWMMA"]);
         assert_eq!(a.supported_isa.len(), 17);
         assert_eq!(b.supported_isa.len(), 16);
-        assert!(b.supported_isa.contains(&"gfx940".to_string()) && !a.supported_isa.contains(&"gfx940".to_string()));
+        assert!(
+            b.supported_isa.contains(&"gfx940".to_string())
+                && !a.supported_isa.contains(&"gfx940".to_string())
+        );
         assert_eq!(a.pseudo_isa, "gfx000");
     }
 
@@ -258,19 +297,32 @@ mod tests {
         assert_eq!(get("MaxVmcnt"), Value::Int(0));
         assert_eq!(get("HasMFMA"), Value::Bool(false));
         let only15 = cat.derive(|s| s == "s_waitcnt vmcnt(15)");
-        assert_eq!(only15.iter().find(|(k, _)| k == "MaxVmcnt").unwrap().1, Value::Int(15));
+        assert_eq!(
+            only15.iter().find(|(k, _)| k == "MaxVmcnt").unwrap().1,
+            Value::Int(15)
+        );
         let alt = cat.derive(|s| s.starts_with("v_dot2acc"));
-        assert_eq!(alt.iter().find(|(k, _)| k == "v_dot2c_f32_f16").unwrap().1, Value::Bool(true));
+        assert_eq!(
+            alt.iter().find(|(k, _)| k == "v_dot2c_f32_f16").unwrap().1,
+            Value::Bool(true)
+        );
     }
 
     #[test]
     fn kernarg_block_is_tensiles_exact_string() {
         let cat = parse(TEXT, Compat::Current).unwrap();
-        let k = cat.keys.iter().find(|k| k.name == "KernargPreloading").unwrap();
+        let k = cat
+            .keys
+            .iter()
+            .find(|k| k.name == "KernargPreloading")
+            .unwrap();
         let Rule::Probe(s) = &k.rule else { panic!() };
         assert_eq!(s[0].len(), 386);
         assert_eq!(s[0].matches('\n').count(), 12);
-        assert!(s[0].starts_with("\n      TestKernel:\n") && s[0].ends_with(".end_amdhsa_kernel\n      "));
+        assert!(
+            s[0].starts_with("\n      TestKernel:\n")
+                && s[0].ends_with(".end_amdhsa_kernel\n      ")
+        );
     }
 
     #[test]

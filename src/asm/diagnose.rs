@@ -13,9 +13,14 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cause {
     /// The assembler could not be started (ENOENT, EACCES, ENOEXEC...).
-    NotStarted { errno: String, message: String },
+    NotStarted {
+        errno: String,
+        message: String,
+    },
     /// A shell wrapper could not run its command (exit 126/127).
-    WrapperBroken { code: i32 },
+    WrapperBroken {
+        code: i32,
+    },
     TimedOut,
     Signal(i32),
     /// `invalid target ID` / `unknown target CPU`.
@@ -23,17 +28,26 @@ pub enum Cause {
     /// Tensile's placeholder `gfx000`, unknown to every clang (expected).
     PseudoIsa,
     /// `Executable "ld.lld" doesn't exist!`
-    LinkerMissing { name: String },
+    LinkerMissing {
+        name: String,
+    },
     /// `ld.lld: error: <lib> is incompatible with ...`
-    IncompatibleLibrary { lib: PathBuf },
+    IncompatibleLibrary {
+        lib: PathBuf,
+    },
     /// `unable to find library -lX`
-    LibraryNotFound { name: String },
+    LibraryNotFound {
+        name: String,
+    },
     Other,
 }
 
 pub fn cause_of(o: &RunOutput) -> Cause {
     if let Some(f) = &o.spawn_error {
-        return Cause::NotStarted { errno: f.errno.clone(), message: f.message.clone() };
+        return Cause::NotStarted {
+            errno: f.errno.clone(),
+            message: f.message.clone(),
+        };
     }
     if o.timed_out {
         return Cause::TimedOut;
@@ -44,10 +58,20 @@ pub fn cause_of(o: &RunOutput) -> Cause {
     let problems = diag::classify(&o.combined_text());
     for p in &problems {
         match &p.kind {
-            ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. } => return Cause::UnknownIsa,
-            ProblemKind::ExecutableNotFound { name } => return Cause::LinkerMissing { name: name.clone() },
-            ProblemKind::IncompatibleLibrary { library, .. } => return Cause::IncompatibleLibrary { lib: library.clone() },
-            ProblemKind::LibraryNotFound { name } => return Cause::LibraryNotFound { name: name.clone() },
+            ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. } => {
+                return Cause::UnknownIsa
+            }
+            ProblemKind::ExecutableNotFound { name } => {
+                return Cause::LinkerMissing { name: name.clone() }
+            }
+            ProblemKind::IncompatibleLibrary { library, .. } => {
+                return Cause::IncompatibleLibrary {
+                    lib: library.clone(),
+                }
+            }
+            ProblemKind::LibraryNotFound { name } => {
+                return Cause::LibraryNotFound { name: name.clone() }
+            }
             _ => {}
         }
     }
@@ -67,7 +91,10 @@ pub struct Context<'a> {
 }
 
 fn output_lines(o: &RunOutput, n: usize) -> Vec<String> {
-    let mut v = vec![format!("$ echo -n '' | {}", o.command), format!("-> {}", o.outcome())];
+    let mut v = vec![
+        format!("$ echo -n '' | {}", o.command),
+        format!("-> {}", o.outcome()),
+    ];
     v.extend(o.combined_text().lines().take(n).map(|l| format!("   {l}")));
     v
 }
@@ -77,7 +104,13 @@ fn output_lines(o: &RunOutput, n: usize) -> Vec<String> {
 pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
     let mut groups: Vec<(Cause, Vec<&IsaResult>, &RunOutput)> = Vec::new();
     for r in results {
-        let Some(o) = r.supported_failure.as_ref().or(r.all_failed_sample.as_ref()) else { continue };
+        let Some(o) = r
+            .supported_failure
+            .as_ref()
+            .or(r.all_failed_sample.as_ref())
+        else {
+            continue;
+        };
         let mut c = cause_of(o);
         if c == Cause::UnknownIsa && r.isa == cx.pseudo_isa {
             c = Cause::PseudoIsa;
@@ -91,7 +124,11 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
     for (cause, isas, sample) in groups {
         let names: Vec<&str> = isas.iter().map(|r| r.isa.as_str()).collect();
         let every_key = isas.iter().any(|r| r.supported_failure.is_none());
-        let verdict = if every_key { "every capability probe fails" } else { "Tensile would mark it unsupported" };
+        let verdict = if every_key {
+            "every capability probe fails"
+        } else {
+            "Tensile would mark it unsupported"
+        };
         let f = match &cause {
             Cause::UnknownIsa => unknown_isa(cx, &names, sample),
             Cause::PseudoIsa => Finding::pass(format!("{} is Tensile's placeholder ISA: unsupported, as Tensile expects", cx.pseudo_isa)),
@@ -128,7 +165,11 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
                 .fix(fix_use_real_clang(cx, "run the command shown with -v by hand and repair what it prints"))
             }
         };
-        let f = if matches!(cause, Cause::UnknownIsa | Cause::PseudoIsa) { f } else { f.evidence_lines(output_lines(sample, 6)) };
+        let f = if matches!(cause, Cause::UnknownIsa | Cause::PseudoIsa) {
+            f
+        } else {
+            f.evidence_lines(output_lines(sample, 6))
+        };
         out.push(f.subject(names.join(", ")));
     }
     out
@@ -167,7 +208,11 @@ pub fn parse_supported_cpus(text: &str) -> Vec<String> {
 }
 
 fn known_processors(cx: &Context) -> Option<Vec<String>> {
-    let spec = CommandSpec::new(cx.asm).args(["--target=amdgcn-amd-amdhsa", "-nogpulib", "-print-supported-cpus"]);
+    let spec = CommandSpec::new(cx.asm).args([
+        "--target=amdgcn-amd-amdhsa",
+        "-nogpulib",
+        "-print-supported-cpus",
+    ]);
     let o = cx.host.run(&spec);
     let v = parse_supported_cpus(&o.combined_text());
     (!v.is_empty()).then_some(v)
@@ -176,14 +221,31 @@ fn known_processors(cx: &Context) -> Option<Vec<String>> {
 fn unknown_isa(cx: &Context, names: &[&str], sample: &RunOutput) -> Finding {
     let real = names;
     let requested = real.iter().any(|n| cx.explicit.iter().any(|e| e == n));
-    let summary = format!("{} does not know {}: Tensile drops {} from SupportedISA", cx.asm.display(), real.join(", "), if real.len() == 1 { "it" } else { "them" });
-    let mut f = if requested { Finding::fail(summary) } else { Finding::warn(summary) };
+    let summary = format!(
+        "{} does not know {}: Tensile drops {} from SupportedISA",
+        cx.asm.display(),
+        real.join(", "),
+        if real.len() == 1 { "it" } else { "them" }
+    );
+    let mut f = if requested {
+        Finding::fail(summary)
+    } else {
+        Finding::warn(summary)
+    };
     f = f.evidence_lines(output_lines(sample, 2));
     if let Some(known) = known_processors(cx) {
-        let gfx: Vec<&str> = known.iter().map(String::as_str).filter(|n| n.starts_with("gfx")).collect();
+        let gfx: Vec<&str> = known
+            .iter()
+            .map(String::as_str)
+            .filter(|n| n.starts_with("gfx"))
+            .collect();
         f = f.evidence(format!("this clang knows: {}", gfx.join(" ")));
     }
-    let need = real.iter().filter_map(|n| crate::isa::processor(n)).map(|p| p.llvm).max();
+    let need = real
+        .iter()
+        .filter_map(|n| crate::isa::processor(n))
+        .map(|p| p.llvm)
+        .max();
     let text = match need {
         Some(v) => format!("Use a clang that knows the ISA (LLVM {v} or newer, or ROCm's amdclang++) as Tensile's assembler."),
         None => "Use a newer clang (ROCm's amdclang++) that knows the ISA as Tensile's assembler, or drop the ISA.".to_string(),
@@ -195,7 +257,10 @@ fn llvm_major(host: &Host, asm: &Path, real: &Path) -> Option<u32> {
     for p in [real, asm] {
         let s = p.to_string_lossy();
         if let Some(i) = s.find("/llvm-") {
-            let n: String = s[i + 6..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            let n: String = s[i + 6..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
             if let Ok(v) = n.parse() {
                 return Some(v);
             }
@@ -208,10 +273,20 @@ fn llvm_major(host: &Host, asm: &Path, real: &Path) -> Option<u32> {
 }
 
 fn linker_missing(cx: &Context, name: &str, verdict: &str) -> Finding {
-    let real = cx.host.fs.canonicalize(cx.asm).unwrap_or_else(|_| cx.asm.to_path_buf());
+    let real = cx
+        .host
+        .fs
+        .canonicalize(cx.asm)
+        .unwrap_or_else(|_| cx.asm.to_path_buf());
     let dir = real.parent().unwrap_or(Path::new("/")).to_path_buf();
-    let mut f = Finding::fail(format!("clang cannot link: `{name}` is neither next to {} nor on PATH; {verdict}", real.display()))
-        .evidence(format!("clang looks for the exact name `{name}` in {} (its own directory) and then on PATH", dir.display()));
+    let mut f = Finding::fail(format!(
+        "clang cannot link: `{name}` is neither next to {} nor on PATH; {verdict}",
+        real.display()
+    ))
+    .evidence(format!(
+        "clang looks for the exact name `{name}` in {} (its own directory) and then on PATH",
+        dir.display()
+    ));
     let versioned: Vec<String> = cx
         .host
         .fs
@@ -221,10 +296,15 @@ fn linker_missing(cx: &Context, name: &str, verdict: &str) -> Finding {
         .filter(|n| n.starts_with(&format!("{name}-")))
         .collect();
     if !versioned.is_empty() {
-        f = f.evidence(format!("versioned names in /usr/bin, which clang does not look for: {}", versioned.join(" ")));
+        f = f.evidence(format!(
+            "versioned names in /usr/bin, which clang does not look for: {}",
+            versioned.join(" ")
+        ));
     }
     let major = llvm_major(cx.host, cx.asm, &real);
-    let installed = major.map(|v| format!("{name}-{v}")).filter(|n| versioned.contains(n));
+    let installed = major
+        .map(|v| format!("{name}-{v}"))
+        .filter(|n| versioned.contains(n));
     let fix = match installed {
         // lld of this version is installed, only not where clang looks (a copied or
         // relocated clang): link it in.
@@ -246,13 +326,21 @@ fn linker_missing(cx: &Context, name: &str, verdict: &str) -> Finding {
 
 fn incompatible(cx: &Context, lib: &Path, verdict: &str) -> Finding {
     let x = diag::link::explain_incompatible(cx.host, cx.asm, lib);
-    let what = x.elf_machine.as_deref().map(|m| format!(" ({m})")).unwrap_or_default();
+    let what = x
+        .elf_machine
+        .as_deref()
+        .map(|m| format!(" ({m})"))
+        .unwrap_or_default();
     let mut f = Finding::fail(format!(
         "the assembler's link step pulls in {}{what}, which cannot link into an AMDGPU object: {verdict}",
         lib.display()
     ));
     if let Some(r) = &x.resolved {
-        f = f.evidence(format!("{} is a linker script for {}", lib.display(), r.display()));
+        f = f.evidence(format!(
+            "{} is a linker script for {}",
+            lib.display(),
+            r.display()
+        ));
     }
     if x.origins.is_empty() {
         f = f.evidence("where the flag comes from: not found in the wrapper, NIX_LDFLAGS/NIX_CFLAGS_LINK/LDFLAGS/CCC_OVERRIDE_OPTIONS or clang config files");
@@ -284,7 +372,10 @@ mod tests {
     fn supported_cpus_are_parsed_from_real_output() {
         // Shape of `/usr/lib/llvm-15/bin/clang++ --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus` (abridged).
         let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nThread model: posix\nInstalledDir: /usr/lib/llvm-15/bin\nAvailable CPUs for this target:\n\n\tbonaire\n\tgfx1030\n\tgfx90a\n\tverde\n\nUse -mcpu or -mtune to specify the target's processor.\n";
-        assert_eq!(parse_supported_cpus(t), ["bonaire", "gfx1030", "gfx90a", "verde"]);
+        assert_eq!(
+            parse_supported_cpus(t),
+            ["bonaire", "gfx1030", "gfx90a", "verde"]
+        );
         assert!(parse_supported_cpus("garbage\n").is_empty());
     }
 
@@ -301,10 +392,35 @@ mod tests {
             duration: Default::default(),
             truncated: false,
         };
-        assert_eq!(cause_of(&mk(include_str!("../../tests/fixtures/clang-output/clang15-invalid-target-id.txt"), 1)), Cause::UnknownIsa);
-        assert_eq!(cause_of(&mk(include_str!("../../tests/fixtures/clang-output/clang15-copy-without-ld.lld.txt"), 1)), Cause::LinkerMissing { name: "ld.lld".into() });
-        assert!(matches!(cause_of(&mk(include_str!("../../tests/fixtures/clang-output/clang15-wrapper-incompatible-libunwind.txt"), 1)), Cause::IncompatibleLibrary { .. }));
-        assert_eq!(cause_of(&mk("sh: 1: exec: /x: not found\n", 127)), Cause::WrapperBroken { code: 127 });
+        assert_eq!(
+            cause_of(&mk(
+                include_str!("../../tests/fixtures/clang-output/clang15-invalid-target-id.txt"),
+                1
+            )),
+            Cause::UnknownIsa
+        );
+        assert_eq!(
+            cause_of(&mk(
+                include_str!("../../tests/fixtures/clang-output/clang15-copy-without-ld.lld.txt"),
+                1
+            )),
+            Cause::LinkerMissing {
+                name: "ld.lld".into()
+            }
+        );
+        assert!(matches!(
+            cause_of(&mk(
+                include_str!(
+                    "../../tests/fixtures/clang-output/clang15-wrapper-incompatible-libunwind.txt"
+                ),
+                1
+            )),
+            Cause::IncompatibleLibrary { .. }
+        ));
+        assert_eq!(
+            cause_of(&mk("sh: 1: exec: /x: not found\n", 127)),
+            Cause::WrapperBroken { code: 127 }
+        );
         assert_eq!(cause_of(&mk("weird\n", 1)), Cause::Other);
     }
 }

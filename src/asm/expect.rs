@@ -15,7 +15,9 @@ pub fn load(text: &str) -> Result<Map<String, Value>, String> {
         _ => return Err("expected a JSON object".into()),
     };
     for (isa, caps) in &obj {
-        let Value::Object(caps) = caps else { return Err(format!("{isa}: expected an object of capabilities")) };
+        let Value::Object(caps) = caps else {
+            return Err(format!("{isa}: expected an object of capabilities"));
+        };
         for (k, v) in caps {
             if !(v.is_boolean() || v.is_i64() || v.is_u64()) {
                 return Err(format!("{isa}.{k}: expected a boolean or an integer"));
@@ -70,9 +72,17 @@ mod tests {
     fn identical_gives_nothing_and_differences_are_named() {
         let a = obj(json!({"gfx1030": {"SupportedISA": true, "MaxVmcnt": 63}}));
         assert!(compare(&a, &a).is_empty());
-        let e = obj(json!({"gfx1030": {"SupportedISA": true, "MaxVmcnt": 15}, "gfx90a": {"SupportedISA": true}}));
+        let e = obj(
+            json!({"gfx1030": {"SupportedISA": true, "MaxVmcnt": 15}, "gfx90a": {"SupportedISA": true}}),
+        );
         let d = compare(&e, &a);
-        assert_eq!(d, ["gfx1030.MaxVmcnt: expected 15, got 63", "gfx90a: expected, but not probed in this run"]);
+        assert_eq!(
+            d,
+            [
+                "gfx1030.MaxVmcnt: expected 15, got 63",
+                "gfx90a: expected, but not probed in this run"
+            ]
+        );
     }
 
     #[test]

@@ -11,8 +11,17 @@ pub fn render(results: &[IsaResult], title: &str) -> String {
         let _ = writeln!(s, "  (no ISA probed)");
         return s;
     };
-    let keyw = first.values.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(8).max(4);
-    let heads: Vec<String> = results.iter().map(|r| r.isa.strip_prefix("gfx").unwrap_or(&r.isa).to_string()).collect();
+    let keyw = first
+        .values
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(8)
+        .max(4);
+    let heads: Vec<String> = results
+        .iter()
+        .map(|r| r.isa.strip_prefix("gfx").unwrap_or(&r.isa).to_string())
+        .collect();
     let widths: Vec<usize> = heads.iter().map(|h| h.chars().count().max(2)).collect();
     let _ = write!(s, "  {:<keyw$}", "gfx");
     for (h, w) in heads.iter().zip(&widths) {
@@ -22,7 +31,11 @@ pub fn render(results: &[IsaResult], title: &str) -> String {
     for (i, (key, _)) in first.values.iter().enumerate() {
         let _ = write!(s, "  {key:<keyw$}");
         for (r, w) in results.iter().zip(&widths) {
-            let cell = r.values.get(i).map(|(_, v)| v.cell()).unwrap_or_else(|| "?".into());
+            let cell = r
+                .values
+                .get(i)
+                .map(|(_, v)| v.cell())
+                .unwrap_or_else(|| "?".into());
             let _ = write!(s, " {cell:>w$}");
         }
         s.push('\n');
@@ -53,9 +66,18 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 2 + 44);
         assert!(lines[1].contains(" 803") && lines[1].contains(" 1030"));
-        let vm = lines.iter().find(|l| l.trim_start().starts_with("MaxVmcnt")).unwrap();
-        assert_eq!(vm.split_whitespace().collect::<Vec<_>>(), ["MaxVmcnt", "15", "15"]);
-        let sup = lines.iter().find(|l| l.trim_start().starts_with("SupportedISA")).unwrap();
+        let vm = lines
+            .iter()
+            .find(|l| l.trim_start().starts_with("MaxVmcnt"))
+            .unwrap();
+        assert_eq!(
+            vm.split_whitespace().collect::<Vec<_>>(),
+            ["MaxVmcnt", "15", "15"]
+        );
+        let sup = lines
+            .iter()
+            .find(|l| l.trim_start().starts_with("SupportedISA"))
+            .unwrap();
         assert_eq!(sup.matches('✓').count(), 2);
     }
 }

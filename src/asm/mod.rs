@@ -28,10 +28,16 @@ use std::time::Instant;
 
 /// The registered `asm.*` checks. They only run with `--asm-caps` (through [`integrate`]);
 /// selected without it, they say so.
-pub const CHECKS: &[(&str, CheckFn)] = &[("asm.assembler", not_requested), ("asm.caps", not_requested), ("asm.expect", not_requested)];
+pub const CHECKS: &[(&str, CheckFn)] = &[
+    ("asm.assembler", not_requested),
+    ("asm.caps", not_requested),
+    ("asm.expect", not_requested),
+];
 
 fn not_requested(_: &Ctx) -> Vec<Finding> {
-    vec![Finding::skip("not requested: run with --asm-caps to probe the assembler")]
+    vec![Finding::skip(
+        "not requested: run with --asm-caps to probe the assembler",
+    )]
 }
 
 /// The validated `--asm-caps` flags.
@@ -51,25 +57,44 @@ impl Request {
     pub fn from_args(a: &RunArgs) -> Result<Option<Request>, String> {
         let compat = Compat::parse(&a.tensile_compat)?;
         if !a.asm_caps {
-            for (given, flag) in [(a.assembler.is_some(), "--assembler"), (a.no_batch, "--no-batch"), (a.expect.is_some(), "--expect")] {
+            for (given, flag) in [
+                (a.assembler.is_some(), "--assembler"),
+                (a.no_batch, "--no-batch"),
+                (a.expect.is_some(), "--expect"),
+            ] {
                 if given {
                     return Err(format!("{flag} only applies with --asm-caps"));
                 }
             }
             return Ok(None);
         }
-        if a.assembler.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+        if a.assembler
+            .as_ref()
+            .is_some_and(|p| p.as_os_str().is_empty())
+        {
             return Err("--assembler: empty path".into());
         }
         let expect = match &a.expect {
             None => None,
             Some(p) => {
-                let bytes = std::fs::read(p).map_err(|e| format!("--expect {}: {}", p.display(), crate::host::io_error_text(&e)))?;
-                let map = expect::load(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("--expect {}: {e}", p.display()))?;
+                let bytes = std::fs::read(p).map_err(|e| {
+                    format!(
+                        "--expect {}: {}",
+                        p.display(),
+                        crate::host::io_error_text(&e)
+                    )
+                })?;
+                let map = expect::load(&String::from_utf8_lossy(&bytes))
+                    .map_err(|e| format!("--expect {}: {e}", p.display()))?;
                 Some((p.clone(), map))
             }
         };
-        Ok(Some(Request { assembler: a.assembler.clone(), serial: a.no_batch, compat, expect }))
+        Ok(Some(Request {
+            assembler: a.assembler.clone(),
+            serial: a.no_batch,
+            compat,
+            expect,
+        }))
     }
 }
 
@@ -104,7 +129,11 @@ fn select_isas(cfg: &Config, inv: &Inventory, cat: &Catalog) -> (Vec<String>, Ve
         add(&mut explicit, &id.processor);
     }
     if cfg.isa_tensile {
-        for g in cat.supported_isa.iter().chain(std::iter::once(&cat.pseudo_isa)) {
+        for g in cat
+            .supported_isa
+            .iter()
+            .chain(std::iter::once(&cat.pseudo_isa))
+        {
             add(&mut isas, g);
         }
     }
@@ -129,8 +158,16 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
     let inv = Inventory::new(host, cfg);
     let cat = catalog::catalog(req.compat);
     let mut findings = Vec::new();
-    let core_clang = cfg.clang.clone().or_else(|| inv.clang().map(|c| c.path.clone()));
-    let resolved = assembler::resolve(host, req.compat, req.assembler.as_deref(), core_clang.as_deref());
+    let core_clang = cfg
+        .clang
+        .clone()
+        .or_else(|| inv.clang().map(|c| c.path.clone()));
+    let resolved = assembler::resolve(
+        host,
+        req.compat,
+        req.assembler.as_deref(),
+        core_clang.as_deref(),
+    );
     let (isas, explicit) = select_isas(cfg, &inv, cat);
     let title = |asm: &str, n: usize, calls: usize| {
         format!(
@@ -149,7 +186,12 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
                 "asm.assembler",
                 0,
             ));
-            return Outcome { findings, caps: Value::Object(Map::new()), matrix: title("(none)", 0, 0), results: Vec::new() };
+            return Outcome {
+                findings,
+                caps: Value::Object(Map::new()),
+                matrix: title("(none)", 0, 0),
+                results: Vec::new(),
+            };
         }
         Ok(r) => r,
     };
@@ -162,7 +204,11 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
         )
     };
     af = af.evidence_lines(asm.steps.iter().cloned());
-    let base = asm.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let base = asm
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     if req.compat == Compat::Current && !assembler::TENSILE_NAMES.contains(&base.as_str()) {
         af = af.evidence(format!(
             "current Tensile's validateToolchain rejects the name `{base}` (it accepts {})",
@@ -173,11 +219,18 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
 
     if isas.is_empty() {
         findings.push(stamp(
-            Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text("Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.")),
+            Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
+                "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
+            )),
             "asm.caps",
             0,
         ));
-        return Outcome { findings, caps: Value::Object(Map::new()), matrix: title(&asm.path.display().to_string(), 0, 0), results: Vec::new() };
+        return Outcome {
+            findings,
+            caps: Value::Object(Map::new()),
+            matrix: title(&asm.path.display().to_string(), 0, 0),
+            results: Vec::new(),
+        };
     }
 
     let results = runner::probe_all(host, &asm.path, cat, &isas, req.serial);
@@ -187,15 +240,29 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
     let supported: Vec<&IsaResult> = results.iter().filter(|r| r.supported()).collect();
     if !supported.is_empty() {
         let names: Vec<&str> = supported.iter().map(|r| r.isa.as_str()).collect();
-        let mut f = Finding::pass(format!("{} of {} ISAs supported: {}", supported.len(), results.len(), names.join(" ")));
+        let mut f = Finding::pass(format!(
+            "{} of {} ISAs supported: {}",
+            supported.len(),
+            results.len(),
+            names.join(" ")
+        ));
         for r in &results {
-            let trues = r.values.iter().filter(|(_, v)| matches!(v, catalog::Value::Bool(true))).count();
+            let trues = r
+                .values
+                .iter()
+                .filter(|(_, v)| matches!(v, catalog::Value::Bool(true)))
+                .count();
             let how = match &r.method {
                 Method::Serial => "serial".to_string(),
                 Method::Batched { fallback: None } => "batched".to_string(),
-                Method::Batched { fallback: Some(w) } => format!("batched, then one call per snippet because {w}"),
+                Method::Batched { fallback: Some(w) } => {
+                    format!("batched, then one call per snippet because {w}")
+                }
             };
-            f = f.evidence(format!("{}: {} calls ({how}), {trues} keys true", r.isa, r.calls));
+            f = f.evidence(format!(
+                "{}: {} calls ({how}), {trues} keys true",
+                r.isa, r.calls
+            ));
         }
         findings.push(stamp(f, "asm.caps", ms));
     }
@@ -209,13 +276,23 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
     }
     for r in results.iter().filter(|r| r.timed_out && r.supported()) {
         findings.push(stamp(
-            Finding::error(format!("a probe for {} timed out: its answers are incomplete", r.isa))
-                .fix(Fix::text("Raise --timeout, or run with -v and repeat the command shown by hand.")),
+            Finding::error(format!(
+                "a probe for {} timed out: its answers are incomplete",
+                r.isa
+            ))
+            .fix(Fix::text(
+                "Raise --timeout, or run with -v and repeat the command shown by hand.",
+            )),
             "asm.caps",
             ms,
         ));
     }
-    let cx = diagnose::Context { host, asm: &asm.path, explicit: &explicit, pseudo_isa: &cat.pseudo_isa };
+    let cx = diagnose::Context {
+        host,
+        asm: &asm.path,
+        explicit: &explicit,
+        pseudo_isa: &cat.pseudo_isa,
+    };
     for f in diagnose::findings(&cx, &results) {
         findings.push(stamp(f, "asm.caps", ms));
     }
@@ -228,16 +305,31 @@ pub fn run(host: &Host, cfg: &Config, req: &Request) -> Outcome {
             Finding::pass(format!("identical to {}", path.display()))
         } else {
             // The differing keys are the point of --expect: name them in the summary.
-            let keys: Vec<&str> = diff.iter().map(|d| d.split(':').next().unwrap_or(d)).collect();
-            let shown = if keys.len() > 12 { format!("{} ...", keys[..12].join(", ")) } else { keys.join(", ") };
+            let keys: Vec<&str> = diff
+                .iter()
+                .map(|d| d.split(':').next().unwrap_or(d))
+                .collect();
+            let shown = if keys.len() > 12 {
+                format!("{} ...", keys[..12].join(", "))
+            } else {
+                keys.join(", ")
+            };
             Finding::fail(format!("{} differences from {}: {shown}", diff.len(), path.display())).evidence_lines(diff.iter().cloned()).fix(Fix::text(
                 "The toolchain's capabilities changed: find which assembler or ISA changed (see asm.assembler), or refresh the expected file from this run's --json `asm_caps`.",
             ))
         };
         findings.push(stamp(f, "asm.expect", ms));
     }
-    let matrix = matrix::render(&results, &title(&asm.path.display().to_string(), results.len(), calls));
-    Outcome { findings, caps, matrix, results }
+    let matrix = matrix::render(
+        &results,
+        &title(&asm.path.display().to_string(), results.len(), calls),
+    );
+    Outcome {
+        findings,
+        caps,
+        matrix,
+        results,
+    }
 }
 
 /// `{"<gfx>": {"<TensileKey>": value}}` in probe order and Tensile's key order.
@@ -255,7 +347,13 @@ pub fn caps_json(results: &[IsaResult]) -> Value {
 
 /// What app.rs calls: runs the probe, replaces the `asm.*` placeholders in `findings`, adds
 /// the `asm_caps` JSON section and returns the matrix for the human view.
-pub fn integrate(host: &Host, cfg: &Config, req: &Request, findings: &mut Vec<Finding>, sections: &mut Vec<(&'static str, Value)>) -> String {
+pub fn integrate(
+    host: &Host,
+    cfg: &Config,
+    req: &Request,
+    findings: &mut Vec<Finding>,
+    sections: &mut Vec<(&'static str, Value)>,
+) -> String {
     let out = run(host, cfg, req);
     findings.retain(|f| f.category != "asm");
     findings.extend(out.findings);

@@ -37,7 +37,12 @@ pub fn located(line: &str) -> Option<Located<'_>> {
     let rest = rest.strip_prefix(' ')?;
     for sev in ["fatal error", "error", "warning", "note", "remark"] {
         if let Some(msg) = rest.strip_prefix(sev).and_then(|r| r.strip_prefix(": ")) {
-            return Some(Located { line: lnum, column: cnum, severity: sev, message: msg });
+            return Some(Located {
+                line: lnum,
+                column: cnum,
+                severity: sev,
+                message: msg,
+            });
         }
     }
     None
@@ -51,7 +56,9 @@ fn digits(s: &str) -> Option<usize> {
 }
 
 fn is_caret_line(s: &str) -> bool {
-    s.contains('^') && s.chars().all(|c| c == ' ' || c == '\t' || c == '^' || c == '~')
+    s.contains('^')
+        && s.chars()
+            .all(|c| c == ' ' || c == '\t' || c == '^' || c == '~')
 }
 
 fn is_echo_of(out: &str, src: &str) -> bool {
@@ -67,10 +74,17 @@ pub fn attribute(input: &[&str], output: &str, exited_ok: bool) -> Batch {
     while i < lines.len() {
         let text = lines[i];
         let Some(d) = located(text) else {
-            return Batch::Unattributable(format!("output line without a <stdin> location: {}", clip(text)));
+            return Batch::Unattributable(format!(
+                "output line without a <stdin> location: {}",
+                clip(text)
+            ));
         };
         if d.line == 0 || d.line > input.len() {
-            return Batch::Unattributable(format!("diagnostic for line {} of a {}-line input", d.line, input.len()));
+            return Batch::Unattributable(format!(
+                "diagnostic for line {} of a {}-line input",
+                d.line,
+                input.len()
+            ));
         }
         match d.severity {
             "error" | "fatal error" => errors += 1,
@@ -80,7 +94,8 @@ pub fn attribute(input: &[&str], output: &str, exited_ok: bool) -> Batch {
         }
         failed.insert(d.line);
         i += 1;
-        if i < lines.len() && located(lines[i]).is_none() && is_echo_of(lines[i], input[d.line - 1]) {
+        if i < lines.len() && located(lines[i]).is_none() && is_echo_of(lines[i], input[d.line - 1])
+        {
             i += 1;
         }
         if i < lines.len() && is_caret_line(lines[i]) {
@@ -111,12 +126,19 @@ mod tests {
 
     // Real output of /usr/lib/llvm-15/bin/clang++ -x assembler -target amdgcn-amdhsa
     // -mcpu=gfx803 - (Debian 15.0.6) for the three lines below.
-    const INPUT: [&str; 3] = ["v_add_co_u32 v0,vcc,v0,1", "v_add_nc_u32 v0,v0,1", "s_waitcnt vmcnt(63)"];
+    const INPUT: [&str; 3] = [
+        "v_add_co_u32 v0,vcc,v0,1",
+        "v_add_nc_u32 v0,v0,1",
+        "s_waitcnt vmcnt(63)",
+    ];
     const GFX803: &str = "<stdin>:1:1: error: instruction not supported on this GPU\nv_add_co_u32 v0,vcc,v0,1\n^\n<stdin>:2:1: error: instruction not supported on this GPU\nv_add_nc_u32 v0,v0,1\n^\n<stdin>:3:17: error: too large value for vmcnt\ns_waitcnt vmcnt(63)\n                ^\n";
 
     #[test]
     fn maps_errors_to_lines() {
-        assert_eq!(attribute(&INPUT, GFX803, false), Batch::Lines([1, 2, 3].into()));
+        assert_eq!(
+            attribute(&INPUT, GFX803, false),
+            Batch::Lines([1, 2, 3].into())
+        );
     }
 
     #[test]
@@ -127,29 +149,53 @@ mod tests {
     #[test]
     fn a_warning_fails_its_line_like_tensile() {
         let out = "<stdin>:2:1: warning: x\n.warning \"x\"\n^\n";
-        assert_eq!(attribute(&["nop", ".warning \"x\""], out, true), Batch::Lines([2].into()));
+        assert_eq!(
+            attribute(&["nop", ".warning \"x\""], out, true),
+            Batch::Lines([2].into())
+        );
     }
 
     #[test]
     fn driver_and_link_errors_are_not_attributable() {
         let out = "ld.lld: error: /tmp/w/lib/libunwind.so is incompatible with /tmp/--83adfe.o\nclang: error: ld.lld command failed with exit code 1 (use -v to see invocation)\n";
-        assert!(matches!(attribute(&INPUT, out, false), Batch::Unattributable(_)));
+        assert!(matches!(
+            attribute(&INPUT, out, false),
+            Batch::Unattributable(_)
+        ));
         let mixed = format!("{GFX803}clang: error: something else\n");
-        assert!(matches!(attribute(&INPUT, &mixed, false), Batch::Unattributable(_)));
+        assert!(matches!(
+            attribute(&INPUT, &mixed, false),
+            Batch::Unattributable(_)
+        ));
     }
 
     #[test]
     fn out_of_range_lines_notes_and_inconsistent_codes_are_rejected() {
-        assert!(matches!(attribute(&INPUT, "<stdin>:9:1: error: x\n", false), Batch::Unattributable(_)));
-        assert!(matches!(attribute(&INPUT, "<stdin>:1:1: note: x\n", false), Batch::Unattributable(_)));
-        assert!(matches!(attribute(&INPUT, "<stdin>:1:1: error: x\n", true), Batch::Unattributable(_)));
-        assert!(matches!(attribute(&INPUT, "", false), Batch::Unattributable(_)));
+        assert!(matches!(
+            attribute(&INPUT, "<stdin>:9:1: error: x\n", false),
+            Batch::Unattributable(_)
+        ));
+        assert!(matches!(
+            attribute(&INPUT, "<stdin>:1:1: note: x\n", false),
+            Batch::Unattributable(_)
+        ));
+        assert!(matches!(
+            attribute(&INPUT, "<stdin>:1:1: error: x\n", true),
+            Batch::Unattributable(_)
+        ));
+        assert!(matches!(
+            attribute(&INPUT, "", false),
+            Batch::Unattributable(_)
+        ));
     }
 
     #[test]
     fn located_parses_fields_and_rejects_lookalikes() {
         let d = located("<stdin>:12:7: error: unknown directive").unwrap();
-        assert_eq!((d.line, d.column, d.severity, d.message), (12, 7, "error", "unknown directive"));
+        assert_eq!(
+            (d.line, d.column, d.severity, d.message),
+            (12, 7, "error", "unknown directive")
+        );
         assert!(located("<stdin>:x:7: error: y").is_none());
         assert!(located("<stdin>:1:2:error: y").is_none());
         assert!(located("foo.s:1:2: error: y").is_none());

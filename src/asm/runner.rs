@@ -54,9 +54,15 @@ impl IsaResult {
 
 /// Tensile's argv after the program, for `-mcpu=<gfx>`.
 pub fn argv(gfx: &str) -> Vec<String> {
-    let mut v: Vec<String> = ["-x", "assembler", "-target", "amdgcn-amdhsa"].iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = ["-x", "assembler", "-target", "amdgcn-amdhsa"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     v.push(format!("-mcpu={gfx}"));
-    if crate::isa::TargetId::plain(gfx).major().is_some_and(|m| m >= 10) {
+    if crate::isa::TargetId::plain(gfx)
+        .major()
+        .is_some_and(|m| m >= 10)
+    {
         v.push("-mwavefrontsize64".into());
     }
     v.push("-".into());
@@ -65,7 +71,11 @@ pub fn argv(gfx: &str) -> Vec<String> {
 
 /// Tensile's success rule.
 pub fn tensile_ok(o: &RunOutput) -> bool {
-    o.spawn_error.is_none() && !o.timed_out && o.code == Some(0) && o.stdout.is_empty() && o.stderr.is_empty()
+    o.spawn_error.is_none()
+        && !o.timed_out
+        && o.code == Some(0)
+        && o.stdout.is_empty()
+        && o.stderr.is_empty()
 }
 
 struct Caller<'a> {
@@ -107,9 +117,22 @@ fn setup_failed(cat: &Catalog, gfx: &str, method: Method, e: String) -> IsaResul
 pub fn probe_serial(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaResult {
     let dir = match host.scratch_dir(&format!("asm-{gfx}")) {
         Ok(d) => d,
-        Err(e) => return setup_failed(cat, gfx, Method::Serial, format!("no scratch directory: {e}")),
+        Err(e) => {
+            return setup_failed(
+                cat,
+                gfx,
+                Method::Serial,
+                format!("no scratch directory: {e}"),
+            )
+        }
     };
-    let mut c = Caller { host, asm, gfx, dir, calls: 0 };
+    let mut c = Caller {
+        host,
+        asm,
+        gfx,
+        dir,
+        calls: 0,
+    };
     let mut timed_out = false;
     let mut supported_failure = None;
     let mut sample = None;
@@ -128,7 +151,15 @@ pub fn probe_serial(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRes
         ok
     });
     let calls = c.calls;
-    finish(gfx, values, calls, Method::Serial, supported_failure, sample, timed_out)
+    finish(
+        gfx,
+        values,
+        calls,
+        Method::Serial,
+        supported_failure,
+        sample,
+        timed_out,
+    )
 }
 
 /// The batched method (reference §11's recipe), with the same answers as [`probe_serial`].
@@ -138,18 +169,40 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
         Ok(d) => d,
         Err(e) => return setup_failed(cat, gfx, method, format!("no scratch directory: {e}")),
     };
-    let mut c = Caller { host, asm, gfx, dir, calls: 0 };
+    let mut c = Caller {
+        host,
+        asm,
+        gfx,
+        dir,
+        calls: 0,
+    };
     // 1. The empty input decides SupportedISA; if it fails, so does every probe (Tensile would
     //    get the same driver/link failure for each), and the rest are not run.
     let first = c.call("");
     if !tensile_ok(&first) {
         let timed_out = first.timed_out;
         let calls = c.calls;
-        return finish(gfx, cat.all_failed(), calls, method, Some(first), None, timed_out);
+        return finish(
+            gfx,
+            cat.all_failed(),
+            calls,
+            method,
+            Some(first),
+            None,
+            timed_out,
+        );
     }
     let snippets = cat.distinct_snippets();
-    let singles: Vec<&str> = snippets.iter().copied().filter(|s| !s.is_empty() && !s.contains('\n')).collect();
-    let blocks: Vec<&str> = snippets.iter().copied().filter(|s| s.contains('\n')).collect();
+    let singles: Vec<&str> = snippets
+        .iter()
+        .copied()
+        .filter(|s| !s.is_empty() && !s.contains('\n'))
+        .collect();
+    let blocks: Vec<&str> = snippets
+        .iter()
+        .copied()
+        .filter(|s| s.contains('\n'))
+        .collect();
     // The first multi-line block goes last in the batch: a failing directive inside it
     // cascades only into its own later lines, never back into the single lines before it.
     // Any further block runs alone.
@@ -175,8 +228,15 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
         timed_out |= out.timed_out;
         let attributed = if tensile_ok(&out) {
             Ok(Default::default())
-        } else if out.spawn_error.is_some() || out.timed_out || out.signal.is_some() || out.truncated {
-            Err(format!("the batched call did not finish normally: {}", out.outcome()))
+        } else if out.spawn_error.is_some()
+            || out.timed_out
+            || out.signal.is_some()
+            || out.truncated
+        {
+            Err(format!(
+                "the batched call did not finish normally: {}",
+                out.outcome()
+            ))
         } else {
             match parse::attribute(&lines, &out.combined_text(), out.code == Some(0)) {
                 Batch::Lines(l) => Ok(l),
@@ -219,14 +279,24 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
     let values = cat.derive(|s| verdict.get(s).copied().unwrap_or(false));
     let all_probed_failed = values_all_probed_failed(cat, &values);
     let calls = c.calls;
-    finish(gfx, values, calls, Method::Batched { fallback }, None, sample.filter(|_| all_probed_failed), timed_out)
+    finish(
+        gfx,
+        values,
+        calls,
+        Method::Batched { fallback },
+        None,
+        sample.filter(|_| all_probed_failed),
+        timed_out,
+    )
 }
 
 fn values_all_probed_failed(cat: &Catalog, values: &[(String, Value)]) -> bool {
     use super::catalog::Rule;
-    cat.keys.iter().zip(values).filter(|(k, _)| !matches!(k.rule, Rule::Const(_)) && k.name != "SupportedISA").all(|(_, (_, v))| {
-        matches!(v, Value::Bool(false) | Value::Int(0))
-    })
+    cat.keys
+        .iter()
+        .zip(values)
+        .filter(|(k, _)| !matches!(k.rule, Rule::Const(_)) && k.name != "SupportedISA")
+        .all(|(_, (_, v))| matches!(v, Value::Bool(false) | Value::Int(0)))
 }
 
 fn finish(
@@ -252,9 +322,18 @@ fn finish(
 
 /// Probes every ISA: batched ones in parallel (bounded by the cores), `serial` ones one after
 /// the other exactly as Tensile does. Results come back in the order of `isas`.
-pub fn probe_all(host: &Host, asm: &Path, cat: &Catalog, isas: &[String], serial: bool) -> Vec<IsaResult> {
+pub fn probe_all(
+    host: &Host,
+    asm: &Path,
+    cat: &Catalog,
+    isas: &[String],
+    serial: bool,
+) -> Vec<IsaResult> {
     if serial {
-        let mut out: Vec<IsaResult> = isas.iter().map(|g| probe_serial(host, asm, cat, g)).collect();
+        let mut out: Vec<IsaResult> = isas
+            .iter()
+            .map(|g| probe_serial(host, asm, cat, g))
+            .collect();
         for r in &mut out {
             if !r.supported() {
                 // Keep the first failure of the empty input for the diagnosis (Tensile runs
@@ -266,7 +345,9 @@ pub fn probe_all(host: &Host, asm: &Path, cat: &Catalog, isas: &[String], serial
         }
         return out;
     }
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
     let workers = (cores * 2).clamp(1, 32).min(isas.len().max(1));
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<IsaResult>>> = isas.iter().map(|_| Mutex::new(None)).collect();
@@ -287,7 +368,12 @@ pub fn probe_all(host: &Host, asm: &Path, cat: &Catalog, isas: &[String], serial
         .zip(isas)
         .map(|(m, g)| {
             m.into_inner().ok().flatten().unwrap_or_else(|| {
-                setup_failed(cat, g, Method::Batched { fallback: None }, "the probe's thread died (a bug in rocm-doctor)".into())
+                setup_failed(
+                    cat,
+                    g,
+                    Method::Batched { fallback: None },
+                    "the probe's thread died (a bug in rocm-doctor)".into(),
+                )
             })
         })
         .collect()
@@ -299,10 +385,25 @@ mod tests {
 
     #[test]
     fn argv_is_tensiles() {
-        assert_eq!(argv("gfx90a").join(" "), "-x assembler -target amdgcn-amdhsa -mcpu=gfx90a -");
-        assert_eq!(argv("gfx1030").join(" "), "-x assembler -target amdgcn-amdhsa -mcpu=gfx1030 -mwavefrontsize64 -");
-        assert_eq!(argv("gfx1201").join(" "), "-x assembler -target amdgcn-amdhsa -mcpu=gfx1201 -mwavefrontsize64 -");
-        assert_eq!(argv("gfx000").join(" "), "-x assembler -target amdgcn-amdhsa -mcpu=gfx000 -");
-        assert_eq!(argv("gfx803").join(" "), "-x assembler -target amdgcn-amdhsa -mcpu=gfx803 -");
+        assert_eq!(
+            argv("gfx90a").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx90a -"
+        );
+        assert_eq!(
+            argv("gfx1030").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx1030 -mwavefrontsize64 -"
+        );
+        assert_eq!(
+            argv("gfx1201").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx1201 -mwavefrontsize64 -"
+        );
+        assert_eq!(
+            argv("gfx000").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx000 -"
+        );
+        assert_eq!(
+            argv("gfx803").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx803 -"
+        );
     }
 }

@@ -40,11 +40,19 @@ pub struct LinkInjection {
 }
 
 const SCRIPT_LIMIT: u64 = 1 << 20;
-const ENV_VARS: &[&str] = &["NIX_LDFLAGS", "NIX_CFLAGS_LINK", "LDFLAGS", "CCC_OVERRIDE_OPTIONS"];
+const ENV_VARS: &[&str] = &[
+    "NIX_LDFLAGS",
+    "NIX_CFLAGS_LINK",
+    "LDFLAGS",
+    "CCC_OVERRIDE_OPTIONS",
+];
 
 /// Explains why `lib` ended up in a link driven by `clang` (the path that was run).
 pub fn explain_incompatible(host: &Host, clang: &Path, lib: &Path) -> LinkInjection {
-    let mut r = LinkInjection { lib: lib.to_path_buf(), ..Default::default() };
+    let mut r = LinkInjection {
+        lib: lib.to_path_buf(),
+        ..Default::default()
+    };
     let (machine, resolved) = elf_machine_following_scripts(host, lib, &mut r.notes);
     r.elf_machine = machine;
     r.resolved = resolved.filter(|p| p != lib);
@@ -52,14 +60,18 @@ pub fn explain_incompatible(host: &Host, clang: &Path, lib: &Path) -> LinkInject
 
     // 1. clang itself is a shell script.
     if let Some(text) = script_text(host, clang) {
-        r.origins.extend(needles.scan(&text, &format!("wrapper script {}", clang.display())));
+        r.origins
+            .extend(needles.scan(&text, &format!("wrapper script {}", clang.display())));
         r.unwrapped = wrapped_compiler(host, &text, clang);
         // Nix cc-wrapper: flags live in nix-support files next to the wrapper.
         for dir in nix_support_dirs(&text, clang) {
             for name in host.fs.list_names(&dir) {
                 let f = dir.join(&name);
                 if let Ok(t) = host.fs.read_bytes_limited(&f, SCRIPT_LIMIT) {
-                    r.origins.extend(needles.scan(&String::from_utf8_lossy(&t), &format!("Nix wrapper flag file {}", f.display())));
+                    r.origins.extend(needles.scan(
+                        &String::from_utf8_lossy(&t),
+                        &format!("Nix wrapper flag file {}", f.display()),
+                    ));
                 }
             }
         }
@@ -69,21 +81,29 @@ pub fn explain_incompatible(host: &Host, clang: &Path, lib: &Path) -> LinkInject
     let mut names: Vec<String> = ENV_VARS.iter().map(|s| s.to_string()).collect();
     for (k, _) in host.env.iter() {
         let k = k.to_string_lossy();
-        if (k.starts_with("NIX_LDFLAGS") || k.starts_with("NIX_CFLAGS_LINK")) && !names.iter().any(|n| *n == k) {
+        if (k.starts_with("NIX_LDFLAGS") || k.starts_with("NIX_CFLAGS_LINK"))
+            && !names.iter().any(|n| *n == k)
+        {
             names.push(k.into_owned());
         }
     }
     for n in names {
         if let Some(v) = host.env.get_str(&n) {
             if needles.matches(&v) {
-                r.origins.push(Origin { place: format!("environment {n}"), text: v });
+                r.origins.push(Origin {
+                    place: format!("environment {n}"),
+                    text: v,
+                });
             }
         }
     }
     // 3. clang config files.
     for f in config_file_candidates(host, clang, r.unwrapped.as_deref()) {
         if let Ok(t) = host.fs.read_bytes_limited(&f, SCRIPT_LIMIT) {
-            r.origins.extend(needles.scan(&String::from_utf8_lossy(&t), &format!("clang config file {}", f.display())));
+            r.origins.extend(needles.scan(
+                &String::from_utf8_lossy(&t),
+                &format!("clang config file {}", f.display()),
+            ));
         }
     }
     r
@@ -100,7 +120,10 @@ impl Needles {
     fn for_lib(lib: &Path) -> Self {
         Needles {
             lflag: super::lib_flag_name(lib).map(|n| format!("-l{n}")),
-            dir: lib.parent().map(|d| d.to_string_lossy().into_owned()).filter(|d| d.len() > 1),
+            dir: lib
+                .parent()
+                .map(|d| d.to_string_lossy().into_owned())
+                .filter(|d| d.len() > 1),
             path: lib.to_string_lossy().into_owned(),
         }
     }
@@ -119,7 +142,7 @@ impl Needles {
             while let Some(i) = text[from..].find(l.as_str()) {
                 let end = from + i + l.len();
                 let next = text[end..].chars().next();
-                if next.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '+' || c == '-')) {
+                if !next.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '+' || c == '-') {
                     return true;
                 }
                 from = end;
@@ -134,7 +157,10 @@ impl Needles {
             .filter(|(_, l)| !l.trim_start().starts_with('#') || l.starts_with("#!"))
             .filter(|(_, l)| self.matches(l))
             .take(5)
-            .map(|(i, l)| Origin { place: format!("{place} line {}", i + 1), text: l.trim().chars().take(300).collect() })
+            .map(|(i, l)| Origin {
+                place: format!("{place} line {}", i + 1),
+                text: l.trim().chars().take(300).collect(),
+            })
             .collect()
     }
 }
@@ -142,20 +168,30 @@ impl Needles {
 /// The text of `p` if it is a script (`#!`), else None.
 fn script_text(host: &Host, p: &Path) -> Option<String> {
     let bytes = host.fs.read_bytes_limited(p, SCRIPT_LIMIT).ok()?;
-    bytes.starts_with(b"#!").then(|| String::from_utf8_lossy(&bytes).into_owned())
+    bytes
+        .starts_with(b"#!")
+        .then(|| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Absolute paths in a wrapper script whose name starts with `clang` (or is `amdclang++`)
 /// and that are executables but not scripts: the compiler the wrapper runs.
 fn wrapped_compiler(host: &Host, text: &str, wrapper: &Path) -> Option<PathBuf> {
     let mut seen = Vec::new();
-    for tok in text.split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ';' || c == '(' || c == ')') {
+    for tok in text.split(|c: char| {
+        c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ';' || c == '(' || c == ')'
+    }) {
         if !tok.starts_with('/') || tok.contains('$') {
             continue;
         }
         let p = PathBuf::from(tok);
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if !(name.starts_with("clang") || name.starts_with("amdclang")) || p == wrapper || seen.contains(&p) {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !(name.starts_with("clang") || name.starts_with("amdclang"))
+            || p == wrapper
+            || seen.contains(&p)
+        {
             continue;
         }
         seen.push(p.clone());
@@ -169,7 +205,9 @@ fn wrapped_compiler(host: &Host, text: &str, wrapper: &Path) -> Option<PathBuf> 
 
 fn nix_support_dirs(text: &str, wrapper: &Path) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    for tok in text.split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ';') {
+    for tok in
+        text.split(|c: char| c.is_whitespace() || c == '"' || c == '\'' || c == '=' || c == ';')
+    {
         if let Some(i) = tok.find("/nix-support") {
             if tok.starts_with('/') && !tok.contains('$') {
                 let d = PathBuf::from(&tok[..i + "/nix-support".len()]);
@@ -179,7 +217,11 @@ fn nix_support_dirs(text: &str, wrapper: &Path) -> Vec<PathBuf> {
             }
         }
     }
-    if let Some(d) = wrapper.parent().and_then(Path::parent).map(|p| p.join("nix-support")) {
+    if let Some(d) = wrapper
+        .parent()
+        .and_then(Path::parent)
+        .map(|p| p.join("nix-support"))
+    {
         if !dirs.contains(&d) {
             dirs.push(d);
         }
@@ -198,7 +240,10 @@ fn config_file_candidates(host: &Host, clang: &Path, unwrapped: Option<&Path>) -
                 drivers.push(n);
             }
         }
-        for p in [Some(c.to_path_buf()), host.fs.canonicalize(c).ok()].into_iter().flatten() {
+        for p in [Some(c.to_path_buf()), host.fs.canonicalize(c).ok()]
+            .into_iter()
+            .flatten()
+        {
             if let Some(d) = p.parent() {
                 if !dirs.iter().any(|x| x == d) {
                     dirs.push(d.to_path_buf());
@@ -228,13 +273,21 @@ fn config_file_candidates(host: &Host, clang: &Path, unwrapped: Option<&Path>) -
 }
 
 /// The ELF machine of `lib`, following up to 4 linker scripts. Returns (machine, file read).
-fn elf_machine_following_scripts(host: &Host, lib: &Path, notes: &mut Vec<String>) -> (Option<String>, Option<PathBuf>) {
+fn elf_machine_following_scripts(
+    host: &Host,
+    lib: &Path,
+    notes: &mut Vec<String>,
+) -> (Option<String>, Option<PathBuf>) {
     let mut cur = lib.to_path_buf();
     for _ in 0..5 {
         let bytes = match host.fs.read_bytes_limited(&cur, 64 << 10) {
             Ok(b) => b,
             Err(e) => {
-                notes.push(format!("cannot read {}: {}", cur.display(), crate::host::io_error_text(&e)));
+                notes.push(format!(
+                    "cannot read {}: {}",
+                    cur.display(),
+                    crate::host::io_error_text(&e)
+                ));
                 return (None, Some(cur));
             }
         };
@@ -243,12 +296,23 @@ fn elf_machine_following_scripts(host: &Host, lib: &Path, notes: &mut Vec<String
         }
         match linker_script_input(&String::from_utf8_lossy(&bytes)) {
             Some(next) => {
-                let next = if next.is_absolute() { next } else { cur.parent().unwrap_or(Path::new("/")).join(next) };
-                notes.push(format!("{} is a linker script naming {}", cur.display(), next.display()));
+                let next = if next.is_absolute() {
+                    next
+                } else {
+                    cur.parent().unwrap_or(Path::new("/")).join(next)
+                };
+                notes.push(format!(
+                    "{} is a linker script naming {}",
+                    cur.display(),
+                    next.display()
+                ));
                 cur = next;
             }
             None => {
-                notes.push(format!("{} is neither ELF nor a linker script with INPUT/GROUP", cur.display()));
+                notes.push(format!(
+                    "{} is neither ELF nor a linker script with INPUT/GROUP",
+                    cur.display()
+                ));
                 return (None, Some(cur));
             }
         }
@@ -284,8 +348,11 @@ pub fn linker_script_input(text: &str) -> Option<PathBuf> {
         while let Some(i) = clean[from..].find(kw) {
             let after = clean[from + i + kw.len()..].trim_start();
             from += i + kw.len();
-            let Some(inner) = after.strip_prefix('(') else { continue };
-            for tok in inner.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')') {
+            let Some(inner) = after.strip_prefix('(') else {
+                continue;
+            };
+            for tok in inner.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+            {
                 if tok.is_empty() || tok == "AS_NEEDED" || tok.starts_with("-l") {
                     continue;
                 }
@@ -303,12 +370,19 @@ mod tests {
     use std::time::Duration;
 
     fn host(env: Env) -> Host {
-        Host::new(PathBuf::from("/"), env, Limits::new(Duration::from_secs(5), Duration::from_secs(30)))
+        Host::new(
+            PathBuf::from("/"),
+            env,
+            Limits::new(Duration::from_secs(5), Duration::from_secs(30)),
+        )
     }
 
     #[test]
     fn linker_scripts() {
-        assert_eq!(linker_script_input("/* GNU ld script */\nINPUT(libunwind.so.1)\n"), Some(PathBuf::from("libunwind.so.1")));
+        assert_eq!(
+            linker_script_input("/* GNU ld script */\nINPUT(libunwind.so.1)\n"),
+            Some(PathBuf::from("libunwind.so.1"))
+        );
         assert_eq!(
             linker_script_input("OUTPUT_FORMAT(elf64-x86-64)\nGROUP ( /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc_nonshared.a  AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 ) )"),
             Some(PathBuf::from("/lib/x86_64-linux-gnu/libc.so.6"))
@@ -338,27 +412,68 @@ mod tests {
         let lib = d.path().join("lib");
         std::fs::create_dir(&lib).unwrap();
         std::fs::copy(real_lib, lib.join("libunwind.so.1")).unwrap();
-        std::fs::write(lib.join("libunwind.so"), "/* ld script */\nINPUT(libunwind.so.1)\n").unwrap();
+        std::fs::write(
+            lib.join("libunwind.so"),
+            "/* ld script */\nINPUT(libunwind.so.1)\n",
+        )
+        .unwrap();
         let wrapper = d.path().join("clang++");
-        std::fs::write(&wrapper, format!("#!/bin/sh\nexec /usr/lib/llvm-15/bin/clang++ \"$@\" -Wl,-L{} -Wl,-lunwind\n", lib.display())).unwrap();
+        std::fs::write(
+            &wrapper,
+            format!(
+                "#!/bin/sh\nexec /usr/lib/llvm-15/bin/clang++ \"$@\" -Wl,-L{} -Wl,-lunwind\n",
+                lib.display()
+            ),
+        )
+        .unwrap();
         std::fs::write(d.path().join("clang++.cfg"), "-lunwind\n").unwrap();
-        let env = Env::from_pairs([("NIX_LDFLAGS_FOR_TARGET", format!("-L{}", lib.display())), ("PATH", "/usr/bin".into())]);
+        let env = Env::from_pairs([
+            ("NIX_LDFLAGS_FOR_TARGET", format!("-L{}", lib.display())),
+            ("PATH", "/usr/bin".into()),
+        ]);
         let r = explain_incompatible(&host(env), &wrapper, &lib.join("libunwind.so"));
         assert_eq!(r.elf_machine.as_deref(), Some("x86-64"));
-        assert_eq!(r.resolved.as_deref(), Some(lib.join("libunwind.so.1").as_path()));
+        assert_eq!(
+            r.resolved.as_deref(),
+            Some(lib.join("libunwind.so.1").as_path())
+        );
         let places: Vec<&str> = r.origins.iter().map(|o| o.place.as_str()).collect();
-        assert!(places.iter().any(|p| p.starts_with("wrapper script") && p.ends_with("line 2")), "{places:?}");
-        assert!(places.contains(&"environment NIX_LDFLAGS_FOR_TARGET"), "{places:?}");
-        assert!(places.iter().any(|p| p.starts_with("clang config file") && p.contains("clang++.cfg")), "{places:?}");
+        assert!(
+            places
+                .iter()
+                .any(|p| p.starts_with("wrapper script") && p.ends_with("line 2")),
+            "{places:?}"
+        );
+        assert!(
+            places.contains(&"environment NIX_LDFLAGS_FOR_TARGET"),
+            "{places:?}"
+        );
+        assert!(
+            places
+                .iter()
+                .any(|p| p.starts_with("clang config file") && p.contains("clang++.cfg")),
+            "{places:?}"
+        );
         if Path::new("/usr/lib/llvm-15/bin/clang++").exists() {
-            assert_eq!(r.unwrapped.as_deref(), Some(Path::new("/usr/lib/llvm-15/bin/clang++")));
+            assert_eq!(
+                r.unwrapped.as_deref(),
+                Some(Path::new("/usr/lib/llvm-15/bin/clang++"))
+            );
         }
     }
 
     #[test]
     fn unreadable_library_is_a_note_not_a_crash() {
-        let r = explain_incompatible(&host(Env::default()), Path::new("/nonexistent/clang"), Path::new("/nonexistent/libx.so"));
+        let r = explain_incompatible(
+            &host(Env::default()),
+            Path::new("/nonexistent/clang"),
+            Path::new("/nonexistent/libx.so"),
+        );
         assert!(r.elf_machine.is_none() && r.origins.is_empty());
-        assert!(r.notes[0].contains("ENOENT") || r.notes[0].contains("No such file"), "{:?}", r.notes);
+        assert!(
+            r.notes[0].contains("ENOENT") || r.notes[0].contains("No such file"),
+            "{:?}",
+            r.notes
+        );
     }
 }

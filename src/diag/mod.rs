@@ -71,7 +71,10 @@ pub fn classify(output: &str) -> Vec<DriverProblem> {
     for raw in output.lines() {
         let line = raw.trim_end();
         if let Some(kind) = classify_line(line) {
-            let p = DriverProblem { kind, line: line.to_string() };
+            let p = DriverProblem {
+                kind,
+                line: line.to_string(),
+            };
             if !out.contains(&p) {
                 out.push(p);
             }
@@ -89,29 +92,45 @@ fn quoted_after<'a>(line: &'a str, key: &str) -> Option<&'a str> {
 
 fn classify_line(line: &str) -> Option<ProblemKind> {
     if let Some(t) = quoted_after(line, "invalid target ID ") {
-        return Some(ProblemKind::InvalidTargetId { target: t.to_string() });
+        return Some(ProblemKind::InvalidTargetId {
+            target: t.to_string(),
+        });
     }
     if let Some(t) = quoted_after(line, "unknown target CPU ") {
         return Some(ProblemKind::UnknownTargetCpu { cpu: t.to_string() });
     }
-    if let Some(rest) = line.split_once("unable to execute command: Executable \"").map(|(_, r)| r) {
+    if let Some(rest) = line
+        .split_once("unable to execute command: Executable \"")
+        .map(|(_, r)| r)
+    {
         let name = rest.split('"').next().unwrap_or_default();
-        return Some(ProblemKind::ExecutableNotFound { name: name.to_string() });
+        return Some(ProblemKind::ExecutableNotFound {
+            name: name.to_string(),
+        });
     }
     if let Some(rest) = lld_error(line) {
         if let Some((lib, obj)) = rest.split_once(" is incompatible with ") {
-            return Some(ProblemKind::IncompatibleLibrary { library: PathBuf::from(lib.trim()), object: obj.trim().to_string() });
+            return Some(ProblemKind::IncompatibleLibrary {
+                library: PathBuf::from(lib.trim()),
+                object: obj.trim().to_string(),
+            });
         }
         if let Some(name) = rest.strip_prefix("unable to find library ") {
-            return Some(ProblemKind::LibraryNotFound { name: name.trim().to_string() });
+            return Some(ProblemKind::LibraryNotFound {
+                name: name.trim().to_string(),
+            });
         }
         if let Some(sym) = rest.strip_prefix("undefined symbol: ") {
-            return Some(ProblemKind::UndefinedSymbol { symbol: sym.trim().to_string() });
+            return Some(ProblemKind::UndefinedSymbol {
+                symbol: sym.trim().to_string(),
+            });
         }
     }
     if let Some(rest) = line.split_once("undefined reference to `").map(|(_, r)| r) {
         let sym = rest.rsplit_once('\'').map(|(s, _)| s).unwrap_or(rest);
-        return Some(ProblemKind::UndefinedSymbol { symbol: sym.to_string() });
+        return Some(ProblemKind::UndefinedSymbol {
+            symbol: sym.to_string(),
+        });
     }
     if line.contains("cannot find ROCm device library") {
         return Some(ProblemKind::DeviceLibraryMissing);
@@ -121,7 +140,9 @@ fn classify_line(line: &str) -> Option<ProblemKind> {
     }
     if line.contains("fatal error: '") && line.ends_with("' file not found") {
         if let Some(h) = quoted_after(line, "fatal error: ") {
-            return Some(ProblemKind::MissingHeader { header: h.to_string() });
+            return Some(ProblemKind::MissingHeader {
+                header: h.to_string(),
+            });
         }
     }
     if let Some((head, tail)) = line.split_once(" command failed with exit code ") {
@@ -143,7 +164,10 @@ fn lld_error(line: &str) -> Option<&str> {
 pub fn lib_flag_name(lib: &std::path::Path) -> Option<String> {
     let name = lib.file_name()?.to_str()?;
     let stem = name.strip_prefix("lib")?;
-    let end = stem.find(".so").or_else(|| stem.find(".a")).unwrap_or(stem.len());
+    let end = stem
+        .find(".so")
+        .or_else(|| stem.find(".a"))
+        .unwrap_or(stem.len());
     (end > 0).then(|| stem[..end].to_string())
 }
 
