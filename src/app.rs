@@ -46,10 +46,17 @@ pub fn run(args: &RunArgs) -> i32 {
         }
         return exit::OK;
     }
-    let cfg = match Config::from_args(args) {
+    let mut cfg = match Config::from_args(args) {
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
+    let asm_req = match crate::asm::Request::from_args(args) {
+        Ok(r) => r,
+        Err(e) => return usage_error(&e),
+    };
+    if asm_req.is_none() && cfg.only.is_empty() {
+        cfg.skip.push("asm".into()); // the asm.* checks run only with --asm-caps
+    }
     for pat in cfg.only.iter().chain(&cfg.skip) {
         if !checks::registry()
             .iter()
@@ -67,7 +74,11 @@ pub fn run(args: &RunArgs) -> i32 {
         Env::from_process(),
         Limits::new(cfg.per_call, cfg.deadline),
     );
-    let (findings, sections) = diagnose(&host, &cfg);
+    let Diagnosis {
+        findings,
+        sections,
+        preamble,
+    } = diagnose(&host, &cfg, asm_req.as_ref());
     let code = report::exit_code(&findings, cfg.strict);
     let mut stdout = std::io::stdout().lock();
     let written = if args.json {
@@ -90,13 +101,14 @@ pub fn run(args: &RunArgs) -> i32 {
                     && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
             }
         };
-        let text = human::render(
-            &findings,
-            &human::Options {
-                color,
-                verbose: args.verbose,
-            },
-        );
+        let text = preamble
+            + &human::render(
+                &findings,
+                &human::Options {
+                    color,
+                    verbose: args.verbose,
+                },
+            );
         stdout.write_all(text.as_bytes())
     };
     match written {
@@ -118,11 +130,18 @@ fn profile_name(cfg: &Config) -> &'static str {
     }
 }
 
-/// Runs the selected checks and returns the findings plus the JSON sections they produced.
-pub fn diagnose(
-    host: &Host,
-    cfg: &Config,
-) -> (Vec<report::Finding>, Vec<(&'static str, serde_json::Value)>) {
+/// What one run produced.
+pub struct Diagnosis {
+    pub findings: Vec<report::Finding>,
+    /// JSON sections beside the findings (`inventory`, `agents`, `asm_caps`).
+    pub sections: Vec<(&'static str, serde_json::Value)>,
+    /// Text printed before the findings in the human view (the asm-caps matrix).
+    pub preamble: String,
+}
+
+/// Runs the selected checks, and the asm-caps probe when asked, on one shared inventory (each
+/// tool is asked once per run); the probe runs beside the checks.
+pub fn diagnose(host: &Host, cfg: &Config, asm: Option<&crate::asm::Request>) -> Diagnosis {
     let inv = Inventory::new(host, cfg);
     let ctx = Ctx {
         host,
@@ -130,12 +149,29 @@ pub fn diagnose(
         cfg,
     };
     let list = crate::runner::selected_checks(&cfg.only, &cfg.skip);
-    let findings = crate::runner::run_checks(&ctx, &list);
-    let mut sections = vec![("inventory", inv.to_json())];
+    let (mut findings, asm_out) = std::thread::scope(|s| {
+        let probe = asm.map(|r| s.spawn(|| crate::asm::run(host, cfg, &inv, r)));
+        let findings = crate::runner::run_checks(&ctx, &list);
+        (findings, probe.and_then(|h| h.join().ok()))
+    });
+    let mut sections = Vec::new();
+    let mut preamble = String::new();
+    if let Some(out) = asm_out {
+        // The probe's findings replace the registry's "not requested" placeholders.
+        findings.retain(|f| f.category != "asm");
+        findings.extend(out.findings);
+        sections.push(("asm_caps", out.caps));
+        preamble = out.matrix + "\n";
+    }
+    sections.insert(0, ("inventory", inv.to_json()));
     if let Some(t) = inv.gpu_if_computed() {
         sections.push(("agents", serde_json::json!(t.agents)));
     }
-    (findings, sections)
+    Diagnosis {
+        findings,
+        sections,
+        preamble,
+    }
 }
 
 fn explain(id: &str) -> i32 {

@@ -4,9 +4,11 @@
 //! [`checks`] -> [`report`] -> render -> exit code. See docs/architecture.md.
 
 pub mod app;
+pub mod asm;
 pub mod checks;
 pub mod cli;
 pub mod config;
+pub mod diag;
 pub mod gpu;
 pub mod host;
 pub mod inventory;

@@ -57,6 +57,7 @@ const DOC_FILES: &[(&str, &str)] = &[
         include_str!("../../checks/runtime.toml"),
     ),
     ("checks/gpu.toml", include_str!("../../checks/gpu.toml")),
+    ("checks/asm.toml", include_str!("../../checks/asm.toml")),
 ];
 
 pub fn docs() -> &'static [CheckDoc] {
@@ -91,6 +92,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(toolchain::CHECKS);
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
+    v.extend_from_slice(crate::asm::CHECKS);
     v
 }
 

@@ -1,0 +1,346 @@
+//! `--asm-caps`: Tensile's assembler capability probe (`GetAsmCaps`), with Tensile's exact
+//! answers, batched and parallel, and a diagnosis when the answer is "nothing works".
+//!
+//! Flow: [`Request::from_args`] (validated flags) -> [`run`]: resolve the assembler
+//! ([`assembler`]), pick the ISAs, probe them ([`runner`]), explain failures ([`diagnose`]),
+//! compare with `--expect` ([`expect`]) -> findings (`asm.*`), the `asm_caps` JSON object and
+//! the human matrix ([`matrix`]). Specification: docs/asm-caps.md.
+
+pub mod assembler;
+pub mod catalog;
+pub mod diagnose;
+pub mod expect;
+pub mod matrix;
+pub mod parse;
+pub mod runner;
+
+use crate::checks::{CheckFn, Ctx};
+use crate::cli::RunArgs;
+use crate::config::Config;
+use crate::host::Host;
+use crate::inventory::Inventory;
+use crate::report::{Finding, Fix};
+use catalog::{Catalog, Compat};
+use runner::{IsaResult, Method};
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The registered `asm.*` checks. They only run with `--asm-caps` (`app::diagnose` runs [`run`]);
+/// selected without it, they say so.
+pub const CHECKS: &[(&str, CheckFn)] = &[
+    ("asm.assembler", not_requested),
+    ("asm.caps", not_requested),
+    ("asm.expect", not_requested),
+];
+
+fn not_requested(_: &Ctx) -> Vec<Finding> {
+    vec![Finding::skip(
+        "not requested: run with --asm-caps to probe the assembler",
+    )]
+}
+
+/// The validated `--asm-caps` flags.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub assembler: Option<PathBuf>,
+    /// `--no-batch`: Tensile's own serial method.
+    pub serial: bool,
+    pub compat: Compat,
+    /// `--expect FILE` and its parsed content.
+    pub expect: Option<(PathBuf, Map<String, Value>)>,
+}
+
+impl Request {
+    /// Validates the asm flags. `Ok(None)` when `--asm-caps` is not given. The expect file is
+    /// an input of the run (like argv), read here, not a fact of the judged machine.
+    pub fn from_args(a: &RunArgs) -> Result<Option<Request>, String> {
+        let compat = Compat::parse(&a.tensile_compat)?;
+        if !a.asm_caps {
+            for (given, flag) in [
+                (a.assembler.is_some(), "--assembler"),
+                (a.no_batch, "--no-batch"),
+                (a.expect.is_some(), "--expect"),
+            ] {
+                if given {
+                    return Err(format!("{flag} only applies with --asm-caps"));
+                }
+            }
+            return Ok(None);
+        }
+        if a.assembler
+            .as_ref()
+            .is_some_and(|p| p.as_os_str().is_empty())
+        {
+            return Err("--assembler: empty path".into());
+        }
+        let expect = match &a.expect {
+            None => None,
+            Some(p) => {
+                let bytes = std::fs::read(p).map_err(|e| {
+                    format!(
+                        "--expect {}: {}",
+                        p.display(),
+                        crate::host::io_error_text(&e)
+                    )
+                })?;
+                let map = expect::load(&String::from_utf8_lossy(&bytes))
+                    .map_err(|e| format!("--expect {}: {e}", p.display()))?;
+                Some((p.clone(), map))
+            }
+        };
+        Ok(Some(Request {
+            assembler: a.assembler.clone(),
+            serial: a.no_batch,
+            compat,
+            expect,
+        }))
+    }
+}
+
+/// Everything one probe run produced.
+pub struct Outcome {
+    pub findings: Vec<Finding>,
+    /// `{"<gfx>": {"<TensileKey>": value}}`, Tensile's names and types.
+    pub caps: Value,
+    pub matrix: String,
+    pub results: Vec<IsaResult>,
+}
+
+fn stamp(mut f: Finding, id: &str, ms: u64) -> Finding {
+    f.id = id.to_string();
+    f.category = "asm".into();
+    f.duration_ms = ms;
+    f
+}
+
+/// The ISAs to probe, with whether the user asked for each (vs Tensile's list).
+fn select_isas(cfg: &Config, inv: &Inventory, cat: &Catalog) -> (Vec<String>, Vec<String>) {
+    let mut isas: Vec<String> = Vec::new();
+    let mut explicit: Vec<String> = Vec::new();
+    let add = |v: &mut Vec<String>, s: &str| {
+        if !v.iter().any(|x| x == s) {
+            v.push(s.to_string());
+        }
+    };
+    // Tensile names ISAs without features (gfxName): probe the processor.
+    for id in &cfg.isas {
+        add(&mut isas, &id.processor);
+        add(&mut explicit, &id.processor);
+    }
+    if cfg.isa_tensile {
+        for g in cat
+            .supported_isa
+            .iter()
+            .chain(std::iter::once(&cat.pseudo_isa))
+        {
+            add(&mut isas, g);
+        }
+    }
+    if isas.is_empty() {
+        for a in &inv.gpu().agents {
+            if let Some(g) = &a.gfx {
+                add(&mut isas, g);
+                add(&mut explicit, g);
+            }
+        }
+        for t in &inv.targets().isas {
+            add(&mut isas, &t.isa.processor);
+            add(&mut explicit, &t.isa.processor);
+        }
+    }
+    (isas, explicit)
+}
+
+/// Runs the whole probe against this machine.
+/// Runs the probe with the run's shared inventory (each tool is asked once per run).
+pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome {
+    let start = Instant::now();
+    let cat = catalog::catalog(req.compat);
+    let mut findings = Vec::new();
+    let core_clang = cfg
+        .clang
+        .clone()
+        .or_else(|| inv.clang().map(|c| c.path.clone()));
+    let resolved = assembler::resolve(
+        host,
+        req.compat,
+        req.assembler.as_deref(),
+        core_clang.as_deref(),
+    );
+    let (isas, explicit) = select_isas(cfg, inv, cat);
+    let title = |asm: &str, n: usize, calls: usize| {
+        format!(
+            "Tensile asm caps ({} Tensile, {}), assembler {asm}: {n} ISAs, {calls} calls, {:.2} s",
+            req.compat.as_str(),
+            if req.serial { "serial" } else { "batched" },
+            start.elapsed().as_secs_f64()
+        )
+    };
+    let asm = match resolved {
+        Err(steps) => {
+            findings.push(stamp(
+                Finding::fail("no assembler found: Tensile would find none either")
+                    .evidence_lines(steps)
+                    .fix(Fix::text("Install a clang with the AMDGPU target (ROCm's llvm, or Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or rocm-doctor's --assembler) at its clang++.")),
+                "asm.assembler",
+                0,
+            ));
+            return Outcome {
+                findings,
+                caps: Value::Object(Map::new()),
+                matrix: title("(none)", 0, 0),
+                results: Vec::new(),
+            };
+        }
+        Ok(r) => r,
+    };
+    let mut af = if asm.tensile_picks_it {
+        Finding::pass(format!("assembler {} ({})", asm.path.display(), asm.how))
+    } else {
+        Finding::warn(format!("Tensile would not find an assembler here; probing {} ({})", asm.path.display(), asm.how)).fix(
+            Fix::text("Tell Tensile which assembler to use: TENSILE_ROCM_ASSEMBLER_PATH (Tensile ≤ rocm-6.3) or --assembler (current Tensile).")
+                .set_env("TENSILE_ROCM_ASSEMBLER_PATH", asm.path.to_string_lossy()),
+        )
+    };
+    af = af.evidence_lines(asm.steps.iter().cloned());
+    let base = asm
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if req.compat == Compat::Current && !assembler::TENSILE_NAMES.contains(&base.as_str()) {
+        af = af.evidence(format!(
+            "current Tensile's validateToolchain rejects the name `{base}` (it accepts {})",
+            assembler::TENSILE_NAMES.join(", ")
+        ));
+    }
+    findings.push(stamp(af, "asm.assembler", 0));
+
+    if isas.is_empty() {
+        findings.push(stamp(
+            Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
+                "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
+            )),
+            "asm.caps",
+            0,
+        ));
+        return Outcome {
+            findings,
+            caps: Value::Object(Map::new()),
+            matrix: title(&asm.path.display().to_string(), 0, 0),
+            results: Vec::new(),
+        };
+    }
+
+    let results = runner::probe_all(host, &asm.path, cat, &isas, req.serial);
+    let ms = start.elapsed().as_millis() as u64;
+    let calls: usize = results.iter().map(|r| r.calls).sum();
+
+    let supported: Vec<&IsaResult> = results.iter().filter(|r| r.supported()).collect();
+    if !supported.is_empty() {
+        let names: Vec<&str> = supported.iter().map(|r| r.isa.as_str()).collect();
+        let mut f = Finding::pass(format!(
+            "{} of {} ISAs supported: {}",
+            supported.len(),
+            results.len(),
+            names.join(" ")
+        ));
+        for r in &results {
+            let trues = r
+                .values
+                .iter()
+                .filter(|(_, v)| matches!(v, catalog::Value::Bool(true)))
+                .count();
+            let how = match &r.method {
+                Method::Serial => "serial".to_string(),
+                Method::Batched { fallback: None } => "batched".to_string(),
+                Method::Batched { fallback: Some(w) } => {
+                    format!("batched, then one call per snippet because {w}")
+                }
+            };
+            f = f.evidence(format!(
+                "{}: {} calls ({how}), {trues} keys true",
+                r.isa, r.calls
+            ));
+        }
+        findings.push(stamp(f, "asm.caps", ms));
+    }
+    for r in results.iter().filter(|r| r.setup_error.is_some()) {
+        findings.push(stamp(
+            Finding::error(format!("could not probe {}: {}", r.isa, r.setup_error.clone().unwrap_or_default()))
+                .fix(Fix::text("Make TMPDIR (or /tmp) writable; rocm-doctor runs the assembler in a private directory there.")),
+            "asm.caps",
+            ms,
+        ));
+    }
+    for r in results.iter().filter(|r| r.timed_out && r.supported()) {
+        findings.push(stamp(
+            Finding::error(format!(
+                "a probe for {} timed out: its answers are incomplete",
+                r.isa
+            ))
+            .fix(Fix::text(
+                "Raise --timeout, or run with -v and repeat the command shown by hand.",
+            )),
+            "asm.caps",
+            ms,
+        ));
+    }
+    let cx = diagnose::Context {
+        host,
+        asm: &asm.path,
+        explicit: &explicit,
+        pseudo_isa: &cat.pseudo_isa,
+    };
+    for f in diagnose::findings(&cx, &results) {
+        findings.push(stamp(f, "asm.caps", ms));
+    }
+
+    let caps = caps_json(&results);
+    if let Some((path, expected)) = &req.expect {
+        let actual = caps.as_object().cloned().unwrap_or_default();
+        let diff = expect::compare(expected, &actual);
+        let f = if diff.is_empty() {
+            Finding::pass(format!("identical to {}", path.display()))
+        } else {
+            // The differing keys are the point of --expect: name them in the summary.
+            let keys: Vec<&str> = diff
+                .iter()
+                .map(|d| d.split(':').next().unwrap_or(d))
+                .collect();
+            let shown = if keys.len() > 12 {
+                format!("{} ...", keys[..12].join(", "))
+            } else {
+                keys.join(", ")
+            };
+            Finding::fail(format!("{} differences from {}: {shown}", diff.len(), path.display())).evidence_lines(diff.iter().cloned()).fix(Fix::text(
+                "The toolchain's capabilities changed: find which assembler or ISA changed (see asm.assembler), or refresh the expected file from this run's --json `asm_caps`.",
+            ))
+        };
+        findings.push(stamp(f, "asm.expect", ms));
+    }
+    let matrix = matrix::render(
+        &results,
+        &title(&asm.path.display().to_string(), results.len(), calls),
+    );
+    Outcome {
+        findings,
+        caps,
+        matrix,
+        results,
+    }
+}
+
+/// `{"<gfx>": {"<TensileKey>": value}}` in probe order and Tensile's key order.
+pub fn caps_json(results: &[IsaResult]) -> Value {
+    let mut m = Map::new();
+    for r in results {
+        let mut caps = Map::new();
+        for (k, v) in &r.values {
+            caps.insert(k.clone(), v.to_json());
+        }
+        m.insert(r.isa.clone(), Value::Object(caps));
+    }
+    Value::Object(m)
+}

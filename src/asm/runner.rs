@@ -1,0 +1,409 @@
+//! Runs the probes: Tensile's exact method (one call per probe, in order) and the batched
+//! method (the empty input, then every single-line snippet plus the multi-line block last in
+//! one input), ISAs in parallel.
+//!
+//! One call is Tensile's `tryAssembler`: argv `<asm> -x assembler -target amdgcn-amdhsa
+//! -mcpu=<gfx> [-mwavefrontsize64 when major >= 10] -`, the snippet on stdin, success iff the
+//! exit code is 0 and stdout+stderr are empty (reference tensile-asm-caps.md §1). There is no
+//! `-c`, so clang links and writes `a.out`: every call runs in a scratch directory of ours, with
+//! TMPDIR pointing there too.
+
+use super::catalog::{Catalog, Value};
+use super::parse::{self, Batch};
+use crate::host::{CommandSpec, Host, RunOutput};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// How an ISA's answers were obtained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Method {
+    /// One call per probe, Tensile's order.
+    Serial,
+    /// Batched; `fallback` says why single-line snippets were run one by one instead.
+    Batched { fallback: Option<String> },
+}
+
+/// One ISA's result.
+#[derive(Debug, Clone)]
+pub struct IsaResult {
+    pub isa: String,
+    /// Every key in Tensile's order.
+    pub values: Vec<(String, Value)>,
+    pub calls: usize,
+    pub method: Method,
+    /// The output of the empty-input probe when it failed (what explains "unsupported").
+    pub supported_failure: Option<RunOutput>,
+    /// A failing probe's output when every probed key failed although SupportedISA passed.
+    pub all_failed_sample: Option<RunOutput>,
+    /// A call timed out: answers are incomplete.
+    pub timed_out: bool,
+    /// We could not even set up the call (no scratch dir).
+    pub setup_error: Option<String>,
+}
+
+impl IsaResult {
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.values.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+    pub fn supported(&self) -> bool {
+        self.get("SupportedISA") == Some(Value::Bool(true))
+    }
+}
+
+/// Tensile's argv after the program, for `-mcpu=<gfx>`.
+pub fn argv(gfx: &str) -> Vec<String> {
+    let mut v: Vec<String> = ["-x", "assembler", "-target", "amdgcn-amdhsa"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    v.push(format!("-mcpu={gfx}"));
+    if crate::isa::TargetId::plain(gfx)
+        .major()
+        .is_some_and(|m| m >= 10)
+    {
+        v.push("-mwavefrontsize64".into());
+    }
+    v.push("-".into());
+    v
+}
+
+/// Tensile's success rule.
+pub fn tensile_ok(o: &RunOutput) -> bool {
+    o.spawn_error.is_none()
+        && !o.timed_out
+        && o.code == Some(0)
+        && o.stdout.is_empty()
+        && o.stderr.is_empty()
+}
+
+struct Caller<'a> {
+    host: &'a Host,
+    asm: &'a Path,
+    gfx: &'a str,
+    dir: PathBuf,
+    calls: usize,
+}
+
+impl Caller<'_> {
+    fn call(&mut self, input: &str) -> RunOutput {
+        self.calls += 1;
+        let spec = CommandSpec::new(self.asm)
+            .args(argv(self.gfx))
+            .stdin(input.as_bytes().to_vec())
+            .cwd(&self.dir)
+            .env("TMPDIR", &self.dir);
+        self.host.run(&spec)
+    }
+}
+
+fn setup_failed(cat: &Catalog, gfx: &str, method: Method, e: String) -> IsaResult {
+    IsaResult {
+        isa: gfx.to_string(),
+        values: cat.all_failed(),
+        calls: 0,
+        method,
+        supported_failure: None,
+        all_failed_sample: None,
+        timed_out: false,
+        setup_error: Some(e),
+    }
+}
+
+/// Tensile's method: every probe in order, alternatives short-circuited, no shortcuts.
+/// (Tensile has no timeout; after a call times out the remaining probes of the ISA are not
+/// run and count as failed.)
+pub fn probe_serial(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaResult {
+    let dir = match host.scratch_dir(&format!("asm-{gfx}")) {
+        Ok(d) => d,
+        Err(e) => {
+            return setup_failed(
+                cat,
+                gfx,
+                Method::Serial,
+                format!("no scratch directory: {e}"),
+            )
+        }
+    };
+    let mut c = Caller {
+        host,
+        asm,
+        gfx,
+        dir,
+        calls: 0,
+    };
+    let mut timed_out = false;
+    let mut supported_failure = None;
+    let mut sample = None;
+    let values = cat.derive(|snippet| {
+        if timed_out {
+            return false;
+        }
+        let out = c.call(snippet);
+        let ok = tensile_ok(&out);
+        timed_out |= out.timed_out;
+        if snippet.is_empty() && !ok {
+            supported_failure = Some(out.clone());
+        } else if !ok && sample.is_none() {
+            sample = Some(out.clone());
+        }
+        ok
+    });
+    let calls = c.calls;
+    finish(
+        gfx,
+        values,
+        calls,
+        Method::Serial,
+        supported_failure,
+        sample,
+        timed_out,
+    )
+}
+
+/// The batched method (reference §11's recipe), with the same answers as [`probe_serial`].
+pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaResult {
+    let method = Method::Batched { fallback: None };
+    let dir = match host.scratch_dir(&format!("asm-{gfx}")) {
+        Ok(d) => d,
+        Err(e) => return setup_failed(cat, gfx, method, format!("no scratch directory: {e}")),
+    };
+    let mut c = Caller {
+        host,
+        asm,
+        gfx,
+        dir,
+        calls: 0,
+    };
+    // 1. The empty input decides SupportedISA; if it fails, so does every probe (Tensile would
+    //    get the same driver/link failure for each), and the rest are not run.
+    let first = c.call("");
+    if !tensile_ok(&first) {
+        let timed_out = first.timed_out;
+        let calls = c.calls;
+        return finish(
+            gfx,
+            cat.all_failed(),
+            calls,
+            method,
+            Some(first),
+            None,
+            timed_out,
+        );
+    }
+    let snippets = cat.distinct_snippets();
+    let singles: Vec<&str> = snippets
+        .iter()
+        .copied()
+        .filter(|s| !s.is_empty() && !s.contains('\n'))
+        .collect();
+    let blocks: Vec<&str> = snippets
+        .iter()
+        .copied()
+        .filter(|s| s.contains('\n'))
+        .collect();
+    // The first multi-line block goes last in the batch: a failing directive inside it
+    // cascades only into its own later lines, never back into the single lines before it.
+    // Any further block runs alone.
+    let (tail, alone) = match blocks.split_first() {
+        Some((b, rest)) => (Some(*b), rest.to_vec()),
+        None => (None, Vec::new()),
+    };
+    let mut lines: Vec<&str> = singles.clone();
+    let tail_range = tail.map(|b| {
+        let start = lines.len() + 1;
+        lines.extend(b.split('\n'));
+        (start, lines.len())
+    });
+    let mut verdict: HashMap<&str, bool> = HashMap::new();
+    verdict.insert("", true);
+    let mut timed_out = false;
+    let mut fallback = None;
+    let mut sample = None;
+    let mut run_alone: Vec<&str> = alone;
+    // 2. All single-line snippets (and the block) in one input.
+    if !lines.is_empty() {
+        let out = c.call(&lines.join("\n"));
+        timed_out |= out.timed_out;
+        let attributed = if tensile_ok(&out) {
+            Ok(Default::default())
+        } else if out.spawn_error.is_some()
+            || out.timed_out
+            || out.signal.is_some()
+            || out.truncated
+        {
+            Err(format!(
+                "the batched call did not finish normally: {}",
+                out.outcome()
+            ))
+        } else {
+            match parse::attribute(&lines, &out.combined_text(), out.code == Some(0)) {
+                Batch::Lines(l) => Ok(l),
+                Batch::Unattributable(why) => Err(why),
+            }
+        };
+        match attributed {
+            Ok(failed) => {
+                for (i, s) in singles.iter().enumerate() {
+                    verdict.insert(s, !failed.contains(&(i + 1)));
+                }
+                if let (Some(b), Some((lo, hi))) = (tail, tail_range) {
+                    verdict.insert(b, failed.range(lo..=hi).next().is_none());
+                }
+                if singles.iter().all(|s| verdict.get(s) == Some(&false)) {
+                    sample = Some(out);
+                }
+            }
+            Err(why) => {
+                fallback = Some(why);
+                run_alone.extend(singles.iter().copied());
+                run_alone.extend(tail);
+            }
+        }
+    }
+    // 3. Fallback: one call per snippet (and blocks that did not fit the batch).
+    for s in run_alone {
+        if timed_out {
+            verdict.insert(s, false);
+            continue;
+        }
+        let o = c.call(s);
+        timed_out |= o.timed_out;
+        let ok = tensile_ok(&o);
+        if !ok && sample.is_none() && !s.contains('\n') {
+            sample = Some(o);
+        }
+        verdict.insert(s, ok);
+    }
+    let values = cat.derive(|s| verdict.get(s).copied().unwrap_or(false));
+    let all_probed_failed = values_all_probed_failed(cat, &values);
+    let calls = c.calls;
+    finish(
+        gfx,
+        values,
+        calls,
+        Method::Batched { fallback },
+        None,
+        sample.filter(|_| all_probed_failed),
+        timed_out,
+    )
+}
+
+fn values_all_probed_failed(cat: &Catalog, values: &[(String, Value)]) -> bool {
+    use super::catalog::Rule;
+    cat.keys
+        .iter()
+        .zip(values)
+        .filter(|(k, _)| !matches!(k.rule, Rule::Const(_)) && k.name != "SupportedISA")
+        .all(|(_, (_, v))| matches!(v, Value::Bool(false) | Value::Int(0)))
+}
+
+fn finish(
+    gfx: &str,
+    values: Vec<(String, Value)>,
+    calls: usize,
+    method: Method,
+    supported_failure: Option<RunOutput>,
+    sample: Option<RunOutput>,
+    timed_out: bool,
+) -> IsaResult {
+    IsaResult {
+        isa: gfx.to_string(),
+        values,
+        calls,
+        method,
+        supported_failure,
+        all_failed_sample: sample,
+        timed_out,
+        setup_error: None,
+    }
+}
+
+/// Probes every ISA: batched ones in parallel (bounded by the cores), `serial` ones one after
+/// the other exactly as Tensile does. Results come back in the order of `isas`.
+pub fn probe_all(
+    host: &Host,
+    asm: &Path,
+    cat: &Catalog,
+    isas: &[String],
+    serial: bool,
+) -> Vec<IsaResult> {
+    if serial {
+        let mut out: Vec<IsaResult> = isas
+            .iter()
+            .map(|g| probe_serial(host, asm, cat, g))
+            .collect();
+        for r in &mut out {
+            if !r.supported() {
+                // Keep the first failure of the empty input for the diagnosis (Tensile runs
+                // every probe anyway).
+                r.all_failed_sample = None;
+            } else if !values_all_probed_failed(cat, &r.values) {
+                r.all_failed_sample = None;
+            }
+        }
+        return out;
+    }
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    let workers = (cores * 2).clamp(1, 32).min(isas.len().max(1));
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<IsaResult>>> = isas.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(gfx) = isas.get(i) else { break };
+                let r = probe_batched(host, asm, cat, gfx);
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .zip(isas)
+        .map(|(m, g)| {
+            m.into_inner().ok().flatten().unwrap_or_else(|| {
+                setup_failed(
+                    cat,
+                    g,
+                    Method::Batched { fallback: None },
+                    "the probe's thread died (a bug in rocm-doctor)".into(),
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argv_is_tensiles() {
+        assert_eq!(
+            argv("gfx90a").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx90a -"
+        );
+        assert_eq!(
+            argv("gfx1030").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx1030 -mwavefrontsize64 -"
+        );
+        assert_eq!(
+            argv("gfx1201").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx1201 -mwavefrontsize64 -"
+        );
+        assert_eq!(
+            argv("gfx000").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx000 -"
+        );
+        assert_eq!(
+            argv("gfx803").join(" "),
+            "-x assembler -target amdgcn-amdhsa -mcpu=gfx803 -"
+        );
+    }
+}
