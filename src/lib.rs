@@ -14,3 +14,5 @@ pub mod report;
 pub mod runner;
 pub mod probe;
 pub mod gpu;
+pub mod codeobj;
+pub mod inspect;
