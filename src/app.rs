@@ -25,6 +25,7 @@ pub fn main() -> i32 {
             exit::OK
         }
         Some(Command::ProbeLibrary { kind, path }) => crate::probe::child_main(kind, path),
+        Some(Command::Inspect { paths, symbols, kernels }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels),
         None => run(&cli.run),
     }
 }

@@ -40,7 +40,10 @@ struct DocFile {
 }
 
 /// The doc files, one per check family, compiled in. Their order is the report's order.
-const DOC_FILES: &[(&str, &str)] = &[("checks/toolchain.toml", include_str!("../../checks/toolchain.toml"))];
+const DOC_FILES: &[(&str, &str)] = &[
+    ("checks/toolchain.toml", include_str!("../../checks/toolchain.toml")),
+    ("checks/inspect.toml", include_str!("../../checks/inspect.toml")),
+];
 
 pub fn docs() -> &'static [CheckDoc] {
     static DOCS: OnceLock<Vec<CheckDoc>> = OnceLock::new();
@@ -69,6 +72,7 @@ pub struct Check {
 fn implementations() -> Vec<(&'static str, CheckFn)> {
     let mut v = Vec::new();
     v.extend_from_slice(toolchain::CHECKS);
+    v.extend_from_slice(crate::inspect::check::CHECKS);
     v
 }
 
