@@ -107,6 +107,15 @@ pub fn decompress(b: &[u8], h: &Header, cap: u64) -> Result<Vec<u8>> {
     if h.uncompressed_size > cap {
         return Err(Error::TooLarge { what: "CCOB bundle", size: h.uncompressed_size, cap });
     }
+    // With a total size, the payload must be exactly one compressed stream: a zstd frame
+    // shorter than the payload means the header's total size lies.
+    if h.method == Method::Zstd && h.total_size.is_some() {
+        if let Ok(frame) = zstd::zstd_safe::find_frame_compressed_size(data) {
+            if frame != data.len() {
+                return Err(invalid("CCOB bundle", format!("the total size leaves {} compressed bytes, the zstd frame is {frame}", data.len())));
+            }
+        }
+    }
     let limit = h.uncompressed_size + 1;
     let mut out = Vec::with_capacity(h.uncompressed_size.min(64 << 20) as usize);
     let res = match h.method {
