@@ -16,11 +16,21 @@ fn sample_bundle() -> Vec<u8> {
     co[8] = 2;
     co[18..20].copy_from_slice(&224u16.to_le_bytes());
     co[48..52].copy_from_slice(&0x36u32.to_le_bytes());
-    bundle::write(&[("host-x86_64-unknown-linux-gnu-", b""), ("hipv4-amdgcn-amd-amdhsa--gfx1030", &co)], 64)
+    bundle::write(
+        &[
+            ("host-x86_64-unknown-linux-gnu-", b""),
+            ("hipv4-amdgcn-amd-amdhsa--gfx1030", &co),
+        ],
+        64,
+    )
 }
 
 fn opts() -> blob::Options {
-    blob::Options { cap: 1 << 20, kernel_names: true, verify_hash: true }
+    blob::Options {
+        cap: 1 << 20,
+        kernel_names: true,
+        verify_hash: true,
+    }
 }
 
 fn all_parsers(b: &[u8]) {
@@ -127,10 +137,20 @@ proptest! {
 
 #[test]
 fn non_elf_input_is_a_clear_error() {
-    let r = inspect_mapped(b"#!/bin/sh\necho hi\n", Path::new("/x.sh"), &opts(), &|_, _| {});
-    assert!(r.error.unwrap().contains("not an ELF file or offload bundle"));
+    let r = inspect_mapped(
+        b"#!/bin/sh\necho hi\n",
+        Path::new("/x.sh"),
+        &opts(),
+        &|_, _| {},
+    );
+    assert!(r
+        .error
+        .unwrap()
+        .contains("not an ELF file or offload bundle"));
     let e = amdgpu::parse(b"hello", false).unwrap_err().to_string();
     assert!(e.contains("not an ELF file"), "{e}");
-    let e = bundle::parse(b"__CLANG_OFFLOAD_BUNDLE__\x02").unwrap_err().to_string();
+    let e = bundle::parse(b"__CLANG_OFFLOAD_BUNDLE__\x02")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("truncated"), "{e}");
 }

@@ -81,14 +81,20 @@ pub struct CodeObject {
 impl CodeObject {
     /// The target id the header encodes (`gfx90a:sramecc+:xnack-`).
     pub fn target_id(&self) -> String {
-        self.target().map(|t| t.to_string()).unwrap_or_else(|| self.processor.clone())
+        self.target()
+            .map(|t| t.to_string())
+            .unwrap_or_else(|| self.processor.clone())
     }
 
     pub fn target(&self) -> Option<TargetId> {
         if self.processor.starts_with("unknown") {
             return None;
         }
-        Some(TargetId { processor: self.processor.clone(), sramecc: self.sramecc.as_option(), xnack: self.xnack.as_option() })
+        Some(TargetId {
+            processor: self.processor.clone(),
+            sramecc: self.sramecc.as_option(),
+            xnack: self.xnack.as_option(),
+        })
     }
 
     /// Whether `amdhsa.target` agrees with `e_flags` (None when there is no metadata target).
@@ -103,22 +109,45 @@ impl CodeObject {
 pub fn parse(b: &[u8], kernel_names: bool) -> Result<CodeObject> {
     let h = elf::parse_header(b)?;
     if h.e_machine != EM_AMDGPU {
-        return Err(Error::Invalid { what: "AMDGPU code object", detail: format!("e_machine is {} (AMDGPU is {EM_AMDGPU})", h.e_machine) });
+        return Err(Error::Invalid {
+            what: "AMDGPU code object",
+            detail: format!("e_machine is {} (AMDGPU is {EM_AMDGPU})", h.e_machine),
+        });
     }
     let mach = h.e_flags & EF_AMDGPU_MACH;
     let known = super::mach::processor(mach);
-    let processor = known.map(str::to_string).unwrap_or_else(|| format!("unknown(0x{mach:02x})"));
+    let processor = known
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("unknown(0x{mach:02x})"));
     let hsa = h.osabi == ELFOSABI_AMDGPU_HSA;
     let version = hsa.then_some(h.abi_version as u32 + 2);
     let info = known.and_then(crate::isa::processor);
-    let (xs, ss) = (info.is_some_and(|p| p.xnack), info.is_some_and(|p| p.sramecc));
+    let (xs, ss) = (
+        info.is_some_and(|p| p.xnack),
+        info.is_some_and(|p| p.sramecc),
+    );
     let (xnack, sramecc) = match (hsa, h.abi_version) {
-        (true, 0) => (if h.e_flags & XNACK_V2 != 0 { FeatureState::On } else { FeatureState::Any }, FeatureState::Unsupported),
-        (true, 1) => (v3(h.e_flags & XNACK_V3 != 0, xs), v3(h.e_flags & SRAMECC_V3 != 0, ss)),
+        (true, 0) => (
+            if h.e_flags & XNACK_V2 != 0 {
+                FeatureState::On
+            } else {
+                FeatureState::Any
+            },
+            FeatureState::Unsupported,
+        ),
+        (true, 1) => (
+            v3(h.e_flags & XNACK_V3 != 0, xs),
+            v3(h.e_flags & SRAMECC_V3 != 0, ss),
+        ),
         // v4 and later, and non-HSA ABIs (PAL/Mesa use the v4 layout too).
-        _ => (v4((h.e_flags & XNACK_V4) >> 8), v4((h.e_flags & SRAMECC_V4) >> 10)),
+        _ => (
+            v4((h.e_flags & XNACK_V4) >> 8),
+            v4((h.e_flags & SRAMECC_V4) >> 10),
+        ),
     };
-    let generic_version = (hsa && h.abi_version >= 4).then_some(h.e_flags >> 24).filter(|v| *v != 0);
+    let generic_version = (hsa && h.abi_version >= 4)
+        .then_some(h.e_flags >> 24)
+        .filter(|v| *v != 0);
     let elf_type = match h.e_type {
         1 => "rel".to_string(),
         3 => "dyn".to_string(),
@@ -128,7 +157,20 @@ pub fn parse(b: &[u8], kernel_names: bool) -> Result<CodeObject> {
         Ok(m) => (m, None),
         Err(e) => (None, Some(e.to_string())),
     };
-    Ok(CodeObject { e_flags: h.e_flags, mach, processor, xnack, sramecc, abi_version: h.abi_version, version, generic_version, elf_type, osabi: h.osabi, metadata, metadata_error })
+    Ok(CodeObject {
+        e_flags: h.e_flags,
+        mach,
+        processor,
+        xnack,
+        sramecc,
+        abi_version: h.abi_version,
+        version,
+        generic_version,
+        elf_type,
+        osabi: h.osabi,
+        metadata,
+        metadata_error,
+    })
 }
 
 fn v3(set: bool, supported: bool) -> FeatureState {
@@ -176,17 +218,42 @@ fn read_metadata(b: &[u8], h: &elf::Header, kernel_names: bool) -> Result<Option
 pub fn metadata_from_msgpack(desc: &[u8], kernel_names: bool) -> Result<Metadata> {
     let (v, _) = msgpack::decode(desc)?;
     if !matches!(v, msgpack::Value::Map(_)) {
-        return Err(super::invalid("AMDGPU metadata", "the note is not a msgpack map"));
+        return Err(super::invalid(
+            "AMDGPU metadata",
+            "the note is not a msgpack map",
+        ));
     }
-    let target = v.get("amdhsa.target").and_then(|t| t.as_str()).map(str::to_string);
-    let version = v.get("amdhsa.version").and_then(|a| a.as_array()).and_then(|a| Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?)));
-    let kernels_v = v.get("amdhsa.kernels").and_then(|k| k.as_array()).unwrap_or(&[]);
+    let target = v
+        .get("amdhsa.target")
+        .and_then(|t| t.as_str())
+        .map(str::to_string);
+    let version = v
+        .get("amdhsa.version")
+        .and_then(|a| a.as_array())
+        .and_then(|a| Some((a.first()?.as_u64()?, a.get(1)?.as_u64()?)));
+    let kernels_v = v
+        .get("amdhsa.kernels")
+        .and_then(|k| k.as_array())
+        .unwrap_or(&[]);
     let kernels = if kernel_names {
-        kernels_v.iter().map(|k| k.get(".name").and_then(|n| n.as_str()).unwrap_or("?").to_string()).collect()
+        kernels_v
+            .iter()
+            .map(|k| {
+                k.get(".name")
+                    .and_then(|n| n.as_str())
+                    .unwrap_or("?")
+                    .to_string()
+            })
+            .collect()
     } else {
         Vec::new()
     };
-    Ok(Metadata { target, version, kernel_count: kernels_v.len(), kernels })
+    Ok(Metadata {
+        target,
+        version,
+        kernel_count: kernels_v.len(),
+        kernels,
+    })
 }
 
 #[cfg(test)]
@@ -216,11 +283,20 @@ mod tests {
         assert_eq!((c.xnack, c.sramecc), (FeatureState::Any, FeatureState::Any));
         assert_eq!(parse(&mk(2, 0x36), false).unwrap().target_id(), "gfx1030");
         // v3: a clear xnack bit on gfx90a means xnack-, on gfx1030 nothing.
-        assert_eq!(parse(&mk(1, 0x3f | 0x200), false).unwrap().target_id(), "gfx90a:sramecc+:xnack-");
+        assert_eq!(
+            parse(&mk(1, 0x3f | 0x200), false).unwrap().target_id(),
+            "gfx90a:sramecc+:xnack-"
+        );
         assert_eq!(parse(&mk(1, 0x36), false).unwrap().target_id(), "gfx1030");
         // v6 generic with generic version 1.
         let g = parse(&mk(4, 0x53 | (1 << 24)), false).unwrap();
-        assert_eq!((g.processor.as_str(), g.generic_version, g.version), ("gfx10-3-generic", Some(1), Some(6)));
-        assert_eq!(parse(&mk(2, 0xee), false).unwrap().processor, "unknown(0xee)");
+        assert_eq!(
+            (g.processor.as_str(), g.generic_version, g.version),
+            ("gfx10-3-generic", Some(1), Some(6))
+        );
+        assert_eq!(
+            parse(&mk(2, 0xee), false).unwrap().processor,
+            "unknown(0xee)"
+        );
     }
 }

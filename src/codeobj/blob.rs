@@ -17,7 +17,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { cap: ccob::DEFAULT_CAP, kernel_names: false, verify_hash: true }
+        Options {
+            cap: ccob::DEFAULT_CAP,
+            kernel_names: false,
+            verify_hash: true,
+        }
     }
 }
 
@@ -66,7 +70,10 @@ pub struct EntryReport {
 impl EntryReport {
     /// The target this entry serves: the code object's when it was read, else the id's.
     pub fn effective_target(&self) -> Option<TargetId> {
-        self.code_object.as_ref().and_then(|c| c.target()).or_else(|| self.target.as_deref().and_then(|t| TargetId::parse(t).ok()))
+        self.code_object
+            .as_ref()
+            .and_then(|c| c.target())
+            .or_else(|| self.target.as_deref().and_then(|t| TargetId::parse(t).ok()))
     }
     pub fn generic_version(&self) -> Option<u32> {
         self.code_object.as_ref().and_then(|c| c.generic_version)
@@ -98,32 +105,40 @@ pub fn delimit(b: &[u8]) -> Result<u64> {
         Magic::Ccob => {
             let h = ccob::parse_header(b)?;
             match h.total_size {
-                Some(t) if t > b.len() as u64 => Err(Error::Truncated { what: "CCOB bundle (total size)", start: 0, end: t, len: b.len() as u64 }),
+                Some(t) if t > b.len() as u64 => Err(Error::Truncated {
+                    what: "CCOB bundle (total size)",
+                    start: 0,
+                    end: t,
+                    len: b.len() as u64,
+                }),
                 Some(t) => Ok(t),
                 None => Ok(next_magic(b, h.header_size).unwrap_or(b.len() as u64)),
             }
         }
-        _ => Err(Error::BadMagic { what: "an offload bundle", found: super::hex_prefix(b) }),
+        _ => Err(Error::BadMagic {
+            what: "an offload bundle",
+            found: super::hex_prefix(b),
+        }),
     }
 }
 
-/// The first offset >= `from`, 8-aligned, where a bundle magic starts.
+/// The first offset >= `from`, 8-aligned, where a bundle magic starts. Searches window by
+/// window so that it reads little past the hit (the resident set of a mapped file stays small).
 pub fn next_magic(b: &[u8], from: u64) -> Option<u64> {
-    let mut pos = from as usize;
+    const WINDOW: usize = 4096;
+    let mut pos = usize::try_from(from).ok()?;
     while pos < b.len() {
-        let rest = &b[pos..];
-        let u = memchr::memmem::find(rest, bundle::MAGIC);
-        let c = memchr::memmem::find(rest, ccob::MAGIC);
-        let hit = match (u, c) {
-            (Some(a), Some(b)) => a.min(b),
-            (Some(a), None) | (None, Some(a)) => a,
-            (None, None) => return None,
-        };
-        let at = pos + hit;
-        if at % 8 == 0 {
-            return Some(at as u64);
+        let end = pos
+            .saturating_add(WINDOW + bundle::MAGIC.len())
+            .min(b.len());
+        let w = &b[pos..end];
+        let u = memchr::memmem::find_iter(w, bundle::MAGIC).find(|i| (pos + i) % 8 == 0);
+        let c = memchr::memmem::find_iter(w, ccob::MAGIC).find(|i| (pos + i) % 8 == 0);
+        match (u, c) {
+            (Some(a), Some(c)) => return Some((pos + a.min(c)) as u64),
+            (Some(a), None) | (None, Some(a)) => return Some((pos + a) as u64),
+            (None, None) => pos += WINDOW,
         }
-        pos = at + 1;
     }
     None
 }
@@ -137,7 +152,14 @@ pub fn inspect(b: &[u8], base: u64, opts: &Options) -> BlobReport {
 }
 
 fn failed(base: u64, format: Format, stored_size: u64, e: &Error) -> BlobReport {
-    BlobReport { offset: base, format, stored_size, ccob: None, entries: Vec::new(), error: Some(e.to_string()) }
+    BlobReport {
+        offset: base,
+        format,
+        stored_size,
+        ccob: None,
+        entries: Vec::new(),
+        error: Some(e.to_string()),
+    }
 }
 
 /// `payload_base`: added to entry offsets (the bundle's file offset for uncompressed bundles).
@@ -155,7 +177,14 @@ fn inspect_uncompressed(b: &[u8], base: u64, payload_base: u64, opts: &Options) 
             entry(&e.id, payload_base + e.offset, data, opts)
         })
         .collect();
-    BlobReport { offset: base, format: Format::Uncompressed, stored_size: parsed.end, ccob: None, entries, error: None }
+    BlobReport {
+        offset: base,
+        format: Format::Uncompressed,
+        stored_size: parsed.end,
+        ccob: None,
+        entries,
+        error: None,
+    }
 }
 
 fn inspect_ccob(b: &[u8], base: u64, opts: &Options) -> BlobReport {
@@ -229,7 +258,12 @@ pub fn entry(id: &str, offset: u64, data: &[u8], opts: &Options) -> EntryReport 
         },
         Magic::Bundle | Magic::Ccob => r.payload = Some("a nested bundle (not read)".into()),
         Magic::Unknown if parsed.kind == Kind::Host => r.payload = Some("host data".into()),
-        Magic::Unknown => r.error = Some(format!("the payload is not an ELF code object (starts {})", super::hex_prefix(data))),
+        Magic::Unknown => {
+            r.error = Some(format!(
+                "the payload is not an ELF code object (starts {})",
+                super::hex_prefix(data)
+            ))
+        }
     }
     r
 }
@@ -239,14 +273,25 @@ fn mismatch(id: &entry_id::EntryId, co: &amdgpu::CodeObject) -> Option<String> {
     let from_flags = co.target();
     // Legacy `hip` ids carry only the processor: compare the processor alone.
     if let (Some(i), Some(f)) = (&id.target_id, &from_flags) {
-        let same = if id.kind == Kind::Hipv4 { i == f } else { i.processor == f.processor };
+        let same = if id.kind == Kind::Hipv4 {
+            i == f
+        } else {
+            i.processor == f.processor
+        };
         if !same {
             problems.push(format!("entry id says {i}, e_flags say {f}"));
         }
     }
     if co.metadata_agrees() == Some(false) {
-        let t = co.metadata.as_ref().and_then(|m| m.target.clone()).unwrap_or_default();
-        problems.push(format!("amdhsa.target says {t}, e_flags say {}", co.target_id()));
+        let t = co
+            .metadata
+            .as_ref()
+            .and_then(|m| m.target.clone())
+            .unwrap_or_default();
+        problems.push(format!(
+            "amdhsa.target says {t}, e_flags say {}",
+            co.target_id()
+        ));
     }
     (!problems.is_empty()).then(|| problems.join("; "))
 }

@@ -36,13 +36,19 @@ pub struct Bundle {
 /// section or file), and every entry must lie inside `b`.
 pub fn parse(b: &[u8]) -> Result<Bundle> {
     if !b.starts_with(MAGIC) {
-        return Err(Error::BadMagic { what: "an offload bundle (__CLANG_OFFLOAD_BUNDLE__)", found: super::hex_prefix(b) });
+        return Err(Error::BadMagic {
+            what: "an offload bundle (__CLANG_OFFLOAD_BUNDLE__)",
+            found: super::hex_prefix(b),
+        });
     }
     let len = b.len() as u64;
     let count = u64_at(b, 24, "bundle entry count")?;
     let max_count = len.saturating_sub(32) / MIN_ENTRY;
     if count > max_count {
-        return Err(invalid("offload bundle", format!("claims {count} entries, but {len} bytes hold at most {max_count}")));
+        return Err(invalid(
+            "offload bundle",
+            format!("claims {count} entries, but {len} bytes hold at most {max_count}"),
+        ));
     }
     let mut entries = Vec::with_capacity(count as usize);
     let mut pos = 32u64;
@@ -52,28 +58,48 @@ pub fn parse(b: &[u8]) -> Result<Bundle> {
         let size = u64_at(b, pos + 8, "bundle entry size")?;
         let id_len = u64_at(b, pos + 16, "bundle entry id length")?;
         if id_len > MAX_ID_LEN {
-            return Err(invalid("offload bundle", format!("entry {i}: id length {id_len} exceeds {MAX_ID_LEN}")));
+            return Err(invalid(
+                "offload bundle",
+                format!("entry {i}: id length {id_len} exceeds {MAX_ID_LEN}"),
+            ));
         }
         let id_bytes = slice(b, pos + 24, id_len, "bundle entry id")?;
         let id = String::from_utf8_lossy(id_bytes).into_owned();
         pos += 24 + id_len;
         // The bundler's reader stops at offset 0 or a payload past the end; so do we, loudly.
         if offset == 0 {
-            return Err(invalid("offload bundle", format!("entry {i} ({id}): offset 0")));
+            return Err(invalid(
+                "offload bundle",
+                format!("entry {i} ({id}): offset 0"),
+            ));
         }
-        let stop = offset.checked_add(size).filter(|e| *e <= len).ok_or_else(|| {
-            invalid("offload bundle", format!("entry {i} ({id}): bytes {offset}+{size} lie past the {len} available"))
-        })?;
+        let stop = offset
+            .checked_add(size)
+            .filter(|e| *e <= len)
+            .ok_or_else(|| {
+                invalid(
+                    "offload bundle",
+                    format!("entry {i} ({id}): bytes {offset}+{size} lie past the {len} available"),
+                )
+            })?;
         end = end.max(stop);
         entries.push(Entry { id, offset, size });
     }
-    Ok(Bundle { entries, header_size: pos, end: end.max(pos) })
+    Ok(Bundle {
+        entries,
+        header_size: pos,
+        end: end.max(pos),
+    })
 }
 
 /// Writes a bundle (for tests and fixtures): entries are placed at `align`-aligned offsets in
 /// the order given, like `clang-offload-bundler -type=o -bundle-align=N`.
 pub fn write(entries: &[(&str, &[u8])], align: u64) -> Vec<u8> {
-    let header: u64 = 32 + entries.iter().map(|(id, _)| 24 + id.len() as u64).sum::<u64>();
+    let header: u64 = 32
+        + entries
+            .iter()
+            .map(|(id, _)| 24 + id.len() as u64)
+            .sum::<u64>();
     let mut offsets = Vec::new();
     let mut at = super::align_up(header, align.max(1));
     for (_, data) in entries {
@@ -104,14 +130,23 @@ mod tests {
 
     #[test]
     fn round_trips_and_bounds_entries() {
-        let b = write(&[("host-x86_64-unknown-linux-gnu-", b""), ("hipv4-amdgcn-amd-amdhsa--gfx1030", b"abc")], 4096);
+        let b = write(
+            &[
+                ("host-x86_64-unknown-linux-gnu-", b""),
+                ("hipv4-amdgcn-amd-amdhsa--gfx1030", b"abc"),
+            ],
+            4096,
+        );
         let p = parse(&b).unwrap();
         assert_eq!(p.entries.len(), 2);
         assert_eq!(p.entries[1].offset, 4096);
         assert_eq!(p.entries[1].size, 3);
         assert_eq!(p.end, 4099);
         // One byte short: the payload no longer fits.
-        assert!(matches!(parse(&b[..b.len() - 1]), Err(Error::Invalid { .. })));
+        assert!(matches!(
+            parse(&b[..b.len() - 1]),
+            Err(Error::Invalid { .. })
+        ));
     }
 
     #[test]

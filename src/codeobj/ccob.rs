@@ -53,7 +53,10 @@ pub struct Header {
 
 pub fn parse_header(b: &[u8]) -> Result<Header> {
     if !b.starts_with(MAGIC) {
-        return Err(Error::BadMagic { what: "a compressed offload bundle (CCOB)", found: super::hex_prefix(b) });
+        return Err(Error::BadMagic {
+            what: "a compressed offload bundle (CCOB)",
+            found: super::hex_prefix(b),
+        });
     }
     let version = u16_at(b, 4, "CCOB version")?;
     let raw_method = u16_at(b, 6, "CCOB method")?;
@@ -63,7 +66,12 @@ pub fn parse_header(b: &[u8]) -> Result<Header> {
         m => Method::Unknown(m),
     };
     let (header_size, total_size, uncompressed_size, hash) = match version {
-        1 => (20, None, u32_at(b, 8, "CCOB v1 uncompressed size")? as u64, u64_at(b, 12, "CCOB v1 hash")?),
+        1 => (
+            20,
+            None,
+            u32_at(b, 8, "CCOB v1 uncompressed size")? as u64,
+            u64_at(b, 12, "CCOB v1 hash")?,
+        ),
         2 => (
             24,
             Some(u32_at(b, 8, "CCOB v2 total size")? as u64),
@@ -76,21 +84,46 @@ pub fn parse_header(b: &[u8]) -> Result<Header> {
             u64_at(b, 16, "CCOB v3 uncompressed size")?,
             u64_at(b, 24, "CCOB v3 hash")?,
         ),
-        v => return Err(Error::Unsupported { what: "CCOB version", detail: format!("{v} (known: 1, 2, 3)") }),
+        v => {
+            return Err(Error::Unsupported {
+                what: "CCOB version",
+                detail: format!("{v} (known: 1, 2, 3)"),
+            })
+        }
     };
     if let Some(t) = total_size {
         if t < header_size {
-            return Err(invalid("CCOB header", format!("total size {t} is smaller than the {header_size}-byte header")));
+            return Err(invalid(
+                "CCOB header",
+                format!("total size {t} is smaller than the {header_size}-byte header"),
+            ));
         }
     }
-    Ok(Header { version, method, header_size, total_size, uncompressed_size, hash })
+    Ok(Header {
+        version,
+        method,
+        header_size,
+        total_size,
+        uncompressed_size,
+        hash,
+    })
 }
 
 /// The compressed payload: bounded by `total_size` (V2/V3), the rest of `b` for V1.
 pub fn payload<'a>(b: &'a [u8], h: &Header) -> Result<&'a [u8]> {
     match h.total_size {
-        Some(t) => slice(b, h.header_size, t - h.header_size, "CCOB payload (total size from the header)"),
-        None => slice(b, h.header_size, (b.len() as u64).saturating_sub(h.header_size), "CCOB payload"),
+        Some(t) => slice(
+            b,
+            h.header_size,
+            t - h.header_size,
+            "CCOB payload (total size from the header)",
+        ),
+        None => slice(
+            b,
+            h.header_size,
+            (b.len() as u64).saturating_sub(h.header_size),
+            "CCOB payload",
+        ),
     }
 }
 
@@ -105,33 +138,60 @@ pub fn stored_size(b: &[u8], h: &Header) -> u64 {
 pub fn decompress(b: &[u8], h: &Header, cap: u64) -> Result<Vec<u8>> {
     let data = payload(b, h)?;
     if h.uncompressed_size > cap {
-        return Err(Error::TooLarge { what: "CCOB bundle", size: h.uncompressed_size, cap });
+        return Err(Error::TooLarge {
+            what: "CCOB bundle",
+            size: h.uncompressed_size,
+            cap,
+        });
     }
     // With a total size, the payload must be exactly one compressed stream: a zstd frame
     // shorter than the payload means the header's total size lies.
     if h.method == Method::Zstd && h.total_size.is_some() {
         if let Ok(frame) = zstd::zstd_safe::find_frame_compressed_size(data) {
             if frame != data.len() {
-                return Err(invalid("CCOB bundle", format!("the total size leaves {} compressed bytes, the zstd frame is {frame}", data.len())));
+                return Err(invalid(
+                    "CCOB bundle",
+                    format!(
+                        "the total size leaves {} compressed bytes, the zstd frame is {frame}",
+                        data.len()
+                    ),
+                ));
             }
         }
     }
     let limit = h.uncompressed_size + 1;
-    let mut out = Vec::with_capacity(h.uncompressed_size.min(64 << 20) as usize);
+    // Exactly the room needed (plus the byte that detects a longer stream): no reallocation.
+    let mut out = Vec::with_capacity(limit.min(256 << 20) as usize);
     let res = match h.method {
         Method::Zstd => zstd::stream::read::Decoder::with_buffer(data)
             .map(|d| d.single_frame())
             .and_then(|d| d.take(limit).read_to_end(&mut out)),
-        Method::Zlib => flate2::read::ZlibDecoder::new(data).take(limit).read_to_end(&mut out),
+        Method::Zlib => flate2::read::ZlibDecoder::new(data)
+            .take(limit)
+            .read_to_end(&mut out),
         Method::Unknown(m) => {
-            return Err(Error::Unsupported { what: "CCOB compression method", detail: format!("{m} (known: 0 zlib, 1 zstd)") })
+            return Err(Error::Unsupported {
+                what: "CCOB compression method",
+                detail: format!("{m} (known: 0 zlib, 1 zstd)"),
+            })
         }
     };
-    res.map_err(|e| Error::Decompress { method: h.method.as_str(), detail: e.to_string() })?;
+    res.map_err(|e| Error::Decompress {
+        method: h.method.as_str(),
+        detail: e.to_string(),
+    })?;
     if out.len() as u64 != h.uncompressed_size {
         return Err(invalid(
             "CCOB bundle",
-            format!("the header announces {} uncompressed bytes, the stream holds {}", h.uncompressed_size, if out.len() as u64 >= limit { format!("more than {}", h.uncompressed_size) } else { out.len().to_string() }),
+            format!(
+                "the header announces {} uncompressed bytes, the stream holds {}",
+                h.uncompressed_size,
+                if out.len() as u64 >= limit {
+                    format!("more than {}", h.uncompressed_size)
+                } else {
+                    out.len().to_string()
+                }
+            ),
         ));
     }
     Ok(out)
@@ -149,16 +209,26 @@ pub fn hash(data: &[u8]) -> u64 {
 /// Whether the bytes `CCOB` occur inside the compressed payload: readers that delimit bundles
 /// by scanning for the magic cut such a bundle short (llvm-project PR #205587).
 pub fn magic_inside_payload(b: &[u8], h: &Header) -> bool {
-    payload(b, h).map(|p| memchr::memmem::find(p, MAGIC).is_some()).unwrap_or(false)
+    payload(b, h)
+        .map(|p| memchr::memmem::find(p, MAGIC).is_some())
+        .unwrap_or(false)
 }
 
 /// Writes a CCOB (for tests and benchmarks), like `clang-offload-bundler -compress`.
-pub fn write(version: u16, method: Method, uncompressed: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
+pub fn write(
+    version: u16,
+    method: Method,
+    uncompressed: &[u8],
+    level: i32,
+) -> std::io::Result<Vec<u8>> {
     let compressed = match method {
         Method::Zstd => zstd::bulk::compress(uncompressed, level)?,
         _ => {
             use std::io::Write;
-            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(level.clamp(0, 9) as u32));
+            let mut e = flate2::write::ZlibEncoder::new(
+                Vec::new(),
+                flate2::Compression::new(level.clamp(0, 9) as u32),
+            );
             e.write_all(uncompressed)?;
             e.finish()?
         }
@@ -198,7 +268,8 @@ mod tests {
 
     #[test]
     fn every_version_and_method_round_trips() {
-        let data = super::super::bundle::write(&[("hipv4-amdgcn-amd-amdhsa--gfx1030", b"payload")], 64);
+        let data =
+            super::super::bundle::write(&[("hipv4-amdgcn-amd-amdhsa--gfx1030", b"payload")], 64);
         for v in 1..=3 {
             for m in [Method::Zlib, Method::Zstd] {
                 let c = write(v, m, &data, 3).unwrap();
@@ -217,7 +288,10 @@ mod tests {
         let c = write(3, Method::Zstd, &zeros, 19).unwrap();
         assert!(c.len() < 4096, "zeros compress well: {}", c.len());
         let h = parse_header(&c).unwrap();
-        assert!(matches!(decompress(&c, &h, 1 << 20), Err(Error::TooLarge { .. })));
+        assert!(matches!(
+            decompress(&c, &h, 1 << 20),
+            Err(Error::TooLarge { .. })
+        ));
         // Lie: announce 1 KiB; the stream holds 8 MiB. We stop after 1 KiB + 1.
         let mut lie = c.clone();
         lie[16..24].copy_from_slice(&1024u64.to_le_bytes());

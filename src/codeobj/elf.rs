@@ -53,14 +53,23 @@ pub struct Segment {
 
 pub fn parse_header(b: &[u8]) -> Result<Header> {
     if !b.starts_with(b"\x7fELF") {
-        return Err(Error::BadMagic { what: "an ELF file", found: super::hex_prefix(b) });
+        return Err(Error::BadMagic {
+            what: "an ELF file",
+            found: super::hex_prefix(b),
+        });
     }
     let ident = slice(b, 0, 16, "ELF identification")?;
     if ident[4] != 2 {
-        return Err(Error::Unsupported { what: "ELF class", detail: format!("{} (only ELF64 is read)", ident[4]) });
+        return Err(Error::Unsupported {
+            what: "ELF class",
+            detail: format!("{} (only ELF64 is read)", ident[4]),
+        });
     }
     if ident[5] != 1 {
-        return Err(Error::Unsupported { what: "ELF data encoding", detail: format!("{} (only little-endian is read)", ident[5]) });
+        return Err(Error::Unsupported {
+            what: "ELF data encoding",
+            detail: format!("{} (only little-endian is read)", ident[5]),
+        });
     }
     let mut h = Header {
         osabi: ident[7],
@@ -96,10 +105,16 @@ pub fn sections(b: &[u8], h: &Header) -> Result<Vec<Section>> {
         return Ok(Vec::new());
     }
     if h.shentsize < 64 {
-        return Err(invalid("ELF section headers", format!("entry size {} < 64", h.shentsize)));
+        return Err(invalid(
+            "ELF section headers",
+            format!("entry size {} < 64", h.shentsize),
+        ));
     }
     if h.shnum > MAX_HEADERS {
-        return Err(invalid("ELF section headers", format!("{} sections", h.shnum)));
+        return Err(invalid(
+            "ELF section headers",
+            format!("{} sections", h.shnum),
+        ));
     }
     let es = h.shentsize as u64;
     let table = slice(b, h.shoff, h.shnum * es, "ELF section header table")?;
@@ -121,7 +136,10 @@ pub fn sections(b: &[u8], h: &Header) -> Result<Vec<Section>> {
             },
         ));
     }
-    let strtab = raw.get(h.shstrndx as usize).and_then(|(_, s)| section_data(b, s).ok()).unwrap_or(&[]);
+    let strtab = raw
+        .get(h.shstrndx as usize)
+        .and_then(|(_, s)| section_data(b, s).ok())
+        .unwrap_or(&[]);
     Ok(raw
         .into_iter()
         .map(|(name_off, mut s)| {
@@ -136,7 +154,10 @@ pub fn segments(b: &[u8], h: &Header) -> Result<Vec<Segment>> {
         return Ok(Vec::new());
     }
     if h.phentsize < 56 || h.phnum > MAX_HEADERS {
-        return Err(invalid("ELF program headers", format!("{} entries of {} bytes", h.phnum, h.phentsize)));
+        return Err(invalid(
+            "ELF program headers",
+            format!("{} entries of {} bytes", h.phnum, h.phentsize),
+        ));
     }
     let es = h.phentsize as u64;
     let table = slice(b, h.phoff, h.phnum * es, "ELF program header table")?;
@@ -164,7 +185,9 @@ pub fn section_data<'a>(b: &'a [u8], s: &Section) -> Result<&'a [u8]> {
 
 /// A NUL-terminated string at `off` (lossy, at most 4096 bytes; empty when out of range).
 pub fn cstr_at(b: &[u8], off: usize) -> String {
-    let Some(rest) = b.get(off..) else { return String::new() };
+    let Some(rest) = b.get(off..) else {
+        return String::new();
+    };
     let rest = &rest[..rest.len().min(4096)];
     let end = memchr::memchr(0, rest).unwrap_or(rest.len());
     String::from_utf8_lossy(&rest[..end]).into_owned()

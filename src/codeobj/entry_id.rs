@@ -67,9 +67,18 @@ pub fn parse(id: &str) -> EntryId {
     }
     let target = target.filter(|t| !t.is_empty());
     let triple = triple_fields.join("-");
-    let spirv = triple.starts_with("spirv") || target.as_deref().is_some_and(|t| t.starts_with("amdgcnspirv"));
+    let spirv = triple.starts_with("spirv")
+        || target
+            .as_deref()
+            .is_some_and(|t| t.starts_with("amdgcnspirv"));
     let target_id = target.as_deref().and_then(|t| TargetId::parse(t).ok());
-    EntryId { kind, triple, target, target_id, spirv }
+    EntryId {
+        kind,
+        triple,
+        target,
+        target_id,
+        spirv,
+    }
 }
 
 #[cfg(test)]

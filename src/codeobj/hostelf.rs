@@ -66,6 +66,12 @@ impl Layout {
 /// Locates the bundles of a host ELF. Reads only headers, the wrappers, the relocation tables
 /// and the first page of each bundle.
 pub fn locate(b: &[u8]) -> Result<Layout> {
+    locate_with(b, true)
+}
+
+/// As [`locate`]; `walk = false` leaves the `.hip_fatbin` walk to the caller (who can then
+/// read bundle by bundle in one pass) and lists only the wrappers' targets in `bundles`.
+pub fn locate_with(b: &[u8], walk: bool) -> Result<Layout> {
     let h = elf::parse_header(b)?;
     let secs = elf::sections(b, &h)?;
     let segs = elf::segments(b, &h)?;
@@ -73,30 +79,45 @@ pub fn locate(b: &[u8]) -> Result<Layout> {
     let fat = secs.iter().find(|s| s.name == FATBIN_SECTION);
     if let Some(f) = fat {
         let data = elf::section_data(b, f)?;
-        out.fatbin = Some(Span { offset: f.offset, size: f.size, addr: f.addr });
-        let (found, problems) = walk_fatbin(data);
-        out.bundles.extend(found.into_iter().map(|o| o + f.offset));
-        out.problems.extend(problems);
+        out.fatbin = Some(Span {
+            offset: f.offset,
+            size: f.size,
+            addr: f.addr,
+        });
+        if walk {
+            let (found, problems) = walk_fatbin(data);
+            out.bundles.extend(found.into_iter().map(|o| o + f.offset));
+            out.problems.extend(problems);
+        }
     }
     if let Some(w) = secs.iter().find(|s| s.name == WRAPPER_SECTION) {
         out.wrappers = wrappers(b, w, &secs, &segs, h.e_type)?;
         for wr in &out.wrappers {
             let Some(t) = wr.target_offset else {
                 if wr.pointer != 0 || h.e_type != 1 {
-                    out.problems.push(format!("wrapper at 0x{:x} points to 0x{:x}, outside the file", wr.offset, wr.pointer));
+                    out.problems.push(format!(
+                        "wrapper at 0x{:x} points to 0x{:x}, outside the file",
+                        wr.offset, wr.pointer
+                    ));
                 }
                 continue;
             };
             let inside = fat.is_some_and(|f| t >= f.offset && t - f.offset < f.size);
             if !inside {
-                out.problems.push(format!("wrapper at 0x{:x} points to file offset 0x{t:x}, outside {FATBIN_SECTION}", wr.offset));
+                out.problems.push(format!(
+                    "wrapper at 0x{:x} points to file offset 0x{t:x}, outside {FATBIN_SECTION}",
+                    wr.offset
+                ));
             }
             if wr.magic == "HIPF" && !out.bundles.contains(&t) {
                 let at = b.get(t as usize..).unwrap_or(&[]);
                 if blob::delimit(at).is_ok() {
                     out.bundles.push(t);
                 } else {
-                    out.problems.push(format!("wrapper at 0x{:x} points to 0x{t:x}, where no bundle starts", wr.offset));
+                    out.problems.push(format!(
+                        "wrapper at 0x{:x} points to 0x{t:x}, where no bundle starts",
+                        wr.offset
+                    ));
                 }
             }
         }
@@ -105,7 +126,14 @@ pub fn locate(b: &[u8]) -> Result<Layout> {
     out.bundles.dedup();
     for s in &secs {
         if let Some(id) = s.name.strip_prefix(OBJECT_BUNDLE_PREFIX) {
-            out.object_sections.push((id.to_string(), Span { offset: s.offset, size: s.size, addr: s.addr }));
+            out.object_sections.push((
+                id.to_string(),
+                Span {
+                    offset: s.offset,
+                    size: s.size,
+                    addr: s.addr,
+                },
+            ));
         }
     }
     Ok(out)
@@ -134,10 +162,22 @@ pub fn walk_fatbin(sec: &[u8]) -> (Vec<u64>, Vec<String>) {
     (found, problems)
 }
 
-fn wrappers(b: &[u8], w: &Section, secs: &[Section], segs: &[elf::Segment], e_type: u16) -> Result<Vec<Wrapper>> {
+fn wrappers(
+    b: &[u8],
+    w: &Section,
+    secs: &[Section],
+    segs: &[elf::Segment],
+    e_type: u16,
+) -> Result<Vec<Wrapper>> {
     let data = elf::section_data(b, w)?;
     if data.len() as u64 % WRAPPER_SIZE != 0 {
-        return Err(invalid("HIP fat binary wrappers", format!("{WRAPPER_SECTION} is {} bytes, not a multiple of {WRAPPER_SIZE}", data.len())));
+        return Err(invalid(
+            "HIP fat binary wrappers",
+            format!(
+                "{WRAPPER_SECTION} is {} bytes, not a multiple of {WRAPPER_SIZE}",
+                data.len()
+            ),
+        ));
     }
     let count = data.len() as u64 / WRAPPER_SIZE;
     // Pointer slots that have a RELATIVE relocation: read the addends in one pass.
@@ -145,7 +185,9 @@ fn wrappers(b: &[u8], w: &Section, secs: &[Section], segs: &[elf::Segment], e_ty
     let hi = w.addr.saturating_add(w.size);
     let mut addends: Vec<(u64, u64)> = Vec::new();
     for r in secs.iter().filter(|s| s.sh_type == SHT_RELA && e_type != 1) {
-        let Ok(rd) = elf::section_data(b, r) else { continue };
+        let Ok(rd) = elf::section_data(b, r) else {
+            continue;
+        };
         for i in 0..(rd.len() as u64 / 24) {
             let off = u64_at(rd, i * 24, "relocation")?;
             if off < lo || off >= hi {
@@ -173,8 +215,19 @@ fn wrappers(b: &[u8], w: &Section, secs: &[Section], segs: &[elf::Segment], e_ty
             HIPK => "HIPK".to_string(),
             m => format!("0x{m:08x}"),
         };
-        let target_offset = if e_type == 1 { None } else { elf::vaddr_to_offset(segs, pointer) };
-        out.push(Wrapper { offset: w.offset + o, magic, version, pointer, pointer_from: from, target_offset });
+        let target_offset = if e_type == 1 {
+            None
+        } else {
+            elf::vaddr_to_offset(segs, pointer)
+        };
+        out.push(Wrapper {
+            offset: w.offset + o,
+            magic,
+            version,
+            pointer,
+            pointer_from: from,
+            target_offset,
+        });
     }
     Ok(out)
 }

@@ -20,17 +20,22 @@ struct Table {
 pub fn table() -> &'static [Mach] {
     static T: OnceLock<Vec<Mach>> = OnceLock::new();
     T.get_or_init(|| {
-        toml::from_str::<Table>(include_str!("../../checks/elf-mach.toml")).map(|t| t.mach).unwrap_or_else(|e| {
-            // A unit test parses the table; this cannot happen in a tested build.
-            eprintln!("rocm-doctor: checks/elf-mach.toml is invalid: {e}");
-            Vec::new()
-        })
+        toml::from_str::<Table>(include_str!("../../checks/elf-mach.toml"))
+            .map(|t| t.mach)
+            .unwrap_or_else(|e| {
+                // A unit test parses the table; this cannot happen in a tested build.
+                eprintln!("rocm-doctor: checks/elf-mach.toml is invalid: {e}");
+                Vec::new()
+            })
     })
 }
 
 /// The processor for a mach value (`0x36` -> `gfx1030`).
 pub fn processor(mach: u32) -> Option<&'static str> {
-    table().iter().find(|m| m.value == mach).map(|m| m.name.as_str())
+    table()
+        .iter()
+        .find(|m| m.value == mach)
+        .map(|m| m.name.as_str())
 }
 
 #[cfg(test)]
@@ -53,7 +58,11 @@ mod tests {
         // Every concrete AMDGCN name the ISA table knows is reachable from some mach value
         // (except processors LLVM never gave an e_flags value).
         for p in crate::isa::processors() {
-            assert!(t.iter().any(|m| m.name == p.name), "{} has no EF_AMDGPU_MACH value", p.name);
+            assert!(
+                t.iter().any(|m| m.name == p.name),
+                "{} has no EF_AMDGPU_MACH value",
+                p.name
+            );
         }
     }
 }

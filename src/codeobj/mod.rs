@@ -23,7 +23,12 @@ pub mod msgpack;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     #[error("truncated {what}: needs bytes {start}..{end}, only {len} available")]
-    Truncated { what: &'static str, start: u64, end: u64, len: u64 },
+    Truncated {
+        what: &'static str,
+        start: u64,
+        end: u64,
+        len: u64,
+    },
     #[error("not {what}: the first bytes are {found}")]
     BadMagic { what: &'static str, found: String },
     #[error("invalid {what}: {detail}")]
@@ -31,22 +36,42 @@ pub enum Error {
     #[error("unsupported {what}: {detail}")]
     Unsupported { what: &'static str, detail: String },
     #[error("{what} would decompress to {size} bytes, above the cap of {cap} bytes")]
-    TooLarge { what: &'static str, size: u64, cap: u64 },
+    TooLarge {
+        what: &'static str,
+        size: u64,
+        cap: u64,
+    },
     #[error("{method} decompression failed: {detail}")]
-    Decompress { method: &'static str, detail: String },
+    Decompress {
+        method: &'static str,
+        detail: String,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
 
 pub(crate) fn invalid(what: &'static str, detail: impl Into<String>) -> Error {
-    Error::Invalid { what, detail: detail.into() }
+    Error::Invalid {
+        what,
+        detail: detail.into(),
+    }
 }
 
 /// `b[start..start+len]`, or a `Truncated` error naming `what`.
 pub(crate) fn slice<'a>(b: &'a [u8], start: u64, len: u64, what: &'static str) -> Result<&'a [u8]> {
-    let end = start.checked_add(len).ok_or(Error::Truncated { what, start, end: u64::MAX, len: b.len() as u64 })?;
+    let end = start.checked_add(len).ok_or(Error::Truncated {
+        what,
+        start,
+        end: u64::MAX,
+        len: b.len() as u64,
+    })?;
     if end > b.len() as u64 {
-        return Err(Error::Truncated { what, start, end, len: b.len() as u64 });
+        return Err(Error::Truncated {
+            what,
+            start,
+            end,
+            len: b.len() as u64,
+        });
     }
     // Both bounds fit in usize: they are at most b.len().
     Ok(&b[start as usize..end as usize])
@@ -74,7 +99,11 @@ pub(crate) fn hex_prefix(b: &[u8]) -> String {
     if b.is_empty() {
         return "(empty input)".into();
     }
-    b.iter().take(8).map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .take(8)
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What kind of container bytes start with.

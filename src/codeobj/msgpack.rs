@@ -49,7 +49,10 @@ impl<'a> Value<'a> {
     /// The value under a string key of a map.
     pub fn get(&self, key: &str) -> Option<&Value<'a>> {
         match self {
-            Value::Map(m) => m.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
+            Value::Map(m) => m
+                .iter()
+                .find(|(k, _)| k.as_str() == Some(key))
+                .map(|(_, v)| v),
             _ => None,
         }
     }
@@ -57,7 +60,11 @@ impl<'a> Value<'a> {
 
 /// Decodes one value from the start of `b`. Returns it and the number of bytes used.
 pub fn decode(b: &[u8]) -> Result<(Value<'_>, usize)> {
-    let mut r = Reader { b, pos: 0, items: 0 };
+    let mut r = Reader {
+        b,
+        pos: 0,
+        items: 0,
+    };
     let v = r.value(0)?;
     Ok((v, r.pos as usize))
 }
@@ -75,17 +82,25 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
     fn uint(&mut self, n: u64) -> Result<u64> {
-        Ok(self.take(n)?.iter().fold(0u64, |acc, b| (acc << 8) | *b as u64))
+        Ok(self
+            .take(n)?
+            .iter()
+            .fold(0u64, |acc, b| (acc << 8) | *b as u64))
     }
     fn str(&mut self, n: u64) -> Result<Value<'a>> {
         let s = self.take(n)?;
-        std::str::from_utf8(s).map(Value::Str).map_err(|e| invalid("msgpack string", e.to_string()))
+        std::str::from_utf8(s)
+            .map(Value::Str)
+            .map_err(|e| invalid("msgpack string", e.to_string()))
     }
     fn count(&mut self, n: u64, per_item: u64) -> Result<usize> {
         // Each element needs at least one byte: a count above the remaining input is a lie.
         let left = (self.b.len() as u64).saturating_sub(self.pos);
         if n.saturating_mul(per_item) > left {
-            return Err(invalid("msgpack container", format!("claims {n} elements with {left} bytes left")));
+            return Err(invalid(
+                "msgpack container",
+                format!("claims {n} elements with {left} bytes left"),
+            ));
         }
         Ok(n as usize)
     }
@@ -109,11 +124,17 @@ impl<'a> Reader<'a> {
     }
     fn value(&mut self, depth: usize) -> Result<Value<'a>> {
         if depth > MAX_DEPTH {
-            return Err(invalid("msgpack data", format!("nested deeper than {MAX_DEPTH}")));
+            return Err(invalid(
+                "msgpack data",
+                format!("nested deeper than {MAX_DEPTH}"),
+            ));
         }
         self.items += 1;
         if self.items > MAX_ITEMS {
-            return Err(invalid("msgpack data", format!("more than {MAX_ITEMS} values")));
+            return Err(invalid(
+                "msgpack data",
+                format!("more than {MAX_ITEMS} values"),
+            ));
         }
         let t = self.take(1)?[0];
         Ok(match t {
@@ -171,7 +192,9 @@ mod tests {
     #[test]
     fn decodes_maps_arrays_strings_and_ints() {
         // {"a": [1, -1, 300], "b": "hi"}
-        let b = [0x82, 0xa1, b'a', 0x93, 0x01, 0xff, 0xcd, 0x01, 0x2c, 0xa1, b'b', 0xa2, b'h', b'i'];
+        let b = [
+            0x82, 0xa1, b'a', 0x93, 0x01, 0xff, 0xcd, 0x01, 0x2c, 0xa1, b'b', 0xa2, b'h', b'i',
+        ];
         let (v, used) = decode(&b).unwrap();
         assert_eq!(used, b.len());
         let a = v.get("a").unwrap().as_array().unwrap();

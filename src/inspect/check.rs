@@ -2,7 +2,7 @@
 //! against the GPUs' (or `--isa`) target ids, plus the known issues for what they carry.
 
 use super::judge::{self, stamp};
-use super::{file, runtime, tensile, targets};
+use super::{file, runtime, targets, tensile};
 use crate::checks::{CheckFn, Ctx};
 use crate::codeobj::blob;
 use crate::report::Finding;
@@ -10,7 +10,12 @@ use crate::report::Finding;
 pub const CHECKS: &[(&str, CheckFn)] = &[(judge::ID, code_objects)];
 
 /// Libraries whose device code matters, by file stem, with their Tensile directory if any.
-const KEY_LIBS: &[(&str, Option<&str>)] = &[("rocblas", Some("rocblas")), ("hipblaslt", Some("hipblaslt")), ("MIOpen", None), ("amdhip64", None)];
+const KEY_LIBS: &[(&str, Option<&str>)] = &[
+    ("rocblas", Some("rocblas")),
+    ("hipblaslt", Some("hipblaslt")),
+    ("MIOpen", None),
+    ("amdhip64", None),
+];
 
 fn code_objects(ctx: &Ctx) -> Vec<Finding> {
     let inv = ctx.inv;
@@ -23,7 +28,9 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut found_any = false;
     for (stem, tensile_name) in KEY_LIBS {
-        let Some(lib) = runtime::find_lib(host, &dirs, stem) else { continue };
+        let Some(lib) = runtime::find_lib(host, &dirs, stem) else {
+            continue;
+        };
         found_any = true;
         let r = file::inspect_file(host, &lib.realpath, &bo);
         let subject = lib.realpath.display().to_string();
@@ -33,9 +40,18 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
         }
         out.extend(judge::read_problems(&r));
         if !r.has_device_code() {
-            out.push(Finding::skip(format!("lib{stem} carries no HIP device code of its own")).subject(subject.clone()));
+            out.push(
+                Finding::skip(format!("lib{stem} carries no HIP device code of its own"))
+                    .subject(subject.clone()),
+            );
         } else if tg.is_empty() {
-            out.push(Finding::skip(format!("lib{stem} carries {}; no GPU agents or --isa to match against", r.isas.join(", "))).subject(subject.clone()));
+            out.push(
+                Finding::skip(format!(
+                    "lib{stem} carries {}; no GPU agents or --isa to match against",
+                    r.isas.join(", ")
+                ))
+                .subject(subject.clone()),
+            );
         } else {
             out.extend(judge::file_against_targets(&r, &tg));
         }
@@ -48,20 +64,39 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
                     if *tn == "rocblas" {
                         extra.push("dir.tensile-missing");
                     } else {
-                        out.push(Finding::fail(format!("{tn} has no Tensile library in {}", dir.display())).subject(subject.clone()).fix_text(format!("install {tn}'s kernel library next to lib{stem}")));
+                        out.push(
+                            Finding::fail(format!(
+                                "{tn} has no Tensile library in {}",
+                                dir.display()
+                            ))
+                            .subject(subject.clone())
+                            .fix_text(format!("install {tn}'s kernel library next to lib{stem}")),
+                        );
                     }
                 } else if !tg.is_empty() {
                     out.extend(judge::tensile_against_targets(&t, &tg));
                 }
             }
         }
-        out.extend(judge::known_issues_for(&r, &extra, &versions, &env, &[]).into_iter().map(|f| f.evidence_lines(version_evidence.clone())));
+        out.extend(
+            judge::known_issues_for(&r, &extra, &versions, &env, &[])
+                .into_iter()
+                .map(|f| f.evidence_lines(version_evidence.clone())),
+        );
     }
     if !found_any {
-        out.push(Finding::skip("no key ROCm library (librocblas, libhipblaslt, libMIOpen, libamdhip64) found").evidence(format!(
-            "searched: {}",
-            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
-        )));
+        out.push(
+            Finding::skip(
+                "no key ROCm library (librocblas, libhipblaslt, libMIOpen, libamdhip64) found",
+            )
+            .evidence(format!(
+                "searched: {}",
+                dirs.iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        );
     }
     out.into_iter().map(stamp).collect()
 }

@@ -76,17 +76,33 @@ impl FileReport {
     }
 
     pub fn has_device_code(&self) -> bool {
-        self.code_object.is_some() || self.bundles.iter().any(|b| b.entries.iter().any(|e| e.is_device())) || self.kpack_wrappers > 0
+        self.code_object.is_some()
+            || self
+                .bundles
+                .iter()
+                .any(|b| b.entries.iter().any(|e| e.is_device()))
+            || self.kpack_wrappers > 0
     }
 
     pub fn candidates(&self) -> Vec<Candidate> {
         let mut v: Vec<Candidate> = Vec::new();
         if let Some(t) = self.code_object.as_ref().and_then(|c| c.target()) {
-            v.push(Candidate { target: t, generic_version: self.code_object.as_ref().and_then(|c| c.generic_version) });
+            v.push(Candidate {
+                target: t,
+                generic_version: self.code_object.as_ref().and_then(|c| c.generic_version),
+            });
         }
-        for e in self.bundles.iter().flat_map(|b| &b.entries).filter(|e| e.is_device() && e.error.is_none()) {
+        for e in self
+            .bundles
+            .iter()
+            .flat_map(|b| &b.entries)
+            .filter(|e| e.is_device() && e.error.is_none())
+        {
             if let Some(t) = e.effective_target() {
-                let c = Candidate { target: t, generic_version: e.generic_version() };
+                let c = Candidate {
+                    target: t,
+                    generic_version: e.generic_version(),
+                };
                 if !v.contains(&c) {
                     v.push(c);
                 }
@@ -100,7 +116,10 @@ impl FileReport {
     }
 
     pub fn uncompressed_bundles(&self) -> usize {
-        self.bundles.iter().filter(|b| b.format == Format::Uncompressed).count()
+        self.bundles
+            .iter()
+            .filter(|b| b.format == Format::Uncompressed)
+            .count()
     }
 
     fn finish(mut self) -> Self {
@@ -118,6 +137,17 @@ impl FileReport {
         self.isas = set.into_iter().collect();
         self
     }
+}
+
+/// How far around a touched page the kernel may have mapped others: fault-around maps the
+/// aligned 64 KiB around a fault, and page-cache large folios (up to 2 MiB) are mapped whole.
+const FAULT_AROUND: u64 = 2 << 20;
+
+/// Releases a bundle's range widened by [`FAULT_AROUND`] on both sides (a fault may map pages
+/// reaching back into bundles already released).
+fn release_around(done: &dyn Fn(u64, u64), start: u64, len: u64) {
+    let from = start.saturating_sub(FAULT_AROUND);
+    done(from, (start - from) + len + FAULT_AROUND);
 }
 
 /// Inspects the file at a machine path.
@@ -148,7 +178,9 @@ pub fn inspect_file(host: &Host, path: &Path, opts: &Options) -> FileReport {
 /// Drops the mapped pages of a range we are done with (they are re-read from the page cache if
 /// touched again), so the resident set stays small on large files.
 fn release(map: &memmap2::Mmap, off: u64, len: u64) {
-    let (Ok(off), Ok(len)) = (usize::try_from(off), usize::try_from(len)) else { return };
+    let (Ok(off), Ok(len)) = (usize::try_from(off), usize::try_from(len)) else {
+        return;
+    };
     if off >= map.len() {
         return;
     }
@@ -166,7 +198,12 @@ fn unreadable(path: &Path, why: String) -> FileReport {
 }
 
 /// The pure part: inspects bytes (a mapped file). `done(off, len)` is called after each bundle.
-pub fn inspect_mapped(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, u64)) -> FileReport {
+pub fn inspect_mapped(
+    b: &[u8],
+    path: &Path,
+    opts: &Options,
+    done: &dyn Fn(u64, u64),
+) -> FileReport {
     let size = b.len() as u64;
     match sniff(b) {
         Magic::Bundle | Magic::Ccob => {
@@ -177,14 +214,21 @@ pub fn inspect_mapped(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, 
         Magic::Elf => inspect_elf(b, path, opts, done),
         Magic::Unknown => {
             let mut r = FileReport::empty(path, size, FileKind::Other);
-            r.error = Some(format!("not an ELF file or offload bundle (starts {})", hex(b)));
+            r.error = Some(format!(
+                "not an ELF file or offload bundle (starts {})",
+                hex(b)
+            ));
             r
         }
     }
 }
 
 fn hex(b: &[u8]) -> String {
-    b.iter().take(8).map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .take(8)
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn inspect_elf(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, u64)) -> FileReport {
@@ -206,7 +250,7 @@ fn inspect_elf(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, u64)) -
         return r.finish();
     }
     let mut r = FileReport::empty(path, size, FileKind::HostElf);
-    let layout = match hostelf::locate(b) {
+    let layout = match hostelf::locate_with(b, false) {
         Ok(l) => l,
         Err(e) => {
             r.error = Some(e.to_string());
@@ -217,24 +261,47 @@ fn inspect_elf(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, u64)) -
     r.kpack_wrappers = layout.wrappers.iter().filter(|w| w.magic == "HIPK").count();
     r.fatbin = layout.fatbin.clone();
     r.problems = layout.problems.clone();
-    for &off in &layout.bundles {
-        // A bundle may extend to the end of .hip_fatbin (or of the file for wrapper targets).
-        let limit = layout
-            .fatbin
-            .as_ref()
-            .filter(|f| off >= f.offset && off - f.offset < f.size)
-            .map(|f| f.offset + f.size)
-            .unwrap_or(size)
-            .min(size);
-        let Some(at) = b.get(off as usize..limit as usize) else { continue };
+    // Walk .hip_fatbin and read each bundle in the same pass, giving its pages back at once
+    // (with the kernel's fault-around, touching a header maps up to 64 KiB around it).
+    let mut seen = Vec::new();
+    if let Some(f) = &layout.fatbin {
+        let sec = crate::codeobj::slice(b, f.offset, f.size, ".hip_fatbin").unwrap_or(&[]);
+        let mut pos = 0u64;
+        while let Some(at) = blob::next_magic(sec, pos) {
+            let rep = blob::inspect(&sec[at as usize..], f.offset + at, opts);
+            release_around(done, f.offset + at, rep.stored_size);
+            if rep.stored_size == 0 {
+                // Not a bundle after all (a magic in padding or a corrupt header): note and move on.
+                r.problems.push(format!(
+                    ".hip_fatbin+0x{at:x}: {}",
+                    rep.error.clone().unwrap_or_default()
+                ));
+                pos = at + 1;
+                continue;
+            }
+            pos = at + rep.stored_size;
+            seen.push(f.offset + at);
+            r.bundles.push(rep);
+        }
+    }
+    // Wrapper targets the walk did not reach (bundles outside .hip_fatbin, odd alignment).
+    for &off in layout.bundles.iter().filter(|o| !seen.contains(o)) {
+        let Some(at) = b.get(off as usize..) else {
+            continue;
+        };
         let rep = blob::inspect(at, off, opts);
-        done(off, rep.stored_size.max(1));
+        release_around(done, off, rep.stored_size);
         r.bundles.push(rep);
     }
     for (id, span) in &layout.object_sections {
-        let data = crate::codeobj::slice(b, span.offset, span.size, "offload bundle section").unwrap_or(&[]);
+        let data = crate::codeobj::slice(b, span.offset, span.size, "offload bundle section")
+            .unwrap_or(&[]);
         let entry = blob::entry(id, span.offset, data, opts);
-        match r.bundles.last_mut().filter(|l| l.format == Format::ObjectSections) {
+        match r
+            .bundles
+            .last_mut()
+            .filter(|l| l.format == Format::ObjectSections)
+        {
             Some(last) => last.entries.push(entry),
             None => r.bundles.push(BlobReport {
                 offset: span.offset,

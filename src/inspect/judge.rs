@@ -25,8 +25,15 @@ fn name_of(r: &FileReport) -> String {
 pub fn file_against_targets(r: &FileReport, targets: &[Target]) -> Vec<Finding> {
     let cands = r.candidates();
     let name = name_of(r);
-    let carries = if r.isas.is_empty() { "nothing".to_string() } else { r.isas.join(", ") };
-    targets.iter().map(|t| verdict_finding(&name, &cands, &carries, t)).collect()
+    let carries = if r.isas.is_empty() {
+        "nothing".to_string()
+    } else {
+        r.isas.join(", ")
+    };
+    targets
+        .iter()
+        .map(|t| verdict_finding(&name, &cands, &carries, t))
+        .collect()
 }
 
 fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -> Finding {
@@ -68,7 +75,11 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
             Finding::fail(format!("{agent}: no compatible code object; the runtime fails with hipErrorNoBinaryForGpu / \"invalid device function\"")).fix(fix)
         }
     };
-    stamp(f.subject(subject).evidence(carry).evidence(format!("target {agent} from {}", t.source)))
+    stamp(
+        f.subject(subject)
+            .evidence(carry)
+            .evidence(format!("target {agent} from {}", t.source)),
+    )
 }
 
 /// Per target: does the Tensile directory have a catalog and code objects for it?
@@ -85,15 +96,33 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
     for tg in targets {
         let p = &tg.target.processor;
         let catalog = t.lazy_isas.contains(p) || t.dat_isas.contains(p) || t.monolithic;
-        let carries = if t.code_object_isas.is_empty() { "nothing".to_string() } else { t.code_object_isas.iter().cloned().collect::<Vec<_>>().join(", ") };
+        let carries = if t.code_object_isas.is_empty() {
+            "nothing".to_string()
+        } else {
+            t.code_object_isas
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         let mut f = verdict_finding(&name, &t.candidates, &carries, tg);
         if !catalog {
             let available: BTreeSet<&String> = t.lazy_isas.iter().chain(&t.dat_isas).collect();
-            let list = available.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
-            let mut fix = Fix::text(format!("install a {} built for {p} (Tensile architectures / AMDGPU_TARGETS include {p})", t.component));
+            let list = available
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut fix = Fix::text(format!(
+                "install a {} built for {p} (Tensile architectures / AMDGPU_TARGETS include {p})",
+                t.component
+            ));
             if let Some(sib) = matching::sibling(&tg.target, &t.candidates) {
                 if let Some(v) = matching::override_value(&sib.processor) {
-                    fix.text.push_str(&format!("; or, for this same-family sibling, HSA_OVERRIDE_GFX_VERSION={v} (use {})", sib.processor));
+                    fix.text.push_str(&format!(
+                        "; or, for this same-family sibling, HSA_OVERRIDE_GFX_VERSION={v} (use {})",
+                        sib.processor
+                    ));
                     fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
                 }
             }
@@ -111,11 +140,25 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
 }
 
 /// Known-issue findings for one inspected file.
-pub fn known_issues_for(r: &FileReport, extra_flags: &[&str], versions: &BTreeMap<String, String>, env: &dyn Fn(&str) -> Option<String>, undefined: &[String]) -> Vec<Finding> {
+pub fn known_issues_for(
+    r: &FileReport,
+    extra_flags: &[&str],
+    versions: &BTreeMap<String, String>,
+    env: &dyn Fn(&str) -> Option<String>,
+    undefined: &[String],
+) -> Vec<Finding> {
     let mut flags = known_issues::file_flags(r);
     flags.extend(extra_flags.iter().map(|s| s.to_string()));
-    let facts = Facts { versions, env, flags: &flags, undefined };
-    known_issues::findings(&name_of(r), &facts).into_iter().map(stamp).collect()
+    let facts = Facts {
+        versions,
+        env,
+        flags: &flags,
+        undefined,
+    };
+    known_issues::findings(&name_of(r), &facts)
+        .into_iter()
+        .map(stamp)
+        .collect()
 }
 
 /// Problems reading the file or its bundles.
@@ -135,7 +178,11 @@ pub fn read_problems(r: &FileReport) -> Vec<Finding> {
                 out.push(stamp(Finding::warn(format!("entry {} is inconsistent: {m}", e.id)).subject(name.clone()).fix_text("rebuild the binary with a consistent toolchain; a hand-made or corrupt bundle")));
             }
             if let Some(err) = &e.error {
-                out.push(stamp(Finding::warn(format!("entry {} cannot be read: {err}", e.id)).subject(name.clone()).fix_text("rebuild the binary")));
+                out.push(stamp(
+                    Finding::warn(format!("entry {} cannot be read: {err}", e.id))
+                        .subject(name.clone())
+                        .fix_text("rebuild the binary"),
+                ));
             }
         }
     }

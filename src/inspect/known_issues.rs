@@ -32,10 +32,12 @@ struct Table {
 pub fn issues() -> &'static [Issue] {
     static T: OnceLock<Vec<Issue>> = OnceLock::new();
     T.get_or_init(|| {
-        toml::from_str::<Table>(include_str!("../../checks/known-issues.toml")).map(|t| t.issue).unwrap_or_else(|e| {
-            eprintln!("rocm-doctor: checks/known-issues.toml is invalid: {e}");
-            Vec::new()
-        })
+        toml::from_str::<Table>(include_str!("../../checks/known-issues.toml"))
+            .map(|t| t.issue)
+            .unwrap_or_else(|e| {
+                eprintln!("rocm-doctor: checks/known-issues.toml is invalid: {e}");
+                Vec::new()
+            })
     })
 }
 
@@ -53,10 +55,14 @@ pub struct Facts<'a> {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
-    Applies { version: Option<String> },
+    Applies {
+        version: Option<String>,
+    },
     DoesNotApply,
     /// Every other condition holds but the component's version is unknown.
-    Unknown { why: String },
+    Unknown {
+        why: String,
+    },
 }
 
 /// The flags a file report sets.
@@ -86,7 +92,11 @@ pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
     for cond in &issue.when {
         let holds = if let Some(rest) = cond.strip_prefix("env.") {
             let (name, values) = rest.split_once('=').unwrap_or((rest, ""));
-            (facts.env)(name).is_some_and(|v| values.split('|').any(|want| want.eq_ignore_ascii_case(v.trim())))
+            (facts.env)(name).is_some_and(|v| {
+                values
+                    .split('|')
+                    .any(|want| want.eq_ignore_ascii_case(v.trim()))
+            })
         } else if let Some(prefix) = cond.strip_prefix("symbols.undefined=") {
             facts.undefined.iter().any(|s| s.starts_with(prefix))
         } else {
@@ -97,20 +107,32 @@ pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
         }
     }
     if issue.component == "any" || issue.versions.trim() == "*" {
-        return Outcome::Applies { version: facts.versions.get(&issue.component).cloned() };
+        return Outcome::Applies {
+            version: facts.versions.get(&issue.component).cloned(),
+        };
     }
     match facts.versions.get(&issue.component) {
-        None => Outcome::Unknown { why: format!("the installed {} version is unknown", issue.component) },
+        None => Outcome::Unknown {
+            why: format!("the installed {} version is unknown", issue.component),
+        },
         Some(v) => match in_range(v, &issue.versions) {
-            Some(true) => Outcome::Applies { version: Some(v.clone()) },
+            Some(true) => Outcome::Applies {
+                version: Some(v.clone()),
+            },
             Some(false) => Outcome::DoesNotApply,
-            None => Outcome::Unknown { why: format!("cannot compare version '{v}' with '{}'", issue.versions) },
+            None => Outcome::Unknown {
+                why: format!("cannot compare version '{v}' with '{}'", issue.versions),
+            },
         },
     }
 }
 
 fn parse_version(s: &str) -> Option<Vec<u64>> {
-    let nums: Vec<u64> = s.trim().split(['.', '-', '+']).map_while(|p| p.parse().ok()).collect();
+    let nums: Vec<u64> = s
+        .trim()
+        .split(['.', '-', '+'])
+        .map_while(|p| p.parse().ok())
+        .collect();
     (!nums.is_empty()).then_some(nums)
 }
 
@@ -122,9 +144,13 @@ pub fn in_range(version: &str, range: &str) -> Option<bool> {
         if c == "*" {
             continue;
         }
-        let (op, rest) = [">=", "<=", ">", "<", "="].iter().find_map(|op| c.strip_prefix(op).map(|r| (*op, r)))?;
+        let (op, rest) = [">=", "<=", ">", "<", "="]
+            .iter()
+            .find_map(|op| c.strip_prefix(op).map(|r| (*op, r)))?;
         let want = parse_version(rest)?;
-        let have: Vec<u64> = (0..want.len()).map(|i| v.get(i).copied().unwrap_or(0)).collect();
+        let have: Vec<u64> = (0..want.len())
+            .map(|i| v.get(i).copied().unwrap_or(0))
+            .collect();
         let ord = have.cmp(&want);
         let ok = match op {
             ">=" => ord.is_ge(),
@@ -148,22 +174,41 @@ pub fn findings(subject: &str, facts: &Facts) -> Vec<Finding> {
             Outcome::DoesNotApply => continue,
             Outcome::Applies { version } => {
                 let summary = format!("known issue {}: {}", issue.id, issue.title);
-                let base = if issue.status == "warn" { Finding::warn(summary) } else { Finding::fail(summary) };
+                let base = if issue.status == "warn" {
+                    Finding::warn(summary)
+                } else {
+                    Finding::fail(summary)
+                };
                 let mut fix = Fix::text(issue.fix.clone());
                 for v in &issue.unset_env {
                     fix = fix.command(format!("unset {v}"));
                 }
-                let mut f = base.fix(fix).evidence(issue.symptom.clone()).evidence(format!("conditions: {}", issue.when.join(" and ")));
+                let mut f = base
+                    .fix(fix)
+                    .evidence(issue.symptom.clone())
+                    .evidence(format!("conditions: {}", issue.when.join(" and ")));
                 if let Some(v) = version {
-                    f = f.evidence(format!("installed {} {v} is in the affected range {}", issue.component, issue.versions));
+                    f = f.evidence(format!(
+                        "installed {} {v} is in the affected range {}",
+                        issue.component, issue.versions
+                    ));
                 }
                 f
             }
-            Outcome::Unknown { why } => Finding::warn(format!("known issue {} may apply ({}): {why}", issue.id, issue.title))
-                .fix_text(format!("check the installed {} version; affected: {}. {}", issue.component, issue.versions, issue.fix))
-                .evidence(issue.symptom.clone()),
+            Outcome::Unknown { why } => Finding::warn(format!(
+                "known issue {} may apply ({}): {why}",
+                issue.id, issue.title
+            ))
+            .fix_text(format!(
+                "check the installed {} version; affected: {}. {}",
+                issue.component, issue.versions, issue.fix
+            ))
+            .evidence(issue.symptom.clone()),
         };
-        out.push(f.subject(subject.to_string()).evidence_lines(issue.sources.iter().map(|s| format!("source: {s}"))));
+        out.push(
+            f.subject(subject.to_string())
+                .evidence_lines(issue.sources.iter().map(|s| format!("source: {s}"))),
+        );
     }
     out
 }
@@ -174,14 +219,32 @@ mod tests {
 
     #[test]
     fn the_catalogue_parses_and_names_known_conditions() {
-        let known = ["file.uncompressed-bundle", "file.ccob", "file.ccob-v3", "file.ccob-magic-inside", "file.ccob-zlib-broken", "dir.tensile-missing"];
+        let known = [
+            "file.uncompressed-bundle",
+            "file.ccob",
+            "file.ccob-v3",
+            "file.ccob-magic-inside",
+            "file.ccob-zlib-broken",
+            "dir.tensile-missing",
+        ];
         assert!(issues().len() >= 5);
         for i in issues() {
             assert!(i.status == "fail" || i.status == "warn", "{}", i.id);
             assert!(!i.sources.is_empty(), "{} has no source", i.id);
-            assert!(in_range("1.0", &i.versions).is_some(), "{}: bad range {}", i.id, i.versions);
+            assert!(
+                in_range("1.0", &i.versions).is_some(),
+                "{}: bad range {}",
+                i.id,
+                i.versions
+            );
             for c in &i.when {
-                assert!(c.starts_with("env.") || c.starts_with("symbols.undefined=") || known.contains(&c.as_str()), "{}: {c}", i.id);
+                assert!(
+                    c.starts_with("env.")
+                        || c.starts_with("symbols.undefined=")
+                        || known.contains(&c.as_str()),
+                    "{}: {c}",
+                    i.id
+                );
             }
         }
     }
@@ -199,17 +262,37 @@ mod tests {
 
     #[test]
     fn the_magic_bug_needs_the_env_and_the_version() {
-        let issue = issues().iter().find(|i| i.id == "clr-bundle-magic-nul").unwrap();
+        let issue = issues()
+            .iter()
+            .find(|i| i.id == "clr-bundle-magic-nul")
+            .unwrap();
         let flags: BTreeSet<String> = ["file.uncompressed-bundle".to_string()].into();
-        let v: BTreeMap<String, String> = [("amdhip64".to_string(), "6.2.41134".to_string())].into();
+        let v: BTreeMap<String, String> =
+            [("amdhip64".to_string(), "6.2.41134".to_string())].into();
         let on = |k: &str| (k == "HIP_USE_RUNTIME_UNBUNDLER").then(|| "1".to_string());
         let off = |_: &str| None;
-        let facts = Facts { versions: &v, env: &on, flags: &flags, undefined: &[] };
+        let facts = Facts {
+            versions: &v,
+            env: &on,
+            flags: &flags,
+            undefined: &[],
+        };
         assert!(matches!(evaluate(issue, &facts), Outcome::Applies { .. }));
-        let facts = Facts { versions: &v, env: &off, flags: &flags, undefined: &[] };
+        let facts = Facts {
+            versions: &v,
+            env: &off,
+            flags: &flags,
+            undefined: &[],
+        };
         assert_eq!(evaluate(issue, &facts), Outcome::DoesNotApply);
-        let v6: BTreeMap<String, String> = [("amdhip64".to_string(), "6.0.32830".to_string())].into();
-        let facts = Facts { versions: &v6, env: &on, flags: &flags, undefined: &[] };
+        let v6: BTreeMap<String, String> =
+            [("amdhip64".to_string(), "6.0.32830".to_string())].into();
+        let facts = Facts {
+            versions: &v6,
+            env: &on,
+            flags: &flags,
+            undefined: &[],
+        };
         assert_eq!(evaluate(issue, &facts), Outcome::DoesNotApply);
     }
 }

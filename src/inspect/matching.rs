@@ -16,12 +16,18 @@ pub enum Verdict {
     /// A code object for exactly this processor, features compatible.
     Exact { code_object: String },
     /// Only a generic code object matches.
-    Generic { code_object: String, generic_version: u32 },
+    Generic {
+        code_object: String,
+        generic_version: u32,
+    },
     /// A code object for this processor exists but only for a feature mode the agent is not
     /// known to run in (the agent's mode is unknown, e.g. `--isa gfx90a`).
     DependsOnFeatures { code_object: String, needs: String },
     /// Code objects for this processor exist, all for the other feature mode.
-    FeatureMismatch { code_objects: Vec<String>, agent: String },
+    FeatureMismatch {
+        code_objects: Vec<String>,
+        agent: String,
+    },
     /// Nothing for this processor or its generic family.
     Missing,
 }
@@ -40,7 +46,14 @@ enum Feat {
 
 fn features(agent: &TargetId, co: &TargetId, ignore_sramecc: bool) -> Feat {
     let mut unknown = Vec::new();
-    let pairs = [("sramecc", agent.sramecc, if ignore_sramecc { None } else { co.sramecc }), ("xnack", agent.xnack, co.xnack)];
+    let pairs = [
+        (
+            "sramecc",
+            agent.sramecc,
+            if ignore_sramecc { None } else { co.sramecc },
+        ),
+        ("xnack", agent.xnack, co.xnack),
+    ];
     for (name, a, c) in pairs {
         match (a, c) {
             (_, None) => {}
@@ -66,9 +79,16 @@ pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Verdict {
         let t = &c.target;
         if t.processor == agent.processor {
             match features(agent, t, false) {
-                Feat::Ok => return Verdict::Exact { code_object: t.to_string() },
+                Feat::Ok => {
+                    return Verdict::Exact {
+                        code_object: t.to_string(),
+                    }
+                }
                 Feat::Unknown(needs) => {
-                    depends.get_or_insert(Verdict::DependsOnFeatures { code_object: t.to_string(), needs });
+                    depends.get_or_insert(Verdict::DependsOnFeatures {
+                        code_object: t.to_string(),
+                        needs,
+                    });
                 }
                 Feat::Conflict => conflicting.push(t.to_string()),
             }
@@ -78,7 +98,10 @@ pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Verdict {
             let version = c.generic_version.unwrap_or(0);
             if version >= 1 {
                 if let Feat::Ok = features(agent, t, !gen_has_sramecc) {
-                    generic = Some(Verdict::Generic { code_object: t.to_string(), generic_version: version });
+                    generic = Some(Verdict::Generic {
+                        code_object: t.to_string(),
+                        generic_version: version,
+                    });
                 }
             }
         }
@@ -90,7 +113,10 @@ pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Verdict {
         return d;
     }
     if !conflicting.is_empty() {
-        return Verdict::FeatureMismatch { code_objects: conflicting, agent: agent.to_string() };
+        return Verdict::FeatureMismatch {
+            code_objects: conflicting,
+            agent: agent.to_string(),
+        };
     }
     Verdict::Missing
 }
@@ -109,7 +135,14 @@ pub fn sibling(agent: &TargetId, cands: &[Candidate]) -> Option<TargetId> {
     cands
         .iter()
         .map(|c| &c.target)
-        .find(|t| t.processor != agent.processor && isa::processor(&t.processor).and_then(|p| p.generic.clone()).as_deref() == Some(fam.as_str()) && !isa::processor(&t.processor).is_some_and(|p| p.is_generic))
+        .find(|t| {
+            t.processor != agent.processor
+                && isa::processor(&t.processor)
+                    .and_then(|p| p.generic.clone())
+                    .as_deref()
+                    == Some(fam.as_str())
+                && !isa::processor(&t.processor).is_some_and(|p| p.is_generic)
+        })
         .cloned()
 }
 
@@ -118,7 +151,10 @@ mod tests {
     use super::*;
 
     fn c(s: &str, g: Option<u32>) -> Candidate {
-        Candidate { target: TargetId::parse(s).unwrap(), generic_version: g }
+        Candidate {
+            target: TargetId::parse(s).unwrap(),
+            generic_version: g,
+        }
     }
     fn t(s: &str) -> TargetId {
         TargetId::parse(s).unwrap()
@@ -130,8 +166,14 @@ mod tests {
         assert!(judge(&t("gfx90a:sramecc+:xnack-"), &cands).ok());
         assert!(judge(&t("gfx1030"), &cands).ok());
         assert_eq!(judge(&t("gfx1031"), &cands), Verdict::Missing);
-        assert!(matches!(judge(&t("gfx90a:sramecc+:xnack+"), &cands), Verdict::FeatureMismatch { .. }));
-        assert!(matches!(judge(&t("gfx90a"), &cands), Verdict::DependsOnFeatures { .. }));
+        assert!(matches!(
+            judge(&t("gfx90a:sramecc+:xnack+"), &cands),
+            Verdict::FeatureMismatch { .. }
+        ));
+        assert!(matches!(
+            judge(&t("gfx90a"), &cands),
+            Verdict::DependsOnFeatures { .. }
+        ));
         // A code object without features (any) runs in every mode.
         assert!(judge(&t("gfx90a:sramecc-:xnack+"), &[c("gfx90a", None)]).ok());
     }
@@ -139,10 +181,26 @@ mod tests {
     #[test]
     fn generic_rules_follow_the_rocr_table() {
         let g = [c("gfx10-3-generic", Some(1))];
-        assert!(matches!(judge(&t("gfx1031"), &g), Verdict::Generic { generic_version: 1, .. }));
-        assert_eq!(judge(&t("gfx1031"), &[c("gfx10-3-generic", None)]), Verdict::Missing);
-        assert_eq!(judge(&t("gfx90a"), &[c("gfx9-generic", Some(1))]), Verdict::Missing);
-        assert!(judge(&t("gfx906:sramecc+:xnack-"), &[c("gfx9-generic:xnack-", Some(1))]).ok());
+        assert!(matches!(
+            judge(&t("gfx1031"), &g),
+            Verdict::Generic {
+                generic_version: 1,
+                ..
+            }
+        ));
+        assert_eq!(
+            judge(&t("gfx1031"), &[c("gfx10-3-generic", None)]),
+            Verdict::Missing
+        );
+        assert_eq!(
+            judge(&t("gfx90a"), &[c("gfx9-generic", Some(1))]),
+            Verdict::Missing
+        );
+        assert!(judge(
+            &t("gfx906:sramecc+:xnack-"),
+            &[c("gfx9-generic:xnack-", Some(1))]
+        )
+        .ok());
         assert_eq!(judge(&t("gfx1100"), &g), Verdict::Missing);
     }
 

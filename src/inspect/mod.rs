@@ -38,7 +38,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { symbols: false, kernels: false, cap: codeobj::ccob::DEFAULT_CAP }
+        Options {
+            symbols: false,
+            kernels: false,
+            cap: codeobj::ccob::DEFAULT_CAP,
+        }
     }
 }
 
@@ -90,13 +94,21 @@ pub fn targets(inv: &Inventory) -> Vec<Target> {
 }
 
 fn blob_options(o: &Options) -> blob::Options {
-    blob::Options { cap: o.cap, kernel_names: o.kernels, verify_hash: true }
+    blob::Options {
+        cap: o.cap,
+        kernel_names: o.kernels,
+        verify_hash: true,
+    }
 }
 
 /// The first bytes of a file (to decide whether to map it).
 fn head(host: &Host, p: &Path) -> Vec<u8> {
     let mut b = vec![0u8; 24];
-    let n = host.fs.open(p).and_then(|mut f| f.read(&mut b)).unwrap_or(0);
+    let n = host
+        .fs
+        .open(p)
+        .and_then(|mut f| f.read(&mut b))
+        .unwrap_or(0);
     b.truncate(n);
     b
 }
@@ -130,20 +142,30 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
         res.tensile.push(tensile::inspect_dir(host, dir, c, bo));
         return;
     }
-    let start = host.fs.host_path(&host.fs.canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf()));
+    let start = host.fs.host_path(
+        &host
+            .fs
+            .canonicalize(dir)
+            .unwrap_or_else(|_| dir.to_path_buf()),
+    );
     // Following links is loop-safe in walkdir (a loop is an error entry); inside a sysroot an
     // absolute link would leave it, so links are not followed there.
     let follow = host.fs.is_real_root();
     let mut tensile_dirs: Vec<(PathBuf, &'static str)> = Vec::new();
-    let it = walkdir::WalkDir::new(&start).follow_links(follow).max_depth(64).sort_by_file_name().into_iter().filter_entry(|e| {
-        if e.file_type().is_dir() {
-            if let Some(c) = tensile_component(e.path()) {
-                tensile_dirs.push((e.path().to_path_buf(), c));
-                return false;
+    let it = walkdir::WalkDir::new(&start)
+        .follow_links(follow)
+        .max_depth(64)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            if e.file_type().is_dir() {
+                if let Some(c) = tensile_component(e.path()) {
+                    tensile_dirs.push((e.path().to_path_buf(), c));
+                    return false;
+                }
             }
-        }
-        true
-    });
+            true
+        });
     for e in it {
         let e = match e {
             Ok(e) => e,
@@ -163,7 +185,9 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
             continue;
         }
         let r = file::inspect_file(host, &mp, bo);
-        let interesting = r.has_device_code() || matches!(r.kind, FileKind::Bundle | FileKind::CodeObject) || !r.problems.is_empty();
+        let interesting = r.has_device_code()
+            || matches!(r.kind, FileKind::Bundle | FileKind::CodeObject)
+            || !r.problems.is_empty();
         if interesting {
             res.files.push(r);
         } else {
@@ -171,7 +195,8 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
         }
     }
     for (p, c) in tensile_dirs {
-        res.tensile.push(tensile::inspect_dir(host, &host.fs.machine_path(&p), c, bo));
+        res.tensile
+            .push(tensile::inspect_dir(host, &host.fs.machine_path(&p), c, bo));
     }
 }
 
@@ -185,7 +210,11 @@ fn rocblas_without_tensile(host: &Host, r: &FileReport, res: &InspectResult) -> 
     let known = res.tensile.iter().find(|t| t.path == lib);
     let empty = match known {
         Some(t) => t.is_empty(),
-        None => !host.fs.list_names(&lib).iter().any(|n| n.to_string_lossy().starts_with("TensileLibrary")),
+        None => !host
+            .fs
+            .list_names(&lib)
+            .iter()
+            .any(|n| n.to_string_lossy().starts_with("TensileLibrary")),
     };
     empty.then_some(lib)
 }
@@ -197,15 +226,26 @@ pub fn judge_all(host: &Host, res: &mut InspectResult, o: &Options) {
     for r in &res.files {
         let subject = r.path.display().to_string();
         if let Some(e) = &r.error {
-            findings.push(judge::stamp(Finding::error(format!("cannot inspect: {e}")).subject(subject.clone())));
+            findings.push(judge::stamp(
+                Finding::error(format!("cannot inspect: {e}")).subject(subject.clone()),
+            ));
             continue;
         }
         findings.extend(judge::read_problems(r));
         if !r.has_device_code() {
-            findings.push(judge::stamp(Finding::skip("carries no HIP device code (.hip_fatbin, offload bundle or code object)").subject(subject.clone())));
+            findings.push(judge::stamp(
+                Finding::skip(
+                    "carries no HIP device code (.hip_fatbin, offload bundle or code object)",
+                )
+                .subject(subject.clone()),
+            ));
         } else if res.targets.is_empty() {
             findings.push(judge::stamp(
-                Finding::skip(format!("no GPU agents and no --isa: not matched (carries {})", r.isas.join(", "))).subject(subject.clone()),
+                Finding::skip(format!(
+                    "no GPU agents and no --isa: not matched (carries {})",
+                    r.isas.join(", ")
+                ))
+                .subject(subject.clone()),
             ));
         } else {
             findings.extend(judge::file_against_targets(r, &res.targets));
@@ -214,18 +254,44 @@ pub fn judge_all(host: &Host, res: &mut InspectResult, o: &Options) {
         if rocblas_without_tensile(host, r, res).is_some() {
             extra.push("dir.tensile-missing");
         }
-        let undefined: Vec<String> = res.symbols.iter().find(|s| s.path == r.path).map(|s| s.unresolved.clone()).unwrap_or_default();
-        findings.extend(judge::known_issues_for(r, &extra, &res.versions, &env, &undefined));
+        let undefined: Vec<String> = res
+            .symbols
+            .iter()
+            .find(|s| s.path == r.path)
+            .map(|s| s.unresolved.clone())
+            .unwrap_or_default();
+        findings.extend(judge::known_issues_for(
+            r,
+            &extra,
+            &res.versions,
+            &env,
+            &undefined,
+        ));
     }
     for t in &res.tensile {
         if res.targets.is_empty() {
-            let isas: Vec<String> = t.lazy_isas.iter().chain(&t.code_object_isas).cloned().collect();
-            findings.push(judge::stamp(Finding::skip(format!("no GPU agents and no --isa: not matched (covers {})", isas.join(", "))).subject(t.path.display().to_string())));
+            let isas: Vec<String> = t
+                .lazy_isas
+                .iter()
+                .chain(&t.code_object_isas)
+                .cloned()
+                .collect();
+            findings.push(judge::stamp(
+                Finding::skip(format!(
+                    "no GPU agents and no --isa: not matched (covers {})",
+                    isas.join(", ")
+                ))
+                .subject(t.path.display().to_string()),
+            ));
         } else {
             findings.extend(judge::tensile_against_targets(t, &res.targets));
         }
         for e in &t.errors {
-            findings.push(judge::stamp(Finding::warn(format!("cannot read {e}")).subject(t.path.display().to_string()).fix_text("reinstall the library; the runtime will reject this file too")));
+            findings.push(judge::stamp(
+                Finding::warn(format!("cannot read {e}"))
+                    .subject(t.path.display().to_string())
+                    .fix_text("reinstall the library; the runtime will reject this file too"),
+            ));
         }
     }
     if o.symbols {
@@ -254,7 +320,11 @@ fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
         }
         f
     } else {
-        Finding::pass(format!("all {} undefined symbols resolve in {} loaded libraries", s.undefined_total, s.loaded.len()))
+        Finding::pass(format!(
+            "all {} undefined symbols resolve in {} loaded libraries",
+            s.undefined_total,
+            s.loaded.len()
+        ))
     };
     f.subject(subject)
 }
@@ -262,14 +332,32 @@ fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
 /// Runs `inspect` for a host and configuration.
 pub fn inspect(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> InspectResult {
     let inv = Inventory::new(host, cfg);
-    let mut res = InspectResult { targets: targets(&inv), ..Default::default() };
+    let mut res = InspectResult {
+        targets: targets(&inv),
+        ..Default::default()
+    };
     res.versions = runtime::versions(&inv).0;
     collect(host, paths, o, &mut res);
     if o.symbols {
-        res.symbols = res.files.iter().filter(|f| f.kind == FileKind::HostElf).map(|f| symbols::resolve(host, &f.path)).collect();
+        res.symbols = res
+            .files
+            .iter()
+            .filter(|f| f.kind == FileKind::HostElf)
+            .map(|f| symbols::resolve(host, &f.path))
+            .collect();
     }
     judge_all(host, &mut res, o);
     res
+}
+
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    schema_version: u32,
+    tool: &'a report::json::Tool,
+    command: &'static str,
+    exit_code: i32,
+    summary: report::Counts,
+    inspect: &'a InspectResult,
 }
 
 /// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
@@ -286,35 +374,69 @@ pub fn main(args: &RunArgs, paths: &[PathBuf], symbols: bool, kernels: bool) -> 
         return exit::USAGE_OR_INTERNAL;
     }
     if !args.sysroot.is_dir() {
-        eprintln!("rocm-doctor: --sysroot {}: not a directory", args.sysroot.display());
+        eprintln!(
+            "rocm-doctor: --sysroot {}: not a directory",
+            args.sysroot.display()
+        );
         return exit::USAGE_OR_INTERNAL;
     }
-    let host = Host::new(args.sysroot.clone(), Env::from_process(), Limits::new(cfg.per_call, cfg.deadline));
+    let host = Host::new(
+        args.sysroot.clone(),
+        Env::from_process(),
+        Limits::new(cfg.per_call, cfg.deadline),
+    );
     // Relative paths are the user's: make them absolute against the current directory.
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let abs: Vec<PathBuf> = paths.iter().map(|p| if p.is_absolute() { p.clone() } else { cwd.join(p) }).collect();
-    let o = Options { symbols, kernels, ..Default::default() };
+    let abs: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| {
+            if p.is_absolute() {
+                p.clone()
+            } else {
+                cwd.join(p)
+            }
+        })
+        .collect();
+    let o = Options {
+        symbols,
+        kernels,
+        ..Default::default()
+    };
     let res = inspect(&host, &cfg, &abs, &o);
     let code = report::exit_code(&res.findings, cfg.strict);
     let mut out = std::io::stdout().lock();
     let written = if args.json {
-        let doc = serde_json::json!({
-            "schema_version": report::json::SCHEMA_VERSION,
-            "tool": report::json::TOOL,
-            "command": "inspect",
-            "exit_code": code,
-            "summary": report::Counts::of(&res.findings),
-            "inspect": res,
-        });
-        serde_json::to_writer_pretty(&mut out, &doc).map_err(std::io::Error::other).and_then(|_| writeln!(out))
+        // Serialised straight from the structs: no intermediate JSON tree (large listings).
+        let doc = JsonDoc {
+            schema_version: report::json::SCHEMA_VERSION,
+            tool: &report::json::TOOL,
+            command: "inspect",
+            exit_code: code,
+            summary: report::Counts::of(&res.findings),
+            inspect: &res,
+        };
+        let mut w = std::io::BufWriter::new(&mut out);
+        serde_json::to_writer_pretty(&mut w, &doc)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(w))
+            .and_then(|_| w.flush())
     } else {
         let color = match args.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => std::io::stdout().is_terminal() && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            ColorChoice::Auto => {
+                std::io::stdout().is_terminal()
+                    && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
         };
         let mut text = render(&res);
-        text.push_str(&human::render(&res.findings, &human::Options { color, verbose: args.verbose }));
+        text.push_str(&human::render(
+            &res.findings,
+            &human::Options {
+                color,
+                verbose: args.verbose,
+            },
+        ));
         out.write_all(text.as_bytes())
     };
     match written {
@@ -354,7 +476,12 @@ pub fn render(res: &InspectResult) -> String {
             let _ = writeln!(s, "  error: {e}");
         }
         if f.wrappers > 0 {
-            let _ = writeln!(s, "  {} fat-binary wrappers, {} bundles", f.wrappers, f.bundles.len());
+            let _ = writeln!(
+                s,
+                "  {} fat-binary wrappers, {} bundles",
+                f.wrappers,
+                f.bundles.len()
+            );
         }
         for (i, b) in f.bundles.iter().enumerate() {
             let fmt = match (&b.format, &b.ccob) {
@@ -383,8 +510,13 @@ pub fn render(res: &InspectResult) -> String {
                         "{}  COv{}{}  {} kernels",
                         c.target_id(),
                         c.version.map(|v| v.to_string()).unwrap_or("?".into()),
-                        c.generic_version.map(|g| format!(" generic v{g}")).unwrap_or_default(),
-                        c.metadata.as_ref().map(|m| m.kernel_count.to_string()).unwrap_or("?".into())
+                        c.generic_version
+                            .map(|g| format!(" generic v{g}"))
+                            .unwrap_or_default(),
+                        c.metadata
+                            .as_ref()
+                            .map(|m| m.kernel_count.to_string())
+                            .unwrap_or("?".into())
                     ),
                     None => e.payload.clone().or(e.error.clone()).unwrap_or_default(),
                 };
@@ -404,7 +536,10 @@ pub fn render(res: &InspectResult) -> String {
                 "  {}  COv{}  {} kernels",
                 c.target_id(),
                 c.version.map(|v| v.to_string()).unwrap_or("?".into()),
-                c.metadata.as_ref().map(|m| m.kernel_count.to_string()).unwrap_or("?".into())
+                c.metadata
+                    .as_ref()
+                    .map(|m| m.kernel_count.to_string())
+                    .unwrap_or("?".into())
             );
         }
         if !f.isas.is_empty() {
@@ -413,14 +548,37 @@ pub fn render(res: &InspectResult) -> String {
     }
     for t in &res.tensile {
         let _ = writeln!(s, "{} ({} Tensile library)", t.path.display(), t.component);
-        let _ = writeln!(s, "  {} catalogs, lazy for: {}", t.dat_files, t.lazy_isas.iter().cloned().collect::<Vec<_>>().join(", "));
-        let _ = writeln!(s, "  {} code object files ({} compressed), ISAs: {}", t.code_object_files, t.compressed_files, t.code_object_isas.iter().cloned().collect::<Vec<_>>().join(", "));
+        let _ = writeln!(
+            s,
+            "  {} catalogs, lazy for: {}",
+            t.dat_files,
+            t.lazy_isas.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "  {} code object files ({} compressed), ISAs: {}",
+            t.code_object_files,
+            t.compressed_files,
+            t.code_object_isas
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     if res.files_without_device_code > 0 {
-        let _ = writeln!(s, "({} other ELF files without device code)", res.files_without_device_code);
+        let _ = writeln!(
+            s,
+            "({} other ELF files without device code)",
+            res.files_without_device_code
+        );
     }
     if !res.targets.is_empty() {
-        let t: Vec<String> = res.targets.iter().map(|t| format!("{} ({})", t.target, t.source)).collect();
+        let t: Vec<String> = res
+            .targets
+            .iter()
+            .map(|t| format!("{} ({})", t.target, t.source))
+            .collect();
         let _ = writeln!(s, "Targets: {}", t.join(", "));
     }
     s.push('\n');

@@ -14,7 +14,11 @@ pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
     let host = inv.host;
     let mut dirs: Vec<PathBuf> = Vec::new();
     if let Some(ld) = host.env.get_nonempty("LD_LIBRARY_PATH") {
-        dirs.extend(ld.split(':').filter(|s| s.starts_with('/')).map(PathBuf::from));
+        dirs.extend(
+            ld.split(':')
+                .filter(|s| s.starts_with('/'))
+                .map(PathBuf::from),
+        );
     }
     for l in inv.libraries() {
         if let Some(p) = l.path.as_ref().and_then(|p| p.parent()) {
@@ -25,7 +29,16 @@ pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
         dirs.push(r.path.join("lib"));
         dirs.push(r.path.join("lib64"));
     }
-    for d in ["/opt/rocm/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib", "/lib/x86_64-linux-gnu", "/lib64", "/lib"] {
+    for d in [
+        "/opt/rocm/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+        "/usr/local/lib",
+        "/lib/x86_64-linux-gnu",
+        "/lib64",
+        "/lib",
+    ] {
         dirs.push(PathBuf::from(d));
     }
     let mut seen = Vec::new();
@@ -69,7 +82,11 @@ pub fn find_lib(host: &Host, dirs: &[PathBuf], stem: &str) -> Option<FoundLib> {
             continue;
         }
         let version = version_from_name(&realpath, &plain);
-        return Some(FoundLib { path, realpath, version });
+        return Some(FoundLib {
+            path,
+            realpath,
+            version,
+        });
     }
     None
 }
@@ -88,11 +105,25 @@ pub fn versions(inv: &Inventory) -> (BTreeMap<String, String>, Vec<String>) {
     for l in inv.libraries() {
         if let Some(v) = &l.version {
             out.insert(l.name.clone(), v.clone());
-            evidence.push(format!("{} {v} ({}, {})", l.name, l.realpath.as_ref().or(l.path.as_ref()).map(|p| p.display().to_string()).unwrap_or_default(), l.how));
+            evidence.push(format!(
+                "{} {v} ({}, {})",
+                l.name,
+                l.realpath
+                    .as_ref()
+                    .or(l.path.as_ref())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                l.how
+            ));
         }
     }
     let dirs = library_dirs(inv);
-    for (name, stem) in [("amdhip64", "amdhip64"), ("amd_comgr", "amd_comgr"), ("rocblas", "rocblas"), ("MIOpen", "MIOpen")] {
+    for (name, stem) in [
+        ("amdhip64", "amdhip64"),
+        ("amd_comgr", "amd_comgr"),
+        ("rocblas", "rocblas"),
+        ("MIOpen", "MIOpen"),
+    ] {
         if out.contains_key(name) {
             continue;
         }

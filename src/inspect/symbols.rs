@@ -45,7 +45,9 @@ fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
     let mut defined = Vec::new();
     let mut undefined = Vec::new();
     for s in elf.dynsyms.iter() {
-        let Some(name) = elf.dynstrtab.get_at(s.st_name).filter(|n| !n.is_empty()) else { continue };
+        let Some(name) = elf.dynstrtab.get_at(s.st_name).filter(|n| !n.is_empty()) else {
+            continue;
+        };
         if s.st_shndx == 0 {
             if s.st_bind() != goblin::elf::sym::STB_WEAK {
                 undefined.push(name.to_string());
@@ -54,8 +56,20 @@ fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
             defined.push(name.to_string());
         }
     }
-    let split = |v: &[&str]| v.iter().flat_map(|s| s.split(':')).filter(|s| !s.is_empty()).map(str::to_string).collect::<Vec<_>>();
-    Ok(Parsed { needed: elf.libraries.iter().map(|s| s.to_string()).collect(), rpath: split(&elf.rpaths), runpath: split(&elf.runpaths), defined, undefined })
+    let split = |v: &[&str]| {
+        v.iter()
+            .flat_map(|s| s.split(':'))
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    Ok(Parsed {
+        needed: elf.libraries.iter().map(|s| s.to_string()).collect(),
+        rpath: split(&elf.rpaths),
+        runpath: split(&elf.runpaths),
+        defined,
+        undefined,
+    })
 }
 
 fn expand(dir: &str, origin: &Path) -> PathBuf {
@@ -73,14 +87,26 @@ fn ld_so_conf(host: &Host) -> Vec<PathBuf> {
         if seen > 64 {
             break;
         }
-        let Ok(text) = host.fs.read_text(&f) else { continue };
-        for line in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()) {
+        let Ok(text) = host.fs.read_text(&f) else {
+            continue;
+        };
+        for line in text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter(|l| !l.is_empty())
+        {
             if let Some(pat) = line.strip_prefix("include").map(str::trim) {
                 let p = Path::new(pat);
                 let dir = p.parent().unwrap_or(Path::new("/etc"));
                 let fname = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
                 let (pre, suf) = fname.split_once('*').unwrap_or((fname, ""));
-                let mut names: Vec<_> = host.fs.list_names(dir).into_iter().filter_map(|n| n.into_string().ok()).filter(|n| n.starts_with(pre) && n.ends_with(suf)).collect();
+                let mut names: Vec<_> = host
+                    .fs
+                    .list_names(dir)
+                    .into_iter()
+                    .filter_map(|n| n.into_string().ok())
+                    .filter(|n| n.starts_with(pre) && n.ends_with(suf))
+                    .collect();
                 names.sort();
                 files.extend(names.into_iter().rev().map(|n| dir.join(n)));
             } else if line.starts_with('/') {
@@ -92,7 +118,10 @@ fn ld_so_conf(host: &Host) -> Vec<PathBuf> {
 }
 
 pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
-    let mut r = SymbolReport { path: path.to_path_buf(), ..Default::default() };
+    let mut r = SymbolReport {
+        path: path.to_path_buf(),
+        ..Default::default()
+    };
     let top = match parse(host, path) {
         Ok(p) => p,
         Err(e) => {
@@ -100,9 +129,25 @@ pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
             return r;
         }
     };
-    let ld_path: Vec<PathBuf> = host.env.get_nonempty("LD_LIBRARY_PATH").map(|s| s.split(':').filter(|d| !d.is_empty()).map(PathBuf::from).collect()).unwrap_or_default();
+    let ld_path: Vec<PathBuf> = host
+        .env
+        .get_nonempty("LD_LIBRARY_PATH")
+        .map(|s| {
+            s.split(':')
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .collect()
+        })
+        .unwrap_or_default();
     let mut system = ld_so_conf(host);
-    for d in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"] {
+    for d in [
+        "/lib/x86_64-linux-gnu",
+        "/usr/lib/x86_64-linux-gnu",
+        "/lib64",
+        "/usr/lib64",
+        "/lib",
+        "/usr/lib",
+    ] {
         system.push(PathBuf::from(d));
     }
     let mut defined: HashSet<String> = HashSet::new();
@@ -110,7 +155,12 @@ pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
     let mut queue: VecDeque<(String, PathBuf, Vec<String>, Vec<String>)> = VecDeque::new();
     let origin = path.parent().unwrap_or(Path::new("/")).to_path_buf();
     for n in &top.needed {
-        queue.push_back((n.clone(), origin.clone(), top.rpath.clone(), top.runpath.clone()));
+        queue.push_back((
+            n.clone(),
+            origin.clone(),
+            top.rpath.clone(),
+            top.runpath.clone(),
+        ));
     }
     while let Some((name, origin, rpath, runpath)) = queue.pop_front() {
         if !loaded_names.insert(name.clone()) || r.loaded.len() >= MAX_LIBS {
@@ -123,7 +173,13 @@ pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
         dirs.extend(ld_path.iter().cloned());
         dirs.extend(runpath.iter().map(|d| expand(d, &origin)));
         dirs.extend(system.iter().cloned());
-        let found = if name.contains('/') { Some(PathBuf::from(&name)).filter(|p| host.fs.is_file(p)) } else { dirs.iter().map(|d| d.join(&name)).find(|p| host.fs.is_file(p)) };
+        let found = if name.contains('/') {
+            Some(PathBuf::from(&name)).filter(|p| host.fs.is_file(p))
+        } else {
+            dirs.iter()
+                .map(|d| d.join(&name))
+                .find(|p| host.fs.is_file(p))
+        };
         let Some(p) = found else {
             r.not_found.push(name);
             continue;
@@ -141,7 +197,11 @@ pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
         }
     }
     r.undefined_total = top.undefined.len();
-    let unresolved: BTreeSet<String> = top.undefined.into_iter().filter(|s| !defined.contains(s)).collect();
+    let unresolved: BTreeSet<String> = top
+        .undefined
+        .into_iter()
+        .filter(|s| !defined.contains(s))
+        .collect();
     r.unresolved = unresolved.into_iter().collect();
     r
 }

@@ -48,20 +48,36 @@ impl TensileDir {
 pub fn gfx_of_name(name: &str) -> Option<String> {
     let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
     let at = stem.rfind("gfx")?;
-    let tok: String = stem[at..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    let tok: String = stem[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
     crate::isa::is_processor_syntax(&tok).then_some(tok)
 }
 
 pub fn is_tensile_file(name: &str) -> bool {
-    name.starts_with("TensileLibrary") || name.ends_with(".co") || name.ends_with(".hsaco") || name == "TensileManifest.txt"
+    name.starts_with("TensileLibrary")
+        || name.ends_with(".co")
+        || name.ends_with(".hsaco")
+        || name == "TensileManifest.txt"
 }
 
 /// Reads a Tensile library directory (not recursive: Tensile writes it flat).
 pub fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> TensileDir {
-    let mut t = TensileDir { path: dir.to_path_buf(), component: component.to_string(), ..Default::default() };
-    for name in host.fs.list_names(dir).into_iter().filter_map(|n| n.into_string().ok()) {
+    let mut t = TensileDir {
+        path: dir.to_path_buf(),
+        component: component.to_string(),
+        ..Default::default()
+    };
+    for name in host
+        .fs
+        .list_names(dir)
+        .into_iter()
+        .filter_map(|n| n.into_string().ok())
+    {
         let path = dir.join(&name);
-        if name.starts_with("TensileLibrary") && (name.ends_with(".dat") || name.ends_with(".yaml")) {
+        if name.starts_with("TensileLibrary") && (name.ends_with(".dat") || name.ends_with(".yaml"))
+        {
             t.dat_files += 1;
             if name == "TensileLibrary.dat" || name == "TensileLibrary.yaml" {
                 t.monolithic = true;
@@ -78,7 +94,10 @@ pub fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> 
             if r.kind == FileKind::Bundle && r.ccob_bundles().next().is_some() {
                 t.compressed_files += 1;
             }
-            let err = r.error.clone().or_else(|| r.bundles.iter().find_map(|b| b.error.clone()));
+            let err = r
+                .error
+                .clone()
+                .or_else(|| r.bundles.iter().find_map(|b| b.error.clone()));
             if let Some(e) = err {
                 if t.errors.len() < 20 {
                     t.errors.push(format!("{}: {e}", path.display()));
@@ -101,9 +120,19 @@ mod tests {
 
     #[test]
     fn gfx_from_tensile_names() {
-        assert_eq!(gfx_of_name("TensileLibrary_lazy_gfx90a.dat").as_deref(), Some("gfx90a"));
-        assert_eq!(gfx_of_name("TensileLibrary_Type_HH_Contraction_l_Ailk_Bljk_Cijk_Dijk_gfx1030.dat").as_deref(), Some("gfx1030"));
-        assert_eq!(gfx_of_name("Kernels.so-000-gfx90a-xnack+.hsaco").as_deref(), Some("gfx90a"));
+        assert_eq!(
+            gfx_of_name("TensileLibrary_lazy_gfx90a.dat").as_deref(),
+            Some("gfx90a")
+        );
+        assert_eq!(
+            gfx_of_name("TensileLibrary_Type_HH_Contraction_l_Ailk_Bljk_Cijk_Dijk_gfx1030.dat")
+                .as_deref(),
+            Some("gfx1030")
+        );
+        assert_eq!(
+            gfx_of_name("Kernels.so-000-gfx90a-xnack+.hsaco").as_deref(),
+            Some("gfx90a")
+        );
         assert_eq!(gfx_of_name("TensileLibrary.dat"), None);
     }
 }

@@ -20,7 +20,10 @@ pub struct Targets {
 pub fn collect(inv: &Inventory) -> Targets {
     let mut t = Targets::default();
     for id in &inv.cfg.isas {
-        t.isas.push(TargetIsa { isa: id.clone(), source: "--isa".into() });
+        t.isas.push(TargetIsa {
+            isa: id.clone(),
+            source: "--isa".into(),
+        });
     }
     t
 }
