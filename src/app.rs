@@ -13,11 +13,7 @@ pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() {
-                exit::USAGE_OR_INTERNAL
-            } else {
-                exit::OK
-            };
+            let code = if e.use_stderr() { exit::USAGE_OR_INTERNAL } else { exit::OK };
             let _ = e.print();
             return code;
         }
@@ -29,11 +25,7 @@ pub fn main() -> i32 {
             exit::OK
         }
         Some(Command::ProbeLibrary { kind, path }) => crate::probe::child_main(kind, path),
-        Some(Command::Inspect {
-            paths,
-            symbols,
-            kernels,
-        }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels),
+        Some(Command::Inspect { paths, symbols, kernels }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels),
         None => run(&cli.run),
     }
 }
@@ -56,10 +48,7 @@ pub fn run(args: &RunArgs) -> i32 {
         Err(e) => return usage_error(&e.to_string()),
     };
     for pat in cfg.only.iter().chain(&cfg.skip) {
-        if !checks::registry()
-            .iter()
-            .any(|c| checks::selected(&c.doc.id, std::slice::from_ref(pat), &[]))
-        {
+        if !checks::registry().iter().any(|c| checks::selected(&c.doc.id, std::slice::from_ref(pat), &[])) {
             return usage_error(&format!("no check matches '{pat}' (see --list-checks)"));
         }
     }
@@ -67,41 +56,20 @@ pub fn run(args: &RunArgs) -> i32 {
     if !sysroot.is_dir() {
         return usage_error(&format!("--sysroot {}: not a directory", sysroot.display()));
     }
-    let host = Host::new(
-        sysroot.clone(),
-        Env::from_process(),
-        Limits::new(cfg.per_call, cfg.deadline),
-    );
+    let host = Host::new(sysroot.clone(), Env::from_process(), Limits::new(cfg.per_call, cfg.deadline));
     let (findings, sections) = diagnose(&host, &cfg);
     let code = report::exit_code(&findings, cfg.strict);
     let mut stdout = std::io::stdout().lock();
     let written = if args.json {
-        let doc = json::document(
-            profile_name(&cfg),
-            &sysroot.to_string_lossy(),
-            cfg.strict,
-            &findings,
-            sections,
-        );
-        serde_json::to_writer_pretty(&mut stdout, &doc)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(stdout))
+        let doc = json::document(profile_name(&cfg), &sysroot.to_string_lossy(), cfg.strict, &findings, sections);
+        serde_json::to_writer_pretty(&mut stdout, &doc).map_err(std::io::Error::other).and_then(|_| writeln!(stdout))
     } else {
         let color = match args.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::io::stdout().is_terminal()
-                    && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
+            ColorChoice::Auto => std::io::stdout().is_terminal() && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty()),
         };
-        let text = human::render(
-            &findings,
-            &human::Options {
-                color,
-                verbose: args.verbose,
-            },
-        );
+        let text = human::render(&findings, &human::Options { color, verbose: args.verbose });
         stdout.write_all(text.as_bytes())
     };
     match written {
@@ -124,16 +92,9 @@ fn profile_name(cfg: &Config) -> &'static str {
 }
 
 /// Runs the selected checks and returns the findings plus the JSON sections they produced.
-pub fn diagnose(
-    host: &Host,
-    cfg: &Config,
-) -> (Vec<report::Finding>, Vec<(&'static str, serde_json::Value)>) {
+pub fn diagnose(host: &Host, cfg: &Config) -> (Vec<report::Finding>, Vec<(&'static str, serde_json::Value)>) {
     let inv = Inventory::new(host, cfg);
-    let ctx = Ctx {
-        host,
-        inv: &inv,
-        cfg,
-    };
+    let ctx = Ctx { host, inv: &inv, cfg };
     let list = crate::runner::selected_checks(&cfg.only, &cfg.skip);
     let findings = crate::runner::run_checks(&ctx, &list);
     let mut sections = vec![("inventory", inv.to_json())];

@@ -44,10 +44,7 @@ impl Config {
                 isa_tensile = true;
                 continue;
             }
-            let id = TargetId::parse(v).map_err(|e| ConfigError::BadIsa {
-                value: raw.clone(),
-                reason: e.to_string(),
-            })?;
+            let id = TargetId::parse(v).map_err(|e| ConfigError::BadIsa { value: raw.clone(), reason: e.to_string() })?;
             if !isas.contains(&id) {
                 isas.push(id);
             }
@@ -56,18 +53,8 @@ impl Config {
             profile: a.profile,
             isas,
             isa_tensile,
-            only: a
-                .only
-                .iter()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect(),
-            skip: a
-                .skip
-                .iter()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect(),
+            only: a.only.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+            skip: a.skip.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
             rocm_path: a.rocm_path.clone(),
             clang: a.clang.clone(),
             per_call: seconds("timeout", a.timeout)?,

@@ -85,19 +85,12 @@ pub enum TargetIdError {
     #[error("feature '{0}' is given twice")]
     DuplicateFeature(String),
     #[error("{processor} does not support the {feature} feature")]
-    Unsupported {
-        processor: String,
-        feature: &'static str,
-    },
+    Unsupported { processor: String, feature: &'static str },
 }
 
 impl TargetId {
     pub fn plain(processor: impl Into<String>) -> Self {
-        TargetId {
-            processor: processor.into(),
-            sramecc: None,
-            xnack: None,
-        }
+        TargetId { processor: processor.into(), sramecc: None, xnack: None }
     }
 
     /// Parses and validates a target id. Accepts an optional `amdgcn-amd-amdhsa--` prefix.
@@ -131,16 +124,10 @@ impl TargetId {
         }
         if let Some(p) = processor(&id.processor) {
             if id.sramecc.is_some() && !p.sramecc {
-                return Err(TargetIdError::Unsupported {
-                    processor: id.processor,
-                    feature: "sramecc",
-                });
+                return Err(TargetIdError::Unsupported { processor: id.processor, feature: "sramecc" });
             }
             if id.xnack.is_some() && !p.xnack {
-                return Err(TargetIdError::Unsupported {
-                    processor: id.processor,
-                    feature: "xnack",
-                });
+                return Err(TargetIdError::Unsupported { processor: id.processor, feature: "xnack" });
             }
         }
         Ok(id)
@@ -178,11 +165,7 @@ impl Serialize for TargetId {
 }
 
 fn printable(s: &str) -> String {
-    let t: String = s
-        .chars()
-        .take(64)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
+    let t: String = s.chars().take(64).map(|c| if c.is_control() { '?' } else { c }).collect();
     if s.chars().count() > 64 {
         format!("{t}...")
     } else {
@@ -193,17 +176,11 @@ fn printable(s: &str) -> String {
 /// `gfx` + 3 or 4 hex digits, or a generic name `gfxN[-M]-generic`.
 pub fn is_processor_syntax(s: &str) -> bool {
     let s = s.to_ascii_lowercase();
-    let Some(rest) = s.strip_prefix("gfx") else {
-        return false;
-    };
+    let Some(rest) = s.strip_prefix("gfx") else { return false };
     if let Some(g) = rest.strip_suffix("-generic") {
-        return !g.is_empty()
-            && g.split('-')
-                .all(|p| !p.is_empty() && p.len() <= 2 && p.bytes().all(|b| b.is_ascii_digit()));
+        return !g.is_empty() && g.split('-').all(|p| !p.is_empty() && p.len() <= 2 && p.bytes().all(|b| b.is_ascii_digit()));
     }
-    (3..=4).contains(&rest.len())
-        && rest.bytes().all(|b| b.is_ascii_hexdigit())
-        && rest.as_bytes()[0].is_ascii_digit()
+    (3..=4).contains(&rest.len()) && rest.bytes().all(|b| b.is_ascii_hexdigit()) && rest.as_bytes()[0].is_ascii_digit()
 }
 
 fn gfx_major(name: &str) -> Option<u32> {
@@ -266,11 +243,7 @@ mod tests {
     fn kfd_values_round_trip_through_the_decoder() {
         for p in processors() {
             if let Some(v) = p.kfd {
-                assert_eq!(
-                    decode_gfx_target_version(v as u64).as_deref(),
-                    Some(p.name.as_str()),
-                    "{v}"
-                );
+                assert_eq!(decode_gfx_target_version(v as u64).as_deref(), Some(p.name.as_str()), "{v}");
                 assert_eq!(encode_gfx_target_version(&p.name), Some(v));
             }
         }
@@ -292,35 +265,15 @@ mod tests {
         let t = TargetId::parse("gfx90a:sramecc+:xnack-").unwrap();
         assert_eq!((t.sramecc, t.xnack), (Some(true), Some(false)));
         assert_eq!(t.to_string(), "gfx90a:sramecc+:xnack-");
-        assert_eq!(
-            TargetId::parse("amdgcn-amd-amdhsa--gfx1030")
-                .unwrap()
-                .to_string(),
-            "gfx1030"
-        );
-        assert_eq!(
-            TargetId::parse("gfx10-3-generic").unwrap().major(),
-            Some(10)
-        );
+        assert_eq!(TargetId::parse("amdgcn-amd-amdhsa--gfx1030").unwrap().to_string(), "gfx1030");
+        assert_eq!(TargetId::parse("gfx10-3-generic").unwrap().major(), Some(10));
         assert_eq!(TargetId::parse("gfx1030").unwrap().major(), Some(10));
         assert_eq!(TargetId::parse("gfx90a").unwrap().major(), Some(9));
     }
 
     #[test]
     fn rejects_hostile_and_malformed_ids() {
-        for bad in [
-            "",
-            "gfx",
-            "gfx1030;rm -rf /",
-            "gfx12345",
-            "sm_80",
-            "gfx90a:xnack",
-            "gfx90a:foo+",
-            "gfx90a:xnack+:xnack-",
-            "gfx1030:xnack+",
-            "gfx-generic",
-            "gfxzzz",
-        ] {
+        for bad in ["", "gfx", "gfx1030;rm -rf /", "gfx12345", "sm_80", "gfx90a:xnack", "gfx90a:foo+", "gfx90a:xnack+:xnack-", "gfx1030:xnack+", "gfx-generic", "gfxzzz"] {
             assert!(TargetId::parse(bad).is_err(), "{bad:?} accepted");
         }
     }

@@ -6,13 +6,13 @@
 pub mod app;
 pub mod checks;
 pub mod cli;
-pub mod codeobj;
 pub mod config;
-pub mod gpu;
 pub mod host;
-pub mod inspect;
 pub mod inventory;
 pub mod isa;
-pub mod probe;
 pub mod report;
 pub mod runner;
+pub mod probe;
+pub mod gpu;
+pub mod codeobj;
+pub mod inspect;

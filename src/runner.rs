@@ -9,10 +9,7 @@ use std::time::Instant;
 
 /// The checks `--only` / `--skip` select, in documentation order.
 pub fn selected_checks(only: &[String], skip: &[String]) -> Vec<Check> {
-    checks::registry()
-        .into_iter()
-        .filter(|c| checks::selected(&c.doc.id, only, skip))
-        .collect()
+    checks::registry().into_iter().filter(|c| checks::selected(&c.doc.id, only, skip)).collect()
 }
 
 /// Runs `checks` with one thread each and returns their findings in registry order.
@@ -25,13 +22,7 @@ pub fn run_checks(ctx: &Ctx, list: &[Check]) -> Vec<Finding> {
                 s.spawn(move || run_one(ctx, c))
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| vec![Finding::error("the check's thread died")])
-            })
-            .collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|_| vec![Finding::error("the check's thread died")])).collect()
     });
     results.into_iter().flatten().collect()
 }
@@ -42,9 +33,7 @@ fn run_one(ctx: &Ctx, c: Check) -> Vec<Finding> {
     let ms = start.elapsed().as_millis() as u64;
     let mut findings = match out {
         Ok(v) if !v.is_empty() => v,
-        Ok(_) => vec![Finding::error(
-            "the check returned no verdict (a bug in rocm-doctor)",
-        )],
+        Ok(_) => vec![Finding::error("the check returned no verdict (a bug in rocm-doctor)")],
         Err(p) => {
             let msg = p
                 .downcast_ref::<&str>()
@@ -59,8 +48,7 @@ fn run_one(ctx: &Ctx, c: Check) -> Vec<Finding> {
         f.id = c.doc.id.clone();
         f.category = c.doc.category.clone();
         f.duration_ms = ms;
-        if ctx.cfg.profile == Profile::Build && f.status == Status::Fail && c.doc.category == "gpu"
-        {
+        if ctx.cfg.profile == Profile::Build && f.status == Status::Fail && c.doc.category == "gpu" {
             // Defence in depth: GPU checks must not fail a build profile.
             f.status = Status::Skip;
         }

@@ -120,7 +120,7 @@ fn inspect_json(args: &[&str]) -> (Value, i32) {
     (json_of(&out), out.status.code().unwrap_or(-1))
 }
 
-fn file<'a>(doc: &'a Value, i: usize) -> &'a Value {
+fn file(doc: &Value, i: usize) -> &Value {
     &doc["inspect"]["files"][i]
 }
 

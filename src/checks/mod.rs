@@ -41,14 +41,8 @@ struct DocFile {
 
 /// The doc files, one per check family, compiled in. Their order is the report's order.
 const DOC_FILES: &[(&str, &str)] = &[
-    (
-        "checks/toolchain.toml",
-        include_str!("../../checks/toolchain.toml"),
-    ),
-    (
-        "checks/inspect.toml",
-        include_str!("../../checks/inspect.toml"),
-    ),
+    ("checks/toolchain.toml", include_str!("../../checks/toolchain.toml")),
+    ("checks/inspect.toml", include_str!("../../checks/inspect.toml")),
 ];
 
 pub fn docs() -> &'static [CheckDoc] {
@@ -57,9 +51,7 @@ pub fn docs() -> &'static [CheckDoc] {
         DOC_FILES
             .iter()
             .flat_map(|(name, text)| {
-                toml::from_str::<DocFile>(text)
-                    .unwrap_or_else(|e| panic!("{name} is invalid (a unit test catches this): {e}"))
-                    .check
+                toml::from_str::<DocFile>(text).unwrap_or_else(|e| panic!("{name} is invalid (a unit test catches this): {e}")).check
             })
             .collect()
     })
@@ -90,12 +82,7 @@ pub fn registry() -> Vec<Check> {
     let impls = implementations();
     docs()
         .iter()
-        .filter_map(|d| {
-            impls
-                .iter()
-                .find(|(id, _)| *id == d.id)
-                .map(|(_, f)| Check { doc: d, run: *f })
-        })
+        .filter_map(|d| impls.iter().find(|(id, _)| *id == d.id).map(|(_, f)| Check { doc: d, run: *f }))
         .collect()
 }
 
@@ -103,9 +90,7 @@ pub fn registry() -> Vec<Check> {
 /// bare category name).
 pub fn selected(id: &str, only: &[String], skip: &[String]) -> bool {
     let matches = |pat: &String| {
-        id == pat
-            || (pat.ends_with('.') && id.starts_with(pat.as_str()))
-            || id.split('.').next() == Some(pat.as_str())
+        id == pat || (pat.ends_with('.') && id.starts_with(pat.as_str())) || id.split('.').next() == Some(pat.as_str())
     };
     (only.is_empty() || only.iter().any(matches)) && !skip.iter().any(matches)
 }
@@ -118,29 +103,12 @@ mod tests {
     fn every_doc_has_an_implementation_and_every_implementation_a_doc() {
         let impls = implementations();
         for d in docs() {
-            assert!(
-                impls.iter().any(|(id, _)| *id == d.id),
-                "{} is documented but not implemented",
-                d.id
-            );
-            assert!(
-                !d.what.trim().is_empty() && !d.why.trim().is_empty() && !d.fix.trim().is_empty(),
-                "{}",
-                d.id
-            );
-            assert!(
-                d.id.starts_with(&format!("{}.", d.category)),
-                "{} not in category {}",
-                d.id,
-                d.category
-            );
+            assert!(impls.iter().any(|(id, _)| *id == d.id), "{} is documented but not implemented", d.id);
+            assert!(!d.what.trim().is_empty() && !d.why.trim().is_empty() && !d.fix.trim().is_empty(), "{}", d.id);
+            assert!(d.id.starts_with(&format!("{}.", d.category)), "{} not in category {}", d.id, d.category);
         }
         for (id, _) in &impls {
-            assert_eq!(
-                docs().iter().filter(|d| d.id == *id).count(),
-                1,
-                "{id} needs exactly one doc"
-            );
+            assert_eq!(docs().iter().filter(|d| d.id == *id).count(), 1, "{id} needs exactly one doc");
         }
     }
 

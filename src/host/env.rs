@@ -11,20 +11,11 @@ pub struct Env {
 
 impl Env {
     pub fn from_process() -> Self {
-        Env {
-            vars: std::env::vars_os().collect(),
-        }
+        Env { vars: std::env::vars_os().collect() }
     }
 
-    pub fn from_pairs<K: Into<OsString>, V: Into<OsString>>(
-        pairs: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        Env {
-            vars: pairs
-                .into_iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect(),
-        }
+    pub fn from_pairs<K: Into<OsString>, V: Into<OsString>>(pairs: impl IntoIterator<Item = (K, V)>) -> Self {
+        Env { vars: pairs.into_iter().map(|(k, v)| (k.into(), v.into())).collect() }
     }
 
     pub fn get_os(&self, key: &str) -> Option<&OsStr> {

@@ -39,12 +39,7 @@ impl RootedFs {
         }
         let rel: PathBuf = machine
             .components()
-            .filter(|c| {
-                matches!(
-                    c,
-                    Component::Normal(_) | Component::ParentDir | Component::CurDir
-                )
-            })
+            .filter(|c| matches!(c, Component::Normal(_) | Component::ParentDir | Component::CurDir))
             .collect();
         self.root.join(rel)
     }
@@ -109,10 +104,7 @@ impl RootedFs {
         let mut buf = Vec::new();
         f.take(limit + 1).read_to_end(&mut buf)?;
         if buf.len() as u64 > limit {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("larger than {limit} bytes"),
-            ));
+            return Err(io::Error::new(io::ErrorKind::InvalidData, format!("larger than {limit} bytes")));
         }
         Ok(buf)
     }
@@ -198,11 +190,7 @@ pub fn errno_name(e: &io::Error) -> String {
 /// `"ENOENT: No such file or directory"`-style text for evidence lines.
 pub fn io_error_text(e: &io::Error) -> String {
     match e.raw_os_error() {
-        Some(code) => format!(
-            "{}: {}",
-            errno_name(e),
-            nix::errno::Errno::from_raw(code).desc()
-        ),
+        Some(code) => format!("{}: {}", errno_name(e), nix::errno::Errno::from_raw(code).desc()),
         None => e.to_string(),
     }
 }
@@ -219,10 +207,7 @@ mod tests {
         std::os::unix::fs::symlink("/opt/rocm-6.2.2", root.join("opt/rocm")).unwrap();
         std::fs::write(root.join("opt/rocm-6.2.2/bin/x"), "hi").unwrap();
         let fs = RootedFs::new(root.to_path_buf());
-        assert_eq!(
-            fs.canonicalize(Path::new("/opt/rocm/bin/x")).unwrap(),
-            Path::new("/opt/rocm-6.2.2/bin/x")
-        );
+        assert_eq!(fs.canonicalize(Path::new("/opt/rocm/bin/x")).unwrap(), Path::new("/opt/rocm-6.2.2/bin/x"));
         assert_eq!(fs.read_text(Path::new("/opt/rocm/bin/x")).unwrap(), "hi");
     }
 
@@ -244,9 +229,6 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let fs = RootedFs::new(t.path().to_path_buf());
         std::fs::write(t.path().join("f"), "x").unwrap();
-        assert_eq!(
-            fs.canonicalize(Path::new("/../../f")).unwrap(),
-            Path::new("/f")
-        );
+        assert_eq!(fs.canonicalize(Path::new("/../../f")).unwrap(), Path::new("/f"));
     }
 }

@@ -28,10 +28,7 @@ pub struct Limits {
 
 impl Limits {
     pub fn new(per_call: Duration, total: Duration) -> Self {
-        Limits {
-            per_call,
-            deadline: Instant::now() + total,
-        }
+        Limits { per_call, deadline: Instant::now() + total }
     }
 }
 
@@ -46,12 +43,7 @@ pub struct Host {
 
 impl Host {
     pub fn new(sysroot: PathBuf, env: Env, limits: Limits) -> Self {
-        Host {
-            fs: RootedFs::new(sysroot),
-            env,
-            runner: Runner::new(limits),
-            tmp: OnceLock::new(),
-        }
+        Host { fs: RootedFs::new(sysroot), env, runner: Runner::new(limits), tmp: OnceLock::new() }
     }
 
     /// A host for this machine: sysroot `/`, the process environment, default limits.
@@ -77,12 +69,7 @@ impl Host {
     pub fn run(&self, spec: &CommandSpec) -> RunOutput {
         let cwd = match self.temp_dir() {
             Ok(d) => d.to_path_buf(),
-            Err(e) => {
-                return RunOutput::spawn_failed(
-                    spec,
-                    SpawnFailure::other(format!("no temp dir: {e}")),
-                )
-            }
+            Err(e) => return RunOutput::spawn_failed(spec, SpawnFailure::other(format!("no temp dir: {e}"))),
         };
         if spec.program.is_absolute() && !self.fs.is_real_root() {
             let mut spec = spec.clone();
@@ -96,10 +83,7 @@ impl Host {
     /// It is the only place the doctor writes to.
     pub fn temp_dir(&self) -> Result<&Path, String> {
         let made = self.tmp.get_or_init(|| {
-            let base = self
-                .env
-                .get_str("TMPDIR")
-                .filter(|s| Path::new(s).is_absolute());
+            let base = self.env.get_str("TMPDIR").filter(|s| Path::new(s).is_absolute());
             let mut b = tempfile::Builder::new();
             b.prefix("rocm-doctor-");
             let r = match base {

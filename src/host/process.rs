@@ -82,10 +82,7 @@ impl CommandSpec {
 }
 
 fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
-    {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b)) {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -102,10 +99,7 @@ pub struct SpawnFailure {
 
 impl SpawnFailure {
     pub fn other(message: String) -> Self {
-        SpawnFailure {
-            errno: "other".into(),
-            message,
-        }
+        SpawnFailure { errno: "other".into(), message }
     }
 }
 
@@ -159,15 +153,10 @@ impl RunOutput {
             return format!("could not start: {} ({})", f.errno, f.message);
         }
         if self.timed_out {
-            return format!(
-                "timed out after {} ms and was killed",
-                self.duration.as_millis()
-            );
+            return format!("timed out after {} ms and was killed", self.duration.as_millis());
         }
         if let Some(s) = self.signal {
-            let name = nix::sys::signal::Signal::try_from(s)
-                .map(|s| s.as_str().to_string())
-                .unwrap_or(s.to_string());
+            let name = nix::sys::signal::Signal::try_from(s).map(|s| s.as_str().to_string()).unwrap_or(s.to_string());
             return format!("killed by signal {name}");
         }
         format!("exit code {}", self.code.unwrap_or(-1))
@@ -193,10 +182,7 @@ impl Runner {
         let remaining = self.limits.deadline.saturating_duration_since(start);
         let timeout = spec.timeout.unwrap_or(self.limits.per_call).min(remaining);
         if timeout.is_zero() {
-            let mut out = RunOutput::spawn_failed(
-                spec,
-                SpawnFailure::other("the doctor's overall deadline has passed".into()),
-            );
+            let mut out = RunOutput::spawn_failed(spec, SpawnFailure::other("the doctor's overall deadline has passed".into()));
             out.timed_out = true;
             out.spawn_error = None;
             return out;
@@ -213,11 +199,7 @@ impl Runner {
             };
         }
         cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
-        cmd.stdin(if spec.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
+        cmd.stdin(if spec.stdin.is_some() { Stdio::piped() } else { Stdio::null() });
         cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
         cmd.process_group(0);
         let mut child = match cmd.spawn() {
@@ -225,10 +207,7 @@ impl Runner {
             Err(e) => {
                 return RunOutput::spawn_failed(
                     spec,
-                    SpawnFailure {
-                        errno: super::fs::errno_name(&e),
-                        message: e.to_string(),
-                    },
+                    SpawnFailure { errno: super::fs::errno_name(&e), message: e.to_string() },
                 )
             }
         };
@@ -240,14 +219,8 @@ impl Runner {
                 })
             })
         });
-        let out_t = child
-            .stdout
-            .take()
-            .map(|r| std::thread::spawn(move || read_bounded(r)));
-        let err_t = child
-            .stderr
-            .take()
-            .map(|r| std::thread::spawn(move || read_bounded(r)));
+        let out_t = child.stdout.take().map(|r| std::thread::spawn(move || read_bounded(r)));
+        let err_t = child.stderr.take().map(|r| std::thread::spawn(move || read_bounded(r)));
 
         let mut timed_out = false;
         let mut sleep = Duration::from_micros(200);
@@ -279,11 +252,7 @@ impl Runner {
         RunOutput {
             command: spec.display(),
             code: status.and_then(|s| s.code()),
-            signal: if timed_out {
-                None
-            } else {
-                status.and_then(|s| s.signal())
-            },
+            signal: if timed_out { None } else { status.and_then(|s| s.signal()) },
             stdout,
             stderr,
             timed_out,
@@ -295,27 +264,19 @@ impl Runner {
 }
 
 fn kill_group(pid: i32) {
-    let _ = nix::sys::signal::killpg(
-        nix::unistd::Pid::from_raw(pid),
-        nix::sys::signal::Signal::SIGKILL,
-    );
+    let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
 }
 
 type Reader = std::thread::JoinHandle<(Vec<u8>, bool)>;
 
 fn join_reader(t: Option<Reader>, deadline: Instant, pid: i32) -> (Vec<u8>, bool) {
-    let Some(t) = t else {
-        return (Vec::new(), false);
-    };
+    let Some(t) = t else { return (Vec::new(), false) };
     while !t.is_finished() {
         if Instant::now() >= deadline {
             // Orphaned grandchildren keep the pipe open: kill the group once more and stop
             // waiting; the thread ends when the pipe closes.
             kill_group(pid);
-            return (
-                b"[output not collected: a background process kept the pipe open]".to_vec(),
-                true,
-            );
+            return (b"[output not collected: a background process kept the pipe open]".to_vec(), true);
         }
         std::thread::sleep(Duration::from_millis(2));
     }
@@ -350,10 +311,7 @@ mod tests {
     use super::*;
 
     fn runner(per_call_ms: u64) -> Runner {
-        Runner::new(Limits::new(
-            Duration::from_millis(per_call_ms),
-            Duration::from_secs(30),
-        ))
+        Runner::new(Limits::new(Duration::from_millis(per_call_ms), Duration::from_secs(30)))
     }
 
     fn env() -> Env {
@@ -362,11 +320,7 @@ mod tests {
 
     #[test]
     fn captures_output_and_exit_code() {
-        let out = runner(5000).run(
-            &CommandSpec::new("/bin/sh").args(["-c", "echo hi; echo err >&2; exit 3"]),
-            &env(),
-            Path::new("/"),
-        );
+        let out = runner(5000).run(&CommandSpec::new("/bin/sh").args(["-c", "echo hi; echo err >&2; exit 3"]), &env(), Path::new("/"));
         assert_eq!(out.code, Some(3));
         assert_eq!(out.stdout_text(), "hi\n");
         assert_eq!(out.stderr_text(), "err\n");
@@ -374,37 +328,21 @@ mod tests {
 
     #[test]
     fn feeds_stdin() {
-        let out = runner(5000).run(
-            &CommandSpec::new("/bin/cat").stdin(b"abc".to_vec()),
-            &env(),
-            Path::new("/"),
-        );
+        let out = runner(5000).run(&CommandSpec::new("/bin/cat").stdin(b"abc".to_vec()), &env(), Path::new("/"));
         assert_eq!(out.stdout_text(), "abc");
     }
 
     #[test]
     fn a_hung_tree_is_killed_at_the_timeout() {
         let t0 = Instant::now();
-        let out = runner(300).run(
-            &CommandSpec::new("/bin/sh").args(["-c", "sleep 30 & sleep 30"]),
-            &env(),
-            Path::new("/"),
-        );
+        let out = runner(300).run(&CommandSpec::new("/bin/sh").args(["-c", "sleep 30 & sleep 30"]), &env(), Path::new("/"));
         assert!(out.timed_out);
-        assert!(
-            t0.elapsed() < Duration::from_secs(5),
-            "took {:?}",
-            t0.elapsed()
-        );
+        assert!(t0.elapsed() < Duration::from_secs(5), "took {:?}", t0.elapsed());
     }
 
     #[test]
     fn missing_program_reports_enoent() {
-        let out = runner(1000).run(
-            &CommandSpec::new("/nonexistent/tool"),
-            &env(),
-            Path::new("/"),
-        );
+        let out = runner(1000).run(&CommandSpec::new("/nonexistent/tool"), &env(), Path::new("/"));
         assert_eq!(out.spawn_error.unwrap().errno, "ENOENT");
     }
 

@@ -426,7 +426,7 @@ pub fn main(args: &RunArgs, paths: &[PathBuf], symbols: bool, kernels: bool) -> 
             ColorChoice::Never => false,
             ColorChoice::Auto => {
                 std::io::stdout().is_terminal()
-                    && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && host.env.get_os("NO_COLOR").map_or(true, |v| v.is_empty())
             }
         };
         let mut text = render(&res);

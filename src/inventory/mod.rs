@@ -45,8 +45,7 @@ impl<'a> Inventory<'a> {
 
     /// ROCm roots, most authoritative first (`--rocm-path`, `ROCM_PATH`, ...).
     pub fn roots(&self) -> &[roots::RocmRoot] {
-        self.roots
-            .get_or_init(|| roots::discover(self.host, self.cfg))
+        self.roots.get_or_init(|| roots::discover(self.host, self.cfg))
     }
 
     /// The root the toolchain is judged against: the first discovered.

@@ -20,10 +20,7 @@ pub struct Targets {
 pub fn collect(inv: &Inventory) -> Targets {
     let mut t = Targets::default();
     for id in &inv.cfg.isas {
-        t.isas.push(TargetIsa {
-            isa: id.clone(),
-            source: "--isa".into(),
-        });
+        t.isas.push(TargetIsa { isa: id.clone(), source: "--isa".into() });
     }
     t
 }

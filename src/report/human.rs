@@ -51,18 +51,9 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
     for cat in cats {
         let group: Vec<&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         let worst = group.iter().map(|f| f.status).max().unwrap_or(Status::Pass);
-        let _ = writeln!(
-            out,
-            "{} {}",
-            paint(o, style(worst), &format!("[{}]", mark(worst))),
-            paint(o, Style::new().bold(), cat)
-        );
+        let _ = writeln!(out, "{} {}", paint(o, style(worst), &format!("[{}]", mark(worst))), paint(o, Style::new().bold(), cat));
         for f in group {
-            let subject = f
-                .subject
-                .as_deref()
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default();
+            let subject = f.subject.as_deref().map(|s| format!(" ({s})")).unwrap_or_default();
             let _ = writeln!(
                 out,
                 "    {} {}{}  {}",
@@ -73,12 +64,7 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
             );
             let problem = matches!(f.status, Status::Warn | Status::Fail | Status::Error);
             if let Some(fix) = f.fix.as_ref().filter(|_| problem) {
-                let _ = writeln!(
-                    out,
-                    "        {} {}",
-                    paint(o, Style::new().cyan().bold(), "fix:"),
-                    fix.text
-                );
+                let _ = writeln!(out, "        {} {}", paint(o, Style::new().cyan().bold(), "fix:"), fix.text);
                 for c in &fix.commands {
                     let _ = writeln!(out, "          $ {c}");
                 }
@@ -90,11 +76,7 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
             if show_evidence {
                 for e in &f.evidence {
                     for line in e.lines() {
-                        let _ = writeln!(
-                            out,
-                            "        {}",
-                            paint(o, Style::new().dimmed(), &format!("| {line}"))
-                        );
+                        let _ = writeln!(out, "        {}", paint(o, Style::new().dimmed(), &format!("| {line}")));
                     }
                 }
             }
@@ -102,20 +84,14 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
     }
     let c = Counts::of(findings);
     let _ = writeln!(out, "\n{}", summary_line(&c, o));
-    if o.verbose == 0
-        && findings
-            .iter()
-            .any(|f| f.status != Status::Pass && !f.evidence.is_empty())
-    {
+    if o.verbose == 0 && findings.iter().any(|f| f.status != Status::Pass && !f.evidence.is_empty()) {
         let _ = writeln!(out, "{}", paint(o, Style::new().dimmed(), "Run with -v for the evidence behind each finding, `rocm-doctor explain ID` for a check's docs."));
     }
     out
 }
 
 fn shell_value(v: &str) -> String {
-    if v.bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"-_./:,+=@%".contains(&b))
-    {
+    if v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./:,+=@%".contains(&b)) {
         v.to_string()
     } else {
         format!("'{}'", v.replace('\'', "'\\''"))

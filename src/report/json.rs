@@ -12,10 +12,7 @@ pub struct Tool {
     pub version: &'static str,
 }
 
-pub const TOOL: Tool = Tool {
-    name: "rocm-doctor",
-    version: env!("CARGO_PKG_VERSION"),
-};
+pub const TOOL: Tool = Tool { name: "rocm-doctor", version: env!("CARGO_PKG_VERSION") };
 
 /// The whole report as one JSON value. Sections beyond the findings (inventory, agents,
 /// asm caps...) are passed in as already-serialised values so each family owns its schema.

@@ -46,10 +46,7 @@ pub struct Fix {
 
 impl Fix {
     pub fn text(t: impl Into<String>) -> Self {
-        Fix {
-            text: t.into(),
-            ..Default::default()
-        }
+        Fix { text: t.into(), ..Default::default() }
     }
     pub fn command(mut self, c: impl Into<String>) -> Self {
         self.commands.push(c.into());

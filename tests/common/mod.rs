@@ -23,9 +23,7 @@ pub fn find_tool(name: &str) -> Option<PathBuf> {
 pub fn need_tool(name: &str) -> Option<PathBuf> {
     match find_tool(name) {
         Some(p) => Some(p),
-        None if toolchain_required() => {
-            panic!("{name} is required (ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1) but not installed")
-        }
+        None if toolchain_required() => panic!("{name} is required (ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1) but not installed"),
         None => {
             eprintln!("skipped: {name} not installed");
             None
@@ -36,15 +34,12 @@ pub fn need_tool(name: &str) -> Option<PathBuf> {
 /// The doctor binary with a minimal, explicit environment (no inherited ROCm variables).
 pub fn doctor() -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("rocm-doctor").expect("binary built");
-    c.env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("TMPDIR", std::env::temp_dir());
+    c.env_clear().env("PATH", "/usr/local/bin:/usr/bin:/bin").env("TMPDIR", std::env::temp_dir());
     c
 }
 
 /// Parses stdout as the single JSON document `--json` must print.
 pub fn json_of(out: &std::process::Output) -> serde_json::Value {
     let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{text}"))
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}):\n{text}"))
 }
