@@ -6,7 +6,7 @@ set -euo pipefail
 PACKAGES=(
   hipcc rocm-device-libs libamdhip64-dev rocminfo libamd-comgr-dev libhsa-runtime-dev
   clang-15 lld-15 llvm-15 libunwind-15-dev
-  clang-19 lld-19 llvm-19
+  clang-19 lld-19 llvm-19 clang-tools-19
   nix-bin hyperfine util-linux
 )
 

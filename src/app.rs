@@ -1,13 +1,13 @@
 //! The program: parse, run, render, exit. Kept thin; everything else is in the library.
 
 use crate::checks::{self, Ctx};
-use crate::cli::{Cli, ColorChoice, Command, RunArgs};
+use crate::cli::{Cli, Command, RunArgs};
 use crate::config::Config;
 use crate::host::{Env, Host, Limits};
 use crate::inventory::Inventory;
 use crate::report::{self, exit, human, json};
 use clap::Parser;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -29,6 +29,11 @@ pub fn main() -> i32 {
             exit::OK
         }
         Some(Command::ProbeLibrary { kind, path }) => crate::probe::child_main(kind, path),
+        Some(Command::Inspect {
+            paths,
+            symbols,
+            kernels,
+        }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels),
         None => run(&cli.run),
     }
 }
@@ -93,14 +98,7 @@ pub fn run(args: &RunArgs) -> i32 {
             .map_err(std::io::Error::other)
             .and_then(|_| writeln!(stdout))
     } else {
-        let color = match args.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                std::io::stdout().is_terminal()
-                    && host.env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
-        };
+        let color = human::use_color(args.color, &host.env);
         let text = preamble
             + &human::render(
                 &findings,

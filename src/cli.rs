@@ -74,12 +74,12 @@ pub struct RunArgs {
     /// Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma
     /// lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present.
     /// With --asm-caps, `tensile` selects Tensile's SupportedISA list.
-    #[arg(long, value_delimiter = ',', value_name = "ISA")]
+    #[arg(long, value_delimiter = ',', value_name = "ISA", global = true)]
     pub isa: Vec<String>,
 
     /// Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers'
     /// root filesystems). Tools are still run from the paths found inside DIR.
-    #[arg(long, value_name = "DIR", default_value = "/")]
+    #[arg(long, value_name = "DIR", default_value = "/", global = true)]
     pub sysroot: PathBuf,
 
     /// The ROCm root to judge first (like ROCM_PATH, but wins over it).
@@ -128,6 +128,19 @@ pub enum Command {
     Explain {
         /// The check id (see --list-checks).
         id: String,
+    },
+    /// List the GPU code that binaries, libraries and directories carry (bundles, CCOB, code
+    /// objects, Tensile libraries) and whether each GPU (or --isa) would find a code object.
+    Inspect {
+        /// Files or directories to inspect.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Also resolve DT_NEEDED like the loader and list undefined symbols (like `ldd -r`).
+        #[arg(long)]
+        symbols: bool,
+        /// Also list kernel names.
+        #[arg(long)]
+        kernels: bool,
     },
     /// Print the checks reference in Markdown (docs/checks.md is generated from this).
     #[command(hide = true)]

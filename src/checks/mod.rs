@@ -57,6 +57,10 @@ const DOC_FILES: &[(&str, &str)] = &[
         include_str!("../../checks/runtime.toml"),
     ),
     ("checks/gpu.toml", include_str!("../../checks/gpu.toml")),
+    (
+        "checks/inspect.toml",
+        include_str!("../../checks/inspect.toml"),
+    ),
     ("checks/asm.toml", include_str!("../../checks/asm.toml")),
 ];
 
@@ -92,6 +96,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(toolchain::CHECKS);
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
+    v.extend_from_slice(crate::inspect::check::CHECKS);
     v.extend_from_slice(crate::asm::CHECKS);
     v
 }

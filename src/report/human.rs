@@ -5,6 +5,19 @@ use super::{Counts, Finding, Status};
 use owo_colors::{OwoColorize, Style};
 use std::fmt::Write;
 
+/// Whether to colour stdout: `--color always|never`, or on a terminal unless NO_COLOR is set
+/// (to anything non-empty; no-color.org).
+pub fn use_color(choice: crate::cli::ColorChoice, env: &crate::host::Env) -> bool {
+    use std::io::IsTerminal;
+    match choice {
+        crate::cli::ColorChoice::Always => true,
+        crate::cli::ColorChoice::Never => false,
+        crate::cli::ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
     pub color: bool,

@@ -1,0 +1,197 @@
+//! Findings: code objects against targets, Tensile directories against targets, known issues.
+
+use super::file::{Candidate, FileReport};
+use super::known_issues::{self, Facts};
+use super::matching::{self, Verdict};
+use super::tensile::TensileDir;
+use super::Target;
+use crate::report::{Finding, Fix};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const ID: &str = "libs.code-objects";
+pub const CATEGORY: &str = "libs";
+
+pub fn stamp(mut f: Finding) -> Finding {
+    f.id = ID.to_string();
+    f.category = CATEGORY.to_string();
+    f
+}
+
+fn name_of(r: &FileReport) -> String {
+    r.path.display().to_string()
+}
+
+/// One finding per target: would the runtime find a code object in this file?
+pub fn file_against_targets(r: &FileReport, targets: &[Target]) -> Vec<Finding> {
+    let cands = r.candidates();
+    let name = name_of(r);
+    let carries = if r.isas.is_empty() {
+        "nothing".to_string()
+    } else {
+        r.isas.join(", ")
+    };
+    targets
+        .iter()
+        .map(|t| verdict_finding(&name, &cands, &carries, t))
+        .collect()
+}
+
+fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -> Finding {
+    let agent = &t.target;
+    let subject = format!("{what} on {agent} ({})", t.source);
+    let carry = format!("{what} carries code objects for: {carries}");
+    let f = match matching::judge(agent, cands) {
+        Verdict::Exact { code_object } => Finding::pass(format!("{agent}: code object {code_object} present")),
+        Verdict::Generic { code_object, generic_version } => Finding::pass(format!("{agent}: generic code object {code_object} (generic version {generic_version}) covers it"))
+            .evidence("generic code objects need a runtime that knows generic targets (code object v6, ROCm >= 6.4)"),
+        Verdict::DependsOnFeatures { code_object, needs } => Finding::warn(format!("{agent}: only {code_object} is present; it runs only if the GPU is in mode {needs}"))
+            .fix(Fix::text(format!("give the GPU's full target id (rocminfo shows it, e.g. {}:{needs}) with --isa to decide, or rebuild with --offload-arch={} (no feature suffix: runs in either mode)", agent.processor, agent.processor))),
+        Verdict::FeatureMismatch { code_objects, agent: a } => {
+            let mut fix = Fix::text(format!(
+                "rebuild with --offload-arch={a} or --offload-arch={} (any mode); the code objects present are {}",
+                agent.processor,
+                code_objects.join(", ")
+            ));
+            let co_xnack = code_objects.iter().filter_map(|c| crate::isa::TargetId::parse(c).ok()).find_map(|c| c.xnack);
+            if let (Some(want), Some(have)) = (co_xnack, agent.xnack) {
+                if want != have {
+                    fix.text.push_str("; or switch the GPU's XNACK mode to match the code object (needs a kernel with retry faults enabled, amdgpu.noretry=0)");
+                    fix = fix.set_env("HSA_XNACK", if want { "1" } else { "0" });
+                }
+            }
+            Finding::fail(format!("{agent}: code objects exist for {} only in another feature mode", agent.processor)).fix(fix)
+        }
+        Verdict::Missing => {
+            let mut fix = Fix::text(format!("rebuild with --offload-arch={} (or add it to AMDGPU_TARGETS / GPU_TARGETS)", agent));
+            if let Some(sib) = matching::sibling(agent, cands) {
+                if let Some(v) = matching::override_value(&sib.processor) {
+                    fix.text.push_str(&format!(
+                        "; as a workaround, {} is a same-family sibling of {}: HSA_OVERRIDE_GFX_VERSION={v} makes the runtime load the {} code (process-wide: every library must then carry {})",
+                        agent.processor, sib.processor, sib.processor, sib.processor
+                    ));
+                    fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
+                }
+            }
+            Finding::fail(format!("{agent}: no compatible code object; the runtime fails with hipErrorNoBinaryForGpu / \"invalid device function\"")).fix(fix)
+        }
+    };
+    stamp(
+        f.subject(subject)
+            .evidence(carry)
+            .evidence(format!("target {agent} from {}", t.source)),
+    )
+}
+
+/// Per target: does the Tensile directory have a catalog and code objects for it?
+pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Finding> {
+    let name = t.path.display().to_string();
+    if t.is_empty() {
+        return vec![stamp(
+            Finding::fail(format!("{} Tensile library directory {name} has no TensileLibrary files", t.component))
+                .subject(name.clone())
+                .fix_text("install a rocBLAS/hipBLASLt built with Tensile kernels (BUILD_WITH_TENSILE=ON) for your GPUs"),
+        )];
+    }
+    let mut out = Vec::new();
+    for tg in targets {
+        let p = &tg.target.processor;
+        let catalog = t.lazy_isas.contains(p) || t.dat_isas.contains(p) || t.monolithic;
+        let carries = if t.code_object_isas.is_empty() {
+            "nothing".to_string()
+        } else {
+            t.code_object_isas
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut f = verdict_finding(&name, &t.candidates, &carries, tg);
+        if !catalog {
+            let available: BTreeSet<&String> = t.lazy_isas.iter().chain(&t.dat_isas).collect();
+            let list = available
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut fix = Fix::text(format!(
+                "install a {} built for {p} (Tensile architectures / AMDGPU_TARGETS include {p})",
+                t.component
+            ));
+            if let Some(sib) = matching::sibling(&tg.target, &t.candidates) {
+                if let Some(v) = matching::override_value(&sib.processor) {
+                    fix.text.push_str(&format!(
+                        "; or, for this same-family sibling, HSA_OVERRIDE_GFX_VERSION={v} (use {})",
+                        sib.processor
+                    ));
+                    fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
+                }
+            }
+            f = stamp(
+                Finding::fail(format!("{p}: no TensileLibrary catalog for it; expect \"Cannot read TensileLibrary.dat: Illegal seek for GPU arch : {p}\""))
+                    .subject(format!("{name} on {} ({})", tg.target, tg.source))
+                    .evidence(format!("catalogs (TensileLibrary*_<gfx>.dat) exist for: {}", if list.is_empty() { "none".into() } else { list }))
+                    .evidence(format!("code objects carry: {carries}"))
+                    .fix(fix),
+            );
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// Known-issue findings for one inspected file.
+pub fn known_issues_for(
+    r: &FileReport,
+    extra_flags: &[&str],
+    versions: &BTreeMap<String, String>,
+    env: &dyn Fn(&str) -> Option<String>,
+    undefined: &[String],
+) -> Vec<Finding> {
+    let mut flags = known_issues::file_flags(r);
+    flags.extend(extra_flags.iter().map(|s| s.to_string()));
+    let facts = Facts {
+        versions,
+        env,
+        flags: &flags,
+        undefined,
+    };
+    known_issues::findings(&name_of(r), &facts)
+        .into_iter()
+        .map(stamp)
+        .collect()
+}
+
+/// Problems reading the file or its bundles.
+pub fn read_problems(r: &FileReport) -> Vec<Finding> {
+    let name = name_of(r);
+    let mut out = Vec::new();
+    for b in &r.bundles {
+        if let Some(e) = &b.error {
+            out.push(stamp(
+                Finding::warn(format!("bundle at 0x{:x} cannot be read: {e}", b.offset))
+                    .subject(name.clone())
+                    .fix_text("the runtime will likely reject it too: rebuild the binary; compare with `clang-offload-bundler --list --type=o --input=<extracted bundle>`"),
+            ));
+        }
+        for e in &b.entries {
+            if let Some(m) = &e.mismatch {
+                out.push(stamp(Finding::warn(format!("entry {} is inconsistent: {m}", e.id)).subject(name.clone()).fix_text("rebuild the binary with a consistent toolchain; a hand-made or corrupt bundle")));
+            }
+            if let Some(err) = &e.error {
+                out.push(stamp(
+                    Finding::warn(format!("entry {} cannot be read: {err}", e.id))
+                        .subject(name.clone())
+                        .fix_text("rebuild the binary"),
+                ));
+            }
+        }
+    }
+    if r.kpack_wrappers > 0 {
+        out.push(stamp(
+            Finding::warn(format!("{} fat-binary wrappers use kpack (HIPK): the code objects live in .kpack files, not in this file", r.kpack_wrappers))
+                .subject(name)
+                .fix_text("inspect the .kpack archives shipped next to the library; they are not read by this version of the doctor"),
+        ));
+    }
+    out
+}

@@ -1,0 +1,579 @@
+//! `rocm-doctor inspect FILE|DIR...`: what GPU code binaries and libraries really carry, and
+//! whether the runtime would find a code object for each GPU (or `--isa`). The I/O side:
+//! memory-mapped files through `host.fs`, directory walking, Tensile library directories,
+//! `--symbols`. The formats are parsed by [`crate::codeobj`]; docs/inspect.md documents the
+//! output.
+
+pub mod check;
+pub mod file;
+pub mod judge;
+pub mod known_issues;
+pub mod matching;
+pub mod runtime;
+pub mod symbols;
+pub mod tensile;
+
+use crate::cli::RunArgs;
+use crate::codeobj::{self, blob};
+use crate::config::Config;
+use crate::host::{Env, Host, Limits};
+use crate::inventory::Inventory;
+use crate::isa::TargetId;
+use crate::report::{self, exit, human, Finding};
+use file::{FileKind, FileReport};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use tensile::TensileDir;
+
+/// What `inspect` was asked for besides the paths.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub symbols: bool,
+    pub kernels: bool,
+    /// Cap on one bundle's decompressed size.
+    pub cap: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            symbols: false,
+            kernels: false,
+            cap: codeobj::ccob::DEFAULT_CAP,
+        }
+    }
+}
+
+/// A target ISA to judge code objects for, with where it came from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Target {
+    pub target: TargetId,
+    pub source: String,
+}
+
+#[derive(Debug, Serialize, Default)]
+pub struct InspectResult {
+    pub targets: Vec<Target>,
+    /// Installed versions the known issues were evaluated against.
+    pub versions: BTreeMap<String, String>,
+    pub files: Vec<FileReport>,
+    pub tensile: Vec<TensileDir>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<symbols::SymbolReport>,
+    /// Files seen while walking directories that carry no device code.
+    pub files_without_device_code: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub walk_errors: Vec<String>,
+    pub findings: Vec<Finding>,
+}
+
+/// Targets: `--isa` first, then the visible GPU agents, then the inventory's other targets.
+pub fn targets(inv: &Inventory) -> Vec<Target> {
+    let mut out: Vec<Target> = Vec::new();
+    let mut add = |t: TargetId, source: String| {
+        if !out.iter().any(|o| o.target == t) {
+            out.push(Target { target: t, source });
+        }
+    };
+    for t in &inv.cfg.isas {
+        add(t.clone(), "--isa".into());
+    }
+    if inv.cfg.isas.is_empty() {
+        for a in inv.gpu().agents.iter().filter(|a| a.visible) {
+            if let Some(t) = &a.target {
+                add(t.clone(), format!("agent {}", a.node));
+            }
+        }
+        for t in &inv.targets().isas {
+            add(t.isa.clone(), t.source.clone());
+        }
+    }
+    out
+}
+
+fn blob_options(o: &Options) -> blob::Options {
+    blob::Options {
+        cap: o.cap,
+        kernel_names: o.kernels,
+        verify_hash: true,
+    }
+}
+
+/// The first bytes of a file (to decide whether to map it).
+fn head(host: &Host, p: &Path) -> Vec<u8> {
+    let mut b = vec![0u8; 24];
+    let n = host
+        .fs
+        .open(p)
+        .and_then(|mut f| f.read(&mut b))
+        .unwrap_or(0);
+    b.truncate(n);
+    b
+}
+
+/// The Tensile component a directory is the library of (`.../rocblas/library` -> rocblas).
+fn tensile_component(p: &Path) -> Option<&'static str> {
+    if p.file_name()? != "library" {
+        return None;
+    }
+    match p.parent()?.file_name()?.to_str()? {
+        "rocblas" => Some("rocblas"),
+        "hipblaslt" => Some("hipblaslt"),
+        _ => None,
+    }
+}
+
+/// Inspects the paths; no findings yet.
+pub fn collect(host: &Host, paths: &[PathBuf], o: &Options, res: &mut InspectResult) {
+    let bo = blob_options(o);
+    for p in paths {
+        if host.fs.is_dir(p) {
+            walk(host, p, &bo, res);
+        } else {
+            res.files.push(file::inspect_file(host, p, &bo));
+        }
+    }
+}
+
+fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
+    if let Some(c) = tensile_component(dir) {
+        res.tensile.push(tensile::inspect_dir(host, dir, c, bo));
+        return;
+    }
+    let start = host.fs.host_path(
+        &host
+            .fs
+            .canonicalize(dir)
+            .unwrap_or_else(|_| dir.to_path_buf()),
+    );
+    // Following links is loop-safe in walkdir (a loop is an error entry); inside a sysroot an
+    // absolute link would leave it, so links are not followed there.
+    let follow = host.fs.is_real_root();
+    let mut tensile_dirs: Vec<(PathBuf, &'static str)> = Vec::new();
+    let it = walkdir::WalkDir::new(&start)
+        .follow_links(follow)
+        .max_depth(64)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            if e.file_type().is_dir() {
+                if let Some(c) = tensile_component(e.path()) {
+                    tensile_dirs.push((e.path().to_path_buf(), c));
+                    return false;
+                }
+            }
+            true
+        });
+    for e in it {
+        let e = match e {
+            Ok(e) => e,
+            Err(err) => {
+                if res.walk_errors.len() < 50 {
+                    res.walk_errors.push(err.to_string());
+                }
+                continue;
+            }
+        };
+        if !e.file_type().is_file() {
+            continue;
+        }
+        let mp = host.fs.machine_path(e.path());
+        let h = head(host, &mp);
+        if codeobj::sniff(&h) == codeobj::Magic::Unknown {
+            continue;
+        }
+        let r = file::inspect_file(host, &mp, bo);
+        let interesting = r.has_device_code()
+            || matches!(r.kind, FileKind::Bundle | FileKind::CodeObject)
+            || !r.problems.is_empty();
+        if interesting {
+            res.files.push(r);
+        } else {
+            res.files_without_device_code += 1;
+        }
+    }
+    for (p, c) in tensile_dirs {
+        res.tensile
+            .push(tensile::inspect_dir(host, &host.fs.machine_path(&p), c, bo));
+    }
+}
+
+/// Whether a file is a rocBLAS whose Tensile directory is missing or empty.
+fn rocblas_without_tensile(host: &Host, r: &FileReport, res: &InspectResult) -> Option<PathBuf> {
+    let name = r.path.file_name()?.to_str()?;
+    if !name.starts_with("librocblas.so") {
+        return None;
+    }
+    let lib = r.path.parent()?.join("rocblas/library");
+    let known = res.tensile.iter().find(|t| t.path == lib);
+    let empty = match known {
+        Some(t) => t.is_empty(),
+        None => !host
+            .fs
+            .list_names(&lib)
+            .iter()
+            .any(|n| n.to_string_lossy().starts_with("TensileLibrary")),
+    };
+    empty.then_some(lib)
+}
+
+/// Judges everything collected: matches, Tensile coverage, known issues, symbols.
+pub fn judge_all(host: &Host, res: &mut InspectResult, o: &Options) {
+    let env = |k: &str| host.env.get_str(k);
+    let mut findings = Vec::new();
+    for r in &res.files {
+        let subject = r.path.display().to_string();
+        if let Some(e) = &r.error {
+            findings.push(judge::stamp(
+                Finding::error(format!("cannot inspect: {e}")).subject(subject.clone()),
+            ));
+            continue;
+        }
+        findings.extend(judge::read_problems(r));
+        if !r.has_device_code() {
+            findings.push(judge::stamp(
+                Finding::skip(
+                    "carries no HIP device code (.hip_fatbin, offload bundle or code object)",
+                )
+                .subject(subject.clone()),
+            ));
+        } else if res.targets.is_empty() {
+            findings.push(judge::stamp(
+                Finding::skip(format!(
+                    "no GPU agents and no --isa: not matched (carries {})",
+                    r.isas.join(", ")
+                ))
+                .subject(subject.clone()),
+            ));
+        } else {
+            findings.extend(judge::file_against_targets(r, &res.targets));
+        }
+        let mut extra: Vec<&str> = Vec::new();
+        if rocblas_without_tensile(host, r, res).is_some() {
+            extra.push("dir.tensile-missing");
+        }
+        let undefined: Vec<String> = res
+            .symbols
+            .iter()
+            .find(|s| s.path == r.path)
+            .map(|s| s.unresolved.clone())
+            .unwrap_or_default();
+        findings.extend(judge::known_issues_for(
+            r,
+            &extra,
+            &res.versions,
+            &env,
+            &undefined,
+        ));
+    }
+    for t in &res.tensile {
+        if res.targets.is_empty() {
+            let isas: Vec<String> = t
+                .lazy_isas
+                .iter()
+                .chain(&t.code_object_isas)
+                .cloned()
+                .collect();
+            findings.push(judge::stamp(
+                Finding::skip(format!(
+                    "no GPU agents and no --isa: not matched (covers {})",
+                    isas.join(", ")
+                ))
+                .subject(t.path.display().to_string()),
+            ));
+        } else {
+            findings.extend(judge::tensile_against_targets(t, &res.targets));
+        }
+        for e in &t.errors {
+            findings.push(judge::stamp(
+                Finding::warn(format!("cannot read {e}"))
+                    .subject(t.path.display().to_string())
+                    .fix_text("reinstall the library; the runtime will reject this file too"),
+            ));
+        }
+    }
+    if o.symbols {
+        for s in &res.symbols {
+            findings.push(judge::stamp(symbol_finding(s)));
+        }
+    }
+    res.findings = findings;
+}
+
+fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
+    let subject = s.path.display().to_string();
+    let f = if let Some(e) = &s.error {
+        Finding::error(format!("cannot read the dynamic symbols: {e}"))
+    } else if !s.not_found.is_empty() || !s.unresolved.is_empty() {
+        let mut f = Finding::fail(format!("{} needed libraries not found, {} undefined symbols no needed library defines", s.not_found.len(), s.unresolved.len()))
+            .fix_text("install the missing libraries or fix the RUNPATH/LD_LIBRARY_PATH; undefined symbols mean the library was linked against something it does not list (a packaging bug: rebuild it)");
+        for n in &s.not_found {
+            f = f.evidence(format!("{n} => not found"));
+        }
+        for u in s.unresolved.iter().take(50) {
+            f = f.evidence(format!("undefined symbol: {u}"));
+        }
+        if s.unresolved.len() > 50 {
+            f = f.evidence(format!("... and {} more", s.unresolved.len() - 50));
+        }
+        f
+    } else {
+        Finding::pass(format!(
+            "all {} undefined symbols resolve in {} loaded libraries",
+            s.undefined_total,
+            s.loaded.len()
+        ))
+    };
+    f.subject(subject)
+}
+
+/// Runs `inspect` for a host and configuration.
+pub fn inspect(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> InspectResult {
+    let inv = Inventory::new(host, cfg);
+    let mut res = InspectResult {
+        targets: targets(&inv),
+        ..Default::default()
+    };
+    res.versions = runtime::versions(&inv).0;
+    collect(host, paths, o, &mut res);
+    if o.symbols {
+        res.symbols = res
+            .files
+            .iter()
+            .filter(|f| f.kind == FileKind::HostElf)
+            .map(|f| symbols::resolve(host, &f.path))
+            .collect();
+    }
+    judge_all(host, &mut res, o);
+    res
+}
+
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    schema_version: u32,
+    tool: &'a report::json::Tool,
+    command: &'static str,
+    exit_code: i32,
+    summary: report::Counts,
+    inspect: &'a InspectResult,
+}
+
+/// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
+pub fn main(args: &RunArgs, paths: &[PathBuf], symbols: bool, kernels: bool) -> i32 {
+    let cfg = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("rocm-doctor: {e}");
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
+    if paths.is_empty() {
+        eprintln!("rocm-doctor inspect: give at least one file or directory");
+        return exit::USAGE_OR_INTERNAL;
+    }
+    if !args.sysroot.is_dir() {
+        eprintln!(
+            "rocm-doctor: --sysroot {}: not a directory",
+            args.sysroot.display()
+        );
+        return exit::USAGE_OR_INTERNAL;
+    }
+    let host = Host::new(
+        args.sysroot.clone(),
+        Env::from_process(),
+        Limits::new(cfg.per_call, cfg.deadline),
+    );
+    // Relative paths are the user's: make them absolute against the current directory.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let abs: Vec<PathBuf> = paths
+        .iter()
+        .map(|p| {
+            if p.is_absolute() {
+                p.clone()
+            } else {
+                cwd.join(p)
+            }
+        })
+        .collect();
+    let o = Options {
+        symbols,
+        kernels,
+        ..Default::default()
+    };
+    let res = inspect(&host, &cfg, &abs, &o);
+    let code = report::exit_code(&res.findings, cfg.strict);
+    let mut out = std::io::stdout().lock();
+    let written = if args.json {
+        // Serialised straight from the structs: no intermediate JSON tree (large listings).
+        let doc = JsonDoc {
+            schema_version: report::json::SCHEMA_VERSION,
+            tool: &report::json::TOOL,
+            command: "inspect",
+            exit_code: code,
+            summary: report::Counts::of(&res.findings),
+            inspect: &res,
+        };
+        let mut w = std::io::BufWriter::new(&mut out);
+        serde_json::to_writer_pretty(&mut w, &doc)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(w))
+            .and_then(|_| w.flush())
+    } else {
+        let color = human::use_color(args.color, &host.env);
+        let mut text = render(&res);
+        text.push_str(&human::render(
+            &res.findings,
+            &human::Options {
+                color,
+                verbose: args.verbose,
+            },
+        ));
+        out.write_all(text.as_bytes())
+    };
+    match written {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            eprintln!("rocm-doctor: cannot write the report: {e}");
+            exit::USAGE_OR_INTERNAL
+        }
+    }
+}
+
+fn size(n: u64) -> String {
+    if n >= 10 << 20 {
+        format!("{} MiB", n >> 20)
+    } else if n >= 10 << 10 {
+        format!("{} KiB", n >> 10)
+    } else {
+        format!("{n} B")
+    }
+}
+
+/// The listing part of the human output.
+pub fn render(res: &InspectResult) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    for f in &res.files {
+        let kind = match f.kind {
+            FileKind::HostElf => "host ELF",
+            FileKind::CodeObject => "AMDGPU code object",
+            FileKind::Bundle => "offload bundle file",
+            FileKind::Other => "not ELF",
+            FileKind::Unreadable => "unreadable",
+        };
+        let _ = writeln!(s, "{} ({kind}, {})", f.path.display(), size(f.size));
+        if let Some(e) = &f.error {
+            let _ = writeln!(s, "  error: {e}");
+        }
+        if f.wrappers > 0 {
+            let _ = writeln!(
+                s,
+                "  {} fat-binary wrappers, {} bundles",
+                f.wrappers,
+                f.bundles.len()
+            );
+        }
+        for (i, b) in f.bundles.iter().enumerate() {
+            let fmt = match (&b.format, &b.ccob) {
+                (blob::Format::Ccob, Some(c)) => format!(
+                    "CCOB v{} {} {} -> {}{}",
+                    c.version,
+                    c.method.as_str(),
+                    size(b.stored_size),
+                    size(c.uncompressed_size),
+                    match c.hash_ok {
+                        Some(true) => ", hash ok",
+                        Some(false) => ", HASH MISMATCH",
+                        None => "",
+                    }
+                ),
+                (blob::Format::ObjectSections, _) => "object-file bundle sections".to_string(),
+                _ => format!("uncompressed {}", size(b.stored_size)),
+            };
+            let _ = writeln!(s, "  bundle {} at 0x{:x}: {fmt}", i + 1, b.offset);
+            if let Some(e) = &b.error {
+                let _ = writeln!(s, "    error: {e}");
+            }
+            for e in &b.entries {
+                let co = match &e.code_object {
+                    Some(c) => format!(
+                        "{}  COv{}{}  {} kernels",
+                        c.target_id(),
+                        c.version.map(|v| v.to_string()).unwrap_or("?".into()),
+                        c.generic_version
+                            .map(|g| format!(" generic v{g}"))
+                            .unwrap_or_default(),
+                        c.metadata
+                            .as_ref()
+                            .map(|m| m.kernel_count.to_string())
+                            .unwrap_or("?".into())
+                    ),
+                    None => e.payload.clone().or(e.error.clone()).unwrap_or_default(),
+                };
+                let _ = writeln!(s, "    {:<50} {:>9}  {co}", e.id, size(e.size));
+                if let Some(c) = &e.code_object {
+                    if let Some(m) = &c.metadata {
+                        for k in &m.kernels {
+                            let _ = writeln!(s, "        {k}");
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(c) = &f.code_object {
+            let _ = writeln!(
+                s,
+                "  {}  COv{}  {} kernels",
+                c.target_id(),
+                c.version.map(|v| v.to_string()).unwrap_or("?".into()),
+                c.metadata
+                    .as_ref()
+                    .map(|m| m.kernel_count.to_string())
+                    .unwrap_or("?".into())
+            );
+        }
+        if !f.isas.is_empty() {
+            let _ = writeln!(s, "  ISAs: {}", f.isas.join(", "));
+        }
+    }
+    for t in &res.tensile {
+        let _ = writeln!(s, "{} ({} Tensile library)", t.path.display(), t.component);
+        let _ = writeln!(
+            s,
+            "  {} catalogs, lazy for: {}",
+            t.dat_files,
+            t.lazy_isas.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "  {} code object files ({} compressed), ISAs: {}",
+            t.code_object_files,
+            t.compressed_files,
+            t.code_object_isas
+                .iter()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if res.files_without_device_code > 0 {
+        let _ = writeln!(
+            s,
+            "({} other ELF files without device code)",
+            res.files_without_device_code
+        );
+    }
+    if !res.targets.is_empty() {
+        let t: Vec<String> = res
+            .targets
+            .iter()
+            .map(|t| format!("{} ({})", t.target, t.source))
+            .collect();
+        let _ = writeln!(s, "Targets: {}", t.join(", "));
+    }
+    s.push('\n');
+    s
+}

@@ -1,0 +1,138 @@
+//! Installed component versions and library lookup for the inspect family.
+//!
+//! Versions come from the core inventory (`inv.libraries()`); when it has none for a
+//! component (or does not resolve it yet), a minimal local lookup finds `lib<name>.so*` in the
+//! usual directories and reads the version from the real file name, as the inventory does.
+
+use crate::host::Host;
+use crate::inventory::Inventory;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Directories a loader or packager would put ROCm libraries in, as machine paths, in order.
+pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
+    let host = inv.host;
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(ld) = host.env.get_nonempty("LD_LIBRARY_PATH") {
+        dirs.extend(
+            ld.split(':')
+                .filter(|s| s.starts_with('/'))
+                .map(PathBuf::from),
+        );
+    }
+    for l in inv.libraries() {
+        if let Some(p) = l.path.as_ref().and_then(|p| p.parent()) {
+            dirs.push(p.to_path_buf());
+        }
+    }
+    for r in inv.roots() {
+        dirs.push(r.path.join("lib"));
+        dirs.push(r.path.join("lib64"));
+    }
+    for d in [
+        "/opt/rocm/lib",
+        "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib64",
+        "/usr/lib",
+        "/usr/local/lib",
+        "/lib/x86_64-linux-gnu",
+        "/lib64",
+        "/lib",
+    ] {
+        dirs.push(PathBuf::from(d));
+    }
+    let mut seen = Vec::new();
+    dirs.retain(|d| {
+        let key = host.fs.canonicalize(d).unwrap_or_else(|_| d.clone());
+        if seen.contains(&key) || !host.fs.is_dir(d) {
+            return false;
+        }
+        seen.push(key);
+        true
+    });
+    dirs
+}
+
+/// A library found by name: the path, its real path and the version in the real file name.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FoundLib {
+    pub path: PathBuf,
+    pub realpath: PathBuf,
+    pub version: Option<String>,
+}
+
+/// Finds `lib<stem>.so` (or the newest-looking `lib<stem>.so.*`) in the first directory that has one.
+pub fn find_lib(host: &Host, dirs: &[PathBuf], stem: &str) -> Option<FoundLib> {
+    let plain = format!("lib{stem}.so");
+    for d in dirs {
+        let mut names: Vec<String> = host
+            .fs
+            .list_names(d)
+            .into_iter()
+            .filter_map(|n| n.into_string().ok())
+            .filter(|n| *n == plain || n.starts_with(&format!("{plain}.")))
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        names.sort_by_key(|n| (n != &plain, std::cmp::Reverse(n.len())));
+        let path = d.join(&names[0]);
+        let realpath = host.fs.canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if !host.fs.is_file(&realpath) {
+            continue;
+        }
+        let version = version_from_name(&realpath, &plain);
+        return Some(FoundLib {
+            path,
+            realpath,
+            version,
+        });
+    }
+    None
+}
+
+/// `libamdhip64.so.5.2.21153` -> `5.2.21153`.
+pub fn version_from_name(p: &Path, plain: &str) -> Option<String> {
+    let name = p.file_name()?.to_str()?;
+    let v = name.strip_prefix(plain)?.strip_prefix('.')?;
+    (!v.is_empty() && v.chars().next()?.is_ascii_digit()).then(|| v.to_string())
+}
+
+/// Installed versions of the components the known issues name.
+pub fn versions(inv: &Inventory) -> (BTreeMap<String, String>, Vec<String>) {
+    let mut out = BTreeMap::new();
+    let mut evidence = Vec::new();
+    for l in inv.libraries() {
+        if let Some(v) = &l.version {
+            out.insert(l.name.clone(), v.clone());
+            evidence.push(format!(
+                "{} {v} ({}, {})",
+                l.name,
+                l.realpath
+                    .as_ref()
+                    .or(l.path.as_ref())
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                l.how
+            ));
+        }
+    }
+    let dirs = library_dirs(inv);
+    for (name, stem) in [
+        ("amdhip64", "amdhip64"),
+        ("amd_comgr", "amd_comgr"),
+        ("rocblas", "rocblas"),
+        ("MIOpen", "MIOpen"),
+    ] {
+        if out.contains_key(name) {
+            continue;
+        }
+        if let Some(f) = find_lib(inv.host, &dirs, stem) {
+            if let Some(v) = f.version {
+                evidence.push(format!("{name} {v} ({})", f.realpath.display()));
+                out.insert(name.to_string(), v);
+            }
+        }
+    }
+    (out, evidence)
+}

@@ -1,0 +1,138 @@
+//! Tensile kernel libraries (`rocblas/library`, `hipblaslt/library`): which ISAs the catalog
+//! files name and which the code objects really carry.
+//!
+//! Naming (ROCm/Tensile `Tensile/TensileCreateLibrary.py`): `TensileLibrary_lazy_<gfx>.dat`
+//! (per-arch catalog), `TensileLibrary_Type_..._<gfx>.dat` + `.co` (assembly kernels),
+//! `..._fallback_<gfx>.hsaco` and `Kernels.so-000-<gfx>[-xnack±].hsaco` (source kernels),
+//! monolithic `TensileLibrary.dat` / `.yaml` on old releases; hipBLASLt adds `extop_<gfx>.co`.
+//! `.co`/`.hsaco` files may be raw code objects, bundles or CCOB.
+
+use super::file::{inspect_file, Candidate, FileKind};
+use crate::codeobj::blob::Options;
+use crate::host::Host;
+use serde::Serialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct TensileDir {
+    pub path: PathBuf,
+    /// `rocblas`, `hipblaslt`, or `tensile` for another directory holding Tensile files.
+    pub component: String,
+    pub dat_files: usize,
+    /// ISAs named by `TensileLibrary*_<gfx>.dat` files.
+    pub dat_isas: BTreeSet<String>,
+    /// ISAs with a per-arch lazy catalog (`TensileLibrary_lazy_<gfx>.dat`).
+    pub lazy_isas: BTreeSet<String>,
+    /// A monolithic `TensileLibrary.dat`/`.yaml` exists.
+    pub monolithic: bool,
+    pub code_object_files: usize,
+    /// Files among them that are compressed bundles.
+    pub compressed_files: usize,
+    /// Target ids the code objects really carry.
+    pub code_object_isas: BTreeSet<String>,
+    #[serde(skip)]
+    pub candidates: Vec<Candidate>,
+    /// Files that could not be read, with why (at most 20).
+    pub errors: Vec<String>,
+}
+
+impl TensileDir {
+    pub fn is_empty(&self) -> bool {
+        self.dat_files == 0 && self.code_object_files == 0 && !self.monolithic
+    }
+}
+
+/// The `gfx...` token of a Tensile file name (`TensileLibrary_lazy_gfx90a.dat` -> `gfx90a`,
+/// `Kernels.so-000-gfx90a-xnack+.hsaco` -> `gfx90a`).
+pub fn gfx_of_name(name: &str) -> Option<String> {
+    let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
+    let at = stem.rfind("gfx")?;
+    let tok: String = stem[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect();
+    crate::isa::is_processor_syntax(&tok).then_some(tok)
+}
+
+pub fn is_tensile_file(name: &str) -> bool {
+    name.starts_with("TensileLibrary")
+        || name.ends_with(".co")
+        || name.ends_with(".hsaco")
+        || name == "TensileManifest.txt"
+}
+
+/// Reads a Tensile library directory (not recursive: Tensile writes it flat).
+pub fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> TensileDir {
+    let mut t = TensileDir {
+        path: dir.to_path_buf(),
+        component: component.to_string(),
+        ..Default::default()
+    };
+    for name in host
+        .fs
+        .list_names(dir)
+        .into_iter()
+        .filter_map(|n| n.into_string().ok())
+    {
+        let path = dir.join(&name);
+        if name.starts_with("TensileLibrary") && (name.ends_with(".dat") || name.ends_with(".yaml"))
+        {
+            t.dat_files += 1;
+            if name == "TensileLibrary.dat" || name == "TensileLibrary.yaml" {
+                t.monolithic = true;
+            }
+            if let Some(g) = gfx_of_name(&name) {
+                if name.starts_with("TensileLibrary_lazy_") {
+                    t.lazy_isas.insert(g.clone());
+                }
+                t.dat_isas.insert(g);
+            }
+        } else if name.ends_with(".co") || name.ends_with(".hsaco") {
+            t.code_object_files += 1;
+            let r = inspect_file(host, &path, opts);
+            if r.kind == FileKind::Bundle && r.ccob_bundles().next().is_some() {
+                t.compressed_files += 1;
+            }
+            let err = r
+                .error
+                .clone()
+                .or_else(|| r.bundles.iter().find_map(|b| b.error.clone()));
+            if let Some(e) = err {
+                if t.errors.len() < 20 {
+                    t.errors.push(format!("{}: {e}", path.display()));
+                }
+            }
+            for c in r.candidates() {
+                t.code_object_isas.insert(c.target.to_string());
+                if !t.candidates.contains(&c) {
+                    t.candidates.push(c);
+                }
+            }
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gfx_from_tensile_names() {
+        assert_eq!(
+            gfx_of_name("TensileLibrary_lazy_gfx90a.dat").as_deref(),
+            Some("gfx90a")
+        );
+        assert_eq!(
+            gfx_of_name("TensileLibrary_Type_HH_Contraction_l_Ailk_Bljk_Cijk_Dijk_gfx1030.dat")
+                .as_deref(),
+            Some("gfx1030")
+        );
+        assert_eq!(
+            gfx_of_name("Kernels.so-000-gfx90a-xnack+.hsaco").as_deref(),
+            Some("gfx90a")
+        );
+        assert_eq!(gfx_of_name("TensileLibrary.dat"), None);
+    }
+}
