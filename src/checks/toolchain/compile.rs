@@ -1,8 +1,8 @@
 //! `toolchain.hip-compile`: compile a tiny kernel, device-only, for each target ISA, the way
 //! hipcc drives clang (`--rocm-path`, and the bitcode directory when clang would not find it).
 
-use super::devicelibs::NO_DEVICE_LIB;
 use crate::checks::Ctx;
+use crate::diag::ProblemKind;
 use crate::host::CommandSpec;
 use crate::inventory::clang::tail;
 use crate::isa::TargetId;
@@ -11,42 +11,6 @@ use std::path::PathBuf;
 
 /// `sqrtf` pulls in ocml, so the device-library link is exercised too.
 const KERNEL: &str = "#include <hip/hip_runtime.h>\nextern \"C\" __global__ void rocm_doctor_probe(float* x) { x[threadIdx.x] = sqrtf((float)threadIdx.x); }\n";
-
-/// How a HIP compile failed, from clang's diagnostics.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CompileFailure {
-    NoDeviceLib,
-    NoHipRuntime,
-    MissingHeader(String),
-    UnknownIsa,
-    ToolMissing(String),
-    Other,
-}
-
-pub fn classify(text: &str) -> CompileFailure {
-    for line in text.lines() {
-        if line.contains(NO_DEVICE_LIB) {
-            return CompileFailure::NoDeviceLib;
-        }
-        if line.contains("cannot find HIP runtime") {
-            return CompileFailure::NoHipRuntime;
-        }
-        if line.contains("invalid target ID")
-            || line.contains("unknown target CPU")
-            || line.contains("Unsupported CUDA gpu architecture")
-        {
-            return CompileFailure::UnknownIsa;
-        }
-        if let Some(rest) = line.split("Executable \"").nth(1) {
-            return CompileFailure::ToolMissing(rest.split('"').next().unwrap_or("").to_string());
-        }
-        if line.contains("fatal error:") && line.contains("file not found") {
-            let header = line.split('\'').nth(1).unwrap_or("a header").to_string();
-            return CompileFailure::MissingHeader(header);
-        }
-    }
-    CompileFailure::Other
-}
 
 pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
     let targets = ctx.inv.targets();
@@ -165,48 +129,29 @@ fn compile_one(
                 "Run the command by hand with -v; a wrapper may swallow the output.",
             ));
     }
-    let f = match classify(&text) {
-        CompileFailure::NoDeviceLib => Finding::fail(format!("cannot find ROCm device library for {isa}"))
+    let problems = crate::diag::classify(&text);
+    // The first problem that explains the failure (a trailing "command failed" only echoes it).
+    let kind = problems
+        .iter()
+        .map(|p| &p.kind)
+        .find(|k| !matches!(k, ProblemKind::ToolFailed { .. }))
+        .or(problems.first().map(|p| &p.kind));
+    let f = match kind {
+        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device library for {isa}"))
             .fix(Fix::text("Install the device libraries of this clang's release and point HIP_DEVICE_LIB_PATH (or --rocm-device-lib-path) at their amdgcn/bitcode directory; see toolchain.device-libs.")),
-        CompileFailure::NoHipRuntime => Finding::fail("clang cannot find the HIP runtime headers")
+        Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime headers")
             .fix(Fix::text("Point --rocm-path / ROCM_PATH at the root that holds include/hip (Debian: /usr with libamdhip64-dev installed).").command("sudo apt install libamdhip64-dev")),
-        CompileFailure::MissingHeader(h) => Finding::fail(format!("header {h} not found")).fix(Fix::text(
+        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not found")).fix(Fix::text(
             "A header directory is missing: check toolchain.resource-dir (clang's own headers) and that the HIP headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide libstdc++.",
         )),
-        CompileFailure::UnknownIsa => {
+        Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
             let known = ctx.inv.clang().map(|c| c.amdgpu_processors.join(" ")).unwrap_or_default();
             Finding::fail(format!("this clang does not know {isa}"))
                 .evidence(format!("processors it knows: {known}"))
                 .fix(Fix::text(format!("Use a clang that knows {} (LLVM {} or newer per checks/isa.toml), or drop it from the target list.", isa.processor, isa.info().map(|p| p.llvm.to_string()).unwrap_or_else(|| "?".into()))))
         }
-        CompileFailure::ToolMissing(t) => Finding::fail(format!("clang cannot run {t}")).fix(Fix::text(format!("Install the LLVM tool `{t}` of the same release as clang (lld for ld.lld/lld, clang-tools for clang-offload-bundler)."))),
-        CompileFailure::Other => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text("Read clang's output below; run the command by hand to reproduce.")),
+        Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!("Install the LLVM tool `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for clang-offload-bundler)."))),
+        _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text("Read clang's output below; run the command by hand to reproduce.")),
     };
     f.subject(subject).evidence(ev).evidence(tail(&text, 10))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classifies_clang_diagnostics() {
-        assert_eq!(
-            classify("clang: error: cannot find ROCm device library; provide its path via"),
-            CompileFailure::NoDeviceLib
-        );
-        assert_eq!(
-            classify("clang: error: cannot find HIP runtime; provide its path via '--rocm-path'"),
-            CompileFailure::NoHipRuntime
-        );
-        assert_eq!(
-            classify("probe.hip:1:10: fatal error: 'hip/hip_runtime.h' file not found"),
-            CompileFailure::MissingHeader("hip/hip_runtime.h".into())
-        );
-        assert_eq!(
-            classify("clang: error: invalid target ID 'gfx942'; format is"),
-            CompileFailure::UnknownIsa
-        );
-        assert_eq!(classify("x"), CompileFailure::Other);
-    }
 }

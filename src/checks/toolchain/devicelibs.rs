@@ -5,10 +5,6 @@ use crate::inventory::devicelibs::BitcodeDir;
 use crate::report::{Finding, Fix};
 use std::path::PathBuf;
 
-/// clang's message when it finds no device bitcode (clang/lib/Driver/ToolChains/AMDGPU.cpp,
-/// `err_drv_no_rocm_device_lib`); seen verbatim with Debian's clang-15 and clang-19.
-pub const NO_DEVICE_LIB: &str = "cannot find ROCm device library";
-
 pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     let Some(clang) = ctx.inv.clang() else {
         return vec![super::no_clang()];
@@ -55,7 +51,11 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
             .fix(Fix::text(format!("The device libraries are older than this clang (it emits code object v{abi}): install device libraries of the same release as the clang, or use the clang they came with.")))];
     }
     let Some(dir) = view.bitcode_dir() else {
-        let not_found = view.errors.iter().any(|e| e.contains(NO_DEVICE_LIB));
+        let not_found = view.errors.iter().any(|e| {
+            crate::diag::classify(e)
+                .iter()
+                .any(|p| p.kind == crate::diag::ProblemKind::DeviceLibraryMissing)
+        });
         let mut f = if let Some(best) = complete.first() {
             let hipcc_ok = hipcc_would_find(ctx);
             let base = if hipcc_ok {

@@ -6,8 +6,8 @@
 //! directory, then on PATH (Debian's versioned `ld.lld-15` is not found); Debian's clang-15
 //! does not depend on lld-15. The HIP device link runs `lld -flavor gnu` from the same place.
 
-use super::clang::script_line_with;
 use crate::checks::Ctx;
+use crate::diag::ProblemKind;
 use crate::host::CommandSpec;
 use crate::inventory::clang::{tail, ClangInfo};
 use crate::report::{Finding, Fix};
@@ -93,134 +93,6 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
     vec![f.evidence_lines(evidence)]
 }
 
-/// What went wrong in a failed amdgcn link, read from clang/ld.lld's output.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LinkFailure {
-    /// `ld.lld: error: <lib> is incompatible with <obj>`.
-    Incompatible {
-        library: PathBuf,
-    },
-    /// `Executable "ld.lld" doesn't exist!`
-    NoLinker {
-        name: String,
-    },
-    /// `invalid target ID` / `unknown target CPU`.
-    UnknownIsa,
-    Other,
-}
-
-/// Pure: classifies the output of a failed `clang -x assembler -target amdgcn-amdhsa -` run.
-pub fn classify_link_output(text: &str) -> LinkFailure {
-    for line in text.lines() {
-        if let Some(idx) = line.find(" is incompatible with ") {
-            let head = &line[..idx];
-            let lib = head.rsplit("error: ").next().unwrap_or(head).trim();
-            return LinkFailure::Incompatible {
-                library: PathBuf::from(lib),
-            };
-        }
-        if let Some(rest) = line.split("Executable \"").nth(1) {
-            if let Some(name) = rest.split('"').next() {
-                return LinkFailure::NoLinker {
-                    name: name.to_string(),
-                };
-            }
-        }
-        if line.contains("invalid target ID") || line.contains("unknown target CPU") {
-            return LinkFailure::UnknownIsa;
-        }
-    }
-    LinkFailure::Other
-}
-
-/// The ELF machine of a library, following a GNU ld script (`INPUT(...)`/`GROUP(...)`) once.
-pub fn elf_machine(ctx: &Ctx, lib: &Path) -> String {
-    let Ok(bytes) = ctx.host.fs.read_bytes_limited(lib, 64 << 20).or_else(|_| {
-        ctx.host.fs.open(lib).and_then(|f| {
-            use std::io::Read;
-            let mut b = vec![0u8; 64];
-            let n = f.take(64).read(&mut b)?;
-            b.truncate(n);
-            Ok(b)
-        })
-    }) else {
-        return format!("{} cannot be read", lib.display());
-    };
-    if bytes.len() >= 20 && bytes.starts_with(b"\x7fELF") {
-        let m = u16::from_le_bytes([bytes[18], bytes[19]]);
-        return format!(
-            "ELF machine {} ({m})",
-            goblin::elf::header::machine_to_str(m)
-        );
-    }
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
-    if let Some(target) = text
-        .split(['(', ')', ' ', '\n'])
-        .find(|w| w.starts_with('/'))
-    {
-        if target != lib.to_string_lossy() {
-            return format!(
-                "linker script -> {}: {}",
-                target,
-                elf_machine(ctx, Path::new(target))
-            );
-        }
-    }
-    "not an ELF file".into()
-}
-
-/// Where a library flag came from: the wrapper script, or a flags variable.
-pub fn flag_origin(ctx: &Ctx, c: &ClangInfo, lib: &Path) -> Vec<String> {
-    let mut v = Vec::new();
-    let stem = lib
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let short = stem
-        .trim_start_matches("lib")
-        .split(".so")
-        .next()
-        .unwrap_or("")
-        .split(".a")
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let needles = [format!("-l{short}"), lib.to_string_lossy().into_owned()];
-    if let Some(dir) = lib.parent() {
-        if let Some(line) = script_line_with(ctx, c, &dir.to_string_lossy()) {
-            v.push(format!(
-                "the clang wrapper {} adds it: {line}",
-                c.path.display()
-            ));
-        }
-    }
-    for n in &needles {
-        if let Some(line) = script_line_with(ctx, c, n) {
-            let s = format!("the clang wrapper {} adds it: {line}", c.path.display());
-            if !v.contains(&s) {
-                v.push(s);
-            }
-        }
-    }
-    for var in [
-        "NIX_LDFLAGS",
-        "NIX_CFLAGS_LINK",
-        "LDFLAGS",
-        "CCC_OVERRIDE_OPTIONS",
-    ] {
-        if let Some(val) = ctx.host.env.get_str(var) {
-            if needles.iter().any(|n| val.contains(n.as_str()))
-                || lib
-                    .parent()
-                    .is_some_and(|d| val.contains(&*d.to_string_lossy()))
-            {
-                v.push(format!("{var}={val}"));
-            }
-        }
-    }
-    v
-}
-
 pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
     let Some(c) = ctx.inv.clang() else {
         return vec![super::no_clang()];
@@ -268,55 +140,35 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
             Finding::pass(format!("amdgcn link works ({isa}, like Tensile's probe)")).evidence(ev),
         ];
     }
-    let mut f = match classify_link_output(&text) {
-        LinkFailure::Incompatible { library } => {
-            let machine = elf_machine(ctx, &library);
-            let origins = flag_origin(ctx, c, &library);
-            let unwrapped = c.binary.clone().filter(|_| c.is_script);
+    let problems = crate::diag::classify(&text);
+    let mut f = match problems.first().map(|p| &p.kind) {
+        Some(ProblemKind::IncompatibleLibrary { library, .. }) => {
+            let inj = crate::diag::link::explain_incompatible(ctx.host, &c.path, library);
+            let machine = inj.elf_machine.clone().unwrap_or_else(|| "not an ELF file".into());
             let mut fix = Fix::text(format!(
-                "{} is a host library, not an amdgcn one; something adds it to every link, so Tensile concludes no ISA is supported. Compile GPU code with the unwrapped clang, or drop the injected -L/-l flags{}.",
+                "{} is a host library ({machine}), not an amdgcn one; something adds it to every link, so Tensile concludes no ISA is supported. Compile GPU code with the unwrapped clang, or drop the injected -L/-l flags{}.",
                 library.display(),
-                if origins.is_empty() { "" } else { " (see where they come from above)" }
+                if inj.origins.is_empty() { "" } else { " (see where they come from above)" }
             ));
-            if let Some(real) = unwrapped {
+            if let Some(real) = inj.unwrapped.clone().or_else(|| c.binary.clone().filter(|_| c.is_script)) {
                 fix = fix.set_env("TENSILE_ROCM_ASSEMBLER_PATH", real.display().to_string());
             }
-            Finding::fail(format!("the amdgcn link pulls in {} ({machine})", library.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()))
-                .evidence_lines(origins)
-                .fix(fix)
+            Finding::fail(format!(
+                "the amdgcn link pulls in {} ({machine})",
+                library.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+            ))
+            .evidence_lines(inj.origins.iter().map(|o| format!("added by {}: {}", o.place, o.text)))
+            .evidence_lines(inj.notes.iter().cloned())
+            .fix(fix)
         }
-        LinkFailure::NoLinker { name } => Finding::fail(format!("clang cannot run {name} for the amdgcn link"))
-            .fix(Fix::text(format!("Install lld of the same release as clang (clang looks for `{name}` next to itself, then on PATH).")).command(lld_package_hint(c))),
-        LinkFailure::UnknownIsa => Finding::fail(format!("clang does not know {isa}")).fix(Fix::text("Use a newer clang that knows this ISA.")),
-        LinkFailure::Other => Finding::fail("the amdgcn link fails").fix(Fix::text("Read the linker output below; run the command by hand with -v to see the link line.")),
+        Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name} for the amdgcn link")).fix(
+            Fix::text(format!("Install lld of the same release as clang (clang looks for `{name}` next to itself, then on PATH).")).command(lld_package_hint(c)),
+        ),
+        Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
+            Finding::fail(format!("clang does not know {isa}")).fix(Fix::text("Use a newer clang that knows this ISA."))
+        }
+        _ => Finding::fail("the amdgcn link fails").fix(Fix::text("Read the linker output below; run the command by hand with -v to see the link line.")),
     };
     f = f.evidence(ev).evidence(tail(&text, 8));
     vec![f]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classifies_real_linker_output() {
-        // Seed 001 / ld.lld 15 wording.
-        let t = "ld.lld: error: /tmp/x/libunwind.so is incompatible with /tmp/--7f2a.o\nclang-15: error: ld.lld command failed with exit code 1 (use -v to see invocation)";
-        assert_eq!(
-            classify_link_output(t),
-            LinkFailure::Incompatible {
-                library: PathBuf::from("/tmp/x/libunwind.so")
-            }
-        );
-        let t = "clang-15: error: unable to execute command: Executable \"ld.lld\" doesn't exist!";
-        assert_eq!(
-            classify_link_output(t),
-            LinkFailure::NoLinker {
-                name: "ld.lld".into()
-            }
-        );
-        let t = "clang: error: invalid target ID 'gfx942'; format is a processor name followed by";
-        assert_eq!(classify_link_output(t), LinkFailure::UnknownIsa);
-        assert_eq!(classify_link_output("something else"), LinkFailure::Other);
-    }
 }
