@@ -1,6 +1,15 @@
 //! Runs the probes: Tensile's exact method (one call per probe, in order) and the batched
-//! method (the empty input, then every single-line snippet plus the multi-line block last in
-//! one input), ISAs in parallel.
+//! method (every single-line snippet plus the multi-line block last in one input, and
+//! Tensile's empty-input probe once per assembler), ISAs in parallel.
+//!
+//! Why the empty input runs once, not once per ISA: it decides `SupportedISA`, which holds iff
+//! the driver accepts `-mcpu=<gfx>` (and `-mwavefrontsize64`) and the link of the assembled
+//! object works. A batch whose every diagnostic is located at a `<stdin>` line shows the driver
+//! accepted the ISA; and the link step is `ld.lld <obj> -shared -o a.out` with no processor
+//! option (tensile-asm-caps.md §10, `-###`), so its verdict is the same for every ISA. The empty
+//! input is still run per ISA whenever the batch shows anything else (an unknown ISA, a broken
+//! driver), exactly as Tensile would. tests/asm_equivalence.rs checks the answers against
+//! Tensile's method for every ISA clang-15 and clang-19 know.
 //!
 //! One call is Tensile's `tryAssembler`: argv `<asm> -x assembler -target amdgcn-amdhsa
 //! -mcpu=<gfx> [-mwavefrontsize64 when major >= 10] -`, the snippet on stdin, success iff the
@@ -162,8 +171,38 @@ pub fn probe_serial(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRes
     )
 }
 
+/// Tensile's empty-input probe, run once per assembler and shared by every ISA (see the module
+/// docs for why that gives Tensile's answer).
+#[derive(Default)]
+pub struct LinkOnce {
+    verdict: Mutex<Option<(bool, RunOutput)>>,
+}
+
+impl LinkOnce {
+    /// The shared verdict, running the probe with this ISA's argv if no ISA has yet.
+    fn get(&self, c: &mut Caller) -> (bool, RunOutput) {
+        let mut guard = match self.verdict.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        if let Some(v) = guard.as_ref() {
+            return v.clone();
+        }
+        let out = c.call("");
+        let v = (tensile_ok(&out), out);
+        *guard = Some(v.clone());
+        v
+    }
+}
+
 /// The batched method (reference §11's recipe), with the same answers as [`probe_serial`].
-pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaResult {
+pub fn probe_batched(
+    host: &Host,
+    asm: &Path,
+    cat: &Catalog,
+    gfx: &str,
+    link: &LinkOnce,
+) -> IsaResult {
     let method = Method::Batched { fallback: None };
     let dir = match host.scratch_dir(&format!("asm-{gfx}")) {
         Ok(d) => d,
@@ -176,22 +215,6 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
         dir,
         calls: 0,
     };
-    // 1. The empty input decides SupportedISA; if it fails, so does every probe (Tensile would
-    //    get the same driver/link failure for each), and the rest are not run.
-    let first = c.call("");
-    if !tensile_ok(&first) {
-        let timed_out = first.timed_out;
-        let calls = c.calls;
-        return finish(
-            gfx,
-            cat.all_failed(),
-            calls,
-            method,
-            Some(first),
-            None,
-            timed_out,
-        );
-    }
     let snippets = cat.distinct_snippets();
     let singles: Vec<&str> = snippets
         .iter()
@@ -216,6 +239,14 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
         lines.extend(b.split('\n'));
         (start, lines.len())
     });
+    if lines.is_empty() {
+        // Nothing to batch (a catalog of the empty probe only): Tensile's probe decides.
+        let first = c.call("");
+        if !tensile_ok(&first) {
+            let t = first.timed_out;
+            return finish(gfx, cat.all_failed(), c.calls, method, Some(first), None, t);
+        }
+    }
     let mut verdict: HashMap<&str, bool> = HashMap::new();
     verdict.insert("", true);
     let mut timed_out = false;
@@ -243,6 +274,37 @@ pub fn probe_batched(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRe
                 Batch::Unattributable(why) => Err(why),
             }
         };
+        // SupportedISA: a clean batch linked, so it holds; a batch with only located
+        // diagnostics shows the driver accepted the ISA, and the shared link verdict decides;
+        // anything else is settled by this ISA's own empty-input probe, as Tensile does it.
+        let supported = match &attributed {
+            Ok(failed) if failed.is_empty() => Ok(()),
+            Ok(_) => match link.get(&mut c) {
+                (true, _) => Ok(()),
+                (false, o) => Err(o),
+            },
+            Err(_) => {
+                let first = c.call("");
+                if tensile_ok(&first) {
+                    Ok(())
+                } else {
+                    Err(first)
+                }
+            }
+        };
+        if let Err(first) = supported {
+            let timed_out = timed_out || first.timed_out;
+            let calls = c.calls;
+            return finish(
+                gfx,
+                cat.all_failed(),
+                calls,
+                method,
+                Some(first),
+                None,
+                timed_out,
+            );
+        }
         match attributed {
             Ok(failed) => {
                 for (i, s) in singles.iter().enumerate() {
@@ -350,13 +412,14 @@ pub fn probe_all(
         .unwrap_or(2);
     let workers = (cores * 2).clamp(1, 32).min(isas.len().max(1));
     let next = AtomicUsize::new(0);
+    let link = LinkOnce::default();
     let slots: Vec<Mutex<Option<IsaResult>>> = isas.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(gfx) = isas.get(i) else { break };
-                let r = probe_batched(host, asm, cat, gfx);
+                let r = probe_batched(host, asm, cat, gfx, &link);
                 if let Ok(mut slot) = slots[i].lock() {
                     *slot = Some(r);
                 }
