@@ -33,7 +33,8 @@ pub fn main() -> i32 {
             paths,
             symbols,
             kernels,
-        }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels),
+            verify_hash,
+        }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels, *verify_hash),
         None => run(&cli.run),
     }
 }

@@ -141,6 +141,10 @@ pub enum Command {
         /// Also list kernel names.
         #[arg(long)]
         kernels: bool,
+        /// Check the MD5 hash of every compressed bundle (default: zlib bundles only, where
+        /// corruption is known; zstd frames fail to decode or miss their size when corrupt).
+        #[arg(long)]
+        verify_hash: bool,
     },
     /// Print the checks reference in Markdown (docs/checks.md is generated from this).
     #[command(hide = true)]

@@ -334,7 +334,14 @@ fn xnack_modes_are_matched() {
 #[test]
 fn compressed_bundle_is_listed_and_flagged_against_the_installed_runtime() {
     let Some(b) = built() else { return };
-    let (doc, code) = inspect_json(&[b.dir.join("libz.so").to_str().unwrap()]);
+    let lib = b.dir.join("libz.so");
+    // zstd bundles' MD5 is checked on request (zlib ones always).
+    let (plain, _) = inspect_json(&[lib.to_str().unwrap()]);
+    assert_eq!(
+        file(&plain, 0)["bundles"][0]["ccob"]["hash_ok"],
+        Value::Null
+    );
+    let (doc, code) = inspect_json(&["--verify-hash", lib.to_str().unwrap()]);
     let bu = &file(&doc, 0)["bundles"][0];
     assert_eq!(bu["format"], "ccob");
     assert_eq!(bu["ccob"]["version"], 2);

@@ -11,7 +11,9 @@ pub struct Options {
     pub cap: u64,
     /// Collect kernel names (counts are always collected).
     pub kernel_names: bool,
-    /// Verify the CCOB hash (MD5 of the decompressed bundle).
+    /// Verify the CCOB hash (MD5 of the decompressed bundle) of every compressed bundle. zlib
+    /// bundles are always verified: that is where corruption is known (zlib-ng vs zlib,
+    /// rocm-libraries#6085). LLVM's own bundler checks the hash only in verbose mode.
     pub verify_hash: bool,
 }
 
@@ -210,7 +212,7 @@ fn inspect_ccob(b: &[u8], base: u64, opts: &Options) -> BlobReport {
             return r;
         }
     };
-    if opts.verify_hash {
+    if opts.verify_hash || h.method == ccob::Method::Zlib {
         info.hash_ok = Some(ccob::hash(&data) == h.hash);
     }
     let mut r = inspect_uncompressed(&data, base, 0, opts);

@@ -32,6 +32,8 @@ use tensile::TensileDir;
 pub struct Options {
     pub symbols: bool,
     pub kernels: bool,
+    /// Check the MD5 of every compressed bundle, not only zlib ones.
+    pub verify_hash: bool,
     /// Cap on one bundle's decompressed size.
     pub cap: u64,
 }
@@ -41,6 +43,7 @@ impl Default for Options {
         Options {
             symbols: false,
             kernels: false,
+            verify_hash: false,
             cap: codeobj::ccob::DEFAULT_CAP,
         }
     }
@@ -97,7 +100,7 @@ fn blob_options(o: &Options) -> blob::Options {
     blob::Options {
         cap: o.cap,
         kernel_names: o.kernels,
-        verify_hash: true,
+        verify_hash: o.verify_hash,
     }
 }
 
@@ -361,7 +364,13 @@ struct JsonDoc<'a> {
 }
 
 /// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
-pub fn main(args: &RunArgs, paths: &[PathBuf], symbols: bool, kernels: bool) -> i32 {
+pub fn main(
+    args: &RunArgs,
+    paths: &[PathBuf],
+    symbols: bool,
+    kernels: bool,
+    verify_hash: bool,
+) -> i32 {
     let cfg = match Config::from_args(args) {
         Ok(c) => c,
         Err(e) => {
@@ -400,6 +409,7 @@ pub fn main(args: &RunArgs, paths: &[PathBuf], symbols: bool, kernels: bool) -> 
     let o = Options {
         symbols,
         kernels,
+        verify_hash,
         ..Default::default()
     };
     let res = inspect(&host, &cfg, &abs, &o);
