@@ -7,7 +7,6 @@ use crate::host::{Env, Host, Limits};
 use crate::inventory::Inventory;
 use crate::report::{self, exit, human, json};
 use clap::Parser;
-use std::io::Write;
 
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
@@ -86,8 +85,7 @@ pub fn run(args: &RunArgs) -> i32 {
         preamble,
     } = diagnose(&host, &cfg, asm_req.as_ref());
     let code = report::exit_code(&findings, cfg.strict);
-    let mut stdout = std::io::stdout().lock();
-    let written = if args.json {
+    if args.json {
         let doc = json::document(
             profile_name(&cfg),
             &sysroot.to_string_lossy(),
@@ -95,9 +93,7 @@ pub fn run(args: &RunArgs) -> i32 {
             &findings,
             sections,
         );
-        serde_json::to_writer_pretty(&mut stdout, &doc)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(stdout))
+        report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let color = human::use_color(args.color, &host.env);
         let text = preamble
@@ -108,16 +104,7 @@ pub fn run(args: &RunArgs) -> i32 {
                     verbose: args.verbose,
                 },
             );
-        stdout.write_all(text.as_bytes())
-    };
-    match written {
-        Ok(()) => code,
-        // A closed pipe (`| head`) is not the doctor failing.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
-        Err(e) => {
-            eprintln!("rocm-doctor: cannot write the report: {e}");
-            exit::USAGE_OR_INTERNAL
-        }
+        report::write_stdout::<()>(report::Output::Text(&text), code)
     }
 }
 

@@ -400,27 +400,16 @@ fn agent_line(a: &Agent) -> String {
     )
 }
 
-/// Bitcode directories where `oclc_isa_version_*.bc` may live (clang's search order, then
-/// distribution paths).
+/// Bitcode directories where `oclc_isa_version_*.bc` may live: the one clang really links
+/// (toolchain.device-libs), then every other complete directory the inventory found.
 fn bitcode_dirs(ctx: &Ctx) -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    if let Some(p) = ctx.host.env.get_nonempty("HIP_DEVICE_LIB_PATH") {
-        v.push(PathBuf::from(p));
+    let mut v: Vec<PathBuf> = ctx.inv.hip_driver().bitcode_dir().into_iter().collect();
+    for d in &ctx.inv.device_libs().dirs {
+        if d.has_ocml && !v.contains(&d.path) {
+            v.push(d.path.clone());
+        }
     }
-    if let Some(r) = ctx.inv.primary_root() {
-        v.push(r.path.join("amdgcn/bitcode"));
-        v.push(r.path.join("lib/llvm/amdgcn/bitcode"));
-    }
-    for d in [
-        "/opt/rocm/amdgcn/bitcode",
-        "/opt/rocm/lib/llvm/amdgcn/bitcode",
-        "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
-        "/usr/lib64/amdgcn/bitcode",
-        "/usr/lib/amdgcn/bitcode",
-    ] {
-        v.push(PathBuf::from(d));
-    }
-    v.into_iter().filter(|d| ctx.host.fs.is_dir(d)).collect()
+    v
 }
 
 /// The AMDGPU processors the judged clang accepts (asked once, by the inventory).

@@ -23,7 +23,7 @@ use crate::report::{self, exit, human, Finding};
 use file::{FileKind, FileReport};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use tensile::TensileDir;
 
@@ -414,8 +414,7 @@ pub fn main(
     };
     let res = inspect(&host, &cfg, &abs, &o);
     let code = report::exit_code(&res.findings, cfg.strict);
-    let mut out = std::io::stdout().lock();
-    let written = if args.json {
+    if args.json {
         // Serialised straight from the structs: no intermediate JSON tree (large listings).
         let doc = JsonDoc {
             schema_version: report::json::SCHEMA_VERSION,
@@ -425,11 +424,7 @@ pub fn main(
             summary: report::Counts::of(&res.findings),
             inspect: &res,
         };
-        let mut w = std::io::BufWriter::new(&mut out);
-        serde_json::to_writer_pretty(&mut w, &doc)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(w))
-            .and_then(|_| w.flush())
+        report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let color = human::use_color(args.color, &host.env);
         let mut text = render(&res);
@@ -440,15 +435,7 @@ pub fn main(
                 verbose: args.verbose,
             },
         ));
-        out.write_all(text.as_bytes())
-    };
-    match written {
-        Ok(()) => code,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
-        Err(e) => {
-            eprintln!("rocm-doctor: cannot write the report: {e}");
-            exit::USAGE_OR_INTERNAL
-        }
+        report::write_stdout::<()>(report::Output::Text(&text), code)
     }
 }
 

@@ -77,46 +77,8 @@ fn expand(dir: &str, origin: &Path) -> PathBuf {
     PathBuf::from(dir.replace("${ORIGIN}", &o).replace("$ORIGIN", &o))
 }
 
-/// Directories from `/etc/ld.so.conf` and its `include` globs (one level of `*` in file names).
-fn ld_so_conf(host: &Host) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut files = vec![PathBuf::from("/etc/ld.so.conf")];
-    let mut seen = 0;
-    while let Some(f) = files.pop() {
-        seen += 1;
-        if seen > 64 {
-            break;
-        }
-        let Ok(text) = host.fs.read_text(&f) else {
-            continue;
-        };
-        for line in text
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or("").trim())
-            .filter(|l| !l.is_empty())
-        {
-            if let Some(pat) = line.strip_prefix("include").map(str::trim) {
-                let p = Path::new(pat);
-                let dir = p.parent().unwrap_or(Path::new("/etc"));
-                let fname = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                let (pre, suf) = fname.split_once('*').unwrap_or((fname, ""));
-                let mut names: Vec<_> = host
-                    .fs
-                    .list_names(dir)
-                    .into_iter()
-                    .filter_map(|n| n.into_string().ok())
-                    .filter(|n| n.starts_with(pre) && n.ends_with(suf))
-                    .collect();
-                names.sort();
-                files.extend(names.into_iter().rev().map(|n| dir.join(n)));
-            } else if line.starts_with('/') {
-                out.push(PathBuf::from(line));
-            }
-        }
-    }
-    out
-}
-
+/// Resolves `path`'s DT_NEEDED like the loader and lists the undefined symbols no needed
+/// library defines (like `ldd -r`).
 pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
     let mut r = SymbolReport {
         path: path.to_path_buf(),
@@ -129,27 +91,13 @@ pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
             return r;
         }
     };
-    let ld_path: Vec<PathBuf> = host
-        .env
-        .get_nonempty("LD_LIBRARY_PATH")
-        .map(|s| {
-            s.split(':')
-                .filter(|d| !d.is_empty())
-                .map(PathBuf::from)
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut system = ld_so_conf(host);
-    for d in [
-        "/lib/x86_64-linux-gnu",
-        "/usr/lib/x86_64-linux-gnu",
-        "/lib64",
-        "/usr/lib64",
-        "/lib",
-        "/usr/lib",
-    ] {
-        system.push(PathBuf::from(d));
-    }
+    // The loader's order (ld.so(8)): LD_LIBRARY_PATH, the object's DT_RUNPATH, then the system
+    // directories; the same lists the inventory resolves the runtime with.
+    let ld_path = crate::inventory::libraries::ld_library_path(host);
+    let system: Vec<PathBuf> = crate::inventory::libraries::system_dirs(host)
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect();
     let mut defined: HashSet<String> = HashSet::new();
     let mut loaded_names: HashSet<String> = HashSet::new();
     let mut queue: VecDeque<(String, PathBuf, Vec<String>, Vec<String>)> = VecDeque::new();

@@ -36,23 +36,43 @@ const DEFAULT_DIRS: &[&str] = &[
     "/usr/lib",
 ];
 
-/// The loader's search directories with the reason each is searched.
-pub fn search_dirs(host: &Host) -> Vec<(PathBuf, String)> {
-    let mut v: Vec<(PathBuf, String)> = Vec::new();
-    if let Some(llp) = host.env.get_os("LD_LIBRARY_PATH") {
-        for d in std::env::split_paths(llp) {
-            if d.is_absolute() {
-                v.push((d, "LD_LIBRARY_PATH".into()));
-            }
-        }
-    }
+/// The absolute directories of `LD_LIBRARY_PATH` (searched before a library's DT_RUNPATH).
+pub fn ld_library_path(host: &Host) -> Vec<PathBuf> {
+    host.env
+        .get_os("LD_LIBRARY_PATH")
+        .map(|llp| {
+            std::env::split_paths(llp)
+                .filter(|d| d.is_absolute())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The system directories (searched after DT_RUNPATH): those of `/etc/ld.so.conf` and its
+/// includes, then the default ones, with the reason each is searched.
+pub fn system_dirs(host: &Host) -> Vec<(PathBuf, String)> {
     let mut visited = Vec::new();
-    for d in ld_so_conf_dirs(host, Path::new("/etc/ld.so.conf"), &mut visited) {
-        v.push((d, "ld.so.conf".into()));
-    }
-    for d in DEFAULT_DIRS {
-        v.push((PathBuf::from(d), "default dirs".into()));
-    }
+    let mut v: Vec<(PathBuf, String)> =
+        ld_so_conf_dirs(host, Path::new("/etc/ld.so.conf"), &mut visited)
+            .into_iter()
+            .map(|d| (d, "ld.so.conf".to_string()))
+            .collect();
+    v.extend(
+        DEFAULT_DIRS
+            .iter()
+            .map(|d| (PathBuf::from(d), "default dirs".to_string())),
+    );
+    v
+}
+
+/// The loader's search directories for a program without RUNPATH, with the reason each is
+/// searched.
+pub fn search_dirs(host: &Host) -> Vec<(PathBuf, String)> {
+    let mut v: Vec<(PathBuf, String)> = ld_library_path(host)
+        .into_iter()
+        .map(|d| (d, "LD_LIBRARY_PATH".to_string()))
+        .collect();
+    v.extend(system_dirs(host));
     v
 }
 

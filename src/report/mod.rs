@@ -173,3 +173,32 @@ pub fn exit_code(findings: &[Finding], strict: bool) -> i32 {
         exit::OK
     }
 }
+
+/// What to print on stdout: one JSON document, or the human text.
+pub enum Output<'a, T: serde::Serialize> {
+    Json(&'a T),
+    Text(&'a str),
+}
+
+/// Writes the report on stdout and returns the exit code to use: `code`, also when the reader
+/// went away (`| head` is not the doctor failing), or 2 when stdout cannot be written.
+pub fn write_stdout<T: serde::Serialize>(out: Output<'_, T>, code: i32) -> i32 {
+    use std::io::Write;
+    let stdout = std::io::stdout();
+    let mut w = std::io::BufWriter::new(stdout.lock());
+    let written = match out {
+        Output::Json(doc) => serde_json::to_writer_pretty(&mut w, doc)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(w)),
+        Output::Text(t) => w.write_all(t.as_bytes()),
+    }
+    .and_then(|_| w.flush());
+    match written {
+        Ok(()) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            eprintln!("rocm-doctor: cannot write the report: {e}");
+            exit::USAGE_OR_INTERNAL
+        }
+    }
+}
