@@ -149,6 +149,10 @@ pub fn diagnose(host: &Host, cfg: &Config, asm: Option<&crate::asm::Request>) ->
         sections.push(("asm_caps", out.caps));
         preamble = out.matrix + "\n";
     }
+    let headline = inv.headline();
+    if !headline.is_empty() {
+        preamble = format!("{headline}\n\n{preamble}");
+    }
     sections.insert(0, ("inventory", inv.to_json()));
     if let Some(t) = inv.gpu_if_computed() {
         sections.push(("agents", serde_json::json!(t.agents)));

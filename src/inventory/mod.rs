@@ -87,6 +87,60 @@ impl<'a> Inventory<'a> {
         self.gpu.get()
     }
 
+    /// One line naming what was judged (only facts already computed; nothing is run for it):
+    /// `ROCm /usr (distribution FHS layout, HIP 5.2.21153) · clang 15.0.6 · 2 GPUs: gfx90a, gfx1030`.
+    pub fn headline(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(roots) = self.roots.get() {
+            parts.push(match roots.first() {
+                Some(r) => {
+                    let v = r
+                        .versions
+                        .rocm
+                        .as_ref()
+                        .map(|v| format!(", ROCm {}", v.version))
+                        .or_else(|| {
+                            r.versions
+                                .hip
+                                .as_ref()
+                                .map(|v| format!(", HIP {}", v.version))
+                        });
+                    format!(
+                        "ROCm root {} ({}{})",
+                        r.path.display(),
+                        r.layout.describe(),
+                        v.unwrap_or_default()
+                    )
+                }
+                None => "no ROCm root".to_string(),
+            });
+        }
+        if let Some(c) = self.clang.get() {
+            parts.push(match c {
+                Some(c) => format!("clang {}", c.version.as_deref().unwrap_or("?")),
+                None => "no clang".to_string(),
+            });
+        }
+        if let Some(t) = self.gpu.get() {
+            let names: Vec<String> = t
+                .agents
+                .iter()
+                .map(|a| a.gfx.clone().unwrap_or_else(|| "unknown".into()))
+                .collect();
+            parts.push(if names.is_empty() {
+                "no GPU".to_string()
+            } else {
+                format!(
+                    "{} GPU{}: {}",
+                    names.len(),
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                )
+            });
+        }
+        parts.join(" · ")
+    }
+
     /// The facts computed so far, for `--json`.
     pub fn to_json(&self) -> Value {
         let mut v = json!({});
