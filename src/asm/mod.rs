@@ -195,8 +195,22 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         }
         Ok(r) => r,
     };
+    let from_env = host
+        .env
+        .get_nonempty("TENSILE_ROCM_ASSEMBLER_PATH")
+        .is_some()
+        && asm.how.starts_with("TENSILE_ROCM_ASSEMBLER_PATH");
     let mut af = if asm.tensile_picks_it {
         Finding::pass(format!("assembler {} ({})", asm.path.display(), asm.how))
+    } else if from_env {
+        // The variable is set, but the emulated (current) Tensile no longer reads it: asking to
+        // set it again would be no help.
+        Finding::warn(format!("TENSILE_ROCM_ASSEMBLER_PATH is set, but current Tensile no longer reads it; probing {} as Tensile ≤ rocm-6.3 would", asm.path.display())).fix(
+            Fix::text(format!(
+                "For current Tensile pass the assembler on its command line (--assembler {}); for Tensile of rocm-6.2/6.3 the variable works (rocm-doctor --tensile-compat 6.2 emulates it).",
+                asm.path.display()
+            )),
+        )
     } else {
         Finding::warn(format!("Tensile would not find an assembler here; probing {} ({})", asm.path.display(), asm.how)).fix(
             Fix::text("Tell Tensile which assembler to use: TENSILE_ROCM_ASSEMBLER_PATH (Tensile ≤ rocm-6.3) or --assembler (current Tensile).")
