@@ -587,3 +587,56 @@ fn this_machine_default_run_is_honest_skips() {
         );
     }
 }
+
+/// The visible GPUs' ISAs become the toolchain's target ISAs when nothing else names any, and
+/// `--isa` wins over them (the agents are then listed as `also`).
+#[test]
+fn agents_isas_are_the_default_targets() {
+    let root = format!(
+        "{}/tests/fixtures/sysroots/gfx1036-igpu-gfx1031-dgpu",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = common::doctor()
+        .args(["--json", "--only", "targets.isa", "--sysroot", &root])
+        .output()
+        .unwrap();
+    let doc = common::json_of(&out);
+    let t = &doc["inventory"]["targets"];
+    let mut isas: Vec<(String, String)> = t["isas"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["isa"].as_str().unwrap().to_string(),
+                x["source"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    isas.sort();
+    assert_eq!(
+        isas,
+        [
+            ("gfx1031".to_string(), "agent 2".to_string()),
+            ("gfx1036".to_string(), "agent 1".to_string())
+        ],
+        "{t:#}"
+    );
+    let out = common::doctor()
+        .args([
+            "--json",
+            "--only",
+            "targets.isa",
+            "--isa",
+            "gfx90a",
+            "--sysroot",
+            &root,
+        ])
+        .output()
+        .unwrap();
+    let doc = common::json_of(&out);
+    let t = &doc["inventory"]["targets"];
+    assert_eq!(t["isas"][0]["isa"], "gfx90a");
+    assert_eq!(t["isas"].as_array().unwrap().len(), 1);
+    assert_eq!(t["also"].as_array().unwrap().len(), 2, "{t:#}");
+}
