@@ -184,3 +184,57 @@ fn hostile_target_variables_are_reported_not_obeyed() {
         .collect();
     assert_eq!(isas, ["gfx90a", "gfx1030"]);
 }
+
+/// An unwritable TMPDIR makes every compiler fail with "unable to make temporary file": the
+/// doctor names it (as `nobody` when we are root, who may write anywhere).
+#[test]
+fn an_unwritable_tmpdir_is_named_as_the_cause() {
+    let t = tempfile::tempdir().unwrap();
+    let ro = t.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(
+        t.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::set_permissions(&ro, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("rocm-doctor");
+    let is_root = nix::unistd::geteuid().is_root();
+    let mut cmd = if is_root {
+        let Some(setpriv) = need_tool("setpriv") else {
+            return;
+        };
+        let mut c = std::process::Command::new(setpriv);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    cmd.env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("TMPDIR", &ro)
+        .args(["--json", "--only", "toolchain.env"]);
+    let out = cmd.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if is_root && text.trim().is_empty() {
+        eprintln!(
+            "skipped: the binary is not reachable as nobody: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return;
+    }
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let f: Vec<Value> = env_finding(&doc)
+        .into_iter()
+        .filter(|f| f["subject"] == "TMPDIR")
+        .collect();
+    assert_eq!(f.len(), 1, "{doc:#}");
+    assert_eq!(f[0]["status"], "fail");
+    assert!(
+        f[0]["summary"].as_str().unwrap().contains("EACCES"),
+        "{:#}",
+        f[0]
+    );
+    assert_eq!(f[0]["fix"]["env"]["TMPDIR"], "/tmp");
+}

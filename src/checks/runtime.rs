@@ -100,6 +100,15 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
         let subject = format!("lib{name}");
         let ev = vec![format!("$ {}  ({})", r.command, r.outcome)];
         let Some(rep) = r.report.clone() else {
+            if r.outcome.starts_with("could not start") {
+                out.push(
+                    Finding::error(format!("the probe process for {subject} could not start"))
+                        .subject(subject)
+                        .evidence_lines(ev)
+                        .fix(Fix::text("rocm-doctor could not run itself as the probe child (see the evidence); the library was not judged.")),
+                );
+                continue;
+            }
             out.push(
                 Finding::fail(format!("loading {subject} crashed or hung the probe process"))
                     .subject(subject)

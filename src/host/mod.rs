@@ -97,17 +97,25 @@ impl Host {
     /// It is the only place the doctor writes to.
     pub fn temp_dir(&self) -> Result<&Path, String> {
         let made = self.tmp.get_or_init(|| {
-            let base = self
+            let mut b = tempfile::Builder::new();
+            b.prefix("rocm-doctor-");
+            // $TMPDIR first (Nix sets it to the build dir), then /tmp: an unwritable $TMPDIR must
+            // not make every tool look broken.
+            let mut errors = Vec::new();
+            let tmpdir = self
                 .env
                 .get_str("TMPDIR")
                 .filter(|s| Path::new(s).is_absolute());
-            let mut b = tempfile::Builder::new();
-            b.prefix("rocm-doctor-");
-            let r = match base {
-                Some(dir) if Path::new(&dir).is_dir() => b.tempdir_in(dir),
-                _ => b.tempdir_in("/tmp").or_else(|_| b.tempdir()),
-            };
-            r.map_err(|e| e.to_string())
+            for base in tmpdir.iter().map(String::as_str).chain(["/tmp"]) {
+                match b.tempdir_in(base) {
+                    Ok(d) => return Ok(d),
+                    Err(e) => errors.push(format!("{base}: {e}")),
+                }
+            }
+            Err(format!(
+                "cannot create the doctor's temp dir ({})",
+                errors.join("; ")
+            ))
         });
         match made {
             Ok(d) => Ok(d.path()),

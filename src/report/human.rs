@@ -71,9 +71,11 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
             paint(o, Style::new().bold(), cat)
         );
         for f in group {
+            // The subject only when the summary does not already name it.
             let subject = f
                 .subject
                 .as_deref()
+                .filter(|s| !f.summary.contains(*s))
                 .map(|s| format!(" ({s})"))
                 .unwrap_or_default();
             let _ = writeln!(

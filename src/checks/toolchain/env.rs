@@ -120,6 +120,39 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
             }
         }
     }
+    // Compilers write their temporary files to $TMPDIR: clang fails with "unable to make
+    // temporary file" when it is not a writable directory (measured with clang-15).
+    // Under --sysroot the tools still run on this host with this process's TMPDIR: only the
+    // real root's TMPDIR is about the diagnosed machine.
+    if let Some(t) = host
+        .env
+        .get_str("TMPDIR")
+        .filter(|t| !t.is_empty() && host.fs.is_real_root())
+    {
+        let p = Path::new(&t);
+        let problem = match host.fs.metadata(p) {
+            Err(e) => Some(io_error_text(&e)),
+            Ok(m) if !m.is_dir() => Some("not a directory".to_string()),
+            Ok(_) => nix::unistd::access(
+                p,
+                nix::unistd::AccessFlags::W_OK | nix::unistd::AccessFlags::X_OK,
+            )
+            .err()
+            .map(|e| {
+                format!(
+                    "{}: not writable by this user",
+                    crate::host::errno_name(&std::io::Error::from_raw_os_error(e as i32))
+                )
+            }),
+        };
+        if let Some(why) = problem {
+            out.push(
+                Finding::fail(format!("TMPDIR={t} cannot hold temporary files ({why})"))
+                    .subject("TMPDIR")
+                    .fix(Fix::text("clang, hipcc and the linker put their temporary files in $TMPDIR and fail with \"unable to make temporary file\". Point it at a writable directory.").set_env("TMPDIR", "/tmp")),
+            );
+        }
+    }
     // ROCM_PATH, HIP_PATH and ROCM_HOME must name one install (HIP_PATH=$ROCM_PATH/hip is the
     // pre-5.x layout and still agrees).
     if let Some((first_var, first)) = roots.first() {
