@@ -88,43 +88,13 @@ fn rocm_path_with_quotes_is_called_out() {
 #[test]
 fn an_unreadable_rocm_path() {
     let t = tempfile::tempdir().unwrap();
-    let dir = t.path().join("rocm");
-    std::fs::create_dir(&dir).unwrap();
-    std::fs::set_permissions(
-        t.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    std::fs::set_permissions(&dir, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("rocm-doctor");
-    let is_root = nix::unistd::geteuid().is_root();
-    let mut cmd = if is_root {
-        let Some(setpriv) = need_tool("setpriv") else {
-            return;
-        };
-        let mut c = std::process::Command::new(setpriv);
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&bin);
-        c
-    } else {
-        std::process::Command::new(&bin)
-    };
-    cmd.env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("ROCM_PATH", &dir)
-        .env("TMPDIR", "/tmp")
-        .args(["--json", "--only", "toolchain.env"]);
-    let out = cmd.output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    if is_root && text.trim().is_empty() {
-        // nobody cannot reach the test binary (a private build directory): nothing to learn.
-        eprintln!(
-            "skipped: the binary is not reachable as nobody: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    let dir = dir_with_mode(t.path(), "rocm", 0o000);
+    let Some(doc) = doctor_as_unprivileged(
+        &[("ROCM_PATH", dir.as_os_str())],
+        &["--json", "--only", "toolchain.env"],
+    ) else {
         return;
-    }
-    let doc: Value = serde_json::from_str(&text).unwrap();
+    };
     let f = &env_finding(&doc)[0];
     assert_eq!(f["status"], "fail", "{f:#}");
     assert!(f["summary"].as_str().unwrap().contains("EACCES"), "{f:#}");
@@ -190,41 +160,13 @@ fn hostile_target_variables_are_reported_not_obeyed() {
 #[test]
 fn an_unwritable_tmpdir_is_named_as_the_cause() {
     let t = tempfile::tempdir().unwrap();
-    let ro = t.path().join("ro");
-    std::fs::create_dir(&ro).unwrap();
-    std::fs::set_permissions(
-        t.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-    std::fs::set_permissions(&ro, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("rocm-doctor");
-    let is_root = nix::unistd::geteuid().is_root();
-    let mut cmd = if is_root {
-        let Some(setpriv) = need_tool("setpriv") else {
-            return;
-        };
-        let mut c = std::process::Command::new(setpriv);
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&bin);
-        c
-    } else {
-        std::process::Command::new(&bin)
-    };
-    cmd.env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("TMPDIR", &ro)
-        .args(["--json", "--only", "toolchain.env"]);
-    let out = cmd.output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    if is_root && text.trim().is_empty() {
-        eprintln!(
-            "skipped: the binary is not reachable as nobody: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    let ro = dir_with_mode(t.path(), "ro", 0o555);
+    let Some(doc) = doctor_as_unprivileged(
+        &[("TMPDIR", ro.as_os_str())],
+        &["--json", "--only", "toolchain.env"],
+    ) else {
         return;
-    }
-    let doc: Value = serde_json::from_str(&text).unwrap();
+    };
     let f: Vec<Value> = env_finding(&doc)
         .into_iter()
         .filter(|f| f["subject"] == "TMPDIR")

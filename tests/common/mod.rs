@@ -76,3 +76,48 @@ pub fn clang_and_x86_unwind(dir: &Path) -> Option<(PathBuf, PathBuf)> {
     std::fs::copy(unwind, libdir.join("libunwind.so")).unwrap();
     Some((clang, libdir))
 }
+
+/// Runs the doctor with a clean environment plus `env`, as user `nobody` when we are root (root
+/// reads and writes anything, so permission cases need another user; setpriv from util-linux),
+/// directly otherwise. `None` (after a skip notice) when `nobody` cannot reach the binary.
+pub fn doctor_as_unprivileged(
+    env: &[(&str, &std::ffi::OsStr)],
+    args: &[&str],
+) -> Option<serde_json::Value> {
+    let bin = assert_cmd::cargo::cargo_bin("rocm-doctor");
+    let is_root = nix::unistd::geteuid().is_root();
+    let mut cmd = if is_root {
+        let mut c = std::process::Command::new(need_tool("setpriv")?);
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    cmd.env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("TMPDIR", "/tmp");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    if is_root && text.trim().is_empty() {
+        eprintln!(
+            "skipped: the binary is not reachable as nobody: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return None;
+    }
+    Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}")))
+}
+
+/// A directory `<tmp>/name` with `mode`, under a world-traversable parent.
+pub fn dir_with_mode(t: &Path, name: &str, mode: u32) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let d = t.join(name);
+    std::fs::create_dir(&d).unwrap();
+    std::fs::set_permissions(t, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&d, std::fs::Permissions::from_mode(mode)).unwrap();
+    d
+}
