@@ -190,23 +190,12 @@ pub fn resolve(
     Err(steps)
 }
 
-/// `/usr/lib/llvm-N/bin/clang++` with the largest N.
+/// `/usr/lib/llvm-N/bin/clang++` with the largest N (the inventory's list of LLVM releases).
 pub fn newest_llvm_clang(host: &Host) -> Option<PathBuf> {
-    let mut best: Option<(u32, PathBuf)> = None;
-    for name in host.fs.list_names(Path::new("/usr/lib")) {
-        let name = name.to_string_lossy();
-        let Some(n) = name
-            .strip_prefix("llvm-")
-            .and_then(|v| v.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let cand = PathBuf::from(format!("/usr/lib/llvm-{n}/bin/clang++"));
-        if best.as_ref().is_none_or(|(b, _)| n > *b) && executable(host, &cand).is_some() {
-            best = Some((n, cand));
-        }
-    }
-    best.map(|(_, p)| p)
+    crate::inventory::clang::llvm_dirs_newest_first(host)
+        .into_iter()
+        .map(|d| d.join("bin/clang++"))
+        .find(|p| executable(host, p).is_some())
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@
 //! usual directories and reads the version from the real file name, as the inventory does.
 
 use crate::host::Host;
-use crate::inventory::Inventory;
+use crate::inventory::{libraries, Inventory};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Directories a loader or packager would put ROCm libraries in, as machine paths, in order.
 pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
@@ -61,41 +61,24 @@ pub struct FoundLib {
     pub version: Option<String>,
 }
 
-/// Finds `lib<stem>.so` (or the newest-looking `lib<stem>.so.*`) in the first directory that has one.
+/// Finds `lib<stem>.so*` in the first directory that has one (the inventory's rule), with the
+/// version from its real file name.
 pub fn find_lib(host: &Host, dirs: &[PathBuf], stem: &str) -> Option<FoundLib> {
-    let plain = format!("lib{stem}.so");
-    for d in dirs {
-        let mut names: Vec<String> = host
-            .fs
-            .list_names(d)
-            .into_iter()
-            .filter_map(|n| n.into_string().ok())
-            .filter(|n| *n == plain || n.starts_with(&format!("{plain}.")))
-            .collect();
-        if names.is_empty() {
-            continue;
-        }
-        names.sort_by_key(|n| (n != &plain, std::cmp::Reverse(n.len())));
-        let path = d.join(&names[0]);
+    dirs.iter().find_map(|d| {
+        let path = libraries::find_in_dir(host, stem, d)?;
         let realpath = host.fs.canonicalize(&path).unwrap_or_else(|_| path.clone());
         if !host.fs.is_file(&realpath) {
-            continue;
+            return None;
         }
-        let version = version_from_name(&realpath, &plain);
-        return Some(FoundLib {
+        let version = realpath
+            .file_name()
+            .and_then(|n| libraries::version_from_file_name(&n.to_string_lossy(), stem));
+        Some(FoundLib {
             path,
             realpath,
             version,
-        });
-    }
-    None
-}
-
-/// `libamdhip64.so.5.2.21153` -> `5.2.21153`.
-pub fn version_from_name(p: &Path, plain: &str) -> Option<String> {
-    let name = p.file_name()?.to_str()?;
-    let v = name.strip_prefix(plain)?.strip_prefix('.')?;
-    (!v.is_empty() && v.chars().next()?.is_ascii_digit()).then(|| v.to_string())
+        })
+    })
 }
 
 /// Installed versions of the components the known issues name.

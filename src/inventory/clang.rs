@@ -110,7 +110,8 @@ fn hipcc_configured_clang(inv: &Inventory) -> Option<PathBuf> {
         .or_else(|| host.which(&name))
 }
 
-fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
+/// `/usr/lib/llvm-N` directories, the newest release first.
+pub fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
     let mut v: Vec<(u32, PathBuf)> = host
         .fs
         .list_names(Path::new("/usr/lib"))

@@ -134,29 +134,35 @@ pub fn version_from_file_name(name: &str, lib: &str) -> Option<String> {
 
 /// Finds `lib<name>.so*` in `dirs` (first dir wins; within a dir the plain `.so`, then the
 /// highest-versioned file).
+/// The file the loader would take for `lib<name>.so` in one directory: the plain `.so`, else the
+/// shortest (least specific) versioned name.
+pub fn find_in_dir(host: &Host, name: &str, dir: &Path) -> Option<PathBuf> {
+    let prefix = format!("lib{name}.so");
+    let mut names: Vec<String> = host
+        .fs
+        .list_names(dir)
+        .into_iter()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| *n == prefix || n.starts_with(&format!("{prefix}.")))
+        .collect();
+    names.sort_by_key(|n| (n.len(), n.clone()));
+    names.first().map(|n| dir.join(n))
+}
+
+/// Finds `lib<name>.so*` in `dirs` (first directory wins); the other directories' copies too.
 fn find_in(
     host: &Host,
     name: &str,
     dirs: &[(PathBuf, String)],
 ) -> (Option<(PathBuf, String)>, Vec<PathBuf>) {
-    let prefix = format!("lib{name}.so");
     let mut hit: Option<(PathBuf, String)> = None;
     let mut all: Vec<PathBuf> = Vec::new();
     for (d, why) in dirs {
-        let mut names: Vec<String> = host
-            .fs
-            .list_names(d)
-            .into_iter()
-            .map(|n| n.to_string_lossy().into_owned())
-            .filter(|n| *n == prefix || n.starts_with(&format!("{prefix}.")))
-            .collect();
-        if names.is_empty() {
+        let Some(p) = find_in_dir(host, name, d) else {
             continue;
-        }
-        names.sort_by_key(|n| (n.len(), n.clone()));
-        let p = d.join(&names[0]);
+        };
         if hit.is_none() {
-            hit = Some((p.clone(), why.clone()));
+            hit = Some((p, why.clone()));
         } else {
             all.push(p);
         }
