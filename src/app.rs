@@ -147,7 +147,9 @@ pub fn diagnose(host: &Host, cfg: &Config, asm: Option<&crate::asm::Request>) ->
         findings.retain(|f| f.category != "asm");
         findings.extend(out.findings);
         sections.push(("asm_caps", out.caps));
-        preamble = out.matrix + "\n";
+        if !out.matrix.is_empty() {
+            preamble = out.matrix + "\n";
+        }
     }
     let headline = inv.headline();
     if !headline.is_empty() {

@@ -169,6 +169,23 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         core_clang.as_deref(),
     );
     let (isas, explicit) = select_isas(cfg, inv, cat);
+    // Another root's assembler cannot run on this host: say so once, probe nothing.
+    if let Some(e) = inv.cannot_run_here() {
+        findings.push(stamp(
+            Finding::skip(
+                "not run: this root's programs cannot run on this host (see toolchain.clang)",
+            )
+            .evidence(e.to_string()),
+            "asm.assembler",
+            0,
+        ));
+        return Outcome {
+            findings,
+            caps: Value::Object(Map::new()),
+            matrix: String::new(),
+            results: Vec::new(),
+        };
+    }
     let title = |asm: &str, n: usize, calls: usize| {
         format!(
             "Tensile asm caps ({} Tensile, {}), assembler {asm}: {n} ISAs, {calls} calls, {:.2} s",

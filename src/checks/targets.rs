@@ -41,15 +41,102 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
             .evidence(format!("source: {}", ti.source));
         out.push(f);
     }
-    if !t.also.is_empty() {
+    let gpu_findings = build_targets_vs_gpus(ctx);
+    let judged_gpus = !gpu_findings.is_empty();
+    out.extend(gpu_findings);
+    // GPUs behind environment targets are judged above; other sources are only listed.
+    let also: Vec<_> = t
+        .also
+        .iter()
+        .filter(|x| !(judged_gpus && x.source.starts_with("agent ")))
+        .collect();
+    if !also.is_empty() {
         out.push(Finding::pass(format!(
             "also named elsewhere (not used): {}",
-            t.also
-                .iter()
+            also.iter()
                 .map(|x| format!("{} ({})", x.isa, x.source))
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
+    }
+    out
+}
+
+/// Build targets from the environment (`AMDGPU_TARGETS` & co.) must cover every visible GPU:
+/// a GPU whose ISA they miss cannot run what that build produces. Judged with the runtime's
+/// target-id rules (features, generic targets), as `inspect` judges code objects.
+fn build_targets_vs_gpus(ctx: &Ctx) -> Vec<Finding> {
+    use crate::inspect::file::Candidate;
+    use crate::inspect::matching;
+    let t = ctx.inv.targets();
+    let Some(source) = t
+        .isas
+        .first()
+        .map(|ti| ti.source.clone())
+        .filter(|s| crate::inventory::targets::ENV_SOURCES.contains(&s.as_str()))
+    else {
+        return Vec::new();
+    };
+    let cands: Vec<Candidate> = t
+        .isas
+        .iter()
+        .map(|ti| Candidate {
+            target: ti.isa.clone(),
+            generic_version: ti.isa.info().filter(|p| p.is_generic).map(|_| 1),
+        })
+        .collect();
+    let list: Vec<String> = t.isas.iter().map(|ti| ti.isa.to_string()).collect();
+    let runtime = ctx.cfg.profile == crate::cli::Profile::Runtime;
+    let agents: Vec<_> = t
+        .also
+        .iter()
+        .filter(|a| a.source.starts_with("agent "))
+        .collect();
+    // One value that covers every GPU the list misses.
+    let mut wanted = list.clone();
+    for a in &agents {
+        if !matching::judge(&a.isa, &cands).ok() && !wanted.contains(&a.isa.processor) {
+            wanted.push(a.isa.processor.clone());
+        }
+    }
+    let mut out = Vec::new();
+    for agent in agents {
+        if matching::judge(&agent.isa, &cands).ok() {
+            out.push(
+                Finding::pass(format!(
+                    "{source} covers the GPU {} ({})",
+                    agent.isa, agent.source
+                ))
+                .subject(agent.isa.to_string()),
+            );
+            continue;
+        }
+        let summary = format!(
+            "{source} lacks {} ({}): what this build produces will not run on that GPU (hipErrorNoBinaryForGpu)",
+            agent.isa, agent.source
+        );
+        let mut fix = Fix::text(format!("Add {} to {source}.", agent.isa.processor))
+            // CMake lists and PYTORCH_ROCM_ARCH both take `;`.
+            .set_env(source.clone(), wanted.join(";"));
+        if let Some(sib) = matching::sibling(&agent.isa, &cands) {
+            if let Some(v) = matching::override_value(&sib.processor) {
+                fix.text.push_str(&format!(
+                    " Or, as a workaround, run {} code on this same-family GPU with HSA_OVERRIDE_GFX_VERSION={v} (process-wide).",
+                    sib.processor
+                ));
+            }
+        }
+        let f = if runtime {
+            Finding::fail(summary)
+        } else {
+            Finding::warn(summary)
+        };
+        out.push(
+            f.subject(agent.isa.to_string())
+                .evidence(format!("{source}: {}", list.join(";")))
+                .evidence(format!("GPU: {} from {}", agent.isa, agent.source))
+                .fix(fix),
+        );
     }
     out
 }

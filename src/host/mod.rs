@@ -85,12 +85,19 @@ impl Host {
                 )
             }
         };
+        let mut spec = spec.clone();
         if spec.program.is_absolute() && !spec.on_host && !self.fs.is_real_root() {
-            let mut spec = spec.clone();
             spec.program = self.fs.host_path(&spec.program);
-            return self.runner.run(&spec, &self.env, &cwd);
         }
-        self.runner.run(spec, &self.env, &cwd)
+        // Children write their temporaries (clang's `probe-XXXXXX` directories, the assembler's
+        // files) into the doctor's temp dir, which is removed at exit: nothing is left in /tmp.
+        // A variable the call sets itself still wins (overrides apply in order).
+        let tmp: Vec<_> = ["TMPDIR", "TMP", "TEMP"]
+            .into_iter()
+            .map(|k| (k.into(), Some(cwd.clone().into_os_string())))
+            .collect();
+        spec.env_overrides.splice(0..0, tmp);
+        self.runner.run(&spec, &self.env, &cwd)
     }
 
     /// The doctor's own temp dir, created on first use and removed when the Host is dropped.

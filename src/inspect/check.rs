@@ -2,7 +2,7 @@
 //! against the GPUs' (or `--isa`) target ids, plus the known issues for what they carry.
 
 use super::judge::{self, stamp};
-use super::{file, runtime, targets, tensile};
+use super::{file, runtime, targets, tensile, tensile_path};
 use crate::checks::{CheckFn, Ctx};
 use crate::codeobj::blob;
 use crate::report::Finding;
@@ -56,32 +56,57 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
             out.extend(judge::file_against_targets(&r, &tg));
         }
         let mut extra = Vec::new();
-        if let Some(tn) = tensile_name {
-            let dir = lib.path.parent().map(|p| p.join(tn).join("library"));
-            if let Some(dir) = dir {
-                let t = tensile::inspect_dir(host, &dir, tn, &bo);
-                if t.is_empty() {
-                    if *tn == "rocblas" {
-                        extra.push("dir.tensile-missing");
-                    } else {
-                        out.push(
-                            Finding::fail(format!(
-                                "{tn} has no Tensile library in {}",
-                                dir.display()
-                            ))
-                            .subject(subject.clone())
-                            .fix_text(format!("install {tn}'s kernel library next to lib{stem}")),
-                        );
-                    }
-                } else if !tg.is_empty() {
-                    out.extend(judge::tensile_against_targets(&t, &tg));
+        let mut where_looked: Vec<String> = Vec::new();
+        if let Some(loader) = tensile_name.and_then(tensile_path::loader_for) {
+            // Where this library's loader really looks (environment, its own candidates).
+            let loc = tensile_path::locate(host, &loader, &lib.path);
+            where_looked.push(format!(
+                "{} looks in {} ({})",
+                lib.path.display(),
+                loc.dir.display(),
+                loc.how
+            ));
+            where_looked.extend(loc.tried.iter().map(|(p, e)| {
+                format!(
+                    "  {} {}",
+                    if *e { "exists " } else { "missing" },
+                    p.display()
+                )
+            }));
+            let mut t = tensile::inspect_dir(host, &loc.dir, loader.component, &bo);
+            if t.version.is_none() {
+                t.version = lib.version.clone();
+            }
+            if t.is_empty() {
+                if loader.component == "rocblas" {
+                    extra.push("dir.tensile-missing");
+                } else {
+                    out.push(
+                        Finding::fail(format!(
+                            "{} has no Tensile library in {}",
+                            loader.component,
+                            loc.dir.display()
+                        ))
+                        .subject(subject.clone())
+                        .evidence_lines(where_looked.clone())
+                        .fix_text(format!("install {}'s kernel library where lib{stem} looks for it, or point {} at it", loader.component, loader.env)),
+                    );
                 }
+            } else if !tg.is_empty() {
+                out.extend(
+                    judge::tensile_against_targets(&t, &tg)
+                        .into_iter()
+                        .map(|f| f.evidence_lines(where_looked.clone())),
+                );
             }
         }
         out.extend(
             judge::known_issues_for(&r, &extra, &versions, &env, &[])
                 .into_iter()
-                .map(|f| f.evidence_lines(version_evidence.clone())),
+                .map(|f| {
+                    f.evidence_lines(where_looked.clone())
+                        .evidence_lines(version_evidence.clone())
+                }),
         );
     }
     if !found_any {

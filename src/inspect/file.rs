@@ -28,6 +28,9 @@ pub enum FileKind {
 #[derive(Debug, Clone, Serialize)]
 pub struct FileReport {
     pub path: PathBuf,
+    /// Other names of the same file met while walking (soname links), judged once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_named: Vec<PathBuf>,
     pub size: u64,
     pub kind: FileKind,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,6 +65,7 @@ impl FileReport {
     fn empty(path: &Path, size: u64, kind: FileKind) -> Self {
         FileReport {
             path: path.to_path_buf(),
+            also_named: Vec::new(),
             size,
             kind,
             fatbin: None,

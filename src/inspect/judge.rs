@@ -5,8 +5,8 @@ use super::known_issues::{self, Facts};
 use super::matching::{self, Verdict};
 use super::tensile::TensileDir;
 use super::Target;
-use crate::report::{Finding, Fix};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::report::{Finding, Fix, Status};
+use std::collections::BTreeMap;
 
 pub const ID: &str = "libs.code-objects";
 pub const CATEGORY: &str = "libs";
@@ -82,16 +82,25 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
     )
 }
 
-/// Per target: does the Tensile directory have a catalog and code objects for it?
+/// One verdict per Tensile library and target: does it have a catalog and code objects for it?
+/// (Each Tensile file is built for one ISA by design, so files are never judged one by one; the
+/// per-file counts are evidence.)
 pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Finding> {
     let name = t.path.display().to_string();
+    let label = t.label();
     if t.is_empty() {
         return vec![stamp(
-            Finding::fail(format!("{} Tensile library directory {name} has no TensileLibrary files", t.component))
+            Finding::fail(format!("{label} in {name} has no TensileLibrary files"))
                 .subject(name.clone())
                 .fix_text("install a rocBLAS/hipBLASLt built with Tensile kernels (BUILD_WITH_TENSILE=ON) for your GPUs"),
         )];
     }
+    let covered = t.covered();
+    let covers = if covered.is_empty() {
+        "nothing".to_string()
+    } else {
+        covered.join(" ")
+    };
     let mut out = Vec::new();
     for tg in targets {
         let p = &tg.target.processor;
@@ -105,14 +114,23 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
                 .collect::<Vec<_>>()
                 .join(", ")
         };
+        let files = t.files_by_isa.get(p).copied().unwrap_or(0);
+        let detail = format!(
+            "{files} files name {p}; catalog: {}",
+            if t.lazy_isas.contains(p) {
+                format!("TensileLibrary_lazy_{p}.dat")
+            } else if t.dat_isas.contains(p) {
+                format!("TensileLibrary*_{p}.dat")
+            } else if t.monolithic {
+                "TensileLibrary.dat (all ISAs)".into()
+            } else {
+                "none".into()
+            }
+        );
         let mut f = verdict_finding(&name, &t.candidates, &carries, tg);
-        if !catalog {
-            let available: BTreeSet<&String> = t.lazy_isas.iter().chain(&t.dat_isas).collect();
-            let list = available
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ");
+        if catalog && f.status == Status::Pass {
+            f.summary = format!("{label} covers {}", tg.target);
+        } else if f.status == Status::Fail || !catalog {
             let mut fix = Fix::text(format!(
                 "install a {} built for {p} (Tensile architectures / AMDGPU_TARGETS include {p})",
                 t.component
@@ -126,14 +144,24 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
                     fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
                 }
             }
+            let expect = if catalog {
+                "hipErrorNoBinaryForGpu / \"invalid device function\"".to_string()
+            } else {
+                // rocBLAS prints strerror(errno) of whatever failed last: users report
+                // "Illegal seek" (most often) or "No such file or directory".
+                format!(
+                    "\"Cannot read {name}/TensileLibrary.dat: Illegal seek for GPU arch : {p}\""
+                )
+            };
             f = stamp(
-                Finding::fail(format!("{p}: no TensileLibrary catalog for it; expect \"Cannot read TensileLibrary.dat: Illegal seek for GPU arch : {p}\""))
+                Finding::fail(format!("{label} has no kernels for {p}; expect {expect}"))
                     .subject(format!("{name} on {} ({})", tg.target, tg.source))
-                    .evidence(format!("catalogs (TensileLibrary*_<gfx>.dat) exist for: {}", if list.is_empty() { "none".into() } else { list }))
-                    .evidence(format!("code objects carry: {carries}"))
                     .fix(fix),
             );
         }
+        f = f
+            .evidence(format!("{label} ({name}) covers: {covers}"))
+            .evidence(detail);
         out.push(f);
     }
     out

@@ -12,6 +12,7 @@ pub mod matching;
 pub mod runtime;
 pub mod symbols;
 pub mod tensile;
+pub mod tensile_path;
 
 use crate::cli::RunArgs;
 use crate::codeobj::{self, blob};
@@ -116,16 +117,14 @@ fn head(host: &Host, p: &Path) -> Vec<u8> {
     b
 }
 
-/// The Tensile component a directory is the library of (`.../rocblas/library` -> rocblas).
-fn tensile_component(p: &Path) -> Option<&'static str> {
-    if p.file_name()? != "library" {
-        return None;
+/// The Tensile component a directory is the library of: by path (`.../rocblas/library`,
+/// Debian's `.../rocblas/<version>/library`), else `tensile` for any directory holding
+/// TensileLibrary catalogs.
+fn tensile_component(host: &Host, p: &Path) -> Option<&'static str> {
+    if let Some((c, _)) = tensile::component_of_path(p) {
+        return Some(c);
     }
-    match p.parent()?.file_name()?.to_str()? {
-        "rocblas" => Some("rocblas"),
-        "hipblaslt" => Some("hipblaslt"),
-        _ => None,
-    }
+    tensile::holds_catalogs(host, p).then_some("tensile")
 }
 
 /// Inspects the paths; no findings yet.
@@ -141,7 +140,7 @@ pub fn collect(host: &Host, paths: &[PathBuf], o: &Options, res: &mut InspectRes
 }
 
 fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
-    if let Some(c) = tensile_component(dir) {
+    if let Some(c) = tensile_component(host, dir) {
         res.tensile.push(tensile::inspect_dir(host, dir, c, bo));
         return;
     }
@@ -162,13 +161,16 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
         .into_iter()
         .filter_entry(|e| {
             if e.file_type().is_dir() {
-                if let Some(c) = tensile_component(e.path()) {
+                let mp = host.fs.machine_path(e.path());
+                if let Some(c) = tensile_component(host, &mp) {
                     tensile_dirs.push((e.path().to_path_buf(), c));
                     return false;
                 }
             }
             true
         });
+    // A file reached under several names (soname links) is inspected once, its names listed.
+    let mut seen: BTreeMap<(u64, u64), usize> = BTreeMap::new();
     for e in it {
         let e = match e {
             Ok(e) => e,
@@ -183,6 +185,14 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
             continue;
         }
         let mp = host.fs.machine_path(e.path());
+        let id = std::fs::metadata(e.path()).ok().map(|m| {
+            use std::os::unix::fs::MetadataExt;
+            (m.dev(), m.ino())
+        });
+        if let Some(i) = id.and_then(|id| seen.get(&id).copied()) {
+            res.files[i].also_named.push(mp);
+            continue;
+        }
         let h = head(host, &mp);
         if codeobj::sniff(&h) == codeobj::Magic::Unknown {
             continue;
@@ -192,6 +202,9 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
             || matches!(r.kind, FileKind::Bundle | FileKind::CodeObject)
             || !r.problems.is_empty();
         if interesting {
+            if let Some(id) = id {
+                seen.insert(id, res.files.len());
+            }
             res.files.push(r);
         } else {
             res.files_without_device_code += 1;
@@ -203,23 +216,20 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
     }
 }
 
-/// Whether a file is a rocBLAS whose Tensile directory is missing or empty.
+/// Whether a file is a rocBLAS whose Tensile library is missing or empty where its loader
+/// looks ([`tensile_path::locate`]).
 fn rocblas_without_tensile(host: &Host, r: &FileReport, res: &InspectResult) -> Option<PathBuf> {
     let name = r.path.file_name()?.to_str()?;
     if !name.starts_with("librocblas.so") {
         return None;
     }
-    let lib = r.path.parent()?.join("rocblas/library");
-    let known = res.tensile.iter().find(|t| t.path == lib);
+    let loc = tensile_path::locate(host, &tensile_path::ROCBLAS, &r.path);
+    let known = res.tensile.iter().find(|t| t.path == loc.dir);
     let empty = match known {
         Some(t) => t.is_empty(),
-        None => !host
-            .fs
-            .list_names(&lib)
-            .iter()
-            .any(|n| n.to_string_lossy().starts_with("TensileLibrary")),
+        None => !tensile::holds_catalogs(host, &loc.dir),
     };
-    empty.then_some(lib)
+    empty.then_some(loc.dir)
 }
 
 /// Judges everything collected: matches, Tensile coverage, known issues, symbols.

@@ -19,6 +19,12 @@ pub struct TensileDir {
     pub path: PathBuf,
     /// `rocblas`, `hipblaslt`, or `tensile` for another directory holding Tensile files.
     pub component: String,
+    /// The library's version: from a versioned directory (`rocblas/4.4.1/library`, Debian) or
+    /// from the library the directory belongs to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// How many files name each ISA (`TensileLibrary_lazy_gfx90a.dat`, `..._gfx90a.co`).
+    pub files_by_isa: std::collections::BTreeMap<String, usize>,
     pub dat_files: usize,
     /// ISAs named by `TensileLibrary*_<gfx>.dat` files.
     pub dat_isas: BTreeSet<String>,
@@ -41,6 +47,58 @@ impl TensileDir {
     pub fn is_empty(&self) -> bool {
         self.dat_files == 0 && self.code_object_files == 0 && !self.monolithic
     }
+
+    /// `rocblas 4.4.1 Tensile library`.
+    pub fn label(&self) -> String {
+        match &self.version {
+            Some(v) => format!("{} {v} Tensile library", self.component),
+            None => format!("{} Tensile library", self.component),
+        }
+    }
+
+    /// The processors the directory has catalogs or code objects for, in ISA order.
+    pub fn covered(&self) -> Vec<String> {
+        let mut v: BTreeSet<String> = self.dat_isas.clone();
+        for c in &self.candidates {
+            v.insert(c.target.processor.clone());
+        }
+        let mut v: Vec<String> = v.into_iter().collect();
+        v.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+        v
+    }
+}
+
+/// The component a directory is the Tensile library of, from its path: `.../rocblas/library`,
+/// Debian's versioned `.../rocblas/<version>/library`, the same for hipBLASLt. With the version
+/// when the path carries one.
+pub fn component_of_path(p: &Path) -> Option<(&'static str, Option<String>)> {
+    if p.file_name()? != "library" {
+        return None;
+    }
+    let parent = p.parent()?;
+    let name = |q: &Path| -> Option<&'static str> {
+        match q.file_name()?.to_str()? {
+            "rocblas" => Some("rocblas"),
+            "hipblaslt" => Some("hipblaslt"),
+            _ => None,
+        }
+    };
+    if let Some(c) = name(parent) {
+        return Some((c, None));
+    }
+    let version = parent.file_name()?.to_str()?;
+    if version.starts_with(|c: char| c.is_ascii_digit()) {
+        return name(parent.parent()?).map(|c| (c, Some(version.to_string())));
+    }
+    None
+}
+
+/// Whether a directory holds Tensile catalogs (for a `library` directory found by content).
+pub fn holds_catalogs(host: &Host, dir: &Path) -> bool {
+    host.fs.list_names(dir).iter().any(|n| {
+        let n = n.to_string_lossy();
+        n.starts_with("TensileLibrary") && (n.ends_with(".dat") || n.ends_with(".yaml"))
+    })
 }
 
 /// The `gfx...` token of a Tensile file name (`TensileLibrary_lazy_gfx90a.dat` -> `gfx90a`,
@@ -69,6 +127,12 @@ pub fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> 
         component: component.to_string(),
         ..Default::default()
     };
+    if let Some((_, v)) = component_of_path(dir) {
+        t.version = v;
+    }
+    // Tensile writes the directory flat; newer rocBLAS/hipBLASLt also accept a `<processor>`
+    // sub-directory (tensile_host.cpp: `path + "/" + processor`), read one level deep.
+    let mut entries: Vec<(PathBuf, String)> = Vec::new();
     for name in host
         .fs
         .list_names(dir)
@@ -76,6 +140,25 @@ pub fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> 
         .filter_map(|n| n.into_string().ok())
     {
         let path = dir.join(&name);
+        if name.starts_with("gfx") && host.fs.is_dir(&path) {
+            for sub in host
+                .fs
+                .list_names(&path)
+                .into_iter()
+                .filter_map(|n| n.into_string().ok())
+            {
+                entries.push((path.join(&sub), sub));
+            }
+        } else {
+            entries.push((path, name));
+        }
+    }
+    for (path, name) in entries {
+        if let Some(g) = gfx_of_name(&name) {
+            if is_tensile_file(&name) {
+                *t.files_by_isa.entry(g).or_default() += 1;
+            }
+        }
         if name.starts_with("TensileLibrary") && (name.ends_with(".dat") || name.ends_with(".yaml"))
         {
             t.dat_files += 1;

@@ -32,6 +32,9 @@ pub struct ClangInfo {
     pub amdgpu_registered: bool,
     /// Problems running the probes (timeouts, spawn errors), as evidence lines.
     pub probe_errors: Vec<String>,
+    /// With `--sysroot`: the loader error that shows this root's programs cannot run on this
+    /// host (they need the root's own libraries); everything that runs them is skipped.
+    pub cannot_run_here: Option<String>,
     /// The exact commands run.
     pub commands: Vec<String>,
     /// Other clangs found but not judged, with why they were candidates.
@@ -188,10 +191,18 @@ pub fn describe(
         amdgpu_processors: Vec::new(),
         amdgpu_registered: false,
         probe_errors: Vec::new(),
+        cannot_run_here: None,
         commands: vec![cpus.command.clone(), rdir.command.clone()],
         others,
     };
     let text = cpus.combined_text();
+    if !host.fs.is_real_root() && !cpus.success() {
+        info.cannot_run_here = loader_error(&text).or_else(|| {
+            cpus.spawn_error
+                .as_ref()
+                .map(|e| format!("cannot execute: {}", e.message))
+        });
+    }
     info.version = super::versions::parse_clang_version(&text);
     info.banner = text
         .lines()
@@ -221,6 +232,19 @@ pub fn describe(
         ));
     }
     info
+}
+
+/// The dynamic loader's complaint in a program's output (`error while loading shared
+/// libraries: libLLVM-17.so.1: cannot open shared object file`, `version `GLIBC_2.38' not
+/// found`): the program needs libraries this host does not have.
+pub fn loader_error(text: &str) -> Option<String> {
+    text.lines()
+        .find(|l| {
+            l.contains("error while loading shared libraries")
+                || (l.contains("GLIBC") && l.contains("not found"))
+                || l.contains("cannot execute binary file")
+        })
+        .map(|l| l.trim().to_string())
 }
 
 /// For a wrapper script, the clang it runs: the first absolute path in the script to an
@@ -292,6 +316,10 @@ impl HipDriverView {
 pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     let mut v = HipDriverView::default();
     let Some(clang) = inv.clang() else { return v };
+    if let Some(e) = &clang.cannot_run_here {
+        v.errors.push(format!("not run: {e}"));
+        return v;
+    }
     let isa = inv
         .targets()
         .isas
@@ -312,8 +340,13 @@ pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
             .push(format!("cannot write {}: {e}", src.display()));
         return v;
     }
-    let cmd = CommandSpec::new(&clang.path)
-        .args(["-###", "-x", "hip", "--cuda-device-only", "-c"])
+    let mut cmd =
+        CommandSpec::new(&clang.path).args(["-###", "-x", "hip", "--cuda-device-only", "-c"]);
+    // `--rocm-path DIR` asks to judge clang with that root, as `--rocm-path` in a build's flags.
+    if let Some(r) = &inv.cfg.rocm_path {
+        cmd = cmd.arg(format!("--rocm-path={}", r.display()));
+    }
+    let cmd = cmd
         .arg(format!("--offload-arch={isa}"))
         .arg(&src)
         .arg("-o")

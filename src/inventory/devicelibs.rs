@@ -60,8 +60,29 @@ pub fn discover(inv: &Inventory) -> DeviceLibs {
             cands.push((d.clone(), format!("ROCm root {}", r.path.display())));
         }
     }
+    // What clang itself links (`-###`): on current LLVM the bitcode sits in its resource dir.
+    if let Some(d) = inv.hip_driver().bitcode_dir() {
+        cands.push((d, "clang -###".into()));
+    }
+    // clang >= 17 searches `<resource dir>/amdgcn/bitcode` (Debian's rocm-device-libs-17 and
+    // later install there); AMD's 6.2+ tree uses `<resource dir>/lib/amdgcn/bitcode`.
     if let Some(rd) = inv.clang().and_then(|c| c.resource_dir.clone()) {
-        cands.push((rd.join("lib/amdgcn/bitcode"), "clang resource dir".into()));
+        for sub in ["amdgcn/bitcode", "lib/amdgcn/bitcode"] {
+            cands.push((rd.join(sub), "clang resource dir".into()));
+        }
+    }
+    // Every installed LLVM's resource dirs, found as files: what a clang that cannot be asked
+    // (another root's, with --sysroot) would use.
+    for llvm in super::clang::llvm_dirs_newest_first(host) {
+        let clang_dir = llvm.join("lib/clang");
+        for v in host.fs.list_names(&clang_dir) {
+            for sub in ["amdgcn/bitcode", "lib/amdgcn/bitcode"] {
+                cands.push((
+                    clang_dir.join(&v).join(sub),
+                    format!("{} resource dir", llvm.display()),
+                ));
+            }
+        }
     }
     let mut out = DeviceLibs::default();
     let mut seen: Vec<PathBuf> = Vec::new();

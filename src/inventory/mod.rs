@@ -6,6 +6,7 @@
 
 pub mod clang;
 pub mod devicelibs;
+pub mod hipcc;
 pub mod libraries;
 pub mod roots;
 pub mod targets;
@@ -22,6 +23,7 @@ pub struct Inventory<'a> {
     roots: OnceLock<Vec<roots::RocmRoot>>,
     clang: OnceLock<Option<clang::ClangInfo>>,
     hip_driver: OnceLock<clang::HipDriverView>,
+    hipcc: OnceLock<Option<hipcc::HipccView>>,
     device_libs: OnceLock<devicelibs::DeviceLibs>,
     libraries: OnceLock<Vec<libraries::LibraryResolution>>,
     targets: OnceLock<targets::Targets>,
@@ -36,6 +38,7 @@ impl<'a> Inventory<'a> {
             roots: OnceLock::new(),
             clang: OnceLock::new(),
             hip_driver: OnceLock::new(),
+            hipcc: OnceLock::new(),
             device_libs: OnceLock::new(),
             libraries: OnceLock::new(),
             targets: OnceLock::new(),
@@ -62,6 +65,17 @@ impl<'a> Inventory<'a> {
     /// What clang's HIP driver would do for a device compile (`-###`), with the env as it is.
     pub fn hip_driver(&self) -> &clang::HipDriverView {
         self.hip_driver.get_or_init(|| clang::hip_dry_run(self))
+    }
+
+    /// What hipcc runs (its clang and the flags it adds), asked from hipcc; `None` without one.
+    pub fn hipcc(&self) -> Option<&hipcc::HipccView> {
+        self.hipcc.get_or_init(|| hipcc::discover(self)).as_ref()
+    }
+
+    /// With `--sysroot`: why the root's programs cannot run on this host (the loader error of
+    /// its clang), or `None` when they can (or nothing was run).
+    pub fn cannot_run_here(&self) -> Option<&str> {
+        self.clang()?.cannot_run_here.as_deref()
     }
 
     pub fn device_libs(&self) -> &devicelibs::DeviceLibs {

@@ -64,12 +64,36 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
     for cat in cats {
         let group: Vec<&Finding> = findings.iter().filter(|f| f.category == cat).collect();
         let worst = group.iter().map(|f| f.status).max().unwrap_or(Status::Pass);
+        // Quiet when nothing is wrong: a category where every check skipped is one line.
+        if o.verbose == 0 && group.iter().all(|f| f.status == Status::Skip) {
+            let mut ids: Vec<&str> = group.iter().map(|f| f.id.as_str()).collect();
+            ids.dedup();
+            // The reason before its detail (`no GPU to judge: no KFD topology`), unless that
+            // leaves too little to say anything.
+            let full = group[0].summary.as_str();
+            let reason = full
+                .split(": ")
+                .next()
+                .filter(|r| r.len() >= 20)
+                .unwrap_or(full);
+            let n = ids.len();
+            let _ = writeln!(
+                out,
+                "{} {}: {reason} - {n} {} skipped",
+                paint(o, style(worst), &format!("[{}]", mark(worst))),
+                paint(o, Style::new().bold(), cat),
+                if n == 1 { "check" } else { "checks" }
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "{} {}",
             paint(o, style(worst), &format!("[{}]", mark(worst))),
             paint(o, Style::new().bold(), cat)
         );
+        // A fix already printed in this category is referred to, not repeated.
+        let mut fixes_shown: Vec<&super::Fix> = Vec::new();
         for f in group {
             // The subject only when the summary does not already name it.
             let subject = f
@@ -88,17 +112,26 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
             );
             let problem = matches!(f.status, Status::Warn | Status::Fail | Status::Error);
             if let Some(fix) = f.fix.as_ref().filter(|_| problem) {
-                let _ = writeln!(
-                    out,
-                    "        {} {}",
-                    paint(o, Style::new().cyan().bold(), "fix:"),
-                    fix.text
-                );
-                for c in &fix.commands {
-                    let _ = writeln!(out, "          $ {c}");
-                }
-                for (k, v) in &fix.env {
-                    let _ = writeln!(out, "          export {k}={}", shell_value(v));
+                if fixes_shown.contains(&fix) {
+                    let _ = writeln!(
+                        out,
+                        "        {} same as above",
+                        paint(o, Style::new().cyan().bold(), "fix:")
+                    );
+                } else {
+                    fixes_shown.push(fix);
+                    let _ = writeln!(
+                        out,
+                        "        {} {}",
+                        paint(o, Style::new().cyan().bold(), "fix:"),
+                        fix.text
+                    );
+                    for c in &fix.commands {
+                        let _ = writeln!(out, "          $ {c}");
+                    }
+                    for (k, v) in &fix.env {
+                        let _ = writeln!(out, "          export {k}={}", shell_value(v));
+                    }
                 }
             }
             let show_evidence = o.verbose >= 2 || (o.verbose >= 1 && f.status != Status::Pass);

@@ -6,6 +6,9 @@ use crate::report::{Finding, Fix};
 use std::path::Path;
 
 pub fn clang(ctx: &Ctx) -> Vec<Finding> {
+    if let Some(e) = ctx.inv.cannot_run_here() {
+        return vec![super::foreign_root_finding(ctx, e)];
+    }
     let Some(c) = ctx.inv.clang() else {
         return vec![Finding::fail("no clang found to compile HIP")
             .evidence("looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin")
@@ -61,6 +64,9 @@ pub fn expected_resource_dir_name(version: &str) -> Option<String> {
 }
 
 pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
+    if let Some(f) = super::foreign_skip(ctx) {
+        return vec![f];
+    }
     let Some(c) = ctx.inv.clang() else {
         return vec![super::no_clang()];
     };

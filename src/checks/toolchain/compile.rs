@@ -1,5 +1,12 @@
-//! `toolchain.hip-compile`: compile a tiny kernel, device-only, for each target ISA, the way
-//! hipcc drives clang (`--rocm-path`, and the bitcode directory when clang would not find it).
+//! `toolchain.hip-compile`: compile a tiny kernel, device-only, for each target ISA, the way the
+//! user's build does: with hipcc's own clang and flags when hipcc is installed (asked from
+//! hipcc, [`crate::inventory::hipcc`]), else with bare clang as CMake's HIP language runs it.
+//!
+//! The HIP headers are compiled once, for the first ISA. Every further ISA costs a device-only
+//! compile of a header-less kernel that still calls into ocml, so what differs per ISA (the
+//! processor, its `oclc_isa_version` bitcode, the device link) is exercised; all further ISAs go
+//! in one clang call (clang names the ISA in each driver error), and only when that call fails
+//! is each ISA compiled on its own to say which one broke.
 
 use crate::checks::Ctx;
 use crate::diag::ProblemKind;
@@ -7,138 +14,247 @@ use crate::host::CommandSpec;
 use crate::inventory::clang::tail;
 use crate::isa::TargetId;
 use crate::report::{Finding, Fix};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `sqrtf` pulls in ocml, so the device-library link is exercised too.
 const KERNEL: &str = "#include <hip/hip_runtime.h>\nextern \"C\" __global__ void rocm_doctor_probe(float* x) { x[threadIdx.x] = sqrtf((float)threadIdx.x); }\n";
 
+/// The same without any header (`-nogpuinc`): the ocml call keeps the device libraries linked.
+const KERNEL_NO_HEADERS: &str = "extern \"C\" __attribute__((device)) float __ocml_sqrt_f32(float);\nextern \"C\" __attribute__((global)) void rocm_doctor_probe(float* x) { x[0] = __ocml_sqrt_f32(x[1]); }\n";
+
+/// How the kernel is compiled: the clang, the flags added to ours, and how to say it.
+struct Driver {
+    clang: PathBuf,
+    flags: Vec<String>,
+    /// "via hipcc" or "with bare clang ..." for the summary; `detail` for the evidence.
+    how: String,
+    detail: String,
+}
+
 pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
+    if let Some(f) = super::foreign_skip(ctx) {
+        return vec![f];
+    }
     let targets = ctx.inv.targets();
     if targets.isas.is_empty() {
         return vec![Finding::skip("no target ISA (--isa, AMDGPU_TARGETS, GPU_TARGETS, PYTORCH_ROCM_ARCH) and no GPU: nothing to compile")];
     }
-    let Some(c) = ctx.inv.clang() else {
-        return vec![super::no_clang()];
+    let mut out = Vec::new();
+    let Some(driver) = choose_driver(ctx, &mut out) else {
+        out.push(super::no_clang());
+        return out;
     };
     let dir = match ctx.host.scratch_dir("hip-compile") {
         Ok(d) => d,
         Err(e) => return vec![Finding::error(format!("no temp dir: {e}"))],
     };
-    let src = dir.join("probe.hip");
-    if let Err(e) = std::fs::write(&src, KERNEL) {
-        return vec![Finding::error(format!(
-            "cannot write {}: {e}",
-            src.display()
-        ))];
-    }
-    // The flags hipcc would add (hipcc.pl: --rocm-path, --hip-device-lib-path).
-    let mut extra: Vec<String> = Vec::new();
-    if let Some(r) = ctx
-        .inv
-        .primary_root()
-        .filter(|r| r.parts.hip_headers.is_some())
-    {
-        extra.push(format!("--rocm-path={}", r.path.display()));
-    }
-    let view = ctx.inv.hip_driver();
-    if view.bitcode_dir().is_none() {
-        if let Some(d) = ctx.inv.device_libs().dirs.iter().find(|d| d.is_complete()) {
-            extra.push(format!("--rocm-device-lib-path={}", d.path.display()));
+    let with_headers = dir.join("probe.hip");
+    let without = dir.join("probe-device.hip");
+    for (p, text) in [(&with_headers, KERNEL), (&without, KERNEL_NO_HEADERS)] {
+        if let Err(e) = std::fs::write(p, text) {
+            return vec![Finding::error(format!("cannot write {}: {e}", p.display()))];
         }
     }
     let isas: Vec<TargetId> = targets.isas.iter().map(|t| t.isa.clone()).collect();
-    // Two at a time: each compile is CPU-bound.
-    let results: Vec<Finding> = std::thread::scope(|s| {
-        let chunks: Vec<Vec<TargetId>> = isas
-            .chunks(isas.len().div_ceil(2).max(1))
-            .map(|c| c.to_vec())
-            .collect();
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                let extra = &extra;
-                let dir = &dir;
-                let src = &src;
-                s.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|isa| compile_one(ctx, &c.path, isa, extra, dir, src))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+    let (first, rest) = isas.split_first().expect("not empty");
+    let (head, tail_findings) = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            let job = Job {
+                ctx,
+                driver: &driver,
+                dir: &dir,
+            };
+            job.compile(std::slice::from_ref(first), &with_headers, false)
+        });
+        let job = Job {
+            ctx,
+            driver: &driver,
+            dir: &dir,
+        };
+        let rest = job.compile_rest(rest, &without);
+        (h.join().unwrap_or_default(), rest)
     });
-    results
+    out.extend(head);
+    out.extend(tail_findings);
+    out
 }
 
-fn compile_one(
-    ctx: &Ctx,
-    clang: &PathBuf,
-    isa: &TargetId,
-    extra: &[String],
-    dir: &std::path::Path,
-    src: &std::path::Path,
-) -> Finding {
-    let out_file = dir.join(format!("probe-{}.o", isa.to_string().replace(':', "_")));
-    let cmd = CommandSpec::new(clang)
-        .args(["-x", "hip", "--cuda-device-only", "-c", "-O1"])
-        .arg(format!("--offload-arch={isa}"))
-        .args(extra.iter().cloned())
-        .arg(src)
-        .arg("-o")
-        .arg(&out_file)
-        .cwd(dir);
-    let out = ctx.host.run(&cmd);
-    let text = out.combined_text();
-    let ev = format!(
-        "$ {}  ({}, {} ms)",
-        out.command,
-        out.outcome(),
-        out.duration.as_millis()
-    );
-    let subject = isa.to_string();
-    if out.timed_out {
-        return Finding::error("the HIP compile timed out")
-            .subject(subject)
-            .evidence(ev);
-    }
-    if out.success() {
-        let is_bundle = ctx
-            .host
-            .fs
-            .read_bytes_limited(&out_file, 256 << 20)
-            .map(|b| {
-                b.starts_with(b"__CLANG_OFFLOAD_BUNDLE__")
-                    || b.starts_with(b"\x7fELF")
-                    || b.starts_with(b"CCOB")
-            })
-            .unwrap_or(false);
-        if is_bundle {
-            return Finding::pass(format!("HIP kernel compiles for {isa}"))
-                .subject(subject)
-                .evidence(ev);
+/// hipcc's clang and flags when hipcc is installed and `--clang` did not name another clang;
+/// else bare clang. A hipcc that cannot say what it runs is itself a finding.
+fn choose_driver(ctx: &Ctx, notes: &mut Vec<Finding>) -> Option<Driver> {
+    if ctx.inv.cfg.clang.is_none() {
+        if let Some(h) = ctx.inv.hipcc() {
+            match (&h.clang, &h.error) {
+                (Some(clang), None) => {
+                    return Some(Driver {
+                        clang: clang.clone(),
+                        flags: h.flags.clone(),
+                        how: "via hipcc".into(),
+                        detail: format!(
+                            "compiled as hipcc does: {} runs {} and adds: {}",
+                            h.path.display(),
+                            clang.display(),
+                            if h.flags.is_empty() { "nothing".into() } else { h.flags.join(" ") }
+                        ),
+                    })
+                }
+                _ => notes.push(
+                    Finding::fail(format!("hipcc ({}) does not run", h.path.display()))
+                        .evidence(format!("$ {}  ({})", h.command, h.outcome))
+                        .evidence(h.error.clone().unwrap_or_default())
+                        .fix(Fix::text("Builds that use hipcc fail the same way. Run `HIPCC_VERBOSE=1 hipcc --version` by hand; reinstall hipcc (Debian: `apt install --reinstall hipcc`), or make sure what it needs (perl for HIP 5.x, its clang) is installed.")),
+                ),
+            }
         }
-        return Finding::fail("clang exited 0 but wrote no device code object")
-            .subject(subject)
-            .evidence(ev)
-            .fix(Fix::text(
-                "Run the command by hand with -v; a wrapper may swallow the output.",
-            ));
     }
-    let problems = crate::diag::classify(&text);
+    let c = ctx.inv.clang()?;
+    Some(Driver {
+        clang: c.path.clone(),
+        flags: Vec::new(),
+        how: "with bare clang".into(),
+        detail: format!(
+            "compiled with bare clang {} as CMake's HIP language runs it (no hipcc{})",
+            c.path.display(),
+            if ctx.inv.cfg.clang.is_some() {
+                ": --clang given"
+            } else {
+                " installed"
+            }
+        ),
+    })
+}
+
+struct Job<'a, 'b> {
+    ctx: &'a Ctx<'b>,
+    driver: &'a Driver,
+    dir: &'a Path,
+}
+
+impl Job<'_, '_> {
+    /// The ISAs after the first: one call for all of them, each on its own only if it fails.
+    fn compile_rest(&self, isas: &[TargetId], src: &Path) -> Vec<Finding> {
+        if isas.is_empty() {
+            return Vec::new();
+        }
+        let all = self.compile(isas, src, true);
+        if isas.len() == 1 || all.iter().all(|f| f.status == crate::report::Status::Pass) {
+            return all;
+        }
+        isas.iter()
+            .flat_map(|i| self.compile(std::slice::from_ref(i), src, true))
+            .collect()
+    }
+
+    /// One clang call for `isas`; a finding per ISA.
+    fn compile(&self, isas: &[TargetId], src: &Path, no_headers: bool) -> Vec<Finding> {
+        let label = isas
+            .iter()
+            .map(|i| i.to_string().replace(':', "_"))
+            .collect::<Vec<_>>()
+            .join("+");
+        let out_file = self.dir.join(format!(
+            "probe-{}.o",
+            if label.len() > 64 { "many" } else { &label }
+        ));
+        let mut cmd = CommandSpec::new(&self.driver.clang)
+            .args(self.driver.flags.iter().cloned())
+            .args(["-x", "hip", "--cuda-device-only", "-c"]);
+        if no_headers {
+            cmd = cmd.arg("-nogpuinc");
+        }
+        for isa in isas {
+            cmd = cmd.arg(format!("--offload-arch={isa}"));
+        }
+        let cmd = cmd.arg(src).arg("-o").arg(&out_file).cwd(self.dir);
+        let out = self.ctx.host.run(&cmd);
+        let text = out.combined_text();
+        let ev = format!(
+            "$ {}  ({}, {} ms)",
+            out.command,
+            out.outcome(),
+            out.duration.as_millis()
+        );
+        let what = |isa: &TargetId| {
+            if no_headers {
+                format!("device code builds for {isa} {}", self.driver.how)
+            } else {
+                format!("HIP kernel compiles for {isa} {}", self.driver.how)
+            }
+        };
+        if out.timed_out {
+            return isas
+                .iter()
+                .map(|isa| {
+                    Finding::error(format!("the HIP compile for {isa} timed out"))
+                        .subject(isa.to_string())
+                        .evidence(ev.clone())
+                })
+                .collect();
+        }
+        if out.success() {
+            if is_device_output(self.ctx, &out_file) {
+                return isas
+                    .iter()
+                    .map(|isa| {
+                        let mut f = Finding::pass(what(isa))
+                            .subject(isa.to_string())
+                            .evidence(self.driver.detail.clone())
+                            .evidence(ev.clone());
+                        if no_headers {
+                            f = f.evidence("header-less kernel: the HIP headers are compiled once, for the first ISA");
+                        }
+                        f
+                    })
+                    .collect();
+            }
+            return isas
+                .iter()
+                .map(|isa| {
+                    Finding::fail("clang exited 0 but wrote no device code object")
+                        .subject(isa.to_string())
+                        .evidence(ev.clone())
+                        .fix(Fix::text(
+                            "Run the command by hand with -v; a wrapper may swallow the output.",
+                        ))
+                })
+                .collect();
+        }
+        isas.iter()
+            .map(|isa| {
+                explain_failure(self.ctx, isa, &text)
+                    .subject(isa.to_string())
+                    .evidence(self.driver.detail.clone())
+                    .evidence(ev.clone())
+                    .evidence(tail(&text, 10))
+            })
+            .collect()
+    }
+}
+
+fn is_device_output(ctx: &Ctx, out_file: &Path) -> bool {
+    ctx.host
+        .fs
+        .read_bytes_limited(out_file, 256 << 20)
+        .map(|b| {
+            b.starts_with(b"__CLANG_OFFLOAD_BUNDLE__")
+                || b.starts_with(b"\x7fELF")
+                || b.starts_with(b"CCOB")
+        })
+        .unwrap_or(false)
+}
+
+/// The verdict for a failed compile, from what clang printed.
+fn explain_failure(ctx: &Ctx, isa: &TargetId, text: &str) -> Finding {
+    let problems = crate::diag::classify(text);
     // The first problem that explains the failure (a trailing "command failed" only echoes it).
     let kind = problems
         .iter()
         .map(|p| &p.kind)
         .find(|k| !matches!(k, ProblemKind::ToolFailed { .. }))
         .or(problems.first().map(|p| &p.kind));
-    let f = match kind {
+    match kind {
         Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device library for {isa}"))
-            .fix(Fix::text("Install the device libraries of this clang's release and point HIP_DEVICE_LIB_PATH (or --rocm-device-lib-path) at their amdgcn/bitcode directory; see toolchain.device-libs.")),
+            .fix(Fix::text("clang finds no device-library bitcode for this ISA: see toolchain.device-libs for where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path in the build's flags); install the device libraries of this clang's release if they are missing.")),
         Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime headers")
             .fix(Fix::text("Point --rocm-path / ROCM_PATH at the root that holds include/hip (Debian: /usr with libamdhip64-dev installed).").command("sudo apt install libamdhip64-dev")),
         Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not found")).fix(Fix::text(
@@ -152,6 +268,5 @@ fn compile_one(
         }
         Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!("Install the LLVM tool `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for clang-offload-bundler)."))),
         _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text("Read clang's output below; run the command by hand to reproduce.")),
-    };
-    f.subject(subject).evidence(ev).evidence(tail(&text, 10))
+    }
 }

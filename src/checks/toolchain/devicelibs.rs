@@ -6,6 +6,10 @@ use crate::report::{Finding, Fix};
 use std::path::PathBuf;
 
 pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
+    if let Some(f) = super::foreign_skip(ctx) {
+        let found: Vec<String> = ctx.inv.device_libs().dirs.iter().map(describe).collect();
+        return vec![f.evidence_lines(found)];
+    }
     let Some(clang) = ctx.inv.clang() else {
         return vec![super::no_clang()];
     };
@@ -58,7 +62,12 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
         });
         let mut f = if let Some(best) = complete.first() {
             let hipcc_ok = hipcc_would_find(ctx);
-            let base = if hipcc_ok {
+            // A root named explicitly is the one every CMake HIP build in this environment
+            // hands clang: if clang finds no bitcode with it, those builds fail.
+            let explicit = explicit_root(ctx);
+            let base = if let Some(how) = &explicit {
+                Finding::fail(format!("clang finds no device libraries with {how}"))
+            } else if hipcc_ok {
                 Finding::warn("clang alone finds no device libraries (hipcc passes them itself)")
             } else {
                 Finding::fail("clang finds no device libraries")
@@ -168,6 +177,17 @@ fn describe(d: &BitcodeDir) -> String {
         d.abi_versions,
         d.isa_versions.len()
     )
+}
+
+/// `ROCM_PATH=/x` or `--rocm-path /x` when the user named the root explicitly.
+fn explicit_root(ctx: &Ctx) -> Option<String> {
+    if let Some(r) = &ctx.cfg.rocm_path {
+        return Some(format!("--rocm-path {}", r.display()));
+    }
+    ctx.host
+        .env
+        .get_nonempty("ROCM_PATH")
+        .map(|v| format!("ROCM_PATH={}", v.trim()))
 }
 
 /// hipcc finds bitcode via DEVICE_LIB_PATH, `$ROCM_PATH/amdgcn/bitcode` or

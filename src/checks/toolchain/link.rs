@@ -94,6 +94,9 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
 }
 
 pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
+    if let Some(f) = super::foreign_skip(ctx) {
+        return vec![f];
+    }
     let Some(c) = ctx.inv.clang() else {
         return vec![super::no_clang()];
     };

@@ -28,3 +28,29 @@ use crate::report::Finding;
 pub(crate) fn no_clang() -> Finding {
     Finding::skip("no clang to check with (see toolchain.clang)")
 }
+
+/// With `--sysroot` on a root whose programs cannot run on this host: the checks that run them
+/// skip, once explained by `toolchain.clang`, instead of failing in a cascade.
+pub(crate) fn foreign_skip(ctx: &crate::checks::Ctx) -> Option<Finding> {
+    ctx.inv.cannot_run_here()?;
+    Some(Finding::skip(
+        "not run: this root's programs cannot run on this host (see toolchain.clang)",
+    ))
+}
+
+/// The toolchain.clang finding for such a root: the loader error once, and the way that works.
+pub(crate) fn foreign_root_finding(ctx: &crate::checks::Ctx, error: &str) -> Finding {
+    let root: std::path::PathBuf = ctx
+        .host
+        .fs
+        .host_path(std::path::Path::new("/"))
+        .components()
+        .collect();
+    Finding::skip(format!(
+        "the programs of {} cannot run on this host; to judge its toolchain, run the doctor inside it: chroot {} rocm-doctor",
+        root.display(),
+        root.display()
+    ))
+    .evidence(error.to_string())
+    .evidence("files are still judged (roots, versions, bitcode, libraries and their code objects)")
+}

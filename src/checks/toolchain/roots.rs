@@ -19,9 +19,26 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
     if p.hip_headers.is_none() {
         missing.push("HIP headers (include/hip/hip_runtime.h)");
     }
-    if p.bitcode_dirs.is_empty() && primary.layout != Layout::NixSplit {
-        missing.push("device-library bitcode (amdgcn/bitcode)");
-    }
+    // Bitcode need not sit under the root: current LLVM keeps it in clang's resource dir
+    // (Debian 13 and later). Only when clang links none either is it missing from the install.
+    let clang_bitcode = if p.bitcode_dirs.is_empty() && primary.layout != Layout::NixSplit {
+        // A clang that cannot run here (another root) is not asked: its bitcode is found as files.
+        let d = ctx.inv.hip_driver().bitcode_dir().or_else(|| {
+            ctx.inv.cannot_run_here()?;
+            ctx.inv
+                .device_libs()
+                .dirs
+                .iter()
+                .find(|d| d.is_complete())
+                .map(|d| d.path.clone())
+        });
+        if d.is_none() {
+            missing.push("device-library bitcode (amdgcn/bitcode)");
+        }
+        d
+    } else {
+        None
+    };
     let mut f = if missing.is_empty() || primary.layout == Layout::NixSplit {
         Finding::pass(format!(
             "ROCm root {} ({})",
@@ -36,6 +53,12 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
             )))
     };
     f = f.evidence(root_evidence(primary));
+    if let Some(d) = clang_bitcode {
+        f = f.evidence(format!(
+            "device-library bitcode: clang's own {} (not under the root)",
+            d.display()
+        ));
+    }
     for r in roots.iter().skip(1) {
         f = f.evidence(format!("also found: {}", root_evidence(r)));
     }
