@@ -41,3 +41,18 @@ print(f"median batched: {b['median']:.3f} s  (runs {len(b['times'])}, min {min(b
 print(f"median serial:  {s['median']:.3f} s  (runs {len(s['times'])}, min {min(s['times']):.3f}, max {max(s['times']):.3f})")
 print(f"speed-up: {s['median'] / b['median']:.1f}x")
 PY
+
+# The whole run (every check, incl. the HIP compile for each ISA and the probe), for Tensile's
+# ISAs named explicitly, beside Tensile's own serial method above. OLD_BIN (another build)
+# adds a before/after comparison.
+WHOLE="--asm-caps --isa gfx803,gfx900,gfx906,gfx908,gfx90a,gfx942,gfx1010,gfx1011,gfx1012,gfx1030,gfx1031,gfx1100,gfx1101,gfx1102,gfx1151,gfx1200,gfx1201 --color never"
+set -- -n whole "$BIN $WHOLE"
+if [ -n "${OLD_BIN:-}" ]; then set -- "$@" -n whole-old "$OLD_BIN $WHOLE"; fi
+hyperfine -i --warmup 1 --runs ${RUNS_WHOLE:-10} --export-json "$OUT/h-whole.json" "$@"
+python3 - "$OUT/h-whole.json" "$OUT/h-serial.json" <<'PY'
+import json, sys
+w = json.load(open(sys.argv[1]))["results"]
+s = json.load(open(sys.argv[2]))["results"][0]
+for r in w:
+    print(f"median {r['command'].split()[0]} whole run: {r['median']:.3f} s  (runs {len(r['times'])}); Tensile's serial probe alone: {s['median']:.3f} s ({s['median'] / r['median']:.1f}x)")
+PY

@@ -65,6 +65,7 @@ pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
                 dir: &dir,
             };
             job.compile(std::slice::from_ref(first), &with_headers, false)
+                .0
         });
         let job = Job {
             ctx,
@@ -131,22 +132,52 @@ struct Job<'a, 'b> {
 }
 
 impl Job<'_, '_> {
-    /// The ISAs after the first: one call for all of them, each on its own only if it fails.
+    /// The ISAs after the first: one call for all of them. When it fails, the ISAs clang's
+    /// errors name are judged from those errors and the others retried together; only errors
+    /// that name no ISA make each one compile on its own (two at a time).
     fn compile_rest(&self, isas: &[TargetId], src: &Path) -> Vec<Finding> {
         if isas.is_empty() {
             return Vec::new();
         }
-        let all = self.compile(isas, src, true);
+        let (all, text) = self.compile(isas, src, true);
         if isas.len() == 1 || all.iter().all(|f| f.status == crate::report::Status::Pass) {
             return all;
         }
-        isas.iter()
-            .flat_map(|i| self.compile(std::slice::from_ref(i), src, true))
-            .collect()
+        let named: Vec<usize> = (0..isas.len())
+            .filter(|&i| error_names(&text, &isas[i]))
+            .collect();
+        if !named.is_empty() && named.len() < isas.len() {
+            let mut out: Vec<Finding> = named.iter().map(|&i| all[i].clone()).collect();
+            let others: Vec<TargetId> = (0..isas.len())
+                .filter(|i| !named.contains(i))
+                .map(|i| isas[i].clone())
+                .collect();
+            out.extend(self.compile_rest(&others, src));
+            return out;
+        }
+        if !named.is_empty() {
+            return all;
+        }
+        let half = isas.len().div_ceil(2);
+        std::thread::scope(|s| {
+            let (a, b) = isas.split_at(half);
+            let h = s.spawn(|| {
+                a.iter()
+                    .flat_map(|i| self.compile(std::slice::from_ref(i), src, true).0)
+                    .collect::<Vec<_>>()
+            });
+            let rb: Vec<Finding> = b
+                .iter()
+                .flat_map(|i| self.compile(std::slice::from_ref(i), src, true).0)
+                .collect();
+            let mut ra = h.join().unwrap_or_default();
+            ra.extend(rb);
+            ra
+        })
     }
 
-    /// One clang call for `isas`; a finding per ISA.
-    fn compile(&self, isas: &[TargetId], src: &Path, no_headers: bool) -> Vec<Finding> {
+    /// One clang call for `isas`: a finding per ISA, and what clang printed.
+    fn compile(&self, isas: &[TargetId], src: &Path, no_headers: bool) -> (Vec<Finding>, String) {
         let label = isas
             .iter()
             .map(|i| i.to_string().replace(':', "_"))
@@ -182,7 +213,7 @@ impl Job<'_, '_> {
             }
         };
         if out.timed_out {
-            return isas
+            let f = isas
                 .iter()
                 .map(|isa| {
                     Finding::error(format!("the HIP compile for {isa} timed out"))
@@ -190,10 +221,11 @@ impl Job<'_, '_> {
                         .evidence(ev.clone())
                 })
                 .collect();
+            return (f, text);
         }
         if out.success() {
             if is_device_output(self.ctx, &out_file) {
-                return isas
+                let f = isas
                     .iter()
                     .map(|isa| {
                         let mut f = Finding::pass(what(isa))
@@ -206,8 +238,9 @@ impl Job<'_, '_> {
                         f
                     })
                     .collect();
+                return (f, text);
             }
-            return isas
+            let f = isas
                 .iter()
                 .map(|isa| {
                     Finding::fail("clang exited 0 but wrote no device code object")
@@ -218,17 +251,46 @@ impl Job<'_, '_> {
                         ))
                 })
                 .collect();
+            return (f, text);
         }
-        isas.iter()
+        let f = isas
+            .iter()
             .map(|isa| {
-                explain_failure(self.ctx, isa, &text)
+                // With several ISAs in the call, each is judged by the errors that name it.
+                let own: Vec<&str> = text
+                    .lines()
+                    .filter(|l| isas.len() > 1 && error_names(l, isa))
+                    .collect();
+                let judged = if own.is_empty() {
+                    text.clone()
+                } else {
+                    own.join("\n")
+                };
+                explain_failure(self.ctx, isa, &judged)
                     .subject(isa.to_string())
                     .evidence(self.driver.detail.clone())
                     .evidence(ev.clone())
                     .evidence(tail(&text, 10))
             })
-            .collect()
+            .collect();
+        (f, text)
     }
+}
+
+/// Whether one of clang's error lines names this ISA (`cannot find ROCm device library for
+/// gfx1100`, `invalid target ID 'gfx942'`).
+/// The whole target id must stand alone: clang's message also shows an example
+/// (`'gfx908:sramecc+:xnack-'`), which names no ISA of ours.
+fn error_names(text: &str, isa: &TargetId) -> bool {
+    let p = isa.to_string();
+    text.lines().filter(|l| l.contains("error:")).any(|l| {
+        l.match_indices(p.as_str()).any(|(i, _)| {
+            let after = l[i + p.len()..].chars().next();
+            let before = l[..i].chars().next_back();
+            !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == ':' || c == '-')
+                && !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+    })
 }
 
 fn is_device_output(ctx: &Ctx, out_file: &Path) -> bool {
@@ -268,5 +330,21 @@ fn explain_failure(ctx: &Ctx, isa: &TargetId, text: &str) -> Finding {
         }
         Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!("Install the LLVM tool `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for clang-offload-bundler)."))),
         _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text("Read clang's output below; run the command by hand to reproduce.")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_name_isas_exactly() {
+        // clang-15's own words (a multi-ISA call).
+        let t = "clang: error: invalid target ID 'gfx942'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\nclang: error: cannot find ROCm device library for gfx1100; provide its path via '--rocm-path'";
+        let id = |s: &str| TargetId::parse(s).unwrap();
+        assert!(error_names(t, &id("gfx942")));
+        assert!(error_names(t, &id("gfx1100")));
+        assert!(!error_names(t, &id("gfx908")), "the example names no ISA");
+        assert!(!error_names(t, &id("gfx1030")));
     }
 }
