@@ -56,22 +56,20 @@ pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
         }
     }
     let isas: Vec<TargetId> = targets.isas.iter().map(|t| t.isa.clone()).collect();
-    let (first, rest) = isas.split_first().expect("not empty");
+    let Some((first, rest)) = isas.split_first() else {
+        return out;
+    };
+    let job = Job {
+        ctx,
+        driver: &driver,
+        dir: &dir,
+    };
+    // The header compile (the slow one) beside the device-only compiles of the other ISAs.
     let (head, tail_findings) = std::thread::scope(|s| {
         let h = s.spawn(|| {
-            let job = Job {
-                ctx,
-                driver: &driver,
-                dir: &dir,
-            };
             job.compile(std::slice::from_ref(first), &with_headers, false)
                 .0
         });
-        let job = Job {
-            ctx,
-            driver: &driver,
-            dir: &dir,
-        };
         let rest = job.compile_rest(rest, &without);
         (h.join().unwrap_or_default(), rest)
     });
