@@ -67,10 +67,11 @@ pub fn render(r: &Report) -> String {
         for o in &r.outliers {
             let _ = writeln!(
                 s,
-                "  {} = {} on {} (majority: {} on {} node(s))",
+                "  {} = {} on {} (majority of {}: {} on {} node(s))",
                 o.field,
                 o.value,
                 hosts(&o.nodes),
+                o.among,
                 o.majority,
                 o.majority_count
             );

@@ -2,7 +2,7 @@
 //! and of distinct problems, never with the size of the reports (evidence is not kept).
 
 use super::doc::{Doc, Problem};
-use super::fingerprint::FIELDS;
+use super::fingerprint::{Fingerprint, FIELDS};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,8 +44,9 @@ pub struct Summary {
     pub reports: u64,
     pub nodes: BTreeMap<String, NodeStatus>,
     pub causes: BTreeMap<CauseKey, BTreeSet<String>>,
-    /// field -> value -> hosts.
-    pub values: BTreeMap<&'static str, BTreeMap<String, BTreeSet<String>>>,
+    /// (field, comparison group) -> value -> hosts. Firmware and GPU count are compared among
+    /// nodes with the same agent ISAs (a fleet may mix models); the rest fleet-wide (group "").
+    pub values: BTreeMap<(&'static str, String), BTreeMap<String, BTreeSet<String>>>,
     pub notes: Vec<Note>,
     pub notes_dropped: BTreeMap<Problem, u64>,
 }
@@ -106,7 +107,7 @@ impl Summary {
         let fp = doc.fingerprint.clone().unwrap_or_default();
         for name in FIELDS {
             self.values
-                .entry(name)
+                .entry((name, group_of(name, &fp)))
                 .or_default()
                 .entry(fp.field(name))
                 .or_default()
@@ -165,7 +166,7 @@ impl Summary {
                     hosts.into_iter().filter(|h| !dup.contains(h)).collect();
                 if !hosts.is_empty() {
                     self.values
-                        .entry(field)
+                        .entry(field.clone())
                         .or_default()
                         .entry(v)
                         .or_default()
@@ -225,11 +226,9 @@ impl Summary {
                 &b.id,
             ))
         });
-        let mut outliers = Vec::new();
-        for name in FIELDS {
-            let Some(vals) = self.values.get(name) else {
-                continue;
-            };
+        let mut outliers: Vec<Outlier> = Vec::new();
+        for ((name, group), vals) in &self.values {
+            let total: usize = vals.values().map(BTreeSet::len).sum();
             // Majority: most nodes; ties broken by the value text so the answer is stable.
             let Some((majority, maj_hosts)) = vals
                 .iter()
@@ -238,9 +237,18 @@ impl Summary {
                 continue;
             };
             for (v, hosts) in vals {
-                if v != majority {
+                // An outlier is a minority: fewer nodes than the majority value, and at most a
+                // quarter of the compared nodes (or one node). Two halves are two kinds of
+                // node, not one broken.
+                let small = hosts.len() <= (total / 4).max(1);
+                if v != majority && hosts.len() < maj_hosts.len() && small {
                     outliers.push(Outlier {
                         field: name,
+                        among: if group.is_empty() {
+                            "all nodes".to_string()
+                        } else {
+                            format!("nodes with isas {group}")
+                        },
                         majority: majority.clone(),
                         majority_count: maj_hosts.len(),
                         value: v.clone(),
@@ -265,6 +273,14 @@ impl Summary {
     }
 }
 
+/// The comparison group of a fingerprint field (see [`Summary::values`]).
+fn group_of(name: &str, fp: &Fingerprint) -> String {
+    match name {
+        "firmware" | "gpu_count" => fp.field("isas"),
+        _ => String::new(),
+    }
+}
+
 #[derive(Debug, Serialize)]
 pub struct CheckGroup {
     pub id: String,
@@ -279,6 +295,8 @@ pub struct CheckGroup {
 #[derive(Debug, Serialize)]
 pub struct Outlier {
     pub field: &'static str,
+    /// The nodes compared: `all nodes`, or `nodes with isas <list>`.
+    pub among: String,
     pub majority: String,
     pub majority_count: usize,
     pub value: String,
