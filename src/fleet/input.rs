@@ -45,6 +45,14 @@ pub fn fold_bytes(sum: &mut Summary, bytes: &[u8], source: &str, file_host: Opti
         fold_lines(sum, std::io::Cursor::new(bytes), source);
         return;
     }
+    // The common case, one report per file: parsed once, no separate scan for its end.
+    match doc::parse(&bytes[first..]) {
+        Ok(d) => return sum.add(&d, file_host, source),
+        Err((kind, detail)) if !detail.contains("trailing characters") => {
+            return sum.note(kind, source, file_host, detail);
+        }
+        Err(_) => {}
+    }
     let mut rest = &bytes[first..];
     let mut n = 0usize;
     while !rest.is_empty() {
