@@ -1,7 +1,7 @@
 #!/bin/bash
-# Slurm Prolog (or PrologSlurmctld-free node prolog) checking the GPUs of the starting job with
-# rocm-doctor (docs/fleet.md, Slurm). A prolog that exits non-zero makes Slurm drain the node and
-# requeue the job (slurm.conf(5), Prolog), so exit 1 is kept for a real GPU failure; when the
+# Slurm node Prolog checking the GPUs of the starting job with
+# rocm-doctor (docs/fleet.md, Slurm). Slurm drains the node and requeues the job when a prolog
+# exits non-zero (slurm.conf(5), Prolog), so exit 1 is kept for a real GPU failure; when the
 # doctor cannot decide (exit 2, timeout) the job starts and the reason is logged.
 # The job's GPUs: ROCR_VISIBLE_DEVICES if set, else SLURM_JOB_GPUS (the GPU indices Slurm
 # allocated, set in the prolog environment).
