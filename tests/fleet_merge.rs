@@ -40,11 +40,11 @@ fn node(base: &Value, host: &str, edit: impl FnOnce(&mut Fingerprint)) -> Value 
     d
 }
 
-fn merge(args: &[&str], stdin: Option<&str>) -> (Value, i32) {
+fn merge(args: &[&str], stdin: Option<&[u8]>) -> (Value, i32) {
     let mut c = doctor();
     c.arg("merge").arg("--json").args(args);
     if let Some(s) = stdin {
-        c.write_stdin(s.to_string());
+        c.write_stdin(s.to_vec());
     }
     let out = c.output().unwrap();
     (json_of(&out), out.status.code().unwrap_or(-1))
@@ -229,7 +229,11 @@ fn pdsh_streams_with_interleaved_host_prefixes() {
     let mut one: Value = serde_json::from_str(&a).unwrap();
     one["host"] = json!("gpu-d");
     stream.push_str(&format!("{}\n", one));
+    stream.push_str("gpu-f: \u{fffd}\n");
     stream.push_str(&format!("gpu-e: {}\n", &la[..5].join("\n")));
+    // Invalid UTF-8 spoils its own document only.
+    let mut stream = stream.into_bytes();
+    stream.extend_from_slice(b"gpu-g: {\"x\": \"\xff\xfe\"}\n");
     let (r, _) = merge(&["-"], Some(&stream));
     let mut hosts: Vec<String> = Vec::new();
     for v in r["nodes"].as_object().unwrap().values() {
@@ -238,6 +242,10 @@ fn pdsh_streams_with_interleaved_host_prefixes() {
     hosts.sort();
     assert_eq!(hosts, ["gpu-a", "gpu-b", "gpu-d"]);
     let notes = r["notes"].to_string();
+    assert!(
+        notes.contains("gpu-g") && notes.contains("foreign"),
+        "{notes}"
+    );
     assert!(
         notes.contains("Connection refused") && notes.contains("gpu-c"),
         "{notes}"

@@ -98,11 +98,11 @@ struct Pending {
 /// arrives: a `}` at column 0 (the doctor's pretty output) or a one-line document.
 pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
     let mut pending: HashMap<Option<String>, Pending> = HashMap::new();
-    let mut line = String::new();
+    let mut raw: Vec<u8> = Vec::new();
     let mut lineno = 0usize;
     loop {
-        line.clear();
-        match r.read_line(&mut line) {
+        raw.clear();
+        match r.read_until(b'\n', &mut raw) {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
@@ -111,6 +111,8 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
             }
         }
         lineno += 1;
+        // Invalid UTF-8 spoils only its own document (as replacement characters), not the stream.
+        let line = String::from_utf8_lossy(&raw);
         let text = line.trim_end_matches(['\n', '\r']);
         let (key, body) = match split_prefix(text) {
             Some((h, b)) => (Some(h.to_string()), b),
