@@ -183,3 +183,47 @@ pub fn host_from_file(path: &Path) -> Option<String> {
     let stem = path.file_stem()?.to_str()?;
     split_prefix(&format!("{stem}:")).map(|(h, _)| h.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const DOC: &str = r#"{"schema_version":2,"tool":{"name":"rocm-doctor"},"host":"a","exit_code":0,"summary":{"warn":0,"fail":0,"error":0},"findings":[]}"#;
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(split_prefix("gpu-01: {"), Some(("gpu-01", "{")));
+        assert_eq!(split_prefix("0: x"), Some(("0", "x")));
+        assert_eq!(split_prefix("  \"id\": 1"), None);
+        assert_eq!(split_prefix("{\"a\":1}"), None);
+    }
+
+    #[test]
+    fn one_per_line_and_concatenated() {
+        let mut s = Summary::default();
+        let two = format!("{DOC}\n{}\n", DOC.replace("\"a\"", "\"b\""));
+        fold_bytes(&mut s, two.as_bytes(), "f", None);
+        assert_eq!(s.nodes.len(), 2, "{:?}", s.notes);
+        assert!(s.notes.is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let mut s = Summary::default();
+            fold_bytes(&mut s, &bytes, "x", Some("h"));
+            fold_lines(&mut s, std::io::Cursor::new(&bytes), "-");
+            let _ = s.finish();
+        }
+
+        #[test]
+        fn any_cut_of_a_prefixed_stream_never_panics(cut in 0usize..300) {
+            let stream = format!("h1: {DOC}\nh2: {{\nh2: \"x\": 1\nh2: }}\n{DOC}\n");
+            let end = cut.min(stream.len());
+            let mut s = Summary::default();
+            fold_lines(&mut s, std::io::Cursor::new(&stream.as_bytes()[..end]), "-");
+            let _ = s.finish();
+        }
+    }
+}
