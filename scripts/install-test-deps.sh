@@ -7,7 +7,7 @@ PACKAGES=(
   hipcc rocm-device-libs libamdhip64-dev rocminfo libamd-comgr-dev libhsa-runtime-dev
   clang-15 lld-15 llvm-15 libunwind-15-dev
   clang-19 lld-19 llvm-19 clang-tools-19
-  nix-bin hyperfine util-linux
+  nix-bin hyperfine util-linux shellcheck
   debootstrap
 )
 

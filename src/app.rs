@@ -34,6 +34,9 @@ pub fn main() -> i32 {
             kernels,
             verify_hash,
         }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels, *verify_hash),
+        Some(Command::Merge { inputs, expect }) => {
+            crate::fleet::main(inputs, expect.as_deref(), cli.run.json)
+        }
         None => run(&cli.run),
     }
 }
@@ -85,11 +88,27 @@ pub fn run(args: &RunArgs) -> i32 {
         preamble,
     } = diagnose(&host, &cfg, asm_req.as_ref());
     let code = report::exit_code(&findings, cfg.strict);
+    if args.npd {
+        let (line, npd_code) = crate::report::npd::render(&findings, args.npd_max_len);
+        return report::write_stdout::<()>(report::Output::Text(&(line + "\n")), npd_code);
+    }
     if args.json {
+        let driver = crate::gpu::platform::driver(&host);
+        let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
+        let fp = crate::fleet::fingerprint::Fingerprint::from_report(
+            section("inventory"),
+            section("agents"),
+            driver.version.as_deref(),
+            driver.kernel_release.as_deref(),
+        );
         let doc = json::document(
-            profile_name(&cfg),
-            &sysroot.to_string_lossy(),
-            cfg.strict,
+            &json::Head {
+                profile: profile_name(&cfg),
+                sysroot: &sysroot.to_string_lossy(),
+                host: &host_name(&host),
+                strict: cfg.strict,
+                fingerprint: &fp,
+            },
             &findings,
             sections,
         );
@@ -106,6 +125,32 @@ pub fn run(args: &RunArgs) -> i32 {
             );
         report::write_stdout::<()>(report::Output::Text(&text), code)
     }
+}
+
+/// The node's name for fleet summaries: `ROCM_DOCTOR_HOST` (e.g. a DaemonSet's `spec.nodeName`
+/// through the downward API), else the diagnosed root's `/proc/sys/kernel/hostname`, else this
+/// machine's host name (its own `/proc`).
+fn host_name(host: &Host) -> String {
+    if let Some(h) = host
+        .env
+        .get_str("ROCM_DOCTOR_HOST")
+        .filter(|h| !h.trim().is_empty())
+    {
+        return h.trim().to_string();
+    }
+    if let Ok(t) = host
+        .fs
+        .read_text(std::path::Path::new("/proc/sys/kernel/hostname"))
+    {
+        if !t.trim().is_empty() {
+            return t.trim().to_string();
+        }
+    }
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown".into())
 }
 
 fn profile_name(cfg: &Config) -> &'static str {

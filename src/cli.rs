@@ -20,7 +20,9 @@ Examples:
   rocm-doctor --isa gfx1030           ... and compile a HIP kernel for gfx1030
   rocm-doctor --profile build --json  machine-readable, for CI (schema: docs/json.md)
   rocm-doctor --isa gfx90a --asm-caps Tensile's assembler capabilities for gfx90a
-  rocm-doctor explain toolchain.lld   what a check does, why it matters, how to fix it";
+  rocm-doctor explain toolchain.lld   what a check does, why it matters, how to fix it
+  rocm-doctor --profile runtime --npd node-problem-detector plugin: one line, exit 0/1/2
+  rocm-doctor merge reports/          fleet summary of many --json reports (docs/fleet.md)";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -116,6 +118,16 @@ pub struct RunArgs {
     #[arg(long, value_name = "VERSION", default_value = "current")]
     pub tensile_compat: String,
 
+    /// node-problem-detector custom plugin mode: one line of at most --npd-max-len bytes on
+    /// stdout (the worst finding first), exit 0 OK, 1 a check failed (NonOK), 2 the doctor could
+    /// not decide (Unknown: a check error, a tool past its timeout, a usage error). docs/fleet.md.
+    #[arg(long, conflicts_with = "json")]
+    pub npd: bool,
+
+    /// With --npd: the message bound in bytes (NPD's `max_output_length`, default 80).
+    #[arg(long, value_name = "BYTES", default_value_t = 80)]
+    pub npd_max_len: usize,
+
     /// With --asm-caps: compare with a saved result (the JSON `asm_caps` object) and fail on
     /// any difference.
     #[arg(long, value_name = "FILE")]
@@ -145,6 +157,18 @@ pub enum Command {
         /// corruption is known; zstd frames fail to decode or miss their size when corrupt).
         #[arg(long)]
         verify_hash: bool,
+    },
+    /// Fold many --json reports (files, directories of *.json, or `-` for stdin, one document
+    /// per line or per file, with or without `host: ` prefixes) into one fleet summary: nodes by
+    /// status, failing checks grouped by cause, stack outliers, unusable inputs. docs/fleet.md.
+    Merge {
+        /// Report files, directories, or `-` (stdin).
+        #[arg(required = true, value_name = "REPORT|DIR|-")]
+        inputs: Vec<PathBuf>,
+        /// Host names that must have sent a report (one per line, or space/comma separated);
+        /// those without one are listed as missing.
+        #[arg(long, value_name = "FILE")]
+        expect: Option<PathBuf>,
     },
     /// Print the checks reference in Markdown (docs/checks.md is generated from this).
     #[command(hide = true)]

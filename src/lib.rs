@@ -10,6 +10,7 @@ pub mod cli;
 pub mod codeobj;
 pub mod config;
 pub mod diag;
+pub mod fleet;
 pub mod gpu;
 pub mod host;
 pub mod inspect;

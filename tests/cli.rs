@@ -47,6 +47,8 @@ fn json_is_one_document_with_the_documented_top_level_fields() {
         "tool",
         "profile",
         "sysroot",
+        "host",
+        "fingerprint",
         "exit_code",
         "summary",
         "findings",
@@ -54,7 +56,7 @@ fn json_is_one_document_with_the_documented_top_level_fields() {
     ] {
         assert!(doc.get(key).is_some(), "missing {key}");
     }
-    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["schema_version"], 2);
     assert_eq!(doc["exit_code"].as_i64(), out.status.code().map(i64::from));
     for f in doc["findings"].as_array().unwrap() {
         for key in [

@@ -131,6 +131,9 @@ pub struct Agent {
     pub hive_id: Option<u64>,
     pub unique_id: Option<u64>,
     pub capability: Option<u64>,
+    /// Micro-engine firmware (`fw_version`) and SDMA firmware (`sdma_fw_version`) from KFD.
+    pub fw_version: Option<u64>,
+    pub sdma_fw_version: Option<u64>,
     /// An integrated GPU (APU).
     pub integrated: bool,
     /// libhsakmt's dense node id (what `HSA_OVERRIDE_GFX_VERSION_<n>` uses); None if skipped.
@@ -308,6 +311,8 @@ pub fn discover(host: &Host) -> Topology {
             hive_id: opt(p, "hive_id"),
             unique_id: opt(p, "unique_id"),
             capability: opt(p, "capability"),
+            fw_version: opt(p, "fw_version"),
+            sdma_fw_version: opt(p, "sdma_fw_version"),
             integrated,
             user_node: this_user_node,
             rocr_index: None,

@@ -4,9 +4,9 @@
 use super::{exit_code, Counts, Finding};
 use serde::Serialize;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 pub struct Tool {
     pub name: &'static str,
     pub version: &'static str,
@@ -17,22 +17,31 @@ pub const TOOL: Tool = Tool {
     version: env!("CARGO_PKG_VERSION"),
 };
 
+/// The report's head fields (schema 2 added `host` and `fingerprint`; docs/json.md).
+pub struct Head<'a> {
+    pub profile: &'a str,
+    pub sysroot: &'a str,
+    pub host: &'a str,
+    pub strict: bool,
+    pub fingerprint: &'a crate::fleet::fingerprint::Fingerprint,
+}
+
 /// The whole report as one JSON value. Sections beyond the findings (inventory, agents,
 /// asm caps...) are passed in as already-serialised values so each family owns its schema.
 pub fn document(
-    profile: &str,
-    sysroot: &str,
-    strict: bool,
+    head: &Head<'_>,
     findings: &[Finding],
     sections: Vec<(&'static str, serde_json::Value)>,
 ) -> serde_json::Value {
     let mut doc = serde_json::json!({
         "schema_version": SCHEMA_VERSION,
         "tool": TOOL,
-        "profile": profile,
-        "sysroot": sysroot,
-        "strict": strict,
-        "exit_code": exit_code(findings, strict),
+        "profile": head.profile,
+        "sysroot": head.sysroot,
+        "host": head.host,
+        "fingerprint": head.fingerprint,
+        "strict": head.strict,
+        "exit_code": exit_code(findings, head.strict),
         "summary": Counts::of(findings),
         "findings": findings,
     });

@@ -2,6 +2,7 @@
 
 pub mod human;
 pub mod json;
+pub mod npd;
 
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,0 +1,107 @@
+//! The few fields of a report that `merge` reads, borrowed from the input bytes; everything
+//! else (evidence, inventory, agents) is skipped by serde without being built.
+
+use serde::Deserialize;
+use std::borrow::Cow;
+
+#[derive(Debug, Deserialize)]
+pub struct Doc<'a> {
+    pub schema_version: Option<u64>,
+    #[serde(borrow)]
+    pub tool: Option<Tool<'a>>,
+    #[serde(borrow)]
+    pub command: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub host: Option<Cow<'a, str>>,
+    pub exit_code: Option<i64>,
+    pub summary: Option<Counts>,
+    #[serde(default, borrow)]
+    pub findings: Vec<Finding<'a>>,
+    pub fingerprint: Option<crate::fleet::fingerprint::Fingerprint>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Tool<'a> {
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Counts {
+    #[serde(default)]
+    pub warn: u64,
+    #[serde(default)]
+    pub fail: u64,
+    #[serde(default)]
+    pub error: u64,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Finding<'a> {
+    #[serde(borrow)]
+    pub id: Cow<'a, str>,
+    #[serde(borrow)]
+    pub subject: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub status: Cow<'a, str>,
+    #[serde(borrow)]
+    pub summary: Cow<'a, str>,
+}
+
+/// Why a document could not be folded in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Problem {
+    /// The input ended inside a document.
+    Truncated,
+    /// Not JSON, or JSON of the wrong shape.
+    Corrupt,
+    /// JSON, but not a rocm-doctor diagnosis report.
+    Foreign,
+    /// A rocm-doctor report of another schema version.
+    SchemaVersion,
+    /// A second report for a host already seen (the first is kept).
+    Duplicate,
+    /// A host named in `--expect` without a report, or an empty input.
+    Missing,
+}
+
+/// Parses one document. `Err` carries the problem and a one-line detail.
+pub fn parse(bytes: &[u8]) -> Result<Doc<'_>, (Problem, String)> {
+    let doc: Doc<'_> = serde_json::from_slice(bytes).map_err(|e| {
+        let p = if e.is_eof() {
+            Problem::Truncated
+        } else {
+            Problem::Corrupt
+        };
+        (p, e.to_string())
+    })?;
+    let name = doc.tool.as_ref().map(|t| t.name.as_ref());
+    if name != Some("rocm-doctor") {
+        return Err((
+            Problem::Foreign,
+            format!("tool is {}", name.unwrap_or("not named")),
+        ));
+    }
+    if doc.command.is_some() {
+        return Err((
+            Problem::Foreign,
+            format!(
+                "a `{}` document, not a diagnosis report",
+                doc.command.as_deref().unwrap_or("")
+            ),
+        ));
+    }
+    let want = u64::from(crate::report::json::SCHEMA_VERSION);
+    if doc.schema_version != Some(want) {
+        return Err((
+            Problem::SchemaVersion,
+            format!(
+                "schema_version {} (this merge reads {want}; see docs/json.md, Migration)",
+                doc.schema_version
+                    .map_or("missing".to_string(), |v| v.to_string())
+            ),
+        ));
+    }
+    Ok(doc)
+}

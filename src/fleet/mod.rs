@@ -1,0 +1,136 @@
+//! Fleet use: the stack fingerprint in every report, and `rocm-doctor merge`, which folds many
+//! reports into one summary. `doc` (fields read), `summary` (pure fold), `input` (files,
+//! directories, streams), `render` (human view); this file only does the I/O around them.
+
+pub mod doc;
+pub mod fingerprint;
+pub mod input;
+pub mod render;
+pub mod summary;
+
+use crate::report::{self, exit};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use summary::Summary;
+
+/// Files larger than this are noted, not read.
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// `rocm-doctor merge INPUT...`: returns the exit code.
+pub fn main(inputs: &[PathBuf], expect: Option<&Path>, json: bool) -> i32 {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut stdin = false;
+    let mut sum = Summary::default();
+    for p in inputs {
+        if p.as_os_str() == "-" {
+            stdin = true;
+        } else if p.is_dir() {
+            match std::fs::read_dir(p) {
+                Ok(rd) => {
+                    let mut v: Vec<PathBuf> = rd
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
+                        .collect();
+                    v.sort();
+                    files.extend(v);
+                }
+                Err(e) => sum.note(
+                    doc::Problem::Missing,
+                    &p.display().to_string(),
+                    None,
+                    e.to_string(),
+                ),
+            }
+        } else {
+            files.push(p.clone());
+        }
+    }
+    let expected = match expect.map(read_expect).transpose() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("rocm-doctor merge: --expect: {e}");
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
+    sum.absorb(fold_files(&files));
+    if stdin {
+        let lock = std::io::stdin().lock();
+        input::fold_lines(&mut sum, std::io::BufReader::new(lock), "-");
+    }
+    if let Some(hosts) = expected {
+        sum.expect(&hosts);
+    }
+    let r = sum.finish();
+    let code = r.exit_code();
+    if json {
+        report::write_stdout(report::Output::Json(&r), code)
+    } else {
+        report::write_stdout::<()>(report::Output::Text(&render::render(&r)), code)
+    }
+}
+
+/// `--expect FILE`: host names, one per line or separated by spaces/commas.
+fn read_expect(p: &Path) -> std::io::Result<Vec<String>> {
+    let text = std::fs::read_to_string(p)?;
+    Ok(text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect())
+}
+
+fn fold_file(sum: &mut Summary, f: &Path) {
+    let src = f.display().to_string();
+    let host = input::host_from_file(f);
+    match std::fs::metadata(f) {
+        Ok(m) if m.len() > MAX_FILE_BYTES => {
+            sum.note(
+                doc::Problem::Corrupt,
+                &src,
+                host.as_deref(),
+                format!("{} bytes: larger than {MAX_FILE_BYTES}", m.len()),
+            );
+            return;
+        }
+        Err(e) => {
+            sum.note(doc::Problem::Missing, &src, host.as_deref(), e.to_string());
+            return;
+        }
+        Ok(_) => {}
+    }
+    match std::fs::read(f) {
+        Ok(bytes) => input::fold_bytes(sum, &bytes, &src, host.as_deref()),
+        Err(e) => sum.note(doc::Problem::Missing, &src, host.as_deref(), e.to_string()),
+    }
+}
+
+/// Folds files on every core: each worker keeps its own summary; they are absorbed in
+/// worker order at the end.
+pub fn fold_files(files: &[PathBuf]) -> Summary {
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len().max(1));
+    let next = AtomicUsize::new(0);
+    let parts: Vec<Summary> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut sum = Summary::default();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(f) = files.get(i) else { break };
+                        fold_file(&mut sum, f);
+                    }
+                    sum
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut all = Summary::default();
+    for p in parts {
+        all.absorb(p);
+    }
+    all
+}

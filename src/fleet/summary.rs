@@ -1,0 +1,330 @@
+//! The fleet summary: a pure fold of parsed reports. Its size grows with the number of nodes
+//! and of distinct problems, never with the size of the reports (evidence is not kept).
+
+use super::doc::{Doc, Problem};
+use super::fingerprint::{Fingerprint, FIELDS};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// At most this many notes are kept per kind; the rest are only counted.
+pub const MAX_NOTES_PER_KIND: usize = 200;
+
+/// Overall status of one node, worst first when sorted in reverse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeStatus {
+    Ok,
+    Warn,
+    Fail,
+    Error,
+}
+
+/// One input that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Note {
+    pub kind: Problem,
+    /// File name, `-` (stdin) or `<file>:<line>`.
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    pub detail: String,
+}
+
+/// A failing/warning check with one cause, and the nodes where it happened.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CauseKey {
+    pub id: String,
+    pub status: String,
+    pub subject: Option<String>,
+    pub summary: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub reports: u64,
+    pub nodes: BTreeMap<String, NodeStatus>,
+    pub causes: BTreeMap<CauseKey, BTreeSet<String>>,
+    /// (field, comparison group) -> value -> hosts. Firmware and GPU count are compared among
+    /// nodes with the same agent ISAs (a fleet may mix models); the rest fleet-wide (group "").
+    pub values: BTreeMap<(&'static str, String), BTreeMap<String, BTreeSet<String>>>,
+    pub notes: Vec<Note>,
+    pub notes_dropped: BTreeMap<Problem, u64>,
+}
+
+impl Summary {
+    /// Folds one parsed report. `fallback_host` names it when the report has no `host`
+    /// (a `host: ` prefix, or the file name).
+    pub fn add(&mut self, doc: &Doc<'_>, fallback_host: Option<&str>, source: &str) {
+        let host = match doc
+            .host
+            .as_deref()
+            .filter(|h| !h.is_empty())
+            .or(fallback_host)
+        {
+            Some(h) => h.to_string(),
+            None => {
+                self.note(
+                    Problem::Missing,
+                    source,
+                    None,
+                    "report without a host name".into(),
+                );
+                return;
+            }
+        };
+        if self.nodes.contains_key(&host) {
+            self.note(
+                Problem::Duplicate,
+                source,
+                Some(&host),
+                "a second report for this host; the first one is kept".into(),
+            );
+            return;
+        }
+        self.reports += 1;
+        let c = doc.summary.as_ref();
+        let status = if c.is_some_and(|c| c.error > 0) {
+            NodeStatus::Error
+        } else if c.is_some_and(|c| c.fail > 0) || doc.exit_code.is_some_and(|e| e != 0) {
+            NodeStatus::Fail
+        } else if c.is_some_and(|c| c.warn > 0) {
+            NodeStatus::Warn
+        } else {
+            NodeStatus::Ok
+        };
+        for f in &doc.findings {
+            if !matches!(f.status.as_ref(), "warn" | "fail" | "error") {
+                continue;
+            }
+            let key = CauseKey {
+                id: f.id.to_string(),
+                status: f.status.to_string(),
+                subject: f.subject.as_ref().map(|s| s.to_string()),
+                summary: f.summary.to_string(),
+            };
+            self.causes.entry(key).or_default().insert(host.clone());
+        }
+        let fp = doc.fingerprint.clone().unwrap_or_default();
+        for name in FIELDS {
+            self.values
+                .entry((name, group_of(name, &fp)))
+                .or_default()
+                .entry(fp.field(name))
+                .or_default()
+                .insert(host.clone());
+        }
+        self.nodes.insert(host, status);
+    }
+
+    pub fn note(&mut self, kind: Problem, source: &str, host: Option<&str>, detail: String) {
+        if self.notes.iter().filter(|n| n.kind == kind).count() >= MAX_NOTES_PER_KIND {
+            *self.notes_dropped.entry(kind).or_default() += 1;
+            return;
+        }
+        self.notes.push(Note {
+            kind,
+            source: source.to_string(),
+            host: host.map(str::to_string),
+            detail,
+        });
+    }
+
+    /// Hosts expected (`--expect`) that sent no report.
+    pub fn expect(&mut self, hosts: &[String]) {
+        for h in hosts {
+            if !self.nodes.contains_key(h) {
+                self.note(Problem::Missing, "--expect", Some(h), "no report".into());
+            }
+        }
+    }
+
+    /// Folds another partial summary (from another worker) into this one. Duplicates across
+    /// workers are noted like duplicates within one.
+    pub fn absorb(&mut self, other: Summary) {
+        self.reports += other.reports;
+        let mut dup: BTreeSet<String> = BTreeSet::new();
+        for (h, s) in other.nodes {
+            match self.nodes.entry(h) {
+                std::collections::btree_map::Entry::Occupied(e) => {
+                    self.reports -= 1;
+                    dup.insert(e.key().clone());
+                }
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(s);
+                }
+            }
+        }
+        for (k, hosts) in other.causes {
+            let hosts: BTreeSet<String> = hosts.into_iter().filter(|h| !dup.contains(h)).collect();
+            if !hosts.is_empty() {
+                self.causes.entry(k).or_default().extend(hosts);
+            }
+        }
+        for (field, vals) in other.values {
+            for (v, hosts) in vals {
+                let hosts: BTreeSet<String> =
+                    hosts.into_iter().filter(|h| !dup.contains(h)).collect();
+                if !hosts.is_empty() {
+                    self.values
+                        .entry(field.clone())
+                        .or_default()
+                        .entry(v)
+                        .or_default()
+                        .extend(hosts);
+                }
+            }
+        }
+        for h in dup {
+            self.note(
+                Problem::Duplicate,
+                "(another input)",
+                Some(&h),
+                "a second report for this host; one is kept".into(),
+            );
+        }
+        for n in other.notes {
+            let Note {
+                kind,
+                source,
+                host,
+                detail,
+            } = n;
+            self.note(kind, &source, host.as_deref(), detail);
+        }
+        for (k, n) in other.notes_dropped {
+            *self.notes_dropped.entry(k).or_default() += n;
+        }
+    }
+
+    /// The finished, serialisable view.
+    pub fn finish(&self) -> Report {
+        let mut by_status: BTreeMap<NodeStatus, Vec<String>> = BTreeMap::new();
+        for (h, s) in &self.nodes {
+            by_status.entry(*s).or_default().push(h.clone());
+        }
+        let mut checks: Vec<CheckGroup> = self
+            .causes
+            .iter()
+            .map(|(k, hosts)| CheckGroup {
+                id: k.id.clone(),
+                status: k.status.clone(),
+                subject: k.subject.clone(),
+                cause: k.summary.clone(),
+                count: hosts.len(),
+                nodes: hosts.iter().cloned().collect(),
+            })
+            .collect();
+        let rank = |s: &str| match s {
+            "error" => 0,
+            "fail" => 1,
+            _ => 2,
+        };
+        checks.sort_by(|a, b| {
+            (rank(&a.status), std::cmp::Reverse(a.count), &a.id).cmp(&(
+                rank(&b.status),
+                std::cmp::Reverse(b.count),
+                &b.id,
+            ))
+        });
+        let mut outliers: Vec<Outlier> = Vec::new();
+        for ((name, group), vals) in &self.values {
+            let total: usize = vals.values().map(BTreeSet::len).sum();
+            // Majority: most nodes; ties broken by the value text so the answer is stable.
+            let Some((majority, maj_hosts)) = vals
+                .iter()
+                .max_by(|a, b| a.1.len().cmp(&b.1.len()).then_with(|| b.0.cmp(a.0)))
+            else {
+                continue;
+            };
+            for (v, hosts) in vals {
+                // An outlier is a minority: fewer nodes than the majority value, and at most a
+                // quarter of the compared nodes (or one node). Two halves are two kinds of
+                // node, not one broken.
+                let small = hosts.len() <= (total / 4).max(1);
+                if v != majority && hosts.len() < maj_hosts.len() && small {
+                    outliers.push(Outlier {
+                        field: name,
+                        among: if group.is_empty() {
+                            "all nodes".to_string()
+                        } else {
+                            format!("nodes with isas {group}")
+                        },
+                        majority: majority.clone(),
+                        majority_count: maj_hosts.len(),
+                        value: v.clone(),
+                        nodes: hosts.iter().cloned().collect(),
+                    });
+                }
+            }
+        }
+        let mut notes = self.notes.clone();
+        notes.sort_by(|a, b| (a.kind, &a.source).cmp(&(b.kind, &b.source)));
+        Report {
+            schema_version: crate::report::json::SCHEMA_VERSION,
+            tool: crate::report::json::TOOL,
+            command: "merge",
+            reports: self.reports,
+            nodes: by_status,
+            checks,
+            outliers,
+            notes,
+            notes_dropped: self.notes_dropped.clone(),
+        }
+    }
+}
+
+/// The comparison group of a fingerprint field (see [`Summary::values`]).
+fn group_of(name: &str, fp: &Fingerprint) -> String {
+    match name {
+        "firmware" | "gpu_count" => fp.field("isas"),
+        _ => String::new(),
+    }
+}
+
+#[derive(Debug, Serialize)]
+pub struct CheckGroup {
+    pub id: String,
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    pub cause: String,
+    pub count: usize,
+    pub nodes: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Outlier {
+    pub field: &'static str,
+    /// The nodes compared: `all nodes`, or `nodes with isas <list>`.
+    pub among: String,
+    pub majority: String,
+    pub majority_count: usize,
+    pub value: String,
+    pub nodes: Vec<String>,
+}
+
+/// `rocm-doctor merge --json`; schema in docs/fleet.md.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: crate::report::json::Tool,
+    pub command: &'static str,
+    pub reports: u64,
+    pub nodes: BTreeMap<NodeStatus, Vec<String>>,
+    pub checks: Vec<CheckGroup>,
+    pub outliers: Vec<Outlier>,
+    pub notes: Vec<Note>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub notes_dropped: BTreeMap<Problem, u64>,
+}
+
+impl Report {
+    /// 0: every node ok or warn and every input used; 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        let bad = self.nodes.contains_key(&NodeStatus::Fail)
+            || self.nodes.contains_key(&NodeStatus::Error)
+            || !self.notes.is_empty()
+            || !self.notes_dropped.is_empty();
+        i32::from(bad)
+    }
+}
