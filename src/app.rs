@@ -34,6 +34,15 @@ pub fn main() -> i32 {
             kernels,
             verify_hash,
         }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels, *verify_hash),
+        Some(Command::Log { file }) => crate::logscan::main(&cli.run, file),
+        Some(Command::GenLog {
+            iterations,
+            devices,
+        }) => match crate::logscan::gen::write(std::io::stdout().lock(), *iterations, *devices) {
+            Ok(()) => exit::OK,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+            Err(e) => usage_error(&e.to_string()),
+        },
         None => run(&cli.run),
     }
 }

@@ -15,6 +15,7 @@ pub mod host;
 pub mod inspect;
 pub mod inventory;
 pub mod isa;
+pub mod logscan;
 pub mod probe;
 pub mod report;
 pub mod runner;
