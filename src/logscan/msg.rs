@@ -259,7 +259,7 @@ mod tests {
             Event::ApiReturn {
                 api: b"hipMemcpyAsync",
                 result: b"hipSuccess",
-                rest: b":",
+                rest: b"",
                 duration_us: Some(529)
             }
         );
