@@ -110,6 +110,18 @@ fn num(b: &[u8]) -> Option<u64> {
     std::str::from_utf8(&b[..n]).ok()?.parse().ok()
 }
 
+/// The packet type digit of an AQL line (`... Header = 0x1502 (type=2, ...`).
+fn header_type(m: &[u8]) -> Option<u8> {
+    static F: std::sync::OnceLock<memmem::Finder<'static>> = std::sync::OnceLock::new();
+    let f = F.get_or_init(|| memmem::Finder::new(b"Header = "));
+    let p = f.find(m)?;
+    let r = &m[p..];
+    let t = memchr::memchr(b'(', r)?;
+    r.get(t + 1..t + 7)
+        .filter(|s| s.starts_with(b"type="))
+        .map(|s| s[5])
+}
+
 /// Classifies a runtime message (level >= 0) or, with `foreign`, a line outside the prefix format.
 pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
     let m = strip(msg);
@@ -122,6 +134,24 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
         } else {
             Event::Other
         };
+    }
+    // Hot lines first, by their first byte (the launch sequence of section 1.7 of docs/log.md).
+    match m.first() {
+        Some(b'S') => {
+            if let Some(k) = after(m, b"ShaderName : ") {
+                return Event::Kernel(k);
+            }
+            if m.starts_with(b"SWq=") {
+                return match header_type(m) {
+                    Some(t) => Event::Packet(t == b'2'),
+                    None => Event::Other,
+                };
+            }
+        }
+        Some(b'A') if m.starts_with(b"Arg") => return Event::Other,
+        Some(b'K') if m.starts_with(b"Kernarg") => return Event::Other,
+        Some(b'N') if m.starts_with(b"NullStream") => return Event::Other,
+        _ => {}
     }
     let n = ident_len(m);
     if n > 0 {
@@ -156,12 +186,6 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
     if let Some(r) = after(m, b"Command (") {
         let e = memchr::memchr(b')', r).unwrap_or(r.len());
         return Event::Command(&r[..e]);
-    }
-    if m.starts_with(b"SWq=") {
-        if let Some(p) = memmem::find(m, b"Header = ") {
-            let is_kernel = memmem::find(&m[p..], b"(type=2").is_some();
-            return Event::Packet(is_kernel);
-        }
     }
     if let Some(r) = after(m, b"Created SWq=") {
         let hwq = memmem::find(r, b"HWq=").map_or(&b""[..], |p| {

@@ -23,9 +23,21 @@ pub fn demangle(name: &str) -> String {
 fn kernels_sorted(s: &Summary) -> Vec<(String, u64)> {
     let mut merged: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
     for (k, v) in &s.kernels {
-        *merged.entry(demangle(k)).or_default() += v;
+        *merged
+            .entry(demangle(&String::from_utf8_lossy(k)))
+            .or_default() += v;
     }
     let mut v: Vec<_> = merged.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    v
+}
+
+fn commands(s: &Summary) -> Vec<(String, u64)> {
+    let mut v: Vec<(String, u64)> = s
+        .commands
+        .iter()
+        .map(|(k, n)| (String::from_utf8_lossy(k).into_owned(), *n))
+        .collect();
     v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     v
 }
@@ -204,8 +216,7 @@ pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) 
         );
     }
     if !s.commands.is_empty() {
-        let mut cs: Vec<_> = s.commands.iter().collect();
-        cs.sort_by(|a, b| b.1.cmp(a.1));
+        let cs = commands(s);
         let list: Vec<String> = cs
             .iter()
             .take(top)
@@ -257,10 +268,10 @@ pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) 
         .iter()
         .take(if verbose > 0 { usize::MAX } else { 4 })
     {
-        let _ = writeln!(o, "  pid {} tid {} ({} lines)", t.pid, t.tid, t.lines);
+        let _ = writeln!(o, "  pid {} tid {:#x} ({} lines)", t.pid, t.tid, t.lines);
         let n = if verbose > 0 { t.last.len() } else { 2 };
         for l in t.last.iter().skip(t.last.len().saturating_sub(n)) {
-            let _ = writeln!(o, "    {:>9}: {}", l.line, short(&l.text, 140));
+            let _ = writeln!(o, "    {:>9}: {}", l.line, short(&l.text(), 140));
         }
     }
     if threads.len() > 4 && verbose == 0 {
@@ -277,7 +288,22 @@ pub fn json(path: &str, c: Compression, s: &Summary, v: &Verdict, code: i32) -> 
         .into_iter()
         .map(|(name, count)| json!({"name": name, "count": count}))
         .collect();
-    let threads: Vec<_> = s.threads.values().collect();
+    let threads: Vec<_> = s
+        .threads
+        .values()
+        .map(|t| {
+            json!({
+                "pid": t.pid,
+                "tid": format!("{:#x}", t.tid),
+                "lines": t.lines,
+                "last": t.last.iter().map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let commands: serde_json::Map<String, serde_json::Value> = commands(s)
+        .into_iter()
+        .map(|(k, n)| (k, json!(n)))
+        .collect();
     let pids: std::collections::BTreeSet<u32> = s.threads.keys().map(|k| k.0).collect();
     let mut log = json!({
             "path": path,
@@ -315,7 +341,7 @@ pub fn json(path: &str, c: Compression, s: &Summary, v: &Verdict, code: i32) -> 
             "apis": s.apis,
             "kernel_launches": s.kernel_launches,
             "kernels": kernels,
-            "commands": s.commands,
+            "commands": commands,
             "dispatch_packets": s.dispatch_packets,
             "barrier_packets": s.barrier_packets,
             "code_objects": {

@@ -4,8 +4,9 @@
 
 use super::line::{self, Kind};
 use super::msg::{self, Event};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// Distinct API names, kernel names, command kinds, error messages kept; the rest count as "other".
 const MAX_KEYS: usize = 10_000;
@@ -65,13 +66,27 @@ pub struct ApiStat {
     pub max_us: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A line kept as raw bytes (converted to text only when rendered).
+#[derive(Debug, Clone, Default)]
+pub struct RawLine {
+    pub line: u64,
+    pub ts_us: Option<u64>,
+    pub bytes: Vec<u8>,
+}
+
+impl RawLine {
+    pub fn text(&self) -> String {
+        text(&self.bytes)
+    }
+}
+
+#[derive(Debug, Clone)]
 pub struct Thread {
     pub pid: u32,
-    pub tid: String,
+    pub tid: u64,
     pub lines: u64,
     /// The thread's last lines, oldest first: where it stopped.
-    pub last: VecDeque<Occurrence>,
+    pub last: VecDeque<RawLine>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -120,9 +135,11 @@ pub struct Summary {
     pub queue_sizes: BTreeMap<u64, u64>,
     pub apis: BTreeMap<String, ApiStat>,
     pub api_calls: u64,
-    pub kernels: HashMap<String, u64>,
+    #[serde(skip)]
+    pub kernels: FxHashMap<Box<[u8]>, u64>,
     pub kernel_launches: u64,
-    pub commands: BTreeMap<String, u64>,
+    #[serde(skip)]
+    pub commands: FxHashMap<Box<[u8]>, u64>,
     pub dispatch_packets: u64,
     pub barrier_packets: u64,
     /// `Cannot find CO` / `No compatible code objects` by ISA.
@@ -137,9 +154,10 @@ pub struct Summary {
     /// Level-0 lines and ROCr fatal messages.
     pub fatal: Vec<Occurrence>,
     pub other_keys: u64,
+    #[serde(skip)]
     pub threads: BTreeMap<(u32, u64), Thread>,
     #[serde(skip)]
-    pending: HashMap<(u32, u64), Pending>,
+    pending: FxHashMap<(u32, u64), Pending>,
 }
 
 fn gfx_name(major: u32, minor: u32, stepping: u32) -> String {
@@ -234,22 +252,25 @@ impl Summary {
                 } else {
                     None
                 }
-                .unwrap_or_else(|| occ(b""));
+                .unwrap_or_default();
                 o.line = line_no;
                 o.ts_us = l.ts_us;
-                o.pid = l.pid;
-                o.text.clear();
-                let m = msg::strip(&l.msg[..l.msg.len().min(TEXT_CAP)]);
-                o.text.push_str(&String::from_utf8_lossy(m));
+                o.bytes.clear();
+                o.bytes
+                    .extend_from_slice(&l.msg[..l.msg.len().min(TEXT_CAP)]);
                 t.last.push_back(o);
             } else if self.threads.len() < MAX_THREADS {
                 self.threads.insert(
                     k,
                     Thread {
                         pid: k.0,
-                        tid: format!("{:#x}", k.1),
+                        tid: k.1,
                         lines: 1,
-                        last: VecDeque::from([occ(l.msg)]),
+                        last: VecDeque::from([RawLine {
+                            line: line_no,
+                            ts_us: l.ts_us,
+                            bytes: l.msg[..l.msg.len().min(TEXT_CAP)].to_vec(),
+                        }]),
                     },
                 );
             }
@@ -339,21 +360,19 @@ impl Summary {
             }
             Event::Kernel(k) => {
                 self.kernel_launches += 1;
-                if let Some(c) = self.kernels.get_mut(&*String::from_utf8_lossy(k)) {
+                if let Some(c) = self.kernels.get_mut(k) {
                     *c += 1;
                 } else if self.kernels.len() < MAX_KEYS {
-                    self.kernels
-                        .insert(String::from_utf8_lossy(k).into_owned(), 1);
+                    self.kernels.insert(k.into(), 1);
                 } else {
                     self.other_keys += 1;
                 }
             }
             Event::Command(c) => {
-                let c = String::from_utf8_lossy(c);
-                if let Some(n) = self.commands.get_mut(&*c) {
+                if let Some(n) = self.commands.get_mut(c) {
                     *n += 1;
                 } else if self.commands.len() < 256 {
-                    self.commands.insert(c.into_owned(), 1);
+                    self.commands.insert(c.into(), 1);
                 }
             }
             Event::Packet(true) => self.dispatch_packets += 1,
@@ -575,7 +594,7 @@ impl Summary {
         self.threads
             .values_mut()
             .flat_map(|t| t.last.iter_mut())
-            .for_each(f);
+            .for_each(|r| r.line += off);
     }
 }
 
