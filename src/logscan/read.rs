@@ -99,9 +99,20 @@ fn next_line_start(f: &File, from: u64, len: u64) -> io::Result<u64> {
     Ok(len)
 }
 
-/// Summarises a plain file with `threads` threads.
+/// Summarises a plain file with up to `threads` threads.
 pub fn scan_plain(f: &File, len: u64, threads: usize) -> io::Result<Summary> {
-    let parts = (len / MIN_REGION).clamp(1, threads.max(1) as u64);
+    scan_plain_regions(f, len, threads, MIN_REGION)
+}
+
+/// [`scan_plain`] with the smallest region a thread gets (tests use tiny regions to prove the
+/// line-boundary stitching).
+pub fn scan_plain_regions(
+    f: &File,
+    len: u64,
+    threads: usize,
+    min_region: u64,
+) -> io::Result<Summary> {
+    let parts = (len / min_region.max(1)).clamp(1, threads.max(1) as u64);
     let mut bounds = vec![0u64];
     for i in 1..parts {
         let b = next_line_start(f, len * i / parts, len)?;
