@@ -3,7 +3,8 @@
 # devices, ROCm 7.2 line format, interleaved threads; `rocm-doctor gen-log`, deterministic),
 # from the page cache, against the seed's three `grep -c` passes (queues, KernelExecution
 # enqueues, HWq= dispatch lines) in the same run. Reports medians (hyperfine) and peak RSS
-# (/usr/bin/time) for each size.
+# (/usr/bin/time) for each size. Outputs go through `| cat`: GNU grep stops at the first match
+# when its stdout is /dev/null (which is where hyperfine sends it), which would time nothing.
 #
 # Usage: scripts/bench-log.sh [ITERATIONS...] (default: 12764 127644 = ~150 MB and ~1.5 GB;
 # seed 003 had 127,644 iterations). Needs hyperfine and /usr/bin/time. BENCH_DIR=dir keeps the logs.
@@ -23,8 +24,8 @@ for it in "${SIZES[@]}"; do
   echo "== $it iterations, $((bytes / 1000000)) MB"
   "$DOCTOR" log "$f" | sed -n '1,6p'
   hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$W/h-$it.json" \
-    -n doctor "$DOCTOR log $f" \
-    -n grep3 "grep -c 'Created SWq' $f; grep -c KernelExecution $f; grep -c 'HWq=' $f" >/dev/null
+    -n doctor "$DOCTOR log $f | cat" \
+    -n grep3 "grep -c 'Created SWq' $f | cat; grep -c KernelExecution $f | cat; grep -c 'HWq=' $f | cat" >/dev/null
   python3 - "$W/h-$it.json" "$bytes" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}

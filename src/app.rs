@@ -34,6 +34,7 @@ pub fn main() -> i32 {
             kernels,
             verify_hash,
         }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels, *verify_hash),
+        Some(Command::Ps) => crate::gpuproc::main(&cli.run),
         Some(Command::Log { file }) => crate::logscan::main(&cli.run, file),
         Some(Command::GenLog {
             iterations,

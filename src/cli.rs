@@ -154,6 +154,9 @@ pub enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
+    /// List the processes holding /dev/kfd or an AMD render node: user, command line, container,
+    /// GPUs, VRAM; and what could not be seen, and why (docs/ps.md). Honours --sysroot.
+    Ps,
     /// Internal: write a synthetic AMD_LOG_LEVEL log shaped like seed 003 (benchmarks).
     #[command(hide = true)]
     GenLog {

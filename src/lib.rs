@@ -11,6 +11,7 @@ pub mod codeobj;
 pub mod config;
 pub mod diag;
 pub mod gpu;
+pub mod gpuproc;
 pub mod host;
 pub mod inspect;
 pub mod inventory;
