@@ -70,16 +70,13 @@ pub fn strip(msg: &[u8]) -> &[u8] {
     loop {
         let t = trim(m);
         if t.first() == Some(&0x1b) {
-            match memchr::memchr(b'm', t) {
-                Some(p) if p < 16 => m = &t[p + 1..],
-                _ => return t,
+            // An SGR code is short: look for its `m` in the first 16 bytes only.
+            match memchr::memchr(b'm', &t[..t.len().min(16)]) {
+                Some(p) => m = &t[p + 1..],
+                None => return t,
             }
-        } else if let Some(p) = t
-            .iter()
-            .rposition(|&c| c == 0x1b)
-            .filter(|&p| t.len() - p < 16)
-        {
-            m = &t[..p];
+        } else if let Some(p) = memchr::memrchr(0x1b, &t[t.len().saturating_sub(16)..]) {
+            m = &t[..t.len().saturating_sub(16) + p];
         } else {
             return t;
         }
