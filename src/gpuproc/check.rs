@@ -10,16 +10,18 @@ pub const CHECKS: &[(&str, CheckFn)] = &[("gpu.processes", processes)];
 
 fn processes(ctx: &Ctx) -> Vec<Finding> {
     let fs = &ctx.host.fs;
-    let has_gpu = fs.exists(Path::new("/dev/kfd"))
-        || fs.is_dir(Path::new("/sys/class/kfd/kfd/proc"))
-        || fs
-            .list_names(Path::new("/dev/dri"))
-            .iter()
-            .any(|n| n.to_string_lossy().starts_with("renderD"));
-    if !has_gpu {
-        return vec![Finding::skip(
-            "no /dev/kfd, render node or KFD process list: no GPU process to list",
-        )];
+    // The same gate as the other GPU checks (WSL, no KFD GPU node): a skip, never a failure;
+    // device nodes or KFD processes without a GPU in the topology still get scanned.
+    if let Some(skip) = crate::checks::gpu::gate(ctx, ctx.inv.gpu(), false) {
+        let has_nodes = fs.exists(Path::new("/dev/kfd"))
+            || fs.is_dir(Path::new("/sys/class/kfd/kfd/proc"))
+            || fs
+                .list_names(Path::new("/dev/dri"))
+                .iter()
+                .any(|n| n.to_string_lossy().starts_with("renderD"));
+        if !has_nodes || !ctx.inv.gpu().environment.wsl.is_empty() {
+            return skip;
+        }
     }
     let uid = nix::unistd::getuid().as_raw();
     let mut s = scan::scan(ctx.host, uid);
