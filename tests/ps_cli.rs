@@ -32,6 +32,8 @@ fn fixture_container_process_vram_and_other_namespace() {
     assert_eq!(p["kfd_vram_bytes"]["51234"], 536870912u64);
     assert_eq!(p["kfd_queues"], 1);
     assert_eq!(ps["unseen"]["kfd_not_in_proc"][0], 777001);
+    assert_eq!(ps["unseen"]["kfd_not_in_proc_vram_bytes"], 1073741824u64);
+    assert_eq!(ps["unseen"]["kfd_not_in_proc_queues"], 1);
     let text = doctor()
         .args(["ps", "--sysroot"])
         .arg(fixture())

@@ -41,6 +41,9 @@ pub struct Unseen {
     pub unreadable: Vec<(u32, String)>,
     /// KFD processes (global pids) absent from this /proc: another PID namespace.
     pub kfd_not_in_proc: Vec<u32>,
+    /// Their VRAM (bytes, KFD `vram_<gpuid>` summed) and user queues.
+    pub kfd_not_in_proc_vram_bytes: u64,
+    pub kfd_not_in_proc_queues: u64,
     /// `/proc` is mounted with hidepid.
     pub hidepid: bool,
     /// The doctor runs without root (uid != 0).
@@ -184,8 +187,12 @@ pub fn scan(host: &Host, self_uid: u32) -> Scan {
     }
     for name in host.fs.list_names(Path::new("/sys/class/kfd/kfd/proc")) {
         if let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) {
-            if !visible.contains(&pid) {
+            if !visible.contains(&pid) && s.unseen.kfd_not_in_proc.len() < MAX_PROCS {
                 s.unseen.kfd_not_in_proc.push(pid);
+                let mut p = GpuProcess::default();
+                kfd_proc(host, &pid.to_string(), &mut p);
+                s.unseen.kfd_not_in_proc_vram_bytes += p.kfd_vram_bytes.values().sum::<u64>();
+                s.unseen.kfd_not_in_proc_queues += p.kfd_queues;
             }
         }
     }
