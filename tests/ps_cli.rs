@@ -71,8 +71,10 @@ fn real_process_holding_dev_kfd_in_a_private_namespace() {
     let script = format!(
         "set -e; mount -t tmpfs none /dev; mknod -m 666 /dev/null c 1 3; : > /dev/kfd; \
          sleep 30 3</dev/kfd & child=$!; sleep 0.2; \
-         {} ps --json; echo \"CHILD=$child\"; kill $child",
-        bin.display()
+         {bin} ps --json; echo \"CHILD=$child\"; \
+         if command -v setpriv >/dev/null; then echo NOBODY; setpriv --reuid=65534 --regid=65534 --clear-groups {bin} ps --json || true; fi; \
+         kill $child",
+        bin = bin.display()
     );
     let out = std::process::Command::new("timeout")
         .args([
@@ -96,7 +98,8 @@ fn real_process_holding_dev_kfd_in_a_private_namespace() {
         return;
     }
     let (json, tail) = text.rsplit_once("CHILD=").unwrap();
-    let child: u32 = tail.trim().parse().unwrap();
+    let (child, nobody) = tail.split_once("NOBODY").unwrap_or((tail, ""));
+    let child: u32 = child.trim().parse().unwrap();
     let doc: serde_json::Value = serde_json::from_str(json).unwrap();
     let procs = doc["ps"]["processes"].as_array().unwrap();
     let p = procs
@@ -105,4 +108,20 @@ fn real_process_holding_dev_kfd_in_a_private_namespace() {
         .unwrap_or_else(|| panic!("child {child} not listed: {doc}"));
     assert_eq!(p["devices"][0], "/dev/kfd");
     assert!(p["cmdline"].as_str().unwrap().starts_with("sleep 30"));
+    // As nobody, root's child is not readable: reported as unseen with its errno, not dropped.
+    if let Ok(doc) = serde_json::from_str::<serde_json::Value>(nobody.trim()) {
+        let ps = &doc["ps"];
+        assert_eq!(ps["unseen"]["not_root"], true, "{doc}");
+        assert!(
+            ps["unseen"]["unreadable"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|u| u[0] == child && u[1] == "EACCES"),
+            "{doc}"
+        );
+        assert!(ps["notes"].to_string().contains("root or CAP_SYS_PTRACE"));
+    } else {
+        eprintln!("skipped the unprivileged half: the binary is not reachable as nobody");
+    }
 }
