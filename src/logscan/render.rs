@@ -370,3 +370,16 @@ pub fn json(path: &str, c: Compression, s: &Summary, v: &Verdict, code: i32) -> 
         "log": log,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn demangles_itanium_names_and_keeps_others() {
+        assert_eq!(
+            super::demangle("_Z6vecAddPfS_S_i"),
+            "vecAdd(float*, float*, float*, int)"
+        );
+        assert_eq!(super::demangle("Cijk_Alik_Bljk_S"), "Cijk_Alik_Bljk_S");
+        assert_eq!(super::demangle("_Zgarbage"), "_Zgarbage");
+    }
+}
