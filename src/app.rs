@@ -37,6 +37,16 @@ pub fn main() -> i32 {
         Some(Command::Merge { inputs, expect }) => {
             crate::fleet::main(inputs, expect.as_deref(), cli.run.json)
         }
+        Some(Command::Ps) => crate::gpuproc::main(&cli.run),
+        Some(Command::Log { file }) => crate::logscan::main(&cli.run, file),
+        Some(Command::GenLog {
+            iterations,
+            devices,
+        }) => match crate::logscan::gen::write(std::io::stdout().lock(), *iterations, *devices) {
+            Ok(()) => exit::OK,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit::OK,
+            Err(e) => usage_error(&e.to_string()),
+        },
         None => run(&cli.run),
     }
 }

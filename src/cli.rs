@@ -170,6 +170,27 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         expect: Option<PathBuf>,
     },
+    /// Summarise a HIP runtime AMD_LOG_LEVEL log (plain, .gz, .zst; `-` = stdin): processes,
+    /// devices, queues, API calls and their errors, kernels, code objects, where each thread
+    /// stopped (docs/log.md).
+    Log {
+        /// The log file, or `-` for stdin.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// List the processes holding /dev/kfd or an AMD render node: user, command line, container,
+    /// GPUs, VRAM; and what could not be seen, and why (docs/ps.md). Honours --sysroot.
+    Ps,
+    /// Internal: write a synthetic AMD_LOG_LEVEL log shaped like seed 003 (benchmarks).
+    #[command(hide = true)]
+    GenLog {
+        /// GEMM iterations (seed 003: 127644).
+        #[arg(long, default_value_t = 1000)]
+        iterations: u64,
+        /// Devices the iterations rotate over.
+        #[arg(long, default_value_t = 8)]
+        devices: u64,
+    },
     /// Print the checks reference in Markdown (docs/checks.md is generated from this).
     #[command(hide = true)]
     DocsChecks,

@@ -25,7 +25,7 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
 const NO_GPU_FIX: &str = "Install a GPU supported by ROCm and load amdgpu (`sudo modprobe amdgpu`; check `dmesg | grep -i -e amdgpu -e kfd`). In a container, pass the devices: `--device=/dev/kfd --device=/dev/dri`.";
 
 /// Why GPU checks stop early, or None to judge.
-fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding>> {
+pub(crate) fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding>> {
     if !t.environment.wsl.is_empty() {
         return Some(vec![Finding::skip(
             "WSL: ROCm on WSL drives the GPU through /dev/dxg, not KFD; KFD checks do not apply",

@@ -96,6 +96,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(toolchain::CHECKS);
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
+    v.extend_from_slice(crate::gpuproc::check::CHECKS);
     v.extend_from_slice(crate::inspect::check::CHECKS);
     v.extend_from_slice(crate::asm::CHECKS);
     v

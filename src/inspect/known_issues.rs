@@ -24,21 +24,50 @@ pub struct Issue {
     pub sources: Vec<String>,
 }
 
+/// What `rocm-doctor log` says about a failure signal it reads in a log (`[[log]]` entries).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogSignal {
+    /// A HIP result name (`hipErrorNoBinaryForGpu`) or `no-code-object`.
+    pub signal: String,
+    pub diagnosis: String,
+    pub fix: String,
+    /// Ids of `[[issue]]` entries whose symptom this signal matches.
+    pub issues: Vec<String>,
+    pub sources: Vec<String>,
+}
+
 #[derive(Deserialize)]
 struct Table {
     issue: Vec<Issue>,
+    #[serde(default)]
+    log: Vec<LogSignal>,
+}
+
+fn table() -> &'static (Vec<Issue>, Vec<LogSignal>) {
+    static T: OnceLock<(Vec<Issue>, Vec<LogSignal>)> = OnceLock::new();
+    T.get_or_init(|| {
+        toml::from_str::<Table>(include_str!("../../checks/known-issues.toml"))
+            .map(|t| (t.issue, t.log))
+            .unwrap_or_else(|e| {
+                eprintln!("rocm-doctor: checks/known-issues.toml is invalid: {e}");
+                (Vec::new(), Vec::new())
+            })
+    })
+}
+
+/// The log view's knowledge of a signal, if any.
+pub fn log_signal(signal: &str) -> Option<&'static LogSignal> {
+    table().1.iter().find(|l| l.signal == signal)
+}
+
+/// An issue by id.
+pub fn issue(id: &str) -> Option<&'static Issue> {
+    issues().iter().find(|i| i.id == id)
 }
 
 pub fn issues() -> &'static [Issue] {
-    static T: OnceLock<Vec<Issue>> = OnceLock::new();
-    T.get_or_init(|| {
-        toml::from_str::<Table>(include_str!("../../checks/known-issues.toml"))
-            .map(|t| t.issue)
-            .unwrap_or_else(|e| {
-                eprintln!("rocm-doctor: checks/known-issues.toml is invalid: {e}");
-                Vec::new()
-            })
-    })
+    &table().0
 }
 
 /// Everything an issue's conditions can ask about.

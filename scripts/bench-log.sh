@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `rocm-doctor log` on a generated AMD_LOG_LEVEL=5 log shaped like seed 003 (a GEMM loop over 8
+# devices, ROCm 7.2 line format, interleaved threads; `rocm-doctor gen-log`, deterministic),
+# from the page cache, against the seed's three `grep -c` passes (queues, KernelExecution
+# enqueues, HWq= dispatch lines) in the same run. Reports medians (hyperfine) and peak RSS
+# (/usr/bin/time) for each size. Outputs go through `| cat`: GNU grep stops at the first match
+# when its stdout is /dev/null (which is where hyperfine sends it), which would time nothing.
+#
+# Usage: scripts/bench-log.sh [ITERATIONS...] (default: 12764 127644 = ~150 MB and ~1.5 GB;
+# seed 003 had 127,644 iterations). Needs hyperfine and /usr/bin/time. BENCH_DIR=dir keeps the logs.
+set -euo pipefail
+SIZES=("${@:-12764 127644}")
+[ $# -eq 0 ] && SIZES=(12764 127644)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cargo build --release --quiet --manifest-path "$ROOT/Cargo.toml"
+DOCTOR=$ROOT/target/release/rocm-doctor
+if [ -n "${BENCH_DIR:-}" ]; then W=$BENCH_DIR; mkdir -p "$W"; else W=$(mktemp -d); trap 'rm -rf "$W"' EXIT; fi
+echo "cores: $(nproc)  load: $(cut -d' ' -f1-3 /proc/loadavg)"
+for it in "${SIZES[@]}"; do
+  f=$W/gemm-$it.log
+  [ -s "$f" ] || "$DOCTOR" gen-log --iterations "$it" --devices 8 > "$f"
+  bytes=$(stat -c %s "$f")
+  cat "$f" > /dev/null # page cache
+  echo "== $it iterations, $((bytes / 1000000)) MB"
+  "$DOCTOR" log "$f" | sed -n '1,6p'
+  hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$W/h-$it.json" \
+    -n doctor "$DOCTOR log $f | cat" \
+    -n grep3 "grep -c 'Created SWq' $f | cat; grep -c KernelExecution $f | cat; grep -c 'HWq=' $f | cat" >/dev/null
+  python3 - "$W/h-$it.json" "$bytes" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+b = int(sys.argv[2])
+d, g = r["doctor"]["median"], r["grep3"]["median"]
+print(f"doctor median {d:.3f} s = {b / d / 1e9:.2f} GB/s; three grep -c median {g:.3f} s; doctor is {g / d:.2f}x grep")
+PY
+  /usr/bin/time -f "peak RSS %M KB" "$DOCTOR" log "$f" > /dev/null
+done

@@ -1,0 +1,55 @@
+//! The `gpu.processes` check: who holds the GPU, in the default run. Never a warning: a machine
+//! with no GPU or no GPU process is normal (skip / pass); what could not be seen is evidence.
+
+use super::scan;
+use crate::checks::{CheckFn, Ctx};
+use crate::report::Finding;
+use std::path::Path;
+
+pub const CHECKS: &[(&str, CheckFn)] = &[("gpu.processes", processes)];
+
+fn processes(ctx: &Ctx) -> Vec<Finding> {
+    let fs = &ctx.host.fs;
+    // The same gate as the other GPU checks (WSL, no KFD GPU node): a skip, never a failure;
+    // device nodes or KFD processes without a GPU in the topology still get scanned.
+    if let Some(skip) = crate::checks::gpu::gate(ctx, ctx.inv.gpu(), false) {
+        let has_nodes = fs.exists(Path::new("/dev/kfd"))
+            || fs.is_dir(Path::new("/sys/class/kfd/kfd/proc"))
+            || fs
+                .list_names(Path::new("/dev/dri"))
+                .iter()
+                .any(|n| n.to_string_lossy().starts_with("renderD"));
+        if !has_nodes || !ctx.inv.gpu().environment.wsl.is_empty() {
+            return skip;
+        }
+    }
+    let uid = nix::unistd::getuid().as_raw();
+    let mut s = scan::scan(ctx.host, uid);
+    if fs.is_real_root() {
+        // The doctor's own gpu.kfd check opens /dev/kfd: not a holder worth listing.
+        let me = std::process::id();
+        s.processes.retain(|p| p.pid != me);
+    }
+    let notes = super::explanations(&s);
+    let f = if s.processes.is_empty() {
+        Finding::pass("no process holds /dev/kfd or a render node")
+    } else {
+        let list: Vec<String> = s
+            .processes
+            .iter()
+            .take(5)
+            .map(|p| format!("{} ({})", p.pid, p.comm.clone().unwrap_or_default()))
+            .collect();
+        Finding::pass(format!(
+            "{} process(es) hold the GPU: {}{}",
+            s.processes.len(),
+            list.join(", "),
+            if s.processes.len() > 5 {
+                ", ... (rocm-doctor ps)"
+            } else {
+                ""
+            }
+        ))
+    };
+    vec![f.evidence_lines(notes)]
+}

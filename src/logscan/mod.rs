@@ -1,0 +1,40 @@
+//! `rocm-doctor log FILE|-`: summarises a HIP runtime AMD_LOG_LEVEL log in one streaming pass.
+//!
+//! `line` parses the prefix, `msg` recognises messages, `summary` folds them (bounded), `read`
+//! does the I/O (compression, parallel regions), `verdict` attaches the doctor's knowledge,
+//! `render` prints. Formats and sources: docs/log.md.
+
+pub mod gen;
+pub mod line;
+pub mod msg;
+pub mod read;
+pub mod render;
+pub mod summary;
+pub mod verdict;
+
+use crate::cli::RunArgs;
+use crate::report::{self, exit};
+use std::path::Path;
+
+/// Runs the `log` subcommand. Exit 0: read, no failure seen; 1: the log shows a failure
+/// (fatal line, error returns with a diagnosis, missing code objects that were launched);
+/// 2: the input could not be read.
+pub fn main(args: &RunArgs, path: &Path) -> i32 {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (s, comp) = match read::scan_path(path, threads) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("rocm-doctor: {}: {e}", path.display());
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
+    let v = verdict::judge(&s);
+    let code = if v.failed { exit::FAILED } else { exit::OK };
+    if args.json {
+        let doc = render::json(&path.to_string_lossy(), comp, &s, &v, code);
+        report::write_stdout(report::Output::Json(&doc), code)
+    } else {
+        let text = render::human(&path.to_string_lossy(), comp, &s, &v, args.verbose);
+        report::write_stdout::<()>(report::Output::Text(&text), code)
+    }
+}

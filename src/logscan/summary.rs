@@ -1,0 +1,624 @@
+//! Folds parsed lines into a bounded summary. Chunks of one file are summarised in parallel and
+//! merged in file order ([`Summary::merge`]); every map is capped so memory does not grow with
+//! the log.
+
+use super::line::{self, Kind};
+use super::msg::{self, Event};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+
+/// Distinct API names, kernel names, command kinds, error messages kept; the rest count as "other".
+const MAX_KEYS: usize = 10_000;
+const MAX_THREADS: usize = 4096;
+const LAST_LINES: usize = 5;
+/// Bytes of a line kept as evidence.
+const TEXT_CAP: usize = 400;
+/// Lines longer than this are counted as over-long (runtime lines are at most ~4 KiB + prefix).
+pub const LONG_LINE: usize = 64 * 1024;
+
+fn text(b: &[u8]) -> String {
+    let b = &b[..b.len().min(TEXT_CAP)];
+    String::from_utf8_lossy(msg::strip(b)).into_owned()
+}
+
+/// Where something happened.
+#[derive(Debug, Clone, Serialize)]
+pub struct Occurrence {
+    /// 1-based line number in the (decompressed) log.
+    pub line: u64,
+    pub ts_us: Option<u64>,
+    pub pid: Option<u32>,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Counted {
+    pub count: u64,
+    pub first: Occurrence,
+    pub last: Occurrence,
+}
+
+impl Counted {
+    fn new(o: Occurrence) -> Self {
+        Counted {
+            count: 1,
+            first: o.clone(),
+            last: o,
+        }
+    }
+    fn merge(&mut self, o: Counted) {
+        self.count += o.count;
+        self.last = o.last;
+    }
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct ApiStat {
+    pub calls: u64,
+    pub returns: u64,
+    /// Error results (not hipSuccess / hipErrorNotReady) by name.
+    pub errors: BTreeMap<String, Counted>,
+    pub not_ready: u64,
+    /// Durations: exact ones (`duration:`) and call->return pairs on one thread.
+    pub timed: u64,
+    pub total_us: u64,
+    pub max_us: u64,
+}
+
+/// A line kept as raw bytes (converted to text only when rendered).
+#[derive(Debug, Clone, Default)]
+pub struct RawLine {
+    pub line: u64,
+    pub ts_us: Option<u64>,
+    pub bytes: Vec<u8>,
+}
+
+impl RawLine {
+    pub fn text(&self) -> String {
+        text(&self.bytes)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Thread {
+    pub pid: u32,
+    pub tid: u64,
+    pub lines: u64,
+    /// The thread's last lines, oldest first: where it stopped.
+    pub last: VecDeque<RawLine>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Device {
+    pub pid: Option<u32>,
+    pub gfx: String,
+    pub xnack: Option<bool>,
+}
+
+#[derive(Debug, Default)]
+struct Pending {
+    api: Vec<u8>,
+    args: Vec<u8>,
+    ts: Option<u64>,
+    open: bool,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Summary {
+    pub lines: u64,
+    pub bytes: u64,
+    pub runtime_lines: u64,
+    pub rocr_lines: u64,
+    pub foreign_lines: u64,
+    /// Lines longer than 64 KiB (kept, counted).
+    pub long_lines: u64,
+    /// Lines with NUL or other control bytes outside the runtime format (binary garbage).
+    pub binary_lines: u64,
+    /// Lines ending in `\r\n`.
+    pub crlf_lines: u64,
+    /// The last line had no newline (a truncated or still-written log).
+    pub truncated_last_line: bool,
+    /// Runtime lines per level 0..=6.
+    pub levels: [u64; 7],
+    pub lines_without_pid: u64,
+    pub lines_without_location: u64,
+    pub first_ts_us: Option<u64>,
+    pub last_ts_us: Option<u64>,
+    pub hip_version: Option<String>,
+    pub hip_library: Option<String>,
+    pub comgr_version: Option<String>,
+    pub agents_enumerated: Option<u64>,
+    pub devices: Vec<Device>,
+    pub device_failures: Vec<Occurrence>,
+    pub queues_created: u64,
+    pub queue_sizes: BTreeMap<u64, u64>,
+    pub apis: BTreeMap<String, ApiStat>,
+    pub api_calls: u64,
+    #[serde(skip)]
+    pub kernels: FxHashMap<Box<[u8]>, u64>,
+    pub kernel_launches: u64,
+    #[serde(skip)]
+    pub commands: FxHashMap<Box<[u8]>, u64>,
+    pub dispatch_packets: u64,
+    pub barrier_packets: u64,
+    /// `Cannot find CO` / `No compatible code objects` by ISA.
+    pub missing_code_objects: BTreeMap<String, Counted>,
+    /// Libraries (bundles) named as lacking code, by ISA (capped).
+    pub missing_in: BTreeMap<String, Vec<String>>,
+    pub code_object_targets: BTreeMap<String, u64>,
+    pub code_object_versions: BTreeMap<String, u64>,
+    /// Level-1 messages by text (with hex addresses masked), capped.
+    pub errors: BTreeMap<String, Counted>,
+    pub warnings: BTreeMap<String, Counted>,
+    /// Level-0 lines and ROCr fatal messages.
+    pub fatal: Vec<Occurrence>,
+    pub other_keys: u64,
+    #[serde(skip)]
+    pub threads: BTreeMap<(u32, u64), Thread>,
+    #[serde(skip)]
+    pending: FxHashMap<(u32, u64), Pending>,
+}
+
+fn gfx_name(major: u32, minor: u32, stepping: u32) -> String {
+    format!("gfx{major}{minor}{stepping:x}")
+}
+
+/// Masks hex addresses so that messages differing only by a pointer group together.
+fn mask(b: &[u8]) -> String {
+    let s = text(b);
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.char_indices().peekable();
+    let bytes = s.as_bytes();
+    while let Some((i, c)) = it.next() {
+        if c == '0' && bytes.get(i + 1) == Some(&b'x') {
+            out.push_str("0x…");
+            it.next();
+            while it.peek().is_some_and(|(_, c)| c.is_ascii_hexdigit()) {
+                it.next();
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn bump(map: &mut BTreeMap<String, Counted>, key: String, o: Occurrence, other: &mut u64) {
+    if let Some(c) = map.get_mut(&key) {
+        c.count += 1;
+        c.last = o;
+    } else if map.len() < MAX_KEYS {
+        map.insert(key, Counted::new(o));
+    } else {
+        *other += 1;
+    }
+}
+
+impl Summary {
+    /// Adds one line (without its `\n`); `line_no` is 1-based within this summary's input.
+    pub fn add(&mut self, raw: &[u8], line_no: u64) {
+        self.lines += 1;
+        self.bytes += raw.len() as u64 + 1;
+        if raw.last() == Some(&b'\r') {
+            self.crlf_lines += 1;
+        }
+        if raw.len() > LONG_LINE {
+            self.long_lines += 1;
+        }
+        let l = line::parse(raw);
+        let foreign = l.kind == Kind::Foreign;
+        match l.kind {
+            Kind::Runtime(lv) => {
+                self.runtime_lines += 1;
+                self.levels[usize::from(lv.min(6))] += 1;
+                if l.file.is_empty() {
+                    self.lines_without_location += 1;
+                }
+            }
+            Kind::Rocr => self.rocr_lines += 1,
+            Kind::Foreign => {
+                self.foreign_lines += 1;
+                if raw.iter().take(4096).any(|&c| c < 9) {
+                    self.binary_lines += 1;
+                }
+            }
+        }
+        if let Some(ts) = l.ts_us {
+            self.first_ts_us = Some(self.first_ts_us.map_or(ts, |f| f.min(ts)));
+            self.last_ts_us = Some(self.last_ts_us.map_or(ts, |f| f.max(ts)));
+        }
+        let key = match (l.pid, l.tid) {
+            (Some(p), Some(t)) => Some((p, t)),
+            _ => {
+                if !foreign {
+                    self.lines_without_pid += 1;
+                }
+                None
+            }
+        };
+        let occ = |m: &[u8]| Occurrence {
+            line: line_no,
+            ts_us: l.ts_us,
+            pid: l.pid,
+            text: text(m),
+        };
+        if let Some(k) = key {
+            if let Some(t) = self.threads.get_mut(&k) {
+                t.lines += 1;
+                // Reuse the oldest entry's buffer: no allocation per line once the ring is full.
+                let mut o = if t.last.len() == LAST_LINES {
+                    t.last.pop_front()
+                } else {
+                    None
+                }
+                .unwrap_or_default();
+                o.line = line_no;
+                o.ts_us = l.ts_us;
+                o.bytes.clear();
+                o.bytes
+                    .extend_from_slice(&l.msg[..l.msg.len().min(TEXT_CAP)]);
+                t.last.push_back(o);
+            } else if self.threads.len() < MAX_THREADS {
+                self.threads.insert(
+                    k,
+                    Thread {
+                        pid: k.0,
+                        tid: k.1,
+                        lines: 1,
+                        last: VecDeque::from([RawLine {
+                            line: line_no,
+                            ts_us: l.ts_us,
+                            bytes: l.msg[..l.msg.len().min(TEXT_CAP)].to_vec(),
+                        }]),
+                    },
+                );
+            }
+        }
+        if l.kind == Kind::Runtime(0) {
+            if self.fatal.len() < 64 {
+                let o = occ(l.msg);
+                self.fatal.push(o);
+            }
+            return;
+        }
+        let ev = msg::classify(l.msg, foreign);
+        match ev {
+            Event::ApiCall { api, args } => {
+                self.api_calls += 1;
+                if let Some(a) = self.api_mut(api) {
+                    a.calls += 1;
+                }
+                let pk = key.unwrap_or((0, 0));
+                if self.pending.len() < MAX_THREADS || self.pending.contains_key(&pk) {
+                    let p = self.pending.entry(pk).or_default();
+                    p.api.clear();
+                    p.api.extend_from_slice(api);
+                    p.args.clear();
+                    p.args.extend_from_slice(&args[..args.len().min(TEXT_CAP)]);
+                    p.ts = l.ts_us;
+                    p.open = true;
+                }
+            }
+            Event::ApiReturn {
+                api,
+                result,
+                rest,
+                duration_us,
+            } => {
+                let pk = key.unwrap_or((0, 0));
+                let mut call_args = None;
+                let mut pair_us = None;
+                if let Some(p) = self.pending.get_mut(&pk) {
+                    if p.open && p.api == api {
+                        p.open = false;
+                        call_args = Some(String::from_utf8_lossy(&p.args).into_owned());
+                        if key.is_some() {
+                            pair_us = match (p.ts, l.ts_us) {
+                                (Some(a), Some(b)) if b >= a => Some(b - a),
+                                _ => None,
+                            };
+                        }
+                    }
+                }
+                let is_error = result != b"hipSuccess" && result != b"hipErrorNotReady";
+                let o = if is_error {
+                    let args = call_args.unwrap_or_default();
+                    Some(Occurrence {
+                        line: line_no,
+                        ts_us: l.ts_us,
+                        pid: l.pid,
+                        text: format!(
+                            "{} ( {} ) -> {} {}",
+                            String::from_utf8_lossy(api),
+                            args,
+                            String::from_utf8_lossy(result),
+                            text(rest)
+                        )
+                        .trim_end()
+                        .to_string(),
+                    })
+                } else {
+                    None
+                };
+                let Some(a) = self.api_mut(api) else { return };
+                a.returns += 1;
+                if let Some(d) = duration_us.or(pair_us) {
+                    a.timed += 1;
+                    a.total_us += d;
+                    a.max_us = a.max_us.max(d);
+                }
+                if result == b"hipErrorNotReady" {
+                    a.not_ready += 1;
+                }
+                if let Some(o) = o {
+                    let name = String::from_utf8_lossy(result).into_owned();
+                    let mut other = 0;
+                    bump(&mut a.errors, name, o, &mut other);
+                    self.other_keys += other;
+                }
+            }
+            Event::Kernel(k) => {
+                self.kernel_launches += 1;
+                if let Some(c) = self.kernels.get_mut(k) {
+                    *c += 1;
+                } else if self.kernels.len() < MAX_KEYS {
+                    self.kernels.insert(k.into(), 1);
+                } else {
+                    self.other_keys += 1;
+                }
+            }
+            Event::Command(c) => {
+                if let Some(n) = self.commands.get_mut(c) {
+                    *n += 1;
+                } else if self.commands.len() < 256 {
+                    self.commands.insert(c.into(), 1);
+                }
+            }
+            Event::Packet(true) => self.dispatch_packets += 1,
+            Event::Packet(false) => self.barrier_packets += 1,
+            Event::QueueCreated { size, .. } => {
+                self.queues_created += 1;
+                *self.queue_sizes.entry(size.unwrap_or(0)).or_default() += 1;
+            }
+            Event::AgentsEnumerated(n) => {
+                self.agents_enumerated = Some(self.agents_enumerated.unwrap_or(0).max(n))
+            }
+            Event::Gfx {
+                major,
+                minor,
+                stepping,
+            } => {
+                if self.devices.len() < 256 {
+                    self.devices.push(Device {
+                        pid: l.pid,
+                        gfx: gfx_name(major, minor, stepping),
+                        xnack: None,
+                    })
+                }
+            }
+            Event::Xnack(x) => {
+                if let Some(d) = self.devices.last_mut() {
+                    d.xnack.get_or_insert(x);
+                }
+            }
+            Event::DeviceFailed(_) => {
+                if self.device_failures.len() < 64 {
+                    let o = occ(l.msg);
+                    self.device_failures.push(o);
+                }
+            }
+            Event::HipVersion(v) => self.hip_version = Some(text(v)),
+            Event::HipLibrary(v) => self.hip_library = Some(text(v)),
+            Event::Comgr(v) => self.comgr_version = Some(text(v)),
+            Event::NoCodeObject { bundle, isa } => {
+                let isa = text(isa);
+                let o = occ(l.msg);
+                let mut other = 0;
+                bump(&mut self.missing_code_objects, isa.clone(), o, &mut other);
+                if !bundle.is_empty() {
+                    let libs = self.missing_in.entry(isa).or_default();
+                    let b = text(bundle);
+                    if libs.len() < 64 && !libs.contains(&b) {
+                        libs.push(b);
+                    }
+                }
+            }
+            Event::CodeObjectTarget(t) => {
+                *self.code_object_targets.entry(text(t)).or_default() += 1
+            }
+            Event::CodeObjectVersion(v) => {
+                *self.code_object_versions.entry(text(v)).or_default() += 1
+            }
+            Event::Fatal => {
+                if self.fatal.len() < 64 {
+                    let o = occ(l.msg);
+                    self.fatal.push(o);
+                }
+            }
+            Event::Other => {}
+        }
+        if !matches!(ev, Event::ApiReturn { .. }) {
+            match l.kind {
+                Kind::Runtime(1) => {
+                    let o = occ(l.msg);
+                    let mut other = 0;
+                    bump(&mut self.errors, mask(l.msg), o, &mut other);
+                    self.other_keys += other;
+                }
+                Kind::Runtime(2) => {
+                    let o = occ(l.msg);
+                    let mut other = 0;
+                    bump(&mut self.warnings, mask(l.msg), o, &mut other);
+                    self.other_keys += other;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn api_mut(&mut self, api: &[u8]) -> Option<&mut ApiStat> {
+        let name = std::str::from_utf8(api).ok()?;
+        if !self.apis.contains_key(name) {
+            if self.apis.len() >= MAX_KEYS {
+                self.other_keys += 1;
+                return None;
+            }
+            self.apis.insert(name.to_string(), ApiStat::default());
+        }
+        self.apis.get_mut(name)
+    }
+
+    /// Appends `o`, the summary of the input that follows this one.
+    pub fn merge(&mut self, mut o: Summary) {
+        let off = self.lines;
+        o.shift(off);
+        self.lines += o.lines;
+        self.bytes += o.bytes;
+        self.runtime_lines += o.runtime_lines;
+        self.rocr_lines += o.rocr_lines;
+        self.foreign_lines += o.foreign_lines;
+        self.long_lines += o.long_lines;
+        self.binary_lines += o.binary_lines;
+        self.crlf_lines += o.crlf_lines;
+        self.truncated_last_line = o.truncated_last_line;
+        for (a, b) in self.levels.iter_mut().zip(o.levels) {
+            *a += b;
+        }
+        self.lines_without_pid += o.lines_without_pid;
+        self.lines_without_location += o.lines_without_location;
+        self.first_ts_us = min_opt(self.first_ts_us, o.first_ts_us);
+        self.last_ts_us = self.last_ts_us.max(o.last_ts_us);
+        self.hip_version = self.hip_version.take().or(o.hip_version);
+        self.hip_library = self.hip_library.take().or(o.hip_library);
+        self.comgr_version = self.comgr_version.take().or(o.comgr_version);
+        self.agents_enumerated = self.agents_enumerated.max(o.agents_enumerated);
+        extend_capped(&mut self.devices, o.devices, 256);
+        extend_capped(&mut self.device_failures, o.device_failures, 64);
+        self.queues_created += o.queues_created;
+        for (k, v) in o.queue_sizes {
+            *self.queue_sizes.entry(k).or_default() += v;
+        }
+        self.api_calls += o.api_calls;
+        for (k, v) in o.apis {
+            let room = self.apis.len() < MAX_KEYS;
+            match self.apis.get_mut(&k) {
+                Some(a) => {
+                    a.calls += v.calls;
+                    a.returns += v.returns;
+                    a.not_ready += v.not_ready;
+                    a.timed += v.timed;
+                    a.total_us += v.total_us;
+                    a.max_us = a.max_us.max(v.max_us);
+                    merge_counted(&mut a.errors, v.errors, &mut self.other_keys);
+                }
+                None if room => {
+                    self.apis.insert(k, v);
+                }
+                None => self.other_keys += v.calls,
+            }
+        }
+        self.kernel_launches += o.kernel_launches;
+        for (k, v) in o.kernels {
+            let room = self.kernels.len() < MAX_KEYS;
+            match self.kernels.get_mut(&k) {
+                Some(c) => *c += v,
+                None if room => {
+                    self.kernels.insert(k, v);
+                }
+                None => self.other_keys += v,
+            }
+        }
+        for (k, v) in o.commands {
+            *self.commands.entry(k).or_default() += v;
+        }
+        self.dispatch_packets += o.dispatch_packets;
+        self.barrier_packets += o.barrier_packets;
+        merge_counted(
+            &mut self.missing_code_objects,
+            o.missing_code_objects,
+            &mut self.other_keys,
+        );
+        for (k, v) in o.missing_in {
+            let libs = self.missing_in.entry(k).or_default();
+            for b in v {
+                if libs.len() < 64 && !libs.contains(&b) {
+                    libs.push(b);
+                }
+            }
+        }
+        for (k, v) in o.code_object_targets {
+            *self.code_object_targets.entry(k).or_default() += v;
+        }
+        for (k, v) in o.code_object_versions {
+            *self.code_object_versions.entry(k).or_default() += v;
+        }
+        merge_counted(&mut self.errors, o.errors, &mut self.other_keys);
+        merge_counted(&mut self.warnings, o.warnings, &mut self.other_keys);
+        extend_capped(&mut self.fatal, o.fatal, 64);
+        self.other_keys += o.other_keys;
+        for (k, t) in o.threads {
+            let room = self.threads.len() < MAX_THREADS;
+            match self.threads.get_mut(&k) {
+                Some(s) => {
+                    s.lines += t.lines;
+                    s.last.extend(t.last);
+                    while s.last.len() > LAST_LINES {
+                        s.last.pop_front();
+                    }
+                }
+                None if room => {
+                    self.threads.insert(k, t);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// Adds `off` to every line number (this summary follows `off` lines of input).
+    fn shift(&mut self, off: u64) {
+        let f = |o: &mut Occurrence| o.line += off;
+        let fc = |c: &mut Counted| {
+            c.first.line += off;
+            c.last.line += off;
+        };
+        self.device_failures.iter_mut().for_each(f);
+        self.fatal.iter_mut().for_each(f);
+        self.apis
+            .values_mut()
+            .flat_map(|a| a.errors.values_mut())
+            .for_each(fc);
+        self.missing_code_objects.values_mut().for_each(fc);
+        self.errors.values_mut().for_each(fc);
+        self.warnings.values_mut().for_each(fc);
+        self.threads
+            .values_mut()
+            .flat_map(|t| t.last.iter_mut())
+            .for_each(|r| r.line += off);
+    }
+}
+
+fn min_opt(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn extend_capped<T>(v: &mut Vec<T>, o: Vec<T>, cap: usize) {
+    let room = cap.saturating_sub(v.len());
+    v.extend(o.into_iter().take(room));
+}
+
+fn merge_counted(a: &mut BTreeMap<String, Counted>, b: BTreeMap<String, Counted>, other: &mut u64) {
+    for (k, v) in b {
+        let room = a.len() < MAX_KEYS;
+        match a.get_mut(&k) {
+            Some(c) => c.merge(v),
+            None if room => {
+                a.insert(k, v);
+            }
+            None => *other += v.count,
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! What a summary means: the failures it shows, each with the diagnosis and fix from
+//! `checks/known-issues.toml` (`[[log]]` entries, shared with `inspect`'s known issues).
+
+use super::summary::{Occurrence, Summary};
+use crate::inspect::known_issues;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    /// `fail` or `warn`.
+    pub status: &'static str,
+    pub summary: String,
+    pub first: Option<Occurrence>,
+    pub diagnosis: Option<String>,
+    pub fix: Option<String>,
+    /// Known issues (ids and titles) whose symptom matches; `inspect` decides whether they apply.
+    pub known_issues: Vec<String>,
+}
+
+#[derive(Debug, Default, Serialize)]
+pub struct Verdict {
+    pub failed: bool,
+    pub problems: Vec<Problem>,
+    /// Notes on the log itself (starts mid-run, no pid/tid, binary lines...).
+    pub notes: Vec<String>,
+}
+
+fn knowledge(signal: &str) -> (Option<String>, Option<String>, Vec<String>) {
+    match known_issues::log_signal(signal) {
+        Some(k) => (
+            Some(k.diagnosis.split_whitespace().collect::<Vec<_>>().join(" ")),
+            Some(k.fix.clone()),
+            k.issues
+                .iter()
+                .map(|id| match known_issues::issue(id) {
+                    Some(i) => format!("{id}: {}", i.title),
+                    None => id.clone(),
+                })
+                .collect(),
+        ),
+        None => (None, None, Vec::new()),
+    }
+}
+
+/// API results that are not failures of the call itself.
+fn benign(api: &str, err: &str) -> bool {
+    err == "hipErrorNotReady"
+        || api == "hipGetLastError"
+        || api == "hipPeekAtLastError"
+        || api == "hipExtGetLastError"
+}
+
+pub fn judge(s: &Summary) -> Verdict {
+    let mut v = Verdict::default();
+    for f in s.fatal.iter().take(3) {
+        v.problems.push(Problem {
+            status: "fail",
+            summary: format!("fatal: {}", f.text),
+            first: Some(f.clone()),
+            diagnosis: Some("the runtime or ROCr announced an abort here".into()),
+            fix: None,
+            known_issues: Vec::new(),
+        });
+    }
+    let launch_failed = s.apis.values().any(|a| {
+        a.errors.contains_key("hipErrorInvalidDeviceFunction")
+            || a.errors.contains_key("hipErrorNoBinaryForGpu")
+    });
+    for (isa, c) in &s.missing_code_objects {
+        let (diagnosis, fix, known) = knowledge("no-code-object");
+        let libs = s.missing_in.get(isa).map_or(0, Vec::len);
+        v.problems.push(Problem {
+            status: if launch_failed { "fail" } else { "warn" },
+            summary: if libs > 0 {
+                format!(
+                    "no code object for {isa} in {libs} librar{} ({} lines)",
+                    if libs == 1 { "y" } else { "ies" },
+                    c.count
+                )
+            } else {
+                format!("no compatible code object for {isa} ({} lines)", c.count)
+            },
+            first: Some(c.first.clone()),
+            diagnosis,
+            fix,
+            known_issues: known,
+        });
+    }
+    for (api, a) in &s.apis {
+        for (err, c) in &a.errors {
+            if benign(api, err) {
+                continue;
+            }
+            let (diagnosis, fix, known) = knowledge(err);
+            // `init: Returned hipErrorNoBinaryForGpu : continue parsing remaining modules` is
+            // hip_platform.cpp's per-module verdict, not a public API failing.
+            let per_module = api == "init";
+            v.problems.push(Problem {
+                status: if per_module { "warn" } else { "fail" },
+                summary: format!("{api} returned {err} {} time(s)", c.count),
+                first: Some(c.first.clone()),
+                diagnosis,
+                fix,
+                known_issues: known,
+            });
+        }
+    }
+    for f in &s.device_failures {
+        v.problems.push(Problem {
+            status: "fail",
+            summary: format!("device creation failed: {}", f.text),
+            first: Some(f.clone()),
+            diagnosis: knowledge("hipErrorNoDevice").0,
+            fix: knowledge("hipErrorNoDevice").1,
+            known_issues: Vec::new(),
+        });
+    }
+    v.failed = v.problems.iter().any(|p| p.status == "fail");
+    if s.runtime_lines == 0 {
+        v.notes.push(
+            "no HIP runtime line found: is AMD_LOG_LEVEL set, and is this the process's stderr?"
+                .into(),
+        );
+    } else if s.agents_enumerated.is_none() && s.devices.is_empty() {
+        v.notes.push("no runtime-init line seen: the log starts mid-run (AMD_LOG_LEVEL_FILE restarts the file past AMD_LOG_LEVEL_SIZE MB, or logging was enabled late)".into());
+    }
+    if s.lines_without_pid > 0 && s.threads.is_empty() {
+        v.notes.push("no [pid tid] on runtime lines (6.3+ runtimes print them only at AMD_LOG_LEVEL >= 4): threads cannot be told apart; call->return times are paired per API name".into());
+    }
+    if s.lines_without_location > 0 {
+        v.notes.push(
+            "file:line empty on some lines: AMD_LOG_MASK lacks LOG_LOCATION (0x10000)".into(),
+        );
+    }
+    let pids: std::collections::BTreeSet<u32> = s.threads.keys().map(|k| k.0).collect();
+    if pids.len() > 1 {
+        v.notes.push(format!(
+            "{} processes in one stream (logs appended or AMD_LOG_LEVEL_FILE of several ranks)",
+            pids.len()
+        ));
+    }
+    if s.binary_lines > 0 {
+        v.notes.push(format!(
+            "{} line(s) with binary bytes (ignored)",
+            s.binary_lines
+        ));
+    }
+    if s.long_lines > 0 {
+        v.notes.push(format!(
+            "{} line(s) longer than 64 KiB (not runtime lines; counted)",
+            s.long_lines
+        ));
+    }
+    if s.truncated_last_line {
+        v.notes
+            .push("the last line has no newline: the log was cut or is still being written".into());
+    }
+    v
+}

@@ -1,0 +1,215 @@
+//! `rocm-doctor log`: real log excerpts (tests/fixtures/logs/SOURCE.md), compression, stdin,
+//! hostile input, and the parallel reader against the sequential one.
+
+mod common;
+use common::{doctor, json_of};
+use rocm_doctor::logscan::{read, summary::Summary};
+use std::io::Write;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/logs")
+        .join(name)
+}
+
+fn log_json(path: &std::path::Path) -> (serde_json::Value, i32) {
+    let out = doctor()
+        .arg("log")
+        .arg(path)
+        .arg("--json")
+        .output()
+        .unwrap();
+    (json_of(&out), out.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn seed_000_invalid_device_function_with_diagnosis() {
+    let (doc, code) = log_json(&fixture("seed000-rocm-6.2.2.log"));
+    assert_eq!(code, 1);
+    let log = &doc["log"];
+    assert_eq!(doc["command"], "log");
+    assert_eq!(log["devices"][0]["gfx"], "gfx1031");
+    assert_eq!(log["queues_created"], 1);
+    assert_eq!(log["runtime"]["comgr_version"], "2.8");
+    let launch = &log["apis"]["hipLaunchKernel"];
+    assert_eq!(launch["calls"], 1);
+    let e = &launch["errors"]["hipErrorInvalidDeviceFunction"];
+    assert_eq!(e["count"], 1);
+    assert_eq!(e["first"]["line"], 10);
+    assert!(e["first"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("0x5c2ff28dd840, {4,1,1}"));
+    assert_eq!(log["apis"]["hipMalloc"]["max_us"], 367);
+    let p = &log["problems"][0];
+    assert_eq!(p["status"], "fail");
+    assert!(p["known_issues"]
+        .to_string()
+        .contains("clr-bundle-magic-nul"));
+    assert!(p["fix"].as_str().unwrap().contains("rocm-doctor inspect"));
+}
+
+#[test]
+fn rocm_7_2_no_device_and_device_failure() {
+    let (doc, code) = log_json(&fixture("rocm-5924-7.2.0.log"));
+    assert_eq!(code, 1);
+    assert_eq!(doc["log"]["agents_enumerated"], 3);
+    assert_eq!(doc["log"]["pids"][0], 307076);
+    assert_eq!(doc["log"]["threads"][0]["tid"], "0x7f195a24d400");
+    assert_eq!(doc["log"]["device_failures"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        doc["log"]["apis"]["hipGetDeviceCount"]["errors"]["hipErrorNoDevice"]["count"],
+        1
+    );
+}
+
+#[test]
+fn level_3_without_pid_crlf_and_missing_code_object() {
+    let (doc, _) = log_json(&fixture("mivisionx-1437-crlf.log"));
+    let log = &doc["log"];
+    assert_eq!(log["crlf_lines"], 3);
+    assert_eq!(log["code_objects"]["missing"]["gfx1030"]["count"], 1);
+    assert_eq!(log["apis"]["hipLaunchKernel"]["max_us"], 4603);
+    assert!(log["notes"].to_string().contains("pid tid"));
+}
+
+#[test]
+fn cannot_find_co_per_library_and_fatal_line() {
+    let (doc, code) = log_json(&fixture("rocm-4208-6.2.1.log"));
+    assert_eq!(code, 1);
+    let log = &doc["log"];
+    assert_eq!(
+        log["code_objects"]["missing_in"]["amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"][0],
+        "/opt/rocm-6.2.1/lib/libMIOpen.so.1.0.60201"
+    );
+    assert_eq!(log["fatal"].as_array().unwrap().len(), 1);
+    // init's hipErrorNoBinaryForGpu is per module: a warning, not a failure.
+    let init = log["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["summary"].as_str().unwrap().starts_with("init"))
+        .unwrap();
+    assert_eq!(init["status"], "warn");
+}
+
+#[test]
+fn gzip_zstd_and_stdin_give_the_same_summary() {
+    let plain = std::fs::read(fixture("seed000-rocm-6.2.2.log")).unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let gz = t.path().join("a.log.gz");
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(&plain).unwrap();
+    std::fs::write(&gz, e.finish().unwrap()).unwrap();
+    let zst = t.path().join("a.log.zst");
+    std::fs::write(&zst, zstd::encode_all(&plain[..], 3).unwrap()).unwrap();
+    let (p, _) = log_json(&fixture("seed000-rocm-6.2.2.log"));
+    for (f, name) in [(&gz, "gzip"), (&zst, "zstd")] {
+        let (d, _) = log_json(f);
+        assert_eq!(d["log"]["compression"], name);
+        assert_eq!(d["log"]["apis"], p["log"]["apis"]);
+        assert_eq!(d["log"]["lines"], p["log"]["lines"]);
+    }
+    let out = doctor()
+        .args(["log", "-", "--json"])
+        .write_stdin(std::fs::read(&zst).unwrap())
+        .output()
+        .unwrap();
+    let d = json_of(&out);
+    assert_eq!(d["log"]["apis"], p["log"]["apis"]);
+}
+
+#[test]
+fn hostile_input_is_a_report_not_a_crash() {
+    let t = tempfile::tempdir().unwrap();
+    let f = t.path().join("bad.log");
+    let mut b = Vec::new();
+    b.extend_from_slice(&std::fs::read(fixture("seed000-rocm-6.2.2.log")).unwrap());
+    b.extend_from_slice(b"\x00\x01\x02\xff\xfe binary garbage\n");
+    b.extend(std::iter::repeat_n(b'x', 1 << 20));
+    b.push(b'\n');
+    b.extend(std::iter::repeat_n(b'y', 5 << 20)); // longer than the read buffer
+    b.push(b'\n');
+    b.extend_from_slice(b":3:hip_module.cpp           :678 : 89870474190 us: [pid:1089444 tid:0x76cc16cb11c0] hipLaunch");
+    std::fs::write(&f, &b).unwrap();
+    let (doc, code) = log_json(&f);
+    assert_eq!(code, 1);
+    let log = &doc["log"];
+    assert_eq!(log["lines"], 14);
+    assert_eq!(log["binary_lines"], 1);
+    assert_eq!(log["long_lines"], 2);
+    assert_eq!(log["truncated_last_line"], true);
+    let out = doctor().arg("log").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hipErrorInvalidDeviceFunction"));
+    let out = doctor()
+        .args(["log", "/nonexistent/x.log"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn parallel_regions_equal_one_sequential_pass() {
+    let t = tempfile::tempdir().unwrap();
+    let f = t.path().join("gen.log");
+    let out = doctor()
+        .args(["gen-log", "--iterations", "300"])
+        .output()
+        .unwrap();
+    let mut data = out.stdout;
+    // Several processes appended, and the seed-000 excerpt in the middle.
+    data.extend_from_slice(&std::fs::read(fixture("seed000-rocm-6.2.2.log")).unwrap());
+    data.extend_from_slice(&std::fs::read(fixture("rocm-5924-7.2.0.log")).unwrap());
+    std::fs::write(&f, &data).unwrap();
+    let mut seq = Summary::default();
+    read::scan_reader(&data[..], &mut seq).unwrap();
+    let file = std::fs::File::open(&f).unwrap();
+    for threads in [2, 3, 7] {
+        let par = read::scan_plain_regions(&file, data.len() as u64, threads, 1000).unwrap();
+        assert_eq!(
+            serde_json::to_value(&par).unwrap(),
+            serde_json::to_value(&seq).unwrap(),
+            "{threads} regions"
+        );
+        assert_eq!(par.kernels, seq.kernels);
+        let a: Vec<_> = par
+            .threads
+            .values()
+            .map(|t| (t.lines, t.last.back().map(|l| l.line)))
+            .collect();
+        let b: Vec<_> = seq
+            .threads
+            .values()
+            .map(|t| (t.lines, t.last.back().map(|l| l.line)))
+            .collect();
+        assert_eq!(a, b);
+    }
+    assert_eq!(seq.kernel_launches, 300 * 7);
+    assert_eq!(
+        seq.threads
+            .keys()
+            .map(|k| k.0)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn human_view_fits_a_screen() {
+    let out = doctor()
+        .args(["gen-log", "--iterations", "50"])
+        .output()
+        .unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let f = t.path().join("g.log");
+    std::fs::write(&f, out.stdout).unwrap();
+    let out = doctor().arg("log").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().count() <= 50, "{text}");
+    assert!(text.contains("8x gfx942:xnack-"), "{text}");
+    assert!(text.contains("KernelExecution"), "{text}");
+}
