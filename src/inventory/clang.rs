@@ -320,12 +320,7 @@ pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
         v.errors.push(format!("not run: {e}"));
         return v;
     }
-    let isa = inv
-        .targets()
-        .isas
-        .first()
-        .map(|t| t.isa.to_string())
-        .unwrap_or_else(|| "gfx900".into());
+    let isa = inv.probe_isa();
     let dir = match inv.host.scratch_dir("hip-dry-run") {
         Ok(d) => d,
         Err(e) => {

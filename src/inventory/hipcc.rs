@@ -42,12 +42,7 @@ pub fn find(inv: &Inventory) -> Option<PathBuf> {
 
 pub fn discover(inv: &Inventory) -> Option<HipccView> {
     let path = find(inv)?;
-    let isa = inv
-        .targets()
-        .isas
-        .first()
-        .map(|t| t.isa.to_string())
-        .unwrap_or_else(|| "gfx900".into());
+    let isa = inv.probe_isa();
     let mut v = HipccView {
         path: path.clone(),
         ..Default::default()

@@ -67,6 +67,15 @@ impl<'a> Inventory<'a> {
         self.hip_driver.get_or_init(|| clang::hip_dry_run(self))
     }
 
+    /// The ISA dry runs ask about: the first target, else gfx900 (every clang with AMDGPU knows it).
+    pub fn probe_isa(&self) -> String {
+        self.targets()
+            .isas
+            .first()
+            .map(|t| t.isa.to_string())
+            .unwrap_or_else(|| "gfx900".into())
+    }
+
     /// What hipcc runs (its clang and the flags it adds), asked from hipcc; `None` without one.
     pub fn hipcc(&self) -> Option<&hipcc::HipccView> {
         self.hipcc.get_or_init(|| hipcc::discover(self)).as_ref()
