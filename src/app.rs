@@ -3,7 +3,7 @@
 use crate::checks::{self, Ctx};
 use crate::cli::{Cli, Command, RunArgs};
 use crate::config::Config;
-use crate::host::{Env, Host, Limits};
+use crate::host::{Host, Limits};
 use crate::inventory::Inventory;
 use crate::report::{self, exit, human, json};
 use clap::Parser;
@@ -83,15 +83,10 @@ pub fn run(args: &RunArgs) -> i32 {
             return usage_error(&format!("no check matches '{pat}' (see --list-checks)"));
         }
     }
-    let sysroot = args.sysroot.clone();
-    if !sysroot.is_dir() {
-        return usage_error(&format!("--sysroot {}: not a directory", sysroot.display()));
-    }
-    let host = Host::new(
-        sysroot.clone(),
-        Env::from_process(),
-        Limits::new(cfg.per_call, cfg.deadline),
-    );
+    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+        Ok(h) => h,
+        Err(e) => return usage_error(&e),
+    };
     let Diagnosis {
         findings,
         sections,
@@ -114,7 +109,7 @@ pub fn run(args: &RunArgs) -> i32 {
         let doc = json::document(
             &json::Head {
                 profile: profile_name(&cfg),
-                sysroot: &sysroot.to_string_lossy(),
+                sysroot: &args.sysroot.to_string_lossy(),
                 host: &host_name(&host),
                 strict: cfg.strict,
                 fingerprint: &fp,

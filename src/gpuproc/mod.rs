@@ -7,10 +7,9 @@ pub mod fdinfo;
 pub mod scan;
 
 use crate::cli::RunArgs;
-use crate::host::{Env, Host, Limits};
+use crate::host::{Host, Limits};
 use crate::report::{self, exit};
 use std::fmt::Write;
-use std::time::Duration;
 
 /// Why some holders may be missing, in words (empty when everything was visible).
 pub fn explanations(s: &scan::Scan) -> Vec<String> {
@@ -109,18 +108,21 @@ pub fn render(s: &scan::Scan, verbose: u8) -> String {
 
 /// Runs `rocm-doctor ps`. Exit 0 (a listing is not a verdict); 2 when the sysroot is unusable.
 pub fn main(args: &RunArgs) -> i32 {
-    if !args.sysroot.is_dir() {
-        eprintln!(
-            "rocm-doctor: --sysroot {}: not a directory",
-            args.sysroot.display()
-        );
-        return exit::USAGE_OR_INTERNAL;
-    }
-    let host = Host::new(
-        args.sysroot.clone(),
-        Env::from_process(),
-        Limits::new(Duration::from_secs(10), Duration::from_secs(60)),
-    );
+    // --timeout/--deadline apply here too (validated like every run's).
+    let limits = match crate::config::Config::from_args(args) {
+        Ok(c) => Limits::new(c.per_call, c.deadline),
+        Err(e) => {
+            eprintln!("rocm-doctor: {e}");
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
+    let host = match Host::for_sysroot(&args.sysroot, limits) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("rocm-doctor: {e}");
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
     let uid = nix::unistd::getuid().as_raw();
     let s = scan::scan(&host, uid);
     if args.json {

@@ -64,6 +64,19 @@ impl Host {
         )
     }
 
+    /// The Host of a run on `sysroot` with the process environment: the one place the three
+    /// commands (diagnose, `inspect`, `ps`) check that the root is a directory.
+    pub fn for_sysroot(sysroot: &Path, limits: Limits) -> Result<Self, String> {
+        if !sysroot.is_dir() {
+            return Err(format!("--sysroot {}: not a directory", sysroot.display()));
+        }
+        Ok(Host::new(
+            sysroot.to_path_buf(),
+            Env::from_process(),
+            limits,
+        ))
+    }
+
     pub fn limits(&self) -> Limits {
         self.runner.limits()
     }

@@ -17,7 +17,7 @@ pub mod tensile_path;
 use crate::cli::RunArgs;
 use crate::codeobj::{self, blob};
 use crate::config::Config;
-use crate::host::{Env, Host, Limits};
+use crate::host::{Host, Limits};
 use crate::inventory::Inventory;
 use crate::isa::TargetId;
 use crate::report::{self, exit, human, Finding};
@@ -392,18 +392,13 @@ pub fn main(
         eprintln!("rocm-doctor inspect: give at least one file or directory");
         return exit::USAGE_OR_INTERNAL;
     }
-    if !args.sysroot.is_dir() {
-        eprintln!(
-            "rocm-doctor: --sysroot {}: not a directory",
-            args.sysroot.display()
-        );
-        return exit::USAGE_OR_INTERNAL;
-    }
-    let host = Host::new(
-        args.sysroot.clone(),
-        Env::from_process(),
-        Limits::new(cfg.per_call, cfg.deadline),
-    );
+    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("rocm-doctor: {e}");
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
     // Relative paths are the user's: make them absolute against the current directory.
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let abs: Vec<PathBuf> = paths
