@@ -43,8 +43,8 @@ proptest! {
         prop_assert_eq!(l.file, file.as_bytes());
         prop_assert_eq!(l.src_line, no);
         prop_assert_eq!(l.ts_us, Some(ts));
-        prop_assert_eq!(l.pid, Some(pid));
-        prop_assert_eq!(l.tid, Some(tid));
+        prop_assert_eq!(l.pid(), Some(pid));
+        prop_assert_eq!(l.tid(), Some(tid));
         prop_assert_eq!(l.msg, msg.as_bytes());
     }
 
@@ -67,22 +67,9 @@ proptest! {
         std::fs::write(t.path(), &data).unwrap();
         let f = std::fs::File::open(t.path()).unwrap();
         let par = read::scan_plain_regions(&f, data.len() as u64, threads, region).unwrap();
-        // A call and its return on both sides of a region boundary are not paired (documented
-        // in docs/log.md): compare everything else exactly.
-        let norm = |s: &Summary| {
-            let mut v = serde_json::to_value(s).unwrap();
-            for a in v["apis"].as_object_mut().unwrap().values_mut() {
-                for k in ["timed", "total_us", "max_us"] {
-                    a[k] = serde_json::Value::Null;
-                }
-                for e in a["errors"].as_object_mut().unwrap().values_mut() {
-                    e["first"]["text"] = serde_json::Value::Null;
-                    e["last"]["text"] = serde_json::Value::Null;
-                }
-            }
-            v
-        };
-        prop_assert_eq!(norm(&par), norm(&seq));
+        // A call and its return on both sides of a region boundary are paired at the merge:
+        // the split summary equals one pass exactly, durations and error texts included.
+        prop_assert_eq!(serde_json::to_value(&par).unwrap(), serde_json::to_value(&seq).unwrap());
         prop_assert_eq!(par.kernels, seq.kernels);
     }
 }

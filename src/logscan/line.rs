@@ -33,8 +33,10 @@ pub struct Line<'a> {
     pub src_line: u32,
     /// CLOCK_MONOTONIC microseconds.
     pub ts_us: Option<u64>,
-    pub pid: Option<u32>,
-    pub tid: Option<u64>,
+    /// The bytes between `[pid:` and `]` (empty when the line has none). Parsed on demand by
+    /// [`Line::pid`] and [`Line::tid`]: a summary keys threads by these bytes and parses them
+    /// once per thread, not once per line.
+    pub thread: &'a [u8],
     /// The message (the whole line for foreign lines), without the trailing `\r`.
     pub msg: &'a [u8],
 }
@@ -46,11 +48,37 @@ impl<'a> Line<'a> {
             file: b"",
             src_line: 0,
             ts_us: None,
-            pid: None,
-            tid: None,
+            thread: b"",
             msg: raw,
         }
     }
+
+    /// The process id of `[pid:N tid:...]`, if the line has a well-formed one.
+    pub fn pid(&self) -> Option<u32> {
+        thread_ids(self.thread).map(|(p, _)| p)
+    }
+
+    /// The thread id (hex) of `[pid:N tid:...]`, if the line has a well-formed one.
+    pub fn tid(&self) -> Option<u64> {
+        thread_ids(self.thread).map(|(_, t)| t)
+    }
+}
+
+/// Parses the inside of `[pid:%-5d tid:0x%s]` (also `tid: 0x..` and `tid: ..` without `0x`).
+pub fn thread_ids(field: &[u8]) -> Option<(u32, u64)> {
+    if field.is_empty() {
+        return None;
+    }
+    let mut c = Cursor { b: field, i: 0 };
+    c.spaces();
+    let pid = u32::try_from(c.number()?).ok()?;
+    c.spaces();
+    c.lit(b"tid:")?;
+    c.spaces();
+    let _ = c.lit(b"0x");
+    let tid = c.hex()?;
+    c.spaces();
+    (c.i == field.len()).then_some((pid, tid))
 }
 
 /// Parses one line (without its `\n`). Never fails: an unknown shape is [`Kind::Foreign`].
@@ -82,18 +110,14 @@ fn parse_prefix(raw: &[u8]) -> Option<Line<'_>> {
     let _ = c.eat(b'd'); // ROCm 6.3 prints `%010lud`
     c.lit(b" us:")?;
     let _ = c.eat(b' ');
-    let mut pid = None;
-    let mut tid = None;
+    let mut thread: &[u8] = b"";
     if c.rest().starts_with(b"[pid:") {
         c.i += 5;
-        c.spaces();
-        pid = Some(u32::try_from(c.number()?).ok()?);
-        c.spaces();
-        c.lit(b"tid:")?;
-        c.spaces();
-        let _ = c.lit(b"0x");
-        tid = Some(c.hex()?);
-        c.eat(b']')?;
+        // The field is short (`pid:` up to 10 digits, `tid:` up to 16 hex digits).
+        let r = c.rest();
+        let close = memchr::memchr(b']', &r[..r.len().min(48)])?;
+        thread = &r[..close];
+        c.i += close + 1;
         let _ = c.eat(b' ');
     } else if level.is_some() {
         // Levels <= 3 on 6.3+ runtimes print an empty pid/tid field then a space.
@@ -117,8 +141,7 @@ fn parse_prefix(raw: &[u8]) -> Option<Line<'_>> {
         file,
         src_line: u32::try_from(src_line).unwrap_or(u32::MAX),
         ts_us: Some(ts),
-        pid,
-        tid,
+        thread,
         msg: c.rest(),
     })
 }
@@ -158,29 +181,184 @@ impl<'a> Cursor<'a> {
             self.i += 1;
         }
     }
+    /// A decimal number, eight digits at a time ([`digits8`]). More than 19 digits may overflow
+    /// a u64: such a run is re-read with checks.
+    #[inline]
     fn number(&mut self) -> Option<u64> {
-        let start = self.i;
+        let rest = self.rest();
         let mut v: u64 = 0;
-        while let Some(d) = self.b.get(self.i).filter(|d| d.is_ascii_digit()) {
-            v = v.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-            self.i += 1;
+        let mut n = 0;
+        loop {
+            let (x, k) = digits8(&rest[n..]);
+            v = v.wrapping_mul(POW10[k]).wrapping_add(x);
+            n += k;
+            if k < 8 || n > 19 {
+                break;
+            }
         }
-        (self.i > start).then_some(v)
+        if n == 0 {
+            return None;
+        }
+        if n > 19 {
+            let all = rest.iter().take_while(|d| d.is_ascii_digit()).count();
+            v = rest[..all].iter().try_fold(0u64, |v, &d| {
+                v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+            })?;
+            n = all;
+        }
+        self.i += n;
+        Some(v)
     }
+    /// A hexadecimal number (at most 16 digits: a longer run is not a thread id).
     fn hex(&mut self) -> Option<u64> {
-        let start = self.i;
+        let rest = self.rest();
         let mut v: u64 = 0;
-        while let Some(d) = self.b.get(self.i).and_then(|d| (*d as char).to_digit(16)) {
-            v = v.checked_mul(16)?.checked_add(u64::from(d))?;
-            self.i += 1;
+        let mut n = 0;
+        while let Some(&d) = rest.get(n) {
+            let x = HEX[usize::from(d)];
+            if x == 0xff {
+                break;
+            }
+            if n == 16 {
+                return None;
+            }
+            v = (v << 4) | u64::from(x);
+            n += 1;
         }
-        (self.i > start).then_some(v)
+        if n == 0 {
+            return None;
+        }
+        self.i += n;
+        Some(v)
     }
 }
+
+const POW10: [u64; 9] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+];
+
+/// The value and count of the leading decimal digits among the first 8 bytes of `b`, by SWAR
+/// on one little-endian word (the digit test and the 8-digit combine follow the well-known
+/// technique described by Lemire, "Fast numerical parsing", and used in simdjson).
+#[inline]
+fn digits8(b: &[u8]) -> (u64, usize) {
+    let w = match b.get(..8) {
+        Some(x) => u64::from_le_bytes(x.try_into().unwrap_or([b'x'; 8])),
+        None => {
+            let mut w = [b'x'; 8];
+            w[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        }
+    };
+    // Digits become 0..=9 per byte; any other byte keeps a high nibble or exceeds 9.
+    let t = w ^ 0x3030_3030_3030_3030;
+    // A non-digit byte has a bit in its high nibble after adding 6 (carries only run upwards,
+    // into bytes after the first non-digit, which are not used).
+    let bad = (t | t.wrapping_add(0x0606_0606_0606_0606)) & 0xf0f0_f0f0_f0f0_f0f0;
+    let n = (bad.trailing_zeros() / 8) as usize;
+    if n == 0 {
+        return (0, 0);
+    }
+    // Keep the n digit bytes, as the last n of 8 (leading zero digits).
+    let v = t << (8 * (8 - n));
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    let v = (v.wrapping_mul(10_000) + (v >> 32)) & 0xffff_ffff;
+    (v, n)
+}
+
+/// Hex digit values; 0xff for any other byte.
+static HEX: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_field_parsed_on_demand() {
+        assert_eq!(thread_ids(b"7     tid:0xab"), Some((7, 0xab)));
+        assert_eq!(
+            thread_ids(b"309675 tid: 0x73e303fff6c0"),
+            Some((309675, 0x73e303fff6c0))
+        );
+        assert_eq!(
+            thread_ids(b"809742 tid: 7f203f7ab340"),
+            Some((809742, 0x7f203f7ab340))
+        );
+        for bad in [
+            &b""[..],
+            b"tid:0x1",
+            b"7 tid:",
+            b"7 tid:0x1 junk",
+            b"99999999999 tid:0x1",
+            b"7 tid:0x11111111111111111",
+        ] {
+            assert_eq!(thread_ids(bad), None, "{}", String::from_utf8_lossy(bad));
+        }
+        // A malformed field leaves a runtime line without ids, not a foreign line.
+        let l = parse(b":3:x.cpp:1 : 5 us: [pid:abc tid:zz] hipInit ( )");
+        assert_eq!(
+            (l.kind, l.pid(), l.msg),
+            (Kind::Runtime(3), None, &b"hipInit ( )"[..])
+        );
+        // An unclosed field is not the runtime's format.
+        assert_eq!(
+            parse(b":3:x.cpp:1 : 5 us: [pid:7 tid:0x1 hipInit").kind,
+            Kind::Foreign
+        );
+    }
+
+    #[test]
+    fn digits8_matches_a_plain_parse() {
+        for s in [
+            &b""[..],
+            b"x",
+            b"0",
+            b"7 us",
+            b"12345678",
+            b"123456789",
+            b"00000042:",
+            b"9999999999999999999",
+            b"18446744073709551615",
+            b"18446744073709551616",
+            b"0000000000000000000000001",
+            b"12a4",
+            b"/12",
+            b":12",
+        ] {
+            let n = s.iter().take_while(|d| d.is_ascii_digit()).count();
+            let want = std::str::from_utf8(&s[..n])
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok());
+            let mut c = Cursor { b: s, i: 0 };
+            assert_eq!(c.number(), want, "{}", String::from_utf8_lossy(s));
+            if want.is_some() {
+                assert_eq!(c.i, n);
+            }
+        }
+    }
 
     #[test]
     fn rocm_6_2_with_pid_tid() {
@@ -189,25 +367,25 @@ mod tests {
         assert_eq!(l.file, b"hip_memory.cpp");
         assert_eq!(l.src_line, 615);
         assert_eq!(l.ts_us, Some(89870227932));
-        assert_eq!(l.pid, Some(1089444));
-        assert_eq!(l.tid, Some(0x76cc16cb11c0));
+        assert_eq!(l.pid(), Some(1089444));
+        assert_eq!(l.tid(), Some(0x76cc16cb11c0));
         assert_eq!(l.msg, b" hipMalloc ( 0x7ffc16ba1708, 4096 ) ");
     }
 
     #[test]
     fn rocm_7_tid_with_space_and_6_3_stray_d_and_no_pid() {
         let l = parse(b":5:command.cpp              :354 : 38362352647 us: [pid:309675 tid: 0x73e303fff6c0] Command (KernelExecution) enqueued: 0x1 to queue: 0x2\r");
-        assert_eq!(l.pid, Some(309675));
-        assert_eq!(l.tid, Some(0x73e303fff6c0));
+        assert_eq!(l.pid(), Some(309675));
+        assert_eq!(l.tid(), Some(0x73e303fff6c0));
         assert_eq!(
             l.msg,
             b"Command (KernelExecution) enqueued: 0x1 to queue: 0x2"
         );
         let l = parse(b":3:rocsettings.cpp          :287 : 452775184024d us: [pid:809742 tid: 7f203f7ab340] Using dev kernel arg wa = 2");
-        assert_eq!(l.tid, Some(0x7f203f7ab340));
+        assert_eq!(l.tid(), Some(0x7f203f7ab340));
         assert_eq!(l.ts_us, Some(452775184024));
         let l = parse(b":3:hip_fatbin.cpp           :397 : 95859869682 us:  Searching for code objects, HIP_FORCE_SPIRV_CODEOBJECT: 0");
-        assert_eq!(l.pid, None);
+        assert_eq!(l.pid(), None);
         assert_eq!(
             l.msg,
             b"Searching for code objects, HIP_FORCE_SPIRV_CODEOBJECT: 0"

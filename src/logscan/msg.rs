@@ -66,6 +66,12 @@ pub enum Event<'a> {
 
 /// Strips the ANSI colour codes and the blanks the API trace puts around its text.
 pub fn strip(msg: &[u8]) -> &[u8] {
+    // Most messages need nothing stripped: no blank or ESC at the start, and neither a blank
+    // nor the `m` of an SGR code at the end.
+    match (msg.first(), msg.last()) {
+        (Some(&f), Some(&l)) if f != b' ' && f != 0x1b && l != b' ' && l != b'm' => return msg,
+        _ => {}
+    }
     let mut m = msg;
     loop {
         let t = trim(m);

@@ -16,8 +16,15 @@ const BUF: usize = 4 << 20;
 /// Regions smaller than this are not worth a thread.
 const MIN_REGION: u64 = 16 << 20;
 
-/// Reads `reader` to the end, feeding complete lines to `s`.
-pub fn scan_reader<R: Read>(mut r: R, s: &mut Summary) -> io::Result<()> {
+/// Reads `reader` to the end, feeding complete lines to `s`, and finishes `s`.
+pub fn scan_reader<R: Read>(r: R, s: &mut Summary) -> io::Result<()> {
+    feed(r, s)?;
+    s.finish();
+    Ok(())
+}
+
+/// Reads `reader` to the end, feeding complete lines to `s` (left unfinished for merging).
+fn feed<R: Read>(mut r: R, s: &mut Summary) -> io::Result<()> {
     let mut buf = vec![0u8; BUF];
     let mut filled = 0;
     let mut line_no = 0u64;
@@ -128,7 +135,7 @@ pub fn scan_plain_regions(
                 let (start, end) = (w[0], w[1]);
                 sc.spawn(move || {
                     let mut s = Summary::default();
-                    scan_reader(Region { f, pos: start, end }, &mut s)?;
+                    feed(Region { f, pos: start, end }, &mut s)?;
                     Ok(s)
                 })
             })
@@ -150,6 +157,7 @@ pub fn scan_plain_regions(
         }
         all.merge(s);
     }
+    all.finish();
     Ok(all)
 }
 

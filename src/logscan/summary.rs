@@ -87,6 +87,39 @@ pub struct Thread {
     pub lines: u64,
     /// The thread's last lines, oldest first: where it stopped.
     pub last: VecDeque<RawLine>,
+    /// The API call this thread entered last and has not returned from (at the end of the input
+    /// read so far).
+    pending: Pending,
+    /// Whether this input showed an API call or return on this thread.
+    api_seen: bool,
+    /// A return seen before any call on this thread in this input: the call may be at the end of
+    /// the input before (a region boundary), paired by [`Summary::merge`].
+    head_return: Option<HeadReturn>,
+}
+
+impl Thread {
+    fn new(pid: u32, tid: u64) -> Self {
+        Thread {
+            pid,
+            tid,
+            lines: 0,
+            last: VecDeque::with_capacity(LAST_LINES),
+            pending: Pending::default(),
+            api_seen: false,
+            head_return: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct HeadReturn {
+    api: Vec<u8>,
+    ts: Option<u64>,
+    line: u64,
+    /// The return printed its own duration (nothing to pair for timing).
+    timed: bool,
+    /// The error result, when the return was one: its occurrence text lacks the call's arguments.
+    error: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -96,7 +129,7 @@ pub struct Device {
     pub xnack: Option<bool>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Pending {
     api: Vec<u8>,
     args: Vec<u8>,
@@ -133,7 +166,11 @@ pub struct Summary {
     pub device_failures: Vec<Occurrence>,
     pub queues_created: u64,
     pub queue_sizes: BTreeMap<u64, u64>,
+    /// Filled by [`Summary::finish`] (the scanning functions call it).
     pub apis: BTreeMap<String, ApiStat>,
+    /// APIs while scanning, by raw name (hashing bytes is cheaper than ordered string keys).
+    #[serde(skip)]
+    api_raw: FxHashMap<Box<[u8]>, ApiStat>,
     pub api_calls: u64,
     #[serde(skip)]
     pub kernels: FxHashMap<Box<[u8]>, u64>,
@@ -154,10 +191,23 @@ pub struct Summary {
     /// Level-0 lines and ROCr fatal messages.
     pub fatal: Vec<Occurrence>,
     pub other_keys: u64,
+    /// Filled by [`Summary::finish`].
     #[serde(skip)]
     pub threads: BTreeMap<(u32, u64), Thread>,
+    /// Threads while scanning: index by key, with the last key looked up cached (runs of lines
+    /// from one thread are the norm).
     #[serde(skip)]
-    pending: FxHashMap<(u32, u64), Pending>,
+    thread_ix: FxHashMap<(u32, u64), u32>,
+    #[serde(skip)]
+    thread_vec: Vec<Thread>,
+    #[serde(skip)]
+    last_thread: Option<((u32, u64), u32)>,
+    /// The `[pid tid]` bytes of `last_thread`.
+    #[serde(skip)]
+    last_field: Vec<u8>,
+    /// The pending call of lines without pid/tid (paired per API name).
+    #[serde(skip)]
+    pending_anon: Pending,
 }
 
 fn gfx_name(major: u32, minor: u32, stepping: u32) -> String {
@@ -228,51 +278,32 @@ impl Summary {
             self.first_ts_us = Some(self.first_ts_us.map_or(ts, |f| f.min(ts)));
             self.last_ts_us = Some(self.last_ts_us.map_or(ts, |f| f.max(ts)));
         }
-        let key = match (l.pid, l.tid) {
-            (Some(p), Some(t)) => Some((p, t)),
-            _ => {
-                if !foreign {
-                    self.lines_without_pid += 1;
-                }
-                None
-            }
-        };
+        let (key, ti) = self.thread_of(l.thread);
+        if key.is_none() && !foreign {
+            self.lines_without_pid += 1;
+        }
+        let pid = key.map(|k| k.0);
         let occ = |m: &[u8]| Occurrence {
             line: line_no,
             ts_us: l.ts_us,
-            pid: l.pid,
+            pid,
             text: text(m),
         };
-        if let Some(k) = key {
-            if let Some(t) = self.threads.get_mut(&k) {
-                t.lines += 1;
-                // Reuse the oldest entry's buffer: no allocation per line once the ring is full.
-                let mut o = if t.last.len() == LAST_LINES {
-                    t.last.pop_front()
-                } else {
-                    None
-                }
-                .unwrap_or_default();
+        if let Some(i) = ti {
+            let t = &mut self.thread_vec[i];
+            t.lines += 1;
+            // Reuse the oldest entry's buffer: no allocation per line once the ring is full.
+            if t.last.len() == LAST_LINES {
+                t.last.rotate_left(1);
+            } else {
+                t.last.push_back(RawLine::default());
+            }
+            if let Some(o) = t.last.back_mut() {
                 o.line = line_no;
                 o.ts_us = l.ts_us;
                 o.bytes.clear();
                 o.bytes
                     .extend_from_slice(&l.msg[..l.msg.len().min(TEXT_CAP)]);
-                t.last.push_back(o);
-            } else if self.threads.len() < MAX_THREADS {
-                self.threads.insert(
-                    k,
-                    Thread {
-                        pid: k.0,
-                        tid: k.1,
-                        lines: 1,
-                        last: VecDeque::from([RawLine {
-                            line: line_no,
-                            ts_us: l.ts_us,
-                            bytes: l.msg[..l.msg.len().min(TEXT_CAP)].to_vec(),
-                        }]),
-                    },
-                );
             }
         }
         if l.kind == Kind::Runtime(0) {
@@ -289,16 +320,21 @@ impl Summary {
                 if let Some(a) = self.api_mut(api) {
                     a.calls += 1;
                 }
-                let pk = key.unwrap_or((0, 0));
-                if self.pending.len() < MAX_THREADS || self.pending.contains_key(&pk) {
-                    let p = self.pending.entry(pk).or_default();
-                    p.api.clear();
-                    p.api.extend_from_slice(api);
-                    p.args.clear();
-                    p.args.extend_from_slice(&args[..args.len().min(TEXT_CAP)]);
-                    p.ts = l.ts_us;
-                    p.open = true;
-                }
+                let p = match ti {
+                    Some(i) => {
+                        let t = &mut self.thread_vec[i];
+                        t.api_seen = true;
+                        &mut t.pending
+                    }
+                    None if key.is_none() => &mut self.pending_anon,
+                    None => return,
+                };
+                p.api.clear();
+                p.api.extend_from_slice(api);
+                p.args.clear();
+                p.args.extend_from_slice(&args[..args.len().min(TEXT_CAP)]);
+                p.ts = l.ts_us;
+                p.open = true;
             }
             Event::ApiReturn {
                 api,
@@ -306,13 +342,26 @@ impl Summary {
                 rest,
                 duration_us,
             } => {
-                let pk = key.unwrap_or((0, 0));
+                let is_error = result != b"hipSuccess" && result != b"hipErrorNotReady";
                 let mut call_args = None;
                 let mut pair_us = None;
-                if let Some(p) = self.pending.get_mut(&pk) {
+                let mut head = false;
+                let p = match ti {
+                    Some(i) => {
+                        let t = &mut self.thread_vec[i];
+                        head = !t.api_seen;
+                        t.api_seen = true;
+                        Some(&mut t.pending)
+                    }
+                    None if key.is_none() => Some(&mut self.pending_anon),
+                    None => None,
+                };
+                if let Some(p) = p {
                     if p.open && p.api == api {
                         p.open = false;
-                        call_args = Some(String::from_utf8_lossy(&p.args).into_owned());
+                        if is_error {
+                            call_args = Some(String::from_utf8_lossy(&p.args).into_owned());
+                        }
                         if key.is_some() {
                             pair_us = match (p.ts, l.ts_us) {
                                 (Some(a), Some(b)) if b >= a => Some(b - a),
@@ -321,26 +370,28 @@ impl Summary {
                         }
                     }
                 }
-                let is_error = result != b"hipSuccess" && result != b"hipErrorNotReady";
                 let o = if is_error {
                     let args = call_args.unwrap_or_default();
                     Some(Occurrence {
                         line: line_no,
                         ts_us: l.ts_us,
-                        pid: l.pid,
-                        text: format!(
-                            "{} ( {} ) -> {} {}",
-                            String::from_utf8_lossy(api),
-                            args,
-                            String::from_utf8_lossy(result),
-                            text(rest)
-                        )
-                        .trim_end()
-                        .to_string(),
+                        pid,
+                        text: error_text(api, &args, result, rest),
                     })
                 } else {
                     None
                 };
+                if head {
+                    if let Some(i) = ti {
+                        self.thread_vec[i].head_return = Some(HeadReturn {
+                            api: api.to_vec(),
+                            ts: l.ts_us,
+                            line: line_no,
+                            timed: duration_us.is_some(),
+                            error: is_error.then(|| String::from_utf8_lossy(result).into_owned()),
+                        });
+                    }
+                }
                 let Some(a) = self.api_mut(api) else { return };
                 a.returns += 1;
                 if let Some(d) = duration_us.or(pair_us) {
@@ -391,7 +442,7 @@ impl Summary {
             } => {
                 if self.devices.len() < 256 {
                     self.devices.push(Device {
-                        pid: l.pid,
+                        pid,
                         gfx: gfx_name(major, minor, stepping),
                         xnack: None,
                     })
@@ -458,15 +509,80 @@ impl Summary {
     }
 
     fn api_mut(&mut self, api: &[u8]) -> Option<&mut ApiStat> {
-        let name = std::str::from_utf8(api).ok()?;
-        if !self.apis.contains_key(name) {
-            if self.apis.len() >= MAX_KEYS {
+        if !self.api_raw.contains_key(api) {
+            if self.api_raw.len() + self.apis.len() >= MAX_KEYS {
                 self.other_keys += 1;
                 return None;
             }
-            self.apis.insert(name.to_string(), ApiStat::default());
+            self.api_raw.insert(api.into(), ApiStat::default());
         }
-        self.apis.get_mut(name)
+        self.api_raw.get_mut(api)
+    }
+
+    /// The thread of a `[pid tid]` field: its ids, and its index (None past [`MAX_THREADS`]).
+    /// The field of the previous line is compared as bytes first: runs of lines from one thread
+    /// are the norm, and this spares parsing the ids on every line.
+    fn thread_of(&mut self, field: &[u8]) -> (Option<(u32, u64)>, Option<usize>) {
+        if field.is_empty() {
+            return (None, None);
+        }
+        if let Some((k, i)) = self.last_thread {
+            if self.last_field == field {
+                return (Some(k), Some(i as usize));
+            }
+        }
+        let Some(k) = line::thread_ids(field) else {
+            return (None, None);
+        };
+        let i = self.thread_index(k);
+        if let Some(i) = i {
+            self.last_field.clear();
+            self.last_field.extend_from_slice(field);
+            self.last_thread = Some((k, i as u32));
+        }
+        (Some(k), i)
+    }
+
+    /// The index of thread `k`, made on first sight (None past [`MAX_THREADS`]).
+    fn thread_index(&mut self, k: (u32, u64)) -> Option<usize> {
+        let i = match self.thread_ix.get(&k) {
+            Some(&i) => i,
+            None => {
+                if self.thread_vec.len() >= MAX_THREADS {
+                    return None;
+                }
+                let i = self.thread_vec.len() as u32;
+                self.thread_vec.push(Thread::new(k.0, k.1));
+                self.thread_ix.insert(k, i);
+                i
+            }
+        };
+        Some(i as usize)
+    }
+
+    /// Moves the scanning structures into the public maps (`apis`, `threads`). Idempotent; the
+    /// scanning functions of [`super::read`] call it before returning.
+    pub fn finish(&mut self) {
+        let raw = std::mem::take(&mut self.api_raw);
+        for (k, v) in raw {
+            let name = String::from_utf8_lossy(&k).into_owned();
+            match self.apis.get_mut(&name) {
+                Some(a) => a.absorb(v, &mut self.other_keys),
+                None => {
+                    self.apis.insert(name, v);
+                }
+            }
+        }
+        self.thread_ix.clear();
+        self.last_thread = None;
+        for t in std::mem::take(&mut self.thread_vec) {
+            match self.threads.get_mut(&(t.pid, t.tid)) {
+                Some(s) => s.absorb(t),
+                None => {
+                    self.threads.insert((t.pid, t.tid), t);
+                }
+            }
+        }
     }
 
     /// Appends `o`, the summary of the input that follows this one.
@@ -503,20 +619,62 @@ impl Summary {
         for (k, v) in o.apis {
             let room = self.apis.len() < MAX_KEYS;
             match self.apis.get_mut(&k) {
-                Some(a) => {
-                    a.calls += v.calls;
-                    a.returns += v.returns;
-                    a.not_ready += v.not_ready;
-                    a.timed += v.timed;
-                    a.total_us += v.total_us;
-                    a.max_us = a.max_us.max(v.max_us);
-                    merge_counted(&mut a.errors, v.errors, &mut self.other_keys);
-                }
+                Some(a) => a.absorb(v, &mut self.other_keys),
                 None if room => {
                     self.apis.insert(k, v);
                 }
                 None => self.other_keys += v.calls,
             }
+        }
+        // Returns at the head of `o` whose call is open at the end of `self` (same thread and
+        // API): pair them as one pass would have.
+        for t in &mut o.thread_vec {
+            let Some(h) = t.head_return.take() else {
+                continue;
+            };
+            let Some(&si) = self.thread_ix.get(&(t.pid, t.tid)) else {
+                continue;
+            };
+            let p = &mut self.thread_vec[si as usize].pending;
+            if !(p.open && p.api == h.api) {
+                continue;
+            }
+            p.open = false;
+            let Some(a) = o.api_raw.get_mut(&h.api[..]) else {
+                continue;
+            };
+            if !h.timed {
+                if let (Some(x), Some(y)) = (p.ts, h.ts) {
+                    if y >= x {
+                        a.timed += 1;
+                        a.total_us += y - x;
+                        a.max_us = a.max_us.max(y - x);
+                    }
+                }
+            }
+            if let Some(c) = h.error.and_then(|e| a.errors.get_mut(&e)) {
+                let args = String::from_utf8_lossy(&p.args);
+                for occ in [&mut c.first, &mut c.last] {
+                    if occ.line == h.line {
+                        if let Some(fixed) = with_args(&occ.text, &h.api, &args) {
+                            occ.text = fixed;
+                        }
+                    }
+                }
+            }
+        }
+        for (k, v) in o.api_raw {
+            let room = self.api_raw.len() + self.apis.len() < MAX_KEYS;
+            match self.api_raw.get_mut(&k) {
+                Some(a) => a.absorb(v, &mut self.other_keys),
+                None if room => {
+                    self.api_raw.insert(k, v);
+                }
+                None => self.other_keys += v.calls,
+            }
+        }
+        if o.pending_anon.open || !o.pending_anon.api.is_empty() {
+            self.pending_anon = o.pending_anon;
         }
         self.kernel_launches += o.kernel_launches;
         for (k, v) in o.kernels {
@@ -560,19 +718,25 @@ impl Summary {
         for (k, t) in o.threads {
             let room = self.threads.len() < MAX_THREADS;
             match self.threads.get_mut(&k) {
-                Some(s) => {
-                    s.lines += t.lines;
-                    s.last.extend(t.last);
-                    while s.last.len() > LAST_LINES {
-                        s.last.pop_front();
-                    }
-                }
+                Some(s) => s.absorb(t),
                 None if room => {
                     self.threads.insert(k, t);
                 }
                 None => {}
             }
         }
+        for t in o.thread_vec {
+            match self.thread_ix.get(&(t.pid, t.tid)) {
+                Some(&i) => self.thread_vec[i as usize].absorb(t),
+                None if self.thread_vec.len() < MAX_THREADS => {
+                    self.thread_ix
+                        .insert((t.pid, t.tid), self.thread_vec.len() as u32);
+                    self.thread_vec.push(t);
+                }
+                None => {}
+            }
+        }
+        self.last_thread = None;
     }
 
     /// Adds `off` to every line number (this summary follows `off` lines of input).
@@ -586,6 +750,7 @@ impl Summary {
         self.fatal.iter_mut().for_each(f);
         self.apis
             .values_mut()
+            .chain(self.api_raw.values_mut())
             .flat_map(|a| a.errors.values_mut())
             .for_each(fc);
         self.missing_code_objects.values_mut().for_each(fc);
@@ -593,8 +758,16 @@ impl Summary {
         self.warnings.values_mut().for_each(fc);
         self.threads
             .values_mut()
+            .chain(self.thread_vec.iter_mut())
             .flat_map(|t| t.last.iter_mut())
             .for_each(|r| r.line += off);
+        for h in self
+            .thread_vec
+            .iter_mut()
+            .filter_map(|t| t.head_return.as_mut())
+        {
+            h.line += off;
+        }
     }
 }
 
@@ -621,4 +794,56 @@ fn merge_counted(a: &mut BTreeMap<String, Counted>, b: BTreeMap<String, Counted>
             None => *other += v.count,
         }
     }
+}
+
+impl ApiStat {
+    fn absorb(&mut self, v: ApiStat, other: &mut u64) {
+        self.calls += v.calls;
+        self.returns += v.returns;
+        self.not_ready += v.not_ready;
+        self.timed += v.timed;
+        self.total_us += v.total_us;
+        self.max_us = self.max_us.max(v.max_us);
+        merge_counted(&mut self.errors, v.errors, other);
+    }
+}
+
+impl Thread {
+    /// Appends `t`, the same thread's lines in the input that follows.
+    fn absorb(&mut self, t: Thread) {
+        self.lines += t.lines;
+        self.last.extend(t.last);
+        while self.last.len() > LAST_LINES {
+            self.last.pop_front();
+        }
+        if t.api_seen {
+            self.pending = t.pending;
+            self.api_seen = true;
+        }
+    }
+}
+
+/// The text of an error return: `api ( args ) -> result rest`.
+fn error_text(api: &[u8], args: &str, result: &[u8], rest: &[u8]) -> String {
+    format!(
+        "{} ( {} ) -> {} {}",
+        String::from_utf8_lossy(api),
+        args,
+        String::from_utf8_lossy(result),
+        text(rest)
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// `text` made by [`error_text`] without arguments, with `args` put in.
+fn with_args(text: &str, api: &[u8], args: &str) -> Option<String> {
+    let head = format!("{} (  ) -> ", String::from_utf8_lossy(api));
+    let tail = text.strip_prefix(&head)?;
+    Some(format!(
+        "{} ( {} ) -> {}",
+        String::from_utf8_lossy(api),
+        args,
+        tail
+    ))
 }
