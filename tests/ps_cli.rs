@@ -125,3 +125,40 @@ fn real_process_holding_dev_kfd_in_a_private_namespace() {
         eprintln!("skipped the unprivileged half: the binary is not reachable as nobody");
     }
 }
+
+/// Inside a container KFD's entries carry host pids while /proc carries the container's: the
+/// process is tied to its entry by PASID, and the host process that shares its number is not
+/// (tests/fixtures/sysroots/ps-in-container/SOURCE.md).
+#[test]
+fn inside_a_container_kfd_entries_join_by_pasid_not_pid() {
+    let root =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sysroots/ps-in-container");
+    let out = doctor()
+        .args(["ps", "--json", "--sysroot"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let doc = json_of(&out);
+    let ps = &doc["ps"];
+    let procs = ps["processes"].as_array().unwrap();
+    assert_eq!(procs.len(), 1, "{doc}");
+    let p = &procs[0];
+    assert_eq!(p["pid"], 17);
+    assert_eq!(p["kfd_pid"], 4242);
+    assert_eq!(p["kfd_match"], "pasid");
+    // The VRAM of host pid 4242 (512 MiB), not that of host pid 17 (256 MiB).
+    assert_eq!(p["kfd_vram_bytes"]["51234"], 536870912u64);
+    assert_eq!(ps["unseen"]["kfd_not_in_proc"], serde_json::json!([17]));
+    assert_eq!(ps["unseen"]["kfd_not_in_proc_vram_bytes"], 268435456u64);
+    let text = doctor()
+        .args(["ps", "--sysroot"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let t = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        t.contains("host pid 4242 (KFD entry matched by pasid)"),
+        "{t}"
+    );
+}

@@ -24,7 +24,7 @@ pub fn explanations(s: &scan::Scan) -> Vec<String> {
     }
     if !s.unseen.kfd_not_in_proc.is_empty() {
         v.push(format!(
-            "{} KFD process(es) ({}; {:.1} MiB VRAM, {} queue(s)) are not in this /proc: they run in another PID namespace (a container or pod). KFD lists them by host pid in /sys/class/kfd/kfd/proc; a host-side `lsof /dev/kfd` misses processes in containers because their /dev/kfd is another inode (the container runtime's mknod)",
+            "{} KFD process(es) (host pid {}; {:.1} MiB VRAM, {} queue(s)) are not in this /proc: they run in another PID namespace (a container or pod). KFD lists them by host pid in /sys/class/kfd/kfd/proc; a host-side `lsof /dev/kfd` misses processes in containers because their /dev/kfd is another inode (the container runtime's mknod)",
             s.unseen.kfd_not_in_proc.len(),
             s.unseen.kfd_not_in_proc.iter().take(8).map(|p| p.to_string()).collect::<Vec<_>>().join(", "),
             s.unseen.kfd_not_in_proc_vram_bytes as f64 / 1048576.0,
@@ -98,6 +98,11 @@ pub fn render(s: &scan::Scan, verbose: u8) -> String {
                 p.ns_pid
                     .map_or(String::new(), |n| format!(" (pid {n} inside)"))
             );
+        }
+        if let (Some(k), Some(how)) = (p.kfd_pid, p.kfd_match) {
+            if k != p.pid {
+                let _ = writeln!(o, "{:>8} host pid {k} (KFD entry matched by {how})", "");
+            }
         }
     }
     for e in explanations(s) {

@@ -33,6 +33,12 @@ pub struct GpuProcess {
     /// KFD's view: VRAM bytes by gpu_id and queue count (from /sys/class/kfd/kfd/proc/<pid>).
     pub kfd_vram_bytes: BTreeMap<String, u64>,
     pub kfd_queues: u64,
+    /// The KFD entry's name: the process's global (host) pid, which differs from `pid` when the
+    /// doctor runs inside a container.
+    pub kfd_pid: Option<u32>,
+    /// How the KFD entry was tied to this process: `pasid` (its render fd's `pasid:` equals the
+    /// entry's `pasid`, valid across PID namespaces) or `pid` (same number, no PASID to compare).
+    pub kfd_match: Option<&'static str>,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -74,17 +80,61 @@ fn num(host: &Host, p: &Path) -> Option<u64> {
     text(host, p)?.trim().parse().ok()
 }
 
-fn kfd_proc(host: &Host, pid: &str, p: &mut GpuProcess) {
-    let dir = PathBuf::from("/sys/class/kfd/kfd/proc").join(pid);
-    for name in host.fs.list_names(&dir) {
-        let name = name.to_string_lossy();
-        if let Some(gpu) = name.strip_prefix("vram_") {
-            if let Some(v) = num(host, &dir.join(&*name)) {
-                p.kfd_vram_bytes.insert(gpu.to_string(), v);
+/// One `/sys/class/kfd/kfd/proc/<global pid>/` directory.
+#[derive(Debug, Default, Clone)]
+struct KfdEntry {
+    pid: u32,
+    pasid: Option<u32>,
+    vram_bytes: BTreeMap<String, u64>,
+    queues: u64,
+}
+
+fn kfd_entries(host: &Host) -> Vec<KfdEntry> {
+    let root = Path::new("/sys/class/kfd/kfd/proc");
+    let mut v: Vec<KfdEntry> = host
+        .fs
+        .list_names(root)
+        .iter()
+        .filter_map(|n| n.to_str()?.parse::<u32>().ok())
+        .take(MAX_PROCS)
+        .map(|pid| {
+            let dir = root.join(pid.to_string());
+            let mut e = KfdEntry {
+                pid,
+                pasid: num(host, &dir.join("pasid")).and_then(|p| u32::try_from(p).ok()),
+                queues: host.fs.list_names(&dir.join("queues")).len() as u64,
+                ..KfdEntry::default()
+            };
+            for name in host.fs.list_names(&dir) {
+                let name = name.to_string_lossy();
+                if let Some(gpu) = name.strip_prefix("vram_") {
+                    if let Some(b) = num(host, &dir.join(&*name)) {
+                        e.vram_bytes.insert(gpu.to_string(), b);
+                    }
+                }
             }
-        }
+            e
+        })
+        .collect();
+    v.sort_by_key(|e| e.pid);
+    v
+}
+
+/// The KFD entry of a process seen in our `/proc`: by PASID when its render fds carry one (the
+/// only join that holds across PID namespaces: KFD names entries by global pid, a container's
+/// `/proc` by its own pids), else by pid when the entry has no PASID to contradict it.
+/// Reference: shared `gpu-processes.md` section 2 (`kfd_process.c`, `amdgpu_fdinfo.c`).
+fn kfd_match(p: &GpuProcess, kfd: &[KfdEntry]) -> Option<(usize, &'static str)> {
+    let pasids: BTreeSet<u32> = p.drm.iter().filter_map(|d| d.pasid).collect();
+    if let Some(i) = kfd
+        .iter()
+        .position(|e| e.pasid.is_some_and(|x| pasids.contains(&x)))
+    {
+        return Some((i, "pasid"));
     }
-    p.kfd_queues = host.fs.list_names(&dir.join("queues")).len() as u64;
+    let i = kfd.iter().position(|e| e.pid == p.pid)?;
+    let contradicted = !pasids.is_empty() && kfd[i].pasid.is_some();
+    (!contradicted).then_some((i, "pid"))
 }
 
 /// Scans the machine. `self_uid` is the doctor's real uid (0 = root).
@@ -121,6 +171,10 @@ pub fn scan(host: &Host, self_uid: u32) -> Scan {
         s.unseen.truncated = true;
     }
     let visible: BTreeSet<u32> = pids.iter().copied().collect();
+    let kfd = kfd_entries(host);
+    let mut matched = BTreeSet::new();
+    // Pids whose fd directory was read (holding a GPU node or not).
+    let mut scanned = BTreeSet::new();
     for pid in pids {
         let base = PathBuf::from(format!("/proc/{pid}"));
         let fd_dir = base.join("fd");
@@ -134,6 +188,7 @@ pub fn scan(host: &Host, self_uid: u32) -> Scan {
                 continue;
             }
         };
+        scanned.insert(pid);
         let mut p = GpuProcess {
             pid,
             ..GpuProcess::default()
@@ -182,19 +237,30 @@ pub fn scan(host: &Host, self_uid: u32) -> Scan {
             })
             .filter(|c| !c.is_empty());
         p.container = text(host, &base.join("cgroup")).and_then(|c| fdinfo::container_of(&c));
-        kfd_proc(host, &pid.to_string(), &mut p);
+        if let Some((i, how)) = kfd_match(&p, &kfd) {
+            let e = &kfd[i];
+            p.kfd_pid = Some(e.pid);
+            p.kfd_match = Some(how);
+            p.kfd_vram_bytes = e.vram_bytes.clone();
+            p.kfd_queues = e.queues;
+            matched.insert(e.pid);
+        }
         s.processes.push(p);
     }
-    for name in host.fs.list_names(Path::new("/sys/class/kfd/kfd/proc")) {
-        if let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) {
-            if !visible.contains(&pid) && s.unseen.kfd_not_in_proc.len() < MAX_PROCS {
-                s.unseen.kfd_not_in_proc.push(pid);
-                let mut p = GpuProcess::default();
-                kfd_proc(host, &pid.to_string(), &mut p);
-                s.unseen.kfd_not_in_proc_vram_bytes += p.kfd_vram_bytes.values().sum::<u64>();
-                s.unseen.kfd_not_in_proc_queues += p.kfd_queues;
-            }
+    // KFD entries tied to no process we saw belong to another PID namespace: a number absent
+    // from our /proc, or a GPU process of ours whose PASID says it is not this entry. A pid of
+    // ours that could not be examined (unreadable fds, reported as such) or that holds no GPU
+    // node now (KFD keeps a process's entry until it exits) is left out.
+    for e in &kfd {
+        if matched.contains(&e.pid) {
+            continue;
         }
+        if visible.contains(&e.pid) && !s.processes.iter().any(|p| p.pid == e.pid) {
+            continue;
+        }
+        s.unseen.kfd_not_in_proc.push(e.pid);
+        s.unseen.kfd_not_in_proc_vram_bytes += e.vram_bytes.values().sum::<u64>();
+        s.unseen.kfd_not_in_proc_queues += e.queues;
     }
     s
 }
