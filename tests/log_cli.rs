@@ -213,3 +213,52 @@ fn human_view_fits_a_screen() {
     assert!(text.contains("8x gfx942:xnack-"), "{text}");
     assert!(text.contains("KernelExecution"), "{text}");
 }
+
+/// ROCr's fault line names a KFD topology node (`"Memory access fault by GPU node-%u (Agent
+/// handle: %p) on address %p%s. Reason: %s.\n"`, rocm-systems `runtime.cpp`): the doctor names
+/// that node's GPU from the machine's topology (here a gfx1030 fixture sysroot), and says so
+/// when the machine has no such node.
+#[test]
+fn rocr_memory_fault_node_named_from_the_topology() {
+    let t = tempfile::tempdir().unwrap();
+    let f = t.path().join("fault.log");
+    std::fs::write(
+        &f,
+        ":3:hip_module.cpp           :825 : 38362003003 us: [pid:309675 tid: 0x73e30402f6c0] \u{1b}[32m hipLaunchKernel ( 0x1, {7,1,1}, {256,1,1}, 0x2, 0, stream:0x3 ) \u{1b}[0m\n\
+Memory access fault by GPU node-1 (Agent handle: 0x55d1c3a0b2c0) on address 0x7f0000000000. Reason: Page not present or supervisor privilege.\n",
+    )
+    .unwrap();
+    let sysroots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sysroots");
+    let run = |root: &std::path::Path| {
+        let out = doctor()
+            .arg("log")
+            .arg(&f)
+            .args(["--json", "--sysroot"])
+            .arg(root)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let doc = json_of(&out);
+        let p = doc["log"]["problems"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let fatal = p
+            .iter()
+            .find(|p| p["summary"].as_str().unwrap_or("").contains("node-1"))
+            .cloned()
+            .unwrap_or_else(|| panic!("no fatal problem in {doc}"));
+        fatal["diagnosis"].as_str().unwrap_or("").to_string()
+    };
+    let d = run(&sysroots.join("gfx1030-dgpu"));
+    assert!(
+        d.contains("KFD node 1 is gfx1030 at PCI 0000:03:00.0"),
+        "{d}"
+    );
+    // The 8x MI210 capture has two CPU nodes (0, 1) before its GPUs: this log is not from there.
+    let d = run(&sysroots.join("k8s-mi210x8-gfx90a-xgmi"));
+    assert!(d.contains("KFD node 1 is a CPU"), "{d}");
+    // A root without amdgpu: no topology to read.
+    let d = run(t.path());
+    assert!(d.contains("no KFD topology"), "{d}");
+}

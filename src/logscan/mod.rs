@@ -7,6 +7,7 @@
 pub mod gen;
 pub mod line;
 pub mod msg;
+pub mod nodes;
 pub mod read;
 pub mod render;
 pub mod summary;
@@ -28,7 +29,20 @@ pub fn main(args: &RunArgs, path: &Path) -> i32 {
             return exit::USAGE_OR_INTERNAL;
         }
     };
-    let v = verdict::judge(&s);
+    let mut v = verdict::judge(&s);
+    if v.problems
+        .iter()
+        .any(|p| p.summary.starts_with("fatal: ") && verdict::fault_node(&p.summary).is_some())
+    {
+        // Only a ROCr node fault needs the machine: read its KFD topology (rooted at --sysroot).
+        let limits = crate::host::Limits::new(
+            std::time::Duration::from_secs(5),
+            std::time::Duration::from_secs(10),
+        );
+        if let Ok(host) = crate::host::Host::for_sysroot(&args.sysroot, limits) {
+            verdict::name_nodes(&mut v, &nodes::read(&host));
+        }
+    }
     let code = if v.failed { exit::FAILED } else { exit::OK };
     if args.json {
         let doc = render::json(&path.to_string_lossy(), comp, &s, &v, code);

@@ -1,9 +1,11 @@
 //! What a summary means: the failures it shows, each with the diagnosis and fix from
 //! `checks/known-issues.toml` (`[[log]]` entries, shared with `inspect`'s known issues).
 
+use super::nodes::NodeName;
 use super::summary::{Occurrence, Summary};
 use crate::inspect::known_issues;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Problem {
@@ -156,4 +158,119 @@ pub fn judge(s: &Summary) -> Verdict {
             .push("the last line has no newline: the log was cut or is still being written".into());
     }
     v
+}
+
+/// The `N` of ROCr's `GPU node-N` / `agent node-N` in a fatal message.
+pub fn fault_node(text: &str) -> Option<u32> {
+    let p = text.find("node-")?;
+    let d: String = text[p + 5..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    d.parse().ok()
+}
+
+/// Names the GPU of each fatal `node-N` from this machine's KFD nodes (`nodes` is empty when it
+/// has none). The log may come from elsewhere: the text says "on this machine".
+pub fn name_nodes(v: &mut Verdict, nodes: &BTreeMap<u32, NodeName>) {
+    for p in v
+        .problems
+        .iter_mut()
+        .filter(|p| p.summary.starts_with("fatal: "))
+    {
+        let Some(n) = fault_node(&p.summary) else {
+            continue;
+        };
+        let said = match nodes.get(&n) {
+            Some(NodeName::Gpu { gfx, location }) => format!(
+                "on this machine KFD node {n} is {}{} (true if the log was written here)",
+                gfx.as_deref().unwrap_or("a GPU of unknown ISA"),
+                location.as_deref().map_or(String::new(), |l| format!(" at PCI {l}"))
+            ),
+            Some(NodeName::Cpu) => format!(
+                "on this machine KFD node {n} is a CPU: the log was written on another machine"
+            ),
+            None if nodes.is_empty() => format!(
+                "node {n} is a KFD topology node id (/sys/class/kfd/kfd/topology/nodes/{n}); this machine has no KFD topology, so read it on the machine that wrote the log"
+            ),
+            None => format!(
+                "this machine has no KFD node {n}: the log was written on another machine"
+            ),
+        };
+        let d = p.diagnosis.get_or_insert_with(String::new);
+        if !d.is_empty() {
+            d.push_str("; ");
+        }
+        d.push_str(&said);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fatal(text: &str) -> Verdict {
+        Verdict {
+            failed: true,
+            problems: vec![Problem {
+                status: "fail",
+                summary: format!("fatal: {text}"),
+                first: None,
+                diagnosis: Some("the runtime or ROCr announced an abort here".into()),
+                fix: None,
+                known_issues: Vec::new(),
+            }],
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn rocr_fault_node_named_from_the_topology() {
+        // rocm-systems runtime.cpp VMFaultHandler's format, values made up.
+        let t = "Memory access fault by GPU node-2 (Agent handle: 0x5581c9d0) on address 0x7f1c00000000. Reason: Page not present or supervisor privilege.";
+        assert_eq!(fault_node(t), Some(2));
+        assert_eq!(
+            fault_node("HW Exception by GPU node-11 (Agent handle: 0x1) reason :GPU Hang"),
+            Some(11)
+        );
+        assert_eq!(fault_node("Callback: Queue 0x1 aborting"), None);
+        let nodes = BTreeMap::from([
+            (0, NodeName::Cpu),
+            (
+                2,
+                NodeName::Gpu {
+                    gfx: Some("gfx90a".into()),
+                    location: Some("0000:c1:00.0".into()),
+                },
+            ),
+        ]);
+        let mut v = fatal(t);
+        name_nodes(&mut v, &nodes);
+        let d = v.problems[0].diagnosis.as_deref().unwrap();
+        assert!(
+            d.contains("KFD node 2 is gfx90a at PCI 0000:c1:00.0"),
+            "{d}"
+        );
+        let mut v = fatal(&t.replace("node-2", "node-0"));
+        name_nodes(&mut v, &nodes);
+        assert!(v.problems[0]
+            .diagnosis
+            .as_deref()
+            .unwrap()
+            .contains("is a CPU"));
+        let mut v = fatal(&t.replace("node-2", "node-7"));
+        name_nodes(&mut v, &nodes);
+        assert!(v.problems[0]
+            .diagnosis
+            .as_deref()
+            .unwrap()
+            .contains("no KFD node 7"));
+        let mut v = fatal(t);
+        name_nodes(&mut v, &BTreeMap::new());
+        assert!(v.problems[0]
+            .diagnosis
+            .as_deref()
+            .unwrap()
+            .contains("no KFD topology"));
+    }
 }
