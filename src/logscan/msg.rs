@@ -72,6 +72,16 @@ pub fn strip(msg: &[u8]) -> &[u8] {
         (Some(&f), Some(&l)) if f != b' ' && f != 0x1b && l != b' ' && l != b'm' => return msg,
         _ => {}
     }
+    // The API trace's own shape: green, text, reset (`KGRN`/`KNRM` in hip_internal.hpp).
+    if let Some(inner) = msg
+        .strip_prefix(b"\x1b[32m")
+        .and_then(|r| r.strip_suffix(b"\x1b[0m"))
+    {
+        let t = trim(inner);
+        if t.first() != Some(&0x1b) && t.last() != Some(&b'm') {
+            return t;
+        }
+    }
     let mut m = msg;
     loop {
         let t = trim(m);
@@ -125,6 +135,11 @@ fn header_type(m: &[u8]) -> Option<u8> {
         .map(|s| s[5])
 }
 
+fn duration_finder() -> &'static memmem::FinderRev<'static> {
+    static F: std::sync::OnceLock<memmem::FinderRev<'static>> = std::sync::OnceLock::new();
+    F.get_or_init(|| memmem::FinderRev::new(b": duration: "))
+}
+
 /// Classifies a runtime message (level >= 0) or, with `foreign`, a line outside the prefix format.
 pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
     let m = strip(msg);
@@ -151,6 +166,12 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
                 };
             }
         }
+        Some(b'C') => {
+            if let Some(r) = after(m, b"Command (") {
+                let e = memchr::memchr(b')', r).unwrap_or(r.len());
+                return Event::Command(&r[..e]);
+            }
+        }
         Some(b'A') if m.starts_with(b"Arg") => return Event::Other,
         Some(b'K') if m.starts_with(b"Kernarg") => return Event::Other,
         Some(b'N') if m.starts_with(b"NullStream") => return Event::Other,
@@ -164,9 +185,12 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
             let (result, mut tail) = r.split_at(e);
             tail = tail.strip_prefix(b" :").unwrap_or(tail);
             let mut duration_us = None;
-            if let Some(p) = memmem::rfind(tail, b": duration: ") {
-                duration_us = num(&tail[p + 12..]);
-                tail = &tail[..p];
+            // `: duration: %lu us` closes the line when present: look only then.
+            if tail.ends_with(b" us") {
+                if let Some(p) = duration_finder().rfind(tail) {
+                    duration_us = num(&tail[p + 12..]);
+                    tail = &tail[..p];
+                }
             }
             return Event::ApiReturn {
                 api: id,
