@@ -23,15 +23,21 @@ for it in "${SIZES[@]}"; do
   cat "$f" > /dev/null # page cache
   echo "== $it iterations, $((bytes / 1000000)) MB"
   "$DOCTOR" log "$f" | sed -n '1,6p'
+  # doctor-1core: the same on one core (taskset), to show how the parse scales; wc-l: one
+  # read of the file and a newline count, the floor any reader of this file pays here.
   hyperfine --style basic --warmup 1 --runs "${RUNS:-5}" --export-json "$W/h-$it.json" \
     -n doctor "$DOCTOR log $f | cat" \
-    -n grep3 "grep -c 'Created SWq' $f | cat; grep -c KernelExecution $f | cat; grep -c 'HWq=' $f | cat" >/dev/null
+    -n grep3 "grep -c 'Created SWq' $f | cat; grep -c KernelExecution $f | cat; grep -c 'HWq=' $f | cat" \
+    -n doctor-1core "taskset -c 0 $DOCTOR log $f | cat" \
+    -n wc-l "wc -l $f | cat" >/dev/null
   python3 - "$W/h-$it.json" "$bytes" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
 b = int(sys.argv[2])
 d, g = r["doctor"]["median"], r["grep3"]["median"]
+d1, w = r["doctor-1core"]["median"], r["wc-l"]["median"]
 print(f"doctor median {d:.3f} s = {b / d / 1e9:.2f} GB/s; three grep -c median {g:.3f} s; doctor is {g / d:.2f}x grep")
+print(f"doctor on one core {d1:.3f} s ({d1 / d:.2f}x the all-core time); wc -l (read floor) {w:.3f} s")
 PY
   /usr/bin/time -f "peak RSS %M KB" "$DOCTOR" log "$f" > /dev/null
 done
