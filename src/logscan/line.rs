@@ -181,25 +181,25 @@ impl<'a> Cursor<'a> {
             self.i += 1;
         }
     }
-    /// A decimal number, eight digits at a time ([`digits8`]). More than 19 digits may overflow
-    /// a u64: such a run is re-read with checks.
+    /// A decimal number. Up to 19 digits cannot overflow a u64, so the hot loop needs no
+    /// overflow check; a longer run of digits is re-read with checks.
     #[inline]
     fn number(&mut self) -> Option<u64> {
         let rest = self.rest();
         let mut v: u64 = 0;
         let mut n = 0;
-        loop {
-            let (x, k) = digits8(&rest[n..]);
-            v = v.wrapping_mul(POW10[k]).wrapping_add(x);
-            n += k;
-            if k < 8 || n > 19 {
+        for &d in rest.iter().take(19) {
+            let x = d.wrapping_sub(b'0');
+            if x > 9 {
                 break;
             }
+            v = v * 10 + u64::from(x);
+            n += 1;
         }
         if n == 0 {
             return None;
         }
-        if n > 19 {
+        if n == 19 && rest.get(19).is_some_and(u8::is_ascii_digit) {
             let all = rest.iter().take_while(|d| d.is_ascii_digit()).count();
             v = rest[..all].iter().try_fold(0u64, |v, &d| {
                 v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
@@ -231,48 +231,6 @@ impl<'a> Cursor<'a> {
         self.i += n;
         Some(v)
     }
-}
-
-const POW10: [u64; 9] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-];
-
-/// The value and count of the leading decimal digits among the first 8 bytes of `b`, by SWAR
-/// on one little-endian word (the digit test and the 8-digit combine follow the well-known
-/// technique described by Lemire, "Fast numerical parsing", and used in simdjson).
-#[inline]
-fn digits8(b: &[u8]) -> (u64, usize) {
-    let w = match b.get(..8) {
-        Some(x) => u64::from_le_bytes(x.try_into().unwrap_or([b'x'; 8])),
-        None => {
-            let mut w = [b'x'; 8];
-            w[..b.len()].copy_from_slice(b);
-            u64::from_le_bytes(w)
-        }
-    };
-    // Digits become 0..=9 per byte; any other byte keeps a high nibble or exceeds 9.
-    let t = w ^ 0x3030_3030_3030_3030;
-    // A non-digit byte has a bit in its high nibble after adding 6 (carries only run upwards,
-    // into bytes after the first non-digit, which are not used).
-    let bad = (t | t.wrapping_add(0x0606_0606_0606_0606)) & 0xf0f0_f0f0_f0f0_f0f0;
-    let n = (bad.trailing_zeros() / 8) as usize;
-    if n == 0 {
-        return (0, 0);
-    }
-    // Keep the n digit bytes, as the last n of 8 (leading zero digits).
-    let v = t << (8 * (8 - n));
-    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
-    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
-    let v = (v.wrapping_mul(10_000) + (v >> 32)) & 0xffff_ffff;
-    (v, n)
 }
 
 /// Hex digit values; 0xff for any other byte.
@@ -331,7 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn digits8_matches_a_plain_parse() {
+    fn number_matches_a_plain_parse() {
         for s in [
             &b""[..],
             b"x",

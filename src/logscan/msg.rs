@@ -135,9 +135,13 @@ fn header_type(m: &[u8]) -> Option<u8> {
         .map(|s| s[5])
 }
 
-fn duration_finder() -> &'static memmem::FinderRev<'static> {
-    static F: std::sync::OnceLock<memmem::FinderRev<'static>> = std::sync::OnceLock::new();
-    F.get_or_init(|| memmem::FinderRev::new(b": duration: "))
+/// Where `: duration: ` starts in a return's tail (`... : duration: %lu us`): its second colon is
+/// the last colon of the line, so one reverse byte search finds it.
+fn duration_at(tail: &[u8]) -> Option<usize> {
+    const D: &[u8] = b": duration: ";
+    let colon = memchr::memrchr(b':', tail)?;
+    let start = colon.checked_sub(D.len() - 2)?;
+    tail[start..].starts_with(D).then_some(start)
 }
 
 /// Classifies a runtime message (level >= 0) or, with `foreign`, a line outside the prefix format.
@@ -187,7 +191,7 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
             let mut duration_us = None;
             // `: duration: %lu us` closes the line when present: look only then.
             if tail.ends_with(b" us") {
-                if let Some(p) = duration_finder().rfind(tail) {
+                if let Some(p) = duration_at(tail) {
                     duration_us = num(&tail[p + 12..]);
                     tail = &tail[..p];
                 }

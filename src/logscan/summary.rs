@@ -87,6 +87,8 @@ pub struct Thread {
     pub lines: u64,
     /// The thread's last lines, oldest first: where it stopped.
     pub last: VecDeque<RawLine>,
+    /// While scanning `last` is a ring: the slot written next once it is full (0 = in order).
+    ring_next: usize,
     /// The API call this thread entered last and has not returned from (at the end of the input
     /// read so far).
     pending: Pending,
@@ -104,6 +106,7 @@ impl Thread {
             tid,
             lines: 0,
             last: VecDeque::with_capacity(LAST_LINES),
+            ring_next: 0,
             pending: Pending::default(),
             api_seen: false,
             head_return: None,
@@ -292,13 +295,17 @@ impl Summary {
         if let Some(i) = ti {
             let t = &mut self.thread_vec[i];
             t.lines += 1;
-            // Reuse the oldest entry's buffer: no allocation per line once the ring is full.
-            if t.last.len() == LAST_LINES {
-                t.last.rotate_left(1);
-            } else {
+            // Overwrite the oldest entry in place: no allocation and no moves once the ring is
+            // full (put in order by `Thread::in_order`).
+            let slot = if t.last.len() < LAST_LINES {
                 t.last.push_back(RawLine::default());
-            }
-            if let Some(o) = t.last.back_mut() {
+                t.last.len() - 1
+            } else {
+                let s = t.ring_next;
+                t.ring_next = (s + 1) % LAST_LINES;
+                s
+            };
+            if let Some(o) = t.last.get_mut(slot) {
                 o.line = line_no;
                 o.ts_us = l.ts_us;
                 o.bytes.clear();
@@ -575,7 +582,8 @@ impl Summary {
         }
         self.thread_ix.clear();
         self.last_thread = None;
-        for t in std::mem::take(&mut self.thread_vec) {
+        for mut t in std::mem::take(&mut self.thread_vec) {
+            t.in_order();
             match self.threads.get_mut(&(t.pid, t.tid)) {
                 Some(s) => s.absorb(t),
                 None => {
@@ -809,8 +817,16 @@ impl ApiStat {
 }
 
 impl Thread {
+    /// Puts the ring of last lines in order, oldest first.
+    fn in_order(&mut self) {
+        self.last.rotate_left(self.ring_next);
+        self.ring_next = 0;
+    }
+
     /// Appends `t`, the same thread's lines in the input that follows.
-    fn absorb(&mut self, t: Thread) {
+    fn absorb(&mut self, mut t: Thread) {
+        self.in_order();
+        t.in_order();
         self.lines += t.lines;
         self.last.extend(t.last);
         while self.last.len() > LAST_LINES {
