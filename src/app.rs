@@ -23,7 +23,7 @@ pub fn main() -> i32 {
     };
     match &cli.command {
         Some(Command::Explain { id }) => explain(id, &load_packs(&cli.run)),
-        Some(Command::Why { text }) => why(&cli.run, text),
+        Some(Command::Why { text, binary }) => why(&cli.run, text, binary),
         Some(Command::Checks {
             action: crate::cli::ChecksAction::Lint { files },
         }) => {
@@ -266,7 +266,7 @@ fn explain(id: &str, packs: &crate::packs::PackSet) -> i32 {
 }
 
 /// `why [TEXT|-]`: recognise symptoms, run only the checks that judge their causes, answer.
-fn why(args: &RunArgs, words: &[String]) -> i32 {
+fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32 {
     use crate::packs::why as w;
     let text = if words.is_empty() || (words.len() == 1 && words[0] == "-") {
         let mut buf = Vec::new();
@@ -301,18 +301,25 @@ fn why(args: &RunArgs, words: &[String]) -> i32 {
             }
         }
     }
-    let findings = if only.is_empty() {
-        Vec::new()
-    } else {
+    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+        Ok(h) => h,
+        Err(e) => return usage_error(&e),
+    };
+    let mut findings = Vec::new();
+    if !only.is_empty() {
         cfg.only = only;
         cfg.skip.clear();
         cfg.packs = packs.clone();
-        let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
-            Ok(h) => h,
-            Err(e) => return usage_error(&e),
-        };
-        diagnose(&host, &cfg, None).findings
-    };
+        findings = diagnose(&host, &cfg, None).findings;
+    }
+    if !binaries.is_empty() {
+        // The failing file itself, judged as `inspect` judges it (its findings are
+        // libs.code-objects findings, which the code-object symptoms name).
+        let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
+        let abs: Vec<std::path::PathBuf> = binaries.iter().map(|p| cwd.join(p)).collect();
+        let opts = crate::inspect::Options::default();
+        findings.extend(crate::inspect::inspect(&host, &cfg, &abs, &opts).findings);
+    }
     let code = if hits
         .iter()
         .any(|h| w::judge(h.symptom, &findings).0 == w::Answer::Confirmed)

@@ -197,6 +197,10 @@ pub enum Command {
         /// The message (words are joined), or `-` / nothing to read stdin.
         #[arg(value_name = "TEXT|-")]
         text: Vec<String>,
+        /// The program or library that failed: its code objects and bundles are judged too
+        /// (as `inspect` does), against the GPUs or --isa (repeatable).
+        #[arg(long, value_name = "FILE")]
+        binary: Vec<PathBuf>,
     },
     /// Check packs: `lint FILE...` validates pack files (exit 0 all valid, 1 a file has
     /// errors, 2 usage error); errors are `file:line:column: message`.

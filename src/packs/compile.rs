@@ -164,7 +164,8 @@ pub fn explain_toml_error(msg: &str) -> String {
     let unknown = ["unknown field `", "unknown variant `"]
         .iter()
         .find_map(|p| msg.find(p).map(|i| &msg[i + p.len()..]));
-    if let (Some(rest), Some(list_at)) = (unknown, msg.find("expected one of ")) {
+    // serde lists the valid names after `expected` (`one of `a`, `b``, or `a` or `b`).
+    if let (Some(rest), Some(list_at)) = (unknown, msg.find("expected ")) {
         let bad = rest.split('`').next().unwrap_or("");
         let candidates: Vec<&str> = msg[list_at..].split('`').skip(1).step_by(2).collect();
         if let Some(best) = did_you_mean(bad, &candidates) {
@@ -286,7 +287,19 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             cause: rs.cause,
             fix: rs.fix,
             checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
+            rule_out_by: rs.rule_out_by.iter().map(|c| c.get_ref().clone()).collect(),
         });
+        for r in &rs.rule_out_by {
+            if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
+                cx.err(
+                    r.span(),
+                    format!(
+                        "rule_out_by names '{}', which is not in `checks`",
+                        r.get_ref()
+                    ),
+                );
+            }
+        }
     }
     Pack {
         name: ns,

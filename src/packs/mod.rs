@@ -158,6 +158,7 @@ pub struct Symptom {
     pub cause: String,
     pub fix: String,
     pub checks: Vec<String>,
+    pub rule_out_by: Vec<String>,
 }
 
 /// Where a pack came from (shown by --list-checks and explain).

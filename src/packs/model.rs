@@ -153,4 +153,8 @@ pub struct RawSymptom {
     pub fix: String,
     /// Checks whose verdict confirms (warn/fail/error) or rules out (pass) the cause here.
     pub checks: Vec<Spanned<String>>,
+    /// Checks whose `pass` is evidence against the cause (default: any of `checks`). A pass of
+    /// a check that only validates input (a target name) must not rule a cause out.
+    #[serde(default)]
+    pub rule_out_by: Vec<Spanned<String>>,
 }

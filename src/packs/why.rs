@@ -34,7 +34,7 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
 pub enum Answer {
     /// A check failed or warned: the cause is present here.
     Confirmed,
-    /// Every check that judged passed: not this cause on this machine.
+    /// No check failed or warned, none errored, and one that can rule the cause out passed.
     RuledOut,
     /// The checks skipped, could not decide, or do not exist.
     Undetermined,
@@ -61,8 +61,9 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
         .any(|f| matches!(f.status, Status::Fail | Status::Warn))
     {
         Answer::Confirmed
-    } else if mine.iter().any(|f| f.status == Status::Pass)
-        && !mine.iter().any(|f| f.status == Status::Error)
+    } else if mine.iter().any(|f| {
+        f.status == Status::Pass && (s.rule_out_by.is_empty() || s.rule_out_by.contains(&f.id))
+    }) && !mine.iter().any(|f| f.status == Status::Error)
     {
         Answer::RuledOut
     } else {
@@ -111,11 +112,17 @@ pub fn render_human(hits: &[Hit], findings: &[Finding]) -> String {
         if mine.is_empty() {
             s.push_str("     (no check on this machine can judge it)\n");
         }
-        let fixes: Vec<String> = mine
+        let mut fixes: Vec<String> = Vec::new();
+        for f in mine
             .iter()
             .filter(|f| matches!(f.status, Status::Fail | Status::Warn))
-            .filter_map(|f| f.fix.as_ref().map(|x| x.text.clone()))
-            .collect();
+        {
+            if let Some(x) = &f.fix {
+                if !fixes.contains(&x.text) {
+                    fixes.push(x.text.clone());
+                }
+            }
+        }
         if fixes.is_empty() {
             s.push_str(&format!("   fix:          {}\n", sy.fix.trim()));
         } else {
