@@ -147,6 +147,7 @@ fn device_link_stderr(cc: &Path, dir: &Path) -> String {
         ])
         .arg(dir.join("out.o"))
         .current_dir(dir)
+        .env("TMPDIR", dir)
         .stdin(Stdio::null())
         .output()
         .unwrap();
@@ -220,6 +221,7 @@ fn missing_device_libs_are_confirmed_for_bare_clang_on_debian_12() {
     let src = t.path().join("k.hip");
     std::fs::write(&src, "__global__ void k() {}\n").unwrap();
     let out = std::process::Command::new(&clang)
+        .env("TMPDIR", t.path())
         .args([
             "-x",
             "hip",
@@ -333,6 +335,7 @@ fn build_lib(dir: &Path, compressed: bool) -> Option<PathBuf> {
                     .arg(&src)
                     .args(["-o", o])
                     .current_dir(dir)
+                    .env("TMPDIR", dir)
                     .status()
                     .unwrap()
             })
@@ -347,6 +350,7 @@ fn build_lib(dir: &Path, compressed: bool) -> Option<PathBuf> {
                     .arg(&src)
                     .args(["-o", o])
                     .current_dir(dir)
+                    .env("TMPDIR", dir)
                     .status()
                     .unwrap()
             })
