@@ -22,7 +22,21 @@ pub fn main() -> i32 {
         }
     };
     match &cli.command {
-        Some(Command::Explain { id }) => explain(id),
+        Some(Command::Explain { id }) => explain(id, &load_packs(&cli.run)),
+        Some(Command::Why { text, binary }) => why(&cli.run, text, binary),
+        Some(Command::Checks {
+            action: crate::cli::ChecksAction::Lint { files },
+        }) => {
+            let (lines, ok) = crate::packs::lint(files);
+            for l in lines {
+                println!("{l}");
+            }
+            if ok {
+                exit::OK
+            } else {
+                exit::FAILED
+            }
+        }
         Some(Command::DocsChecks) => {
             print!("{}", checks_markdown());
             exit::OK
@@ -58,16 +72,19 @@ fn usage_error(msg: &str) -> i32 {
 
 /// Runs the doctor with these arguments against this machine.
 pub fn run(args: &RunArgs) -> i32 {
+    let packs = load_packs(args);
     if args.list_checks {
         for c in checks::registry() {
             println!("{:<32} {:<10} {}", c.doc.id, c.doc.category, c.doc.title);
         }
+        crate::packs::list(&packs);
         return exit::OK;
     }
     let mut cfg = match Config::from_args(args) {
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
+    cfg.packs = std::sync::Arc::new(packs);
     let asm_req = match crate::asm::Request::from_args(args) {
         Ok(r) => r,
         Err(e) => return usage_error(&e),
@@ -79,6 +96,7 @@ pub fn run(args: &RunArgs) -> i32 {
         if !checks::registry()
             .iter()
             .any(|c| checks::selected(&c.doc.id, std::slice::from_ref(pat), &[]))
+            && !crate::packs::matches_any(&cfg.packs, pat)
         {
             return usage_error(&format!("no check matches '{pat}' (see --list-checks)"));
         }
@@ -187,7 +205,9 @@ pub fn diagnose(host: &Host, cfg: &Config, asm: Option<&crate::asm::Request>) ->
     let list = crate::runner::selected_checks(&cfg.only, &cfg.skip);
     let (mut findings, asm_out) = std::thread::scope(|s| {
         let probe = asm.map(|r| s.spawn(|| crate::asm::run(host, cfg, &inv, r)));
-        let findings = crate::runner::run_checks(&ctx, &list);
+        let packs = s.spawn(|| crate::packs::run_all(&ctx, &cfg.packs, &cfg.only, &cfg.skip));
+        let mut findings = crate::runner::run_checks(&ctx, &list);
+        findings.extend(packs.join().unwrap_or_default());
         (findings, probe.and_then(|h| h.join().ok()))
     });
     let mut sections = Vec::new();
@@ -216,8 +236,18 @@ pub fn diagnose(host: &Host, cfg: &Config, asm: Option<&crate::asm::Request>) ->
     }
 }
 
-fn explain(id: &str) -> i32 {
-    match checks::doc(id) {
+/// The run's check packs: built-in, checks.d, then `--checks` (docs/check-packs.md).
+fn load_packs(args: &RunArgs) -> crate::packs::PackSet {
+    let env = |k: &str| std::env::var(k).ok();
+    crate::packs::sources::load_all(&env, &args.checks)
+}
+
+fn explain(id: &str, packs: &crate::packs::PackSet) -> i32 {
+    let pack = packs.check(id);
+    if let Some((origin, _)) = pack {
+        println!("(from check pack {origin})");
+    }
+    match checks::doc(id).or(pack.map(|(_, c)| &c.doc)) {
         Some(d) => {
             println!("{} — {}\ncategory: {}\n", d.id, d.title, d.category);
             println!("What it checks\n  {}\n", d.what.trim());
@@ -232,6 +262,82 @@ fn explain(id: &str) -> i32 {
             exit::OK
         }
         None => usage_error(&format!("no check '{id}' (see --list-checks)")),
+    }
+}
+
+/// `why [TEXT|-]`: recognise symptoms, run only the checks that judge their causes, answer.
+fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32 {
+    use crate::packs::why as w;
+    let text = if words.is_empty() || (words.len() == 1 && words[0] == "-") {
+        let mut buf = Vec::new();
+        use std::io::Read;
+        if let Err(e) = std::io::stdin()
+            .lock()
+            .take(w::MAX_INPUT)
+            .read_to_end(&mut buf)
+        {
+            return usage_error(&format!("cannot read stdin: {e}"));
+        }
+        String::from_utf8_lossy(&buf).into_owned()
+    } else {
+        words.join(" ")
+    };
+    let packs = std::sync::Arc::new(load_packs(args));
+    let mut cfg = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let hits = w::recognise(&packs, &text);
+    if hits.is_empty() {
+        eprintln!("rocm-doctor: this text matches no known symptom; running the default checks.");
+        return run(args);
+    }
+    let mut only: Vec<String> = Vec::new();
+    for h in &hits {
+        for c in &h.symptom.checks {
+            let known = checks::doc(c).is_some() || packs.check(c).is_some();
+            if known && !only.contains(c) {
+                only.push(c.clone());
+            }
+        }
+    }
+    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+        Ok(h) => h,
+        Err(e) => return usage_error(&e),
+    };
+    let mut findings = Vec::new();
+    if !only.is_empty() {
+        cfg.only = only;
+        cfg.skip.clear();
+        cfg.packs = packs.clone();
+        findings = diagnose(&host, &cfg, None).findings;
+    }
+    if !binaries.is_empty() {
+        // The failing file itself, judged as `inspect` judges it (its findings are
+        // libs.code-objects findings, which the code-object symptoms name).
+        let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
+        let abs: Vec<std::path::PathBuf> = binaries.iter().map(|p| cwd.join(p)).collect();
+        let opts = crate::inspect::Options::default();
+        findings.extend(crate::inspect::inspect(&host, &cfg, &abs, &opts).findings);
+    }
+    let code = if hits
+        .iter()
+        .any(|h| w::judge(h.symptom, &findings).0 == w::Answer::Confirmed)
+    {
+        exit::FAILED
+    } else {
+        exit::OK
+    };
+    if args.json {
+        report::write_stdout(
+            report::Output::Json(&w::render_json(&hits, &findings)),
+            code,
+        )
+    } else {
+        report::write_stdout::<()>(
+            report::Output::Text(&w::render_human(&hits, &findings)),
+            code,
+        )
     }
 }
 

@@ -22,7 +22,10 @@ Examples:
   rocm-doctor --isa gfx90a --asm-caps Tensile's assembler capabilities for gfx90a
   rocm-doctor explain toolchain.lld   what a check does, why it matters, how to fix it
   rocm-doctor --profile runtime --npd node-problem-detector plugin: one line, exit 0/1/2
-  rocm-doctor merge reports/          fleet summary of many --json reports (docs/fleet.md)";
+  rocm-doctor merge reports/          fleet summary of many --json reports (docs/fleet.md)
+  rocm-doctor why 'clang: error: cannot find ROCm device library'
+                                      what an error means here, and its fix
+  rocm-doctor --checks site.toml      add a site's check pack (docs/check-packs.md)";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -128,6 +131,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 80)]
     pub npd_max_len: usize,
 
+    /// Also load the check packs in this file or directory of *.toml (repeatable), after the
+    /// built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d
+    /// (docs/check-packs.md).
+    #[arg(long, value_name = "DIR|FILE", global = true)]
+    pub checks: Vec<PathBuf>,
+
     /// With --asm-caps: compare with a saved result (the JSON `asm_caps` object) and fail on
     /// any difference.
     #[arg(long, value_name = "FILE")]
@@ -181,6 +190,24 @@ pub enum Command {
     /// List the processes holding /dev/kfd or an AMD render node: user, command line, container,
     /// GPUs, VRAM; and what could not be seen, and why (docs/ps.md). Honours --sysroot.
     Ps,
+    /// Recognise a pasted error message (or a whole build/run log on stdin) and check its
+    /// likely causes on this machine: the cause, the evidence found now, the fix. Exit 1 when a
+    /// cause is confirmed here; unrecognised text runs the default checks (docs/check-packs.md).
+    Why {
+        /// The message (words are joined), or `-` / nothing to read stdin.
+        #[arg(value_name = "TEXT|-")]
+        text: Vec<String>,
+        /// The program or library that failed: its code objects and bundles are judged too
+        /// (as `inspect` does), against the GPUs or --isa (repeatable).
+        #[arg(long, value_name = "FILE")]
+        binary: Vec<PathBuf>,
+    },
+    /// Check packs: `lint FILE...` validates pack files (exit 0 all valid, 1 a file has
+    /// errors, 2 usage error); errors are `file:line:column: message`.
+    Checks {
+        #[command(subcommand)]
+        action: ChecksAction,
+    },
     /// Internal: write a synthetic AMD_LOG_LEVEL log shaped like seed 003 (benchmarks).
     #[command(hide = true)]
     GenLog {
@@ -201,6 +228,15 @@ pub enum Command {
         kind: String,
         /// Path of the shared library to load.
         path: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ChecksAction {
+    /// Validate pack files: every problem as `file:line:column: message`.
+    Lint {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
 }
 

@@ -19,6 +19,8 @@ pub struct Config {
     pub per_call: Duration,
     pub deadline: Duration,
     pub strict: bool,
+    /// The check packs of this run (built-in, checks.d, --checks); loaded by the app.
+    pub packs: std::sync::Arc<crate::packs::PackSet>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -73,6 +75,7 @@ impl Config {
             per_call: seconds("timeout", a.timeout)?,
             deadline: seconds("deadline", a.deadline)?,
             strict: a.strict,
+            packs: Default::default(),
         })
     }
 
@@ -89,6 +92,7 @@ impl Config {
             per_call: Duration::from_secs(20),
             deadline: Duration::from_secs(120),
             strict: false,
+            packs: Default::default(),
         }
     }
 }

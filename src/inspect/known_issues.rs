@@ -7,21 +7,83 @@ use crate::report::{Finding, Fix};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
+use toml::Spanned;
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A known issue, validated at load (`Condition`s typed, `versions` a valid range).
+#[derive(Debug, Clone)]
 pub struct Issue {
     pub id: String,
     pub title: String,
     pub component: String,
     pub versions: String,
+    /// The conditions as written (shown as evidence).
     pub when: Vec<String>,
-    pub status: String,
+    pub conditions: Vec<Condition>,
+    pub status: Severity,
     pub symptom: String,
     pub fix: String,
-    #[serde(default)]
     pub unset_env: Vec<String>,
     pub sources: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warn,
+    Fail,
+}
+
+/// One `when` entry, parsed at load: a misspelt condition fails the load with its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// A `file.*` / `dir.*` flag that must be set.
+    Flag(&'static str),
+    /// `env.NAME=v1|v2`: the variable is set to one of the values (case-insensitive).
+    Env { name: String, values: Vec<String> },
+    /// `symbols.undefined=PREFIX`.
+    Undefined(String),
+}
+
+/// The flags a file or directory can set (see `file_flags` and the `dir.*` callers).
+pub const FLAGS: &[&str] = &[
+    "file.uncompressed-bundle",
+    "file.ccob",
+    "file.ccob-v3",
+    "file.ccob-magic-inside",
+    "file.ccob-zlib-broken",
+    "dir.tensile-missing",
+];
+
+impl Condition {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if let Some(rest) = s.strip_prefix("env.") {
+            let (name, values) = rest.split_once('=').unwrap_or((rest, ""));
+            if name.is_empty() || values.is_empty() {
+                return Err(format!("condition '{s}' must be env.NAME=value1|value2"));
+            }
+            return Ok(Condition::Env {
+                name: name.to_string(),
+                values: values.split('|').map(str::to_string).collect(),
+            });
+        }
+        if let Some(prefix) = s.strip_prefix("symbols.undefined=") {
+            return Ok(Condition::Undefined(prefix.to_string()));
+        }
+        match FLAGS.iter().find(|f| **f == s) {
+            Some(f) => Ok(Condition::Flag(f)),
+            None => {
+                let mut cands: Vec<&str> = FLAGS.to_vec();
+                cands.extend(["env.NAME=VALUE", "symbols.undefined=PREFIX"]);
+                let hint = crate::packs::compile::did_you_mean(s, &cands)
+                    .map(|b| format!("; did you mean `{b}`?"))
+                    .unwrap_or_default();
+                Err(format!(
+                    "unknown condition '{s}', expected one of {}{hint}",
+                    cands.join(", ")
+                ))
+            }
+        }
+    }
 }
 
 /// What `rocm-doctor log` says about a failure signal it reads in a log (`[[log]]` entries).
@@ -38,21 +100,111 @@ pub struct LogSignal {
 }
 
 #[derive(Deserialize)]
-struct Table {
-    issue: Vec<Issue>,
+#[serde(deny_unknown_fields)]
+struct RawIssue {
+    id: String,
+    title: String,
+    component: String,
+    versions: Spanned<String>,
+    when: Vec<Spanned<String>>,
+    status: Severity,
+    symptom: String,
+    fix: String,
     #[serde(default)]
-    log: Vec<LogSignal>,
+    unset_env: Vec<String>,
+    sources: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    issue: Vec<RawIssue>,
+    #[serde(default)]
+    log: Vec<Spanned<LogSignal>>,
+}
+
+const FILE: &str = "checks/known-issues.toml";
+
+/// Loads and validates the table with the check packs' parser and errors (`file:line:column`,
+/// did-you-mean for unknown keys, misspelt values and conditions).
+pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<String>> {
+    use crate::packs::compile::{explain_toml_error, line_col};
+    let at = |span: std::ops::Range<usize>, msg: String| {
+        let (l, c) = line_col(text, span.start);
+        format!("{file}:{l}:{c}: {msg}")
+    };
+    let t: Table = toml::from_str(text).map_err(|e| {
+        vec![at(
+            e.span().unwrap_or(0..0),
+            explain_toml_error(e.message()),
+        )]
+    })?;
+    let mut errors = Vec::new();
+    let mut issues = Vec::new();
+    for r in t.issue {
+        let mut conditions = Vec::new();
+        for w in &r.when {
+            match Condition::parse(w.get_ref()) {
+                Ok(c) => conditions.push(c),
+                Err(e) => errors.push(at(w.span(), e)),
+            }
+        }
+        if in_range("1.0", r.versions.get_ref()).is_none() {
+            errors.push(at(
+                r.versions.span(),
+                format!(
+                    "version range '{}' is not like '>=6.1, <7.0'",
+                    r.versions.get_ref()
+                ),
+            ));
+        }
+        if r.sources.is_empty() {
+            errors.push(format!("{file}: issue {} cites no source", r.id));
+        }
+        issues.push(Issue {
+            id: r.id,
+            title: r.title,
+            component: r.component,
+            versions: r.versions.into_inner(),
+            when: r.when.into_iter().map(Spanned::into_inner).collect(),
+            conditions,
+            status: r.status,
+            symptom: r.symptom,
+            fix: r.fix,
+            unset_env: r.unset_env,
+            sources: r.sources,
+        });
+    }
+    let mut logs = Vec::new();
+    for l in t.log {
+        let span = l.span();
+        let l = l.into_inner();
+        for id in &l.issues {
+            if !issues.iter().any(|i| i.id == *id) {
+                errors.push(at(
+                    span.clone(),
+                    format!("log signal {} names unknown issue '{id}'", l.signal),
+                ));
+            }
+        }
+        logs.push(l);
+    }
+    if errors.is_empty() {
+        Ok((issues, logs))
+    } else {
+        Err(errors)
+    }
 }
 
 fn table() -> &'static (Vec<Issue>, Vec<LogSignal>) {
     static T: OnceLock<(Vec<Issue>, Vec<LogSignal>)> = OnceLock::new();
     T.get_or_init(|| {
-        toml::from_str::<Table>(include_str!("../../checks/known-issues.toml"))
-            .map(|t| (t.issue, t.log))
-            .unwrap_or_else(|e| {
-                eprintln!("rocm-doctor: checks/known-issues.toml is invalid: {e}");
-                (Vec::new(), Vec::new())
-            })
+        load(FILE, include_str!("../../checks/known-issues.toml")).unwrap_or_else(|errs| {
+            for e in errs {
+                eprintln!("rocm-doctor: {e}");
+            }
+            (Vec::new(), Vec::new())
+        })
     })
 }
 
@@ -118,18 +270,18 @@ pub fn file_flags(r: &FileReport) -> BTreeSet<String> {
 }
 
 pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
-    for cond in &issue.when {
-        let holds = if let Some(rest) = cond.strip_prefix("env.") {
-            let (name, values) = rest.split_once('=').unwrap_or((rest, ""));
-            (facts.env)(name).is_some_and(|v| {
+    for cond in &issue.conditions {
+        let holds = match cond {
+            Condition::Env { name, values } => (facts.env)(name).is_some_and(|v| {
                 values
-                    .split('|')
+                    .iter()
                     .any(|want| want.eq_ignore_ascii_case(v.trim()))
-            })
-        } else if let Some(prefix) = cond.strip_prefix("symbols.undefined=") {
-            facts.undefined.iter().any(|s| s.starts_with(prefix))
-        } else {
-            facts.flags.contains(cond)
+            }),
+            Condition::Undefined(prefix) => facts
+                .undefined
+                .iter()
+                .any(|s| s.starts_with(prefix.as_str())),
+            Condition::Flag(f) => facts.flags.contains(*f),
         };
         if !holds {
             return Outcome::DoesNotApply;
@@ -203,7 +355,7 @@ pub fn findings(subject: &str, facts: &Facts) -> Vec<Finding> {
             Outcome::DoesNotApply => continue,
             Outcome::Applies { version } => {
                 let summary = format!("known issue {}: {}", issue.id, issue.title);
-                let base = if issue.status == "warn" {
+                let base = if issue.status == Severity::Warn {
                     Finding::warn(summary)
                 } else {
                     Finding::fail(summary)
@@ -247,35 +399,55 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_catalogue_parses_and_names_known_conditions() {
-        let known = [
-            "file.uncompressed-bundle",
-            "file.ccob",
-            "file.ccob-v3",
-            "file.ccob-magic-inside",
-            "file.ccob-zlib-broken",
-            "dir.tensile-missing",
-        ];
-        assert!(issues().len() >= 5);
-        for i in issues() {
-            assert!(i.status == "fail" || i.status == "warn", "{}", i.id);
-            assert!(!i.sources.is_empty(), "{} has no source", i.id);
-            assert!(
-                in_range("1.0", &i.versions).is_some(),
-                "{}: bad range {}",
-                i.id,
-                i.versions
-            );
-            for c in &i.when {
-                assert!(
-                    c.starts_with("env.")
-                        || c.starts_with("symbols.undefined=")
-                        || known.contains(&c.as_str()),
-                    "{}: {c}",
-                    i.id
-                );
-            }
-        }
+    fn the_catalogue_loads_without_errors() {
+        let text = include_str!("../../checks/known-issues.toml");
+        let (issues, logs) = load(FILE, text).unwrap_or_else(|e| panic!("{e:#?}"));
+        assert!(issues.len() >= 5 && !logs.is_empty());
+        assert!(issues.iter().all(|i| i.conditions.len() == i.when.len()));
+    }
+
+    #[test]
+    fn misspelt_conditions_statuses_and_issue_ids_fail_the_load_with_their_place() {
+        let text = include_str!("../../checks/known-issues.toml");
+        let bad = text.replacen(
+            "\"file.uncompressed-bundle\"",
+            "\"file.uncompresed-bundle\"",
+            1,
+        );
+        let line = bad.lines().position(|l| l.contains("uncompresed")).unwrap() + 1;
+        let errs = load("k.toml", &bad).unwrap_err();
+        assert!(
+            errs[0].starts_with(&format!("k.toml:{line}:"))
+                && errs[0].contains("did you mean `file.uncompressed-bundle`?"),
+            "{errs:?}"
+        );
+        let bad = text.replacen("status = \"fail\"", "status = \"fial\"", 1);
+        let errs = load("k.toml", &bad).unwrap_err();
+        assert!(
+            errs[0].contains("unknown variant `fial`") && errs[0].contains("did you mean `fail`?"),
+            "{errs:?}"
+        );
+        let first_log_issue = logs_issue_line(text);
+        let bad = text.replacen(
+            &first_log_issue,
+            &first_log_issue.replacen('"', "\"no-such-", 1),
+            1,
+        );
+        let errs = load("k.toml", &bad).unwrap_err();
+        assert!(
+            errs[0].contains("names unknown issue 'no-such-"),
+            "{errs:?}"
+        );
+    }
+
+    /// The first `issues = [...]` line of a `[[log]]` entry.
+    fn logs_issue_line(text: &str) -> String {
+        let at = text.find("[[log]]").unwrap();
+        text[at..]
+            .lines()
+            .find(|l| l.starts_with("issues = [\""))
+            .unwrap()
+            .to_string()
     }
 
     #[test]

@@ -1,0 +1,625 @@
+//! Validation: a pack's text becomes typed checks with compiled regexes, resolved probe
+//! references and parsed templates, or `file:line:column` errors. Pure: no I/O.
+
+use super::model::*;
+use super::template::{Field, Template};
+use super::{
+    Check as PackCheck, Fact, Pack, Probe, ProbeSpec, Relation, Rule, Symptom, Term, When,
+};
+use crate::checks::CheckDoc;
+use regex::{Regex, RegexBuilder};
+use std::ops::Range;
+
+/// Bounds on what a pack may ask for (hostile or broken packs must not hang the doctor).
+pub const MAX_FILE_BYTES: usize = 256 * 1024;
+pub const MAX_DEPTH: usize = 16;
+pub const MAX_CHECKS: usize = 256;
+pub const MAX_PROBES: usize = 16;
+pub const MAX_RULES: usize = 32;
+pub const MAX_SYMPTOMS: usize = 256;
+pub const MAX_PATTERN: usize = 1024;
+pub const MAX_COMMAND_SECS: f64 = 60.0;
+pub const DEFAULT_COMMAND_SECS: f64 = 10.0;
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// One problem in a pack file, at a place in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for PackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+struct Ctx<'a> {
+    file: &'a str,
+    text: &'a str,
+    errors: Vec<PackError>,
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, span: Range<usize>, msg: impl Into<String>) {
+        let (line, column) = line_col(self.text, span.start);
+        self.errors.push(PackError {
+            file: self.file.to_string(),
+            line,
+            column,
+            message: msg.into(),
+        });
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..text.floor_char_boundary_compat(offset)];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+trait FloorBoundary {
+    fn floor_char_boundary_compat(&self, i: usize) -> usize;
+}
+impl FloorBoundary for str {
+    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
+        while i > 0 && !self.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+}
+
+/// Parses and validates a pack. `file` names it in errors and findings.
+pub fn compile(file: &str, text: &str) -> Result<Pack, Vec<PackError>> {
+    let mut cx = Ctx {
+        file,
+        text,
+        errors: Vec::new(),
+    };
+    if text.len() > MAX_FILE_BYTES {
+        cx.err(
+            0..0,
+            format!(
+                "the file is {} bytes; a pack may have at most {MAX_FILE_BYTES}",
+                text.len()
+            ),
+        );
+        return Err(cx.errors);
+    }
+    if let Some(at) = too_deep(text) {
+        cx.err(
+            at..at,
+            format!("arrays and tables nest deeper than {MAX_DEPTH} levels"),
+        );
+        return Err(cx.errors);
+    }
+    let raw: RawPack = match toml::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            cx.err(e.span().unwrap_or(0..0), explain_toml_error(e.message()));
+            return Err(cx.errors);
+        }
+    };
+    let pack = build(&mut cx, raw);
+    if cx.errors.is_empty() {
+        Ok(pack)
+    } else {
+        Err(cx.errors)
+    }
+}
+
+/// The offset where nesting first exceeds the bound, ignoring brackets inside strings and
+/// comments (a cheap pre-scan, so the parser never recurses deeply).
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    let mut comment = false;
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if comment {
+            if c == b'\n' {
+                comment = false;
+            }
+        } else if let Some(q) = quote {
+            if c == b'\\' && q == b'"' {
+                i += 1;
+            } else if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'#' => comment = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Some(i);
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// toml/serde's message, with a did-you-mean for unknown keys and misspelt values.
+pub fn explain_toml_error(msg: &str) -> String {
+    let msg = msg.trim();
+    let unknown = ["unknown field `", "unknown variant `"]
+        .iter()
+        .find_map(|p| msg.find(p).map(|i| &msg[i + p.len()..]));
+    // serde lists the valid names after `expected` (`one of `a`, `b``, or `a` or `b`).
+    if let (Some(rest), Some(list_at)) = (unknown, msg.find("expected ")) {
+        let bad = rest.split('`').next().unwrap_or("");
+        let candidates: Vec<&str> = msg[list_at..].split('`').skip(1).step_by(2).collect();
+        if let Some(best) = did_you_mean(bad, &candidates) {
+            return format!("{msg}; did you mean `{best}`?");
+        }
+    }
+    msg.to_string()
+}
+
+/// The closest candidate, if it is close enough to be a typo.
+pub fn did_you_mean<'a>(bad: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (edit_distance(bad, c), *c))
+        .filter(|(d, c)| *d <= (c.len().max(bad.len()) / 3).max(2))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+pub fn regex(pattern: &str) -> Result<Regex, String> {
+    if pattern.len() > MAX_PATTERN {
+        return Err(format!(
+            "the regex is {} bytes; at most {MAX_PATTERN}",
+            pattern.len()
+        ));
+    }
+    RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_SIZE_LIMIT)
+        .nest_limit(32)
+        .build()
+        .map_err(|e| format!("bad regex: {}", e.to_string().replace('\n', " ")))
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
+    let ns = raw.pack.name.get_ref().clone();
+    if !is_name(&ns) {
+        cx.err(
+            raw.pack.name.span(),
+            format!("pack name '{ns}' must be lowercase letters, digits, '-' or '_'"),
+        );
+    }
+    if raw.check.len() > MAX_CHECKS {
+        cx.err(
+            0..0,
+            format!(
+                "{} checks; a pack may have at most {MAX_CHECKS}",
+                raw.check.len()
+            ),
+        );
+    }
+    if raw.symptom.len() > MAX_SYMPTOMS {
+        cx.err(
+            0..0,
+            format!(
+                "{} symptoms; a pack may have at most {MAX_SYMPTOMS}",
+                raw.symptom.len()
+            ),
+        );
+    }
+    let mut checks = Vec::new();
+    for rc in raw.check.into_iter().take(MAX_CHECKS) {
+        if let Some(c) = build_check(cx, &ns, rc) {
+            if checks.iter().any(|o: &PackCheck| o.doc.id == c.doc.id) {
+                cx.err(0..0, format!("check id '{}' is used twice", c.doc.id));
+            }
+            checks.push(c);
+        }
+    }
+    let mut symptoms = Vec::new();
+    for rs in raw.symptom.into_iter().take(MAX_SYMPTOMS) {
+        let mut patterns = Vec::new();
+        for p in &rs.patterns {
+            match regex(p.get_ref()) {
+                Ok(r) => patterns.push(r),
+                Err(e) => cx.err(p.span(), e),
+            }
+        }
+        if rs.patterns.is_empty() {
+            cx.err(rs.id.span(), "a symptom needs at least one pattern");
+        }
+        if !patterns.is_empty() && !patterns.iter().any(|p| p.is_match(&rs.text)) {
+            cx.err(
+                rs.id.span(),
+                format!(
+                    "symptom '{}': no pattern matches its own `text`",
+                    rs.id.get_ref()
+                ),
+            );
+        }
+        symptoms.push(Symptom {
+            id: rs.id.get_ref().clone(),
+            title: rs.title,
+            patterns,
+            text: rs.text,
+            source: rs.source,
+            cause: rs.cause,
+            fix: rs.fix,
+            checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
+            rule_out_by: rs.rule_out_by.iter().map(|c| c.get_ref().clone()).collect(),
+        });
+        for r in &rs.rule_out_by {
+            if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
+                cx.err(
+                    r.span(),
+                    format!(
+                        "rule_out_by names '{}', which is not in `checks`",
+                        r.get_ref()
+                    ),
+                );
+            }
+        }
+    }
+    Pack {
+        name: ns,
+        version: raw.pack.version,
+        source: raw.pack.source,
+        description: raw.pack.description,
+        checks,
+        symptoms,
+    }
+}
+
+fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
+    let id = rc.id.get_ref().clone();
+    let rest = id.strip_prefix(&format!("{ns}.")).unwrap_or("");
+    if rest.is_empty() || !rest.split('.').all(is_name) {
+        cx.err(
+            rc.id.span(),
+            format!("check id '{id}' must be '{ns}.<name>' (the pack's namespace, then lowercase words)"),
+        );
+    }
+    let category = match &rc.category {
+        Some(c) => {
+            if !is_name(c.get_ref()) {
+                cx.err(
+                    c.span(),
+                    format!("category '{}' is not a lowercase name", c.get_ref()),
+                );
+            }
+            c.get_ref().clone()
+        }
+        None => ns.to_string(),
+    };
+    if rc.probe.len() > MAX_PROBES {
+        cx.err(
+            rc.id.span(),
+            format!("{}: {} probes; at most {MAX_PROBES}", id, rc.probe.len()),
+        );
+    }
+    if rc.rule.len() > MAX_RULES {
+        cx.err(
+            rc.id.span(),
+            format!("{}: {} rules; at most {MAX_RULES}", id, rc.rule.len()),
+        );
+    }
+    if rc.rule.is_empty() {
+        cx.err(
+            rc.id.span(),
+            format!("{id}: a check needs at least one [[check.rule]]"),
+        );
+    }
+    let when = build_when(cx, rc.when);
+    let names: Vec<String> = rc.probe.iter().map(|p| p.name.get_ref().clone()).collect();
+    let mut probes = Vec::new();
+    for (i, rp) in rc.probe.iter().enumerate().take(MAX_PROBES) {
+        let n = rp.name.get_ref();
+        if !is_name(n) || n.contains('-') {
+            cx.err(
+                rp.name.span(),
+                format!("probe name '{n}' must be lowercase letters, digits or '_'"),
+            );
+        }
+        if names[..i].contains(n) {
+            cx.err(rp.name.span(), format!("probe name '{n}' is used twice"));
+        }
+        probes.push(build_probe(cx, rp, &names));
+    }
+    let mut rules = Vec::new();
+    for rr in rc.rule.iter().take(MAX_RULES) {
+        let mut terms = Vec::new();
+        for t in &rr.cond {
+            match parse_term(t.get_ref(), &names) {
+                Ok(term) => terms.push(term),
+                Err(e) => cx.err(t.span(), e),
+            }
+        }
+        let message = template(cx, &rr.message, &probes);
+        let fix = rr.fix.as_ref().map(|f| template(cx, f, &probes));
+        rules.push(Rule {
+            terms,
+            status: rr.status,
+            message,
+            fix,
+        });
+    }
+    Some(PackCheck {
+        doc: CheckDoc {
+            id,
+            category,
+            title: rc.title,
+            what: rc.what,
+            why: rc.why,
+            fix: rc.fix,
+            sources: rc.sources,
+        },
+        when,
+        probes,
+        rules,
+    })
+}
+
+fn build_when(cx: &mut Ctx, w: RawWhen) -> When {
+    let component = match (w.component, w.versions) {
+        (None, None) => None,
+        (Some(c), Some(v)) => {
+            if crate::inspect::known_issues::in_range("1.0", v.get_ref()).is_none() {
+                cx.err(
+                    v.span(),
+                    format!("version range '{}' is not like '>=6.0, <6.2'", v.get_ref()),
+                );
+            }
+            Some((c.get_ref().clone(), v.get_ref().clone()))
+        }
+        (Some(c), None) => {
+            cx.err(
+                c.span(),
+                "`component` needs `versions` (a range such as '>=6.0')",
+            );
+            None
+        }
+        (None, Some(v)) => {
+            cx.err(v.span(), "`versions` needs `component`");
+            None
+        }
+    };
+    When {
+        profile: w.profile,
+        gpu: w.gpu,
+        isa_family: w.isa_family,
+        component,
+    }
+}
+
+fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
+    let span = rp.name.span();
+    let mut need = |v: &Option<String>, key: &str| -> String {
+        match v {
+            Some(s) if !s.is_empty() => s.clone(),
+            _ => {
+                cx.err(
+                    span.clone(),
+                    format!("a {:?} probe needs `{key}`", rp.kind).to_lowercase(),
+                );
+                String::new()
+            }
+        }
+    };
+    let spec = match rp.kind {
+        ProbeKind::Env => ProbeSpec::Env(need(&rp.var, "var")),
+        ProbeKind::File => ProbeSpec::File {
+            path: need(&rp.path, "path"),
+            read: rp.read,
+        },
+        ProbeKind::Glob => ProbeSpec::Glob {
+            path: need(&rp.path, "path"),
+            read: rp.read,
+        },
+        ProbeKind::Library => ProbeSpec::Library(need(&rp.library, "library")),
+        ProbeKind::Kfd => ProbeSpec::Kfd(need(&rp.property, "property")),
+        ProbeKind::Command => {
+            let argv = rp.argv.clone().unwrap_or_default();
+            if argv.is_empty() || argv[0].is_empty() {
+                cx.err(span.clone(), "a command probe needs `argv` with a program");
+            }
+            let secs = rp
+                .timeout
+                .as_ref()
+                .map_or(DEFAULT_COMMAND_SECS, |t| *t.get_ref());
+            if !(secs > 0.0 && secs <= MAX_COMMAND_SECS) {
+                let at = rp.timeout.as_ref().map_or(span.clone(), |t| t.span());
+                cx.err(
+                    at,
+                    format!("timeout must be in (0, {MAX_COMMAND_SECS}] seconds, got {secs}"),
+                );
+            }
+            ProbeSpec::Command {
+                argv,
+                timeout: std::time::Duration::from_secs_f64(secs.clamp(0.001, MAX_COMMAND_SECS)),
+            }
+        }
+        ProbeKind::Fact => match &rp.fact {
+            Some(f) => match Fact::parse(f.get_ref()) {
+                Some(fact) => ProbeSpec::Fact(fact),
+                None => {
+                    let hint = did_you_mean(f.get_ref(), Fact::NAMES)
+                        .map(|b| format!("; did you mean `{b}`?"))
+                        .unwrap_or_default();
+                    cx.err(
+                        f.span(),
+                        format!(
+                            "unknown fact '{}', expected one of {}{hint}",
+                            f.get_ref(),
+                            Fact::NAMES.join(", ")
+                        ),
+                    );
+                    ProbeSpec::Fact(Fact::Profile)
+                }
+            },
+            None => {
+                cx.err(span.clone(), "a fact probe needs `fact`");
+                ProbeSpec::Fact(Fact::Profile)
+            }
+        },
+    };
+    // Keys that belong to other kinds are mistakes, not silently ignored.
+    let stray: Vec<&str> = [
+        ("var", rp.var.is_some(), ProbeKind::Env),
+        ("path", rp.path.is_some(), ProbeKind::File),
+        ("argv", rp.argv.is_some(), ProbeKind::Command),
+        ("timeout", rp.timeout.is_some(), ProbeKind::Command),
+        ("fact", rp.fact.is_some(), ProbeKind::Fact),
+        ("library", rp.library.is_some(), ProbeKind::Library),
+        ("property", rp.property.is_some(), ProbeKind::Kfd),
+        ("read", rp.read, ProbeKind::File),
+    ]
+    .iter()
+    .filter(|(k, set, kind)| {
+        *set && *kind != rp.kind && !(matches!(*k, "path" | "read") && rp.kind == ProbeKind::Glob)
+    })
+    .map(|(k, _, _)| *k)
+    .collect();
+    if !stray.is_empty() {
+        cx.err(
+            span.clone(),
+            format!(
+                "`{}` does not apply to a {:?} probe",
+                stray.join("`, `"),
+                rp.kind
+            )
+            .to_lowercase(),
+        );
+    }
+    let regex = rp.regex.as_ref().and_then(|r| match regex(r.get_ref()) {
+        Ok(re) => Some(re),
+        Err(e) => {
+            cx.err(r.span(), e);
+            None
+        }
+    });
+    let mut relation = None;
+    for (rel, target) in [
+        (Relation::SubsetOf, &rp.subset_of),
+        (Relation::Covers, &rp.covers),
+    ] {
+        if let Some(t) = target {
+            match names.iter().position(|n| n == t.get_ref()) {
+                Some(i) if names[i] != *rp.name.get_ref() => relation = Some((rel, i)),
+                _ => cx.err(
+                    t.span(),
+                    format!("no other probe named '{}' in this check", t.get_ref()),
+                ),
+            }
+        }
+    }
+    Probe {
+        name: rp.name.get_ref().clone(),
+        spec,
+        regex,
+        split: rp.split.clone(),
+        relation,
+        as_indices: rp.as_indices,
+    }
+}
+
+fn parse_term(s: &str, names: &[String]) -> Result<Term, String> {
+    let (negate, rest) = match s.trim().strip_prefix('!') {
+        Some(r) => (true, r.trim()),
+        None => (false, s.trim()),
+    };
+    let (name, state) = rest.split_once('.').unwrap_or((rest, ""));
+    let probe = names.iter().position(|n| n == name).ok_or_else(|| {
+        let cands: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hint = did_you_mean(name, &cands)
+            .map(|b| format!("; did you mean `{b}`?"))
+            .unwrap_or_default();
+        format!("condition '{s}': no probe named '{name}'{hint}")
+    })?;
+    let (found, matched) = match state {
+        "" => (true, true),
+        "found" => (true, false),
+        "matched" => (false, true),
+        other => {
+            return Err(format!(
+                "condition '{s}': '{other}' is not a state (use `{name}`, `{name}.found` or `{name}.matched`)"
+            ))
+        }
+    };
+    Ok(Term {
+        probe,
+        negate,
+        found,
+        matched,
+    })
+}
+
+fn template(cx: &mut Ctx, s: &toml::Spanned<String>, probes: &[Probe]) -> Template {
+    match Template::parse(s.get_ref()) {
+        Ok(t) => {
+            for (name, field) in t.refs() {
+                let Some(p) = probes.iter().find(|p| p.name == name) else {
+                    cx.err(
+                        s.span(),
+                        format!("template names '{{{name}}}' but there is no probe '{name}'"),
+                    );
+                    continue;
+                };
+                if let Field::Group(g) = field {
+                    let ok = p.regex.as_ref().is_some_and(|r| match g.parse::<usize>() {
+                        Ok(n) => n < r.captures_len(),
+                        Err(_) => r.capture_names().flatten().any(|c| c == g),
+                    });
+                    if !ok {
+                        cx.err(s.span(), format!("template names '{{{name}.{g}}}' but probe '{name}' has no such capture group (fields: value, missing, count, or a group of its regex)"));
+                    }
+                }
+            }
+            t
+        }
+        Err(e) => {
+            cx.err(s.span(), e);
+            Template::default()
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! Declarative check packs (docs/check-packs.md): checks written as TOML, run by one engine.
+//!
+//! `compile` (pure) turns a pack's text into typed checks or `file:line:column` errors;
+//! `sources` finds pack files (built-in, checks.d, `--checks`) and refuses unsafe ones;
+//! `probe` gathers each probe's raw value through the `Host` and the inventory (the only I/O);
+//! `eval` (pure) applies regexes, token relations and rules to give one finding per check;
+//! `why` recognises pasted error messages by the packs' `[[symptom]]` sections.
+
+pub mod compile;
+pub mod eval;
+pub mod model;
+pub mod probe;
+pub mod sources;
+pub mod template;
+pub mod why;
+
+use crate::checks::CheckDoc;
+use model::{ProfileName, Verdict};
+use regex::Regex;
+use std::time::Duration;
+use template::Template;
+
+/// A validated pack.
+#[derive(Debug)]
+pub struct Pack {
+    pub name: String,
+    pub version: String,
+    pub source: String,
+    pub description: String,
+    pub checks: Vec<Check>,
+    pub symptoms: Vec<Symptom>,
+}
+
+#[derive(Debug)]
+pub struct Check {
+    pub doc: CheckDoc,
+    pub when: When,
+    pub probes: Vec<Probe>,
+    pub rules: Vec<Rule>,
+}
+
+#[derive(Debug, Default)]
+pub struct When {
+    pub profile: Vec<ProfileName>,
+    pub gpu: Option<bool>,
+    pub isa_family: Vec<String>,
+    /// (component, version range)
+    pub component: Option<(String, String)>,
+}
+
+#[derive(Debug)]
+pub struct Probe {
+    pub name: String,
+    pub spec: ProbeSpec,
+    pub regex: Option<Regex>,
+    pub split: Option<String>,
+    /// Relation of this probe's tokens to another probe's (by index).
+    pub relation: Option<(Relation, usize)>,
+    pub as_indices: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    SubsetOf,
+    Covers,
+}
+
+#[derive(Debug)]
+pub enum ProbeSpec {
+    Env(String),
+    File {
+        path: String,
+        read: bool,
+    },
+    Glob {
+        path: String,
+        read: bool,
+    },
+    Command {
+        argv: Vec<String>,
+        timeout: Duration,
+    },
+    Fact(Fact),
+    Library(String),
+    Kfd(String),
+}
+
+/// Inventory facts a probe can read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fact {
+    RocmRoot,
+    RocmVersion,
+    HipVersion,
+    ClangPath,
+    ClangVersion,
+    GpuCount,
+    GpuIsas,
+    Profile,
+    Sysroot,
+}
+
+impl Fact {
+    pub const NAMES: &'static [&'static str] = &[
+        "rocm.root",
+        "rocm.version",
+        "hip.version",
+        "clang.path",
+        "clang.version",
+        "gpu.count",
+        "gpu.isas",
+        "profile",
+        "sysroot",
+    ];
+    pub fn parse(s: &str) -> Option<Self> {
+        use Fact::*;
+        let all = [
+            RocmRoot,
+            RocmVersion,
+            HipVersion,
+            ClangPath,
+            ClangVersion,
+            GpuCount,
+            GpuIsas,
+            Profile,
+            Sysroot,
+        ];
+        Self::NAMES.iter().position(|n| *n == s).map(|i| all[i])
+    }
+}
+
+#[derive(Debug)]
+pub struct Rule {
+    pub terms: Vec<Term>,
+    pub status: Verdict,
+    pub message: Template,
+    pub fix: Option<Template>,
+}
+
+/// One condition of a rule: a probe's state, maybe negated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    pub probe: usize,
+    pub negate: bool,
+    /// The probe must have found a value ...
+    pub found: bool,
+    /// ... and/or its regex / relation must hold.
+    pub matched: bool,
+}
+
+/// A recognisable error message and the checks that confirm its cause.
+#[derive(Debug)]
+pub struct Symptom {
+    pub id: String,
+    pub title: String,
+    pub patterns: Vec<Regex>,
+    pub text: String,
+    pub source: String,
+    pub cause: String,
+    pub fix: String,
+    pub checks: Vec<String>,
+    pub rule_out_by: Vec<String>,
+}
+
+/// Where a pack came from (shown by --list-checks and explain).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    BuiltIn(&'static str),
+    File(std::path::PathBuf),
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::BuiltIn(n) => write!(f, "built-in {n}"),
+            Origin::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
+/// A pack with its origin, or why its file could not be used.
+#[derive(Debug)]
+pub enum Loaded {
+    Ok { origin: Origin, pack: Pack },
+    Broken { origin: Origin, errors: Vec<String> },
+}
+
+/// Every pack of a run, in load order.
+#[derive(Debug, Default)]
+pub struct PackSet {
+    pub loaded: Vec<Loaded>,
+}
+
+impl PackSet {
+    pub fn packs(&self) -> impl Iterator<Item = (&Origin, &Pack)> {
+        self.loaded.iter().filter_map(|l| match l {
+            Loaded::Ok { origin, pack } => Some((origin, pack)),
+            Loaded::Broken { .. } => None,
+        })
+    }
+
+    pub fn checks(&self) -> impl Iterator<Item = (&Origin, &Check)> {
+        self.packs()
+            .flat_map(|(o, p)| p.checks.iter().map(move |c| (o, c)))
+    }
+
+    pub fn check(&self, id: &str) -> Option<(&Origin, &Check)> {
+        self.checks().find(|(_, c)| c.doc.id == id)
+    }
+
+    pub fn symptoms(&self) -> impl Iterator<Item = &Symptom> {
+        self.packs().flat_map(|(_, p)| p.symptoms.iter())
+    }
+}
+
+/// The id of the finding a broken pack file becomes.
+pub const LOAD_ERROR_ID: &str = "packs.load";
+
+/// Runs the selected pack checks (one thread each) and turns each broken pack into an `error`
+/// finding naming its file; findings come in load order.
+pub fn run_all(
+    ctx: &crate::checks::Ctx,
+    set: &PackSet,
+    only: &[String],
+    skip: &[String],
+) -> Vec<crate::report::Finding> {
+    use crate::report::Finding;
+    let mut out = Vec::new();
+    for l in &set.loaded {
+        if let Loaded::Broken { origin, errors } = l {
+            if crate::checks::selected(LOAD_ERROR_ID, only, skip) {
+                let mut f = Finding::error(format!("check pack {origin} was not loaded"))
+                    .subject(origin.to_string())
+                    .evidence_lines(errors.iter().cloned())
+                    .fix_text(format!("Fix the file (`rocm-doctor checks lint {origin}` shows every problem) or remove it; the other checks ran."));
+                f.id = LOAD_ERROR_ID.into();
+                f.category = "packs".into();
+                out.push(f);
+            }
+        }
+    }
+    let list: Vec<&Check> = set
+        .checks()
+        .map(|(_, c)| c)
+        .filter(|c| crate::checks::selected(&c.doc.id, only, skip))
+        .collect();
+    let results: Vec<Vec<Finding>> = std::thread::scope(|s| {
+        let handles: Vec<_> = list
+            .iter()
+            .map(|c| {
+                s.spawn(move || {
+                    let start = std::time::Instant::now();
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        probe::run_check(ctx, c)
+                    }));
+                    let mut fs = r.unwrap_or_else(|_| {
+                        vec![Finding::error(
+                            "the pack check crashed (a bug in rocm-doctor)",
+                        )]
+                    });
+                    for f in &mut fs {
+                        f.id = c.doc.id.clone();
+                        f.category = c.doc.category.clone();
+                        f.duration_ms = start.elapsed().as_millis() as u64;
+                    }
+                    fs
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| vec![Finding::error("the check's thread died")])
+            })
+            .collect()
+    });
+    out.extend(results.into_iter().flatten());
+    out
+}
+
+/// Whether a selection pattern names a pack check (or the load-error finding).
+pub fn matches_any(set: &PackSet, pat: &str) -> bool {
+    crate::checks::selected(LOAD_ERROR_ID, &[pat.to_string()], &[])
+        || set
+            .checks()
+            .any(|(_, c)| crate::checks::selected(&c.doc.id, &[pat.to_string()], &[]))
+}
+
+/// `checks lint FILE...`: every problem of every file, and whether all are valid.
+pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut ok = true;
+    for f in files {
+        let name = f.display().to_string();
+        let text = match sources::read_pack_file(f) {
+            Ok(t) => t,
+            Err(e) => {
+                ok = false;
+                lines.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        match compile::compile(&name, &text) {
+            Ok(p) => lines.push(format!(
+                "{name}: ok: pack {} {} ({} checks, {} symptoms)",
+                p.name,
+                p.version,
+                p.checks.len(),
+                p.symptoms.len()
+            )),
+            Err(errs) => {
+                ok = false;
+                lines.extend(errs.iter().map(|e| e.to_string()));
+            }
+        }
+    }
+    (lines, ok)
+}
+
+/// `--list-checks` lines for pack checks (with their origin), then broken packs.
+pub fn list(set: &PackSet) {
+    for (origin, c) in set.checks() {
+        println!(
+            "{:<32} {:<10} {} [{origin}]",
+            c.doc.id, c.doc.category, c.doc.title
+        );
+    }
+    for l in &set.loaded {
+        if let Loaded::Broken { origin, errors } = l {
+            println!(
+                "{:<32} {:<10} NOT LOADED: {origin}: {}",
+                LOAD_ERROR_ID,
+                "packs",
+                errors.first().map(String::as_str).unwrap_or("")
+            );
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! The pack file as written: serde structs with spans, nothing evaluated. docs/check-packs.md
+//! documents every key; unknown keys are errors (`deny_unknown_fields`).
+
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPack {
+    pub pack: RawMeta,
+    #[serde(default)]
+    pub check: Vec<RawCheck>,
+    #[serde(default)]
+    pub symptom: Vec<RawSymptom>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMeta {
+    /// The namespace: every check id starts with `<name>.`.
+    pub name: Spanned<String>,
+    pub version: String,
+    /// Who ships it, or where it comes from (a URL, a team).
+    pub source: String,
+    #[serde(default)]
+    pub description: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCheck {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub category: Option<Spanned<String>>,
+    pub title: String,
+    pub what: String,
+    pub why: String,
+    pub fix: String,
+    #[serde(default)]
+    pub sources: Vec<String>,
+    #[serde(default)]
+    pub when: RawWhen,
+    #[serde(default)]
+    pub probe: Vec<RawProbe>,
+    #[serde(default)]
+    pub rule: Vec<RawRule>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProfileName {
+    Auto,
+    Build,
+    Runtime,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWhen {
+    #[serde(default)]
+    pub profile: Vec<ProfileName>,
+    /// `true`: only when KFD shows a GPU; `false`: only when it shows none.
+    pub gpu: Option<bool>,
+    /// Processor prefixes (`gfx9`, `gfx11`): at least one GPU must match one.
+    #[serde(default)]
+    pub isa_family: Vec<String>,
+    /// A component (`rocm`, `hip`, `clang`, or a library name such as `amdhip64`) ...
+    pub component: Option<Spanned<String>>,
+    /// ... whose version is in this range (`>=6.0, <6.2`).
+    pub versions: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProbeKind {
+    Env,
+    File,
+    Glob,
+    Command,
+    Fact,
+    Library,
+    Kfd,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProbe {
+    pub name: Spanned<String>,
+    pub kind: ProbeKind,
+    /// env: the variable.
+    pub var: Option<String>,
+    /// file, glob: the machine path (rooted in --sysroot).
+    pub path: Option<String>,
+    /// file: read the contents (first 64 KiB) as the value.
+    #[serde(default)]
+    pub read: bool,
+    /// command: program and arguments (a bare program name is looked up in PATH).
+    pub argv: Option<Vec<String>>,
+    /// command: seconds (default 10, at most 60; the run's --timeout also applies).
+    pub timeout: Option<Spanned<f64>>,
+    /// fact: one of the inventory facts (docs/check-packs.md).
+    pub fact: Option<Spanned<String>>,
+    /// library: `amdhip64`, `rocblas`, ... as the loader would find `lib<name>.so`.
+    pub library: Option<String>,
+    /// kfd: a key of the GPU nodes' `properties` files.
+    pub property: Option<String>,
+    /// The value must match this regex; its captures are usable in templates.
+    pub regex: Option<Spanned<String>>,
+    /// Split the value into tokens at any of these characters.
+    pub split: Option<String>,
+    /// Every token must be among another probe's tokens.
+    pub subset_of: Option<Spanned<String>>,
+    /// Every token of another probe must be among this one's.
+    pub covers: Option<Spanned<String>>,
+    /// Replace the tokens by their indices `0..n` (a count of devices as a set of ordinals).
+    #[serde(default)]
+    pub as_indices: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Pass,
+    Warn,
+    Fail,
+    Skip,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRule {
+    /// Terms that must all hold: `p`, `p.found`, `p.matched`, each may start with `!`.
+    #[serde(default, rename = "if")]
+    pub cond: Vec<Spanned<String>>,
+    pub status: Verdict,
+    pub message: Spanned<String>,
+    #[serde(default)]
+    pub fix: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSymptom {
+    pub id: Spanned<String>,
+    pub title: String,
+    /// Regexes; any match in the pasted text recognises the symptom.
+    pub patterns: Vec<Spanned<String>>,
+    /// The message as the tool prints it.
+    pub text: String,
+    /// Where that text comes from (file and message id in the tool's source).
+    pub source: String,
+    pub cause: String,
+    pub fix: String,
+    /// Checks whose verdict confirms (warn/fail/error) or rules out (pass) the cause here.
+    pub checks: Vec<Spanned<String>>,
+    /// Checks whose `pass` is evidence against the cause (default: any of `checks`). A pass of
+    /// a check that only validates input (a target name) must not rule a cause out.
+    #[serde(default)]
+    pub rule_out_by: Vec<Spanned<String>>,
+}

@@ -1,0 +1,418 @@
+//! The I/O side of packs: each probe's raw value, read through the `Host` (files rooted in
+//! --sysroot, the environment snapshot, children with a timeout) and the shared inventory.
+
+use super::eval::{self, RawValue, Situation};
+use super::model::ProfileName;
+use super::{Check, Fact, ProbeSpec};
+use crate::checks::Ctx;
+use crate::cli::Profile;
+use crate::host::CommandSpec;
+use crate::report::Finding;
+use std::path::{Path, PathBuf};
+
+const READ_LIMIT: u64 = 64 * 1024;
+const GLOB_LIMIT: usize = 1000;
+const OUTPUT_LIMIT: usize = 64 * 1024;
+
+/// Runs one pack check: `when`, then its probes, then its rules.
+pub fn run_check(ctx: &Ctx, check: &Check) -> Vec<Finding> {
+    let isas = if needs_gpu(check) {
+        gpu_isas(ctx, false)
+    } else {
+        Vec::new()
+    };
+    let version_of = |c: &str| version_of(ctx, c);
+    let situation = Situation {
+        profile: match ctx.cfg.profile {
+            Profile::Auto => ProfileName::Auto,
+            Profile::Build => ProfileName::Build,
+            Profile::Runtime => ProfileName::Runtime,
+        },
+        gpu_present: needs_gpu(check) && ctx.inv.gpu().has_gpu_nodes(),
+        isas: &isas,
+        version_of: &version_of,
+    };
+    if let Err(why) = eval::applies(&check.when, &situation) {
+        return vec![Finding::skip(format!("does not apply: {why}"))];
+    }
+    // Probes are read when a rule needs them, so a check that skips early runs no command.
+    let n = check.probes.len();
+    let mut raws: Vec<RawValue> = vec![RawValue::default(); n];
+    let mut done = vec![false; n];
+    for rule in &check.rules {
+        for i in eval::rule_probes(check, rule) {
+            if !done[i] {
+                raws[i] = read(ctx, &check.probes[i].spec);
+                done[i] = true;
+            }
+        }
+        let outs = eval::finalize(&check.probes, &raws);
+        if eval::holds(rule, &outs) {
+            return vec![eval::verdict(check, Some(rule), &outs, &done)];
+        }
+    }
+    let outs = eval::finalize(&check.probes, &raws);
+    vec![eval::verdict(check, None, &outs, &done)]
+}
+
+/// Only read the GPU topology when the check asks about GPUs.
+fn needs_gpu(check: &Check) -> bool {
+    check.when.gpu.is_some() || !check.when.isa_family.is_empty()
+}
+
+fn version_of(ctx: &Ctx, component: &str) -> Option<String> {
+    let root = ctx.inv.primary_root();
+    match component {
+        "rocm" => root.and_then(|r| r.versions.rocm.as_ref().map(|v| v.version.clone())),
+        "hip" => root.and_then(|r| r.versions.hip.as_ref().map(|v| v.version.clone())),
+        "clang" => ctx.inv.clang().and_then(|c| c.version.clone()),
+        lib => library(ctx, lib).and_then(|(_, v)| v),
+    }
+}
+
+/// The processors of the GPUs a HIP program would load code for (`visible_only`) or of all.
+fn gpu_isas(ctx: &Ctx, visible_only: bool) -> Vec<String> {
+    let mut v: Vec<String> = ctx
+        .inv
+        .gpu()
+        .agents
+        .iter()
+        .filter(|a| a.visible || !visible_only)
+        .filter_map(|a| {
+            a.target
+                .as_ref()
+                .map(|t| t.processor.clone())
+                .or_else(|| a.gfx.clone())
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// `lib<name>.so` as the loader would find it: (machine path, version from the real name).
+fn library(ctx: &Ctx, name: &str) -> Option<(PathBuf, Option<String>)> {
+    use crate::inventory::libraries as l;
+    if let Some(r) = ctx.inv.libraries().iter().find(|r| r.name == name) {
+        return r.path.clone().map(|p| (p, r.version.clone()));
+    }
+    let dirs = l::search_dirs(ctx.host);
+    let p = dirs
+        .iter()
+        .find_map(|(d, _)| l::find_in_dir(ctx.host, name, d))?;
+    let real = ctx.host.fs.canonicalize(&p).unwrap_or_else(|_| p.clone());
+    let file = real.file_name()?.to_string_lossy().into_owned();
+    Some((p, l::version_from_file_name(&file, name)))
+}
+
+/// `${VAR}` in paths and arguments, from the environment snapshot; `Err` names an unset one.
+pub fn expand(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let Some(j) = rest[i..].find('}') else {
+            return Err(format!("unclosed '${{' in '{s}'"));
+        };
+        let var = &rest[i + 2..i + j];
+        match env(var).filter(|v| !v.is_empty()) {
+            Some(v) => out.push_str(&v),
+            None => return Err(format!("{var} is not set")),
+        }
+        rest = &rest[i + j + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn read(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
+    let env = |k: &str| ctx.host.env.get_str(k);
+    let spec = match expand_spec(spec, &env) {
+        Ok(s) => s,
+        Err(e) => return RawValue::missing(e),
+    };
+    read_expanded(ctx, &spec)
+}
+
+fn expand_spec(
+    spec: &ProbeSpec,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ProbeSpec, String> {
+    Ok(match spec {
+        ProbeSpec::File { path, read } => ProbeSpec::File {
+            path: expand(path, env)?,
+            read: *read,
+        },
+        ProbeSpec::Glob { path, read } => ProbeSpec::Glob {
+            path: expand(path, env)?,
+            read: *read,
+        },
+        ProbeSpec::Command { argv, timeout } => ProbeSpec::Command {
+            argv: argv
+                .iter()
+                .map(|a| expand(a, env))
+                .collect::<Result<_, _>>()?,
+            timeout: *timeout,
+        },
+        ProbeSpec::Env(v) => ProbeSpec::Env(v.clone()),
+        ProbeSpec::Fact(f) => ProbeSpec::Fact(*f),
+        ProbeSpec::Library(l) => ProbeSpec::Library(l.clone()),
+        ProbeSpec::Kfd(k) => ProbeSpec::Kfd(k.clone()),
+    })
+}
+
+fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
+    let host = ctx.host;
+    match spec {
+        ProbeSpec::Env(var) => match host.env.get_str(var) {
+            Some(v) => RawValue::found(v),
+            None => RawValue::missing(format!("{var} is not set")),
+        },
+        ProbeSpec::File { path, read } => {
+            let p = Path::new(path);
+            if !p.is_absolute() {
+                return RawValue::missing(format!("{path}: not an absolute path"));
+            }
+            if !*read {
+                return if host.fs.exists(p) {
+                    RawValue::found(path.clone())
+                } else {
+                    RawValue::missing(format!("{path}: does not exist"))
+                };
+            }
+            match host.fs.read_bytes_limited(p, READ_LIMIT) {
+                Ok(b) => RawValue::found(String::from_utf8_lossy(&b).into_owned()),
+                Err(e) => RawValue::missing(format!("{path}: {}", crate::host::io_error_text(&e))),
+            }
+        }
+        ProbeSpec::Glob {
+            path: pattern,
+            read,
+        } => {
+            let hits = glob(ctx, pattern);
+            let mut v = if *read {
+                // One item per line of each file: `path: line`.
+                let mut lines = Vec::new();
+                for h in &hits {
+                    match host.fs.read_bytes_limited(h, READ_LIMIT) {
+                        Ok(b) => lines.extend(
+                            String::from_utf8_lossy(&b)
+                                .lines()
+                                .map(|l| format!("{}: {l}", h.display())),
+                        ),
+                        Err(e) => lines.push(format!(
+                            "{}: (unreadable: {})",
+                            h.display(),
+                            crate::host::io_error_text(&e)
+                        )),
+                    }
+                    if lines.len() > GLOB_LIMIT {
+                        break;
+                    }
+                }
+                RawValue::list(lines)
+            } else {
+                RawValue::list(hits.iter().map(|p| p.display().to_string()).collect())
+            };
+            if !v.found {
+                v.evidence.push(format!("nothing matches {pattern}"));
+            }
+            v
+        }
+        ProbeSpec::Command { argv, timeout } => command(ctx, argv, *timeout),
+        ProbeSpec::Fact(f) => fact(ctx, *f),
+        ProbeSpec::Library(name) => match library(ctx, name) {
+            Some((p, Some(v))) => RawValue {
+                evidence: vec![format!("lib{name}.so: {}", p.display())],
+                ..RawValue::found(v)
+            },
+            Some((p, None)) => RawValue::missing(format!(
+                "lib{name}.so: {} has no version in its file name",
+                p.display()
+            )),
+            None => RawValue::missing(format!("lib{name}.so is not where the loader looks")),
+        },
+        ProbeSpec::Kfd(key) => {
+            let topo = ctx.inv.gpu();
+            let Some(base) = &topo.path else {
+                return RawValue::missing("no KFD topology");
+            };
+            let mut vals = Vec::new();
+            let mut ev = Vec::new();
+            for a in &topo.agents {
+                let p = base.join(format!("nodes/{}/properties", a.node));
+                match host.fs.read_text(&p) {
+                    Ok(t) => match crate::gpu::props::parse(&t).get(key) {
+                        Some(v) => vals.push(v.to_string()),
+                        None => ev.push(format!("node {}: no '{key}'", a.node)),
+                    },
+                    Err(e) => ev.push(format!(
+                        "{}: {}",
+                        p.display(),
+                        crate::host::io_error_text(&e)
+                    )),
+                }
+            }
+            RawValue {
+                evidence: ev,
+                ..RawValue::list(vals)
+            }
+        }
+    }
+}
+
+fn command(ctx: &Ctx, argv: &[String], timeout: std::time::Duration) -> RawValue {
+    let prog = &argv[0];
+    let path = if prog.contains('/') {
+        PathBuf::from(prog)
+    } else {
+        match ctx.host.which(prog) {
+            Some(p) => p,
+            None => return RawValue::missing(format!("{prog} is not in PATH")),
+        }
+    };
+    if let Some(why) = ctx.inv.cannot_run_here() {
+        if !ctx.host.fs.is_real_root() {
+            return RawValue::missing(format!("programs of this root cannot run here: {why}"));
+        }
+    }
+    let spec = CommandSpec::new(path)
+        .args(argv[1..].iter())
+        .timeout(timeout.min(ctx.host.limits().per_call));
+    let out = ctx.host.run(&spec);
+    let mut text = out.combined_text();
+    if text.len() > OUTPUT_LIMIT {
+        let mut cut = OUTPUT_LIMIT;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+    }
+    let ev = vec![
+        format!("ran: {}", spec.display()),
+        format!("outcome: {}", out.outcome()),
+    ];
+    if out.success() {
+        RawValue {
+            evidence: ev,
+            ..RawValue::found(text)
+        }
+    } else {
+        RawValue {
+            found: false,
+            value: text,
+            list: None,
+            evidence: ev,
+        }
+    }
+}
+
+fn fact(ctx: &Ctx, f: Fact) -> RawValue {
+    let opt = |v: Option<String>, what: &str| match v {
+        Some(v) => RawValue::found(v),
+        None => RawValue::missing(format!("{what} is unknown")),
+    };
+    let root = ctx.inv.primary_root();
+    match f {
+        Fact::RocmRoot => opt(root.map(|r| r.path.display().to_string()), "the ROCm root"),
+        Fact::RocmVersion => opt(version_of(ctx, "rocm"), "the ROCm version"),
+        Fact::HipVersion => opt(version_of(ctx, "hip"), "the HIP version"),
+        Fact::ClangPath => opt(
+            ctx.inv.clang().map(|c| c.path.display().to_string()),
+            "the clang",
+        ),
+        Fact::ClangVersion => opt(version_of(ctx, "clang"), "the clang version"),
+        Fact::GpuCount => RawValue::found(
+            ctx.inv
+                .gpu()
+                .agents
+                .iter()
+                .filter(|a| a.visible)
+                .count()
+                .to_string(),
+        ),
+        Fact::GpuIsas => RawValue::list(gpu_isas(ctx, true)),
+        Fact::Profile => RawValue::found(format!("{:?}", ctx.cfg.profile).to_lowercase()),
+        Fact::Sysroot => RawValue::found(ctx.host.fs.root().display().to_string()),
+    }
+}
+
+/// Shell-style wildcards (`*`, `?`) per path component, rooted in --sysroot; machine paths.
+fn glob(ctx: &Ctx, pattern: &str) -> Vec<PathBuf> {
+    if !pattern.starts_with('/') {
+        return Vec::new();
+    }
+    let mut current = vec![PathBuf::from("/")];
+    for comp in pattern.split('/').filter(|c| !c.is_empty()) {
+        let mut next = Vec::new();
+        for dir in &current {
+            if comp.contains(['*', '?']) {
+                let mut names: Vec<String> = ctx
+                    .host
+                    .fs
+                    .list_names(dir)
+                    .into_iter()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .filter(|n| wildcard(comp, n) && (comp.starts_with('.') || !n.starts_with('.')))
+                    .collect();
+                names.sort();
+                next.extend(names.into_iter().map(|n| dir.join(n)));
+            } else {
+                let p = dir.join(comp);
+                if ctx.host.fs.symlink_metadata(&p).is_ok() {
+                    next.push(p);
+                }
+            }
+            if next.len() > GLOB_LIMIT {
+                next.truncate(GLOB_LIMIT);
+                break;
+            }
+        }
+        current = next;
+        if current.is_empty() {
+            break;
+        }
+    }
+    current
+}
+
+/// `*` any run of characters, `?` one character. Iterative, linear in practice.
+pub fn wildcard(pat: &str, name: &str) -> bool {
+    let p: Vec<char> = pat.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(s) = star {
+            i = s + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    while i < p.len() && p[i] == '*' {
+        i += 1;
+    }
+    i == p.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wildcard;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard("*.toml", "a.toml"));
+        assert!(!wildcard("*.toml", "a.toml~"));
+        assert!(wildcard("libamdhip64.so.?", "libamdhip64.so.6"));
+        assert!(wildcard("*", ""));
+        assert!(!wildcard("a*b", "acd"));
+    }
+}

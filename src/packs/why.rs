@@ -1,0 +1,156 @@
+//! `rocm-doctor why`: recognise known symptoms in a pasted message or a whole log, then judge
+//! each against the findings of the checks that can confirm or rule out its cause here. Pure:
+//! the caller runs the checks.
+
+use super::{PackSet, Symptom};
+use crate::report::{Finding, Status};
+use serde_json::{json, Value};
+
+/// At most this much of stdin is read (a whole build log fits; the rest is ignored).
+pub const MAX_INPUT: u64 = 16 * 1024 * 1024;
+
+/// A symptom found in the text, with the line that showed it.
+pub struct Hit<'a> {
+    pub symptom: &'a Symptom,
+    pub line: String,
+}
+
+/// Symptoms whose patterns match the text, in table order, each once.
+pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
+    set.symptoms()
+        .filter_map(|s| {
+            let m = s.patterns.iter().find_map(|p| p.find(text))?;
+            let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+            let end = text[m.end()..]
+                .find('\n')
+                .map_or(text.len(), |i| m.end() + i);
+            let line: String = text[start..end].trim().chars().take(300).collect();
+            Some(Hit { symptom: s, line })
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// A check failed or warned: the cause is present here.
+    Confirmed,
+    /// No check failed or warned, none errored, and one that can rule the cause out passed.
+    RuledOut,
+    /// The checks skipped, could not decide, or do not exist.
+    Undetermined,
+}
+
+impl Answer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Answer::Confirmed => "confirmed",
+            Answer::RuledOut => "ruled-out",
+            Answer::Undetermined => "undetermined",
+        }
+    }
+}
+
+/// The answer for one symptom from the findings of its checks.
+pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Finding>) {
+    let mine: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| s.checks.contains(&f.id))
+        .collect();
+    let answer = if mine
+        .iter()
+        .any(|f| matches!(f.status, Status::Fail | Status::Warn))
+    {
+        Answer::Confirmed
+    } else if mine.iter().any(|f| {
+        f.status == Status::Pass && (s.rule_out_by.is_empty() || s.rule_out_by.contains(&f.id))
+    }) && !mine.iter().any(|f| f.status == Status::Error)
+    {
+        Answer::RuledOut
+    } else {
+        Answer::Undetermined
+    };
+    (answer, mine)
+}
+
+/// The human answer.
+pub fn render_human(hits: &[Hit], findings: &[Finding]) -> String {
+    let mut s = format!(
+        "Recognised {} symptom{} in the text.\n",
+        hits.len(),
+        if hits.len() == 1 { "" } else { "s" }
+    );
+    for (i, h) in hits.iter().enumerate() {
+        let sy = h.symptom;
+        let (answer, mine) = judge(sy, findings);
+        s.push_str(&format!("\n{}. {} ({})\n", i + 1, sy.title, sy.id));
+        s.push_str(&format!("   seen:         {}\n", h.line));
+        s.push_str(&format!("   text from:    {}\n", sy.source));
+        s.push_str(&format!("   likely cause: {}\n", sy.cause.trim()));
+        let verdict = match answer {
+            Answer::Confirmed => "CONFIRMED on this machine",
+            Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
+            Answer::Undetermined => "not decided here (the checks below could not judge it)",
+        };
+        s.push_str(&format!("   here:         {verdict}\n"));
+        for f in &mine {
+            s.push_str(&format!(
+                "     [{}] {}{}: {}\n",
+                f.status.as_str(),
+                f.id,
+                f.subject
+                    .as_ref()
+                    .map(|x| format!(" ({x})"))
+                    .unwrap_or_default(),
+                f.summary
+            ));
+            if answer == Answer::Confirmed && f.status != Status::Pass {
+                for e in f.evidence.iter().take(6) {
+                    s.push_str(&format!("         {e}\n"));
+                }
+            }
+        }
+        if mine.is_empty() {
+            s.push_str("     (no check on this machine can judge it)\n");
+        }
+        let mut fixes: Vec<String> = Vec::new();
+        for f in mine
+            .iter()
+            .filter(|f| matches!(f.status, Status::Fail | Status::Warn))
+        {
+            if let Some(x) = &f.fix {
+                if !fixes.contains(&x.text) {
+                    fixes.push(x.text.clone());
+                }
+            }
+        }
+        if fixes.is_empty() {
+            s.push_str(&format!("   fix:          {}\n", sy.fix.trim()));
+        } else {
+            for x in fixes {
+                s.push_str(&format!("   fix:          {}\n", x.trim()));
+            }
+        }
+    }
+    s
+}
+
+/// The JSON answer (docs/check-packs.md).
+pub fn render_json(hits: &[Hit], findings: &[Finding]) -> Value {
+    let items: Vec<Value> = hits
+        .iter()
+        .map(|h| {
+            let (answer, mine) = judge(h.symptom, findings);
+            json!({
+                "id": h.symptom.id,
+                "title": h.symptom.title,
+                "line": h.line,
+                "source": h.symptom.source,
+                "cause": h.symptom.cause.trim(),
+                "answer": answer.as_str(),
+                "fix": h.symptom.fix.trim(),
+                "checks": mine,
+            })
+        })
+        .collect();
+    json!({ "recognised": items })
+}

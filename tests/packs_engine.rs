@@ -1,0 +1,436 @@
+//! Check packs: the format's errors (file:line:column, did-you-mean), hostile packs, where packs
+//! come from, and each probe kind against real files, the real toolchain and GPU fixtures.
+
+mod common;
+use common::*;
+use std::path::{Path, PathBuf};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sysroots")
+        .join(name)
+}
+
+/// Writes a pack file (mode 0644, owned by us) and returns its path.
+fn pack(dir: &Path, name: &str, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+    p
+}
+
+fn lint(p: &Path) -> (i32, String) {
+    let out = doctor().args(["checks", "lint"]).arg(p).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+const HEAD: &str = "[pack]\nname = \"site\"\nversion = \"1\"\nsource = \"tests\"\n";
+
+fn one_check(probe: &str, rules: &str) -> String {
+    format!(
+        "{HEAD}\n[[check]]\nid = \"site.c\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n\n{probe}\n{rules}"
+    )
+}
+
+/// Runs one pack check and returns its finding.
+fn run_pack(p: &Path, id: &str, extra: &[&str], env: &[(&str, &str)]) -> serde_json::Value {
+    let mut c = doctor();
+    c.args(["--json", "--only", id, "--checks"])
+        .arg(p)
+        .args(extra);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    let doc = json_of(&out);
+    let f = findings(&doc, id);
+    assert_eq!(f.len(), 1, "{doc:#}");
+    f[0].clone()
+}
+
+#[test]
+fn unknown_keys_give_line_column_and_did_you_mean() {
+    let t = tempfile::tempdir().unwrap();
+    let text = one_check(
+        "[[check.probe]]\nname = \"a\"\nkind = \"env\"\nvar = \"X\"\n",
+        "[[check.rule]]\nstatus = \"pass\"\nmesage = \"hi\"\n",
+    );
+    let p = pack(t.path(), "typo.toml", &text);
+    let (code, out) = lint(&p);
+    assert_eq!(code, 1, "{out}");
+    let line = text.lines().position(|l| l.starts_with("mesage")).unwrap() + 1;
+    assert!(
+        out.contains(&format!("typo.toml:{line}:1: unknown field `mesage`"))
+            && out.contains("did you mean `message`?"),
+        "{out}"
+    );
+}
+
+#[test]
+fn misspelt_enums_and_wrong_types_are_located() {
+    let t = tempfile::tempdir().unwrap();
+    let text = one_check(
+        "[[check.probe]]\nname = \"a\"\nkind = \"evn\"\nvar = \"X\"\n",
+        "[[check.rule]]\nstatus = \"pass\"\nmessage = \"hi\"\n",
+    );
+    let (code, out) = lint(&pack(t.path(), "enum.toml", &text));
+    let line = text.lines().position(|l| l.contains("\"evn\"")).unwrap() + 1;
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!("enum.toml:{line}:8:")) && out.contains("did you mean `env`?"),
+        "{out}"
+    );
+
+    let text = one_check(
+        "[[check.probe]]\nname = \"a\"\nkind = \"command\"\nargv = [\"true\"]\ntimeout = \"5\"\n",
+        "[[check.rule]]\nstatus = \"pass\"\nmessage = \"hi\"\n",
+    );
+    let (code, out) = lint(&pack(t.path(), "type.toml", &text));
+    let line = text.lines().position(|l| l.starts_with("timeout")).unwrap() + 1;
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(&format!("type.toml:{line}:")) && out.contains("invalid type: string"),
+        "{out}"
+    );
+}
+
+#[test]
+fn semantic_errors_name_the_place() {
+    let t = tempfile::tempdir().unwrap();
+    let text = one_check(
+        "[[check.probe]]\nname = \"arch\"\nkind = \"env\"\nvar = \"X\"\nregex = 'v(\\d+)'\n\n[[check.probe]]\nname = \"f\"\nkind = \"fact\"\nfact = \"gpu.isa\"\n",
+        "[[check.rule]]\nif = [\"!acrh.found\"]\nstatus = \"fail\"\nmessage = \"bad {arch.2}\"\n",
+    );
+    let (code, out) = lint(&pack(t.path(), "sem.toml", &text));
+    assert_eq!(code, 1, "{out}");
+    let at = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    assert!(
+        out.contains(&format!("sem.toml:{}:", at("gpu.isa\"")))
+            && out.contains("did you mean `gpu.isas`?"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("sem.toml:{}:", at("acrh"))) && out.contains("did you mean `arch`?"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("sem.toml:{}:", at("bad {arch.2}")))
+            && out.contains("no such capture group"),
+        "{out}"
+    );
+}
+
+#[test]
+fn huge_and_deeply_nested_packs_are_refused_quickly() {
+    let t = tempfile::tempdir().unwrap();
+    let huge = format!("{HEAD}# {}\n", "x".repeat(400 * 1024));
+    let (code, out) = lint(&pack(t.path(), "huge.toml", &huge));
+    assert_eq!(code, 1);
+    assert!(out.contains("at most 262144"), "{out}");
+
+    let deep = format!("{HEAD}x = {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let (code, out) = lint(&pack(t.path(), "deep.toml", &deep));
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("deep.toml:5:") && out.contains("nest deeper than 16"),
+        "{out}"
+    );
+
+    let many: String = (0..300)
+        .map(|i| format!("\n[[check]]\nid = \"site.c{i}\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n"))
+        .collect();
+    let (code, out) = lint(&pack(t.path(), "many.toml", &format!("{HEAD}{many}")));
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("300 checks; a pack may have at most 256"),
+        "{out}"
+    );
+}
+
+#[test]
+fn regex_bombs_are_rejected_or_run_in_linear_time() {
+    let t = tempfile::tempdir().unwrap();
+    // Too big to compile within the size limit: a clear error, not minutes of work.
+    let text = one_check(
+        "[[check.probe]]\nname = \"a\"\nkind = \"env\"\nvar = \"X\"\nregex = '((((a{100}){100}){100}){100})'\n",
+        "[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n",
+    );
+    let (code, out) = lint(&pack(t.path(), "bomb.toml", &text));
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("bad regex") && out.contains("size limit"),
+        "{out}"
+    );
+    // Catastrophic backtracking in other engines: linear here, on a long hostile value.
+    let text = one_check(
+        "[[check.probe]]\nname = \"a\"\nkind = \"env\"\nvar = \"X\"\nregex = '^(x+x+)+y$'\n",
+        "[[check.rule]]\nif = [\"a\"]\nstatus = \"fail\"\nmessage = \"matched\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"no match\"\n",
+    );
+    let p = pack(t.path(), "evil.toml", &text);
+    let value = "x".repeat(100_000);
+    let f = run_pack(&p, "site.c", &[], &[("X", &value)]);
+    assert_eq!(f["status"], "pass", "{f:#}");
+    assert_eq!(f["summary"], "no match");
+}
+
+#[test]
+fn a_hanging_command_is_killed_by_its_timeout() {
+    let t = tempfile::tempdir().unwrap();
+    let text = one_check(
+        "[[check.probe]]\nname = \"slow\"\nkind = \"command\"\nargv = [\"sleep\", \"600\"]\ntimeout = 1\n",
+        "[[check.rule]]\nif = [\"!slow.found\"]\nstatus = \"warn\"\nmessage = \"slow did not finish\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"done\"\n",
+    );
+    let p = pack(t.path(), "hang.toml", &text);
+    let f = run_pack(&p, "site.c", &[], &[]);
+    assert_eq!(f["status"], "warn", "{f:#}");
+    let ev = f["evidence"].to_string();
+    assert!(ev.contains("sleep 600") && ev.contains("timed out"), "{ev}");
+}
+
+#[test]
+fn a_broken_pack_becomes_an_error_finding_and_the_rest_still_runs() {
+    let t = tempfile::tempdir().unwrap();
+    let p = pack(
+        t.path(),
+        "broken.toml",
+        "[pack]\nname = 'x'\n[[check]]\nid = 3\n",
+    );
+    let out = doctor()
+        .args(["--json", "--only", "toolchain.env,packs", "--checks"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "an error finding fails the run");
+    let doc = json_of(&out);
+    let f = findings(&doc, "packs.load");
+    assert_eq!(f.len(), 1, "{doc:#}");
+    assert_eq!(f[0]["status"], "error");
+    assert!(f[0]["summary"].as_str().unwrap().contains("broken.toml"));
+    assert!(
+        f[0]["evidence"].to_string().contains("broken.toml:"),
+        "{:#}",
+        f[0]
+    );
+    assert_eq!(
+        findings(&doc, "toolchain.env").len(),
+        1,
+        "built-in checks still ran"
+    );
+}
+
+#[test]
+fn unsafe_pack_files_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    let text = one_check("", "[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n");
+    let p = pack(t.path(), "ww.toml", &text);
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let (code, out) = lint(&p);
+    assert_eq!(code, 1);
+    assert!(out.contains("world-writable"), "{out}");
+    if nix::unistd::geteuid().is_root() {
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+        std::os::unix::fs::chown(&p, Some(4321), None).unwrap();
+        let (code, out) = lint(&p);
+        assert_eq!(code, 1);
+        assert!(out.contains("owned by uid 4321"), "{out}");
+        // In a run it is an error finding, not a crash, and the check is absent.
+        let out = doctor()
+            .args(["--list-checks", "--checks"])
+            .arg(&p)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("NOT LOADED") && !text.contains("site.c "),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn packs_come_from_xdg_config_and_show_their_origin() {
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path().join("rocm-doctor/checks.d");
+    std::fs::create_dir_all(&d).unwrap();
+    let text = one_check(
+        "[[check.probe]]\nname = \"a\"\nkind = \"env\"\nvar = \"SITE_VAR\"\nregex = '^v(?P<major>\\d+)'\n",
+        "[[check.rule]]\nif = [\"a\"]\nstatus = \"warn\"\nmessage = \"site major {a.major}\"\nfix = \"unset SITE_VAR ({a})\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"fine\"\n",
+    );
+    let p = pack(&d, "site.toml", &text);
+    let out = doctor()
+        .arg("--list-checks")
+        .env("XDG_CONFIG_HOME", t.path())
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        list.contains("site.c") && list.contains(&p.display().to_string()),
+        "{list}"
+    );
+    let out = doctor()
+        .args(["explain", "site.c"])
+        .env("XDG_CONFIG_HOME", t.path())
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("from check pack {}", p.display()))
+    );
+    // The env probe's named capture fills the message and the fix.
+    let out = doctor()
+        .args(["--json", "--only", "site.c"])
+        .env("XDG_CONFIG_HOME", t.path())
+        .env("SITE_VAR", "v7.1")
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    let f = findings(&doc, "site.c")[0];
+    assert_eq!(f["status"], "warn");
+    assert_eq!(f["summary"], "site major 7");
+    assert_eq!(f["fix"]["text"], "unset SITE_VAR (v7.1)");
+    // HOME alone: ~/.config is used; neither: nothing to read, no error.
+    let out = doctor()
+        .arg("--list-checks")
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("NOT LOADED"));
+}
+
+#[test]
+fn file_glob_and_kfd_probes_read_the_sysroot() {
+    let t = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{HEAD}
+[[check]]
+id = \"site.kfd\"
+title = \"t\"
+what = \"w\"
+why = \"y\"
+fix = \"f\"
+[check.when]
+isa_family = [\"gfx10\"]
+[[check.probe]]
+name = \"gtv\"
+kind = \"kfd\"
+property = \"gfx_target_version\"
+[[check.probe]]
+name = \"os\"
+kind = \"file\"
+path = \"/proc/sys/kernel/osrelease\"
+read = true
+regex = '^(?P<major>\\d+)\\.'
+[[check.probe]]
+name = \"cards\"
+kind = \"glob\"
+path = \"/sys/class/drm/card*\"
+[[check.probe]]
+name = \"isas\"
+kind = \"fact\"
+fact = \"gpu.isas\"
+[[check.rule]]
+if = [\"gtv\", \"os\", \"cards\"]
+status = \"pass\"
+message = \"gfx_target_version {{gtv}} on {{isas}}, kernel {{os.major}}, {{cards.count}} card(s): {{cards}}\"
+"
+    );
+    let p = pack(t.path(), "kfd.toml", &text);
+    let f = run_pack(
+        &p,
+        "site.kfd",
+        &["--sysroot", fixture("gfx1030-dgpu").to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(f["status"], "pass", "{f:#}");
+    let kernel =
+        std::fs::read_to_string(fixture("gfx1030-dgpu/proc/sys/kernel/osrelease")).unwrap();
+    let major = kernel.split('.').next().unwrap();
+    assert_eq!(
+        f["summary"],
+        format!(
+            "gfx_target_version 100300 on gfx1030, kernel {major}, 1 card(s): /sys/class/drm/card0"
+        )
+    );
+    // The same pack on a machine without that GPU family does not apply.
+    let f = run_pack(
+        &p,
+        "site.kfd",
+        &["--sysroot", fixture("k8s-vega10-gfx900").to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(f["status"], "skip");
+    assert!(
+        f["summary"]
+            .as_str()
+            .unwrap()
+            .contains("no GPU of family gfx10"),
+        "{f:#}"
+    );
+}
+
+#[test]
+fn command_library_and_version_probes_use_the_real_toolchain() {
+    let Some(clang) = need_tool("clang-15") else {
+        return;
+    };
+    if need_tool("hipcc").is_none() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{HEAD}
+[[check]]
+id = \"site.tools\"
+title = \"t\"
+what = \"w\"
+why = \"y\"
+fix = \"f\"
+[check.when]
+component = \"amdhip64\"
+versions = \">=5.0, <7\"
+[[check.probe]]
+name = \"cc\"
+kind = \"command\"
+argv = [\"{}\", \"--version\"]
+regex = 'clang version (?P<v>\\d+)\\.'
+[[check.probe]]
+name = \"hip\"
+kind = \"library\"
+library = \"amdhip64\"
+regex = '^(\\d+\\.\\d+)'
+[[check.probe]]
+name = \"root\"
+kind = \"fact\"
+fact = \"hip.version\"
+regex = '^(\\d+\\.\\d+)'
+subset_of = \"hip\"
+[[check.rule]]
+if = [\"cc\", \"hip\", \"root\"]
+status = \"pass\"
+message = \"clang {{cc.v}}, libamdhip64 {{hip}} agrees with the root's HIP {{root}}\"
+[[check.rule]]
+status = \"fail\"
+message = \"cc={{cc}} hip={{hip}} root={{root}} missing={{root.missing}}\"
+",
+        clang.display()
+    );
+    let p = pack(t.path(), "tools.toml", &text);
+    let f = run_pack(&p, "site.tools", &[], &[]);
+    let real = std::fs::canonicalize("/usr/lib/x86_64-linux-gnu/libamdhip64.so").unwrap();
+    let v = real
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .trim_start_matches("libamdhip64.so.")
+        .to_string();
+    assert_eq!(f["status"], "pass", "{f:#}");
+    assert_eq!(
+        f["summary"],
+        format!("clang 15, libamdhip64 {v} agrees with the root's HIP {v}")
+    );
+}

@@ -1,0 +1,463 @@
+//! `rocm-doctor why`: each symptom is recognised from its real message text, then confirmed on a
+//! matching broken set-up and ruled out on a healthy one. Texts are produced for real where the
+//! test bed can (clang, ld.lld); the others come from the symptom table, which cites the source
+//! that prints them.
+
+mod common;
+use common::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sysroots")
+        .join(name)
+}
+
+/// `why --json` with `text` on stdin; returns (document, exit code).
+fn why(args: &[&str], env: &[(&str, &str)], text: &str) -> (serde_json::Value, i32) {
+    let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"));
+    c.env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("TMPDIR", std::env::temp_dir())
+        .args(args)
+        .args(["why", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (json_of(&out), out.status.code().unwrap_or(-1))
+}
+
+fn answer<'a>(doc: &'a serde_json::Value, id: &str) -> &'a str {
+    doc["recognised"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("{id} not recognised: {doc:#}"))["answer"]
+        .as_str()
+        .unwrap()
+}
+
+#[derive(serde::Deserialize)]
+struct Table {
+    symptom: Vec<Row>,
+}
+#[derive(serde::Deserialize)]
+struct Row {
+    id: String,
+    text: String,
+}
+
+#[test]
+fn every_symptom_is_recognised_from_its_recorded_text_inside_a_log() {
+    let t: Table = toml::from_str(include_str!("../checks/packs/symptoms.toml")).unwrap();
+    assert!(t.symptom.len() >= 15);
+    for row in &t.symptom {
+        // Buried in a log, as pasted from CI.
+        let log = format!(
+            "+ make -j8\n[ 42%] Building HIP object\n{}\nmake: *** [all] Error 1\n",
+            row.text
+        );
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"))
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .args(["--only", "toolchain.env", "why", "--json", &log])
+            .output()
+            .unwrap();
+        let doc = json_of(&out);
+        let ids: Vec<&str> = doc["recognised"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap())
+            .collect();
+        assert!(ids.contains(&row.id.as_str()), "{}: {ids:?}", row.id);
+        let line = doc["recognised"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == row.id.as_str())
+            .unwrap()["line"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            row.text.contains(&line) || line.contains(row.text.lines().next().unwrap()),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn unknown_text_says_so_and_runs_the_default_checks() {
+    let out = doctor()
+        .args([
+            "--only",
+            "toolchain.env",
+            "--json",
+            "why",
+            "the",
+            "printer",
+            "is",
+            "on",
+            "fire",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("matches no known symptom"), "{err}");
+    let doc = json_of(&out);
+    assert_eq!(findings(&doc, "toolchain.env").len(), 1, "{doc:#}");
+}
+
+/// A wrapper around clang that adds `flags` to every call, as seed 001's wrapper does.
+fn wrapper(dir: &Path, clang: &Path, flags: &str) -> PathBuf {
+    let w = dir.join("clang++");
+    write_script(
+        &w,
+        &format!("#!/bin/sh\nexec {} \"$@\" {flags}\n", clang.display()),
+    );
+    w
+}
+
+/// The device link Tensile and toolchain.link run, through `cc`: its real stderr.
+fn device_link_stderr(cc: &Path, dir: &Path) -> String {
+    let out = std::process::Command::new(cc)
+        .args([
+            "-x",
+            "assembler",
+            "-target",
+            "amdgcn-amdhsa",
+            "-mcpu=gfx900",
+            "-",
+            "-o",
+        ])
+        .arg(dir.join("out.o"))
+        .current_dir(dir)
+        .env("TMPDIR", dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn lld_incompatible_is_confirmed_with_the_injecting_wrapper_and_ruled_out_without() {
+    let t = tempfile::tempdir().unwrap();
+    let Some((clang, libdir)) = clang_and_x86_unwind(t.path()) else {
+        return;
+    };
+    let w = wrapper(
+        t.path(),
+        &clang,
+        &format!("-Wl,-L{} -Wl,-lunwind", libdir.display()),
+    );
+    let text = device_link_stderr(&w, t.path());
+    // ld.lld 15 names the first object rather than the emulation: `libunwind.so is incompatible
+    // with /tmp/--xxxx.o`; the symptom's patterns cover both forms.
+    assert!(text.contains("libunwind.so is incompatible with"), "{text}");
+    let (doc, code) = why(&["--clang", w.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "lld-incompatible"), "confirmed", "{doc:#}");
+    assert_eq!(code, 1);
+    let (doc, code) = why(&["--clang", clang.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "lld-incompatible"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn lld_missing_unwind_is_confirmed_with_the_wrapper_and_ruled_out_without() {
+    let t = tempfile::tempdir().unwrap();
+    let Some(clang) = need_tool("clang++-15") else {
+        return;
+    };
+    let w = wrapper(t.path(), &clang, "-Wl,-lunwind");
+    let text = device_link_stderr(&w, t.path());
+    assert!(text.contains("unable to find library -lunwind"), "{text}");
+    let (doc, _) = why(&["--clang", w.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "lld-no-unwind"), "confirmed", "{doc:#}");
+    let (doc, _) = why(&["--clang", clang.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "lld-no-unwind"), "ruled-out", "{doc:#}");
+}
+
+#[test]
+fn nix_ldflags_confirm_the_link_symptom_through_the_nix_pack() {
+    let t = tempfile::tempdir().unwrap();
+    let text = "ld.lld: error: /nix/store/x-libunwind-19/lib/libunwind.so: is incompatible with elf64-amdgpu";
+    let (doc, _) = why(
+        &[],
+        &[("NIX_LDFLAGS", "-L/nix/store/x-libunwind-19/lib -lunwind")],
+        text,
+    );
+    assert_eq!(answer(&doc, "lld-incompatible"), "confirmed", "{doc:#}");
+    let checks = doc["recognised"][0]["checks"].to_string();
+    assert!(
+        checks.contains("nix.ldflags-env") && checks.contains("-lunwind"),
+        "{checks}"
+    );
+    let _ = t;
+}
+
+#[test]
+fn missing_device_libs_are_confirmed_for_bare_clang_on_debian_12() {
+    // Debian 12's bare clang-15 does not find the bitcode hipcc passes itself (toolchain.device-libs).
+    let Some(clang) = need_tool("clang++-15") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("k.hip");
+    std::fs::write(&src, "__global__ void k() {}\n").unwrap();
+    let out = std::process::Command::new(&clang)
+        .env("TMPDIR", t.path())
+        .args([
+            "-x",
+            "hip",
+            "--cuda-device-only",
+            "--offload-arch=gfx1030",
+            "-c",
+        ])
+        .arg(&src)
+        .arg("-o")
+        .arg(t.path().join("k.o"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(text.contains("cannot find ROCm device library"), "{text}");
+    let (doc, code) = why(&["--clang", clang.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "clang-no-device-libs"), "confirmed", "{doc:#}");
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn missing_code_objects_are_confirmed_where_the_build_misses_the_gpu() {
+    let text = "terminate called\n\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\nAborted (core dumped)";
+    let gfx90a = fixture("k8s-mi210x8-gfx90a-xgmi");
+    let gfx1030 = fixture("gfx1030-dgpu");
+    let (doc, code) = why(
+        &["--sysroot", gfx90a.to_str().unwrap()],
+        &[("AMDGPU_TARGETS", "gfx1030")],
+        text,
+    );
+    assert_eq!(answer(&doc, "hip-no-binary"), "confirmed", "{doc:#}");
+    assert_eq!(code, 1);
+    // Targets that cover the GPU do not prove the failing binary was built from them: without
+    // the binary (`--binary`, tested below) the cause is not ruled out.
+    let (doc, code) = why(
+        &["--sysroot", gfx1030.to_str().unwrap()],
+        &[("AMDGPU_TARGETS", "gfx1030")],
+        text,
+    );
+    assert_eq!(answer(&doc, "hip-no-binary"), "undetermined", "{doc:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn pytorch_invalid_device_function_follows_pytorch_rocm_arch() {
+    let text = "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\nRuntimeError: HIP error: invalid device function\nHIP kernel errors might be asynchronously reported";
+    let gfx90a = fixture("k8s-mi210x8-gfx90a-xgmi");
+    let (doc, _) = why(
+        &["--sysroot", gfx90a.to_str().unwrap()],
+        &[("PYTORCH_ROCM_ARCH", "gfx1030;gfx1100")],
+        text,
+    );
+    assert_eq!(
+        answer(&doc, "pytorch-invalid-device-function"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string().contains("does not build for gfx90a"),
+        "{doc:#}"
+    );
+    let (doc, _) = why(
+        &["--sysroot", gfx90a.to_str().unwrap()],
+        &[("PYTORCH_ROCM_ARCH", "gfx90a")],
+        text,
+    );
+    assert_eq!(
+        answer(&doc, "pytorch-invalid-device-function"),
+        "ruled-out",
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn kfd_permission_is_confirmed_where_the_group_is_missing() {
+    let text = "Unable to open /dev/kfd read-write: Permission denied\nFailed to get user name to check for video group membership";
+    let (doc, _) = why(
+        &["--sysroot", fixture("kfd-group-missing").to_str().unwrap()],
+        &[],
+        text,
+    );
+    assert_eq!(answer(&doc, "kfd-permission"), "confirmed", "{doc:#}");
+    let (doc, _) = why(
+        &["--sysroot", fixture("gfx1030-dgpu").to_str().unwrap()],
+        &[],
+        text,
+    );
+    assert_eq!(answer(&doc, "kfd-permission"), "ruled-out", "{doc:#}");
+}
+
+/// A real HIP library: hipcc for gfx1030 only, or clang-19 with --offload-compress (a CCOB).
+fn build_lib(dir: &Path, compressed: bool) -> Option<PathBuf> {
+    let src = dir.join("a.hip");
+    std::fs::write(
+        &src,
+        "#include <hip/hip_runtime.h>\n__global__ void k(float *x) { x[0] = 1; }\n",
+    )
+    .unwrap();
+    let out = if compressed {
+        let clang = need_tool("/usr/lib/llvm-19/bin/clang++")?;
+        dir.join("libz.so")
+            .to_str()
+            .map(|o| {
+                std::process::Command::new(clang)
+                    .env("PATH", "/usr/lib/llvm-19/bin:/usr/bin:/bin")
+                    .args(["-x", "hip", "--offload-arch=gfx1030", "--offload-compress"])
+                    .args([
+                        "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                        "--rocm-path=/usr",
+                    ])
+                    .args(["-fPIC", "-shared"])
+                    .arg(&src)
+                    .args(["-o", o])
+                    .current_dir(dir)
+                    .env("TMPDIR", dir)
+                    .status()
+                    .unwrap()
+            })
+            .map(|s| (s, dir.join("libz.so")))
+    } else {
+        let hipcc = need_tool("hipcc")?;
+        dir.join("lib1030.so")
+            .to_str()
+            .map(|o| {
+                std::process::Command::new(hipcc)
+                    .args(["--offload-arch=gfx1030", "-fPIC", "-shared"])
+                    .arg(&src)
+                    .args(["-o", o])
+                    .current_dir(dir)
+                    .env("TMPDIR", dir)
+                    .status()
+                    .unwrap()
+            })
+            .map(|s| (s, dir.join("lib1030.so")))
+    };
+    let (status, path) = out?;
+    assert!(status.success());
+    Some(path)
+}
+
+#[test]
+fn a_gfx1030_only_binary_is_confirmed_for_gfx90a_and_ruled_out_for_gfx1030() {
+    let t = tempfile::tempdir().unwrap();
+    let Some(lib) = build_lib(t.path(), false) else {
+        return;
+    };
+    let text = "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!";
+    let bin = ["--binary", lib.to_str().unwrap()];
+    // Without the binary there is no GPU here to decide with.
+    let (doc, _) = why(&["--isa", "gfx90a"], &[], text);
+    assert_eq!(answer(&doc, "hip-no-binary"), "undetermined", "{doc:#}");
+    let run = |isa: &str| {
+        let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"));
+        c.env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .args(["--isa", isa, "why", "--json"])
+            .args(bin)
+            .arg(text);
+        let out = c.output().unwrap();
+        (json_of(&out), out.status.code().unwrap_or(-1))
+    };
+    let (doc, code) = run("gfx90a");
+    assert_eq!(answer(&doc, "hip-no-binary"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string()
+            .contains("carries code objects for: gfx1030"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = run("gfx1030");
+    assert_eq!(answer(&doc, "hip-no-binary"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_ccob_binary_is_confirmed_on_hip_5_2() {
+    // Debian 12's HIP 5.2 predates compressed bundles (known issue ccob-runtime-too-old).
+    let t = tempfile::tempdir().unwrap();
+    let Some(ccob) = build_lib(t.path(), true) else {
+        return;
+    };
+    let Some(plain) = build_lib(t.path(), false) else {
+        return;
+    };
+    let text = "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!";
+    let run = |lib: &Path| {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"))
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .args(["--isa", "gfx1030", "why", "--json", "--binary"])
+            .arg(lib)
+            .arg(text)
+            .output()
+            .unwrap();
+        json_of(&out)
+    };
+    let doc = run(&ccob);
+    assert_eq!(answer(&doc, "hip-no-binary"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string().contains("known issue ccob-runtime-too-old"),
+        "{doc:#}"
+    );
+    let doc = run(&plain);
+    assert_eq!(answer(&doc, "hip-no-binary"), "ruled-out", "{doc:#}");
+}
+
+#[test]
+fn missing_device_libs_are_ruled_out_on_sids_healthy_stack() {
+    let roots = std::env::var_os("ROCM_DOCTOR_ROOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/rocm-doctor-roots"));
+    let sid = roots.join("sid");
+    if !sid.join(".rocm-doctor-root-ok").is_file() {
+        assert!(
+            !toolchain_required(),
+            "the real sid root is required (scripts/real-roots.sh)"
+        );
+        eprintln!("skipped: the real sid root is not built");
+        return;
+    }
+    // The message as Debian 12's clang-15 prints it (produced in the test above).
+    let text = "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library";
+    let out = std::process::Command::new(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/in-root.sh"),
+    )
+    .env(
+        "ROCM_DOCTOR_BIN",
+        assert_cmd::cargo::cargo_bin("rocm-doctor"),
+    )
+    .arg(&sid)
+    .args(["rocm-doctor", "why", "--json", text])
+    .output()
+    .unwrap();
+    let doc = json_of(&out);
+    assert_eq!(answer(&doc, "clang-no-device-libs"), "ruled-out", "{doc:#}");
+    assert!(
+        doc.to_string().contains("clang/21/amdgcn/bitcode"),
+        "{doc:#}"
+    );
+}
