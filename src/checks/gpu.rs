@@ -3,7 +3,7 @@
 //! only judges them.
 
 use super::{CheckFn, Ctx};
-use crate::cli::Profile;
+use crate::config::Profile;
 use crate::gpu::devnodes::{group_name, NodeInfo, NodeState};
 use crate::gpu::overrides::{override_value_for, XnackRequest};
 use crate::gpu::{hsa, Agent, Topology};

@@ -1,7 +1,9 @@
 //! Checks: small units with a stable id, docs (in `checks/checks.toml`) and a run function
 //! that judges inventory facts and returns findings.
 
+pub mod asm;
 pub mod gpu;
+pub mod libs;
 pub mod runtime;
 pub mod targets;
 pub mod toolchain;
@@ -18,7 +20,13 @@ pub struct Ctx<'a> {
     pub host: &'a Host,
     pub inv: &'a Inventory<'a>,
     pub cfg: &'a Config,
+    /// The run's asm-caps probe, done once by the first `asm.*` check that needs it.
+    pub asm: &'a AsmSlot,
 }
+
+/// Where the run keeps the asm-caps probe's outcome (shared by the `asm.*` checks, read by the
+/// caller for the matrix and the `asm_caps` JSON object).
+pub type AsmSlot = OnceLock<crate::asm::Outcome>;
 
 pub type CheckFn = fn(&Ctx) -> Vec<Finding>;
 
@@ -57,10 +65,7 @@ const DOC_FILES: &[(&str, &str)] = &[
         include_str!("../../checks/runtime.toml"),
     ),
     ("checks/gpu.toml", include_str!("../../checks/gpu.toml")),
-    (
-        "checks/inspect.toml",
-        include_str!("../../checks/inspect.toml"),
-    ),
+    ("checks/libs.toml", include_str!("../../checks/libs.toml")),
     ("checks/asm.toml", include_str!("../../checks/asm.toml")),
 ];
 
@@ -97,8 +102,8 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
     v.extend_from_slice(crate::gpuproc::check::CHECKS);
-    v.extend_from_slice(crate::inspect::check::CHECKS);
-    v.extend_from_slice(crate::asm::CHECKS);
+    v.extend_from_slice(libs::CHECKS);
+    v.extend_from_slice(asm::CHECKS);
     v
 }
 
