@@ -101,7 +101,6 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(toolchain::CHECKS);
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
-    v.extend_from_slice(crate::gpuproc::check::CHECKS);
     v.extend_from_slice(libs::CHECKS);
     v.extend_from_slice(asm::CHECKS);
     v
