@@ -1,7 +1,6 @@
 //! The command line as documented: list, explain, JSON shape, exit codes.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn every_listed_check_has_an_explanation() {
