@@ -18,6 +18,7 @@ mod inspect_props;
 mod inspect_real;
 mod log_cli;
 mod logscan_props;
+mod new_check;
 mod nix_sandbox;
 mod npd_plugin;
 mod parsers_props;

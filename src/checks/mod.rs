@@ -224,6 +224,10 @@ mod tests {
                 "{}",
                 d.id
             );
+            // scripts/new-check.sh writes TODO stubs: a scaffold cannot ship unfinished.
+            for text in [&d.title, &d.what, &d.why, &d.fix] {
+                assert!(!text.contains("TODO"), "{}: the doc still says TODO", d.id);
+            }
             assert!(
                 d.id.starts_with(&format!("{}.", d.category)),
                 "{} not in category {}",
