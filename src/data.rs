@@ -1,6 +1,6 @@
-//! The one loader for the TOML tables compiled into the binary (`checks/*.toml`): typed rows,
-//! unknown keys refused, misspelt enum values refused, and every failure reported as
-//! `file:line:column: message`. A compiled-in table that does not load is a bug in this build:
+//! The one TOML loader: the tables compiled into the binary (`checks/*.toml`) and fixture
+//! manifests. Typed rows, unknown keys refused, misspelt enum values refused, and every failure
+//! reported as `file:line:column: message`. A compiled-in table that does not load is a bug in this build:
 //! [`embedded`] panics (inside a check that becomes the check's `error` finding), and the unit
 //! test below loads every table so such a build never ships.
 //!

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod architecture;
 mod asm_cli;
 mod asm_equivalence;
 mod bad_input;
