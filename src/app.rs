@@ -85,13 +85,6 @@ pub fn run(args: &RunArgs) -> i32 {
         Err(e) => return usage_error(&e.to_string()),
     };
     cfg.packs = std::sync::Arc::new(packs);
-    let asm_req = match crate::asm::Request::from_args(args) {
-        Ok(r) => r,
-        Err(e) => return usage_error(&e),
-    };
-    if asm_req.is_none() && cfg.only.is_empty() {
-        cfg.skip.push("asm".into()); // the asm.* checks run only with --asm-caps
-    }
     for pat in cfg.only.iter().chain(&cfg.skip) {
         if !checks::registry()
             .iter()
@@ -109,7 +102,7 @@ pub fn run(args: &RunArgs) -> i32 {
         findings,
         sections,
         preamble,
-    } = diagnose(&host, &cfg, asm_req.as_ref());
+    } = diagnose(&host, &cfg);
     let code = report::exit_code(&findings, cfg.strict);
     if args.npd {
         let (line, npd_code) = crate::report::npd::render(&findings, args.npd_max_len);
@@ -178,9 +171,9 @@ fn host_name(host: &Host) -> String {
 
 fn profile_name(cfg: &Config) -> &'static str {
     match cfg.profile {
-        crate::cli::Profile::Auto => "auto",
-        crate::cli::Profile::Build => "build",
-        crate::cli::Profile::Runtime => "runtime",
+        crate::config::Profile::Auto => "auto",
+        crate::config::Profile::Build => "build",
+        crate::config::Profile::Runtime => "runtime",
     }
 }
 
@@ -193,29 +186,28 @@ pub struct Diagnosis {
     pub preamble: String,
 }
 
-/// Runs the selected checks, and the asm-caps probe when asked, on one shared inventory (each
-/// tool is asked once per run); the probe runs beside the checks.
-pub fn diagnose(host: &Host, cfg: &Config, asm: Option<&crate::asm::Request>) -> Diagnosis {
+/// Runs the selected checks on one shared inventory (each tool is asked once per run). The
+/// asm-caps probe (`--asm-caps`) is the `asm.*` checks: the first of them to run does it, in
+/// its own thread beside the other checks; its matrix and `asm_caps` object are read back here.
+pub fn diagnose(host: &Host, cfg: &Config) -> Diagnosis {
     let inv = Inventory::new(host, cfg);
+    let asm = checks::AsmSlot::new();
     let ctx = Ctx {
         host,
         inv: &inv,
         cfg,
+        asm: &asm,
     };
     let list = crate::runner::selected_checks(&cfg.only, &cfg.skip);
-    let (mut findings, asm_out) = std::thread::scope(|s| {
-        let probe = asm.map(|r| s.spawn(|| crate::asm::run(host, cfg, &inv, r)));
+    let findings = std::thread::scope(|s| {
         let packs = s.spawn(|| crate::packs::run_all(&ctx, &cfg.packs, &cfg.only, &cfg.skip));
         let mut findings = crate::runner::run_checks(&ctx, &list);
         findings.extend(packs.join().unwrap_or_default());
-        (findings, probe.and_then(|h| h.join().ok()))
+        findings
     });
     let mut sections = Vec::new();
     let mut preamble = String::new();
-    if let Some(out) = asm_out {
-        // The probe's findings replace the registry's "not requested" placeholders.
-        findings.retain(|f| f.category != "asm");
-        findings.extend(out.findings);
+    if let Some(out) = asm.into_inner() {
         sections.push(("asm_caps", out.caps));
         if !out.matrix.is_empty() {
             preamble = out.matrix + "\n";
@@ -310,7 +302,8 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         cfg.only = only;
         cfg.skip.clear();
         cfg.packs = packs.clone();
-        findings = diagnose(&host, &cfg, None).findings;
+        cfg.asm = None;
+        findings = diagnose(&host, &cfg).findings;
     }
     if !binaries.is_empty() {
         // The failing file itself, judged as `inspect` judges it (its findings are

@@ -1,6 +1,8 @@
 //! Command-line definitions. The `--help` text is documentation: keep it exact.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+/// The profile and colour choice are run configuration (`config`); clap parses them here.
+pub use crate::config::{ColorChoice, Profile};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 const AFTER_HELP: &str = "\
@@ -238,19 +240,4 @@ pub enum ChecksAction {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Profile {
-    Auto,
-    Build,
-    Runtime,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }

@@ -1,9 +1,27 @@
 //! The validated run configuration, built from the command line.
 
-use crate::cli::{Profile, RunArgs};
+use crate::cli::RunArgs;
 use crate::isa::TargetId;
+use clap::ValueEnum;
 use std::path::PathBuf;
 use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+/// Which checks judge what (`--profile`).
+pub enum Profile {
+    Auto,
+    Build,
+    Runtime,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// When to use colours (`--color`).
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -21,6 +39,9 @@ pub struct Config {
     pub strict: bool,
     /// The check packs of this run (built-in, checks.d, --checks); loaded by the app.
     pub packs: std::sync::Arc<crate::packs::PackSet>,
+    /// `--asm-caps` and its flags (validated); `None` when the probe was not asked for. The
+    /// `asm.*` checks run only when it is set (see [`Config::from_args`]).
+    pub asm: Option<crate::asm::Request>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +52,9 @@ pub enum ConfigError {
     BadSeconds { flag: &'static str, value: f64 },
     #[error("--isa: {0} ISAs given; at most 256 are accepted")]
     TooManyIsas(usize),
+    /// A bad `--asm-caps` flag combination or `--expect` file (the message names the flag).
+    #[error("{0}")]
+    Asm(String),
 }
 
 impl Config {
@@ -54,28 +78,41 @@ impl Config {
                 isas.push(id);
             }
         }
+        let asm = crate::asm::Request::from_args(a).map_err(ConfigError::Asm)?;
+        let only: Vec<String> = a
+            .only
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut skip: Vec<String> = a
+            .skip
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        // Opt-in checks: the asm probe runs only when asked for (`--asm-caps`), and its
+        // comparison only with `--expect`, unless `--only` names them (then they say why not).
+        if only.is_empty() {
+            match &asm {
+                None => skip.push("asm".into()),
+                Some(r) if r.expect.is_none() => skip.push("asm.expect".into()),
+                Some(_) => {}
+            }
+        }
         Ok(Config {
             profile: a.profile,
             isas,
             isa_tensile,
-            only: a
-                .only
-                .iter()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect(),
-            skip: a
-                .skip
-                .iter()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect(),
+            only,
+            skip,
             rocm_path: a.rocm_path.clone(),
             clang: a.clang.clone(),
             per_call: seconds("timeout", a.timeout)?,
             deadline: seconds("deadline", a.deadline)?,
             strict: a.strict,
             packs: Default::default(),
+            asm,
         })
     }
 
@@ -93,6 +130,7 @@ impl Config {
             deadline: Duration::from_secs(120),
             strict: false,
             packs: Default::default(),
+            asm: None,
         }
     }
 }
@@ -102,4 +140,38 @@ fn seconds(flag: &'static str, v: f64) -> Result<Duration, ConfigError> {
         return Err(ConfigError::BadSeconds { flag, value: v });
     }
     Ok(Duration::from_secs_f64(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn cfg(argv: &[&str]) -> Config {
+        let cli = crate::cli::Cli::try_parse_from(
+            std::iter::once("rocm-doctor").chain(argv.iter().copied()),
+        )
+        .unwrap();
+        Config::from_args(&cli.run).unwrap()
+    }
+
+    #[test]
+    fn asm_checks_are_opt_in() {
+        let c = cfg(&[]);
+        assert!(c.asm.is_none());
+        assert_eq!(c.skip, ["asm"]);
+        let c = cfg(&["--asm-caps"]);
+        assert!(c.asm.is_some());
+        assert_eq!(c.skip, ["asm.expect"]);
+        // Named by --only, they run (and say "not requested" without --asm-caps).
+        let c = cfg(&["--only", "asm.caps"]);
+        assert!(c.skip.is_empty());
+        let e = Config::from_args(
+            &crate::cli::Cli::try_parse_from(["rocm-doctor", "--no-batch"])
+                .unwrap()
+                .run,
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "--no-batch only applies with --asm-caps");
+    }
 }

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 /// One row of `checks/isa.toml`.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub struct Processor {
     pub name: String,
     pub family: String,
@@ -30,6 +31,7 @@ pub struct Processor {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Table {
     processor: Vec<Processor>,
 }
@@ -38,8 +40,7 @@ struct Table {
 pub fn processors() -> &'static [Processor] {
     static TABLE: OnceLock<Vec<Processor>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        toml::from_str::<Table>(include_str!("../checks/isa.toml"))
-            .expect("checks/isa.toml is valid (tested)")
+        crate::data::embedded::<Table>("checks/isa.toml", include_str!("../checks/isa.toml"))
             .processor
     })
 }

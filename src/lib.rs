@@ -9,6 +9,7 @@ pub mod checks;
 pub mod cli;
 pub mod codeobj;
 pub mod config;
+pub mod data;
 pub mod diag;
 pub mod fleet;
 pub mod gpu;

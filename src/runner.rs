@@ -2,7 +2,7 @@
 //! `error` finding, and stamping every finding with its check's id, category and duration.
 
 use crate::checks::{self, Check, Ctx};
-use crate::cli::Profile;
+use crate::config::Profile;
 use crate::report::{Finding, Status};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;

@@ -2,9 +2,7 @@
 //! wrapper with an x86-64 libunwind, a missing assembler, clang without ld.lld, an unknown
 //! ISA, a hanging assembler), bad input, JSON shape and `--expect`.
 
-mod common;
-
-use common::{doctor, json_of, need_tool};
+use crate::common::{doctor, json_of, need_tool};
 use serde_json::Value;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -223,7 +221,7 @@ fn clang_without_ld_lld_is_explained() {
     let Some(_) = need_tool("/usr/lib/llvm-15/bin/clang-15") else {
         return;
     };
-    if common::find_tool("ld.lld").is_some() {
+    if crate::common::find_tool("ld.lld").is_some() {
         eprintln!("skipped: an ld.lld is on PATH, clang would use it");
         return;
     }

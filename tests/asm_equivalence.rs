@@ -2,8 +2,6 @@
 //! every ISA Debian's clang-15 and clang-19 know and for some they do not.
 //! Slow (several hundred assembler calls per clang): one test per clang.
 
-mod common;
-
 use rocm_doctor::asm::catalog::{catalog, Compat};
 use rocm_doctor::asm::diagnose::parse_supported_cpus;
 use rocm_doctor::asm::runner::{probe_all, probe_serial, IsaResult, Method};
@@ -103,7 +101,8 @@ fn assert_same(clang: &Path, batched: &[IsaResult], serial: &[IsaResult]) {
 }
 
 fn check(version: u32, unknown: &[&str]) -> Vec<IsaResult> {
-    let Some(clang) = common::need_tool(&format!("/usr/lib/llvm-{version}/bin/clang++")) else {
+    let Some(clang) = crate::common::need_tool(&format!("/usr/lib/llvm-{version}/bin/clang++"))
+    else {
         return Vec::new();
     };
     let h = host();
@@ -181,7 +180,7 @@ fn batched_equals_serial_with_clang_19() {
 /// methods agree on it.
 #[test]
 fn tensile_6_2_wmma_variant_with_clang_19() {
-    let Some(clang) = common::need_tool("/usr/lib/llvm-19/bin/clang++") else {
+    let Some(clang) = crate::common::need_tool("/usr/lib/llvm-19/bin/clang++") else {
         return;
     };
     let h = host();

@@ -1,7 +1,6 @@
 //! Hostile or odd input: a clear message and a non-crashing result, never a panic or a hang.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::os::unix::ffi::OsStrExt;
 

@@ -1,7 +1,6 @@
 //! Real broken set-ups built in temp dirs, each failing the right check with the right fix.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 /// Seed 001: a clang wrapper that injects an x86-64 libunwind into every link.

@@ -1,7 +1,6 @@
 //! The command line as documented: list, explain, JSON shape, exit codes.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn every_listed_check_has_an_explanation() {
@@ -107,4 +106,55 @@ fn strict_turns_warnings_into_exit_1() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// README's flag table is written by hand (the meanings are prose), so a test keeps its list of
+/// flags equal to the parser's: a flag added to `src/cli.rs` must be documented there, and a
+/// documented flag must exist.
+#[test]
+fn readme_flag_table_lists_exactly_the_run_flags() {
+    use clap::CommandFactory;
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("| flag | meaning |")
+        .expect("README has the flag table");
+    let documented: Vec<String> = readme[start..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .flat_map(|l| {
+            let cell = l.split('|').nth(1).unwrap_or("");
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .filter_map(|code| code.split_whitespace().next().map(str::to_string))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let cmd = rocm_doctor::cli::Cli::command();
+    let mut parser_flags = Vec::new();
+    for a in cmd.get_arguments() {
+        let (Some(long), id) = (a.get_long(), a.get_id().as_str()) else {
+            continue;
+        };
+        if matches!(id, "help" | "version") {
+            continue;
+        }
+        let names = [
+            Some(format!("--{long}")),
+            a.get_short().map(|s| format!("-{s}")),
+        ];
+        assert!(
+            names.iter().flatten().any(|n| documented.contains(n)),
+            "--{long} is not in README's flag table"
+        );
+        parser_flags.extend(names.into_iter().flatten());
+    }
+    for d in &documented {
+        assert!(
+            parser_flags.contains(d) || d == "-vv",
+            "README documents {d}, which the parser does not have"
+        );
+    }
 }

@@ -1,33 +1,28 @@
 //! Hermetic discovery tests on fixture sysroots (tests/fixtures/toolchains, see SOURCE.md).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {
-    format!(
-        "{}/tests/fixtures/toolchains/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    crate::common::fixture("toolchains", name)
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn roots(sysroot: &str, env: &[(&str, &str)]) -> Value {
-    let mut c = doctor();
-    c.env("PATH", "/usr/bin:/bin");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let out = c
-        .args([
-            "--json",
+    let env: Vec<(&str, &str)> = std::iter::once(("PATH", "/usr/bin:/bin"))
+        .chain(env.iter().copied())
+        .collect();
+    run_json(
+        [
             "--sysroot",
             sysroot,
             "--only",
             "toolchain.rocm-root,toolchain.env",
-        ])
-        .output()
-        .unwrap();
-    json_of(&out)
+        ],
+        &env,
+    )
+    .0
 }
 
 #[test]

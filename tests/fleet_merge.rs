@@ -1,9 +1,8 @@
 //! `rocm-doctor merge` on a generated fleet: real reports of the fixture machines (MI210 XGMI,
 //! MI300X CPX, Vega10), copied per host with injected differences; the summary must name exactly
 //! the injected outliers and failures, and bad inputs must become notes, never a crash.
-mod common;
 
-use common::{doctor, json_of};
+use crate::common::{doctor, json_of};
 use rocm_doctor::fleet::fingerprint::Fingerprint;
 use serde_json::{json, Value};
 use std::path::Path;

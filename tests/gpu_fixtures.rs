@@ -1,28 +1,21 @@
 //! The GPU checks against fixture machines, through the real binary (`--sysroot`, `--json`).
-mod common;
 
-use common::{doctor, json_of};
+use crate::common::{doctor, json_of, run_json};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/sysroots")
-        .join(name)
+    crate::common::fixture("sysroots", name)
 }
 
 fn run(name: &str, args: &[&str], env: &[(&str, &str)]) -> (Value, i32) {
-    let mut c = doctor();
-    c.arg("--json")
-        .arg("--sysroot")
-        .arg(fixture(name))
-        .args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let out = c.output().expect("run rocm-doctor");
-    (json_of(&out), out.status.code().unwrap_or(-1))
+    let root = fixture(name);
+    let argv = [OsStr::new("--sysroot"), root.as_os_str()]
+        .into_iter()
+        .chain(args.iter().map(OsStr::new));
+    run_json(argv, env)
 }
 
 fn findings<'a>(doc: &'a Value, id: &str) -> Vec<&'a Value> {
@@ -596,11 +589,11 @@ fn agents_isas_are_the_default_targets() {
         "{}/tests/fixtures/sysroots/gfx1036-igpu-gfx1031-dgpu",
         env!("CARGO_MANIFEST_DIR")
     );
-    let out = common::doctor()
+    let out = crate::common::doctor()
         .args(["--json", "--only", "targets.isa", "--sysroot", &root])
         .output()
         .unwrap();
-    let doc = common::json_of(&out);
+    let doc = crate::common::json_of(&out);
     let t = &doc["inventory"]["targets"];
     let mut isas: Vec<(String, String)> = t["isas"]
         .as_array()
@@ -622,7 +615,7 @@ fn agents_isas_are_the_default_targets() {
         ],
         "{t:#}"
     );
-    let out = common::doctor()
+    let out = crate::common::doctor()
         .args([
             "--json",
             "--only",
@@ -634,7 +627,7 @@ fn agents_isas_are_the_default_targets() {
         ])
         .output()
         .unwrap();
-    let doc = common::json_of(&out);
+    let doc = crate::common::json_of(&out);
     let t = &doc["inventory"]["targets"];
     assert_eq!(t["isas"][0]["isa"], "gfx90a");
     assert_eq!(t["isas"].as_array().unwrap().len(), 1);

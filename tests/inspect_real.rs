@@ -2,9 +2,7 @@
 //! clang-19 (`--offload-compress` writes real CCOB v2 zstd), compared with clang-19's
 //! `clang-offload-bundler --list`, and judged against targets and the installed runtime.
 
-mod common;
-
-use common::{doctor, json_of, need_tool};
+use crate::common::{doctor, json_of, need_tool};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,26 +1,17 @@
 //! `rocm-doctor log`: real log excerpts (tests/fixtures/logs/SOURCE.md), compression, stdin,
 //! hostile input, and the parallel reader against the sequential one.
 
-mod common;
-use common::{doctor, json_of};
+use crate::common::{doctor, json_of, run_json};
 use rocm_doctor::logscan::{read, summary::Summary};
 use std::io::Write;
 use std::path::PathBuf;
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/logs")
-        .join(name)
+    crate::common::fixture("logs", name)
 }
 
 fn log_json(path: &std::path::Path) -> (serde_json::Value, i32) {
-    let out = doctor()
-        .arg("log")
-        .arg(path)
-        .arg("--json")
-        .output()
-        .unwrap();
-    (json_of(&out), out.status.code().unwrap_or(-1))
+    run_json([std::ffi::OsStr::new("log"), path.as_os_str()], &[])
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! no /dev/kfd, no network, a read-only store. The toolchain is exposed with
 //! `extra-sandbox-paths`. It must exit 0 with `--profile build` and print valid JSON.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 #[test]

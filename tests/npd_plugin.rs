@@ -2,9 +2,8 @@
 //! `pkg/custompluginmonitor/plugin/plugin.go`: exit 0 OK, 1 NonOK, other Unknown; stdout trimmed
 //! and cut to `max_output_length`, default 80 bytes), and the shipped contrib/npd config against
 //! NPD's validation rules (`types/config.go`).
-mod common;
 
-use common::{doctor, write_script};
+use crate::common::{doctor, write_script};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! Check packs: the format's errors (file:line:column, did-you-mean), hostile packs, where packs
 //! come from, and each probe kind against real files, the real toolchain and GPU fixtures.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {

@@ -1,7 +1,6 @@
 //! The shipped packs (checks/packs/) against real files, the real python3 and GPU fixtures.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {

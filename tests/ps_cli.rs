@@ -1,8 +1,7 @@
 //! `rocm-doctor ps`: a fixture tree (tests/fixtures/sysroots/ps-kfd-container/SOURCE.md) and a
 //! real process holding a real /dev/kfd file descriptor in a private mount namespace.
 
-mod common;
-use common::{doctor, json_of};
+use crate::common::{doctor, json_of};
 use std::path::PathBuf;
 
 fn fixture() -> PathBuf {

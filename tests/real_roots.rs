@@ -7,8 +7,7 @@
 //! A root that was not built is a skip, or a failure under ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1 (CI):
 //! trixie is always required; for sid, `.rocm-doctor-root-failed` carries the archive's reason.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,8 +1,7 @@
 //! contrib/slurm scripts with a fake `scontrol` and `hostname` on PATH that record their calls and
 //! keep a node state, and the real rocm-doctor on fixture machines.
-mod common;
 
-use common::write_script;
+use crate::common::write_script;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -172,7 +171,7 @@ fn scripts_pass_bash_n_and_shellcheck() {
             .success());
         match Command::new("shellcheck").arg(&p).output() {
             Ok(o) => assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout)),
-            Err(_) if !common::toolchain_required() => {
+            Err(_) if !crate::common::toolchain_required() => {
                 eprintln!("skipped: shellcheck not installed")
             }
             Err(e) => panic!("shellcheck: {e}"),

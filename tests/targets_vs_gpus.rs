@@ -1,24 +1,25 @@
 //! Build targets from the environment against the GPUs present (fixture sysroots), and the quiet
 //! one-line view of a category whose checks all skipped.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn fixture(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/sysroots")
-        .join(name)
+    crate::common::fixture("sysroots", name)
 }
 
 fn targets_doc(targets: &str, profile: &str) -> (serde_json::Value, i32) {
-    let out = doctor()
-        .env("AMDGPU_TARGETS", targets)
-        .arg("--sysroot")
-        .arg(fixture("gfx1036-igpu-gfx1031-dgpu"))
-        .args(["--only", "targets.", "--json", "--profile", profile])
-        .output()
-        .unwrap();
-    (json_of(&out), out.status.code().unwrap_or(-1))
+    let root = fixture("gfx1036-igpu-gfx1031-dgpu");
+    run_json(
+        [
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "targets.",
+            "--profile",
+            profile,
+        ],
+        &[("AMDGPU_TARGETS", targets)],
+    )
 }
 
 #[test]

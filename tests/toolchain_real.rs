@@ -2,8 +2,7 @@
 //! libamdhip64-dev, libamd-comgr-dev, clang-15/lld-15, clang-19/lld-19): the healthy install
 //! passes, and the facts it reports are the ones the tools themselves give.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 fn status_of(doc: &Value, id: &str) -> Vec<String> {

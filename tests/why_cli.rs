@@ -3,8 +3,7 @@
 //! test bed can (clang, ld.lld); the others come from the symptom table, which cites the source
 //! that prints them.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

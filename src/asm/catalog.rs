@@ -154,7 +154,7 @@ struct IsaLists {
 #[serde(deny_unknown_fields)]
 struct RawKey {
     name: String,
-    kind: String,
+    kind: Kind,
     #[serde(default)]
     snippets: Vec<String>,
     #[serde(default)]
@@ -167,6 +167,18 @@ struct RawKey {
     value: Option<toml::Value>,
 }
 
+/// How a key's value is found (`kind` in the table; another word fails the load).
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    /// True when any of the snippets assembles.
+    Probe,
+    /// The value of the first snippet in the chain that assembles, else `otherwise`.
+    Count,
+    /// A fixed value.
+    Const,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ChainStep {
@@ -177,11 +189,11 @@ struct ChainStep {
 const TEXT: &str = include_str!("../../checks/asm-caps.toml");
 
 fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
-    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    let f: File = crate::data::load("checks/asm-caps.toml", text)?;
     let mut keys = Vec::new();
     for k in f.key {
-        let rule = match k.kind.as_str() {
-            "probe" => {
+        let rule = match k.kind {
+            Kind::Probe => {
                 let snippets = match (compat, k.snippets_6_2) {
                     (Compat::V6_2, Some(v)) => v,
                     _ => k.snippets,
@@ -191,13 +203,13 @@ fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
                 }
                 Rule::Probe(snippets)
             }
-            "count" => Rule::Count {
+            Kind::Count => Rule::Count {
                 chain: k.chain.into_iter().map(|c| (c.snippet, c.value)).collect(),
                 otherwise: k
                     .otherwise
                     .ok_or(format!("{}: a count needs `otherwise`", k.name))?,
             },
-            "const" => Rule::Const(match k.value {
+            Kind::Const => Rule::Const(match k.value {
                 Some(toml::Value::Boolean(b)) => Value::Bool(b),
                 Some(toml::Value::Integer(i)) => Value::Int(i),
                 _ => {
@@ -207,7 +219,6 @@ fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
                     ))
                 }
             }),
-            other => return Err(format!("{}: unknown kind {other:?}", k.name)),
         };
         keys.push(Key { name: k.name, rule });
     }
@@ -234,15 +245,28 @@ pub fn catalog(compat: Compat) -> &'static Catalog {
         Compat::V6_2 => &OLD,
     };
     cell.get_or_init(|| {
-        parse(TEXT, compat).unwrap_or_else(|e| {
-            panic!("checks/asm-caps.toml is invalid (a unit test catches this): {e}")
-        })
+        parse(TEXT, compat)
+            .unwrap_or_else(|e| panic!("compiled-in table is invalid: checks/asm-caps.toml: {e}"))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_misspelt_kind_fails_the_load_with_its_line() {
+        let at = TEXT.find("\nkind = \"count\"").unwrap() + 1;
+        let line = TEXT[..at].matches('\n').count() + 1;
+        let bad = TEXT.replacen("\nkind = \"count\"", "\nkind = \"cuont\"", 1);
+        let e = parse(&bad, Compat::Current).unwrap_err();
+        assert!(
+            e.starts_with(&format!(
+                "checks/asm-caps.toml:{line}:8: unknown variant `cuont`"
+            )),
+            "{e}"
+        );
+    }
 
     #[test]
     fn both_variants_have_tensiles_44_keys_in_order() {

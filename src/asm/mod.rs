@@ -14,7 +14,6 @@ pub mod matrix;
 pub mod parse;
 pub mod runner;
 
-use crate::checks::{CheckFn, Ctx};
 use crate::cli::RunArgs;
 use crate::config::Config;
 use crate::host::Host;
@@ -25,20 +24,6 @@ use runner::{IsaResult, Method};
 use serde_json::{Map, Value};
 use std::path::PathBuf;
 use std::time::Instant;
-
-/// The registered `asm.*` checks. They only run with `--asm-caps` (`app::diagnose` runs [`run`]);
-/// selected without it, they say so.
-pub const CHECKS: &[(&str, CheckFn)] = &[
-    ("asm.assembler", not_requested),
-    ("asm.caps", not_requested),
-    ("asm.expect", not_requested),
-];
-
-fn not_requested(_: &Ctx) -> Vec<Finding> {
-    vec![Finding::skip(
-        "not requested: run with --asm-caps to probe the assembler",
-    )]
-}
 
 /// The validated `--asm-caps` flags.
 #[derive(Debug, Clone)]

@@ -86,7 +86,7 @@ fn build_targets_vs_gpus(ctx: &Ctx) -> Vec<Finding> {
         })
         .collect();
     let list: Vec<String> = t.isas.iter().map(|ti| ti.isa.to_string()).collect();
-    let runtime = ctx.cfg.profile == crate::cli::Profile::Runtime;
+    let runtime = ctx.cfg.profile == crate::config::Profile::Runtime;
     let agents: Vec<_> = t
         .also
         .iter()

@@ -13,6 +13,7 @@ pub struct Mach {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Table {
     mach: Vec<Mach>,
 }
@@ -20,13 +21,11 @@ struct Table {
 pub fn table() -> &'static [Mach] {
     static T: OnceLock<Vec<Mach>> = OnceLock::new();
     T.get_or_init(|| {
-        toml::from_str::<Table>(include_str!("../../checks/elf-mach.toml"))
-            .map(|t| t.mach)
-            .unwrap_or_else(|e| {
-                // A unit test parses the table; this cannot happen in a tested build.
-                eprintln!("rocm-doctor: checks/elf-mach.toml is invalid: {e}");
-                Vec::new()
-            })
+        crate::data::embedded::<Table>(
+            "checks/elf-mach.toml",
+            include_str!("../../checks/elf-mach.toml"),
+        )
+        .mach
     })
 }
 

@@ -11,9 +11,10 @@ pub struct Facts {
 pub fn facts() -> &'static Facts {
     static F: OnceLock<Facts> = OnceLock::new();
     F.get_or_init(|| {
-        toml::from_str(include_str!("../../checks/gpu-facts.toml")).unwrap_or_else(|e| {
-            panic!("checks/gpu-facts.toml is invalid (a unit test catches this): {e}")
-        })
+        crate::data::embedded(
+            "checks/gpu-facts.toml",
+            include_str!("../../checks/gpu-facts.toml"),
+        )
     })
 }
 

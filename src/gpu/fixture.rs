@@ -132,7 +132,7 @@ pub fn errno_from_name(name: &str) -> Option<i32> {
 
 /// Parses a manifest text.
 pub fn parse(text: &str) -> Result<Fixture, String> {
-    let raw: RawManifest = toml::from_str(text).map_err(|e| e.to_string())?;
+    let raw: RawManifest = crate::data::load(MANIFEST, text)?;
     let mut f = Fixture {
         present: true,
         ..Default::default()

@@ -2,7 +2,6 @@
 //! render node, with user, command line, container and VRAM; what could not be seen and why.
 //! `fdinfo` holds the pure parsers, `scan` the I/O. docs/ps.md.
 
-pub mod check;
 pub mod fdinfo;
 pub mod scan;
 

@@ -11,7 +11,7 @@ mod which;
 
 pub use env::Env;
 pub use fs::{errno_name, io_error_text, RootedFs};
-pub use process::{CommandSpec, RunOutput, Runner, SpawnFailure};
+pub use process::{tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure};
 pub use which::is_executable_at;
 
 use std::path::{Path, PathBuf};

@@ -164,6 +164,14 @@ impl RunOutput {
         s.push_str(&self.stderr_text());
         s
     }
+    /// The last `n` non-blank lines of stdout and stderr, for evidence.
+    pub fn tail(&self, n: usize) -> String {
+        tail_lines(&self.combined_text(), n)
+    }
+    /// The last `n` non-blank lines of stderr.
+    pub fn stderr_tail(&self, n: usize) -> String {
+        tail_lines(&self.stderr_text(), n)
+    }
     /// One line describing how the process ended, for evidence.
     pub fn outcome(&self) -> String {
         if let Some(f) = &self.spawn_error {
@@ -183,6 +191,12 @@ impl RunOutput {
         }
         format!("exit code {}", self.code.unwrap_or(-1))
     }
+}
+
+/// The last `n` non-blank lines of `text`.
+pub fn tail_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 #[derive(Debug)]

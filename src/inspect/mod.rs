@@ -4,7 +4,6 @@
 //! `--symbols`. The formats are parsed by [`crate::codeobj`]; docs/inspect.md documents the
 //! output.
 
-pub mod check;
 pub mod file;
 pub mod judge;
 pub mod known_issues;

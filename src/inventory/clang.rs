@@ -215,7 +215,7 @@ pub fn describe(
             "$ {}\n{}\n{}",
             cpus.command,
             cpus.outcome(),
-            tail(&text, 6)
+            cpus.tail(6)
         ));
     }
     if rdir.success() {
@@ -228,7 +228,7 @@ pub fn describe(
             "$ {}\n{}\n{}",
             rdir.command,
             rdir.outcome(),
-            tail(&rdir.combined_text(), 6)
+            rdir.tail(6)
         ));
     }
     info
@@ -277,11 +277,6 @@ pub fn parse_supported_cpus(text: &str) -> Vec<String> {
         .filter(|l| l.starts_with("gfx"))
         .map(str::to_string)
         .collect()
-}
-
-pub fn tail(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
 /// What clang's HIP driver plans for a device-only compile, as `-###` shows it.

@@ -86,7 +86,7 @@ pub fn discover(inv: &Inventory) -> Option<HipccView> {
             v.error = Some(format!(
                 "hipcc printed no `hipcc-cmd:` line ({}): {}",
                 v.outcome,
-                crate::inventory::clang::tail(&text, 4)
+                out.tail(4)
             ))
         }
     }

@@ -5,7 +5,7 @@ use super::eval::{self, RawValue, Situation};
 use super::model::ProfileName;
 use super::{Check, Fact, ProbeSpec};
 use crate::checks::Ctx;
-use crate::cli::Profile;
+use crate::config::Profile;
 use crate::host::CommandSpec;
 use crate::report::Finding;
 use std::path::{Path, PathBuf};

@@ -66,6 +66,6 @@ pub fn run_probe(host: &Host, kind: &str, lib: &Path) -> ProbeResult {
         command: out.command.clone(),
         report,
         outcome: out.outcome(),
-        stderr_tail: crate::inventory::clang::tail(&out.stderr_text(), 4),
+        stderr_tail: out.stderr_tail(4),
     }
 }

@@ -7,12 +7,12 @@ use std::fmt::Write;
 
 /// Whether to colour stdout: `--color always|never`, or on a terminal unless NO_COLOR is set
 /// (to anything non-empty; no-color.org).
-pub fn use_color(choice: crate::cli::ColorChoice, env: &crate::host::Env) -> bool {
+pub fn use_color(choice: crate::config::ColorChoice, env: &crate::host::Env) -> bool {
     use std::io::IsTerminal;
     match choice {
-        crate::cli::ColorChoice::Always => true,
-        crate::cli::ColorChoice::Never => false,
-        crate::cli::ColorChoice::Auto => {
+        crate::config::ColorChoice::Always => true,
+        crate::config::ColorChoice::Never => false,
+        crate::config::ColorChoice::Auto => {
             std::io::stdout().is_terminal() && env.get_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     }

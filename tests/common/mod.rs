@@ -42,6 +42,43 @@ pub fn doctor() -> assert_cmd::Command {
     c
 }
 
+/// A fixture under `tests/fixtures/<kind>/` (`sysroots`, `toolchains`, `logs`, ...).
+pub fn fixture(kind: &str, name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(kind)
+        .join(name)
+}
+
+/// Runs `rocm-doctor --json ARGS` with the clean environment of [`doctor`] plus `env`, and
+/// returns the one JSON document it printed and its exit code. Fails the test when the doctor
+/// was killed by a signal or panicked.
+pub fn run_json<I, S>(args: I, env: &[(&str, &str)]) -> (serde_json::Value, i32)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut c = doctor();
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c
+        .arg("--json")
+        .args(args)
+        .output()
+        .expect("run rocm-doctor");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked"),
+        "the doctor panicked:\n{stderr}"
+    );
+    let code = out
+        .status
+        .code()
+        .unwrap_or_else(|| panic!("killed by a signal: {:?}\n{stderr}", out.status));
+    (json_of(&out), code)
+}
+
 /// Parses stdout as the single JSON document `--json` must print.
 pub fn json_of(out: &std::process::Output) -> serde_json::Value {
     let text = String::from_utf8_lossy(&out.stdout);

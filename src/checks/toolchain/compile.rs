@@ -10,8 +10,8 @@
 
 use crate::checks::Ctx;
 use crate::diag::ProblemKind;
+use crate::host::tail_lines;
 use crate::host::CommandSpec;
-use crate::inventory::clang::tail;
 use crate::isa::TargetId;
 use crate::report::{Finding, Fix};
 use std::path::{Path, PathBuf};
@@ -268,7 +268,7 @@ impl Job<'_, '_> {
                     .subject(isa.to_string())
                     .evidence(self.driver.detail.clone())
                     .evidence(ev.clone())
-                    .evidence(tail(&text, 10))
+                    .evidence(tail_lines(&text, 10))
             })
             .collect();
         (f, text)

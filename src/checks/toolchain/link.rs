@@ -9,7 +9,7 @@
 use crate::checks::Ctx;
 use crate::diag::ProblemKind;
 use crate::host::CommandSpec;
-use crate::inventory::clang::{tail, ClangInfo};
+use crate::inventory::clang::ClangInfo;
 use crate::report::{Finding, Fix};
 use std::path::{Path, PathBuf};
 
@@ -172,6 +172,6 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
         }
         _ => Finding::fail("the amdgcn link fails").fix(Fix::text("Read the linker output below; run the command by hand with -v to see the link line.")),
     };
-    f = f.evidence(ev).evidence(tail(&text, 8));
+    f = f.evidence(ev).evidence(out.tail(8));
     vec![f]
 }

@@ -1,10 +1,11 @@
-//! The default-run check `libs.code-objects`: the key ROCm libraries found on the machine,
-//! against the GPUs' (or `--isa`) target ids, plus the known issues for what they carry.
+//! The `libs` family (docs: `checks/libs.toml`). `libs.code-objects`: the key ROCm libraries
+//! found on the machine, against the GPUs' (or `--isa`) target ids, plus the known issues for
+//! what they carry. The reading and judging is `crate::inspect`'s, shared with `inspect`.
 
-use super::judge::{self, stamp};
-use super::{file, runtime, targets, tensile, tensile_path};
-use crate::checks::{CheckFn, Ctx};
+use super::{CheckFn, Ctx};
 use crate::codeobj::blob;
+use crate::inspect::judge::{self, stamp};
+use crate::inspect::{file, runtime, targets, tensile, tensile_path};
 use crate::report::Finding;
 
 pub const CHECKS: &[(&str, CheckFn)] = &[(judge::ID, code_objects)];

@@ -1,18 +1,16 @@
 //! The `gpu.processes` check: who holds the GPU, in the default run. Never a warning: a machine
 //! with no GPU or no GPU process is normal (skip / pass); what could not be seen is evidence.
 
-use super::scan;
-use crate::checks::{CheckFn, Ctx};
+use crate::checks::Ctx;
+use crate::gpuproc::scan;
 use crate::report::Finding;
 use std::path::Path;
 
-pub const CHECKS: &[(&str, CheckFn)] = &[("gpu.processes", processes)];
-
-fn processes(ctx: &Ctx) -> Vec<Finding> {
+pub(super) fn processes(ctx: &Ctx) -> Vec<Finding> {
     let fs = &ctx.host.fs;
     // The same gate as the other GPU checks (WSL, no KFD GPU node): a skip, never a failure;
     // device nodes or KFD processes without a GPU in the topology still get scanned.
-    if let Some(skip) = crate::checks::gpu::gate(ctx, ctx.inv.gpu(), false) {
+    if let Some(skip) = super::gate(ctx, ctx.inv.gpu(), false) {
         let has_nodes = fs.exists(Path::new("/dev/kfd"))
             || fs.is_dir(Path::new("/sys/class/kfd/kfd/proc"))
             || fs
@@ -30,7 +28,7 @@ fn processes(ctx: &Ctx) -> Vec<Finding> {
         let me = std::process::id();
         s.processes.retain(|p| p.pid != me);
     }
-    let notes = super::explanations(&s);
+    let notes = crate::gpuproc::explanations(&s);
     let f = if s.processes.is_empty() {
         Finding::pass("no process holds /dev/kfd or a render node")
     } else {

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Scaffolds a new check, so that adding one is this command plus the logic:
+#
+#   scripts/new-check.sh [--dry-run] FAMILY NAME      e.g.  scripts/new-check.sh gpu pcie-atomics
+#
+# It writes the three places a check lives (docs/architecture.md, "Adding a check"):
+#   1. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
+#      or appended to src/checks/FAMILY.rs (single-file families: targets, runtime, libs, asm);
+#   2. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
+#   3. the doc stub in checks/FAMILY.toml.
+# The stubs say TODO: the function panics (`todo!`, an `error` finding at run time) and a unit
+# test refuses a doc containing TODO, so a scaffold cannot be merged unfinished.
+# --dry-run applies the edits to a temporary copy, prints them as a diff and removes the copy.
+# A new FAMILY is not scaffolded: it needs a `Category` variant (src/checks/mod.rs) by hand.
+set -euo pipefail
+
+dry=0
+if [ "${1:-}" = "--dry-run" ]; then
+  dry=1
+  shift
+fi
+family=${1:-}
+name=${2:-}
+usage="usage: scripts/new-check.sh [--dry-run] FAMILY NAME"
+[ -n "$family" ] && [ -n "$name" ] && [ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
+[[ $family =~ ^[a-z][a-z0-9]*$ ]] || { echo "new-check: bad FAMILY '$family' (lowercase letters and digits)" >&2; exit 2; }
+[[ $name =~ ^[a-z][a-z0-9]*(-[a-z0-9]+)*$ ]] || { echo "new-check: bad NAME '$name' (lowercase words joined by dashes)" >&2; exit 2; }
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+id="$family.$name"
+snake=${name//-/_}
+
+check_tree() { # $1: tree to check
+  local t=$1
+  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); a new family needs a Category variant in src/checks/mod.rs" >&2; exit 2; }
+  if grep -q "^id = \"$id\"" "$t/checks/$family.toml"; then
+    echo "new-check: $id already exists in checks/$family.toml" >&2; exit 2
+  fi
+  if [ -d "$t/src/checks/$family" ]; then
+    [ ! -e "$t/src/checks/$family/$snake.rs" ] || { echo "new-check: src/checks/$family/$snake.rs exists" >&2; exit 2; }
+  elif [ -f "$t/src/checks/$family.rs" ]; then
+    ! grep -q "fn $snake(" "$t/src/checks/$family.rs" || { echo "new-check: src/checks/$family.rs already has fn $snake" >&2; exit 2; }
+  else
+    echo "new-check: no src/checks/$family.rs or src/checks/$family/" >&2; exit 2
+  fi
+}
+
+# Appends `entry` to the `pub const CHECKS` list of file $1 (one-line or multi-line form).
+add_registry_line() {
+  local file=$1 entry=$2
+  ENTRY="$entry" perl -0pi -e '
+    s/(pub const CHECKS: &\[\(&str, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
+      or die "no CHECKS list in $ARGV\n"' "$file"
+}
+
+body() { # the function; $1 = visibility prefix
+  cat <<EOF
+/// \`$id\`: TODO say in one line what this check judges (docs: checks/$family.toml).
+${1}fn $snake(ctx: &crate::checks::Ctx) -> Vec<crate::report::Finding> {
+    // Judge facts from \`ctx.inv\` (discovered once per run) and \`ctx.host\` (the only door to
+    // the machine: rooted files, the env snapshot, children with timeouts); ask the tools,
+    // never assume a layout. Every warn/fail carries a fix.
+    let _ = ctx;
+    todo!("$id: judge the facts and return findings")
+}
+EOF
+}
+
+apply() { # $1: tree to edit
+  local t=$1
+  if [ -d "$t/src/checks/$family" ]; then
+    {
+      echo "//! \`$id\`: TODO what this check judges, and why (docs: checks/$family.toml)."
+      echo
+      body "pub(super) "
+    } >"$t/src/checks/$family/$snake.rs"
+    # `mod NAME;` after the family's last plain `mod` line.
+    awk -v m="mod $snake;" '
+      { lines[NR] = $0 }
+      /^mod [a-z0-9_]+;$/ { last = NR }
+      END { for (i = 1; i <= NR; i++) { print lines[i]; if (i == last) print m } }
+    ' "$t/src/checks/$family/mod.rs" >"$t/src/checks/$family/mod.rs.new"
+    mv "$t/src/checks/$family/mod.rs.new" "$t/src/checks/$family/mod.rs"
+    add_registry_line "$t/src/checks/$family/mod.rs" "(\"$id\", $snake::$snake)"
+  else
+    { echo; body ""; } >>"$t/src/checks/$family.rs"
+    add_registry_line "$t/src/checks/$family.rs" "(\"$id\", $snake)"
+  fi
+  cat >>"$t/checks/$family.toml" <<EOF
+
+[[check]]
+id = "$id"
+title = "TODO"
+what = """TODO: what is examined, and how (which tool is asked, which file is read)."""
+why = """TODO: what breaks for the user when this is wrong (the exact error they see)."""
+fix = """TODO: how to fix it."""
+sources = []
+EOF
+  if command -v rustfmt >/dev/null; then
+    local f
+    for f in "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
+      [ -f "$f" ] && rustfmt --edition 2021 "$f" 2>/dev/null || true
+    done
+  fi
+}
+
+check_tree "$root"
+if [ $dry -eq 1 ]; then
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/new-check.XXXXXX")
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp/a" "$tmp/b"
+  for d in a b; do cp -R "$root/src" "$root/checks" "$tmp/$d/"; done
+  apply "$tmp/b"
+  (cd "$tmp" && diff -ruN a b) || true
+  exit 0
+fi
+apply "$root"
+cat <<EOF
+new-check: scaffolded $id:
+  $( [ -d "$root/src/checks/$family" ] && echo "src/checks/$family/$snake.rs (new), src/checks/$family/mod.rs (mod + registry line)" || echo "src/checks/$family.rs (function + registry line)" )
+  checks/$family.toml (doc stub)
+Next: write the logic (replace todo!), fill in the doc (a test refuses TODO), add tests, then
+  cargo run -q -- docs-checks > docs/checks.md
+EOF

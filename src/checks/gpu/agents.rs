@@ -1,0 +1,237 @@
+//! `gpu.agents`: the GPU agents KFD lists, their ISAs, and whether clang and the device
+//! libraries know them.
+
+use super::gate;
+use crate::checks::Ctx;
+use crate::config::Profile;
+use crate::gpu::Agent;
+use crate::isa::processor;
+use crate::report::{Finding, Fix};
+use std::path::PathBuf;
+
+fn gib(b: u64) -> String {
+    format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+}
+
+fn agent_line(a: &Agent) -> String {
+    format!(
+        "node {}: {} ({}) device 0x{:04x} at {} {} CUs wave{} VRAM {} renderD{}{}{}{}",
+        a.node,
+        a.gfx.as_deref().unwrap_or("gfx?"),
+        a.target
+            .as_ref()
+            .map(|t| t.to_string())
+            .unwrap_or_else(|| "target unknown".into()),
+        a.device_id.unwrap_or(0),
+        a.location.as_deref().unwrap_or("?"),
+        a.compute_units
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "?".into()),
+        a.wave_front_size
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "?".into()),
+        a.vram_bytes.map(gib).unwrap_or_else(|| "unknown".into()),
+        a.render_minor
+            .map(|m| m.to_string())
+            .unwrap_or_else(|| "?".into()),
+        a.num_xcc
+            .filter(|x| *x != 1)
+            .map(|x| format!(" {x} XCCs"))
+            .unwrap_or_default(),
+        if a.integrated { " integrated" } else { "" },
+        match (a.visible, a.hip_index) {
+            (true, Some(i)) => format!(" -> HIP device {i}"),
+            _ => " (not visible to HIP)".into(),
+        }
+    )
+}
+
+/// Bitcode directories where `oclc_isa_version_*.bc` may live: the one clang really links
+/// (toolchain.device-libs), then every other complete directory the inventory found.
+fn bitcode_dirs(ctx: &Ctx) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = ctx.inv.hip_driver().bitcode_dir().into_iter().collect();
+    for d in &ctx.inv.device_libs().dirs {
+        if d.has_ocml && !v.contains(&d.path) {
+            v.push(d.path.clone());
+        }
+    }
+    v
+}
+
+/// The AMDGPU processors the judged clang accepts (asked once, by the inventory).
+fn clang_processors(ctx: &Ctx) -> Option<(String, Vec<String>)> {
+    let c = ctx.inv.clang()?;
+    let cmd = c
+        .commands
+        .first()
+        .cloned()
+        .unwrap_or_else(|| c.path.display().to_string());
+    (c.amdgpu_registered && !c.amdgpu_processors.is_empty())
+        .then(|| (cmd, c.amdgpu_processors.clone()))
+}
+
+pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
+    let t = ctx.inv.gpu();
+    if let Some(g) = gate(ctx, t, true) {
+        return g;
+    }
+    let mut out = Vec::new();
+    let hidden: Vec<String> = t
+        .unreadable_nodes
+        .iter()
+        .map(|(n, e)| format!("node {n}: {e}"))
+        .collect();
+    if t.agents.is_empty() {
+        let f = Finding::fail(format!("every GPU node is unreadable to this process ({} node(s))", hidden.len()))
+            .evidence_lines(hidden.clone())
+            .evidence("EPERM on a KFD node = the device cgroup denies that GPU (kfd_devcgroup_check_permission); libhsakmt skips it")
+            .fix(Fix::text("Pass the GPU's render node into the container (`--device=/dev/dri/renderD<minor>` or all of `/dev/dri`) together with `/dev/kfd`.").command("docker run --device=/dev/kfd --device=/dev/dri ..."));
+        return vec![f];
+    }
+    let visible = t.agents.iter().filter(|a| a.visible).count();
+    let mut table = Finding::pass(format!(
+        "{} GPU agent(s) in KFD{}{}, {} visible to HIP",
+        t.agents.len(),
+        if hidden.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", {} more hidden by the device cgroup (EPERM)",
+                hidden.len()
+            )
+        },
+        t.path
+            .as_ref()
+            .map(|p| format!(" ({})", p.display()))
+            .unwrap_or_default(),
+        visible
+    ))
+    .evidence_lines(t.agents.iter().map(agent_line));
+    if !hidden.is_empty() {
+        table = table.evidence(format!("hidden from this process by the device cgroup (EPERM), skipped like libhsakmt does: {}", hidden.join(", ")));
+    }
+    for b in &t.runtime_blocked {
+        table = table.evidence(format!("ROCr would fail to initialise: {b}"));
+    }
+    if !t.problems.is_empty() {
+        table = table.evidence_lines(t.problems.iter().take(8).map(|p| format!("sysfs: {p}")));
+    }
+    if let Some(e) = &t.fixture_error {
+        table = table.evidence(format!("fixture manifest ignored: {e}"));
+    }
+    if visible == 0 && ctx.cfg.profile == Profile::Runtime {
+        table.status = crate::report::Status::Fail;
+        table.summary = format!(
+            "{} GPU agent(s) in KFD but none usable by HIP",
+            t.agents.len()
+        );
+        table = table.fix_text("See gpu.kfd, gpu.render, gpu.overrides and gpu.visibility for the reason each GPU is unusable.");
+    }
+    out.push(table);
+
+    // Nodes from older kernels: no gfx_target_version.
+    for a in t.agents.iter().filter(|a| a.gfx_target_version.is_none()) {
+        out.push(
+            Finding::warn(format!("KFD node {} has no gfx_target_version (older kernel): its ISA is not known from sysfs", a.node))
+                .subject(format!("node {}", a.node))
+                .evidence(format!("device id 0x{:04x}; libhsakmt falls back to its built-in device-id table for such kernels", a.device_id.unwrap_or(0)))
+                .fix_text("Name the ISA explicitly for builds (`--isa gfx…`, AMDGPU_TARGETS); a kernel from 2019 or later publishes gfx_target_version."),
+        );
+    }
+
+    // DRM cards without a KFD node.
+    let agent_slots: Vec<String> = t
+        .agents
+        .iter()
+        .filter_map(|a| {
+            a.location
+                .as_deref()
+                .map(|l| l[..l.len().saturating_sub(2)].to_string())
+        })
+        .collect();
+    for c in &t.drm_cards {
+        let Some(slot) = &c.pci_slot else { continue };
+        let dev = &slot[..slot.len().saturating_sub(2)];
+        if agent_slots.iter().any(|s| s == dev) || !t.unreadable_nodes.is_empty() {
+            continue;
+        }
+        out.push(
+            Finding::warn(format!("AMD GPU {} (1002:{:04x} at {slot}) has no KFD node: no compute on it", c.card, c.device_id.unwrap_or(0)))
+                .subject(c.card.clone())
+                .evidence("KFD skips a GPU it cannot support: `kfd: skipped device 1002:…, PCI rejects atomics` (gfx8 needs PCIe atomics), `GC IP … not supported in kfd`, or amdgpu.kfd disabled")
+                .fix(Fix::text("Read why KFD skipped it; for PCIe atomics, use a slot/CPU with atomics support or a gfx9+ GPU.").command("dmesg | grep -i kfd")),
+        );
+    }
+
+    // ISA support in the toolchain, per distinct target processor.
+    let mut procs: Vec<String> = t
+        .agents
+        .iter()
+        .filter_map(|a| a.target.as_ref().map(|t| t.processor.clone()))
+        .collect();
+    procs.sort();
+    procs.dedup();
+    if procs.is_empty() {
+        return out;
+    }
+    let dirs = bitcode_dirs(ctx);
+    let clang = clang_processors(ctx);
+    for p in procs {
+        let mut ev = Vec::new();
+        let mut missing = Vec::new();
+        match processor(&p) {
+            Some(info) => ev.push(format!("rocm-doctor's ISA table knows {p} (family {}, KFD {:?})", info.family, info.kfd)),
+            None => missing.push(format!("{p} is not in rocm-doctor's ISA table (checks/isa.toml): ROCr probably does not know it either")),
+        }
+        let suffix = p.trim_start_matches("gfx");
+        if dirs.is_empty() {
+            ev.push(
+                "device-libs: no bitcode directory found (toolchain checks report that)".into(),
+            );
+        } else {
+            let file = format!("oclc_isa_version_{suffix}.bc");
+            match dirs
+                .iter()
+                .map(|d| d.join(&file))
+                .find(|f| ctx.host.fs.is_file(f))
+            {
+                Some(f) => ev.push(format!("device-libs: {} exists", f.display())),
+                None => missing.push(format!(
+                    "device-libs: no {file} in {}",
+                    dirs.iter()
+                        .map(|d| d.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            }
+        }
+        match &clang {
+            Some((cmd, list)) if list.contains(&p) => {
+                ev.push(format!("clang accepts {p} (`{cmd}`)"))
+            }
+            Some((cmd, _)) => missing.push(format!("clang does not list {p} (`{cmd}`)")),
+            None => {
+                ev.push("clang: not found or -print-supported-cpus failed; not judged here".into())
+            }
+        }
+        ev.push("comgr's ISA list: not probed by this check".into());
+        let gpus: Vec<String> = t
+            .agents
+            .iter()
+            .filter(|a| a.target.as_ref().is_some_and(|t| t.processor == p))
+            .map(|a| format!("node {}", a.node))
+            .collect();
+        let f = if missing.is_empty() {
+            Finding::pass(format!("the toolchain knows {p} ({})", gpus.join(", ")))
+        } else {
+            Finding::fail(format!("the installed toolchain cannot build for {p} ({})", gpus.join(", ")))
+                .fix_text(format!("Install a ROCm / LLVM release that supports {p} (clang and device-libs of the same release), or build for an ISA-compatible target."))
+        };
+        out.push(
+            f.subject(p.clone())
+                .evidence_lines(ev)
+                .evidence_lines(missing),
+        );
+    }
+    out
+}

@@ -1,0 +1,137 @@
+//! `gpu.runtime-init`: the HSA runtime initialises and sees the agents (in a child).
+
+use super::gate;
+use crate::checks::Ctx;
+use crate::config::Profile;
+use crate::gpu::devnodes::NodeState;
+use crate::gpu::hsa;
+use crate::report::Finding;
+
+pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
+    let t = ctx.inv.gpu();
+    if !t.environment.wsl.is_empty() {
+        return gate(ctx, t, false).unwrap_or_default();
+    }
+    let has_gpu = t.has_gpu_nodes();
+    let runtime = ctx.cfg.profile == Profile::Runtime;
+    if !ctx.host.fs.is_real_root() {
+        return vec![Finding::skip("HSA runtime initialisation is only probed on the real root (--sysroot is a fixture or another tree)")];
+    }
+    let preferred = ctx
+        .inv
+        .libraries()
+        .iter()
+        .find(|l| l.name == "hsa-runtime64")
+        .and_then(|l| l.path.clone());
+    let Some(lib) = hsa::find_library(ctx.host, preferred.as_deref()) else {
+        let msg = "libhsa-runtime64 is not installed where the loader looks";
+        return vec![if runtime || has_gpu {
+            Finding::fail(msg).fix_text("Install the HSA runtime (package hsa-rocr / libhsa-runtime64-1 / rocm-hip-runtime), or add its directory to LD_LIBRARY_PATH.")
+        } else {
+            Finding::skip(format!("{msg}; no GPU here either"))
+        }];
+    };
+    let (run, line) = hsa::run_probe(ctx.host, &lib);
+    let cmd = format!("$ {}", run.command);
+    let Some(line) = line else {
+        let mut f = if runtime || has_gpu {
+            Finding::fail(format!("the HSA probe did not report: {}", run.outcome()))
+        } else {
+            Finding::warn(format!("the HSA probe did not report: {}", run.outcome()))
+        };
+        if run.timed_out {
+            f.status = crate::report::Status::Error;
+        }
+        let tail: Vec<String> = run
+            .stderr_text()
+            .lines()
+            .rev()
+            .take(5)
+            .map(str::to_string)
+            .collect();
+        return vec![f
+            .evidence(cmd)
+            .evidence_lines(tail.into_iter().rev())
+            .fix_text("Run `rocminfo` to see the runtime's own error; a crash or hang in hsa_init usually means a kernel driver / ROCm release mismatch (see gpu.driver).")];
+    };
+    let ev_lib = format!("library {}", lib.display());
+    if !line.loaded {
+        let err = line.error.unwrap_or_default();
+        let f = Finding::new(
+            if runtime || has_gpu {
+                crate::report::Status::Fail
+            } else {
+                crate::report::Status::Warn
+            },
+            format!("libhsa-runtime64 cannot be loaded: {err}"),
+        );
+        return vec![f.evidence(ev_lib).evidence(cmd).fix_text("Install the library's missing dependencies (`ldd` on it lists them, libhsakmt and libnuma are the usual ones).")];
+    }
+    let st = line.init_status.unwrap_or(u32::MAX);
+    if st != 0 {
+        let label = hsa::status_label(st);
+        let text = line.status_string.clone().unwrap_or_default();
+        if !has_gpu && !runtime {
+            return vec![Finding::skip(format!(
+                "hsa_init returned {label}: expected here, KFD shows no GPU{}",
+                if matches!(t.kfd, Some(NodeState::Missing)) {
+                    " and /dev/kfd does not exist"
+                } else {
+                    ""
+                }
+            ))
+            .evidence(ev_lib)
+            .evidence(cmd)
+            .evidence(text)];
+        }
+        let mut f = Finding::fail(format!("hsa_init failed: {label}"))
+            .evidence(ev_lib)
+            .evidence(cmd)
+            .evidence(text);
+        for b in &t.runtime_blocked {
+            f = f.evidence(format!("likely cause: {b}"));
+        }
+        return vec![f.fix_text(if t.runtime_blocked.is_empty() && has_gpu {
+            "Run `rocminfo` for the runtime's own message; compare the kernel driver with the ROCm release (gpu.driver), and check RLIMIT_MEMLOCK (`ulimit -l`)."
+        } else {
+            "Fix what gpu.kfd, gpu.render and gpu.overrides report; hsa_init fails until /dev/kfd and the render nodes open."
+        })];
+    }
+    let gpus: Vec<String> = line
+        .agents
+        .iter()
+        .filter(|a| a.device_type == serde_json::json!("gpu"))
+        .filter_map(|a| a.name.clone())
+        .collect();
+    let predicted = t
+        .agents
+        .iter()
+        .filter(|a| a.rocr_index.is_some() && t.visibility.after_rocr.contains(&a.node))
+        .count();
+    let summary = format!(
+        "hsa_init succeeded: {} GPU agent(s) {}",
+        gpus.len(),
+        gpus.join(", ")
+    );
+    let agents_line = format!(
+        "agents: {}",
+        line.agents
+            .iter()
+            .map(|a| format!("{}({})", a.name.clone().unwrap_or_default(), a.device_type))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if gpus.is_empty() && (runtime || has_gpu) {
+        return vec![Finding::fail("hsa_init succeeded but the runtime exposes no GPU agent").evidence(ev_lib).evidence(cmd).evidence(agents_line).fix_text("Check ROCR_VISIBLE_DEVICES (gpu.visibility) and the render nodes (gpu.render).")];
+    }
+    let mut f = Finding::pass(summary)
+        .evidence(ev_lib)
+        .evidence(cmd)
+        .evidence(agents_line);
+    if has_gpu && gpus.len() != predicted {
+        f = Finding::warn(format!("the runtime shows {} GPU agent(s), KFD sysfs predicts {predicted}", gpus.len()))
+            .evidence_lines(f.evidence.clone())
+            .fix_text("Compare `rocminfo` with gpu.agents; a difference means a node the doctor considered usable is not (or the reverse).");
+    }
+    vec![f]
+}

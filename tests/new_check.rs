@@ -1,0 +1,136 @@
+//! `scripts/new-check.sh`: run in a temporary copy of the tree, it writes the function, the
+//! registry line and the doc stub; the generated Rust is well-formed (rustfmt parses it) and the
+//! stub is refused until written. (That a scaffolded tree builds was checked by hand with
+//! `cargo check` on a copy: a full build per test run would be too slow for CI.)
+
+use std::path::Path;
+use std::process::Command;
+
+fn copy_tree(from: &Path, to: &Path) {
+    let st = Command::new("cp")
+        .arg("-R")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+fn scaffold(args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let t = tempfile::tempdir().unwrap();
+    for d in ["src", "checks", "scripts"] {
+        copy_tree(&root.join(d), &t.path().join(d));
+    }
+    let out = Command::new(t.path().join("scripts/new-check.sh"))
+        .args(args)
+        .env("TMPDIR", t.path())
+        .output()
+        .unwrap();
+    (t, out)
+}
+
+fn read(t: &Path, p: &str) -> String {
+    std::fs::read_to_string(t.join(p)).unwrap_or_else(|e| panic!("{p}: {e}"))
+}
+
+fn rustfmt_parses(file: &Path) {
+    let Some(rustfmt) = crate::common::need_tool("rustfmt") else {
+        return;
+    };
+    let out = Command::new(rustfmt)
+        .args(["--edition", "2021", "--check"])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}{}",
+        file.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_directory_family_gets_a_file_a_mod_line_a_registry_line_and_a_doc_stub() {
+    let (t, out) = scaffold(&["gpu", "pcie-atomics"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let f = read(t.path(), "src/checks/gpu/pcie_atomics.rs");
+    assert!(f.contains("pub(super) fn pcie_atomics(ctx: &crate::checks::Ctx)"));
+    assert!(f.contains("todo!(\"gpu.pcie-atomics"));
+    let m = read(t.path(), "src/checks/gpu/mod.rs");
+    assert!(m.contains("\nmod pcie_atomics;\n"));
+    assert!(m.contains("(\"gpu.pcie-atomics\", pcie_atomics::pcie_atomics),\n];"));
+    // The old entries are still there, once each.
+    assert_eq!(m.matches("(\"gpu.driver\", driver::driver)").count(), 1);
+    let doc = read(t.path(), "checks/gpu.toml");
+    let v: toml::Value = toml::from_str(&doc).expect("the doc file still parses");
+    let last = v["check"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["id"].as_str(), Some("gpu.pcie-atomics"));
+    assert!(last["what"].as_str().unwrap().contains("TODO"));
+    rustfmt_parses(&t.path().join("src/checks/gpu/mod.rs"));
+}
+
+#[test]
+fn a_single_file_family_gets_the_function_appended() {
+    let (t, out) = scaffold(&["runtime", "hip-version"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let f = read(t.path(), "src/checks/runtime.rs");
+    assert!(f.contains("(\"runtime.hip-version\", hip_version),"));
+    assert!(f.contains("(\"runtime.load\", load),"));
+    assert!(f.contains("fn hip_version(ctx: &crate::checks::Ctx)"));
+    rustfmt_parses(&t.path().join("src/checks/runtime.rs"));
+}
+
+#[test]
+fn dry_run_prints_the_edits_and_changes_nothing() {
+    let (t, out) = scaffold(&["--dry-run", "toolchain", "lld-version"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let diff = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        diff.contains("+++ b/src/checks/toolchain/lld_version.rs"),
+        "{diff}"
+    );
+    assert!(diff.contains("+    (\"toolchain.lld-version\", lld_version::lld_version),"));
+    assert!(diff.contains("+id = \"toolchain.lld-version\""));
+    assert!(!t
+        .path()
+        .join("src/checks/toolchain/lld_version.rs")
+        .exists());
+    assert!(!read(t.path(), "checks/toolchain.toml").contains("lld-version"));
+    // Its temporary copy is gone.
+    let left: Vec<_> = std::fs::read_dir(t.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().starts_with("new-check."))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn bad_requests_are_refused_without_edits() {
+    for args in [
+        &["gpu", "agents"][..],
+        &["nofamily", "x"],
+        &["gpu", "Bad_Name"],
+        &["gpu"],
+    ] {
+        let (t, out) = scaffold(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
+        assert!(!read(t.path(), "src/checks/gpu/mod.rs").contains("mod bad_name"));
+    }
+}

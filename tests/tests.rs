@@ -1,0 +1,33 @@
+//! The integration tests, built as one binary (like ripgrep's `tests/tests.rs`): linking one
+//! test executable instead of one per file is what makes `cargo test` builds fast on small
+//! machines. Each module is one area; shared helpers are in `common`. Run one area with
+//! `cargo test --test integration MODULE::`.
+
+mod common;
+
+mod architecture;
+mod asm_cli;
+mod asm_equivalence;
+mod bad_input;
+mod broken_setups;
+mod cli;
+mod discovery_fixtures;
+mod fleet_merge;
+mod gpu_fixtures;
+mod gpu_isa_table;
+mod inspect_props;
+mod inspect_real;
+mod log_cli;
+mod logscan_props;
+mod new_check;
+mod nix_sandbox;
+mod npd_plugin;
+mod packs_engine;
+mod packs_real;
+mod parsers_props;
+mod ps_cli;
+mod real_roots;
+mod slurm_contrib;
+mod targets_vs_gpus;
+mod toolchain_real;
+mod why_cli;
