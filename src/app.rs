@@ -37,6 +37,14 @@ pub fn main() -> i32 {
         Some(Command::Merge { inputs, expect }) => {
             crate::fleet::main(inputs, expect.as_deref(), cli.run.json)
         }
+        Some(Command::Completions { shell }) => match crate::packaging::completions(*shell) {
+            Ok(()) => exit::OK,
+            Err(e) => usage_error(&format!("cannot write the completions: {e}")),
+        },
+        Some(Command::Man { out_dir }) => match crate::packaging::man(out_dir.as_deref()) {
+            Ok(()) => exit::OK,
+            Err(e) => usage_error(&format!("cannot write the man page: {e}")),
+        },
         Some(Command::Ps) => crate::gpuproc::main(&cli.run),
         Some(Command::Log { file }) => crate::logscan::main(&cli.run, file),
         Some(Command::GenLog {

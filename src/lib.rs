@@ -18,6 +18,7 @@ pub mod inspect;
 pub mod inventory;
 pub mod isa;
 pub mod logscan;
+pub mod packaging;
 pub mod probe;
 pub mod report;
 pub mod runner;
