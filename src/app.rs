@@ -9,6 +9,14 @@ use crate::report::{self, exit, human, json};
 use clap::Parser;
 
 pub fn main() -> i32 {
+    let code = main_inner();
+    if std::env::var_os("ROCM_DOCTOR_RUSAGE").is_some() {
+        eprintln!("{}", crate::host::rusage::line());
+    }
+    code
+}
+
+fn main_inner() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
