@@ -165,7 +165,7 @@ fn take(
     host: &Host,
     o: &Options,
     tally: &mut Tally,
-    r: FileReport,
+    mut r: FileReport,
     emit: &mut Emit<'_>,
 ) -> std::io::Result<()> {
     if o.symbols && r.kind == FileKind::HostElf {
@@ -176,7 +176,7 @@ fn take(
         tally.slots.push(Vec::new());
         tally
             .deferred
-            .push((tally.slots.len() - 1, without_kernel_names(&r)));
+            .push((tally.slots.len() - 1, without_kernel_names(&mut r)));
     } else {
         let f = judge_file(host, &r, tally);
         tally.slots.push(f);
@@ -321,21 +321,35 @@ fn walk(
     Ok(())
 }
 
-/// A copy to judge later: kernel names are never judged, and a rocBLAS has tens of thousands.
-fn without_kernel_names(r: &FileReport) -> FileReport {
-    let mut c = r.clone();
-    let cos = c
-        .bundles
+/// The code objects of a report (file-level and in bundles).
+fn code_objects(
+    r: &mut FileReport,
+) -> impl Iterator<Item = &mut crate::codeobj::amdgpu::CodeObject> {
+    r.bundles
         .iter_mut()
         .flat_map(|b| b.entries.iter_mut())
         .filter_map(|e| e.code_object.as_mut())
-        .chain(c.code_object.as_mut());
-    for co in cos {
+        .chain(r.code_object.as_mut())
+}
+
+/// A copy to judge later, without the kernel names (never judged; a rocBLAS has tens of
+/// thousands): they are moved out for the copy and back, never duplicated.
+fn without_kernel_names(r: &mut FileReport) -> FileReport {
+    let names: Vec<Vec<String>> = code_objects(r)
+        .map(|co| {
+            co.metadata
+                .as_mut()
+                .map(|m| std::mem::take(&mut m.kernels))
+                .unwrap_or_default()
+        })
+        .collect();
+    let copy = r.clone();
+    for (co, k) in code_objects(r).zip(names) {
         if let Some(m) = co.metadata.as_mut() {
-            m.kernels = Vec::new();
+            m.kernels = k;
         }
     }
-    c
+    copy
 }
 
 fn is_rocblas(r: &FileReport) -> bool {

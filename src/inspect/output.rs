@@ -85,14 +85,18 @@ pub fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
     let mut out = stdout();
     let mut progress = Progress::for_run(false);
     let prog = RefCell::new(&mut progress);
-    let mut text = String::new();
     let visited = {
         let out = &mut out;
         let mut emit = |r: FileReport| -> io::Result<()> {
-            text.clear();
-            render_file(&r, &mut text);
             prog.borrow_mut().clear();
-            out.write_all(text.as_bytes())
+            // Straight into the buffered stdout: a file's listing (tens of thousands of
+            // kernel names with --kernels) is never built as one string.
+            let mut w = FmtIo {
+                w: &mut *out,
+                err: None,
+            };
+            render_file(&r, &mut w);
+            w.err.map_or(Ok(()), Err)
         };
         let mut tick = |p: &Path, t: &Tally| prog.borrow_mut().tick(|| tick_line(p, t));
         visit(run.host, run.paths, run.o, &mut tally, &mut emit, &mut tick)
@@ -224,8 +228,26 @@ fn size(n: u64) -> String {
     }
 }
 
+/// `fmt::Write` onto an `io::Write`, keeping the first I/O error.
+struct FmtIo<'a, W: Write> {
+    w: &'a mut W,
+    err: Option<io::Error>,
+}
+
+impl<W: Write> std::fmt::Write for FmtIo<'_, W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if self.err.is_some() {
+            return Err(std::fmt::Error);
+        }
+        self.w.write_all(s.as_bytes()).map_err(|e| {
+            self.err = Some(e);
+            std::fmt::Error
+        })
+    }
+}
+
 /// One file of the human listing.
-pub fn render_file(f: &FileReport, s: &mut String) {
+pub fn render_file(f: &FileReport, s: &mut dyn std::fmt::Write) {
     let kind = match f.kind {
         FileKind::HostElf => "host ELF",
         FileKind::CodeObject => "AMDGPU code object",
