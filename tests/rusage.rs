@@ -13,7 +13,10 @@ fn rusage_line_only_when_asked() {
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
-    let line = err.lines().find(|l| l.starts_with("rusage: ")).expect("line");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("rusage: "))
+        .expect("line");
     let own: u64 = line
         .split("self maxrss_kb=")
         .nth(1)
