@@ -8,8 +8,17 @@ PACKAGES=(
   clang-15 lld-15 llvm-15 libunwind-15-dev
   clang-19 lld-19 llvm-19 clang-tools-19
   nix-bin hyperfine util-linux shellcheck
+  man-db groff-base
   debootstrap
 )
+
+# Fuzzing (scripts/fuzz.sh): a nightly toolchain and cargo-fuzz, when missing.
+install_fuzz_tools() {
+  command -v rustup >/dev/null || { echo "fuzzing: rustup not found, cannot add nightly" >&2; return 1; }
+  rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+  command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
+}
+install_fuzz_tools
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -28,3 +28,7 @@ if [ -n "$litter" ]; then
   exit 1
 fi
 echo "/tmp: nothing left behind by the doctor"
+
+# Every fuzz target briefly (~6 s each, ~60 s in all): the committed crash inputs under
+# tests/fixtures/fuzz-regressions are replayed first, so a regression fails here at once.
+FUZZ_CORPUS=target/fuzz-ci-corpus scripts/fuzz.sh 6

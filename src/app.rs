@@ -9,6 +9,14 @@ use crate::report::{self, exit, human, json};
 use clap::Parser;
 
 pub fn main() -> i32 {
+    let code = main_inner();
+    if std::env::var_os("ROCM_DOCTOR_RUSAGE").is_some() {
+        eprintln!("{}", crate::host::rusage::line());
+    }
+    code
+}
+
+fn main_inner() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -51,6 +59,14 @@ pub fn main() -> i32 {
         Some(Command::Merge { inputs, expect }) => {
             crate::fleet::main(inputs, expect.as_deref(), cli.run.json)
         }
+        Some(Command::Completions { shell }) => match crate::packaging::completions(*shell) {
+            Ok(()) => exit::OK,
+            Err(e) => usage_error(&format!("cannot write the completions: {e}")),
+        },
+        Some(Command::Man { out_dir }) => match crate::packaging::man(out_dir.as_deref()) {
+            Ok(()) => exit::OK,
+            Err(e) => usage_error(&format!("cannot write the man page: {e}")),
+        },
         Some(Command::Ps) => crate::gpuproc::main(&cli.run),
         Some(Command::Log { file }) => crate::logscan::main(&cli.run, file),
         Some(Command::GenLog {
@@ -311,7 +327,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
         let abs: Vec<std::path::PathBuf> = binaries.iter().map(|p| cwd.join(p)).collect();
         let opts = crate::inspect::Options::default();
-        findings.extend(crate::inspect::inspect(&host, &cfg, &abs, &opts).findings);
+        findings.extend(crate::inspect::findings(&host, &cfg, &abs, &opts));
     }
     let code = if hits
         .iter()

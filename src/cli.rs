@@ -210,6 +210,20 @@ pub enum Command {
         #[command(subcommand)]
         action: ChecksAction,
     },
+    /// Print a shell completion script on stdout (install: docs/packaging.md).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout, or write rocm-doctor.1 and one page per
+    /// subcommand into DIR (docs/man is generated with this).
+    #[command(hide = true)]
+    Man {
+        /// Write every page into this directory instead of printing rocm-doctor.1.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
     /// Internal: write a synthetic AMD_LOG_LEVEL log shaped like seed 003 (benchmarks).
     #[command(hide = true)]
     GenLog {

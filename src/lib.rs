@@ -19,6 +19,7 @@ pub mod inspect;
 pub mod inventory;
 pub mod isa;
 pub mod logscan;
+pub mod packaging;
 pub mod packs;
 pub mod probe;
 pub mod report;

@@ -4,6 +4,11 @@
 use crate::checks::{self, Check, Ctx};
 use crate::config::Profile;
 use crate::report::{Finding, Status};
+// A check's panic must unwind to `catch_unwind` below; with panic=abort one bad input would
+// kill the whole run instead of becoming that check's `error` finding.
+#[cfg(panic = "abort")]
+compile_error!("rocm-doctor needs panic=unwind: the runner turns check panics into findings");
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 

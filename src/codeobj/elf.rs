@@ -193,12 +193,14 @@ pub fn cstr_at(b: &[u8], off: usize) -> String {
     String::from_utf8_lossy(&rest[..end]).into_owned()
 }
 
-/// Maps a virtual address to a file offset through the `PT_LOAD` segments.
+/// Maps a virtual address to a file offset through the `PT_LOAD` segments. `None` also when
+/// a corrupt `p_offset` would put it past `u64::MAX` (found by the `hostelf` fuzz target: the
+/// sum overflowed, a panic with overflow checks and a wrapped offset without).
 pub fn vaddr_to_offset(segs: &[Segment], vaddr: u64) -> Option<u64> {
     segs.iter()
         .filter(|s| s.p_type == PT_LOAD)
         .find(|s| vaddr >= s.vaddr && vaddr - s.vaddr < s.filesz)
-        .map(|s| s.offset + (vaddr - s.vaddr))
+        .and_then(|s| s.offset.checked_add(vaddr - s.vaddr))
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,6 +7,7 @@
 mod env;
 mod fs;
 mod process;
+pub mod rusage;
 mod which;
 
 pub use env::Env;

@@ -8,6 +8,7 @@ pub mod file;
 pub mod judge;
 pub mod known_issues;
 pub mod matching;
+pub mod output;
 pub mod runtime;
 pub mod symbols;
 pub mod tensile;
@@ -19,10 +20,10 @@ use crate::config::Config;
 use crate::host::{Host, Limits};
 use crate::inventory::Inventory;
 use crate::isa::TargetId;
-use crate::report::{self, exit, human, Finding};
+use crate::report::{exit, human, Finding};
 use file::{FileKind, FileReport};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use tensile::TensileDir;
@@ -56,20 +57,26 @@ pub struct Target {
     pub source: String,
 }
 
-#[derive(Debug, Serialize, Default)]
-pub struct InspectResult {
+/// What stays in memory while the listing streams out: the inputs of the verdicts, never the
+/// file reports themselves (a tree of real ROCm wheels held 242 MB of them). Each file is
+/// judged as soon as it is read, written out and dropped.
+#[derive(Debug, Default)]
+pub struct Tally {
     pub targets: Vec<Target>,
     /// Installed versions the known issues were evaluated against.
     pub versions: BTreeMap<String, String>,
-    pub files: Vec<FileReport>,
+    /// Tensile directories (one summary each; listed after the files).
     pub tensile: Vec<TensileDir>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbols: Vec<symbols::SymbolReport>,
     /// Files seen while walking directories that carry no device code.
     pub files_without_device_code: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub walk_errors: Vec<String>,
-    pub findings: Vec<Finding>,
+    /// Files listed so far.
+    pub files: usize,
+    /// Findings per listed file, in listing order.
+    slots: Vec<Vec<Finding>>,
+    /// rocBLAS files wait for the Tensile directories before they are judged.
+    deferred: Vec<(usize, FileReport)>,
 }
 
 /// Targets: `--isa` first, then the visible GPU agents, then the inventory's other targets.
@@ -126,22 +133,89 @@ fn tensile_component(host: &Host, p: &Path) -> Option<&'static str> {
     tensile::holds_catalogs(host, p).then_some("tensile")
 }
 
-/// Inspects the paths; no findings yet.
-pub fn collect(host: &Host, paths: &[PathBuf], o: &Options, res: &mut InspectResult) {
+/// Receives each file report once it is read and judged (then it is dropped).
+pub type Emit<'a> = dyn FnMut(FileReport) -> std::io::Result<()> + 'a;
+
+/// Inspects the paths, handing every file report to `emit` as soon as it is judged; what the
+/// verdicts need later stays in `tally`. `tick` is told of every file looked at.
+pub fn visit(
+    host: &Host,
+    paths: &[PathBuf],
+    o: &Options,
+    tally: &mut Tally,
+    emit: &mut Emit<'_>,
+    tick: &mut dyn FnMut(&Path, &Tally),
+) -> std::io::Result<()> {
     let bo = blob_options(o);
     for p in paths {
         if host.fs.is_dir(p) {
-            walk(host, p, &bo, res);
+            walk(host, p, &bo, o, tally, emit, tick)?;
         } else {
-            res.files.push(file::inspect_file(host, p, &bo));
+            tick(p, tally);
+            let r = file::inspect_file(host, p, &bo);
+            take(host, o, tally, r, emit)?;
         }
     }
+    Ok(())
 }
 
-fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
+/// Judges one file report (or keeps it for later when it is a rocBLAS) and emits it.
+fn take(
+    host: &Host,
+    o: &Options,
+    tally: &mut Tally,
+    mut r: FileReport,
+    emit: &mut Emit<'_>,
+) -> std::io::Result<()> {
+    if o.symbols && r.kind == FileKind::HostElf {
+        tally.symbols.push(symbols::resolve(host, &r.path));
+    }
+    tally.files += 1;
+    if is_rocblas(&r) {
+        tally.slots.push(Vec::new());
+        tally
+            .deferred
+            .push((tally.slots.len() - 1, without_kernel_names(&mut r)));
+    } else {
+        let f = judge_file(host, &r, tally);
+        tally.slots.push(f);
+    }
+    emit(r)
+}
+
+/// Other names of files met under several names (soname links, hard links), keyed by
+/// (device, inode): the first pass of a directory walk. Walk order is the order of `Path`
+/// (depth first, entries sorted by name), so the first name of a group is its smallest path.
+type Aliases = HashMap<(u64, u64), Vec<PathBuf>>;
+
+fn file_id(p: &Path) -> Option<((u64, u64), u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p)
+        .ok()
+        .map(|m| ((m.dev(), m.ino()), m.nlink()))
+}
+
+fn walker(start: &Path, follow: bool) -> walkdir::WalkDir {
+    walkdir::WalkDir::new(start)
+        .follow_links(follow)
+        .max_depth(64)
+        .sort_by_file_name()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    host: &Host,
+    dir: &Path,
+    bo: &blob::Options,
+    o: &Options,
+    tally: &mut Tally,
+    emit: &mut Emit<'_>,
+    tick: &mut dyn FnMut(&Path, &Tally),
+) -> std::io::Result<()> {
     if let Some(c) = tensile_component(host, dir) {
-        res.tensile.push(tensile::inspect_dir(host, dir, c, bo));
-        return;
+        tick(dir, tally);
+        tally.tensile.push(tensile::inspect_dir(host, dir, c, bo));
+        return Ok(());
     }
     let start = host.fs.host_path(
         &host
@@ -152,13 +226,13 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
     // Following links is loop-safe in walkdir (a loop is an error entry); inside a sysroot an
     // absolute link would leave it, so links are not followed there.
     let follow = host.fs.is_real_root();
+    // First pass, names only: the Tensile directories (not descended) and the files met
+    // under several names, so that a file is listed once with all its names without holding
+    // the listing until the walk ends.
     let mut tensile_dirs: Vec<(PathBuf, &'static str)> = Vec::new();
-    let it = walkdir::WalkDir::new(&start)
-        .follow_links(follow)
-        .max_depth(64)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| {
+    let mut aliases: Aliases = HashMap::new();
+    {
+        let it = walker(&start, follow).into_iter().filter_entry(|e| {
             if e.file_type().is_dir() {
                 let mp = host.fs.machine_path(e.path());
                 if let Some(c) = tensile_component(host, &mp) {
@@ -168,14 +242,30 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
             }
             true
         });
-    // A file reached under several names (soname links) is inspected once, its names listed.
-    let mut seen: BTreeMap<(u64, u64), usize> = BTreeMap::new();
+        for e in it.flatten() {
+            if !e.file_type().is_file() {
+                continue;
+            }
+            if let Some((id, nlink)) = file_id(e.path()) {
+                if e.path_is_symlink() || nlink > 1 {
+                    aliases.entry(id).or_default().push(e.path().to_path_buf());
+                }
+            }
+        }
+    }
+    let skip: std::collections::HashSet<&Path> =
+        tensile_dirs.iter().map(|(p, _)| p.as_path()).collect();
+    let it = walker(&start, follow)
+        .into_iter()
+        .filter_entry(|e| !(e.file_type().is_dir() && skip.contains(e.path())));
+    // A group's first name decides: inspected (listed with its other names) or not.
+    let mut first_verdict: HashMap<(u64, u64), Option<bool>> = HashMap::new();
     for e in it {
         let e = match e {
             Ok(e) => e,
             Err(err) => {
-                if res.walk_errors.len() < 50 {
-                    res.walk_errors.push(err.to_string());
+                if tally.walk_errors.len() < 50 {
+                    tally.walk_errors.push(err.to_string());
                 }
                 continue;
             }
@@ -184,46 +274,98 @@ fn walk(host: &Host, dir: &Path, bo: &blob::Options, res: &mut InspectResult) {
             continue;
         }
         let mp = host.fs.machine_path(e.path());
-        let id = std::fs::metadata(e.path()).ok().map(|m| {
-            use std::os::unix::fs::MetadataExt;
-            (m.dev(), m.ino())
-        });
-        if let Some(i) = id.and_then(|id| seen.get(&id).copied()) {
-            res.files[i].also_named.push(mp);
-            continue;
+        tick(&mp, tally);
+        let id = file_id(e.path()).map(|(id, _)| id);
+        let mut others: Vec<PathBuf> = Vec::new();
+        if let Some(group) = id.and_then(|id| aliases.get(&id)) {
+            let id = id.unwrap_or_default();
+            let mut names: Vec<&Path> = group.iter().map(|p| p.as_path()).collect();
+            names.push(e.path());
+            names.sort();
+            names.dedup();
+            if names[0] != e.path() {
+                // A later name: the first one was judged already.
+                match first_verdict.get(&id).copied().flatten() {
+                    Some(true) | None => {}
+                    Some(false) => tally.files_without_device_code += 1,
+                }
+                continue;
+            }
+            others = names[1..].iter().map(|p| host.fs.machine_path(p)).collect();
+            first_verdict.insert(id, None);
         }
         let h = head(host, &mp);
         if codeobj::sniff(&h) == codeobj::Magic::Unknown {
             continue;
         }
-        let r = file::inspect_file(host, &mp, bo);
+        let mut r = file::inspect_file(host, &mp, bo);
         let interesting = r.has_device_code()
             || matches!(r.kind, FileKind::Bundle | FileKind::CodeObject)
             || !r.problems.is_empty();
+        if let Some(id) = id.filter(|_| !others.is_empty()) {
+            first_verdict.insert(id, Some(interesting));
+        }
         if interesting {
-            if let Some(id) = id {
-                seen.insert(id, res.files.len());
-            }
-            res.files.push(r);
+            r.also_named = others;
+            take(host, o, tally, r, emit)?;
         } else {
-            res.files_without_device_code += 1;
+            tally.files_without_device_code += 1;
         }
     }
     for (p, c) in tensile_dirs {
-        res.tensile
-            .push(tensile::inspect_dir(host, &host.fs.machine_path(&p), c, bo));
+        let mp = host.fs.machine_path(&p);
+        tick(&mp, tally);
+        tally.tensile.push(tensile::inspect_dir(host, &mp, c, bo));
     }
+    Ok(())
+}
+
+/// The code objects of a report (file-level and in bundles).
+fn code_objects(
+    r: &mut FileReport,
+) -> impl Iterator<Item = &mut crate::codeobj::amdgpu::CodeObject> {
+    r.bundles
+        .iter_mut()
+        .flat_map(|b| b.entries.iter_mut())
+        .filter_map(|e| e.code_object.as_mut())
+        .chain(r.code_object.as_mut())
+}
+
+/// A copy to judge later, without the kernel names (never judged; a rocBLAS has tens of
+/// thousands): they are moved out for the copy and back, never duplicated.
+fn without_kernel_names(r: &mut FileReport) -> FileReport {
+    let names: Vec<Vec<String>> = code_objects(r)
+        .map(|co| {
+            co.metadata
+                .as_mut()
+                .map(|m| std::mem::take(&mut m.kernels))
+                .unwrap_or_default()
+        })
+        .collect();
+    let copy = r.clone();
+    for (co, k) in code_objects(r).zip(names) {
+        if let Some(m) = co.metadata.as_mut() {
+            m.kernels = k;
+        }
+    }
+    copy
+}
+
+fn is_rocblas(r: &FileReport) -> bool {
+    r.path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("librocblas.so"))
 }
 
 /// Whether a file is a rocBLAS whose Tensile library is missing or empty where its loader
 /// looks ([`tensile_path::locate`]).
-fn rocblas_without_tensile(host: &Host, r: &FileReport, res: &InspectResult) -> Option<PathBuf> {
-    let name = r.path.file_name()?.to_str()?;
-    if !name.starts_with("librocblas.so") {
+fn rocblas_without_tensile(host: &Host, r: &FileReport, tensile: &[TensileDir]) -> Option<PathBuf> {
+    if !is_rocblas(r) {
         return None;
     }
     let loc = tensile_path::locate(host, &tensile_path::ROCBLAS, &r.path);
-    let known = res.tensile.iter().find(|t| t.path == loc.dir);
+    let known = tensile.iter().find(|t| t.path == loc.dir);
     let empty = match known {
         Some(t) => t.is_empty(),
         None => !tensile::holds_catalogs(host, &loc.dir),
@@ -231,57 +373,65 @@ fn rocblas_without_tensile(host: &Host, r: &FileReport, res: &InspectResult) -> 
     empty.then_some(loc.dir)
 }
 
-/// Judges everything collected: matches, Tensile coverage, known issues, symbols.
-pub fn judge_all(host: &Host, res: &mut InspectResult, o: &Options) {
+/// The findings of one file: read errors, matches against the targets, known issues.
+fn judge_file(host: &Host, r: &FileReport, tally: &Tally) -> Vec<Finding> {
     let env = |k: &str| host.env.get_str(k);
     let mut findings = Vec::new();
-    for r in &res.files {
-        let subject = r.path.display().to_string();
-        if let Some(e) = &r.error {
-            findings.push(judge::stamp(
-                Finding::error(format!("cannot inspect: {e}")).subject(subject.clone()),
-            ));
-            continue;
-        }
-        findings.extend(judge::read_problems(r));
-        if !r.has_device_code() {
-            findings.push(judge::stamp(
-                Finding::skip(
-                    "carries no HIP device code (.hip_fatbin, offload bundle or code object)",
-                )
-                .subject(subject.clone()),
-            ));
-        } else if res.targets.is_empty() {
-            findings.push(judge::stamp(
-                Finding::skip(format!(
-                    "no GPU agents and no --isa: not matched (carries {})",
-                    r.isas.join(", ")
-                ))
-                .subject(subject.clone()),
-            ));
-        } else {
-            findings.extend(judge::file_against_targets(r, &res.targets));
-        }
-        let mut extra: Vec<&str> = Vec::new();
-        if rocblas_without_tensile(host, r, res).is_some() {
-            extra.push("dir.tensile-missing");
-        }
-        let undefined: Vec<String> = res
-            .symbols
-            .iter()
-            .find(|s| s.path == r.path)
-            .map(|s| s.unresolved.clone())
-            .unwrap_or_default();
-        findings.extend(judge::known_issues_for(
-            r,
-            &extra,
-            &res.versions,
-            &env,
-            &undefined,
+    let subject = r.path.display().to_string();
+    if let Some(e) = &r.error {
+        findings.push(judge::stamp(
+            Finding::error(format!("cannot inspect: {e}")).subject(subject),
         ));
+        return findings;
     }
-    for t in &res.tensile {
-        if res.targets.is_empty() {
+    findings.extend(judge::read_problems(r));
+    if !r.has_device_code() {
+        findings.push(judge::stamp(
+            Finding::skip(
+                "carries no HIP device code (.hip_fatbin, offload bundle or code object)",
+            )
+            .subject(subject.clone()),
+        ));
+    } else if tally.targets.is_empty() {
+        findings.push(judge::stamp(
+            Finding::skip(format!(
+                "no GPU agents and no --isa: not matched (carries {})",
+                r.isas.join(", ")
+            ))
+            .subject(subject.clone()),
+        ));
+    } else {
+        findings.extend(judge::file_against_targets(r, &tally.targets));
+    }
+    let mut extra: Vec<&str> = Vec::new();
+    if rocblas_without_tensile(host, r, &tally.tensile).is_some() {
+        extra.push("dir.tensile-missing");
+    }
+    let undefined: Vec<String> = tally
+        .symbols
+        .iter()
+        .find(|s| s.path == r.path)
+        .map(|s| s.unresolved.clone())
+        .unwrap_or_default();
+    findings.extend(judge::known_issues_for(
+        r,
+        &extra,
+        &tally.versions,
+        &env,
+        &undefined,
+    ));
+    findings
+}
+
+/// Every finding, once all files were visited: files in listing order (rocBLAS files judged
+/// now that the Tensile directories are known), then Tensile directories, then symbols.
+pub fn finish(host: &Host, tally: &mut Tally, o: &Options) -> Vec<Finding> {
+    for (i, r) in std::mem::take(&mut tally.deferred) {
+        tally.slots[i] = judge_file(host, &r, tally);
+    }
+    let mut findings: Vec<Finding> = tally.slots.drain(..).flatten().collect();
+    for t in &tally.tensile {
+        if tally.targets.is_empty() {
             let isas: Vec<String> = t
                 .lazy_isas
                 .iter()
@@ -296,7 +446,7 @@ pub fn judge_all(host: &Host, res: &mut InspectResult, o: &Options) {
                 .subject(t.path.display().to_string()),
             ));
         } else {
-            findings.extend(judge::tensile_against_targets(t, &res.targets));
+            findings.extend(judge::tensile_against_targets(t, &tally.targets));
         }
         for e in &t.errors {
             findings.push(judge::stamp(
@@ -307,11 +457,11 @@ pub fn judge_all(host: &Host, res: &mut InspectResult, o: &Options) {
         }
     }
     if o.symbols {
-        for s in &res.symbols {
+        for s in &tally.symbols {
             findings.push(judge::stamp(symbol_finding(s)));
         }
     }
-    res.findings = findings;
+    findings
 }
 
 fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
@@ -341,35 +491,20 @@ fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
     f.subject(subject)
 }
 
-/// Runs `inspect` for a host and configuration.
-pub fn inspect(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> InspectResult {
+/// The findings `inspect` would print for `paths`, without the listing (used by `why
+/// --binary`, which judges the failing file as `inspect` does).
+pub fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Vec<Finding> {
     let inv = Inventory::new(host, cfg);
-    let mut res = InspectResult {
+    let mut tally = Tally {
         targets: targets(&inv),
+        versions: runtime::versions(&inv).0,
         ..Default::default()
     };
-    res.versions = runtime::versions(&inv).0;
-    collect(host, paths, o, &mut res);
-    if o.symbols {
-        res.symbols = res
-            .files
-            .iter()
-            .filter(|f| f.kind == FileKind::HostElf)
-            .map(|f| symbols::resolve(host, &f.path))
-            .collect();
+    let mut drop_report = |_r: FileReport| Ok(());
+    if let Err(e) = visit(host, paths, o, &mut tally, &mut drop_report, &mut |_, _| {}) {
+        return vec![judge::stamp(Finding::error(format!("cannot inspect: {e}")))];
     }
-    judge_all(host, &mut res, o);
-    res
-}
-
-#[derive(Serialize)]
-struct JsonDoc<'a> {
-    schema_version: u32,
-    tool: &'a report::json::Tool,
-    command: &'static str,
-    exit_code: i32,
-    summary: report::Counts,
-    inspect: &'a InspectResult,
+    finish(host, &mut tally, o)
 }
 
 /// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
@@ -416,165 +551,22 @@ pub fn main(
         verify_hash,
         ..Default::default()
     };
-    let res = inspect(&host, &cfg, &abs, &o);
-    let code = report::exit_code(&res.findings, cfg.strict);
+    let inv = Inventory::new(&host, &cfg);
+    let tally = Tally {
+        targets: targets(&inv),
+        versions: runtime::versions(&inv).0,
+        ..Default::default()
+    };
+    let run = output::Run {
+        host: &host,
+        paths: &abs,
+        o: &o,
+        strict: cfg.strict,
+    };
     if args.json {
-        // Serialised straight from the structs: no intermediate JSON tree (large listings).
-        let doc = JsonDoc {
-            schema_version: report::json::SCHEMA_VERSION,
-            tool: &report::json::TOOL,
-            command: "inspect",
-            exit_code: code,
-            summary: report::Counts::of(&res.findings),
-            inspect: &res,
-        };
-        report::write_stdout(report::Output::Json(&doc), code)
+        output::json(&run, tally)
     } else {
         let color = human::use_color(args.color, &host.env);
-        let mut text = render(&res);
-        text.push_str(&human::render(
-            &res.findings,
-            &human::Options {
-                color,
-                verbose: args.verbose,
-            },
-        ));
-        report::write_stdout::<()>(report::Output::Text(&text), code)
+        output::human(&run, tally, color, args.verbose)
     }
-}
-
-fn size(n: u64) -> String {
-    if n >= 10 << 20 {
-        format!("{} MiB", n >> 20)
-    } else if n >= 10 << 10 {
-        format!("{} KiB", n >> 10)
-    } else {
-        format!("{n} B")
-    }
-}
-
-/// The listing part of the human output.
-pub fn render(res: &InspectResult) -> String {
-    use std::fmt::Write as _;
-    let mut s = String::new();
-    for f in &res.files {
-        let kind = match f.kind {
-            FileKind::HostElf => "host ELF",
-            FileKind::CodeObject => "AMDGPU code object",
-            FileKind::Bundle => "offload bundle file",
-            FileKind::Other => "not ELF",
-            FileKind::Unreadable => "unreadable",
-        };
-        let _ = writeln!(s, "{} ({kind}, {})", f.path.display(), size(f.size));
-        if let Some(e) = &f.error {
-            let _ = writeln!(s, "  error: {e}");
-        }
-        if f.wrappers > 0 {
-            let _ = writeln!(
-                s,
-                "  {} fat-binary wrappers, {} bundles",
-                f.wrappers,
-                f.bundles.len()
-            );
-        }
-        for (i, b) in f.bundles.iter().enumerate() {
-            let fmt = match (&b.format, &b.ccob) {
-                (blob::Format::Ccob, Some(c)) => format!(
-                    "CCOB v{} {} {} -> {}{}",
-                    c.version,
-                    c.method.as_str(),
-                    size(b.stored_size),
-                    size(c.uncompressed_size),
-                    match c.hash_ok {
-                        Some(true) => ", hash ok",
-                        Some(false) => ", HASH MISMATCH",
-                        None => "",
-                    }
-                ),
-                (blob::Format::ObjectSections, _) => "object-file bundle sections".to_string(),
-                _ => format!("uncompressed {}", size(b.stored_size)),
-            };
-            let _ = writeln!(s, "  bundle {} at 0x{:x}: {fmt}", i + 1, b.offset);
-            if let Some(e) = &b.error {
-                let _ = writeln!(s, "    error: {e}");
-            }
-            for e in &b.entries {
-                let co = match &e.code_object {
-                    Some(c) => format!(
-                        "{}  COv{}{}  {} kernels",
-                        c.target_id(),
-                        c.version.map(|v| v.to_string()).unwrap_or("?".into()),
-                        c.generic_version
-                            .map(|g| format!(" generic v{g}"))
-                            .unwrap_or_default(),
-                        c.metadata
-                            .as_ref()
-                            .map(|m| m.kernel_count.to_string())
-                            .unwrap_or("?".into())
-                    ),
-                    None => e.payload.clone().or(e.error.clone()).unwrap_or_default(),
-                };
-                let _ = writeln!(s, "    {:<50} {:>9}  {co}", e.id, size(e.size));
-                if let Some(c) = &e.code_object {
-                    if let Some(m) = &c.metadata {
-                        for k in &m.kernels {
-                            let _ = writeln!(s, "        {k}");
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(c) = &f.code_object {
-            let _ = writeln!(
-                s,
-                "  {}  COv{}  {} kernels",
-                c.target_id(),
-                c.version.map(|v| v.to_string()).unwrap_or("?".into()),
-                c.metadata
-                    .as_ref()
-                    .map(|m| m.kernel_count.to_string())
-                    .unwrap_or("?".into())
-            );
-        }
-        if !f.isas.is_empty() {
-            let _ = writeln!(s, "  ISAs: {}", f.isas.join(", "));
-        }
-    }
-    for t in &res.tensile {
-        let _ = writeln!(s, "{} ({} Tensile library)", t.path.display(), t.component);
-        let _ = writeln!(
-            s,
-            "  {} catalogs, lazy for: {}",
-            t.dat_files,
-            t.lazy_isas.iter().cloned().collect::<Vec<_>>().join(", ")
-        );
-        let _ = writeln!(
-            s,
-            "  {} code object files ({} compressed), ISAs: {}",
-            t.code_object_files,
-            t.compressed_files,
-            t.code_object_isas
-                .iter()
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    if res.files_without_device_code > 0 {
-        let _ = writeln!(
-            s,
-            "({} other ELF files without device code)",
-            res.files_without_device_code
-        );
-    }
-    if !res.targets.is_empty() {
-        let t: Vec<String> = res
-            .targets
-            .iter()
-            .map(|t| format!("{} ({})", t.target, t.source))
-            .collect();
-        let _ = writeln!(s, "Targets: {}", t.join(", "));
-    }
-    s.push('\n');
-    s
 }

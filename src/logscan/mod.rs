@@ -20,9 +20,52 @@ use std::path::Path;
 /// Runs the `log` subcommand. Exit 0: read, no failure seen; 1: the log shows a failure
 /// (fatal line, error returns with a diagnosis, missing code objects that were launched);
 /// 2: the input could not be read.
+/// [`read::scan_path`], with a progress line on a terminal's stderr while it runs (never with
+/// `--json`, never when stderr is a pipe or a file).
+fn scan_with_progress(
+    path: &Path,
+    threads: usize,
+    json: bool,
+) -> std::io::Result<(summary::Summary, read::Compression)> {
+    use std::sync::atomic::Ordering;
+    let mut progress = crate::report::progress::Progress::for_run(json);
+    if !progress.enabled() {
+        return read::scan_path(path, threads);
+    }
+    let total = std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let start = read::READ_BYTES.load(Ordering::Relaxed);
+    std::thread::scope(|sc| {
+        let h = sc.spawn(|| read::scan_path(path, threads));
+        loop {
+            let done = read::READ_BYTES
+                .load(Ordering::Relaxed)
+                .saturating_sub(start);
+            progress.tick(|| match total {
+                Some(t) if t > 0 => format!(
+                    "log: {} of {} MiB read ({}%)",
+                    done >> 20,
+                    t >> 20,
+                    (done.min(t) * 100) / t
+                ),
+                _ => format!("log: {} MiB read", done >> 20),
+            });
+            if h.is_finished() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        progress.clear();
+        h.join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the log reader panicked")))
+    })
+}
+
 pub fn main(args: &RunArgs, path: &Path) -> i32 {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (s, comp) = match read::scan_path(path, threads) {
+    let (s, comp) = match scan_with_progress(path, threads, args.json) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("rocm-doctor: {}: {e}", path.display());

@@ -10,6 +10,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Read buffer per thread. A line longer than this is counted as over-long and cut.
 const BUF: usize = 4 << 20;
@@ -71,6 +72,21 @@ fn feed<R: Read>(mut r: R, s: &mut Summary) -> io::Result<()> {
 }
 
 /// A reader over `[start, end)` of a file, by positioned reads.
+/// Bytes of the input read so far (all threads; compressed bytes for .gz/.zst files), for
+/// the progress line only.
+pub static READ_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// A reader that adds what it reads to [`READ_BYTES`].
+struct Counted<R>(R);
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.read(buf)?;
+        READ_BYTES.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 struct Region<'a> {
     f: &'a File,
     pos: u64,
@@ -85,6 +101,7 @@ impl Read for Region<'_> {
         }
         let n = self.f.read_at(&mut buf[..want], self.pos)?;
         self.pos += n as u64;
+        READ_BYTES.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 }
@@ -227,5 +244,5 @@ pub fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compressio
     if c == Compression::Plain && meta.is_file() {
         return Ok((scan_plain(&f, meta.len(), threads)?, c));
     }
-    Ok((scan_stream(f, c)?, c))
+    Ok((scan_stream(Counted(f), c)?, c))
 }

@@ -3,6 +3,7 @@
 pub mod human;
 pub mod json;
 pub mod npd;
+pub mod progress;
 
 use serde::Serialize;
 use std::collections::BTreeMap;
