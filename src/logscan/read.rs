@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Read buffer per thread. A line longer than this is counted as over-long and cut.
 const BUF: usize = 4 << 20;
+/// The buffer a reader starts with.
+const FIRST_BUF: usize = 64 << 10;
 /// Regions smaller than this are not worth a thread.
 const MIN_REGION: u64 = 16 << 20;
 
@@ -26,11 +28,14 @@ pub fn scan_reader<R: Read>(r: R, s: &mut Summary) -> io::Result<()> {
 
 /// Reads `reader` to the end, feeding complete lines to `s` (left unfinished for merging).
 fn feed<R: Read>(mut r: R, s: &mut Summary) -> io::Result<()> {
-    let mut buf = vec![0u8; BUF];
+    // Small inputs (a pasted excerpt on stdin) get a small buffer; one that keeps filling it
+    // doubles it up to BUF.
+    let mut buf = vec![0u8; FIRST_BUF];
     let mut filled = 0;
     let mut line_no = 0u64;
     let mut skipping = false; // inside the tail of an over-long line that was already counted
     loop {
+        let space = buf.len() - filled;
         let n = match r.read(&mut buf[filled..]) {
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -55,6 +60,13 @@ fn feed<R: Read>(mut r: R, s: &mut Summary) -> io::Result<()> {
                 s.truncated_last_line = true;
             }
             return Ok(());
+        }
+        let grow = n == space && buf.len() < BUF;
+        if grow {
+            buf.resize((buf.len() * 2).min(BUF), 0);
+            if start == 0 {
+                continue; // a line longer than the buffer so far: read on before cutting it
+            }
         }
         if start == 0 && filled == buf.len() {
             // One line fills the whole buffer: summarise its head, skip the rest of it.
