@@ -1,6 +1,6 @@
 //! The prefix of one HIP runtime (CLR) log line, parsed without allocating.
 //!
-//! Formats (see docs/log.md and /work/shared/reference/hip-logs.md section 1.3):
+//! Formats (see docs/log.md and the shared reference notes, `hip-logs.md` section 1.3):
 //! - ROCm 5.7-6.2, `rocclr/utils/debug.cpp` (tags rocm-5.7.0..rocm-6.2.2):
 //!   `:%d:%-25s:%-4d: %010lld us: [pid:%-5d tid:0x%s] %s`
 //! - ROCm 6.3 (`release/rocm-rel-6.3.0.1` debug.cpp): `%010lud us:` (stray `d`), and

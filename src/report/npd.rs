@@ -2,7 +2,7 @@
 //! 4 KiB of stdout, trims white space, cuts it to `max_output_length` bytes (default 80) and maps
 //! the exit code: 0 OK, 1 NonOK, anything else Unknown (kubernetes/node-problem-detector
 //! `pkg/custompluginmonitor/plugin/plugin.go`, `types/types.go`, `types/config.go`; notes in
-//! /work/shared/reference/fleet-plugins.md §4.1). NonOK sets the node condition and may start
+//! the shared reference notes, `fleet-plugins.md` §4.1). NonOK sets the node condition and may start
 //! AMD's auto-remediation, so only a real failure exits 1; a check that could not decide exits
 //! 2 (Unknown), never 1.
 
