@@ -22,14 +22,25 @@ pub fn selected_checks(only: &[String], skip: &[String]) -> Vec<Check> {
 
 /// Runs `checks` with one thread each and returns their findings in registry order.
 pub fn run_checks(ctx: &Ctx, list: &[Check]) -> Vec<Finding> {
+    in_threads(list, |c| {
+        let mut findings = guarded(&c.doc.id, &c.doc.category, || (c.run)(ctx));
+        if ctx.cfg.profile == Profile::Build && c.doc.category == "gpu" {
+            for f in &mut findings {
+                if f.status == Status::Fail {
+                    // Defence in depth: GPU checks must not fail a build profile.
+                    f.status = Status::Skip;
+                }
+            }
+        }
+        findings
+    })
+}
+
+/// Runs `f` for every item, one thread each, and returns the findings in item order.
+pub fn in_threads<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<Finding> + Sync) -> Vec<Finding> {
+    let f = &f;
     let results: Vec<Vec<Finding>> = std::thread::scope(|s| {
-        let handles: Vec<_> = list
-            .iter()
-            .map(|c| {
-                let c = *c;
-                s.spawn(move || run_one(ctx, c))
-            })
-            .collect();
+        let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
         handles
             .into_iter()
             .map(|h| {
@@ -41,9 +52,12 @@ pub fn run_checks(ctx: &Ctx, list: &[Check]) -> Vec<Finding> {
     results.into_iter().flatten().collect()
 }
 
-fn run_one(ctx: &Ctx, c: Check) -> Vec<Finding> {
+/// Runs one check's body: a panic or an empty answer becomes an `error` finding; every
+/// finding is stamped with the check's id, category and duration. Built-in and pack checks
+/// both run through here.
+pub fn guarded(id: &str, category: &str, run: impl FnOnce() -> Vec<Finding>) -> Vec<Finding> {
     let start = Instant::now();
-    let out = catch_unwind(AssertUnwindSafe(|| (c.run)(ctx)));
+    let out = catch_unwind(AssertUnwindSafe(run));
     let ms = start.elapsed().as_millis() as u64;
     let mut findings = match out {
         Ok(v) if !v.is_empty() => v,
@@ -61,14 +75,9 @@ fn run_one(ctx: &Ctx, c: Check) -> Vec<Finding> {
         }
     };
     for f in &mut findings {
-        f.id = c.doc.id.clone();
-        f.category = c.doc.category.clone();
+        f.id = id.to_string();
+        f.category = category.to_string();
         f.duration_ms = ms;
-        if ctx.cfg.profile == Profile::Build && f.status == Status::Fail && c.doc.category == "gpu"
-        {
-            // Defence in depth: GPU checks must not fail a build profile.
-            f.status = Status::Skip;
-        }
     }
     findings
 }

@@ -243,38 +243,9 @@ pub fn run_all(
         .map(|(_, c)| c)
         .filter(|c| crate::checks::selected(&c.doc.id, only, skip))
         .collect();
-    let results: Vec<Vec<Finding>> = std::thread::scope(|s| {
-        let handles: Vec<_> = list
-            .iter()
-            .map(|c| {
-                s.spawn(move || {
-                    let start = std::time::Instant::now();
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        probe::run_check(ctx, c)
-                    }));
-                    let mut fs = r.unwrap_or_else(|_| {
-                        vec![Finding::error(
-                            "the pack check crashed (a bug in rocm-doctor)",
-                        )]
-                    });
-                    for f in &mut fs {
-                        f.id = c.doc.id.clone();
-                        f.category = c.doc.category.clone();
-                        f.duration_ms = start.elapsed().as_millis() as u64;
-                    }
-                    fs
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| vec![Finding::error("the check's thread died")])
-            })
-            .collect()
-    });
-    out.extend(results.into_iter().flatten());
+    out.extend(crate::runner::in_threads(&list, |c| {
+        crate::runner::guarded(&c.doc.id, &c.doc.category, || probe::run_check(ctx, c))
+    }));
     out
 }
 
