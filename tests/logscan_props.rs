@@ -40,8 +40,8 @@ proptest! {
         let line = format!(":{lvl}:{file:<25}:{no:<4}: {ts:010} us: [pid:{pid:<5} tid:{sep}0x{tid:x}] {msg}");
         let l = parse(line.as_bytes());
         prop_assert_eq!(l.kind, Kind::Runtime(lvl));
-        prop_assert_eq!(l.file, file.as_bytes());
-        prop_assert_eq!(l.src_line, no);
+        prop_assert_eq!(l.file(), file.as_bytes());
+        prop_assert_eq!(l.src_line(), no);
         prop_assert_eq!(l.ts_us, Some(ts));
         prop_assert_eq!(l.pid(), Some(pid));
         prop_assert_eq!(l.tid(), Some(tid));

@@ -28,15 +28,18 @@ pub enum Kind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Line<'a> {
     pub kind: Kind,
-    /// Source file (empty when AMD_LOG_MASK lacks LOG_LOCATION).
-    pub file: &'a [u8],
-    pub src_line: u32,
+    /// The source file field as printed (`%-25s`: padded with blanks); [`Line::file`] trims it.
+    pub file_field: &'a [u8],
+    /// The digits of the source line field; [`Line::src_line`] reads them.
+    pub src_line_digits: &'a [u8],
     /// CLOCK_MONOTONIC microseconds.
     pub ts_us: Option<u64>,
     /// The bytes between `[pid:` and `]` (empty when the line has none). Parsed on demand by
     /// [`Line::pid`] and [`Line::tid`]: a summary keys threads by these bytes and parses them
     /// once per thread, not once per line.
     pub thread: &'a [u8],
+    /// Whether `thread` equals the hint given to [`parse_hinted`] (the previous line's field).
+    pub thread_is_hint: bool,
     /// The message (the whole line for foreign lines), without the trailing `\r`.
     pub msg: &'a [u8],
 }
@@ -45,12 +48,36 @@ impl<'a> Line<'a> {
     fn foreign(raw: &'a [u8]) -> Self {
         Line {
             kind: Kind::Foreign,
-            file: b"",
-            src_line: 0,
+            file_field: b"",
+            src_line_digits: b"",
             ts_us: None,
             thread: b"",
+            thread_is_hint: false,
             msg: raw,
         }
+    }
+
+    /// Source file (empty when AMD_LOG_MASK lacks LOG_LOCATION).
+    pub fn file(&self) -> &'a [u8] {
+        trim_end(self.file_field)
+    }
+
+    /// Whether the line has no source file (AMD_LOG_MASK without LOG_LOCATION): the field is
+    /// all blanks. A file name never starts with a blank, so the first byte decides the norm.
+    pub fn file_is_empty(&self) -> bool {
+        match self.file_field.first() {
+            None => true,
+            Some(&b' ') => self.file().is_empty(),
+            Some(_) => false,
+        }
+    }
+
+    /// The source line (saturated at `u32::MAX`).
+    pub fn src_line(&self) -> u32 {
+        let v = self.src_line_digits.iter().try_fold(0u64, |v, &d| {
+            v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        });
+        v.map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX))
     }
 
     /// The process id of `[pid:N tid:...]`, if the line has a well-formed one.
@@ -83,26 +110,39 @@ pub fn thread_ids(field: &[u8]) -> Option<(u32, u64)> {
 
 /// Parses one line (without its `\n`). Never fails: an unknown shape is [`Kind::Foreign`].
 pub fn parse(raw: &[u8]) -> Line<'_> {
-    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-    parse_prefix(raw).unwrap_or_else(|| Line::foreign(raw))
+    parse_hinted(raw, b"")
 }
 
-fn parse_prefix(raw: &[u8]) -> Option<Line<'_>> {
-    let mut c = Cursor { b: raw, i: 0 };
-    c.eat(b':')?;
+/// [`parse`], told the thread field the line probably has (the previous line's): when it does,
+/// the field is found by one comparison instead of a search, and [`Line::thread_is_hint`] says
+/// so. `hint` must be empty or a `thread` this parser returned (no `]`, shorter than the search
+/// window); then the result is the same as [`parse`]'s.
+pub(crate) fn parse_hinted<'a>(raw: &'a [u8], hint: &[u8]) -> Line<'a> {
+    let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+    parse_prefix(raw, hint).unwrap_or_else(|| Line::foreign(raw))
+}
+
+/// Longest thread field searched for (`pid:` up to 10 digits, `tid:` up to 16 hex digits).
+const THREAD_FIELD_MAX: usize = 48;
+
+fn parse_prefix<'a>(raw: &'a [u8], hint: &[u8]) -> Option<Line<'a>> {
+    if raw.first() != Some(&b':') {
+        return None;
+    }
     // `:L:` for CLR, `:file` for ROCr.
-    let level = match (raw.get(1), raw.get(2)) {
-        (Some(d), Some(b':')) if d.is_ascii_digit() => {
-            c.i = 3;
-            Some(d - b'0')
-        }
-        _ => None,
+    let (level, f0) = match (raw.get(1), raw.get(2)) {
+        (Some(d), Some(b':')) if d.is_ascii_digit() => (Some(d - b'0'), 3),
+        _ => (None, 1),
     };
-    let f0 = c.i;
-    let colon = memchr::memchr(b':', &raw[f0..])? + f0;
-    let file = trim_end(&raw[f0..colon]);
-    c.i = colon + 1;
-    let src_line = c.number()?;
+    let colon = first_colon(raw, f0)?;
+    let mut c = Cursor {
+        b: raw,
+        i: colon + 1,
+    };
+    let digits = c.digits();
+    if digits.is_empty() || (digits.len() > 19 && c_overflows(digits)) {
+        return None;
+    }
     c.spaces();
     c.eat(b':')?;
     c.eat(b' ')?;
@@ -111,11 +151,20 @@ fn parse_prefix(raw: &[u8]) -> Option<Line<'_>> {
     c.lit(b" us:")?;
     let _ = c.eat(b' ');
     let mut thread: &[u8] = b"";
+    let mut thread_is_hint = false;
     if c.rest().starts_with(b"[pid:") {
         c.i += 5;
-        // The field is short (`pid:` up to 10 digits, `tid:` up to 16 hex digits).
         let r = c.rest();
-        let close = memchr::memchr(b']', &r[..r.len().min(48)])?;
+        let close = if !hint.is_empty()
+            && hint.len() < THREAD_FIELD_MAX
+            && r.get(hint.len()) == Some(&b']')
+            && same_bytes(&r[..hint.len()], hint)
+        {
+            thread_is_hint = true;
+            hint.len()
+        } else {
+            memchr::memchr(b']', &r[..r.len().min(THREAD_FIELD_MAX)])?
+        };
         thread = &r[..close];
         c.i += close + 1;
         let _ = c.eat(b' ');
@@ -138,12 +187,74 @@ fn parse_prefix(raw: &[u8]) -> Option<Line<'_>> {
     };
     Some(Line {
         kind,
-        file,
-        src_line: u32::try_from(src_line).unwrap_or(u32::MAX),
+        file_field: &raw[f0..colon],
+        src_line_digits: digits,
         ts_us: Some(ts),
         thread,
+        thread_is_hint,
         msg: c.rest(),
     })
+}
+
+/// Whether a run of more than 19 digits overflows a u64 (such a line is not the runtime's).
+fn c_overflows(digits: &[u8]) -> bool {
+    digits
+        .iter()
+        .try_fold(0u64, |v, &d| {
+            v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+        })
+        .is_none()
+}
+
+/// The first `:` at or after `from`. The file field is `%-25s`, so for every name of up to 25
+/// bytes the colon sits at `from + 25`: check there first (no colon in the 25 bytes before it,
+/// eight at a time), then search.
+#[inline]
+fn first_colon(raw: &[u8], from: usize) -> Option<usize> {
+    const W: usize = 25;
+    if let Some(field) = raw.get(from..from + W + 1) {
+        if field[W] == b':' {
+            let word = |i: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&field[i..i + 8]);
+                u64::from_le_bytes(b)
+            };
+            let no_colon = !has_byte(word(0), b':')
+                && !has_byte(word(8), b':')
+                && !has_byte(word(16), b':')
+                && field[24] != b':';
+            if no_colon {
+                return Some(from + W);
+            }
+        }
+    }
+    memchr::memchr(b':', &raw[from.min(raw.len())..]).map(|p| p + from)
+}
+
+/// Whether any byte of `w` equals `b` (the classic zero-byte test on `w ^ b*0x01..01`).
+#[inline]
+fn has_byte(w: u64, b: u8) -> bool {
+    let x = w ^ (u64::from(b) * 0x0101_0101_0101_0101);
+    (x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080) != 0
+}
+
+/// Byte equality for short fields: two overlapping 16-byte compares for 16-32 bytes (the usual
+/// `pid:N tid: 0xHEX` field), the library compare otherwise.
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if (16..=32).contains(&n) {
+        let w = |s: &[u8], i: usize| {
+            let mut x = [0u8; 16];
+            x.copy_from_slice(&s[i..i + 16]);
+            u128::from_le_bytes(x)
+        };
+        return w(a, 0) == w(b, 0) && w(a, n - 16) == w(b, n - 16);
+    }
+    a == b
 }
 
 fn trim_end(b: &[u8]) -> &[u8] {
@@ -176,15 +287,52 @@ impl<'a> Cursor<'a> {
             None
         }
     }
+    /// The run of ASCII digits here (consumed).
+    #[inline]
+    fn digits(&mut self) -> &'a [u8] {
+        let rest = self.rest();
+        let n = match load8(rest, 0).map(digit_prefix) {
+            Some(n) if n < 8 => n,
+            _ => rest.iter().take_while(|d| d.is_ascii_digit()).count(),
+        };
+        self.i += n;
+        &rest[..n]
+    }
     fn spaces(&mut self) {
         while self.b.get(self.i) == Some(&b' ') {
             self.i += 1;
         }
     }
-    /// A decimal number. Up to 19 digits cannot overflow a u64, so the hot loop needs no
-    /// overflow check; a longer run of digits is re-read with checks.
-    #[inline]
+    /// A decimal number. Timestamps are `%010lu` (ten digits or more) and line numbers short, so
+    /// the fast path reads eight bytes at a time (SWAR: how many leading digits, then their value
+    /// in three multiplies) and handles up to 15 digits; longer runs and the last bytes of the
+    /// input take the plain loop, which checks for overflow past 19 digits.
+    #[inline(always)]
     fn number(&mut self) -> Option<u64> {
+        let rest = self.rest();
+        if let Some(w) = load8(rest, 0) {
+            let n = digit_prefix(w);
+            if n == 0 {
+                return None;
+            }
+            if n < 8 {
+                self.i += n;
+                return Some(prefix_value(w, n));
+            }
+            if let Some(w2) = load8(rest, 8) {
+                let n2 = digit_prefix(w2);
+                if n2 < 8 {
+                    self.i += 8 + n2;
+                    let low = if n2 == 0 { 0 } else { prefix_value(w2, n2) };
+                    return Some(prefix_value(w, 8) * POW10[n2] + low);
+                }
+            }
+        }
+        self.number_slow()
+    }
+
+    /// [`Cursor::number`] one digit at a time.
+    fn number_slow(&mut self) -> Option<u64> {
         let rest = self.rest();
         let mut v: u64 = 0;
         let mut n = 0;
@@ -232,6 +380,38 @@ impl<'a> Cursor<'a> {
         Some(v)
     }
 }
+
+/// Eight bytes of `b` from `at`, little-endian (the first byte lowest), if there are eight.
+#[inline(always)]
+fn load8(b: &[u8], at: usize) -> Option<u64> {
+    let s = b.get(at..at + 8)?;
+    let mut a = [0u8; 8];
+    a.copy_from_slice(s);
+    Some(u64::from_le_bytes(a))
+}
+
+/// How many of the eight bytes of `w` (from the lowest) are ASCII digits before the first other
+/// byte. After `^ '0'` a digit byte is 0..=9; adding 0x76 sets its high bit exactly when it is
+/// more, and a byte with the high bit already set is no digit either. A carry out of a byte can
+/// only disturb the bytes above the first non-digit, which do not count.
+#[inline(always)]
+fn digit_prefix(w: u64) -> usize {
+    let x = w ^ 0x3030_3030_3030_3030;
+    let m = (x | x.wrapping_add(0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080;
+    (m.trailing_zeros() / 8) as usize
+}
+
+/// The value of the first `n` (1..=8) ASCII digits of `w`: shifted up so that the bytes after
+/// them fall off and zeros lead, then combined pairwise, quadwise and whole (SWAR).
+#[inline(always)]
+fn prefix_value(w: u64, n: usize) -> u64 {
+    let d = (w ^ 0x3030_3030_3030_3030) << ((8 - n) * 8);
+    let d = (d * 10 + (d >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let d = (d * 100 + (d >> 16)) & 0x0000_ffff_0000_ffff;
+    (d * 10_000 + (d >> 32)) & 0xffff_ffff
+}
+
+const POW10: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
 
 /// Hex digit values; 0xff for any other byte.
 static HEX: [u8; 256] = {
@@ -303,6 +483,12 @@ mod tests {
             b"18446744073709551616",
             b"0000000000000000000000001",
             b"12a4",
+            b"1234567a9",
+            b"12345678:",
+            b"1234567890123456",
+            b"12345678901234567",
+            b"0123456789 us:",
+            b"9999999999999999999999",
             b"/12",
             b":12",
         ] {
@@ -319,11 +505,86 @@ mod tests {
     }
 
     #[test]
+    fn number_matches_a_plain_parse_on_random_digit_runs() {
+        // Digit runs of every length around the 8-digit steps, with a stop byte after them.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let len = (x % 25) as usize;
+            let mut s: Vec<u8> = (0..len)
+                .map(|i| b'0' + ((x >> (i % 60)) % 10) as u8)
+                .collect();
+            s.push(b"/: a9"[(x >> 61) as usize % 5]);
+            // Bytes after the stop, so that the eight-byte loads see the stop mid-word too.
+            s.extend_from_slice(&b"0123 us: [pid"[..(x >> 40) as usize % 14]);
+            let n = s.iter().take_while(|d| d.is_ascii_digit()).count();
+            let want = std::str::from_utf8(&s[..n])
+                .ok()
+                .and_then(|t| t.parse::<u64>().ok());
+            let mut c = Cursor { b: &s, i: 0 };
+            assert_eq!(c.number(), want, "{}", String::from_utf8_lossy(&s));
+            if want.is_some() {
+                assert_eq!(c.i, n);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_searches() {
+        // The colon fast path, the field compare and the hint give what the plain searches give.
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let alphabet = b"ab:.]  0x9";
+        for _ in 0..20_000 {
+            let r = next();
+            let len = 20 + (r % 20) as usize;
+            let mut raw = b":3:".to_vec();
+            raw.extend((0..len).map(|i| alphabet[((next() >> (i % 50)) % 10) as usize]));
+            assert_eq!(
+                first_colon(&raw, 3),
+                memchr::memchr(b':', &raw[3..]).map(|p| p + 3),
+                "{}",
+                String::from_utf8_lossy(&raw)
+            );
+            let (a, b) = raw.split_at(raw.len() / 2);
+            assert_eq!(
+                same_bytes(a, &b[..a.len().min(b.len())]),
+                a == &b[..a.len().min(b.len())]
+            );
+        }
+        let lines: [&[u8]; 4] = [
+            b":3:hip_module.cpp           :825 : 100 us: [pid:7 tid: 0x1] hipLaunchKernel ( 0x1 )",
+            b":3:hip_module.cpp           :825 : 100 us: [pid:7 tid: 0x12] hipLaunchKernel ( 0x1 )",
+            b":3:hip_module.cpp           :825 : 100 us: [pid:7 tid: 0x1 hipLaunchKernel ( 0x1 )",
+            b":3:a:b                      :825 : 100 us: [pid:8 tid: 0x2] x",
+        ];
+        for hint_line in lines {
+            let hint = parse(hint_line).thread;
+            for l in lines {
+                let mut hinted = parse_hinted(l, hint);
+                assert_eq!(
+                    hinted.thread_is_hint,
+                    !hint.is_empty() && hinted.thread == hint
+                );
+                hinted.thread_is_hint = false;
+                assert_eq!(hinted, parse(l));
+            }
+        }
+    }
+
+    #[test]
     fn rocm_6_2_with_pid_tid() {
         let l = parse(b":3:hip_memory.cpp           :615 : 89870227932 us: [pid:1089444 tid:0x76cc16cb11c0]  hipMalloc ( 0x7ffc16ba1708, 4096 ) ");
         assert_eq!(l.kind, Kind::Runtime(3));
-        assert_eq!(l.file, b"hip_memory.cpp");
-        assert_eq!(l.src_line, 615);
+        assert_eq!(l.file(), b"hip_memory.cpp");
+        assert_eq!(l.src_line(), 615);
         assert_eq!(l.ts_us, Some(89870227932));
         assert_eq!(l.pid(), Some(1089444));
         assert_eq!(l.tid(), Some(0x76cc16cb11c0));
@@ -354,7 +615,7 @@ mod tests {
     fn no_location_rocr_and_foreign() {
         let l = parse(b":3:                         :0   : 12 us:  hello");
         assert_eq!(
-            (l.kind, l.file, l.src_line),
+            (l.kind, l.file(), l.src_line()),
             (Kind::Runtime(3), &b""[..], 0)
         );
         let l = parse(b":runtime.cpp               :12  : 0000000042 us: [pid:7     tid:0xab] [***rocr***] blit");

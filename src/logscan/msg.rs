@@ -65,13 +65,18 @@ pub enum Event<'a> {
 }
 
 /// Strips the ANSI colour codes and the blanks the API trace puts around its text.
+#[inline]
 pub fn strip(msg: &[u8]) -> &[u8] {
     // Most messages need nothing stripped: no blank or ESC at the start, and neither a blank
     // nor the `m` of an SGR code at the end.
     match (msg.first(), msg.last()) {
-        (Some(&f), Some(&l)) if f != b' ' && f != 0x1b && l != b' ' && l != b'm' => return msg,
-        _ => {}
+        (Some(&f), Some(&l)) if f != b' ' && f != 0x1b && l != b' ' && l != b'm' => msg,
+        _ => strip_codes(msg),
     }
+}
+
+/// [`strip`] for a message that starts or ends with a blank or a colour code.
+fn strip_codes(msg: &[u8]) -> &[u8] {
     // The API trace's own shape: green, text, reset (`KGRN`/`KNRM` in hip_internal.hpp).
     if let Some(inner) = msg
         .strip_prefix(b"\x1b[32m")
@@ -115,16 +120,40 @@ fn ident_len(m: &[u8]) -> usize {
         .unwrap_or(m.len())
 }
 
+/// The decimal number at the start of `b` (None without a digit, or past u64).
 fn num(b: &[u8]) -> Option<u64> {
-    let n = b
-        .iter()
-        .position(|c| !c.is_ascii_digit())
-        .unwrap_or(b.len());
-    std::str::from_utf8(&b[..n]).ok()?.parse().ok()
+    let mut v: u64 = 0;
+    let mut n = 0;
+    for &d in b {
+        let x = d.wrapping_sub(b'0');
+        if x > 9 {
+            break;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(x))?;
+        n += 1;
+    }
+    (n > 0).then_some(v)
 }
 
 /// The packet type digit of an AQL line (`... Header = 0x1502 (type=2, ...`).
 fn header_type(m: &[u8]) -> Option<u8> {
+    // Fast path: the line's first `(` closes `Header = 0x%x ` (the format of rocvirtual.cpp), so
+    // one byte search finds it; any other shape takes the general search below, which gives the
+    // same answer on this one.
+    if let Some(t) = memchr::memchr(b'(', m) {
+        let before = m[..t].strip_suffix(b" ").unwrap_or(&m[..t]);
+        let hex = before
+            .iter()
+            .rev()
+            .take_while(|c| c.is_ascii_hexdigit())
+            .count();
+        if before[..before.len() - hex].ends_with(b"Header = 0x") {
+            return m
+                .get(t + 1..t + 7)
+                .filter(|s| s.starts_with(b"type="))
+                .map(|s| s[5]);
+        }
+    }
     static F: std::sync::OnceLock<memmem::Finder<'static>> = std::sync::OnceLock::new();
     let f = F.get_or_init(|| memmem::Finder::new(b"Header = "));
     let p = f.find(m)?;

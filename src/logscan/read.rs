@@ -1,5 +1,5 @@
 //! The I/O side of `log`: opens a file or stdin, detects gzip/zstd by magic bytes, and feeds
-//! complete lines to [`Summary::add`] from fixed-size buffers (bounded memory whatever the size).
+//! complete lines to [`Summary::add_in`] from fixed-size buffers (bounded memory whatever the size).
 //! Plain files are split into one region per core at line boundaries and read with positioned
 //! reads (`pread`) in parallel; each region's summary is merged in file order. Positioned reads
 //! rather than a memory map keep the resident set bounded: touched pages of a 1.5 GB mapping would
@@ -44,23 +44,27 @@ fn feed<R: Read>(mut r: R, s: &mut Summary) -> io::Result<()> {
         let eof = n == 0;
         filled += n;
         let mut start = 0;
-        for nl in memchr::memchr_iter(b'\n', &buf[..filled]) {
+        let block = &buf[..filled];
+        for nl in memchr::memchr_iter(b'\n', block) {
             if skipping {
                 skipping = false;
             } else {
                 line_no += 1;
-                s.add(&buf[start..nl], line_no);
+                s.add_in(block, start, nl, line_no);
             }
             start = nl + 1;
         }
         if eof {
             if start < filled && !skipping {
                 line_no += 1;
-                s.add(&buf[start..filled], line_no);
+                s.add_in(block, start, filled, line_no);
                 s.truncated_last_line = true;
             }
+            s.end_block(block);
             return Ok(());
         }
+        // The buffer is about to move or be refilled: copy out what the summary keeps of it.
+        s.end_block(block);
         let grow = n == space && buf.len() < BUF;
         if grow {
             buf.resize((buf.len() * 2).min(BUF), 0);

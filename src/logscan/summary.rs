@@ -72,6 +72,9 @@ pub struct RawLine {
     pub line: u64,
     pub ts_us: Option<u64>,
     pub bytes: Vec<u8>,
+    /// While a block is being added: where the line's text sits in the block (start, length),
+    /// copied into `bytes` by [`Summary::end_block`] only if the line is still among the last.
+    in_block: Option<(usize, usize)>,
 }
 
 impl RawLine {
@@ -97,6 +100,8 @@ pub struct Thread {
     /// A return seen before any call on this thread in this input: the call may be at the end of
     /// the input before (a region boundary), paired by [`Summary::merge`].
     head_return: Option<HeadReturn>,
+    /// Whether `last` holds lines of the current block (listed in `Summary::block_threads`).
+    in_block: bool,
 }
 
 impl Thread {
@@ -110,6 +115,7 @@ impl Thread {
             pending: Pending::default(),
             api_seen: false,
             head_return: None,
+            in_block: false,
         }
     }
 }
@@ -173,7 +179,7 @@ pub struct Summary {
     pub apis: BTreeMap<String, ApiStat>,
     /// APIs while scanning, by raw name (hashing bytes is cheaper than ordered string keys).
     #[serde(skip)]
-    api_raw: FxHashMap<Box<[u8]>, ApiStat>,
+    api_raw: hashbrown::HashMap<Box<[u8]>, ApiStat, rustc_hash::FxBuildHasher>,
     pub api_calls: u64,
     #[serde(skip)]
     pub kernels: FxHashMap<Box<[u8]>, u64>,
@@ -211,6 +217,9 @@ pub struct Summary {
     /// The pending call of lines without pid/tid (paired per API name).
     #[serde(skip)]
     pending_anon: Pending,
+    /// Threads whose last lines point into the current block.
+    #[serde(skip)]
+    block_threads: Vec<u32>,
 }
 
 fn gfx_name(major: u32, minor: u32, stepping: u32) -> String {
@@ -251,6 +260,16 @@ fn bump(map: &mut BTreeMap<String, Counted>, key: String, o: Occurrence, other: 
 impl Summary {
     /// Adds one line (without its `\n`); `line_no` is 1-based within this summary's input.
     pub fn add(&mut self, raw: &[u8], line_no: u64) {
+        self.add_in(raw, 0, raw.len(), line_no);
+        self.end_block(raw);
+    }
+
+    /// Adds the line `block[start..end]` (without its `\n`). The text of a thread's last lines
+    /// is copied out of `block` only by [`Summary::end_block`], which must be called with the
+    /// same block before it changes: most lines are pushed out of the last few before then, so
+    /// most are never copied.
+    pub fn add_in(&mut self, block: &[u8], start: usize, end: usize, line_no: u64) {
+        let raw = &block[start..end];
         self.lines += 1;
         self.bytes += raw.len() as u64 + 1;
         if raw.last() == Some(&b'\r') {
@@ -259,13 +278,13 @@ impl Summary {
         if raw.len() > LONG_LINE {
             self.long_lines += 1;
         }
-        let l = line::parse(raw);
+        let l = line::parse_hinted(raw, &self.last_field);
         let foreign = l.kind == Kind::Foreign;
         match l.kind {
             Kind::Runtime(lv) => {
                 self.runtime_lines += 1;
                 self.levels[usize::from(lv.min(6))] += 1;
-                if l.file.is_empty() {
+                if l.file_is_empty() {
                     self.lines_without_location += 1;
                 }
             }
@@ -281,7 +300,7 @@ impl Summary {
             self.first_ts_us = Some(self.first_ts_us.map_or(ts, |f| f.min(ts)));
             self.last_ts_us = Some(self.last_ts_us.map_or(ts, |f| f.max(ts)));
         }
-        let (key, ti) = self.thread_of(l.thread);
+        let (key, ti) = self.thread_of(l.thread, l.thread_is_hint);
         if key.is_none() && !foreign {
             self.lines_without_pid += 1;
         }
@@ -302,15 +321,18 @@ impl Summary {
                 t.last.len() - 1
             } else {
                 let s = t.ring_next;
-                t.ring_next = (s + 1) % LAST_LINES;
+                t.ring_next = if s + 1 == LAST_LINES { 0 } else { s + 1 };
                 s
             };
             if let Some(o) = t.last.get_mut(slot) {
                 o.line = line_no;
                 o.ts_us = l.ts_us;
-                o.bytes.clear();
-                o.bytes
-                    .extend_from_slice(&l.msg[..l.msg.len().min(TEXT_CAP)]);
+                let at = l.msg.as_ptr() as usize - block.as_ptr() as usize;
+                o.in_block = Some((at, l.msg.len().min(TEXT_CAP)));
+            }
+            if !t.in_block {
+                t.in_block = true;
+                self.block_threads.push(i as u32);
             }
         }
         if l.kind == Kind::Runtime(0) {
@@ -515,26 +537,46 @@ impl Summary {
         }
     }
 
-    fn api_mut(&mut self, api: &[u8]) -> Option<&mut ApiStat> {
-        if !self.api_raw.contains_key(api) {
-            if self.api_raw.len() + self.apis.len() >= MAX_KEYS {
-                self.other_keys += 1;
-                return None;
+    /// Copies the text of the last lines that still point into `block` (see [`Summary::add_in`]).
+    pub fn end_block(&mut self, block: &[u8]) {
+        for i in self.block_threads.drain(..) {
+            let Some(t) = self.thread_vec.get_mut(i as usize) else {
+                continue;
+            };
+            t.in_block = false;
+            for o in t.last.iter_mut() {
+                if let Some((at, n)) = o.in_block.take() {
+                    o.bytes.clear();
+                    o.bytes
+                        .extend_from_slice(block.get(at..at + n).unwrap_or_default());
+                }
             }
-            self.api_raw.insert(api.into(), ApiStat::default());
         }
-        self.api_raw.get_mut(api)
+    }
+
+    fn api_mut(&mut self, api: &[u8]) -> Option<&mut ApiStat> {
+        let full = self.api_raw.len() + self.apis.len() >= MAX_KEYS;
+        match self.api_raw.entry_ref(api) {
+            hashbrown::hash_map::EntryRef::Occupied(o) => Some(o.into_mut()),
+            hashbrown::hash_map::EntryRef::Vacant(_) if full => {
+                self.other_keys += 1;
+                None
+            }
+            hashbrown::hash_map::EntryRef::Vacant(v) => {
+                Some(v.insert_with_key(api.into(), ApiStat::default()))
+            }
+        }
     }
 
     /// The thread of a `[pid tid]` field: its ids, and its index (None past [`MAX_THREADS`]).
     /// The field of the previous line is compared as bytes first: runs of lines from one thread
     /// are the norm, and this spares parsing the ids on every line.
-    fn thread_of(&mut self, field: &[u8]) -> (Option<(u32, u64)>, Option<usize>) {
+    fn thread_of(&mut self, field: &[u8], is_last: bool) -> (Option<(u32, u64)>, Option<usize>) {
         if field.is_empty() {
             return (None, None);
         }
         if let Some((k, i)) = self.last_thread {
-            if self.last_field == field {
+            if is_last || line::same_bytes(&self.last_field, field) {
                 return (Some(k), Some(i as usize));
             }
         }
