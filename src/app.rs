@@ -291,14 +291,22 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         words.join(" ")
     };
     let packs = std::sync::Arc::new(load_packs(args));
-    let mut cfg = match Config::from_args(args) {
-        Ok(c) => c,
-        Err(e) => return usage_error(&e.to_string()),
-    };
     let hits = w::recognise(&packs, &text);
     if hits.is_empty() {
         eprintln!("rocm-doctor: this text matches no known symptom; running the default checks.");
         return run(args);
+    }
+    let mut cfg = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    // Values the text names (`[symptom.with]`): a processor clang rejected is judged beside
+    // --isa, so targets.isa says which clang here knows it (a malformed one is reported as
+    // such; the inventory validates it like an AMDGPU_TARGETS entry).
+    for isa in hits.iter().filter_map(|h| h.carried_isa()) {
+        if !cfg.isas_from_text.iter().any(|i| i == isa) {
+            cfg.isas_from_text.push(isa.to_string());
+        }
     }
     let mut only: Vec<String> = Vec::new();
     for h in &hits {
@@ -339,7 +347,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     };
     if args.json {
         report::write_stdout(
-            report::Output::Json(&w::render_json(&hits, &findings)),
+            report::Output::Json(&w::render_json(&hits, &findings, code)),
             code,
         )
     } else {

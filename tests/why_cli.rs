@@ -460,3 +460,206 @@ fn missing_device_libs_are_ruled_out_on_sids_healthy_stack() {
         "{doc:#}"
     );
 }
+
+/// The real sid root, or None (skipped unless the toolchain is required).
+fn sid_root() -> Option<PathBuf> {
+    let roots = std::env::var_os("ROCM_DOCTOR_ROOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/rocm-doctor-roots"));
+    let sid = roots.join("sid");
+    if sid.join(".rocm-doctor-root-ok").is_file() {
+        return Some(sid);
+    }
+    assert!(
+        !toolchain_required(),
+        "the real sid root is required (scripts/real-roots.sh)"
+    );
+    eprintln!("skipped: the real sid root is not built");
+    None
+}
+
+/// `why --json TEXT` run inside the real root (scripts/in-root.sh), with `VAR=value` words.
+fn why_in_root(root: &Path, vars: &[&str], args: &[&str], text: &str) -> (serde_json::Value, i32) {
+    let out = std::process::Command::new(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/in-root.sh"),
+    )
+    .env(
+        "ROCM_DOCTOR_BIN",
+        assert_cmd::cargo::cargo_bin("rocm-doctor"),
+    )
+    .arg(root)
+    .args(vars)
+    .arg("rocm-doctor")
+    .args(args)
+    .args(["why", "--json", text])
+    .output()
+    .unwrap();
+    (json_of(&out), out.status.code().unwrap_or(-1))
+}
+
+fn recognised<'a>(doc: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    doc["recognised"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("{id} not recognised: {doc:#}"))
+}
+
+/// clang's stderr for a HIP compile of a one-kernel file with `args`, in a temp dir.
+fn clang_hip_stderr(clang: &Path, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let src = dir.join("k.hip");
+    std::fs::write(&src, "__global__ void k(float *x) { x[0] = 1; }\n").unwrap();
+    let mut c = std::process::Command::new(clang);
+    c.env("TMPDIR", dir)
+        .current_dir(dir)
+        .args(["-x", "hip", "-c"])
+        .args(args)
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("k.o"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn why_json_carries_the_schema_version_and_the_command() {
+    let (doc, code) = why(
+        &["--only", "toolchain.env"],
+        &[],
+        "ld.lld: error: unable to find library -lunwind",
+    );
+    assert_eq!(doc["schema_version"], 2, "{doc:#}");
+    assert_eq!(doc["tool"]["name"], "rocm-doctor");
+    assert_eq!(doc["command"], "why");
+    assert_eq!(doc["exit_code"], code);
+    assert!(doc["recognised"][0]["captures"].is_object(), "{doc:#}");
+}
+
+#[test]
+fn an_unknown_target_is_judged_for_the_processor_the_text_names() {
+    let (Some(clang15), Some(clang19)) = (
+        need_tool("clang++-15"),
+        need_tool("/usr/lib/llvm-19/bin/clang++"),
+    ) else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    // The real message: clang 15 predates gfx1200 (RDNA4).
+    let text = clang_hip_stderr(&clang15, t.path(), &["--offload-arch=gfx1200"], &[]);
+    assert!(text.contains("invalid target ID 'gfx1200'"), "{text}");
+    let (doc, code) = why(&["--clang", clang15.to_str().unwrap()], &[], &text);
+    let s = recognised(&doc, "clang-unknown-target");
+    assert_eq!(s["answer"], "confirmed", "{doc:#}");
+    assert_eq!(s["captures"]["isa"], "gfx1200");
+    assert_eq!(code, 1);
+    // The evidence names the clang here that does know it, and the fix uses it.
+    let isa = s["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "targets.isa" && f["subject"] == "gfx1200")
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    let summary = isa["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("does not know gfx1200; clang 19")
+            && summary.contains("/usr/lib/llvm-19/bin/clang++ does"),
+        "{summary}"
+    );
+    assert!(
+        isa["fix"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("--clang /usr/lib/llvm-19/bin/clang++"),
+        "{isa:#}"
+    );
+    // Judged with clang 19, which knows gfx1200: ruled out.
+    let (doc, code) = why(&["--clang", clang19.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+    // A well-formed name no clang knows is confirmed, and the doctor says no clang knows it.
+    let unknown = clang_hip_stderr(&clang15, t.path(), &["--offload-arch=gfx1300"], &[]);
+    let (doc, _) = why(&["--clang", clang15.to_str().unwrap()], &[], &unknown);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string().contains("no other clang here does"),
+        "{doc:#}"
+    );
+    // A malformed one (a typo) is confirmed as such.
+    let typo = clang_hip_stderr(&clang15, t.path(), &["--offload-arch=gfx90a:xnack"], &[]);
+    let (doc, _) = why(&["--clang", clang15.to_str().unwrap()], &[], &typo);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string()
+            .contains("the text given to why holds an invalid ISA 'gfx90a:xnack'"),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn an_unknown_target_is_ruled_out_by_sids_clang_21() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    // The message as Debian 12's clang-15 prints it (produced in the test above).
+    let text = "clang: error: invalid target ID 'gfx1200'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')";
+    let (doc, code) = why_in_root(&sid, &[], &[], text);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+    assert!(
+        doc.to_string()
+            .contains("target gfx1200 (from the text given to why)"),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn a_missing_hip_runtime_is_confirmed_where_hip_path_names_an_empty_root() {
+    let Some(clang15) = need_tool("clang++-15") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let empty = t.path().join("empty-hip");
+    std::fs::create_dir(&empty).unwrap();
+    // clang 15 takes HIP_PATH as the HIP installation (the device libraries are found, so the
+    // HIP runtime is what it reports missing).
+    let text = clang_hip_stderr(
+        &clang15,
+        t.path(),
+        &[
+            "--offload-arch=gfx1030",
+            "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+        ],
+        &[("HIP_PATH", empty.to_str().unwrap())],
+    );
+    assert!(text.contains("cannot find HIP runtime"), "{text}");
+    // The build as hipcc runs it, with HIP_PATH at the empty root: confirmed.
+    let (doc, code) = why(
+        &["--isa", "gfx1030"],
+        &[("HIP_PATH", empty.to_str().unwrap())],
+        &text,
+    );
+    assert_eq!(answer(&doc, "clang-no-hip-runtime"), "confirmed", "{doc:#}");
+    assert!(doc.to_string().contains("lacks HIP headers"), "{doc:#}");
+    assert_eq!(code, 1);
+    // Without it, hipcc's compile works here: ruled out.
+    let (doc, code) = why(&["--isa", "gfx1030"], &[], &text);
+    assert_eq!(answer(&doc, "clang-no-hip-runtime"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+    // Debian 12's bare clang-15 (CMake's HIP language) does not find the runtime even without
+    // HIP_PATH: its compile probe fails with this very message, so it is confirmed too.
+    let (doc, _) = why(
+        &["--clang", clang15.to_str().unwrap(), "--isa", "gfx1030"],
+        &[],
+        &text,
+    );
+    assert_eq!(answer(&doc, "clang-no-hip-runtime"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string().contains("cannot find HIP runtime"),
+        "{doc:#}"
+    );
+}

@@ -8,6 +8,7 @@
 
 pub mod compile;
 pub mod eval;
+pub mod glob;
 pub mod model;
 pub mod probe;
 pub mod sources;
@@ -159,6 +160,8 @@ pub struct Symptom {
     pub fix: String,
     pub checks: Vec<String>,
     pub rule_out_by: Vec<String>,
+    /// `[symptom.with] isa`: the named group whose captured value is judged as an `--isa`.
+    pub with_isa: Option<String>,
 }
 
 /// Where a pack came from (shown by --list-checks and explain).

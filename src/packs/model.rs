@@ -157,4 +157,15 @@ pub struct RawSymptom {
     /// a check that only validates input (a target name) must not rule a cause out.
     #[serde(default)]
     pub rule_out_by: Vec<Spanned<String>>,
+    /// Values captured from the text that the checks are run with.
+    #[serde(default)]
+    pub with: RawWith,
+}
+
+/// `[symptom.with]`: which named capture group of the patterns feeds which run setting.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWith {
+    /// A group holding a processor or target id (`gfx1200`): judged as an extra `--isa`.
+    pub isa: Option<Spanned<String>>,
 }

@@ -337,82 +337,110 @@ fn fact(ctx: &Ctx, f: Fact) -> RawValue {
     }
 }
 
-/// Shell-style wildcards (`*`, `?`) per path component, rooted in --sysroot; machine paths.
+/// Walk bounds: directories `**` descends (below its start), and directory listings per glob.
+const GLOB_MAX_DEPTH: usize = 16;
+const GLOB_MAX_LISTINGS: usize = 4096;
+
+/// Matching machine paths of a glob (`*`, `?`, `[...]` per component, `{a,b}`, `**` for zero
+/// or more directories; super::glob), rooted in --sysroot, sorted, at most GLOB_LIMIT. `**`
+/// never follows a symbolic link to a directory (no loops) and stops at GLOB_MAX_DEPTH; every
+/// glob lists at most GLOB_MAX_LISTINGS directories.
 fn glob(ctx: &Ctx, pattern: &str) -> Vec<PathBuf> {
     if !pattern.starts_with('/') {
         return Vec::new();
     }
-    let mut current = vec![PathBuf::from("/")];
-    for comp in pattern.split('/').filter(|c| !c.is_empty()) {
-        let mut next = Vec::new();
-        for dir in &current {
-            if comp.contains(['*', '?']) {
-                let mut names: Vec<String> = ctx
-                    .host
-                    .fs
-                    .list_names(dir)
-                    .into_iter()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .filter(|n| wildcard(comp, n) && (comp.starts_with('.') || !n.starts_with('.')))
-                    .collect();
-                names.sort();
-                next.extend(names.into_iter().map(|n| dir.join(n)));
-            } else {
-                let p = dir.join(comp);
-                if ctx.host.fs.symlink_metadata(&p).is_ok() {
-                    next.push(p);
+    let Ok(patterns) = super::glob::expand_braces(pattern) else {
+        return Vec::new();
+    };
+    let mut w = Walk {
+        ctx,
+        listings: 0,
+        out: Vec::new(),
+    };
+    for p in &patterns {
+        let comps: Vec<&str> = p.split('/').filter(|c| !c.is_empty()).collect();
+        w.walk(PathBuf::from("/"), &comps);
+    }
+    w.out.sort();
+    w.out.dedup();
+    w.out.truncate(GLOB_LIMIT);
+    w.out
+}
+
+struct Walk<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    listings: usize,
+    out: Vec<PathBuf>,
+}
+
+impl Walk<'_, '_> {
+    fn full(&self) -> bool {
+        self.out.len() >= GLOB_LIMIT || self.listings >= GLOB_MAX_LISTINGS
+    }
+
+    fn list(&mut self, dir: &Path) -> Vec<String> {
+        self.listings += 1;
+        self.ctx
+            .host
+            .fs
+            .list_names(dir)
+            .into_iter()
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// The entry `name` of directory `dir` itself (a link is not followed), with `dir`'s own
+    /// links resolved inside the root.
+    fn lstat(&self, dir: &Path, name: &str) -> Option<std::fs::Metadata> {
+        let fs = &self.ctx.host.fs;
+        let base = fs.canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        fs.symlink_metadata(&base.join(name)).ok()
+    }
+
+    fn walk(&mut self, at: PathBuf, comps: &[&str]) {
+        if self.full() {
+            return;
+        }
+        let Some((first, rest)) = comps.split_first() else {
+            self.out.push(at);
+            return;
+        };
+        if *first == "**" {
+            self.descend(at, rest, 0);
+        } else if super::glob::has_magic(first) {
+            for n in self.list(&at) {
+                if super::glob::matches(first, &n) {
+                    self.walk(at.join(n), rest);
                 }
             }
-            if next.len() > GLOB_LIMIT {
-                next.truncate(GLOB_LIMIT);
-                break;
+        } else {
+            if self.lstat(&at, first).is_some() {
+                self.walk(at.join(first), rest);
             }
         }
-        current = next;
-        if current.is_empty() {
-            break;
-        }
     }
-    current
-}
 
-/// `*` any run of characters, `?` one character. Iterative, linear in practice.
-pub fn wildcard(pat: &str, name: &str) -> bool {
-    let p: Vec<char> = pat.chars().collect();
-    let n: Vec<char> = name.chars().collect();
-    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
-    while j < n.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
-            i += 1;
-            j += 1;
-        } else if i < p.len() && p[i] == '*' {
-            star = Some(i);
-            mark = j;
-            i += 1;
-        } else if let Some(s) = star {
-            i = s + 1;
-            mark += 1;
-            j = mark;
+    /// `**`: the rest matched here, then in every real (not symlinked) sub-directory.
+    fn descend(&mut self, at: PathBuf, rest: &[&str], depth: usize) {
+        if self.full() {
+            return;
+        }
+        if rest.is_empty() {
+            // A trailing `**` names the directories themselves.
+            self.out.push(at.clone());
         } else {
-            return false;
+            self.walk(at.clone(), rest);
         }
-    }
-    while i < p.len() && p[i] == '*' {
-        i += 1;
-    }
-    i == p.len()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wildcard;
-
-    #[test]
-    fn wildcards() {
-        assert!(wildcard("*.toml", "a.toml"));
-        assert!(!wildcard("*.toml", "a.toml~"));
-        assert!(wildcard("libamdhip64.so.?", "libamdhip64.so.6"));
-        assert!(wildcard("*", ""));
-        assert!(!wildcard("a*b", "acd"));
+        if depth >= GLOB_MAX_DEPTH {
+            return;
+        }
+        for n in self.list(&at) {
+            if n.starts_with('.') {
+                continue;
+            }
+            if self.lstat(&at, &n).is_some_and(|m| m.is_dir()) {
+                self.descend(at.join(&n), rest, depth + 1);
+            }
+        }
     }
 }
