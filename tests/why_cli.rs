@@ -663,3 +663,325 @@ fn a_missing_hip_runtime_is_confirmed_where_hip_path_names_an_empty_root() {
         "{doc:#}"
     );
 }
+
+#[test]
+fn a_missing_tensile_library_follows_the_processor_rocblas_names_in_sid() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    // rocBLAS's message names the processor; sid's rocBLAS 6.4 (soname 4.4.1) has Tensile
+    // kernels for gfx90a but none for gfx942. No GPU here: the text's processor is judged.
+    let msg = |isa: &str| {
+        format!("rocBLAS error: Cannot read /usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary.dat: Illegal seek for GPU arch : {isa}\n List of available TensileLibrary Files : ")
+    };
+    let (doc, code) = why_in_root(&sid, &[], &[], &msg("gfx942"));
+    let s = recognised(&doc, "rocblas-tensile-missing");
+    assert_eq!(s["answer"], "confirmed", "{doc:#}");
+    assert_eq!(s["captures"]["isa"], "gfx942");
+    assert!(
+        s["checks"]
+            .to_string()
+            .contains("Tensile library has no kernels for gfx942"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = why_in_root(&sid, &[], &[], &msg("gfx90a"));
+    assert_eq!(
+        answer(&doc, "rocblas-tensile-missing"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string().contains("Tensile library covers gfx90a"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn an_invalid_kernel_file_is_confirmed_where_the_legacy_unbundler_meets_hip_6_4() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    // sid's HIP 6.4 with HIP_USE_RUNTIME_UNBUNDLER=1 takes the legacy unbundler, which
+    // rejects every uncompressed bundle (known issue clr-bundle-magic-nul): the installed
+    // rocBLAS is one. The text is CLR's hipGetErrorString (no GPU here to print it).
+    let text = "hipModuleLoad failed: hipErrorInvalidKernelFile: invalid kernel file";
+    let (doc, code) = why_in_root(
+        &sid,
+        &["HIP_USE_RUNTIME_UNBUNDLER=1"],
+        &["--isa", "gfx90a"],
+        text,
+    );
+    assert_eq!(
+        answer(&doc, "hip-invalid-kernel-file"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string().contains("known issue clr-bundle-magic-nul"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = why_in_root(&sid, &[], &["--isa", "gfx90a"], text);
+    assert_eq!(
+        answer(&doc, "hip-invalid-kernel-file"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn an_invalid_device_function_is_confirmed_for_a_binary_without_the_gpus_code() {
+    let t = tempfile::tempdir().unwrap();
+    let Some(lib) = build_lib(t.path(), false) else {
+        return;
+    };
+    let text = "hipLaunchKernel returned hipErrorInvalidDeviceFunction: invalid device function";
+    let run = |isa: &str| {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"))
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .args(["--isa", isa, "why", "--json", "--binary"])
+            .arg(&lib)
+            .arg(text)
+            .output()
+            .unwrap();
+        (json_of(&out), out.status.code().unwrap_or(-1))
+    };
+    // hipcc built it for gfx1030 only.
+    let (doc, code) = run("gfx90a");
+    assert_eq!(
+        answer(&doc, "hip-invalid-device-function"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string()
+            .contains("carries code objects for: gfx1030"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = run("gfx1030");
+    assert_eq!(
+        answer(&doc, "hip-invalid-device-function"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn out_of_resources_and_tensiles_missing_isa_follow_device_access() {
+    let hsa = "hipInit: HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.";
+    let tensile = "Tensile::WARNING: Did not detect SupportedISA: [(8, 0, 3), (9, 0, 0), (9, 0, 6), (9, 0, 8), (9, 0, 10), (10, 3, 0)]; cannot benchmark assembly kernels.";
+    let both = format!("{tensile}\n{hsa}\n");
+    // A GPU whose /dev/kfd the user cannot open (not in the render group).
+    let (doc, code) = why(
+        &["--sysroot", fixture("kfd-group-missing").to_str().unwrap()],
+        &[],
+        &both,
+    );
+    assert_eq!(answer(&doc, "hsa-out-of-resources"), "confirmed", "{doc:#}");
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(doc.to_string().contains("cannot open /dev/kfd"), "{doc:#}");
+    assert_eq!(code, 1);
+    // The same GPU with access.
+    let (doc, code) = why(
+        &["--sysroot", fixture("gfx1030-dgpu").to_str().unwrap()],
+        &[],
+        &both,
+    );
+    assert_eq!(answer(&doc, "hsa-out-of-resources"), "ruled-out", "{doc:#}");
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+    // This build machine (no KFD): Tensile's warning is expected here; asked to judge it as
+    // a place to run GPU code, the doctor confirms there is no GPU.
+    let (doc, _) = why(&[], &[], tensile);
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "undetermined",
+        "{doc:#}"
+    );
+    let (doc, _) = why(&["--profile", "runtime"], &[], tensile);
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(doc.to_string().contains("no usable GPU"), "{doc:#}");
+}
+
+#[test]
+fn llvm_symbols_missing_are_confirmed_with_a_foreign_libllvm_first_in_the_path() {
+    let (Some(cc), Some(py)) = (need_tool("clang-15"), need_tool("python3")) else {
+        return;
+    };
+    let llvm = Path::new("/usr/lib/llvm-15/lib/libLLVM-15.so");
+    if !llvm.exists() {
+        assert!(!toolchain_required(), "{} is missing", llvm.display());
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    // A library that needs LLVM's C API from libLLVM-15.so.1, as comgr and MIOpen do ...
+    std::fs::write(
+        d.join("m.c"),
+        "void LLVMInitializeAMDGPUTargetInfo(void);\nvoid init(void) { LLVMInitializeAMDGPUTargetInfo(); }\n",
+    )
+    .unwrap();
+    // ... and a foreign libLLVM-15.so.1 that lacks it, first in LD_LIBRARY_PATH.
+    std::fs::write(d.join("f.c"), "int foreign_llvm;\n").unwrap();
+    std::fs::create_dir(d.join("foreign")).unwrap();
+    let build = |args: &[&str]| {
+        let st = std::process::Command::new(&cc)
+            .current_dir(d)
+            .env("TMPDIR", d)
+            .args(["-shared", "-fPIC"])
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    };
+    build(&[
+        "m.c",
+        "-o",
+        "libmiopen-like.so",
+        "-L/usr/lib/llvm-15/lib",
+        "-lLLVM-15",
+    ]);
+    build(&[
+        "f.c",
+        "-Wl,-soname,libLLVM-15.so.1",
+        "-o",
+        "foreign/libLLVM-15.so.1",
+    ]);
+    let foreign = d.join("foreign");
+    let out = std::process::Command::new(&py)
+        .current_dir(d)
+        .env("LD_LIBRARY_PATH", &foreign)
+        .args(["-c", "import ctypes; ctypes.CDLL('./libmiopen-like.so')"])
+        .output()
+        .unwrap();
+    // The dynamic loader's real message.
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        text.contains("undefined symbol: LLVMInitializeAMDGPUTargetInfo"),
+        "{text}"
+    );
+    let (doc, code) = why(
+        &[],
+        &[("LD_LIBRARY_PATH", foreign.to_str().unwrap())],
+        &text,
+    );
+    assert_eq!(
+        answer(&doc, "miopen-llvm-undefined"),
+        "confirmed",
+        "{doc:#}"
+    );
+    // comgr, which needs the same libLLVM-15.so.1, fails to load the same way.
+    assert!(
+        doc.to_string()
+            .contains("libamd_comgr cannot be loaded: dlopen failed"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = why(&[], &[], &text);
+    assert_eq!(
+        answer(&doc, "miopen-llvm-undefined"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn cmakes_hip_language_is_confirmed_on_debian_12_and_its_check_passes_on_a_flat_layout() {
+    let Some(cmake) = need_tool("cmake") else {
+        return;
+    };
+    let Some(clang15) = need_tool("clang++-15") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(
+        d.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.21)\nproject(x LANGUAGES HIP)\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(&cmake)
+        .current_dir(d)
+        .env("TMPDIR", d)
+        .arg("-S")
+        .arg(d)
+        .arg("-B")
+        .arg(d.join("build"))
+        .arg(format!("-DCMAKE_HIP_COMPILER={}", clang15.display()))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Debian 12: CMake 3.25 looks in /usr/lib/cmake/hip-lang, Debian ships it under the
+    // multiarch directory.
+    assert!(
+        text.contains("does not contain the HIP runtime CMake package"),
+        "{text}"
+    );
+    let (doc, code) = why(&["--clang", clang15.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "cmake-hip-language"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string()
+            .contains("HIP language looks only in ROOT/lib/cmake/hip-lang"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    // The check itself passes where the package is where that same module looks (the real
+    // 3.25 module and the real package files, in a root with ROCm's flat /opt layout).
+    let module = Path::new("/usr/share/cmake-3.25/Modules/CMakeDetermineHIPCompiler.cmake");
+    let package = Path::new("/usr/lib/x86_64-linux-gnu/cmake/hip-lang");
+    if !module.is_file() || !package.is_dir() {
+        return;
+    }
+    let root = d.join("root");
+    let m = root.join("usr/share/cmake-3.25/Modules");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::copy(module, m.join("CMakeDetermineHIPCompiler.cmake")).unwrap();
+    let p = root.join("opt/rocm-6.2.0/lib/cmake/hip-lang");
+    std::fs::create_dir_all(&p).unwrap();
+    for e in std::fs::read_dir(package).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), p.join(e.file_name())).unwrap();
+    }
+    let (doc, _) = run_json(
+        [
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "cmake.hip-lang",
+        ],
+        &[],
+    );
+    let f = findings(&doc, "cmake.hip-lang");
+    assert_eq!(f[0]["status"], "pass", "{doc:#}");
+    assert!(
+        f[0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("/opt/rocm-6.2.0/lib/cmake/hip-lang/hip-lang-config.cmake"),
+        "{doc:#}"
+    );
+}

@@ -28,6 +28,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../checks/packs/nix.toml"),
     ),
     (
+        "checks/packs/cmake.toml",
+        include_str!("../../checks/packs/cmake.toml"),
+    ),
+    (
         "checks/packs/symptoms.toml",
         include_str!("../../checks/packs/symptoms.toml"),
     ),
