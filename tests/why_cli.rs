@@ -985,3 +985,48 @@ fn cmakes_hip_language_is_confirmed_on_debian_12_and_its_check_passes_on_a_flat_
         "{doc:#}"
     );
 }
+
+#[test]
+fn known_issues_run_as_pack_checks_over_the_libraries_the_loader_finds() {
+    // A real CCOB library (clang-19 --offload-compress) installed as librocblas where the
+    // loader looks: Debian 12's HIP 5.2 cannot read it (known issue ccob-runtime-too-old),
+    // judged by the default run's pack check, not only by `inspect`.
+    let t = tempfile::tempdir().unwrap();
+    let Some(ccob) = build_lib(t.path(), true) else {
+        return;
+    };
+    let lib = t.path().join("lib");
+    std::fs::create_dir(&lib).unwrap();
+    std::fs::copy(&ccob, lib.join("librocblas.so")).unwrap();
+    let id = "known-issues.ccob-runtime-too-old";
+    let (doc, code) = run_json(
+        ["--only", id],
+        &[("LD_LIBRARY_PATH", lib.to_str().unwrap())],
+    );
+    let f = findings(&doc, id);
+    assert_eq!(f.len(), 1, "{doc:#}");
+    assert_eq!(f[0]["status"], "fail", "{doc:#}");
+    assert!(
+        f[0]["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("({}/librocblas.so)", lib.display())),
+        "{doc:#}"
+    );
+    assert!(
+        f[0]["evidence"].to_string().contains("file.ccob"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    // Without it, the installed libraries carry no CCOB: the check passes.
+    let (doc, code) = run_json(["--only", id], &[]);
+    assert_eq!(findings(&doc, id)[0]["status"], "pass", "{doc:#}");
+    assert_eq!(code, 0);
+    // `explain` shows the issue's own docs and where it comes from.
+    let out = doctor().args(["explain", id]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("built-in checks/known-issues.toml") && text.contains("CCOB"),
+        "{text}"
+    );
+}

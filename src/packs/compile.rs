@@ -500,6 +500,22 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             }
         }
         ProbeKind::Library => ProbeSpec::Library(need(&rp.library, "library")),
+        ProbeKind::CodeObjects => {
+            let libs = rp.libraries.clone().unwrap_or_default();
+            if libs.is_empty() || libs.iter().any(|l| l.is_empty() || l.contains('/')) {
+                cx.err(
+                    span.clone(),
+                    "a code-objects probe needs `libraries`, names such as \"rocblas\" (lib<name>.so)",
+                );
+            }
+            if libs.len() > 16 {
+                cx.err(
+                    span.clone(),
+                    "a code-objects probe reads at most 16 libraries",
+                );
+            }
+            ProbeSpec::CodeObjects(libs)
+        }
         ProbeKind::Kfd => ProbeSpec::Kfd(need(&rp.property, "property")),
         ProbeKind::Command => {
             let argv = rp.argv.clone().unwrap_or_default();
@@ -555,6 +571,7 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
         ("fact", rp.fact.is_some(), ProbeKind::Fact),
         ("library", rp.library.is_some(), ProbeKind::Library),
         ("property", rp.property.is_some(), ProbeKind::Kfd),
+        ("libraries", rp.libraries.is_some(), ProbeKind::CodeObjects),
         ("read", rp.read, ProbeKind::File),
     ]
     .iter()

@@ -80,6 +80,8 @@ pub enum ProbeKind {
     Fact,
     Library,
     Kfd,
+    #[serde(rename = "code-objects")]
+    CodeObjects,
 }
 
 #[derive(Debug, Deserialize)]
@@ -104,6 +106,9 @@ pub struct RawProbe {
     pub library: Option<String>,
     /// kfd: a key of the GPU nodes' `properties` files.
     pub property: Option<String>,
+    /// code-objects: libraries (`rocblas`, `amdhip64`) whose device code is read, as the
+    /// loader finds `lib<name>.so`.
+    pub libraries: Option<Vec<String>>,
     /// The value must match this regex; its captures are usable in templates.
     pub regex: Option<Spanned<String>>,
     /// Split the value into tokens at any of these characters.

@@ -33,6 +33,7 @@ pub fn run_check(ctx: &Ctx, check: &Check) -> Vec<Finding> {
         version_of: &version_of,
     };
     if let Err(why) = eval::applies(&check.when, &situation) {
+        let why = why.to_string();
         return vec![Finding::skip(format!("does not apply: {why}"))];
     }
     // Probes are read when a rule needs them, so a check that skips early runs no command.
@@ -154,6 +155,8 @@ fn expand_spec(
                 .collect::<Result<_, _>>()?,
             timeout: *timeout,
         },
+        ProbeSpec::CodeObjects(l) => ProbeSpec::CodeObjects(l.clone()),
+        ProbeSpec::UndefinedSymbols => ProbeSpec::UndefinedSymbols,
         ProbeSpec::Env(v) => ProbeSpec::Env(v.clone()),
         ProbeSpec::Fact(f) => ProbeSpec::Fact(*f),
         ProbeSpec::Library(l) => ProbeSpec::Library(l.clone()),
@@ -232,6 +235,10 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
             )),
             None => RawValue::missing(format!("lib{name}.so is not where the loader looks")),
         },
+        ProbeSpec::CodeObjects(names) => code_objects(ctx, names),
+        ProbeSpec::UndefinedSymbols => {
+            RawValue::missing("undefined symbols are read by `rocm-doctor inspect --symbols`")
+        }
         ProbeSpec::Kfd(key) => {
             let topo = ctx.inv.gpu();
             let Some(base) = &topo.path else {
@@ -258,6 +265,45 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
                 ..RawValue::list(vals)
             }
         }
+    }
+}
+
+/// The device code each library carries, as `PATH: FLAG` items (super::known_issues flags);
+/// a library that is not found, or carries no bundle, adds none. Found when a library was read.
+fn code_objects(ctx: &Ctx, names: &[String]) -> RawValue {
+    use crate::inspect::{file, known_issues};
+    let mut items = Vec::new();
+    let mut ev = Vec::new();
+    let mut read_any = false;
+    for name in names {
+        let Some((path, _)) = library(ctx, name) else {
+            ev.push(format!("lib{name}.so is not where the loader looks"));
+            continue;
+        };
+        let real = ctx.host.fs.canonicalize(&path).unwrap_or(path);
+        let r = file::inspect_file_shared(ctx.host, &real);
+        if let Some(e) = &r.error {
+            ev.push(format!("{}: cannot inspect: {e}", real.display()));
+            continue;
+        }
+        read_any = true;
+        let flags = known_issues::file_flags(&r);
+        ev.push(format!(
+            "{}: {}",
+            real.display(),
+            if flags.is_empty() {
+                "no offload bundle".to_string()
+            } else {
+                flags.iter().cloned().collect::<Vec<_>>().join(", ")
+            }
+        ));
+        items.extend(flags.iter().map(|f| format!("{}: {f}", real.display())));
+    }
+    RawValue {
+        found: read_any,
+        value: items.join("\n"),
+        list: Some(items),
+        evidence: ev,
     }
 }
 
