@@ -615,6 +615,17 @@ fn an_unknown_target_is_ruled_out_by_sids_clang_21() {
             .contains("target gfx1200 (from the text given to why)"),
         "{doc:#}"
     );
+    // A value carried from one message is judged for its own symptom only: rocBLAS's gfx942
+    // confirms the missing Tensile library, not the other symptoms of the same log.
+    let log = format!("{text}\nrocBLAS error: Cannot read /usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx942\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n");
+    let (doc, _) = why_in_root(&sid, &[], &[], &log);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "ruled-out", "{doc:#}");
+    assert_eq!(
+        answer(&doc, "rocblas-tensile-missing"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert_eq!(answer(&doc, "hip-no-binary"), "undetermined", "{doc:#}");
 }
 
 #[test]

@@ -107,14 +107,15 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
     (answer, mine)
 }
 
-/// The human answer.
-pub fn render_human(hits: &[Hit], findings: &[Finding]) -> String {
+/// The human answer: each recognised symptom with the findings of the checks run for it.
+pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
+    let hits = judged;
     let mut s = format!(
         "Recognised {} symptom{} in the text.\n",
         hits.len(),
         if hits.len() == 1 { "" } else { "s" }
     );
-    for (i, h) in hits.iter().enumerate() {
+    for (i, (h, findings)) in judged.iter().enumerate() {
         let sy = h.symptom;
         let (answer, mine) = judge(sy, findings);
         s.push_str(&format!("\n{}. {} ({})\n", i + 1, sy.title, sy.id));
@@ -174,10 +175,10 @@ pub fn render_human(hits: &[Hit], findings: &[Finding]) -> String {
 
 /// The JSON answer (docs/json.md, `why --json`): the family's `schema_version`, `tool`,
 /// `command`, `exit_code`, then one object per recognised symptom.
-pub fn render_json(hits: &[Hit], findings: &[Finding], exit_code: i32) -> Value {
-    let items: Vec<Value> = hits
+pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
+    let items: Vec<Value> = judged
         .iter()
-        .map(|h| {
+        .map(|(h, findings)| {
             let (answer, mine) = judge(h.symptom, findings);
             json!({
                 "id": h.symptom.id,
