@@ -837,7 +837,8 @@ fn llvm_symbols_missing_are_confirmed_with_a_foreign_libllvm_first_in_the_path()
     let (Some(cc), Some(py)) = (need_tool("clang-15"), need_tool("python3")) else {
         return;
     };
-    let llvm = Path::new("/usr/lib/llvm-15/lib/libLLVM-15.so");
+    // The libLLVM comgr itself loads (Debian 12's libllvm15).
+    let llvm = Path::new("/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1");
     if !llvm.exists() {
         assert!(!toolchain_required(), "{} is missing", llvm.display());
         return;
@@ -863,13 +864,7 @@ fn llvm_symbols_missing_are_confirmed_with_a_foreign_libllvm_first_in_the_path()
             .unwrap();
         assert!(st.success());
     };
-    build(&[
-        "m.c",
-        "-o",
-        "libmiopen-like.so",
-        "-L/usr/lib/llvm-15/lib",
-        "-lLLVM-15",
-    ]);
+    build(&["m.c", "-o", "libmiopen-like.so", llvm.to_str().unwrap()]);
     build(&[
         "f.c",
         "-Wl,-soname,libLLVM-15.so.1",
