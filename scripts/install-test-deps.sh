@@ -8,6 +8,7 @@ PACKAGES=(
   clang-15 lld-15 llvm-15 libunwind-15-dev
   clang-19 lld-19 llvm-19 clang-tools-19
   nix-bin hyperfine util-linux shellcheck
+  cmake
   man-db groff-base
   debootstrap
 )

@@ -291,62 +291,86 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         words.join(" ")
     };
     let packs = std::sync::Arc::new(load_packs(args));
-    let mut cfg = match Config::from_args(args) {
-        Ok(c) => c,
-        Err(e) => return usage_error(&e.to_string()),
-    };
     let hits = w::recognise(&packs, &text);
     if hits.is_empty() {
         eprintln!("rocm-doctor: this text matches no known symptom; running the default checks.");
         return run(args);
     }
-    let mut only: Vec<String> = Vec::new();
-    for h in &hits {
-        for c in &h.symptom.checks {
-            let known = checks::doc(c).is_some() || packs.check(c).is_some();
-            if known && !only.contains(c) {
-                only.push(c.clone());
-            }
-        }
-    }
+    let mut cfg = match Config::from_args(args) {
+        Ok(c) => c,
+        Err(e) => return usage_error(&e.to_string()),
+    };
     let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
         Ok(h) => h,
         Err(e) => return usage_error(&e),
     };
-    let mut findings = Vec::new();
-    if !only.is_empty() {
-        cfg.only = only;
-        cfg.skip.clear();
-        cfg.packs = packs.clone();
-        cfg.asm = None;
-        findings = diagnose(&host, &cfg).findings;
-    }
+    // The failing file itself, judged as `inspect` judges it (its findings are
+    // libs.code-objects findings, which the code-object symptoms name).
+    let mut from_binaries = Vec::new();
     if !binaries.is_empty() {
-        // The failing file itself, judged as `inspect` judges it (its findings are
-        // libs.code-objects findings, which the code-object symptoms name).
         let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
         let abs: Vec<std::path::PathBuf> = binaries.iter().map(|p| cwd.join(p)).collect();
         let opts = crate::inspect::Options::default();
-        findings.extend(crate::inspect::findings(&host, &cfg, &abs, &opts));
+        from_binaries = crate::inspect::findings(&host, &cfg, &abs, &opts);
     }
-    let code = if hits
+    // Symptoms are judged in groups by the value they carry from the text (`[symptom.with]`):
+    // a processor one message names (clang's `invalid target ID 'gfx1200'`, rocBLAS's `for GPU
+    // arch : gfx942`) is judged beside --isa for that symptom's checks only, so it cannot
+    // confirm another symptom of the same log. Each group runs only its symptoms' checks.
+    let mut groups: Vec<(Option<String>, Vec<String>, Vec<crate::report::Finding>)> = Vec::new();
+    for h in &hits {
+        let key = h.carried_isa().map(str::to_string);
+        let i = match groups.iter().position(|g| g.0 == key) {
+            Some(i) => i,
+            None => {
+                groups.push((key, Vec::new(), Vec::new()));
+                groups.len() - 1
+            }
+        };
+        for c in &h.symptom.checks {
+            let known = checks::doc(c).is_some() || packs.check(c).is_some();
+            if known && !groups[i].1.contains(c) {
+                groups[i].1.push(c.clone());
+            }
+        }
+    }
+    cfg.skip.clear();
+    cfg.packs = packs.clone();
+    cfg.asm = None;
+    for (isa, only, findings) in &mut groups {
+        if !only.is_empty() {
+            let mut c = cfg.clone();
+            c.only = only.clone();
+            // Validated by the inventory like an AMDGPU_TARGETS entry (a malformed value is
+            // reported as an invalid ISA).
+            c.isas_from_text = isa.iter().cloned().collect();
+            *findings = diagnose(&host, &c).findings;
+        }
+        findings.extend(from_binaries.iter().cloned());
+    }
+    let judged: Vec<(&w::Hit, &[crate::report::Finding])> = hits
         .iter()
-        .any(|h| w::judge(h.symptom, &findings).0 == w::Answer::Confirmed)
+        .map(|h| {
+            let key = h.carried_isa().map(str::to_string);
+            let g = groups
+                .iter()
+                .find(|g| g.0 == key)
+                .expect("every hit has a group");
+            (h, g.2.as_slice())
+        })
+        .collect();
+    let code = if judged
+        .iter()
+        .any(|(h, f)| w::judge(h.symptom, f).0 == w::Answer::Confirmed)
     {
         exit::FAILED
     } else {
         exit::OK
     };
     if args.json {
-        report::write_stdout(
-            report::Output::Json(&w::render_json(&hits, &findings)),
-            code,
-        )
+        report::write_stdout(report::Output::Json(&w::render_json(&judged, code)), code)
     } else {
-        report::write_stdout::<()>(
-            report::Output::Text(&w::render_human(&hits, &findings)),
-            code,
-        )
+        report::write_stdout::<()>(report::Output::Text(&w::render_human(&judged)), code)
     }
 }
 

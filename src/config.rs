@@ -30,6 +30,9 @@ pub struct Config {
     pub isas: Vec<TargetId>,
     /// `--isa tensile` was given (the asm-caps probe expands it).
     pub isa_tensile: bool,
+    /// Processors named in the text given to `why` (`invalid target ID 'gfx1200'`), as
+    /// written: judged beside `--isa` with their own source label, or listed as rejected.
+    pub isas_from_text: Vec<String>,
     pub only: Vec<String>,
     pub skip: Vec<String>,
     pub rocm_path: Option<PathBuf>,
@@ -104,6 +107,7 @@ impl Config {
             profile: a.profile,
             isas,
             isa_tensile,
+            isas_from_text: Vec::new(),
             only,
             skip,
             rocm_path: a.rocm_path.clone(),
@@ -122,6 +126,7 @@ impl Config {
             profile: Profile::Auto,
             isas: Vec::new(),
             isa_tensile: false,
+            isas_from_text: Vec::new(),
             only: Vec::new(),
             skip: Vec::new(),
             rocm_path: None,

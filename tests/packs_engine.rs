@@ -433,3 +433,112 @@ message = \"cc={{cc}} hip={{hip}} root={{root}} missing={{root.missing}}\"
         format!("clang 15, libamdhip64 {v} agrees with the root's HIP {v}")
     );
 }
+
+#[test]
+fn globs_support_double_star_classes_and_braces_and_survive_loops() {
+    use std::os::unix::fs::symlink;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("root");
+    let touch = |rel: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, b"x").unwrap();
+    };
+    touch("usr/lib/x86_64-linux-gnu/cmake/hip-lang/hip-lang-config.cmake");
+    touch("opt/rocm-6.2.0/lib/libamdhip64.so.6");
+    touch("opt/rocm-6.2.0/lib/llvm/lib/libLLVM.so");
+    touch("opt/rocm-dev/lib/libamdhip64.so.6");
+    touch("opt/amd/lib/x.so");
+    touch("opt/rocm-6.2.0/.cache/hidden.so");
+    // A loop (a link to its own parent) and a link to a directory: `**` follows neither.
+    symlink("..", root.join("opt/rocm-6.2.0/lib/loop")).unwrap();
+    symlink("/opt/amd", root.join("opt/amd-link")).unwrap();
+    // 21 levels: beyond the walk's depth bound of 16; a file at level 10 is within it.
+    let mut deep = String::from("opt/deep");
+    for i in 0..21 {
+        deep.push_str(&format!("/d{i}"));
+        if i == 9 {
+            touch(&format!("{deep}/ten.so"));
+        }
+    }
+    touch(&format!("{deep}/far.so"));
+    let probe = |name: &str, path: &str| {
+        format!("[[check.probe]]\nname = \"{name}\"\nkind = \"glob\"\npath = '{path}'\n")
+    };
+    let text = one_check(
+        &[
+            probe("so", "/opt/**/*.so*"),
+            probe("cm", "/{usr,opt}/lib{,/x86_64-linux-gnu}/cmake/hip-lang/*.cmake"),
+            probe("cls", "/opt/rocm-[0-9]*/lib/libamdhip64.so.[0-9]"),
+            probe("neg", "/opt/rocm-[!0-9]*/lib/libamdhip64.so.?"),
+            probe("ten", "/opt/deep/**/ten.so"),
+            probe("far", "/opt/deep/**/far.so"),
+        ]
+        .concat(),
+        "[[check.rule]]\nstatus = \"pass\"\nmessage = \"{so.count} {cm.count} {cls.count} {neg.count} {ten.count} {far.count}: {cls} {neg}\"\n",
+    );
+    let p = pack(t.path(), "g.toml", &text);
+    let f = run_pack(&p, "site.c", &["--sysroot", root.to_str().unwrap()], &[]);
+    assert_eq!(
+        f["summary"],
+        "5 1 1 1 1 0: /opt/rocm-6.2.0/lib/libamdhip64.so.6 /opt/rocm-dev/lib/libamdhip64.so.6",
+        "{f:#}"
+    );
+    // Five shared objects (ten.so among them): none twice through the loop or the link, none
+    // hidden or beyond the depth bound (far.so).
+    let ev = f["evidence"].to_string();
+    assert!(ev.contains("so: /opt/amd/lib/x.so"), "{ev}");
+    // Bad patterns are load errors with their place.
+    for (bad, want) in [
+        ("/x/[abc", "unclosed '['"),
+        ("/x/{a,b", "unclosed '{'"),
+        ("/x/{a,b,c,d}{a,b,c,d}{a,b,c,d}{a,b,c,d}", "more than 64"),
+        ("relative/*", "must be an absolute path"),
+    ] {
+        let p = pack(
+            t.path(),
+            "bad.toml",
+            &one_check(
+                &probe("g", bad),
+                "[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n",
+            ),
+        );
+        let (code, out) = lint(&p);
+        assert_eq!(code, 1, "{out}");
+        assert!(
+            out.contains("bad.toml:") && out.contains(want),
+            "{bad}: {out}"
+        );
+    }
+}
+
+#[test]
+fn a_symptoms_carried_group_must_exist_and_come_from_its_own_text() {
+    let t = tempfile::tempdir().unwrap();
+    let sym = |with: &str, text: &str| {
+        format!(
+            "{HEAD}\n[[symptom]]\nid = \"s\"\ntitle = \"t\"\npatterns = [\"invalid target ID '(?P<isa>[^']*)'\"]\ntext = \"{text}\"\nsource = \"s\"\ncause = \"c\"\nfix = \"f\"\nchecks = [\"targets.isa\"]\nwith = {{ isa = \"{with}\" }}\n"
+        )
+    };
+    let p = pack(
+        t.path(),
+        "s.toml",
+        &sym("isa", "invalid target ID 'gfx1200'"),
+    );
+    assert_eq!(lint(&p).0, 0, "{}", lint(&p).1);
+    let p = pack(
+        t.path(),
+        "s.toml",
+        &sym("iza", "invalid target ID 'gfx1200'"),
+    );
+    let (code, out) = lint(&p);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("s.toml:15:16:") && out.contains("did you mean `isa`?"),
+        "{out}"
+    );
+    let p = pack(t.path(), "s.toml", &sym("isa", "invalid target ID ''"));
+    let (code, out) = lint(&p);
+    assert_eq!(code, 1);
+    assert!(out.contains("gives no value for group 'isa'"), "{out}");
+}

@@ -460,3 +460,579 @@ fn missing_device_libs_are_ruled_out_on_sids_healthy_stack() {
         "{doc:#}"
     );
 }
+
+/// The real sid root, or None (skipped unless the toolchain is required).
+fn sid_root() -> Option<PathBuf> {
+    let roots = std::env::var_os("ROCM_DOCTOR_ROOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/var/tmp/rocm-doctor-roots"));
+    let sid = roots.join("sid");
+    if sid.join(".rocm-doctor-root-ok").is_file() {
+        return Some(sid);
+    }
+    assert!(
+        !toolchain_required(),
+        "the real sid root is required (scripts/real-roots.sh)"
+    );
+    eprintln!("skipped: the real sid root is not built");
+    None
+}
+
+/// `why --json TEXT` run inside the real root (scripts/in-root.sh), with `VAR=value` words.
+fn why_in_root(root: &Path, vars: &[&str], args: &[&str], text: &str) -> (serde_json::Value, i32) {
+    let out = std::process::Command::new(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/in-root.sh"),
+    )
+    .env(
+        "ROCM_DOCTOR_BIN",
+        assert_cmd::cargo::cargo_bin("rocm-doctor"),
+    )
+    .arg(root)
+    .args(vars)
+    .arg("rocm-doctor")
+    .args(args)
+    .args(["why", "--json", text])
+    .output()
+    .unwrap();
+    (json_of(&out), out.status.code().unwrap_or(-1))
+}
+
+fn recognised<'a>(doc: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    doc["recognised"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == id)
+        .unwrap_or_else(|| panic!("{id} not recognised: {doc:#}"))
+}
+
+/// clang's stderr for a HIP compile of a one-kernel file with `args`, in a temp dir.
+fn clang_hip_stderr(clang: &Path, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> String {
+    let src = dir.join("k.hip");
+    std::fs::write(&src, "__global__ void k(float *x) { x[0] = 1; }\n").unwrap();
+    let mut c = std::process::Command::new(clang);
+    c.env("TMPDIR", dir)
+        .current_dir(dir)
+        .args(["-x", "hip", "-c"])
+        .args(args)
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("k.o"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert!(!out.status.success());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn why_json_carries_the_schema_version_and_the_command() {
+    let (doc, code) = why(
+        &["--only", "toolchain.env"],
+        &[],
+        "ld.lld: error: unable to find library -lunwind",
+    );
+    assert_eq!(doc["schema_version"], 2, "{doc:#}");
+    assert_eq!(doc["tool"]["name"], "rocm-doctor");
+    assert_eq!(doc["command"], "why");
+    assert_eq!(doc["exit_code"], code);
+    assert!(doc["recognised"][0]["captures"].is_object(), "{doc:#}");
+}
+
+#[test]
+fn an_unknown_target_is_judged_for_the_processor_the_text_names() {
+    let (Some(clang15), Some(clang19)) = (
+        need_tool("clang++-15"),
+        need_tool("/usr/lib/llvm-19/bin/clang++"),
+    ) else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    // The real message: clang 15 predates gfx1200 (RDNA4).
+    let text = clang_hip_stderr(&clang15, t.path(), &["--offload-arch=gfx1200"], &[]);
+    assert!(text.contains("invalid target ID 'gfx1200'"), "{text}");
+    let (doc, code) = why(&["--clang", clang15.to_str().unwrap()], &[], &text);
+    let s = recognised(&doc, "clang-unknown-target");
+    assert_eq!(s["answer"], "confirmed", "{doc:#}");
+    assert_eq!(s["captures"]["isa"], "gfx1200");
+    assert_eq!(code, 1);
+    // The evidence names the clang here that does know it, and the fix uses it.
+    let isa = s["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "targets.isa" && f["subject"] == "gfx1200")
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    let summary = isa["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("does not know gfx1200; clang 19")
+            && summary.contains("/usr/lib/llvm-19/bin/clang++ does"),
+        "{summary}"
+    );
+    assert!(
+        isa["fix"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("--clang /usr/lib/llvm-19/bin/clang++"),
+        "{isa:#}"
+    );
+    // Judged with clang 19, which knows gfx1200: ruled out.
+    let (doc, code) = why(&["--clang", clang19.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+    // A well-formed name no clang knows is confirmed, and the doctor says no clang knows it.
+    let unknown = clang_hip_stderr(&clang15, t.path(), &["--offload-arch=gfx1300"], &[]);
+    let (doc, _) = why(&["--clang", clang15.to_str().unwrap()], &[], &unknown);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string().contains("no other clang here does"),
+        "{doc:#}"
+    );
+    // A malformed one (a typo) is confirmed as such.
+    let typo = clang_hip_stderr(&clang15, t.path(), &["--offload-arch=gfx90a:xnack"], &[]);
+    let (doc, _) = why(&["--clang", clang15.to_str().unwrap()], &[], &typo);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string()
+            .contains("the text given to why holds an invalid ISA 'gfx90a:xnack'"),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn an_unknown_target_is_ruled_out_by_sids_clang_21() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    // The message as Debian 12's clang-15 prints it (produced in the test above).
+    let text = "clang: error: invalid target ID 'gfx1200'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')";
+    let (doc, code) = why_in_root(&sid, &[], &[], text);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+    assert!(
+        doc.to_string()
+            .contains("target gfx1200 (from the text given to why)"),
+        "{doc:#}"
+    );
+    // A value carried from one message is judged for its own symptom only: rocBLAS's gfx942
+    // confirms the missing Tensile library, not the other symptoms of the same log.
+    let log = format!("{text}\nrocBLAS error: Cannot read /usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary.dat: Illegal seek for GPU arch : gfx942\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n");
+    let (doc, _) = why_in_root(&sid, &[], &[], &log);
+    assert_eq!(answer(&doc, "clang-unknown-target"), "ruled-out", "{doc:#}");
+    assert_eq!(
+        answer(&doc, "rocblas-tensile-missing"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert_eq!(answer(&doc, "hip-no-binary"), "undetermined", "{doc:#}");
+}
+
+#[test]
+fn a_missing_hip_runtime_is_confirmed_where_hip_path_names_an_empty_root() {
+    let Some(clang15) = need_tool("clang++-15") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let empty = t.path().join("empty-hip");
+    std::fs::create_dir(&empty).unwrap();
+    // clang 15 takes HIP_PATH as the HIP installation (the device libraries are found, so the
+    // HIP runtime is what it reports missing).
+    let text = clang_hip_stderr(
+        &clang15,
+        t.path(),
+        &[
+            "--offload-arch=gfx1030",
+            "--rocm-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+        ],
+        &[("HIP_PATH", empty.to_str().unwrap())],
+    );
+    assert!(text.contains("cannot find HIP runtime"), "{text}");
+    // The build as hipcc runs it, with HIP_PATH at the empty root: confirmed.
+    let (doc, code) = why(
+        &["--isa", "gfx1030"],
+        &[("HIP_PATH", empty.to_str().unwrap())],
+        &text,
+    );
+    assert_eq!(answer(&doc, "clang-no-hip-runtime"), "confirmed", "{doc:#}");
+    assert!(doc.to_string().contains("lacks HIP headers"), "{doc:#}");
+    assert_eq!(code, 1);
+    // Without it, hipcc's compile works here: ruled out.
+    let (doc, code) = why(&["--isa", "gfx1030"], &[], &text);
+    assert_eq!(answer(&doc, "clang-no-hip-runtime"), "ruled-out", "{doc:#}");
+    assert_eq!(code, 0);
+    // Debian 12's bare clang-15 (CMake's HIP language) does not find the runtime even without
+    // HIP_PATH: its compile probe fails with this very message, so it is confirmed too.
+    let (doc, _) = why(
+        &["--clang", clang15.to_str().unwrap(), "--isa", "gfx1030"],
+        &[],
+        &text,
+    );
+    assert_eq!(answer(&doc, "clang-no-hip-runtime"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string().contains("cannot find HIP runtime"),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn a_missing_tensile_library_follows_the_processor_rocblas_names_in_sid() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    // rocBLAS's message names the processor; sid's rocBLAS 6.4 (soname 4.4.1) has Tensile
+    // kernels for gfx90a but none for gfx942. No GPU here: the text's processor is judged.
+    let msg = |isa: &str| {
+        format!("rocBLAS error: Cannot read /usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary.dat: Illegal seek for GPU arch : {isa}\n List of available TensileLibrary Files : ")
+    };
+    let (doc, code) = why_in_root(&sid, &[], &[], &msg("gfx942"));
+    let s = recognised(&doc, "rocblas-tensile-missing");
+    assert_eq!(s["answer"], "confirmed", "{doc:#}");
+    assert_eq!(s["captures"]["isa"], "gfx942");
+    assert!(
+        s["checks"]
+            .to_string()
+            .contains("Tensile library has no kernels for gfx942"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = why_in_root(&sid, &[], &[], &msg("gfx90a"));
+    assert_eq!(
+        answer(&doc, "rocblas-tensile-missing"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string().contains("Tensile library covers gfx90a"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn an_invalid_kernel_file_is_confirmed_where_the_legacy_unbundler_meets_hip_6_4() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    // sid's HIP 6.4 with HIP_USE_RUNTIME_UNBUNDLER=1 takes the legacy unbundler, which
+    // rejects every uncompressed bundle (known issue clr-bundle-magic-nul): the installed
+    // rocBLAS is one. The text is CLR's hipGetErrorString (no GPU here to print it).
+    let text = "hipModuleLoad failed: hipErrorInvalidKernelFile: invalid kernel file";
+    let (doc, code) = why_in_root(
+        &sid,
+        &["HIP_USE_RUNTIME_UNBUNDLER=1"],
+        &["--isa", "gfx90a"],
+        text,
+    );
+    assert_eq!(
+        answer(&doc, "hip-invalid-kernel-file"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string().contains("known issue clr-bundle-magic-nul"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = why_in_root(&sid, &[], &["--isa", "gfx90a"], text);
+    assert_eq!(
+        answer(&doc, "hip-invalid-kernel-file"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn an_invalid_device_function_is_confirmed_for_a_binary_without_the_gpus_code() {
+    let t = tempfile::tempdir().unwrap();
+    let Some(lib) = build_lib(t.path(), false) else {
+        return;
+    };
+    let text = "hipLaunchKernel returned hipErrorInvalidDeviceFunction: invalid device function";
+    let run = |isa: &str| {
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"))
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .args(["--isa", isa, "why", "--json", "--binary"])
+            .arg(&lib)
+            .arg(text)
+            .output()
+            .unwrap();
+        (json_of(&out), out.status.code().unwrap_or(-1))
+    };
+    // hipcc built it for gfx1030 only.
+    let (doc, code) = run("gfx90a");
+    assert_eq!(
+        answer(&doc, "hip-invalid-device-function"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string()
+            .contains("carries code objects for: gfx1030"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = run("gfx1030");
+    assert_eq!(
+        answer(&doc, "hip-invalid-device-function"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn out_of_resources_and_tensiles_missing_isa_follow_device_access() {
+    let hsa = "hipInit: HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources. This error may also occur when the core runtime library needs to spawn threads or create internal OS-specific events.";
+    let tensile = "Tensile::WARNING: Did not detect SupportedISA: [(8, 0, 3), (9, 0, 0), (9, 0, 6), (9, 0, 8), (9, 0, 10), (10, 3, 0)]; cannot benchmark assembly kernels.";
+    let both = format!("{tensile}\n{hsa}\n");
+    // A GPU whose /dev/kfd the user cannot open (not in the render group).
+    let (doc, code) = why(
+        &["--sysroot", fixture("kfd-group-missing").to_str().unwrap()],
+        &[],
+        &both,
+    );
+    assert_eq!(answer(&doc, "hsa-out-of-resources"), "confirmed", "{doc:#}");
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(doc.to_string().contains("cannot open /dev/kfd"), "{doc:#}");
+    assert_eq!(code, 1);
+    // The same GPU with access.
+    let (doc, code) = why(
+        &["--sysroot", fixture("gfx1030-dgpu").to_str().unwrap()],
+        &[],
+        &both,
+    );
+    assert_eq!(answer(&doc, "hsa-out-of-resources"), "ruled-out", "{doc:#}");
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+    // This build machine (no KFD): Tensile's warning is expected here; asked to judge it as
+    // a place to run GPU code, the doctor confirms there is no GPU.
+    let (doc, _) = why(&[], &[], tensile);
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "undetermined",
+        "{doc:#}"
+    );
+    let (doc, _) = why(&["--profile", "runtime"], &[], tensile);
+    assert_eq!(
+        answer(&doc, "tensile-no-supported-isa"),
+        "confirmed",
+        "{doc:#}"
+    );
+    assert!(doc.to_string().contains("no usable GPU"), "{doc:#}");
+}
+
+#[test]
+fn llvm_symbols_missing_are_confirmed_with_a_foreign_libllvm_first_in_the_path() {
+    let (Some(cc), Some(py)) = (need_tool("clang-15"), need_tool("python3")) else {
+        return;
+    };
+    // The libLLVM comgr itself loads (Debian 12's libllvm15).
+    let llvm = Path::new("/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1");
+    if !llvm.exists() {
+        assert!(!toolchain_required(), "{} is missing", llvm.display());
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    // A library that needs LLVM's C API from libLLVM-15.so.1, as comgr and MIOpen do ...
+    std::fs::write(
+        d.join("m.c"),
+        "void LLVMInitializeAMDGPUTargetInfo(void);\nvoid init(void) { LLVMInitializeAMDGPUTargetInfo(); }\n",
+    )
+    .unwrap();
+    // ... and a foreign libLLVM-15.so.1 that lacks it, first in LD_LIBRARY_PATH.
+    std::fs::write(d.join("f.c"), "int foreign_llvm;\n").unwrap();
+    std::fs::create_dir(d.join("foreign")).unwrap();
+    let build = |args: &[&str]| {
+        let st = std::process::Command::new(&cc)
+            .current_dir(d)
+            .env("TMPDIR", d)
+            .args(["-shared", "-fPIC"])
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    };
+    build(&["m.c", "-o", "libmiopen-like.so", llvm.to_str().unwrap()]);
+    build(&[
+        "f.c",
+        "-Wl,-soname,libLLVM-15.so.1",
+        "-o",
+        "foreign/libLLVM-15.so.1",
+    ]);
+    let foreign = d.join("foreign");
+    let out = std::process::Command::new(&py)
+        .current_dir(d)
+        .env("LD_LIBRARY_PATH", &foreign)
+        .args(["-c", "import ctypes; ctypes.CDLL('./libmiopen-like.so')"])
+        .output()
+        .unwrap();
+    // The dynamic loader's real message.
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        text.contains("undefined symbol: LLVMInitializeAMDGPUTargetInfo"),
+        "{text}"
+    );
+    let (doc, code) = why(
+        &[],
+        &[("LD_LIBRARY_PATH", foreign.to_str().unwrap())],
+        &text,
+    );
+    assert_eq!(
+        answer(&doc, "miopen-llvm-undefined"),
+        "confirmed",
+        "{doc:#}"
+    );
+    // comgr, which needs the same libLLVM-15.so.1, fails to load the same way.
+    assert!(
+        doc.to_string()
+            .contains("libamd_comgr cannot be loaded: dlopen failed"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    let (doc, code) = why(&[], &[], &text);
+    assert_eq!(
+        answer(&doc, "miopen-llvm-undefined"),
+        "ruled-out",
+        "{doc:#}"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn cmakes_hip_language_is_confirmed_on_debian_12_and_its_check_passes_on_a_flat_layout() {
+    let Some(cmake) = need_tool("cmake") else {
+        return;
+    };
+    let Some(clang15) = need_tool("clang++-15") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let d = t.path();
+    std::fs::write(
+        d.join("CMakeLists.txt"),
+        "cmake_minimum_required(VERSION 3.21)\nproject(x LANGUAGES HIP)\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(&cmake)
+        .current_dir(d)
+        .env("TMPDIR", d)
+        .arg("-S")
+        .arg(d)
+        .arg("-B")
+        .arg(d.join("build"))
+        .arg(format!("-DCMAKE_HIP_COMPILER={}", clang15.display()))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Debian 12: CMake 3.25 looks in /usr/lib/cmake/hip-lang, Debian ships it under the
+    // multiarch directory.
+    assert!(
+        text.contains("does not contain the HIP runtime CMake package"),
+        "{text}"
+    );
+    let (doc, code) = why(&["--clang", clang15.to_str().unwrap()], &[], &text);
+    assert_eq!(answer(&doc, "cmake-hip-language"), "confirmed", "{doc:#}");
+    assert!(
+        doc.to_string()
+            .contains("HIP language looks only in ROOT/lib/cmake/hip-lang"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    // The check itself passes where the package is where that same module looks (the real
+    // 3.25 module and the real package files, in a root with ROCm's flat /opt layout).
+    let module = Path::new("/usr/share/cmake-3.25/Modules/CMakeDetermineHIPCompiler.cmake");
+    let package = Path::new("/usr/lib/x86_64-linux-gnu/cmake/hip-lang");
+    if !module.is_file() || !package.is_dir() {
+        return;
+    }
+    let root = d.join("root");
+    let m = root.join("usr/share/cmake-3.25/Modules");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::copy(module, m.join("CMakeDetermineHIPCompiler.cmake")).unwrap();
+    let p = root.join("opt/rocm-6.2.0/lib/cmake/hip-lang");
+    std::fs::create_dir_all(&p).unwrap();
+    for e in std::fs::read_dir(package).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), p.join(e.file_name())).unwrap();
+    }
+    let (doc, _) = run_json(
+        [
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "cmake.hip-lang",
+        ],
+        &[],
+    );
+    let f = findings(&doc, "cmake.hip-lang");
+    assert_eq!(f[0]["status"], "pass", "{doc:#}");
+    assert!(
+        f[0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("/opt/rocm-6.2.0/lib/cmake/hip-lang/hip-lang-config.cmake"),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn known_issues_run_as_pack_checks_over_the_libraries_the_loader_finds() {
+    // A real CCOB library (clang-19 --offload-compress) installed as librocblas where the
+    // loader looks: Debian 12's HIP 5.2 cannot read it (known issue ccob-runtime-too-old),
+    // judged by the default run's pack check, not only by `inspect`.
+    let t = tempfile::tempdir().unwrap();
+    let Some(ccob) = build_lib(t.path(), true) else {
+        return;
+    };
+    let lib = t.path().join("lib");
+    std::fs::create_dir(&lib).unwrap();
+    std::fs::copy(&ccob, lib.join("librocblas.so")).unwrap();
+    let id = "known-issues.ccob-runtime-too-old";
+    let (doc, code) = run_json(
+        ["--only", id],
+        &[("LD_LIBRARY_PATH", lib.to_str().unwrap())],
+    );
+    let f = findings(&doc, id);
+    assert_eq!(f.len(), 1, "{doc:#}");
+    assert_eq!(f[0]["status"], "fail", "{doc:#}");
+    assert!(
+        f[0]["summary"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("({}/librocblas.so)", lib.display())),
+        "{doc:#}"
+    );
+    assert!(
+        f[0]["evidence"].to_string().contains("file.ccob"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 1);
+    // Without it, the installed libraries carry no CCOB: the check passes.
+    let (doc, code) = run_json(["--only", id], &[]);
+    assert_eq!(findings(&doc, id)[0]["status"], "pass", "{doc:#}");
+    assert_eq!(code, 0);
+    // `explain` shows the issue's own docs and where it comes from.
+    let out = doctor().args(["explain", id]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("built-in checks/known-issues.toml") && text.contains("CCOB"),
+        "{text}"
+    );
+}

@@ -33,7 +33,7 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
             continue;
         };
         found_any = true;
-        let r = file::inspect_file(host, &lib.realpath, &bo);
+        let r = file::inspect_file_shared(host, &lib.realpath);
         let subject = lib.realpath.display().to_string();
         if let Some(e) = &r.error {
             out.push(Finding::error(format!("cannot inspect lib{stem}: {e}")).subject(subject));
@@ -102,12 +102,16 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
             }
         }
         out.extend(
-            judge::known_issues_for(&r, &extra, &versions, &env, &[])
-                .into_iter()
-                .map(|f| {
-                    f.evidence_lines(where_looked.clone())
-                        .evidence_lines(version_evidence.clone())
-                }),
+            // Issues about what a file carries and the environment are the default run's
+            // `known-issues.*` pack checks; the ones that need the Tensile directory stay here.
+            judge::known_issues_where(&r, &extra, &versions, &env, &[], &|i| {
+                !crate::inspect::known_issues::runs_on_machine(i)
+            })
+            .into_iter()
+            .map(|f| {
+                f.evidence_lines(where_looked.clone())
+                    .evidence_lines(version_evidence.clone())
+            }),
         );
     }
     if !found_any {

@@ -99,7 +99,7 @@ fn check_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> 
 }
 
 /// A check's documentation, from `checks/<family>.toml`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckDoc {
     #[serde(deserialize_with = "check_id")]

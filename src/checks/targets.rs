@@ -14,7 +14,11 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
             Finding::warn(format!("{} holds an invalid ISA '{}'", r.source, r.value))
                 .subject(r.source.clone())
                 .evidence(r.reason.clone())
-                .fix(Fix::text(format!("{} takes processor names such as gfx90a or gfx1030, separated by ';' (CMake) or ',' (PyTorch), optionally with :xnack+/- or :sramecc+/-.", r.source))),
+                .fix(Fix::text(if r.source == crate::inventory::targets::TEXT_SOURCE {
+                    format!("The build asked for '{}', which is not a processor name: use names such as gfx90a or gfx1030 (clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus lists them), optionally with :xnack+/- or :sramecc+/-.", r.value)
+                } else {
+                    format!("{} takes processor names such as gfx90a or gfx1030, separated by ';' (CMake) or ',' (PyTorch), optionally with :xnack+/- or :sramecc+/-.", r.source)
+                })),
         );
     }
     if t.isas.is_empty() {
@@ -22,17 +26,48 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
         return out;
     }
     let clang = ctx.inv.clang();
+    // Asked only when the judged clang rejects a processor: do the other clangs here know it?
+    let others = std::cell::OnceCell::new();
     for ti in &t.isas {
         let subject = ti.isa.to_string();
         let known_to_clang = clang.map(|c| c.amdgpu_processors.contains(&ti.isa.processor));
         let mut f = match (known_to_clang, clang) {
-            (Some(false), Some(c)) if c.amdgpu_registered => Finding::fail(format!("clang {} does not know {}", c.version.as_deref().unwrap_or("?"), ti.isa.processor))
-                .fix(Fix::text(format!(
-                    "Use a clang that knows {} (first in LLVM {} per checks/isa.toml), or remove it from {}.",
-                    ti.isa.processor,
-                    ti.isa.info().map(|p| p.llvm.to_string()).unwrap_or_else(|| "?".into()),
-                    ti.source
-                ))),
+            (Some(false), Some(c)) if c.amdgpu_registered => {
+                let p = &ti.isa.processor;
+                let others = others.get_or_init(|| other_clangs(ctx, c));
+                let knowing: Vec<&OtherClang> =
+                    others.iter().filter(|o| o.processors.contains(p)).collect();
+                let first = ti.isa.info().map(|i| i.llvm.to_string()).unwrap_or_default();
+                let from = if ti.source == crate::inventory::targets::TEXT_SOURCE {
+                    "the build's targets (--offload-arch, AMDGPU_TARGETS, GPU_TARGETS)"
+                } else {
+                    ti.source.as_str()
+                };
+                let this = format!("clang {} ({})", c.version.as_deref().unwrap_or("?"), c.path.display());
+                let (summary, fix) = match knowing.first() {
+                    Some(o) => (
+                        format!("{this} does not know {p}; clang {} at {} does", o.version, o.path.display()),
+                        format!("Build with the clang that knows {p}: --clang {} (for CMake: CMAKE_HIP_COMPILER={}), or remove {p} from {from}.", o.path.display(), o.path.display()),
+                    ),
+                    None => (
+                        format!("{this} does not know {p}{}", if others.is_empty() { String::new() } else { "; no other clang here does".into() }),
+                        match ti.isa.info() {
+                            Some(_) => format!("Use a clang that knows {p} (first in LLVM {first} per checks/isa.toml), or remove it from {from}."),
+                            None => format!("{p} is not in rocm-doctor's processor table either (checks/isa.toml): check the spelling against `clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`, or remove it from {from}."),
+                        },
+                    ),
+                };
+                let mut f = Finding::fail(summary).fix(Fix::text(fix));
+                for o in others {
+                    f = f.evidence(format!(
+                        "clang {} at {} {} {p}",
+                        o.version,
+                        o.path.display(),
+                        if o.processors.contains(p) { "knows" } else { "does not know" }
+                    ));
+                }
+                f
+            }
             _ if ti.isa.info().is_none() => Finding::warn(format!("{} is not a processor rocm-doctor knows", ti.isa.processor)).fix(Fix::text("Check the spelling against `clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`.")),
             _ => Finding::pass(format!("target {} (from {})", ti.isa, ti.source)),
         };
@@ -58,6 +93,47 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
+    }
+    out
+}
+
+/// Another clang found on the machine and the processors its AMDGPU backend lists.
+struct OtherClang {
+    path: std::path::PathBuf,
+    version: String,
+    processors: Vec<String>,
+}
+
+/// The clangs the inventory found beside the judged one (at most 4 distinct binaries), each
+/// asked `-print-supported-cpus` through `Host::run`; those that cannot answer are left out.
+fn other_clangs(ctx: &Ctx, judged: &crate::inventory::clang::ClangInfo) -> Vec<OtherClang> {
+    use crate::inventory::clang::parse_supported_cpus;
+    let fs = &ctx.host.fs;
+    let mut seen: Vec<std::path::PathBuf> = judged.real_path.iter().cloned().collect();
+    let mut out = Vec::new();
+    for (path, _) in &judged.others {
+        let real = fs.canonicalize(path).unwrap_or_else(|_| path.clone());
+        if seen.contains(&real) || out.len() >= 4 {
+            continue;
+        }
+        seen.push(real);
+        let spec = crate::host::CommandSpec::new(path).args([
+            "--target=amdgcn-amd-amdhsa",
+            "-nogpulib",
+            "-print-supported-cpus",
+        ]);
+        let r = ctx.host.run(&spec);
+        let text = r.combined_text();
+        let processors = parse_supported_cpus(&text);
+        if !r.success() || processors.is_empty() {
+            continue;
+        }
+        out.push(OtherClang {
+            path: path.clone(),
+            version: crate::inventory::versions::parse_clang_version(&text)
+                .unwrap_or_else(|| "?".into()),
+            processors,
+        });
     }
     out
 }

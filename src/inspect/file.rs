@@ -155,6 +155,27 @@ fn release_around(done: &dyn Fn(u64, u64), start: u64, len: u64) {
 }
 
 /// Inspects the file at a machine path.
+/// `inspect_file` with the default options, read once per root and process: the default
+/// run's `libs.code-objects` and the `known-issues.*` checks judge the same installed
+/// libraries (librocblas is 1 GB) in parallel threads; the first reads, the others wait.
+pub fn inspect_file_shared(host: &Host, path: &Path) -> std::sync::Arc<FileReport> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Cell = Arc<OnceLock<Arc<FileReport>>>;
+    static CACHE: OnceLock<Mutex<HashMap<(std::path::PathBuf, std::path::PathBuf), Cell>>> =
+        OnceLock::new();
+    let key = (host.fs.root().to_path_buf(), path.to_path_buf());
+    let cell = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_default()
+        .clone();
+    cell.get_or_init(|| Arc::new(inspect_file(host, path, &Options::default())))
+        .clone()
+}
+
 pub fn inspect_file(host: &Host, path: &Path, opts: &Options) -> FileReport {
     let file = match host.fs.open(path) {
         Ok(f) => f,

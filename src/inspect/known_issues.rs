@@ -24,6 +24,9 @@ pub struct Issue {
     pub fix: String,
     pub unset_env: Vec<String>,
     pub sources: Vec<String>,
+    /// The issue as a check-pack check (`known-issues.<id>`): the one evaluator of its
+    /// conditions and version range, for `inspect`, `why --binary` and the default run.
+    pub check: std::sync::Arc<crate::packs::Check>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -161,7 +164,7 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
         if r.sources.is_empty() {
             errors.push(format!("{file}: issue {} cites no source", r.id));
         }
-        issues.push(Issue {
+        let mut issue = Issue {
             id: r.id,
             title: r.title,
             component: r.component,
@@ -173,7 +176,13 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
             fix: r.fix,
             unset_env: r.unset_env,
             sources: r.sources,
-        });
+            check: Default::default(),
+        };
+        match crate::packs::known::to_check(&issue) {
+            Ok(c) => issue.check = std::sync::Arc::new(c),
+            Err(e) => errors.push(format!("{file}: issue {}: {e}", issue.id)),
+        }
+        issues.push(issue);
     }
     let mut logs = Vec::new();
     for l in t.log {
@@ -269,42 +278,79 @@ pub fn file_flags(r: &FileReport) -> BTreeSet<String> {
     f
 }
 
+/// The pack id prefix of known issues run as checks.
+pub const PACK: &str = "known-issues";
+
+/// Libraries whose device code the default run reads for known issues (as `libs.code-objects`).
+pub const KEY_LIBS: &[&str] = &["rocblas", "hipblaslt", "MIOpen", "amdhip64"];
+
+/// The item a file flag becomes in a `code-objects` probe's value.
+const SUBJECT: &str = "the inspected file";
+
+/// Whether the default run can judge the issue on the machine: every condition is a file flag
+/// its `code-objects` probe reads or an environment variable (`dir.*` needs the Tensile
+/// directory `libs.code-objects` locates, `symbols.*` needs `inspect --symbols`).
+pub fn runs_on_machine(issue: &Issue) -> bool {
+    issue.conditions.iter().all(|c| match c {
+        Condition::Flag(f) => f.starts_with("file."),
+        Condition::Env { .. } => true,
+        Condition::Undefined(_) => false,
+    })
+}
+
+/// Evaluates an issue for one subject, through its pack check with the probes bound to the
+/// subject's facts: the conditions first, then the version range (an unknown version is
+/// `Unknown` only when every other condition holds).
 pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
-    for cond in &issue.conditions {
-        let holds = match cond {
-            Condition::Env { name, values } => (facts.env)(name).is_some_and(|v| {
-                values
-                    .iter()
-                    .any(|want| want.eq_ignore_ascii_case(v.trim()))
-            }),
-            Condition::Undefined(prefix) => facts
-                .undefined
-                .iter()
-                .any(|s| s.starts_with(prefix.as_str())),
-            Condition::Flag(f) => facts.flags.contains(*f),
-        };
-        if !holds {
-            return Outcome::DoesNotApply;
-        }
-    }
-    if issue.component == "any" || issue.versions.trim() == "*" {
-        return Outcome::Applies {
-            version: facts.versions.get(&issue.component).cloned(),
-        };
-    }
-    match facts.versions.get(&issue.component) {
-        None => Outcome::Unknown {
-            why: format!("the installed {} version is unknown", issue.component),
-        },
-        Some(v) => match in_range(v, &issue.versions) {
-            Some(true) => Outcome::Applies {
-                version: Some(v.clone()),
+    use crate::packs::eval::{self, NotApplied, RawValue, Situation};
+    use crate::packs::ProbeSpec;
+    let check = &issue.check;
+    let raws: Vec<RawValue> = check
+        .probes
+        .iter()
+        .map(|p| match &p.spec {
+            ProbeSpec::CodeObjects(_) => RawValue {
+                found: true,
+                ..RawValue::list(
+                    facts
+                        .flags
+                        .iter()
+                        .map(|f| format!("{SUBJECT}: {f}"))
+                        .collect(),
+                )
             },
-            Some(false) => Outcome::DoesNotApply,
-            None => Outcome::Unknown {
-                why: format!("cannot compare version '{v}' with '{}'", issue.versions),
+            ProbeSpec::Env(var) => match (facts.env)(var) {
+                Some(v) => RawValue::found(v),
+                None => RawValue::missing(format!("{var} is not set")),
             },
+            ProbeSpec::UndefinedSymbols => RawValue {
+                found: true,
+                ..RawValue::list(facts.undefined.to_vec())
+            },
+            _ => RawValue::missing("not bound for a subject"),
+        })
+        .collect();
+    let outs = eval::finalize(&check.probes, &raws);
+    if !check.rules.first().is_some_and(|r| eval::holds(r, &outs)) {
+        return Outcome::DoesNotApply;
+    }
+    let version = facts.versions.get(&issue.component).cloned();
+    let version_of = |c: &str| facts.versions.get(c).cloned();
+    let situation = Situation {
+        profile: crate::packs::model::ProfileName::Auto,
+        gpu_present: false,
+        isas: &[],
+        version_of: &version_of,
+    };
+    match eval::applies(&check.when, &situation) {
+        Ok(()) => Outcome::Applies { version },
+        Err(NotApplied::VersionUnknown(c)) => Outcome::Unknown {
+            why: format!("the installed {c} version is unknown"),
         },
+        Err(NotApplied::Uncomparable(_, v, r)) => Outcome::Unknown {
+            why: format!("cannot compare version '{v}' with '{r}'"),
+        },
+        Err(_) => Outcome::DoesNotApply,
     }
 }
 
@@ -349,8 +395,13 @@ pub fn in_range(version: &str, range: &str) -> Option<bool> {
 
 /// Findings for every issue that applies (or cannot be ruled out) for a subject.
 pub fn findings(subject: &str, facts: &Facts) -> Vec<Finding> {
+    findings_where(subject, facts, &|_| true)
+}
+
+/// Findings of the issues `keep` selects that apply (or cannot be ruled out) for a subject.
+pub fn findings_where(subject: &str, facts: &Facts, keep: &dyn Fn(&Issue) -> bool) -> Vec<Finding> {
     let mut out = Vec::new();
-    for issue in issues() {
+    for issue in issues().iter().filter(|i| keep(i)) {
         let f = match evaluate(issue, facts) {
             Outcome::DoesNotApply => continue,
             Outcome::Applies { version } => {

@@ -38,19 +38,36 @@ pub fn split_list(v: &str) -> impl Iterator<Item = &str> {
         .filter(|s| !s.is_empty())
 }
 
+/// The source label of a processor named in the text given to `why`.
+pub const TEXT_SOURCE: &str = "the text given to why";
+
 pub fn collect(inv: &Inventory) -> Targets {
     let mut groups: Vec<Vec<TargetIsa>> = Vec::new();
     let mut t = Targets::default();
-    groups.push(
-        inv.cfg
-            .isas
-            .iter()
-            .map(|i| TargetIsa {
-                isa: i.clone(),
-                source: "--isa".into(),
-            })
-            .collect(),
-    );
+    let mut first: Vec<TargetIsa> = inv
+        .cfg
+        .isas
+        .iter()
+        .map(|i| TargetIsa {
+            isa: i.clone(),
+            source: "--isa".into(),
+        })
+        .collect();
+    for raw in &inv.cfg.isas_from_text {
+        match TargetId::parse(raw) {
+            Ok(id) if !inv.cfg.isas.contains(&id) => first.push(TargetIsa {
+                isa: id,
+                source: TEXT_SOURCE.into(),
+            }),
+            Ok(_) => {}
+            Err(e) => t.rejected.push(Rejected {
+                source: TEXT_SOURCE.into(),
+                value: raw.clone(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+    groups.push(first);
     for var in ENV_SOURCES {
         let mut g = Vec::new();
         if let Some(v) = inv.host.env.get_str(var) {

@@ -278,6 +278,36 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                 ),
             );
         }
+        if let Some(g) = &rs.with.isa {
+            // The group must exist, and the symptom's own text must yield it: the table tests
+            // itself.
+            let name = g.get_ref();
+            let defined = patterns
+                .iter()
+                .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
+            let own = patterns
+                .iter()
+                .find_map(|p| p.captures(&rs.text))
+                .and_then(|c| c.name(name).map(|m| m.as_str().to_string()));
+            if !defined {
+                let groups: Vec<&str> = patterns
+                    .iter()
+                    .flat_map(|p| p.capture_names().flatten())
+                    .collect();
+                let hint = did_you_mean(name, &groups)
+                    .map(|b| format!("; did you mean `{b}`?"))
+                    .unwrap_or_default();
+                cx.err(
+                    g.span(),
+                    format!("with.isa names group '{name}', which no pattern defines{hint}"),
+                );
+            } else if own.is_none_or(|v| v.is_empty()) {
+                cx.err(
+                    g.span(),
+                    format!("with.isa: the symptom's own `text` gives no value for group '{name}'"),
+                );
+            }
+        }
         symptoms.push(Symptom {
             id: rs.id.get_ref().clone(),
             title: rs.title,
@@ -288,6 +318,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             fix: rs.fix,
             checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
             rule_out_by: rs.rule_out_by.iter().map(|c| c.get_ref().clone()).collect(),
+            with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
         });
         for r in &rs.rule_out_by {
             if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
@@ -452,11 +483,39 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             path: need(&rp.path, "path"),
             read: rp.read,
         },
-        ProbeKind::Glob => ProbeSpec::Glob {
-            path: need(&rp.path, "path"),
-            read: rp.read,
-        },
+        ProbeKind::Glob => {
+            let path = need(&rp.path, "path");
+            if !path.is_empty() && !path.starts_with('/') && !path.starts_with("${") {
+                cx.err(
+                    span.clone(),
+                    format!("glob '{path}' must be an absolute path"),
+                );
+            }
+            if let Err(e) = super::glob::validate(&path) {
+                cx.err(span.clone(), format!("glob '{path}': {e}"));
+            }
+            ProbeSpec::Glob {
+                path,
+                read: rp.read,
+            }
+        }
         ProbeKind::Library => ProbeSpec::Library(need(&rp.library, "library")),
+        ProbeKind::CodeObjects => {
+            let libs = rp.libraries.clone().unwrap_or_default();
+            if libs.is_empty() || libs.iter().any(|l| l.is_empty() || l.contains('/')) {
+                cx.err(
+                    span.clone(),
+                    "a code-objects probe needs `libraries`, names such as \"rocblas\" (lib<name>.so)",
+                );
+            }
+            if libs.len() > 16 {
+                cx.err(
+                    span.clone(),
+                    "a code-objects probe reads at most 16 libraries",
+                );
+            }
+            ProbeSpec::CodeObjects(libs)
+        }
         ProbeKind::Kfd => ProbeSpec::Kfd(need(&rp.property, "property")),
         ProbeKind::Command => {
             let argv = rp.argv.clone().unwrap_or_default();
@@ -512,6 +571,7 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
         ("fact", rp.fact.is_some(), ProbeKind::Fact),
         ("library", rp.library.is_some(), ProbeKind::Library),
         ("property", rp.property.is_some(), ProbeKind::Kfd),
+        ("libraries", rp.libraries.is_some(), ProbeKind::CodeObjects),
         ("read", rp.read, ProbeKind::File),
     ]
     .iter()

@@ -138,21 +138,53 @@ pub struct Situation<'a> {
     pub version_of: &'a dyn Fn(&str) -> Option<String>,
 }
 
+/// Why a check's `when` does not hold (its `Display` is the skip reason).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotApplied {
+    Profile(String),
+    NoGpu,
+    HasGpu,
+    Family(String),
+    /// The component is not installed, or its version is unknown.
+    VersionUnknown(String),
+    /// (component, version, range)
+    Outside(String, String, String),
+    /// The version does not parse as one.
+    Uncomparable(String, String, String),
+}
+
+impl std::fmt::Display for NotApplied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotApplied::Profile(p) => write!(f, "only for profile {p}"),
+            NotApplied::NoGpu => write!(f, "no GPU is present"),
+            NotApplied::HasGpu => write!(f, "only without GPUs"),
+            NotApplied::Family(x) => write!(f, "no GPU of family {x}"),
+            NotApplied::VersionUnknown(c) => {
+                write!(f, "{c} is not installed (or its version is unknown)")
+            }
+            NotApplied::Outside(c, v, r) => write!(f, "{c} {v} is outside {r}"),
+            NotApplied::Uncomparable(c, v, r) => {
+                write!(f, "cannot compare {c} version '{v}' with {r}")
+            }
+        }
+    }
+}
+
 /// `Ok` when the check applies, else why not (the check is skipped with that reason).
-pub fn applies(w: &When, s: &Situation) -> Result<(), String> {
+pub fn applies(w: &When, s: &Situation) -> Result<(), NotApplied> {
     if !w.profile.is_empty() && !w.profile.contains(&s.profile) {
-        return Err(format!(
-            "only for profile {}",
+        return Err(NotApplied::Profile(
             w.profile
                 .iter()
                 .map(|p| format!("{p:?}").to_lowercase())
                 .collect::<Vec<_>>()
-                .join(" or ")
+                .join(" or "),
         ));
     }
     match w.gpu {
-        Some(true) if !s.gpu_present => return Err("no GPU is present".into()),
-        Some(false) if s.gpu_present => return Err("only without GPUs".into()),
+        Some(true) if !s.gpu_present => return Err(NotApplied::NoGpu),
+        Some(false) if s.gpu_present => return Err(NotApplied::HasGpu),
         _ => {}
     }
     if !w.isa_family.is_empty()
@@ -161,19 +193,15 @@ pub fn applies(w: &When, s: &Situation) -> Result<(), String> {
             .iter()
             .any(|i| w.isa_family.iter().any(|f| i.starts_with(f.as_str())))
     {
-        return Err(format!("no GPU of family {}", w.isa_family.join(", ")));
+        return Err(NotApplied::Family(w.isa_family.join(", ")));
     }
     if let Some((comp, range)) = &w.component {
         match (s.version_of)(comp) {
-            None => {
-                return Err(format!(
-                    "{comp} is not installed (or its version is unknown)"
-                ))
-            }
+            None => return Err(NotApplied::VersionUnknown(comp.clone())),
             Some(v) => match crate::inspect::known_issues::in_range(&v, range) {
                 Some(true) => {}
-                Some(false) => return Err(format!("{comp} {v} is outside {range}")),
-                None => return Err(format!("cannot compare {comp} version '{v}' with {range}")),
+                Some(false) => return Err(NotApplied::Outside(comp.clone(), v, range.clone())),
+                None => return Err(NotApplied::Uncomparable(comp.clone(), v, range.clone())),
             },
         }
     }

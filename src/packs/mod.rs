@@ -8,6 +8,8 @@
 
 pub mod compile;
 pub mod eval;
+pub mod glob;
+pub mod known;
 pub mod model;
 pub mod probe;
 pub mod sources;
@@ -31,7 +33,7 @@ pub struct Pack {
     pub symptoms: Vec<Symptom>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Check {
     pub doc: CheckDoc,
     pub when: When,
@@ -83,6 +85,12 @@ pub enum ProbeSpec {
     Fact(Fact),
     Library(String),
     Kfd(String),
+    /// What the device code of these libraries carries: one `PATH: FLAG` item per flag of
+    /// each file (`file.ccob`, `file.uncompressed-bundle`, ...; `known_issues::FLAGS`).
+    CodeObjects(Vec<String>),
+    /// Undefined symbols of an inspected file (`inspect --symbols`): bound in memory by the
+    /// known-issue evaluation only; a run on the machine does not read them.
+    UndefinedSymbols,
 }
 
 /// Inventory facts a probe can read.
@@ -159,6 +167,8 @@ pub struct Symptom {
     pub fix: String,
     pub checks: Vec<String>,
     pub rule_out_by: Vec<String>,
+    /// `[symptom.with] isa`: the named group whose captured value is judged as an `--isa`.
+    pub with_isa: Option<String>,
 }
 
 /// Where a pack came from (shown by --list-checks and explain).

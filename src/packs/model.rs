@@ -80,6 +80,8 @@ pub enum ProbeKind {
     Fact,
     Library,
     Kfd,
+    #[serde(rename = "code-objects")]
+    CodeObjects,
 }
 
 #[derive(Debug, Deserialize)]
@@ -104,6 +106,9 @@ pub struct RawProbe {
     pub library: Option<String>,
     /// kfd: a key of the GPU nodes' `properties` files.
     pub property: Option<String>,
+    /// code-objects: libraries (`rocblas`, `amdhip64`) whose device code is read, as the
+    /// loader finds `lib<name>.so`.
+    pub libraries: Option<Vec<String>>,
     /// The value must match this regex; its captures are usable in templates.
     pub regex: Option<Spanned<String>>,
     /// Split the value into tokens at any of these characters.
@@ -157,4 +162,15 @@ pub struct RawSymptom {
     /// a check that only validates input (a target name) must not rule a cause out.
     #[serde(default)]
     pub rule_out_by: Vec<Spanned<String>>,
+    /// Values captured from the text that the checks are run with.
+    #[serde(default)]
+    pub with: RawWith,
+}
+
+/// `[symptom.with]`: which named capture group of the patterns feeds which run setting.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWith {
+    /// A group holding a processor or target id (`gfx1200`): judged as an extra `--isa`.
+    pub isa: Option<Spanned<String>>,
 }

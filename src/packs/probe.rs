@@ -33,6 +33,7 @@ pub fn run_check(ctx: &Ctx, check: &Check) -> Vec<Finding> {
         version_of: &version_of,
     };
     if let Err(why) = eval::applies(&check.when, &situation) {
+        let why = why.to_string();
         return vec![Finding::skip(format!("does not apply: {why}"))];
     }
     // Probes are read when a rule needs them, so a check that skips early runs no command.
@@ -154,6 +155,8 @@ fn expand_spec(
                 .collect::<Result<_, _>>()?,
             timeout: *timeout,
         },
+        ProbeSpec::CodeObjects(l) => ProbeSpec::CodeObjects(l.clone()),
+        ProbeSpec::UndefinedSymbols => ProbeSpec::UndefinedSymbols,
         ProbeSpec::Env(v) => ProbeSpec::Env(v.clone()),
         ProbeSpec::Fact(f) => ProbeSpec::Fact(*f),
         ProbeSpec::Library(l) => ProbeSpec::Library(l.clone()),
@@ -232,6 +235,10 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
             )),
             None => RawValue::missing(format!("lib{name}.so is not where the loader looks")),
         },
+        ProbeSpec::CodeObjects(names) => code_objects(ctx, names),
+        ProbeSpec::UndefinedSymbols => {
+            RawValue::missing("undefined symbols are read by `rocm-doctor inspect --symbols`")
+        }
         ProbeSpec::Kfd(key) => {
             let topo = ctx.inv.gpu();
             let Some(base) = &topo.path else {
@@ -258,6 +265,45 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
                 ..RawValue::list(vals)
             }
         }
+    }
+}
+
+/// The device code each library carries, as `PATH: FLAG` items (super::known_issues flags);
+/// a library that is not found, or carries no bundle, adds none. Found when a library was read.
+fn code_objects(ctx: &Ctx, names: &[String]) -> RawValue {
+    use crate::inspect::{file, known_issues};
+    let mut items = Vec::new();
+    let mut ev = Vec::new();
+    let mut read_any = false;
+    for name in names {
+        let Some((path, _)) = library(ctx, name) else {
+            ev.push(format!("lib{name}.so is not where the loader looks"));
+            continue;
+        };
+        let real = ctx.host.fs.canonicalize(&path).unwrap_or(path);
+        let r = file::inspect_file_shared(ctx.host, &real);
+        if let Some(e) = &r.error {
+            ev.push(format!("{}: cannot inspect: {e}", real.display()));
+            continue;
+        }
+        read_any = true;
+        let flags = known_issues::file_flags(&r);
+        ev.push(format!(
+            "{}: {}",
+            real.display(),
+            if flags.is_empty() {
+                "no offload bundle".to_string()
+            } else {
+                flags.iter().cloned().collect::<Vec<_>>().join(", ")
+            }
+        ));
+        items.extend(flags.iter().map(|f| format!("{}: {f}", real.display())));
+    }
+    RawValue {
+        found: read_any,
+        value: items.join("\n"),
+        list: Some(items),
+        evidence: ev,
     }
 }
 
@@ -337,82 +383,110 @@ fn fact(ctx: &Ctx, f: Fact) -> RawValue {
     }
 }
 
-/// Shell-style wildcards (`*`, `?`) per path component, rooted in --sysroot; machine paths.
+/// Walk bounds: directories `**` descends (below its start), and directory listings per glob.
+const GLOB_MAX_DEPTH: usize = 16;
+const GLOB_MAX_LISTINGS: usize = 4096;
+
+/// Matching machine paths of a glob (`*`, `?`, `[...]` per component, `{a,b}`, `**` for zero
+/// or more directories; super::glob), rooted in --sysroot, sorted, at most GLOB_LIMIT. `**`
+/// never follows a symbolic link to a directory (no loops) and stops at GLOB_MAX_DEPTH; every
+/// glob lists at most GLOB_MAX_LISTINGS directories.
 fn glob(ctx: &Ctx, pattern: &str) -> Vec<PathBuf> {
     if !pattern.starts_with('/') {
         return Vec::new();
     }
-    let mut current = vec![PathBuf::from("/")];
-    for comp in pattern.split('/').filter(|c| !c.is_empty()) {
-        let mut next = Vec::new();
-        for dir in &current {
-            if comp.contains(['*', '?']) {
-                let mut names: Vec<String> = ctx
-                    .host
-                    .fs
-                    .list_names(dir)
-                    .into_iter()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .filter(|n| wildcard(comp, n) && (comp.starts_with('.') || !n.starts_with('.')))
-                    .collect();
-                names.sort();
-                next.extend(names.into_iter().map(|n| dir.join(n)));
-            } else {
-                let p = dir.join(comp);
-                if ctx.host.fs.symlink_metadata(&p).is_ok() {
-                    next.push(p);
+    let Ok(patterns) = super::glob::expand_braces(pattern) else {
+        return Vec::new();
+    };
+    let mut w = Walk {
+        ctx,
+        listings: 0,
+        out: Vec::new(),
+    };
+    for p in &patterns {
+        let comps: Vec<&str> = p.split('/').filter(|c| !c.is_empty()).collect();
+        w.walk(PathBuf::from("/"), &comps);
+    }
+    w.out.sort();
+    w.out.dedup();
+    w.out.truncate(GLOB_LIMIT);
+    w.out
+}
+
+struct Walk<'a, 'c> {
+    ctx: &'a Ctx<'c>,
+    listings: usize,
+    out: Vec<PathBuf>,
+}
+
+impl Walk<'_, '_> {
+    fn full(&self) -> bool {
+        self.out.len() >= GLOB_LIMIT || self.listings >= GLOB_MAX_LISTINGS
+    }
+
+    fn list(&mut self, dir: &Path) -> Vec<String> {
+        self.listings += 1;
+        self.ctx
+            .host
+            .fs
+            .list_names(dir)
+            .into_iter()
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// The entry `name` of directory `dir` itself (a link is not followed), with `dir`'s own
+    /// links resolved inside the root.
+    fn lstat(&self, dir: &Path, name: &str) -> Option<std::fs::Metadata> {
+        let fs = &self.ctx.host.fs;
+        let base = fs.canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        fs.symlink_metadata(&base.join(name)).ok()
+    }
+
+    fn walk(&mut self, at: PathBuf, comps: &[&str]) {
+        if self.full() {
+            return;
+        }
+        let Some((first, rest)) = comps.split_first() else {
+            self.out.push(at);
+            return;
+        };
+        if *first == "**" {
+            self.descend(at, rest, 0);
+        } else if super::glob::has_magic(first) {
+            for n in self.list(&at) {
+                if super::glob::matches(first, &n) {
+                    self.walk(at.join(n), rest);
                 }
             }
-            if next.len() > GLOB_LIMIT {
-                next.truncate(GLOB_LIMIT);
-                break;
+        } else {
+            if self.lstat(&at, first).is_some() {
+                self.walk(at.join(first), rest);
             }
         }
-        current = next;
-        if current.is_empty() {
-            break;
-        }
     }
-    current
-}
 
-/// `*` any run of characters, `?` one character. Iterative, linear in practice.
-pub fn wildcard(pat: &str, name: &str) -> bool {
-    let p: Vec<char> = pat.chars().collect();
-    let n: Vec<char> = name.chars().collect();
-    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
-    while j < n.len() {
-        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
-            i += 1;
-            j += 1;
-        } else if i < p.len() && p[i] == '*' {
-            star = Some(i);
-            mark = j;
-            i += 1;
-        } else if let Some(s) = star {
-            i = s + 1;
-            mark += 1;
-            j = mark;
+    /// `**`: the rest matched here, then in every real (not symlinked) sub-directory.
+    fn descend(&mut self, at: PathBuf, rest: &[&str], depth: usize) {
+        if self.full() {
+            return;
+        }
+        if rest.is_empty() {
+            // A trailing `**` names the directories themselves.
+            self.out.push(at.clone());
         } else {
-            return false;
+            self.walk(at.clone(), rest);
         }
-    }
-    while i < p.len() && p[i] == '*' {
-        i += 1;
-    }
-    i == p.len()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wildcard;
-
-    #[test]
-    fn wildcards() {
-        assert!(wildcard("*.toml", "a.toml"));
-        assert!(!wildcard("*.toml", "a.toml~"));
-        assert!(wildcard("libamdhip64.so.?", "libamdhip64.so.6"));
-        assert!(wildcard("*", ""));
-        assert!(!wildcard("a*b", "acd"));
+        if depth >= GLOB_MAX_DEPTH {
+            return;
+        }
+        for n in self.list(&at) {
+            if n.starts_with('.') {
+                continue;
+            }
+            if self.lstat(&at, &n).is_some_and(|m| m.is_dir()) {
+                self.descend(at.join(&n), rest, depth + 1);
+            }
+        }
     }
 }

@@ -28,6 +28,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../checks/packs/nix.toml"),
     ),
     (
+        "checks/packs/cmake.toml",
+        include_str!("../../checks/packs/cmake.toml"),
+    ),
+    (
         "checks/packs/symptoms.toml",
         include_str!("../../checks/packs/symptoms.toml"),
     ),
@@ -56,6 +60,12 @@ pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> Pack
     for (name, text) in BUILT_IN {
         push(&mut set, Origin::BuiltIn(name), Ok(text.to_string()), name);
     }
+    // The known issues, compiled from their own table into pack checks (one engine; the
+    // table stays the single source `inspect` and `log` read).
+    set.loaded.push(Loaded::Ok {
+        origin: Origin::BuiltIn("checks/known-issues.toml"),
+        pack: super::known::pack(),
+    });
     let mut dirs = vec![PathBuf::from(SYSTEM_DIR)];
     dirs.extend(user_dir(env));
     for d in dirs {

@@ -13,19 +13,54 @@ pub const MAX_INPUT: u64 = 16 * 1024 * 1024;
 pub struct Hit<'a> {
     pub symptom: &'a Symptom,
     pub line: String,
+    /// The named groups the matching pattern captured (`isa` -> `gfx1200`), non-empty ones.
+    pub captures: Vec<(String, String)>,
+}
+
+impl Hit<'_> {
+    pub fn capture(&self, name: &str) -> Option<&str> {
+        self.captures
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The target id this symptom's checks should also judge (`[symptom.with] isa`).
+    pub fn carried_isa(&self) -> Option<&str> {
+        self.symptom
+            .with_isa
+            .as_deref()
+            .and_then(|g| self.capture(g))
+    }
 }
 
 /// Symptoms whose patterns match the text, in table order, each once.
 pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
     set.symptoms()
         .filter_map(|s| {
-            let m = s.patterns.iter().find_map(|p| p.find(text))?;
+            let (re, c) = s
+                .patterns
+                .iter()
+                .find_map(|p| p.captures(text).map(|c| (p, c)))?;
+            let m = c.get(0)?;
             let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
             let end = text[m.end()..]
                 .find('\n')
                 .map_or(text.len(), |i| m.end() + i);
             let line: String = text[start..end].trim().chars().take(300).collect();
-            Some(Hit { symptom: s, line })
+            let captures = re
+                .capture_names()
+                .flatten()
+                .filter_map(|n| {
+                    let v = c.name(n)?.as_str();
+                    (!v.is_empty()).then(|| (n.to_string(), v.chars().take(100).collect()))
+                })
+                .collect();
+            Some(Hit {
+                symptom: s,
+                line,
+                captures,
+            })
         })
         .collect()
 }
@@ -72,19 +107,23 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
     (answer, mine)
 }
 
-/// The human answer.
-pub fn render_human(hits: &[Hit], findings: &[Finding]) -> String {
+/// The human answer: each recognised symptom with the findings of the checks run for it.
+pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
+    let hits = judged;
     let mut s = format!(
         "Recognised {} symptom{} in the text.\n",
         hits.len(),
         if hits.len() == 1 { "" } else { "s" }
     );
-    for (i, h) in hits.iter().enumerate() {
+    for (i, (h, findings)) in judged.iter().enumerate() {
         let sy = h.symptom;
         let (answer, mine) = judge(sy, findings);
         s.push_str(&format!("\n{}. {} ({})\n", i + 1, sy.title, sy.id));
         s.push_str(&format!("   seen:         {}\n", h.line));
         s.push_str(&format!("   text from:    {}\n", sy.source));
+        if let Some(isa) = h.carried_isa() {
+            s.push_str(&format!("   judged for:   {isa} (named in the text)\n"));
+        }
         s.push_str(&format!("   likely cause: {}\n", sy.cause.trim()));
         let verdict = match answer {
             Answer::Confirmed => "CONFIRMED on this machine",
@@ -134,11 +173,12 @@ pub fn render_human(hits: &[Hit], findings: &[Finding]) -> String {
     s
 }
 
-/// The JSON answer (docs/check-packs.md).
-pub fn render_json(hits: &[Hit], findings: &[Finding]) -> Value {
-    let items: Vec<Value> = hits
+/// The JSON answer (docs/json.md, `why --json`): the family's `schema_version`, `tool`,
+/// `command`, `exit_code`, then one object per recognised symptom.
+pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
+    let items: Vec<Value> = judged
         .iter()
-        .map(|h| {
+        .map(|(h, findings)| {
             let (answer, mine) = judge(h.symptom, findings);
             json!({
                 "id": h.symptom.id,
@@ -148,9 +188,20 @@ pub fn render_json(hits: &[Hit], findings: &[Finding]) -> Value {
                 "cause": h.symptom.cause.trim(),
                 "answer": answer.as_str(),
                 "fix": h.symptom.fix.trim(),
+                "captures": h
+                    .captures
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
+                    .collect::<serde_json::Map<String, Value>>(),
                 "checks": mine,
             })
         })
         .collect();
-    json!({ "recognised": items })
+    json!({
+        "schema_version": crate::report::json::SCHEMA_VERSION,
+        "tool": &crate::report::json::TOOL,
+        "command": "why",
+        "exit_code": exit_code,
+        "recognised": items,
+    })
 }
