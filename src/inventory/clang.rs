@@ -129,13 +129,34 @@ pub fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
     v.into_iter().map(|(_, p)| p).collect()
 }
 
-pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
+/// The clang to judge (the first candidate), why, and the others; files only, nothing is run.
+pub struct ClangChoice {
+    pub path: PathBuf,
+    pub source: String,
+    pub others: Vec<(PathBuf, String)>,
+}
+
+pub fn choose(inv: &Inventory) -> Option<ClangChoice> {
     let mut cands = candidates(inv);
     if cands.is_empty() {
         return None;
     }
     let (path, source) = cands.remove(0);
-    Some(describe(inv.host, path, source, cands))
+    Some(ClangChoice {
+        path,
+        source,
+        others: cands,
+    })
+}
+
+pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
+    let c = inv.clang_choice()?;
+    Some(describe(
+        inv.host,
+        c.path.clone(),
+        c.source.clone(),
+        c.others.clone(),
+    ))
 }
 
 /// Runs the two probes on one clang.
@@ -310,11 +331,18 @@ impl HipDriverView {
 /// environment as it is: what a bare clang (CMake's HIP language) would do.
 pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     let mut v = HipDriverView::default();
-    let Some(clang) = inv.clang() else { return v };
-    if let Some(e) = &clang.cannot_run_here {
-        v.errors.push(format!("not run: {e}"));
-        return v;
+    // Only another root's programs may be unable to run here. On this machine's own root the
+    // dry run needs just the chosen clang's path, so it runs beside the clang probes instead
+    // of after them (the same command either way).
+    if !inv.host.fs.is_real_root() {
+        if let Some(e) = inv.clang().and_then(|c| c.cannot_run_here.as_ref()) {
+            v.errors.push(format!("not run: {e}"));
+            return v;
+        }
     }
+    let Some(clang) = inv.clang_choice() else {
+        return v;
+    };
     let isa = inv.probe_isa();
     let dir = match inv.host.scratch_dir("hip-dry-run") {
         Ok(d) => d,
