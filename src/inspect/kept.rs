@@ -243,6 +243,64 @@ mod tests {
         }
     }
 
+    /// The human view rendered from the file equals the one rendered from a list: categories
+    /// in first-seen order, an all-skip category folded to one line, repeated fixes said once.
+    #[test]
+    fn the_human_view_from_disk_equals_the_one_from_a_list() {
+        use crate::report::human::{render, render_to, Options};
+        use crate::report::Fix;
+        let mut all = Vec::new();
+        for i in 0..3000 {
+            let mut f = finding(i, [Status::Pass, Status::Fail, Status::Warn][i % 3]);
+            if i % 3 != 0 {
+                f.fix = Some(Fix::text(format!("fix {}", i % 5)).command("make"));
+            }
+            if i % 4 == 0 {
+                f.category = "other".into();
+                f.id = format!("other.{}", i % 8);
+            }
+            all.push(f);
+        }
+        for i in 0..3 {
+            let mut f = finding(i, Status::Skip);
+            f.category = "quiet".into();
+            f.summary = "no GPU agents and no --isa: not matched".into();
+            all.push(f);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut k = Kept::in_dir(Some(dir.path()));
+        for c in all.chunks(7) {
+            k.push(c);
+        }
+        k.seal();
+        for verbose in [0, 1, 2] {
+            for color in [false, true] {
+                let o = Options { color, verbose };
+                let mut from_disk = String::new();
+                render_to(&k, &o, &mut from_disk).unwrap();
+                assert_eq!(
+                    from_disk,
+                    render(&all, &o),
+                    "verbose {verbose} color {color}"
+                );
+            }
+        }
+        let mut s = String::new();
+        render_to(
+            &k,
+            &Options {
+                color: false,
+                verbose: 0,
+            },
+            &mut s,
+        )
+        .unwrap();
+        assert!(
+            s.contains("same as above") && s.contains("[-] quiet:"),
+            "{s}"
+        );
+    }
+
     #[test]
     fn the_file_is_used_and_leaves_nothing_behind() {
         let dir = tempfile::tempdir().unwrap();
