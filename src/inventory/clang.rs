@@ -1,9 +1,10 @@
 //! The clang that compiles HIP: which one, its version, resource dir, the AMDGPU processors it
 //! knows, and what its driver would do for a HIP device compile (`-###`).
 //!
-//! Two spawns describe a clang (run concurrently): `--target=amdgcn-amd-amdhsa -nogpulib
-//! -print-supported-cpus` (version banner plus the processor list; an error when AMDGPU is not
-//! registered) and `-print-resource-dir`.
+//! One spawn describes a clang: `--target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus -v`
+//! (version banner, the processor list or an error when AMDGPU is not registered, and the job
+//! line whose `-resource-dir` is the resource dir); `-print-resource-dir` is asked only when no
+//! job line shows it.
 
 use super::Inventory;
 use crate::host::{CommandSpec, Host};
