@@ -58,3 +58,48 @@ fn a_file_with_several_names_is_listed_once_with_all_of_them() {
         out.status.code()
     );
 }
+
+/// Per-file findings of a large tree are kept outside memory until printed (an unnamed file in
+/// the doctor's temp dir): every one reaches the JSON document and the human counts, and the
+/// temp dir is left empty.
+#[test]
+fn every_finding_of_many_files_is_printed_and_nothing_is_left_behind() {
+    let t = tempfile::tempdir().unwrap();
+    let tree = t.path().join("tree");
+    let tmp = t.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let b = bundle::write(&[("host-x86_64-unknown-linux-gnu-", b"")], 8);
+    for i in 0..600 {
+        let d = tree.join(format!("d{}", i / 100));
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join(format!("f{i:04}.bin")), &b).unwrap();
+    }
+    let out = common::doctor()
+        .env("TMPDIR", &tmp)
+        .args(["--json", "--isa", "gfx1030", "inspect"])
+        .arg(&tree)
+        .output()
+        .unwrap();
+    let doc = common::json_of(&out);
+    let findings = doc["inspect"]["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 600, "{:#}", doc["summary"]);
+    assert_eq!(doc["summary"]["skip"], 600);
+    // In listing order: the last file's finding comes last.
+    assert!(
+        findings[599]["subject"]
+            .as_str()
+            .unwrap()
+            .ends_with("d5/f0599.bin"),
+        "{:#}",
+        findings[599]
+    );
+    let human = common::doctor()
+        .env("TMPDIR", &tmp)
+        .args(["--isa", "gfx1030", "inspect"])
+        .arg(&tree)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("0 passed, 0 failed, 600 skipped"), "{text}");
+    assert_eq!(std::fs::read_dir(&tmp).unwrap().count(), 0);
+}

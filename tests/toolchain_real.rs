@@ -221,3 +221,76 @@ fn the_runtime_is_loaded_in_a_child_and_reports_no_device_honestly() {
         .expect("comgr probed");
     assert_eq!(comgr["status"], "pass");
 }
+
+/// The link probe starts before clang's probes say which ISA it knows, on the first target;
+/// when that one turns out unknown to clang (gfx1200 on clang-15), the link is run again for
+/// the first target it knows, exactly as a link started after the probes.
+#[test]
+fn an_early_link_for_an_isa_clang_does_not_know_is_run_again() {
+    let (Some(_), Some(_)) = (
+        need_tool("clang++-15"),
+        need_tool("/usr/lib/llvm-15/bin/ld.lld"),
+    ) else {
+        return;
+    };
+    let out = doctor()
+        .args([
+            "--json",
+            "--isa",
+            "gfx1200,gfx1030",
+            "--only",
+            "toolchain.link",
+        ])
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    let link = findings(&doc, "toolchain.link");
+    assert_eq!(link.len(), 1, "{doc:#}");
+    assert_eq!(link[0]["status"], "pass", "{doc:#}");
+    assert!(
+        link[0]["summary"].as_str().unwrap().contains("gfx1030"),
+        "{doc:#}"
+    );
+    let ev = link[0]["evidence"].to_string();
+    assert!(
+        ev.contains("-mcpu=gfx1030") && !ev.contains("gfx1200"),
+        "{ev}"
+    );
+}
+
+/// A clang whose `-print-supported-cpus -v` shows no job line (here a script that prints only
+/// the list) is asked `-print-resource-dir`, as before, and its answer is the resource dir.
+#[test]
+fn the_resource_dir_is_asked_directly_when_no_job_line_shows_it() {
+    let t = tempfile::tempdir().unwrap();
+    let clang = t.path().join("clang++");
+    // Missing on purpose: the verdict names how the directory was asked for.
+    let rd = t.path().join("lib/clang/15.0.6");
+    write_script(
+        &clang,
+        &format!(
+            "#!/bin/sh\ncase \"$*\" in\n  *-print-resource-dir*) echo {};;\n  *-print-supported-cpus*) printf 'clang version 15.0.6\\nAvailable CPUs for this target:\\n\\n\\tgfx900\\n\\nUse -mcpu or -mtune to specify the target.\\n';;\nesac\n",
+            rd.display()
+        ),
+    );
+    let out = doctor()
+        .args(["--json", "--only", "toolchain.resource-dir", "--clang"])
+        .arg(&clang)
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    assert_eq!(
+        doc["inventory"]["clang"]["resource_dir"].as_str(),
+        Some(rd.to_str().unwrap()),
+        "{doc:#}"
+    );
+    assert!(doc["inventory"]["clang"].get("resource_dir_from").is_none());
+    let cmds = doc["inventory"]["clang"]["commands"].to_string();
+    assert!(cmds.contains("-print-resource-dir"), "{cmds}");
+    let f = findings(&doc, "toolchain.resource-dir");
+    assert_eq!(f[0]["status"], "fail", "{doc:#}");
+    assert!(
+        f[0]["evidence"].to_string().contains("-print-resource-dir"),
+        "{doc:#}"
+    );
+}

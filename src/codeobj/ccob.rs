@@ -163,6 +163,13 @@ pub fn decompress(b: &[u8], h: &Header, cap: u64) -> Result<Vec<u8>> {
     // Exactly the room needed (plus the byte that detects a longer stream): no reallocation.
     let mut out = Vec::with_capacity(limit.min(256 << 20) as usize);
     let res = match h.method {
+        // One-shot decoding straight into `out` first: the output is then the decoder's only
+        // window, so a bundle costs its size once. A streaming decoder keeps its own window
+        // beside the output, as large as the frame for the single-segment frames clang writes
+        // (zstd_decompress.c, ZSTD_decompressStream): twice the size. Anything the one-shot
+        // call refuses is decoded again by the streaming decoder, whose result and messages
+        // stay the reference.
+        Method::Zstd if one_shot_zstd(data, &mut out) => Ok(out.len()),
         Method::Zstd => zstd::stream::read::Decoder::with_buffer(data)
             .map(|d| d.single_frame())
             .and_then(|d| d.take(limit).read_to_end(&mut out)),
@@ -195,6 +202,24 @@ pub fn decompress(b: &[u8], h: &Header, cap: u64) -> Result<Vec<u8>> {
         ));
     }
     Ok(out)
+}
+
+/// Decodes the first zstd frame of `data` into the spare capacity of `out` (which must be
+/// empty); false, with `out` left empty, when it does not fit or is not a valid frame.
+fn one_shot_zstd(data: &[u8], out: &mut Vec<u8>) -> bool {
+    let Some(frame) = zstd::zstd_safe::find_frame_compressed_size(data)
+        .ok()
+        .filter(|&n| n <= data.len())
+    else {
+        return false;
+    };
+    let ok = zstd::bulk::Decompressor::new()
+        .and_then(|mut d| d.decompress_to_buffer(&data[..frame], out))
+        .is_ok();
+    if !ok {
+        out.clear();
+    }
+    ok
 }
 
 /// The header's hash function: the first 8 bytes of the MD5, little endian.

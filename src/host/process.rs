@@ -274,21 +274,23 @@ impl Runner {
             .take()
             .map(|r| std::thread::spawn(move || read_bounded(r)));
 
+        // A waiter thread blocks in wait(2) and hands the status over: the child's end is seen
+        // at once (no polling interval on every child of the critical path), and the timeout
+        // is the channel's.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait().ok());
+        });
         let mut timed_out = false;
-        let mut sleep = Duration::from_micros(200);
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(st)) => break Some(st),
-                Ok(None) => {}
-                Err(_) => break None,
-            }
-            if start.elapsed() >= timeout {
+        let status = match rx.recv_timeout(timeout.saturating_sub(start.elapsed())) {
+            Ok(st) => st,
+            Err(_) => {
                 timed_out = true;
                 kill_group(pid);
-                break child.wait().ok();
+                // SIGKILL cannot be caught; a child stuck in the kernel (D state) is given up
+                // on rather than waited for.
+                rx.recv_timeout(Duration::from_secs(2)).ok().flatten()
             }
-            std::thread::sleep(sleep);
-            sleep = (sleep * 2).min(Duration::from_millis(5));
         };
         // A grandchild may still hold the pipes open after the child exited; make sure it
         // cannot keep us waiting.

@@ -6,6 +6,7 @@
 
 pub mod file;
 pub mod judge;
+pub mod kept;
 pub mod known_issues;
 pub mod matching;
 pub mod output;
@@ -73,9 +74,9 @@ pub struct Tally {
     pub walk_errors: Vec<String>,
     /// Files listed so far.
     pub files: usize,
-    /// Findings per listed file, in listing order.
-    slots: Vec<Vec<Finding>>,
-    /// rocBLAS files wait for the Tensile directories before they are judged.
+    /// Every finding, in listing order (kept on disk while the tree streams; `kept.rs`).
+    pub kept: kept::Kept,
+    /// rocBLAS files wait for the Tensile directories before they are judged (slot, copy).
     deferred: Vec<(usize, FileReport)>,
 }
 
@@ -172,13 +173,11 @@ fn take(
     }
     tally.files += 1;
     if is_rocblas(&r) {
-        tally.slots.push(Vec::new());
-        tally
-            .deferred
-            .push((tally.slots.len() - 1, without_kernel_names(&mut r)));
+        let slot = tally.kept.reserve();
+        tally.deferred.push((slot, without_kernel_names(&mut r)));
     } else {
         let f = judge_file(host, &r, tally);
-        tally.slots.push(f);
+        tally.kept.push(&f);
     }
     emit(r)
 }
@@ -423,13 +422,14 @@ fn judge_file(host: &Host, r: &FileReport, tally: &Tally) -> Vec<Finding> {
     findings
 }
 
-/// Every finding, once all files were visited: files in listing order (rocBLAS files judged
-/// now that the Tensile directories are known), then Tensile directories, then symbols.
-pub fn finish(host: &Host, tally: &mut Tally, o: &Options) -> Vec<Finding> {
-    for (i, r) in std::mem::take(&mut tally.deferred) {
-        tally.slots[i] = judge_file(host, &r, tally);
+/// Completes `tally.kept` once all files were visited: files in listing order (rocBLAS files
+/// judged now that the Tensile directories are known), then Tensile directories, then symbols.
+pub fn finish(host: &Host, tally: &mut Tally, o: &Options) {
+    for (slot, r) in std::mem::take(&mut tally.deferred) {
+        let f = judge_file(host, &r, tally);
+        tally.kept.fill(slot, f);
     }
-    let mut findings: Vec<Finding> = tally.slots.drain(..).flatten().collect();
+    let mut findings: Vec<Finding> = Vec::new();
     for t in &tally.tensile {
         if tally.targets.is_empty() {
             let isas: Vec<String> = t
@@ -461,7 +461,8 @@ pub fn finish(host: &Host, tally: &mut Tally, o: &Options) -> Vec<Finding> {
             findings.push(judge::stamp(symbol_finding(s)));
         }
     }
-    findings
+    tally.kept.append(findings);
+    tally.kept.seal();
 }
 
 fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
@@ -504,7 +505,12 @@ pub fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Ve
     if let Err(e) = visit(host, paths, o, &mut tally, &mut drop_report, &mut |_, _| {}) {
         return vec![judge::stamp(Finding::error(format!("cannot inspect: {e}")))];
     }
-    finish(host, &mut tally, o)
+    finish(host, &mut tally, o);
+    // Held in memory (the default): a `why --binary` run judges one file.
+    tally
+        .kept
+        .to_vec()
+        .unwrap_or_else(|e| vec![judge::stamp(Finding::error(format!("cannot inspect: {e}")))])
 }
 
 /// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
@@ -555,6 +561,7 @@ pub fn main(
     let tally = Tally {
         targets: targets(&inv),
         versions: runtime::versions(&inv).0,
+        kept: kept::Kept::in_dir(host.temp_dir().ok()),
         ..Default::default()
     };
     let run = output::Run {

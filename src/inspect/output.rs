@@ -9,7 +9,7 @@ use super::{finish, visit, Options, Tally};
 use crate::codeobj::blob;
 use crate::host::Host;
 use crate::report::progress::Progress;
-use crate::report::{self, exit, human, Finding};
+use crate::report::{self, exit, human};
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use std::cell::RefCell;
@@ -105,14 +105,19 @@ pub fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
     if let Err(e) = visited {
         return cannot_write(&e);
     }
-    let findings = finish(run.host, &mut tally, run.o);
-    let code = report::exit_code(&findings, run.strict);
-    let mut tail = render_tail(&tally);
-    tail.push_str(&human::render(
-        &findings,
-        &human::Options { color, verbose },
-    ));
-    match out.write_all(tail.as_bytes()).and_then(|_| out.flush()) {
+    finish(run.host, &mut tally, run.o);
+    let code = tally.kept.counts().exit_code(run.strict);
+    let tail = render_tail(&tally);
+    // The findings go straight to the buffered stdout, read back from where they were kept.
+    let written = out.write_all(tail.as_bytes()).and_then(|_| {
+        let mut w = FmtIo {
+            w: &mut out,
+            err: None,
+        };
+        let rendered = human::render_to(&tally.kept, &human::Options { color, verbose }, &mut w);
+        w.err.map_or(rendered, Err)
+    });
+    match written.and_then(|_| out.flush()) {
         Ok(()) => code,
         Err(e) => cannot_write(&e),
     }
@@ -123,7 +128,6 @@ pub fn json(run: &Run<'_>, tally: Tally) -> i32 {
     let doc = Doc {
         run,
         tally: RefCell::new(tally),
-        findings: RefCell::new(Vec::new()),
     };
     let mut out = stdout();
     let written = serde_json::to_writer_pretty(&mut out, &doc)
@@ -131,7 +135,7 @@ pub fn json(run: &Run<'_>, tally: Tally) -> i32 {
         .and_then(|_| writeln!(out))
         .and_then(|_| out.flush());
     match written {
-        Ok(()) => report::exit_code(&doc.findings.borrow(), run.strict),
+        Ok(()) => doc.tally.borrow().kept.counts().exit_code(run.strict),
         Err(e) => cannot_write(&e),
     }
 }
@@ -141,7 +145,6 @@ pub fn json(run: &Run<'_>, tally: Tally) -> i32 {
 struct Doc<'a> {
     run: &'a Run<'a>,
     tally: RefCell<Tally>,
-    findings: RefCell<Vec<Finding>>,
 }
 
 impl Serialize for Doc<'_> {
@@ -151,9 +154,9 @@ impl Serialize for Doc<'_> {
         m.serialize_entry("tool", &report::json::TOOL)?;
         m.serialize_entry("command", "inspect")?;
         m.serialize_entry("inspect", &Body(self))?;
-        let f = self.findings.borrow();
-        m.serialize_entry("exit_code", &report::exit_code(&f, self.run.strict))?;
-        m.serialize_entry("summary", &report::Counts::of(&f))?;
+        let c = self.tally.borrow().kept.counts();
+        m.serialize_entry("exit_code", &c.exit_code(self.run.strict))?;
+        m.serialize_entry("summary", &c)?;
         m.end()
     }
 }
@@ -172,7 +175,7 @@ impl Serialize for Body<'_> {
         }
         m.serialize_entry("files", &Files(d))?;
         let mut t = d.tally.borrow_mut();
-        *d.findings.borrow_mut() = finish(d.run.host, &mut t, d.run.o);
+        finish(d.run.host, &mut t, d.run.o);
         m.serialize_entry("tensile", &t.tensile)?;
         if !t.symbols.is_empty() {
             m.serialize_entry("symbols", &t.symbols)?;
@@ -181,8 +184,30 @@ impl Serialize for Body<'_> {
         if !t.walk_errors.is_empty() {
             m.serialize_entry("walk_errors", &t.walk_errors)?;
         }
-        m.serialize_entry("findings", &*d.findings.borrow())?;
+        m.serialize_entry("findings", &Replay(&t.kept))?;
         m.end()
+    }
+}
+
+/// The `findings` array, read back from where they were kept.
+struct Replay<'a>(&'a dyn human::Findings);
+
+impl Serialize for Replay<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        let mut failed: Option<S::Error> = None;
+        let read = self.0.each(&mut |f| {
+            if failed.is_none() {
+                if let Err(e) = seq.serialize_element(f) {
+                    failed = Some(e);
+                }
+            }
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        read.map_err(S::Error::custom)?;
+        seq.end()
     }
 }
 

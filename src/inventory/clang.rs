@@ -1,12 +1,13 @@
 //! The clang that compiles HIP: which one, its version, resource dir, the AMDGPU processors it
 //! knows, and what its driver would do for a HIP device compile (`-###`).
 //!
-//! Two spawns describe a clang (run concurrently): `--target=amdgcn-amd-amdhsa -nogpulib
-//! -print-supported-cpus` (version banner plus the processor list; an error when AMDGPU is not
-//! registered) and `-print-resource-dir`.
+//! One spawn describes a clang: `--target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus -v`
+//! (version banner, the processor list or an error when AMDGPU is not registered, and the job
+//! line whose `-resource-dir` is the resource dir); `-print-resource-dir` is asked only when no
+//! job line shows it.
 
 use super::Inventory;
-use crate::host::{CommandSpec, Host, RunOutput};
+use crate::host::{CommandSpec, Host};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -25,8 +26,11 @@ pub struct ClangInfo {
     pub binary: Option<PathBuf>,
     pub version: Option<String>,
     pub banner: Option<String>,
-    /// `-print-resource-dir`.
+    /// `-print-resource-dir`, or the same value from the job `-print-supported-cpus -v` prints.
     pub resource_dir: Option<PathBuf>,
+    /// Where `resource_dir` was read: empty for `-print-resource-dir`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub resource_dir_from: String,
     /// Processors the AMDGPU backend knows; empty when the target is not registered.
     pub amdgpu_processors: Vec<String>,
     pub amdgpu_registered: bool,
@@ -129,13 +133,34 @@ pub fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
     v.into_iter().map(|(_, p)| p).collect()
 }
 
-pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
+/// The clang to judge (the first candidate), why, and the others; files only, nothing is run.
+pub struct ClangChoice {
+    pub path: PathBuf,
+    pub source: String,
+    pub others: Vec<(PathBuf, String)>,
+}
+
+pub fn choose(inv: &Inventory) -> Option<ClangChoice> {
     let mut cands = candidates(inv);
     if cands.is_empty() {
         return None;
     }
     let (path, source) = cands.remove(0);
-    Some(describe(inv.host, path, source, cands))
+    Some(ClangChoice {
+        path,
+        source,
+        others: cands,
+    })
+}
+
+pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
+    let c = inv.clang_choice()?;
+    Some(describe(
+        inv.host,
+        c.path.clone(),
+        c.source.clone(),
+        c.others.clone(),
+    ))
 }
 
 /// Runs the two probes on one clang.
@@ -160,25 +185,24 @@ pub fn describe(
     } else {
         real_path.clone()
     };
+    // `-v` makes the driver print the job it runs, and that job's `-resource-dir` is the
+    // driver's own resource dir: the value `-print-resource-dir` prints (both are
+    // `Driver::ResourceDir`, after any `-resource-dir` flag: clang Driver.cpp and
+    // ToolChains/Clang.cpp), so one clang start answers both (equal on Debian's clang 15, 17,
+    // 19 and 21). When no job line shows it, `-print-resource-dir` is asked as before.
     let cpus_cmd = CommandSpec::new(&path).args([
         "--target=amdgcn-amd-amdhsa",
         "-nogpulib",
         "-print-supported-cpus",
+        "-v",
     ]);
     let rdir_cmd = CommandSpec::new(&path).arg("-print-resource-dir");
-    let (cpus, rdir) = std::thread::scope(|s| {
-        let a = s.spawn(|| host.run(&cpus_cmd));
-        let b = host.run(&rdir_cmd);
-        (
-            a.join().unwrap_or_else(|_| {
-                RunOutput::spawn_failed(
-                    &cpus_cmd,
-                    crate::host::SpawnFailure::other("probe thread died".into()),
-                )
-            }),
-            b,
-        )
-    });
+    let cpus = host.run(&cpus_cmd);
+    let from_job = resource_dir_of_job(&cpus.combined_text());
+    // A clang that hung once is not given a second chance to hang.
+    let rdir = (from_job.is_none() && !cpus.timed_out).then(|| host.run(&rdir_cmd));
+    let mut commands = vec![cpus.command.clone()];
+    commands.extend(rdir.as_ref().map(|r| r.command.clone()));
     let mut info = ClangInfo {
         path,
         source,
@@ -188,11 +212,12 @@ pub fn describe(
         version: None,
         banner: None,
         resource_dir: None,
+        resource_dir_from: String::new(),
         amdgpu_processors: Vec::new(),
         amdgpu_registered: false,
         probe_errors: Vec::new(),
         cannot_run_here: None,
-        commands: vec![cpus.command.clone(), rdir.command.clone()],
+        commands,
         others,
     };
     let text = cpus.combined_text();
@@ -218,20 +243,70 @@ pub fn describe(
             cpus.tail(6)
         ));
     }
-    if rdir.success() {
-        let d = rdir.stdout_text().trim().to_string();
-        if !d.is_empty() {
-            info.resource_dir = Some(PathBuf::from(d));
+    match rdir {
+        None if from_job.is_some() => {
+            info.resource_dir = from_job;
+            info.resource_dir_from = "the -resource-dir of the job it printed".into();
         }
-    } else {
-        info.probe_errors.push(format!(
+        None => info.probe_errors.push(format!(
+            "$ {}\nnot run: the clang probe above timed out",
+            rdir_cmd.display()
+        )),
+        Some(rdir) if rdir.success() => {
+            let d = rdir.stdout_text().trim().to_string();
+            if !d.is_empty() {
+                info.resource_dir = Some(PathBuf::from(d));
+            }
+        }
+        Some(rdir) => info.probe_errors.push(format!(
             "$ {}\n{}\n{}",
             rdir.command,
             rdir.outcome(),
             rdir.tail(6)
-        ));
+        )),
     }
     info
+}
+
+/// The `-resource-dir` argument of the job line `clang -v` prints (` "/usr/bin/clang" -cc1
+/// ... -resource-dir /usr/lib/llvm-15/lib/clang/15.0.6 ...`). Arguments are printed bare, or
+/// quoted with `\` escapes when they hold a space, `"`, `\` or `$` (llvm::sys::printArg).
+pub fn resource_dir_of_job(text: &str) -> Option<PathBuf> {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with('"'))
+        .find_map(|l| {
+            let args = split_args(l);
+            let i = args.iter().position(|a| a == "-resource-dir")?;
+            args.get(i + 1).filter(|d| !d.is_empty()).map(PathBuf::from)
+        })
+}
+
+/// Splits a printed command line into its arguments: bare words and `"..."` with escapes.
+fn split_args(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = line.chars().peekable();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let Some(&first) = chars.peek() else { break };
+        let mut cur = String::new();
+        if first == '"' {
+            chars.next();
+            while let Some(c) = chars.next() {
+                match c {
+                    '"' => break,
+                    '\\' => cur.extend(chars.next()),
+                    c => cur.push(c),
+                }
+            }
+        } else {
+            while let Some(c) = chars.next_if(|c| !c.is_whitespace()) {
+                cur.push(c);
+            }
+        }
+        out.push(cur);
+    }
+    out
 }
 
 /// The dynamic loader's complaint in a program's output (`error while loading shared
@@ -310,11 +385,18 @@ impl HipDriverView {
 /// environment as it is: what a bare clang (CMake's HIP language) would do.
 pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     let mut v = HipDriverView::default();
-    let Some(clang) = inv.clang() else { return v };
-    if let Some(e) = &clang.cannot_run_here {
-        v.errors.push(format!("not run: {e}"));
-        return v;
+    // Only another root's programs may be unable to run here. On this machine's own root the
+    // dry run needs just the chosen clang's path, so it runs beside the clang probes instead
+    // of after them (the same command either way).
+    if !inv.host.fs.is_real_root() {
+        if let Some(e) = inv.clang().and_then(|c| c.cannot_run_here.as_ref()) {
+            v.errors.push(format!("not run: {e}"));
+            return v;
+        }
     }
+    let Some(clang) = inv.clang_choice() else {
+        return v;
+    };
     let isa = inv.probe_isa();
     let dir = match inv.host.scratch_dir("hip-dry-run") {
         Ok(d) => d,
@@ -438,6 +520,26 @@ clang: error: cannot find ROCm device library; provide its path"#;
         );
         assert_eq!(v.resource_dir.unwrap(), Path::new("/r"));
         assert_eq!(v.errors.len(), 1);
+    }
+
+    #[test]
+    fn the_resource_dir_is_read_from_the_printed_job() {
+        // clang-15's `--target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus -v` (abridged).
+        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nInstalledDir: /usr/bin\n (in-process)\n \"/usr/lib/llvm-15/bin/clang\" -cc1 -triple amdgcn-amd-amdhsa -v -resource-dir /usr/lib/llvm-15/lib/clang/15.0.6 -nogpulib -x c -print-supported-cpus\nAvailable CPUs for this target:\n\n\tgfx900\n";
+        assert_eq!(
+            resource_dir_of_job(t).unwrap(),
+            Path::new("/usr/lib/llvm-15/lib/clang/15.0.6")
+        );
+        assert_eq!(parse_supported_cpus(t), ["gfx900"]);
+        // A path with a space is printed quoted.
+        let q = r#" "/opt/my llvm/bin/clang" -cc1 -resource-dir "/opt/my llvm/lib/clang/19" -x c"#;
+        assert_eq!(
+            resource_dir_of_job(q).unwrap(),
+            Path::new("/opt/my llvm/lib/clang/19")
+        );
+        // No job line (an error before it): nothing, so -print-resource-dir is asked.
+        assert!(resource_dir_of_job("clang: error: unsupported option '-v'\n").is_none());
+        assert!(resource_dir_of_job(" \"/x/clang\" -cc1 -resource-dir").is_none());
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub struct Inventory<'a> {
     pub host: &'a Host,
     pub cfg: &'a Config,
     roots: OnceLock<Vec<roots::RocmRoot>>,
+    clang_choice: OnceLock<Option<clang::ClangChoice>>,
     clang: OnceLock<Option<clang::ClangInfo>>,
     hip_driver: OnceLock<clang::HipDriverView>,
     hipcc: OnceLock<Option<hipcc::HipccView>>,
@@ -36,6 +37,7 @@ impl<'a> Inventory<'a> {
             host,
             cfg,
             roots: OnceLock::new(),
+            clang_choice: OnceLock::new(),
             clang: OnceLock::new(),
             hip_driver: OnceLock::new(),
             hipcc: OnceLock::new(),
@@ -55,6 +57,14 @@ impl<'a> Inventory<'a> {
     /// The root the toolchain is judged against: the first discovered.
     pub fn primary_root(&self) -> Option<&roots::RocmRoot> {
         self.roots().first()
+    }
+
+    /// Which clang the doctor judges (found from files; nothing run yet). Commands that need
+    /// only its path start from this, beside the probes [`Inventory::clang`] runs.
+    pub fn clang_choice(&self) -> Option<&clang::ClangChoice> {
+        self.clang_choice
+            .get_or_init(|| clang::choose(self))
+            .as_ref()
     }
 
     /// The clang the doctor judges, with what running it taught us.

@@ -317,8 +317,10 @@ fn command(ctx: &Ctx, argv: &[String], timeout: std::time::Duration) -> RawValue
             None => return RawValue::missing(format!("{prog} is not in PATH")),
         }
     };
-    if let Some(why) = ctx.inv.cannot_run_here() {
-        if !ctx.host.fs.is_real_root() {
+    // Only another root's programs may be unable to run here; asking would wait for the clang
+    // probes, so on this machine's own root the command starts at once, beside them.
+    if !ctx.host.fs.is_real_root() {
+        if let Some(why) = ctx.inv.cannot_run_here() {
             return RawValue::missing(format!("programs of this root cannot run here: {why}"));
         }
     }

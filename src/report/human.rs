@@ -3,7 +3,6 @@
 
 use super::{Counts, Finding, Status};
 use owo_colors::{OwoColorize, Style};
-use std::fmt::Write;
 
 /// Whether to colour stdout: `--color always|never`, or on a terminal unless NO_COLOR is set
 /// (to anything non-empty; no-color.org).
@@ -52,36 +51,93 @@ fn paint(o: &Options, st: Style, text: &str) -> String {
     }
 }
 
+/// Findings that can be read more than once, in order: a slice, or the findings `inspect`
+/// keeps on disk while it streams a large tree (`inspect::kept`).
+pub trait Findings {
+    /// Calls `f` with every finding, in order.
+    fn each(&self, f: &mut dyn FnMut(&Finding)) -> std::io::Result<()>;
+}
+
+impl Findings for &[Finding] {
+    fn each(&self, f: &mut dyn FnMut(&Finding)) -> std::io::Result<()> {
+        self.iter().for_each(f);
+        Ok(())
+    }
+}
+
 /// Renders the findings; categories appear in the order of their first finding.
 pub fn render(findings: &[Finding], o: &Options) -> String {
     let mut out = String::new();
-    let mut cats: Vec<&str> = Vec::new();
-    for f in findings {
-        if !cats.contains(&f.category.as_str()) {
-            cats.push(&f.category);
+    // Neither a slice nor a String can fail.
+    let _ = render_to(&findings, o, &mut out);
+    out
+}
+
+/// What the first pass learns of one category.
+struct Category {
+    name: String,
+    worst: Status,
+    all_skip: bool,
+    /// The first finding's summary.
+    first: String,
+    /// Check ids, counting a run of equal ids once.
+    ids: usize,
+    last_id: String,
+}
+
+/// [`render`] onto any writer, reading the findings once to learn the categories and once
+/// more per category: nothing is held per finding, so a listing of any length renders in
+/// constant memory (only distinct fixes are remembered, to say "same as above").
+pub fn render_to(
+    src: &dyn Findings,
+    o: &Options,
+    out: &mut dyn std::fmt::Write,
+) -> std::io::Result<()> {
+    let mut cats: Vec<Category> = Vec::new();
+    let mut counts = Counts::default();
+    let mut hint = false;
+    src.each(&mut |f| {
+        counts.add(f.status);
+        hint |= f.status != Status::Pass && !f.evidence.is_empty();
+        let c = match cats.iter_mut().position(|c| c.name == f.category) {
+            Some(i) => &mut cats[i],
+            None => {
+                cats.push(Category {
+                    name: f.category.clone(),
+                    worst: f.status,
+                    all_skip: true,
+                    first: f.summary.clone(),
+                    ids: 0,
+                    last_id: String::new(),
+                });
+                cats.last_mut().expect("just pushed")
+            }
+        };
+        c.worst = c.worst.max(f.status);
+        c.all_skip &= f.status == Status::Skip;
+        if c.ids == 0 || c.last_id != f.id {
+            c.ids += 1;
+            c.last_id.clone_from(&f.id);
         }
-    }
-    for cat in cats {
-        let group: Vec<&Finding> = findings.iter().filter(|f| f.category == cat).collect();
-        let worst = group.iter().map(|f| f.status).max().unwrap_or(Status::Pass);
+    })?;
+    for cat in &cats {
+        let worst = cat.worst;
         // Quiet when nothing is wrong: a category where every check skipped is one line.
-        if o.verbose == 0 && group.iter().all(|f| f.status == Status::Skip) {
-            let mut ids: Vec<&str> = group.iter().map(|f| f.id.as_str()).collect();
-            ids.dedup();
+        if o.verbose == 0 && cat.all_skip {
             // The reason before its detail (`no GPU to judge: no KFD topology`), unless that
             // leaves too little to say anything.
-            let full = group[0].summary.as_str();
+            let full = cat.first.as_str();
             let reason = full
                 .split(": ")
                 .next()
                 .filter(|r| r.len() >= 20)
                 .unwrap_or(full);
-            let n = ids.len();
+            let n = cat.ids;
             let _ = writeln!(
                 out,
                 "{} {}: {reason} - {n} {} skipped",
                 paint(o, style(worst), &format!("[{}]", mark(worst))),
-                paint(o, Style::new().bold(), cat),
+                paint(o, Style::new().bold(), &cat.name),
                 if n == 1 { "check" } else { "checks" }
             );
             continue;
@@ -90,74 +146,82 @@ pub fn render(findings: &[Finding], o: &Options) -> String {
             out,
             "{} {}",
             paint(o, style(worst), &format!("[{}]", mark(worst))),
-            paint(o, Style::new().bold(), cat)
+            paint(o, Style::new().bold(), &cat.name)
         );
         // A fix already printed in this category is referred to, not repeated.
-        let mut fixes_shown: Vec<&super::Fix> = Vec::new();
-        for f in group {
-            // The subject only when the summary does not already name it.
-            let subject = f
-                .subject
-                .as_deref()
-                .filter(|s| !f.summary.contains(*s))
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default();
+        let mut fixes_shown: std::collections::HashSet<super::Fix> =
+            std::collections::HashSet::new();
+        src.each(&mut |f| {
+            if f.category == cat.name {
+                render_one(f, o, &mut fixes_shown, out);
+            }
+        })?;
+    }
+    let _ = writeln!(out, "\n{}", summary_line(&counts, o));
+    if o.verbose == 0 && hint {
+        let _ = writeln!(out, "{}", paint(o, Style::new().dimmed(), "Run with -v for the evidence behind each finding, `rocm-doctor explain ID` for a check's docs."));
+    }
+    Ok(())
+}
+
+/// One finding's lines: status, summary, fix (or "same as above"), evidence.
+fn render_one(
+    f: &Finding,
+    o: &Options,
+    fixes_shown: &mut std::collections::HashSet<super::Fix>,
+    out: &mut dyn std::fmt::Write,
+) {
+    // The subject only when the summary does not already name it.
+    let subject = f
+        .subject
+        .as_deref()
+        .filter(|s| !f.summary.contains(*s))
+        .map(|s| format!(" ({s})"))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "    {} {}{}  {}",
+        paint(o, style(f.status), mark(f.status)),
+        f.summary,
+        subject,
+        paint(o, Style::new().dimmed(), &format!("[{}]", f.id))
+    );
+    let problem = matches!(f.status, Status::Warn | Status::Fail | Status::Error);
+    if let Some(fix) = f.fix.as_ref().filter(|_| problem) {
+        if fixes_shown.contains(fix) {
             let _ = writeln!(
                 out,
-                "    {} {}{}  {}",
-                paint(o, style(f.status), mark(f.status)),
-                f.summary,
-                subject,
-                paint(o, Style::new().dimmed(), &format!("[{}]", f.id))
+                "        {} same as above",
+                paint(o, Style::new().cyan().bold(), "fix:")
             );
-            let problem = matches!(f.status, Status::Warn | Status::Fail | Status::Error);
-            if let Some(fix) = f.fix.as_ref().filter(|_| problem) {
-                if fixes_shown.contains(&fix) {
-                    let _ = writeln!(
-                        out,
-                        "        {} same as above",
-                        paint(o, Style::new().cyan().bold(), "fix:")
-                    );
-                } else {
-                    fixes_shown.push(fix);
-                    let _ = writeln!(
-                        out,
-                        "        {} {}",
-                        paint(o, Style::new().cyan().bold(), "fix:"),
-                        fix.text
-                    );
-                    for c in &fix.commands {
-                        let _ = writeln!(out, "          $ {c}");
-                    }
-                    for (k, v) in &fix.env {
-                        let _ = writeln!(out, "          export {k}={}", shell_value(v));
-                    }
-                }
+        } else {
+            fixes_shown.insert(fix.clone());
+            let _ = writeln!(
+                out,
+                "        {} {}",
+                paint(o, Style::new().cyan().bold(), "fix:"),
+                fix.text
+            );
+            for c in &fix.commands {
+                let _ = writeln!(out, "          $ {c}");
             }
-            let show_evidence = o.verbose >= 2 || (o.verbose >= 1 && f.status != Status::Pass);
-            if show_evidence {
-                for e in &f.evidence {
-                    for line in e.lines() {
-                        let _ = writeln!(
-                            out,
-                            "        {}",
-                            paint(o, Style::new().dimmed(), &format!("| {line}"))
-                        );
-                    }
-                }
+            for (k, v) in &fix.env {
+                let _ = writeln!(out, "          export {k}={}", shell_value(v));
             }
         }
     }
-    let c = Counts::of(findings);
-    let _ = writeln!(out, "\n{}", summary_line(&c, o));
-    if o.verbose == 0
-        && findings
-            .iter()
-            .any(|f| f.status != Status::Pass && !f.evidence.is_empty())
-    {
-        let _ = writeln!(out, "{}", paint(o, Style::new().dimmed(), "Run with -v for the evidence behind each finding, `rocm-doctor explain ID` for a check's docs."));
+    let show_evidence = o.verbose >= 2 || (o.verbose >= 1 && f.status != Status::Pass);
+    if show_evidence {
+        for e in &f.evidence {
+            for line in e.lines() {
+                let _ = writeln!(
+                    out,
+                    "        {}",
+                    paint(o, Style::new().dimmed(), &format!("| {line}"))
+                );
+            }
+        }
     }
-    out
 }
 
 fn shell_value(v: &str) -> String {

@@ -5,11 +5,11 @@ pub mod json;
 pub mod npd;
 pub mod progress;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The verdict of one finding. Order matters: later is worse for the summary line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Checked and fine.
@@ -37,12 +37,12 @@ impl Status {
 }
 
 /// What to do about a finding: prose plus, where possible, commands to run or variables to set.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Fix {
     pub text: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
 }
 
@@ -64,7 +64,7 @@ impl Fix {
 }
 
 /// One verdict of one check, about one subject.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Finding {
     /// Stable check id (`toolchain.lld`).
     pub id: String,
@@ -144,15 +144,26 @@ impl Counts {
     pub fn of(findings: &[Finding]) -> Self {
         let mut c = Counts::default();
         for f in findings {
-            match f.status {
-                Status::Pass => c.pass += 1,
-                Status::Warn => c.warn += 1,
-                Status::Fail => c.fail += 1,
-                Status::Skip => c.skip += 1,
-                Status::Error => c.error += 1,
-            }
+            c.add(f.status);
         }
         c
+    }
+    pub fn add(&mut self, s: Status) {
+        match s {
+            Status::Pass => self.pass += 1,
+            Status::Warn => self.warn += 1,
+            Status::Fail => self.fail += 1,
+            Status::Skip => self.skip += 1,
+            Status::Error => self.error += 1,
+        }
+    }
+    /// The exit code these counts give (see [`exit_code`]).
+    pub fn exit_code(&self, strict: bool) -> i32 {
+        if self.fail > 0 || self.error > 0 || (strict && self.warn > 0) {
+            exit::FAILED
+        } else {
+            exit::OK
+        }
     }
 }
 
@@ -168,12 +179,7 @@ pub mod exit {
 
 /// The exit code for a set of findings.
 pub fn exit_code(findings: &[Finding], strict: bool) -> i32 {
-    let c = Counts::of(findings);
-    if c.fail > 0 || c.error > 0 || (strict && c.warn > 0) {
-        exit::FAILED
-    } else {
-        exit::OK
-    }
+    Counts::of(findings).exit_code(strict)
 }
 
 /// What to print on stdout: one JSON document, or the human text.

@@ -83,11 +83,7 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             dir.display()
         ))
         .fix(resource_dir_fix(ctx, c));
-        f = f.evidence(format!(
-            "$ {} -print-resource-dir -> {}",
-            c.path.display(),
-            dir.display()
-        ));
+        f = f.evidence(format!("{} -> {}", rdir_question(c), dir.display()));
         if let Some(line) = script_line_with(ctx, c, "-resource-dir") {
             f = f.evidence(format!("set by the wrapper {}: {line}", c.path.display()));
         }
@@ -156,11 +152,20 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             );
         }
     }
-    out.insert(
-        0,
-        f.evidence(format!("$ {} -print-resource-dir", c.path.display())),
-    );
+    out.insert(0, f.evidence(rdir_question(c)));
     out
+}
+
+/// How clang was asked for its resource dir, for evidence.
+fn rdir_question(c: &ClangInfo) -> String {
+    match c
+        .commands
+        .first()
+        .filter(|_| !c.resource_dir_from.is_empty())
+    {
+        Some(cmd) => format!("$ {cmd}  ({})", c.resource_dir_from),
+        None => format!("$ {} -print-resource-dir", c.path.display()),
+    }
 }
 
 fn resource_dir_fix(ctx: &Ctx, c: &ClangInfo) -> Fix {

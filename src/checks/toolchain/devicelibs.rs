@@ -6,6 +6,18 @@ use crate::report::{Finding, Fix};
 use std::path::PathBuf;
 
 pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
+    // On this machine's own root the dry run needs only the chosen clang's path: it starts
+    // now, beside the clang probes, instead of after them (the same command either way; the
+    // inventory runs it once, whoever asks first).
+    std::thread::scope(|s| {
+        if ctx.host.fs.is_real_root() {
+            s.spawn(|| ctx.inv.hip_driver());
+        }
+        judge(ctx)
+    })
+}
+
+fn judge(ctx: &Ctx) -> Vec<Finding> {
     if let Some(f) = super::foreign_skip(ctx) {
         let found: Vec<String> = ctx.inv.device_libs().dirs.iter().map(describe).collect();
         return vec![f.evidence_lines(found)];

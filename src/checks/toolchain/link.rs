@@ -93,7 +93,59 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
     vec![f.evidence_lines(evidence)]
 }
 
+/// Tensile's argv (Common.py tryAssembler): no -c, so clang assembles and links a.out, in a
+/// fresh temp dir.
+fn run_link(ctx: &Ctx, clang: &Path, isa: &str) -> Result<crate::host::RunOutput, String> {
+    let dir = ctx
+        .host
+        .scratch_dir("link")
+        .map_err(|e| format!("no temp dir: {e}"))?;
+    let cmd = CommandSpec::new(clang)
+        .args(["-x", "assembler", "-target", "amdgcn-amdhsa"])
+        .arg(format!("-mcpu={isa}"))
+        .arg("-")
+        .stdin(Vec::new())
+        .cwd(&dir);
+    Ok(ctx.host.run(&cmd))
+}
+
+/// The ISA the probe links for: the first target clang knows, else gfx900.
+fn link_isa(ctx: &Ctx, known: Option<&[String]>) -> String {
+    ctx.inv
+        .targets()
+        .isas
+        .iter()
+        .map(|t| t.isa.processor.clone())
+        .find(|p| known.is_none_or(|k| k.contains(p)))
+        .unwrap_or_else(|| "gfx900".into())
+}
+
 pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
+    // On this machine's own root the link is the critical path of a run (three programs one
+    // after the other): it starts on the chosen clang at once, beside the clang probes, for the
+    // ISA it will most likely need. It is used only when the probes then pick the same ISA and
+    // find the AMDGPU backend, so the verdict is the one a link started afterwards would give.
+    let early = ctx.host.fs.is_real_root().then(|| {
+        ctx.inv
+            .clang_choice()
+            .map(|c| (c.path.clone(), link_isa(ctx, None)))
+    });
+    std::thread::scope(|s| {
+        let early = early.flatten().map(|(path, isa)| {
+            let probe_isa = isa.clone();
+            let h = s.spawn(move || run_link(ctx, &path, &probe_isa));
+            (h, isa)
+        });
+        judge_link(ctx, early)
+    })
+}
+
+type EarlyLink<'s> = (
+    std::thread::ScopedJoinHandle<'s, Result<crate::host::RunOutput, String>>,
+    String,
+);
+
+fn judge_link(ctx: &Ctx, early: Option<EarlyLink<'_>>) -> Vec<Finding> {
     if let Some(f) = super::foreign_skip(ctx) {
         return vec![f];
     }
@@ -105,26 +157,14 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
             "clang has no AMDGPU backend (see toolchain.clang)",
         )];
     }
-    let isa = ctx
-        .inv
-        .targets()
-        .isas
-        .iter()
-        .map(|t| t.isa.processor.clone())
-        .find(|p| c.amdgpu_processors.contains(p))
-        .unwrap_or_else(|| "gfx900".into());
-    let dir = match ctx.host.scratch_dir("link") {
-        Ok(d) => d,
-        Err(e) => return vec![Finding::error(format!("no temp dir: {e}"))],
+    let isa = link_isa(ctx, Some(&c.amdgpu_processors));
+    let early = early
+        .filter(|(_, i)| *i == isa)
+        .and_then(|(h, _)| h.join().ok());
+    let out = match early.unwrap_or_else(|| run_link(ctx, &c.path, &isa)) {
+        Ok(o) => o,
+        Err(e) => return vec![Finding::error(e)],
     };
-    // Tensile's argv (Common.py tryAssembler): no -c, so clang assembles and links a.out.
-    let cmd = CommandSpec::new(&c.path)
-        .args(["-x", "assembler", "-target", "amdgcn-amdhsa"])
-        .arg(format!("-mcpu={isa}"))
-        .arg("-")
-        .stdin(Vec::new())
-        .cwd(&dir);
-    let out = ctx.host.run(&cmd);
     let text = out.combined_text();
     let ev = format!(
         "$ {} < /dev/null  (in a temp dir; {})",
