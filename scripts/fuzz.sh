@@ -10,6 +10,9 @@
 # $FUZZ_CORPUS/T (default fuzz/corpus, git-ignored); crashes to fuzz/artifacts/T.
 # Built with optimisations and debug assertions (overflow checks on), cargo-fuzz's default.
 # FUZZ_MAX_RUNS=N stops a target after N executions (whichever comes first with SECONDS).
+# FUZZ_BIN_DIR=DIR runs the targets already built in DIR (a copy of
+# fuzz/target/x86_64-unknown-linux-gnu/release) instead of building them: a long run then goes on
+# while the sources change.
 # Exit status: 1 when any target found a crash, timeout or out-of-memory input.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,21 +25,16 @@ if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
 
-dict_for() {
-  case "$1" in
-    bundle | ccob | hostelf | amdgpu_elf) echo fuzz/dict/codeobj.dict ;;
-    msgpack) echo fuzz/dict/msgpack.dict ;;
-    *) echo fuzz/dict/text.dict ;;
-  esac
-}
+# dict_for, max_len_for, FUZZ_ASAN_OPTIONS
+# shellcheck source=scripts/fuzz-settings.sh
+. scripts/fuzz-settings.sh
 
-cargo +nightly fuzz build
+bin_dir=${FUZZ_BIN_DIR:-}
+if [ -z "$bin_dir" ]; then
+  cargo +nightly fuzz build
+fi
 
-# AddressSanitizer keeps freed memory in a quarantine (256 MB by default) to catch
-# use-after-free; that memory is resident and counts against -rss_limit_mb, so a target that
-# allocates and frees a lot (decompression buffers) died as "out-of-memory" with 26 MB live.
-# A 64 MB quarantine keeps the limit about the parsers' real memory.
-export ASAN_OPTIONS="${ASAN_OPTIONS:-quarantine_size_mb=64}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-$FUZZ_ASAN_OPTIONS}"
 
 failed=0
 printf '%-14s %12s %8s %10s %14s %s\n' target executions seconds exec/s "corpus" result
@@ -48,10 +46,15 @@ for t in "${targets[@]}"; do
   [ -d "tests/fixtures/fuzz-regressions/$t" ] && seeds+=("tests/fixtures/fuzz-regressions/$t")
   log="fuzz/artifacts/$t/last-run.log"
   rc=0
-  cargo +nightly fuzz run "$t" "$corpus" "${seeds[@]}" -- \
+  if [ -n "$bin_dir" ]; then
+    run=("$bin_dir/$t" "$corpus" "${seeds[@]}")
+  else
+    run=(cargo +nightly fuzz run "$t" "$corpus" "${seeds[@]}" --)
+  fi
+  "${run[@]}" \
     -max_total_time="$secs" -rss_limit_mb=256 -timeout=10 -dict="$(dict_for "$t")" \
-    -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" ${FUZZ_MAX_RUNS:+-runs="$FUZZ_MAX_RUNS"} \
-    >"$log" 2>&1 || rc=$?
+    -max_len="$(max_len_for "$t")" -print_final_stats=1 -artifact_prefix="fuzz/artifacts/$t/" \
+    ${FUZZ_MAX_RUNS:+-runs="$FUZZ_MAX_RUNS"} >"$log" 2>&1 || rc=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
   files=$(find "$corpus" -type f | wc -l)

@@ -47,3 +47,159 @@ fn fuzz_regression_segment_offset_near_u64_max() {
     let out = common::doctor().arg("inspect").arg(&p).output().unwrap();
     assert!(out.status.code().is_some_and(|c| c <= 1), "{out:?}");
 }
+
+/// Bytes allocated by the current thread while `COUNTING` is set on it (the other tests of this
+/// binary run on other threads and are not counted).
+mod alloc_count {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNTING: Cell<bool> = const { Cell::new(false) };
+        static BYTES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    struct Counting;
+
+    fn note(n: usize) {
+        // `try_with`: no panic while the thread's locals are being torn down.
+        let _ = COUNTING.try_with(|c| {
+            if c.get() {
+                let _ = BYTES.try_with(|b| b.set(b.get().saturating_add(n)));
+            }
+        });
+    }
+
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+            note(l.size());
+            unsafe { System.alloc(l) }
+        }
+        unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+            note(l.size());
+            unsafe { System.alloc_zeroed(l) }
+        }
+        unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+            note(new);
+            unsafe { System.realloc(p, l, new) }
+        }
+        unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+            unsafe { System.dealloc(p, l) }
+        }
+    }
+
+    #[global_allocator]
+    static A: Counting = Counting;
+
+    /// Runs `f` and returns its result and the bytes it allocated (reallocations count their
+    /// new size).
+    pub fn measure<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        BYTES.with(|b| b.set(0));
+        COUNTING.with(|c| c.set(true));
+        let r = f();
+        COUNTING.with(|c| c.set(false));
+        (r, BYTES.with(Cell::get))
+    }
+}
+
+/// Found from the `msgpack` target's memory (libFuzzer's RSS limit): every container reserved
+/// room for as many `Value`s (32 bytes each) as its count claimed. A count is checked against
+/// the bytes left, but 32 nested arrays each claiming the rest of a 64 KiB note reserved
+/// 32 x 64 Ki x 32 B = 64 MiB before one element was read. Now a container reserves at most
+/// `msgpack::PREALLOC` elements and grows with what it reads.
+#[test]
+fn fuzz_regression_msgpack_counts_do_not_reserve_memory() {
+    use rocm_doctor::codeobj::msgpack;
+    const N: usize = 64 << 10;
+    let mut b = Vec::with_capacity(N);
+    for _ in 0..msgpack::MAX_DEPTH {
+        let left = (N - b.len() - 5) as u32;
+        b.push(0xdd); // array 32
+        b.extend_from_slice(&left.to_be_bytes());
+    }
+    // One bin 32 holds the rest: the innermost array's second element is past the end.
+    let rest = (N - b.len() - 5) as u32;
+    b.push(0xc6);
+    b.extend_from_slice(&rest.to_be_bytes());
+    b.resize(N, 0);
+    let (r, bytes) = alloc_count::measure(|| msgpack::decode(&b).map(|(_, used)| used));
+    let e = r.expect_err("every array claims more elements than follow");
+    assert!(e.to_string().contains("msgpack"), "{e}");
+    // Before the fix: 64 MiB. Now: 32 containers x PREALLOC x 32 B = 256 KiB, plus the error.
+    assert!(
+        bytes < 1 << 20,
+        "decode allocated {bytes} bytes for a {N}-byte input"
+    );
+}
+
+/// Found from the `bundle` target's memory: a CCOB header's uncompressed size was trusted for
+/// the output buffer, so a 100-byte payload claiming 1 GiB reserved 256 MiB (and 4 MiB per
+/// run under the fuzz targets' cap). Now the buffer starts at 8x the payload plus 64 KiB and
+/// grows; the lie is still reported precisely.
+#[test]
+fn fuzz_regression_ccob_size_field_does_not_reserve_memory() {
+    use rocm_doctor::codeobj::{bundle, ccob};
+    let inner = bundle::write(&[("hipv4-amdgcn-amd-amdhsa--gfx1030", b"payload")], 4096);
+    for method in [ccob::Method::Zlib, ccob::Method::Zstd] {
+        let mut b = ccob::write(3, method, &inner, 1).unwrap();
+        // V3: magic, u16 version, u16 method, u64 total size, then u64 uncompressed size.
+        b[16..24].copy_from_slice(&(1u64 << 30).to_le_bytes());
+        let h = ccob::parse_header(&b).unwrap();
+        assert_eq!(h.uncompressed_size, 1 << 30);
+        let (r, bytes) = alloc_count::measure(|| ccob::decompress(&b, &h, ccob::DEFAULT_CAP));
+        let e = r
+            .expect_err("the stream is shorter than announced")
+            .to_string();
+        assert!(
+            e.contains(&format!(
+                "announces 1073741824 uncompressed bytes, the stream holds {}",
+                inner.len()
+            )),
+            "{method:?}: {e}"
+        );
+        // Before the fix: 256 MiB. Now: the buffer (8x the payload + 64 KiB) and the decoder's
+        // own state (a zstd context is about 100-200 KiB).
+        assert!(bytes < 4 << 20, "{method:?}: {bytes} bytes allocated");
+    }
+}
+
+/// Found from the `fleet_report` target's speed: every note counted the notes already kept, so
+/// a stream of junk lines cost up to 1,200 comparisons per line. The counts are now kept per
+/// kind; what is kept and what is dropped must be unchanged.
+#[test]
+fn fuzz_regression_fleet_notes_are_capped_per_kind() {
+    use rocm_doctor::fleet::{doc::Problem, input, summary};
+    let mut text = String::new();
+    for i in 0..5000 {
+        text.push_str(&format!(
+            "node{}: ssh: connect to host refused {i}\n",
+            i % 7
+        ));
+    }
+    text.push_str("{\"truncated\": \n");
+    let mut s = summary::Summary::default();
+    input::fold_bytes(&mut s, text.as_bytes(), "stream.txt", None);
+    let corrupt = s
+        .notes
+        .iter()
+        .filter(|n| n.kind == Problem::Corrupt)
+        .count();
+    assert_eq!(corrupt, summary::MAX_NOTES_PER_KIND);
+    assert_eq!(
+        s.notes_dropped.get(&Problem::Corrupt),
+        Some(&(5000 - summary::MAX_NOTES_PER_KIND as u64))
+    );
+    // Another kind still gets its own notes after one kind is full.
+    assert_eq!(
+        s.notes
+            .iter()
+            .filter(|n| n.kind == Problem::Truncated)
+            .count(),
+        1,
+        "{:?}",
+        s.notes.last()
+    );
+    let r = s.finish();
+    assert_eq!(r.notes.len(), summary::MAX_NOTES_PER_KIND + 1);
+    assert_eq!(r.exit_code(), 1);
+}

@@ -10,10 +10,10 @@ const CAP: u64 = 4 << 20;
 fuzz_target!(|data: &[u8]| {
     let _ = blob::delimit(data);
     let _ = bundle::parse(data);
+    // `blob::inspect` decompresses a CCOB (header, delimit, payload, decompress, hash) as
+    // `inspect` does; decompressing it here too doubled the cost of every valid stream.
     if let Ok(h) = ccob::parse_header(data) {
         let _ = ccob::stored_size(data, &h);
-        let _ = ccob::magic_inside_payload(data, &h);
-        let _ = ccob::decompress(data, &h, CAP);
     }
     let opts = blob::Options {
         cap: CAP,

@@ -11,6 +11,11 @@ use super::{invalid, slice, Result};
 pub const MAX_DEPTH: usize = 32;
 /// Total values in one document (a code object with 10 000 kernels has ~1M).
 pub const MAX_ITEMS: usize = 4 << 20;
+/// Elements reserved up front for one container; larger ones grow as elements are read.
+/// A count is checked against the bytes left, but an element may be 1 byte while a `Value` is
+/// 32 (a map pair 64), and every nested container may claim the rest of the input: up front,
+/// a 64 KiB note could reserve 32 levels x 64 Ki x 64 B = 128 MiB before one element was read.
+pub const PREALLOC: usize = 256;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<'a> {
@@ -106,7 +111,7 @@ impl<'a> Reader<'a> {
     }
     fn array(&mut self, n: u64, depth: usize) -> Result<Value<'a>> {
         let n = self.count(n, 1)?;
-        let mut v = Vec::with_capacity(n);
+        let mut v = Vec::with_capacity(n.min(PREALLOC));
         for _ in 0..n {
             v.push(self.value(depth + 1)?);
         }
@@ -114,7 +119,7 @@ impl<'a> Reader<'a> {
     }
     fn map(&mut self, n: u64, depth: usize) -> Result<Value<'a>> {
         let n = self.count(n, 2)?;
-        let mut v = Vec::with_capacity(n);
+        let mut v = Vec::with_capacity(n.min(PREALLOC));
         for _ in 0..n {
             let k = self.value(depth + 1)?;
             let val = self.value(depth + 1)?;
