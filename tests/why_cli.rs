@@ -1036,3 +1036,41 @@ fn known_issues_run_as_pack_checks_over_the_libraries_the_loader_finds() {
         "{text}"
     );
 }
+
+#[test]
+fn cmakes_hip_language_is_ruled_out_in_sid_where_real_cmake_configures_a_hip_project() {
+    let Some(sid) = sid_root() else {
+        return;
+    };
+    if !sid.join("usr/bin/cmake").is_file() {
+        assert!(
+            !toolchain_required(),
+            "the sid root lacks cmake (scripts/real-roots.sh installs it)"
+        );
+        eprintln!("skipped: no cmake in the sid root");
+        return;
+    }
+    // The healthy counterpart of Debian 12's failure: sid's CMake configures a HIP-language
+    // project for real, with clang-21 as the HIP compiler and Debian's multiarch hip-lang package.
+    let out = std::process::Command::new(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/in-root.sh"),
+    )
+    .arg(&sid)
+    .args([
+        "sh",
+        "-c",
+        "mkdir -p /tmp/p && printf 'cmake_minimum_required(VERSION 3.21)\\nproject(x LANGUAGES HIP)\\n' > /tmp/p/CMakeLists.txt && cmake -S /tmp/p -B /tmp/p/build -DCMAKE_HIP_COMPILER=clang++-21 2>&1",
+    ])
+    .output()
+    .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{log}");
+    assert!(
+        log.contains("The HIP compiler identification is Clang"),
+        "{log}"
+    );
+    // The message Debian 12's CMake prints (produced for real in the test above) is ruled out.
+    let text = "CMake Error at /usr/share/cmake-3.25/Modules/CMakeDetermineHIPCompiler.cmake:106 (message):\n  The ROCm root directory:\n\n   /usr\n\n  does not contain the HIP runtime CMake package, expected at:\n\n   /usr/lib/cmake/hip-lang/hip-lang-config.cmake\n";
+    let (doc, _) = why_in_root(&sid, &[], &[], text);
+    assert_eq!(answer(&doc, "cmake-hip-language"), "ruled-out", "{doc:#}");
+}
