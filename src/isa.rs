@@ -246,7 +246,9 @@ pub fn encode_gfx_target_version(name: &str) -> Option<u32> {
     let major: u32 = maj.parse().ok()?;
     let minor = u32::from_str_radix(&tail[..1], 16).ok()?;
     let step = u32::from_str_radix(&tail[1..], 16).ok()?;
-    Some(major * 10000 + minor * 100 + step)
+    // A major too large for the kernel's u32 field (fuzz/ found `gfx91091242`, decoded from a
+    // KFD `gfx_target_version` of 9109120402) has no encoding: None, not a wrapped number.
+    major.checked_mul(10000)?.checked_add(minor * 100 + step)
 }
 
 #[cfg(test)]

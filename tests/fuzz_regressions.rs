@@ -203,3 +203,29 @@ fn fuzz_regression_fleet_notes_are_capped_per_kind() {
     assert_eq!(r.notes.len(), summary::MAX_NOTES_PER_KIND + 1);
     assert_eq!(r.exit_code(), 1);
 }
+
+/// Found by the `kfd_props` fuzz target (2026-11-23, 657,916 runs into a long run): a
+/// `gfx_target_version` of 9109120402 decodes to `gfx91091242`, whose major (910912) times
+/// 10000 overflowed the u32 encoding (a panic with overflow checks, a wrong number without).
+/// The name now has no encoding; a real one still round-trips.
+#[test]
+fn fuzz_regression_gfx_target_version_past_u32() {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fuzz-regressions/kfd_props/gfx-target-version-past-u32");
+    let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+    let props = rocm_doctor::gpu::props::parse(&text);
+    let v = props.get("gfx_target_version").expect("the value parses");
+    assert_eq!(v, 9109120402);
+    let name = rocm_doctor::isa::decode_gfx_target_version(v).expect("a name");
+    assert_eq!(name, "gfx91091242");
+    // Panicked here (overflow check) before the fix.
+    assert_eq!(rocm_doctor::isa::encode_gfx_target_version(&name), None);
+    assert_eq!(
+        rocm_doctor::isa::encode_gfx_target_version("gfx90a"),
+        Some(90010)
+    );
+    assert_eq!(
+        rocm_doctor::isa::encode_gfx_target_version("gfx1100"),
+        Some(110000)
+    );
+}
