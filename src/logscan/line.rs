@@ -74,10 +74,8 @@ impl<'a> Line<'a> {
 
     /// The source line (saturated at `u32::MAX`).
     pub fn src_line(&self) -> u32 {
-        let v = self.src_line_digits.iter().try_fold(0u64, |v, &d| {
-            v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-        });
-        v.map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX))
+        checked_decimal(self.src_line_digits)
+            .map_or(u32::MAX, |v| u32::try_from(v).unwrap_or(u32::MAX))
     }
 
     /// The process id of `[pid:N tid:...]`, if the line has a well-formed one.
@@ -140,7 +138,7 @@ fn parse_prefix<'a>(raw: &'a [u8], hint: &[u8]) -> Option<Line<'a>> {
         i: colon + 1,
     };
     let digits = c.digits();
-    if digits.is_empty() || (digits.len() > 19 && c_overflows(digits)) {
+    if digits.is_empty() || (digits.len() > 19 && checked_decimal(digits).is_none()) {
         return None;
     }
     c.spaces();
@@ -196,14 +194,12 @@ fn parse_prefix<'a>(raw: &'a [u8], hint: &[u8]) -> Option<Line<'a>> {
     })
 }
 
-/// Whether a run of more than 19 digits overflows a u64 (such a line is not the runtime's).
-fn c_overflows(digits: &[u8]) -> bool {
-    digits
-        .iter()
-        .try_fold(0u64, |v, &d| {
-            v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-        })
-        .is_none()
+/// The value of a run of ASCII digits, or `None` when it overflows a u64 (more than 19 digits
+/// can: such a number is not one the runtime printed). The caller has checked the bytes are digits.
+fn checked_decimal(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |v, &d| {
+        v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
+    })
 }
 
 /// The first `:` at or after `from`. The file field is `%-25s`, so for every name of up to 25
@@ -349,9 +345,7 @@ impl<'a> Cursor<'a> {
         }
         if n == 19 && rest.get(19).is_some_and(u8::is_ascii_digit) {
             let all = rest.iter().take_while(|d| d.is_ascii_digit()).count();
-            v = rest[..all].iter().try_fold(0u64, |v, &d| {
-                v.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-            })?;
+            v = checked_decimal(&rest[..all])?;
             n = all;
         }
         self.i += n;
