@@ -253,3 +253,64 @@ Memory access fault by GPU node-1 (Agent handle: 0x55d1c3a0b2c0) on address 0x7f
     let d = run(t.path());
     assert!(d.contains("no KFD topology"), "{d}");
 }
+
+/// Lines of `n` bytes (without the newline) that look like the runtime's, numbered.
+fn runtime_line(i: usize, n: usize) -> Vec<u8> {
+    let head = format!(
+        ":3:hip_module.cpp           :825 : {i} us: [pid:7 tid: 0x{:x}] hipLaunchKernel ( 0x1 ) ",
+        1 + i % 3
+    );
+    let mut l = head.into_bytes();
+    l.resize(n.max(l.len()), b'a');
+    l
+}
+
+#[test]
+fn over_long_lines_are_cut_alike_by_every_reader() {
+    // A line is cut to its first 4 MiB (the reader's buffer) whichever reader sees it: the
+    // one-pass stream reader, or the parallel reader whose regions start at line starts
+    // anywhere. Over-long lines sit just under, at and over that size and over twice it, and
+    // the file ends with an over-long line without a newline (data A) or a short one (data B).
+    const BUF: usize = 4 << 20;
+    let t = tempfile::tempdir().unwrap();
+    let mut a = Vec::new();
+    let mut i = 0;
+    let mut push = |d: &mut Vec<u8>, n: usize, nl: bool| {
+        d.extend_from_slice(&runtime_line(i, n));
+        if nl {
+            d.push(b'\n');
+        }
+        i += 1;
+    };
+    for n in [BUF - 1, BUF, BUF + 1, 9 << 20] {
+        for k in 0..20_000 {
+            push(&mut a, 120 + k % 300, true);
+        }
+        push(&mut a, n, true);
+    }
+    let mut b = a.clone();
+    push(&mut a, BUF + 5, false);
+    push(&mut b, 77, false);
+    for (name, data) in [("a", a), ("b", b)] {
+        let path = t.path().join(name);
+        std::fs::write(&path, &data).unwrap();
+        let mut seq = Summary::default();
+        read::scan_reader(&data[..], &mut seq).unwrap();
+        assert_eq!(seq.lines, 80_005, "data {name}");
+        assert_eq!(
+            seq.long_lines,
+            if name == "a" { 5 } else { 4 },
+            "data {name}"
+        );
+        assert_eq!(seq.truncated_last_line, name == "b");
+        let f = std::fs::File::open(&path).unwrap();
+        for threads in [2, 3, 5] {
+            let par = read::scan_plain_regions(&f, data.len() as u64, threads, 1).unwrap();
+            assert_eq!(
+                serde_json::to_value(&par).unwrap(),
+                serde_json::to_value(&seq).unwrap(),
+                "data {name}, {threads} regions"
+            );
+        }
+    }
+}
