@@ -23,7 +23,6 @@ extern "C" void runb(float* p) { hipLaunchKernelGGL(kb, dim3(1), dim3(1), 0, 0, 
 "#;
 
 struct Built {
-    _dir: tempfile::TempDir,
     dir: PathBuf,
 }
 
@@ -43,13 +42,19 @@ fn built() -> Option<&'static Built> {
         need_tool("hipcc")?;
         need_tool(CLANG19)?;
         need_tool(BUNDLER19)?;
-        let t = tempfile::tempdir().ok()?;
-        let d = t.path().to_path_buf();
+        // A static is never dropped, so the binaries live under cargo's own scratch dir for
+        // integration tests (not /tmp), replaced on each run. The compilers' temporaries
+        // (clang's `a-XXXXXX` directories) go there too.
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("inspect-real");
+        let _ = std::fs::remove_dir_all(&d);
+        let tmp = d.join("tmp");
+        std::fs::create_dir_all(&tmp).ok()?;
         std::fs::write(d.join("a.hip"), A_HIP).ok()?;
         std::fs::write(d.join("b.hip"), B_HIP).ok()?;
         let hipcc = |args: &[&str], out: &str| {
             let mut c = Command::new("hipcc");
             c.current_dir(&d)
+                .env("TMPDIR", &tmp)
                 .args(args)
                 .args(["-fPIC", "-shared", "a.hip", "b.hip", "-o", out]);
             run(&mut c);
@@ -87,23 +92,26 @@ fn built() -> Option<&'static Built> {
             std::env::var("PATH").unwrap_or_default()
         );
         let mut c = Command::new(CLANG19);
-        c.current_dir(&d).env("PATH", path).args([
-            "-x",
-            "hip",
-            "--offload-arch=gfx1030",
-            "--offload-arch=gfx90a:xnack+",
-            "--offload-compress",
-            &format!("--rocm-device-lib-path={DEVLIBS}"),
-            "--rocm-path=/usr",
-            "-fPIC",
-            "-shared",
-            "a.hip",
-            "b.hip",
-            "-o",
-            "libz.so",
-        ]);
+        c.current_dir(&d)
+            .env("PATH", path)
+            .env("TMPDIR", &tmp)
+            .args([
+                "-x",
+                "hip",
+                "--offload-arch=gfx1030",
+                "--offload-arch=gfx90a:xnack+",
+                "--offload-compress",
+                &format!("--rocm-device-lib-path={DEVLIBS}"),
+                "--rocm-path=/usr",
+                "-fPIC",
+                "-shared",
+                "a.hip",
+                "b.hip",
+                "-o",
+                "libz.so",
+            ]);
         run(&mut c);
-        Some(Built { _dir: t, dir: d })
+        Some(Built { dir: d })
     })
     .as_ref()
 }
