@@ -21,6 +21,25 @@ fn fuzz_regression_ccob_stream_longer_than_its_header() {
     assert!(r.entries.is_empty());
 }
 
+/// Found by the `hostelf` fuzz target after 8,357,989 runs of a long run: a `.hipFatBinSegment`
+/// section at address 0xffff_ffff_ffff_ff18 with 14 wrappers. The address of a wrapper's pointer
+/// slot (section address + wrapper offset + 8) overflowed `u64` from the eleventh wrapper on (a
+/// panic with overflow checks; a wrapped address, compared with relocation offsets, without).
+#[test]
+fn fuzz_regression_wrapper_section_address_near_u64_max() {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fuzz-regressions/hostelf/wrapper-section-address-near-u64-max");
+    let b = std::fs::read(&p).unwrap();
+    for walk in [false, true] {
+        // Panicked here (overflow check) before the fix.
+        let l = rocm_doctor::codeobj::hostelf::locate_with(&b, walk).expect("the headers parse");
+        assert_eq!(l.wrappers.len(), 14, "every wrapper is still read");
+        // The slots past u64::MAX have no address, so no relocation names them: their pointer
+        // is the one in the file.
+        assert!(l.wrappers[10..].iter().all(|w| w.pointer_from == "file"));
+    }
+}
+
 /// Found by the `hostelf` fuzz target: a `PT_LOAD` segment with `p_offset` 0xffff_ffff_ffff_fe00
 /// covering a wrapper's bundle pointer. Mapping the address overflowed `u64` (a panic with
 /// overflow checks, a wrapped offset without); now the address simply does not map.

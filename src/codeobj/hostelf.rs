@@ -205,8 +205,10 @@ fn wrappers(
         let magic_v = u32_at(data, o, "wrapper")?;
         let version = u32_at(data, o + 4, "wrapper")?;
         let slot = u64_at(data, o + 8, "wrapper")?;
-        let slot_addr = w.addr + o + 8;
-        let (pointer, from) = match addends.iter().find(|(a, _)| *a == slot_addr) {
+        // A section address near u64::MAX (only a corrupt file has one) puts the slot at no
+        // address: no relocation can name it, and the pointer is read from the file.
+        let slot_addr = w.addr.checked_add(o + 8);
+        let (pointer, from) = match addends.iter().find(|(a, _)| Some(*a) == slot_addr) {
             Some((_, add)) => (*add, "relocation"),
             None => (slot, "file"),
         };
