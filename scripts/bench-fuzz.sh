@@ -17,9 +17,9 @@ runs=${1:?RUNS}
 bin_dir=${2:?BIN_DIR}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && mapfile -t targets < <(find fuzz/fuzz_targets -name '*.rs' -printf '%f\n' | sed 's/\.rs$//' | sort)
 # shellcheck source=scripts/fuzz-settings.sh
 . scripts/fuzz-settings.sh
+[ ${#targets[@]} -eq 0 ] && mapfile -t targets < <(all_targets)
 export ASAN_OPTIONS=${BENCH_ASAN_OPTIONS-$FUZZ_ASAN_OPTIONS}
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT

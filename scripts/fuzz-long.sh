@@ -24,9 +24,9 @@ runs=${1:?RUNS}
 dir=${2:?DIR}
 shift 2
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  mapfile -t targets < <(cargo +nightly fuzz list)
-fi
+# shellcheck source=scripts/fuzz-settings.sh
+. scripts/fuzz-settings.sh
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(all_targets)
 mkdir -p "$dir/corpus"
 dir=$(cd "$dir" && pwd)
 
@@ -35,8 +35,6 @@ failed=0
 FUZZ_BIN_DIR="$dir/none/x86_64-unknown-linux-gnu/release" FUZZ_CORPUS="$dir/corpus" \
   FUZZ_MAX_RUNS="$runs" scripts/fuzz.sh 86400 "${targets[@]}" || failed=1
 
-# shellcheck source=scripts/fuzz-settings.sh
-. scripts/fuzz-settings.sh
 export ASAN_OPTIONS="${ASAN_OPTIONS:-$FUZZ_ASAN_OPTIONS}"
 cargo +nightly fuzz build
 asan=fuzz/target/x86_64-unknown-linux-gnu/release

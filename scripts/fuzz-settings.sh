@@ -2,6 +2,12 @@
 # Settings shared by scripts/fuzz.sh and scripts/bench-fuzz.sh (sourced, not run).
 # Why each one: docs/fuzzing.md ("What makes a target slow"); figures: docs/benchmarks.md.
 
+# Every fuzz target: one file each under fuzz/fuzz_targets (what `cargo fuzz list` prints, without
+# starting cargo).
+all_targets() {
+  find fuzz/fuzz_targets -name '*.rs' -printf '%f\n' | sed 's/\.rs$//' | sort
+}
+
 # The dictionary of each target (fuzz/dict/).
 dict_for() {
   case "$1" in

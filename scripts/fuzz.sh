@@ -21,13 +21,11 @@ secs=${1:-60}
 shift || true
 corpus_root=${FUZZ_CORPUS:-fuzz/corpus}
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then
-  mapfile -t targets < <(cargo +nightly fuzz list)
-fi
 
-# dict_for, max_len_for, FUZZ_ASAN_OPTIONS
+# all_targets, dict_for, max_len_for, FUZZ_ASAN_OPTIONS
 # shellcheck source=scripts/fuzz-settings.sh
 . scripts/fuzz-settings.sh
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(all_targets)
 
 bin_dir=${FUZZ_BIN_DIR:-}
 if [ -z "$bin_dir" ]; then

@@ -10,6 +10,15 @@ fn fixture(name: &str) -> PathBuf {
     crate::common::fixture("logs", name)
 }
 
+/// Asserts that two summaries are equal in everything `--json` shows.
+fn assert_same_summary(got: &Summary, want: &Summary, what: &str) {
+    assert_eq!(
+        serde_json::to_value(got).unwrap(),
+        serde_json::to_value(want).unwrap(),
+        "{what}"
+    );
+}
+
 fn log_json(path: &std::path::Path) -> (serde_json::Value, i32) {
     run_json([std::ffi::OsStr::new("log"), path.as_os_str()], &[])
 }
@@ -159,11 +168,7 @@ fn parallel_regions_equal_one_sequential_pass() {
     let file = std::fs::File::open(&f).unwrap();
     for threads in [2, 3, 7] {
         let par = read::scan_plain_regions(&file, data.len() as u64, threads, 1000).unwrap();
-        assert_eq!(
-            serde_json::to_value(&par).unwrap(),
-            serde_json::to_value(&seq).unwrap(),
-            "{threads} regions"
-        );
+        assert_same_summary(&par, &seq, &format!("{threads} regions"));
         assert_eq!(par.kernels, seq.kernels);
         let a: Vec<_> = par
             .threads
@@ -306,11 +311,7 @@ fn over_long_lines_are_cut_alike_by_every_reader() {
         let f = std::fs::File::open(&path).unwrap();
         for threads in [2, 3, 5] {
             let par = read::scan_plain_regions(&f, data.len() as u64, threads, 1).unwrap();
-            assert_eq!(
-                serde_json::to_value(&par).unwrap(),
-                serde_json::to_value(&seq).unwrap(),
-                "data {name}, {threads} regions"
-            );
+            assert_same_summary(&par, &seq, &format!("data {name}, {threads} regions"));
         }
     }
 }

@@ -427,18 +427,9 @@ fn a_ccob_binary_is_confirmed_on_hip_5_2() {
 
 #[test]
 fn missing_device_libs_are_ruled_out_on_sids_healthy_stack() {
-    let roots = std::env::var_os("ROCM_DOCTOR_ROOTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/var/tmp/rocm-doctor-roots"));
-    let sid = roots.join("sid");
-    if !sid.join(".rocm-doctor-root-ok").is_file() {
-        assert!(
-            !toolchain_required(),
-            "the real sid root is required (scripts/real-roots.sh)"
-        );
-        eprintln!("skipped: the real sid root is not built");
+    let Some(sid) = sid_root() else {
         return;
-    }
+    };
     // The message as Debian 12's clang-15 prints it (produced in the test above).
     let text = "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library";
     let out = std::process::Command::new(
