@@ -5,6 +5,7 @@
 //! `render` prints. Formats and sources: docs/log.md.
 
 pub mod gen;
+pub mod keyed;
 pub mod line;
 pub mod msg;
 pub mod nodes;

@@ -114,11 +114,25 @@ fn after<'a>(m: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
     m.strip_prefix(prefix)
 }
 
+/// The length of the identifier (`[A-Za-z0-9_]*`) `m` starts with. A table lookup per byte:
+/// API names are checked on every traced call and return.
 fn ident_len(m: &[u8]) -> usize {
     m.iter()
-        .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+        .position(|&c| !IDENT[usize::from(c)])
         .unwrap_or(m.len())
 }
+
+/// The bytes of an identifier.
+static IDENT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
 
 /// The decimal number at the start of `b` (None without a digit, or past u64).
 fn num(b: &[u8]) -> Option<u64> {
@@ -214,7 +228,7 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
     if n > 0 {
         let (id, rest) = m.split_at(n);
         if let Some(r) = after(rest, b": Returned ") {
-            let e = r.iter().position(|&c| c == b' ').unwrap_or(r.len());
+            let e = memchr::memchr(b' ', r).unwrap_or(r.len());
             let (result, mut tail) = r.split_at(e);
             tail = tail.strip_prefix(b" :").unwrap_or(tail);
             let mut duration_us = None;

@@ -22,7 +22,7 @@ pub fn demangle(name: &str) -> String {
 
 fn kernels_sorted(s: &Summary) -> Vec<(String, u64)> {
     let mut merged: std::collections::HashMap<String, u64> = std::collections::HashMap::new();
-    for (k, v) in &s.kernels {
+    for (k, v) in s.kernels.iter() {
         *merged
             .entry(demangle(&String::from_utf8_lossy(k)))
             .or_default() += v;

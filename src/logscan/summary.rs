@@ -2,6 +2,7 @@
 //! merged in file order ([`Summary::merge`]); every map is capped so memory does not grow with
 //! the log.
 
+use super::keyed::Keyed;
 use super::line::{self, Kind};
 use super::msg::{self, Event};
 use rustc_hash::FxHashMap;
@@ -177,15 +178,15 @@ pub struct Summary {
     pub queue_sizes: BTreeMap<u64, u64>,
     /// Filled by [`Summary::finish`] (the scanning functions call it).
     pub apis: BTreeMap<String, ApiStat>,
-    /// APIs while scanning, by raw name (hashing bytes is cheaper than ordered string keys).
+    /// APIs while scanning, by raw name (bytes compare and hash cheaper than ordered string keys).
     #[serde(skip)]
-    api_raw: hashbrown::HashMap<Box<[u8]>, ApiStat, rustc_hash::FxBuildHasher>,
+    api_raw: Keyed<ApiStat>,
     pub api_calls: u64,
     #[serde(skip)]
-    pub kernels: FxHashMap<Box<[u8]>, u64>,
+    pub kernels: Keyed<u64>,
     pub kernel_launches: u64,
     #[serde(skip)]
-    pub commands: FxHashMap<Box<[u8]>, u64>,
+    pub commands: Keyed<u64>,
     pub dispatch_packets: u64,
     pub barrier_packets: u64,
     /// `Cannot find CO` / `No compatible code objects` by ISA.
@@ -440,19 +441,14 @@ impl Summary {
             }
             Event::Kernel(k) => {
                 self.kernel_launches += 1;
-                if let Some(c) = self.kernels.get_mut(k) {
-                    *c += 1;
-                } else if self.kernels.len() < MAX_KEYS {
-                    self.kernels.insert(k.into(), 1);
-                } else {
-                    self.other_keys += 1;
+                match self.kernels.get_or_insert(k, MAX_KEYS, || 0) {
+                    Some(c) => *c += 1,
+                    None => self.other_keys += 1,
                 }
             }
             Event::Command(c) => {
-                if let Some(n) = self.commands.get_mut(c) {
+                if let Some(n) = self.commands.get_or_insert(c, 256, || 0) {
                     *n += 1;
-                } else if self.commands.len() < 256 {
-                    self.commands.insert(c.into(), 1);
                 }
             }
             Event::Packet(true) => self.dispatch_packets += 1,
@@ -555,17 +551,12 @@ impl Summary {
     }
 
     fn api_mut(&mut self, api: &[u8]) -> Option<&mut ApiStat> {
-        let full = self.api_raw.len() + self.apis.len() >= MAX_KEYS;
-        match self.api_raw.entry_ref(api) {
-            hashbrown::hash_map::EntryRef::Occupied(o) => Some(o.into_mut()),
-            hashbrown::hash_map::EntryRef::Vacant(_) if full => {
-                self.other_keys += 1;
-                None
-            }
-            hashbrown::hash_map::EntryRef::Vacant(v) => {
-                Some(v.insert_with_key(api.into(), ApiStat::default()))
-            }
+        let room = MAX_KEYS.saturating_sub(self.apis.len());
+        let a = self.api_raw.get_or_insert(api, room, ApiStat::default);
+        if a.is_none() {
+            self.other_keys += 1;
         }
+        a
     }
 
     /// The thread of a `[pid tid]` field: its ids, and its index (None past [`MAX_THREADS`]).
@@ -612,8 +603,7 @@ impl Summary {
     /// Moves the scanning structures into the public maps (`apis`, `threads`). Idempotent; the
     /// scanning functions of [`super::read`] call it before returning.
     pub fn finish(&mut self) {
-        let raw = std::mem::take(&mut self.api_raw);
-        for (k, v) in raw {
+        for (k, v) in self.api_raw.take() {
             let name = String::from_utf8_lossy(&k).into_owned();
             match self.apis.get_mut(&name) {
                 Some(a) => a.absorb(v, &mut self.other_keys),
@@ -714,11 +704,12 @@ impl Summary {
             }
         }
         for (k, v) in o.api_raw {
-            let room = self.api_raw.len() + self.apis.len() < MAX_KEYS;
+            let room = MAX_KEYS.saturating_sub(self.apis.len());
+            let full = self.api_raw.len() >= room;
             match self.api_raw.get_mut(&k) {
                 Some(a) => a.absorb(v, &mut self.other_keys),
-                None if room => {
-                    self.api_raw.insert(k, v);
+                None if !full => {
+                    self.api_raw.get_or_insert(&k, room, || v);
                 }
                 None => self.other_keys += v.calls,
             }
@@ -728,17 +719,15 @@ impl Summary {
         }
         self.kernel_launches += o.kernel_launches;
         for (k, v) in o.kernels {
-            let room = self.kernels.len() < MAX_KEYS;
-            match self.kernels.get_mut(&k) {
+            match self.kernels.get_or_insert(&k, MAX_KEYS, || 0) {
                 Some(c) => *c += v,
-                None if room => {
-                    self.kernels.insert(k, v);
-                }
                 None => self.other_keys += v,
             }
         }
         for (k, v) in o.commands {
-            *self.commands.entry(k).or_default() += v;
+            if let Some(c) = self.commands.get_or_insert(&k, usize::MAX, || 0) {
+                *c += v;
+            }
         }
         self.dispatch_packets += o.dispatch_packets;
         self.barrier_packets += o.barrier_packets;
