@@ -183,21 +183,24 @@ pub fn scan_plain_regions(
     bounds.push(len);
     let regions = bounds.len() - 1;
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let merged = std::sync::Mutex::new(InOrder::default());
     let workers = (threads as usize).min(regions);
-    let results: Vec<io::Result<Vec<(usize, Summary)>>> = std::thread::scope(|sc| {
+    let results: Vec<io::Result<()>> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 sc.spawn(|| {
                     let mut buf = Vec::new();
-                    let mut done = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let (Some(&start), Some(&end)) = (bounds.get(i), bounds.get(i + 1)) else {
-                            return Ok(done);
+                            return Ok(());
                         };
                         let mut s = Summary::default();
                         feed(Region { f, pos: start, end }, &mut s, &mut buf)?;
-                        done.push((i, s));
+                        if i + 1 != regions {
+                            s.truncated_last_line = false;
+                        }
+                        merged.lock().unwrap_or_else(|e| e.into_inner()).add(i, s);
                     }
                 })
             })
@@ -210,20 +213,37 @@ pub fn scan_plain_regions(
             })
             .collect()
     });
-    let mut parts = Vec::with_capacity(regions);
     for r in results {
-        parts.extend(r?);
+        r?;
     }
-    parts.sort_by_key(|(i, _)| *i);
-    let mut all = Summary::default();
-    for (i, mut s) in parts {
-        if i + 1 != regions {
-            s.truncated_last_line = false;
-        }
-        all.merge(s);
+    let merged = merged.into_inner().unwrap_or_else(|e| e.into_inner());
+    if merged.next != regions {
+        return Err(io::Error::other("a region of the file was not summarised"));
     }
+    let mut all = merged.all;
     all.finish();
     Ok(all)
+}
+
+/// Region summaries folded in file order as they finish. A region that finishes before an
+/// earlier one waits for it; the rest are merged at once, so the summaries alive at a time are
+/// usually one per thread plus the total (and never more than the regions, 16 per thread).
+#[derive(Default)]
+struct InOrder {
+    /// The index of the region to merge next.
+    next: usize,
+    waiting: std::collections::BTreeMap<usize, Summary>,
+    all: Summary,
+}
+
+impl InOrder {
+    fn add(&mut self, i: usize, s: Summary) {
+        self.waiting.insert(i, s);
+        while let Some(s) = self.waiting.remove(&self.next) {
+            self.all.merge(s);
+            self.next += 1;
+        }
+    }
 }
 
 /// What the input is.
@@ -293,4 +313,49 @@ pub fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compressio
         return Ok((scan_plain(&f, meta.len(), threads)?, c));
     }
     Ok((scan_stream(Counted(f), c)?, c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regions handed in out of order are merged in file order: the same summary as one pass,
+    /// a call in one region paired with its return in the next included.
+    #[test]
+    fn regions_finishing_out_of_order_merge_in_file_order() {
+        let lines: Vec<String> = (0..9)
+            .map(|i| {
+                let body = if i % 2 == 0 {
+                    "\x1b[32m hipMalloc ( 0x1, 64 ) \x1b[0m".to_string()
+                } else {
+                    format!("hipMalloc: Returned hipErrorOutOfMemory : line {i}")
+                };
+                format!(
+                    ":3:hip_memory.cpp           :100 : {:010} us: [pid:7     tid: 0x{:x}] {body}",
+                    1000 + i,
+                    1 + i % 3
+                )
+            })
+            .collect();
+        let summarise = |part: &[String]| {
+            let mut s = Summary::default();
+            for (n, l) in part.iter().enumerate() {
+                s.add(l.as_bytes(), n as u64 + 1);
+            }
+            s
+        };
+        let mut one = summarise(&lines);
+        one.finish();
+        let mut merged = InOrder::default();
+        // (region handed in, the region merged next after it)
+        for (i, next) in [(2, 0), (0, 1), (1, 3)] {
+            merged.add(i, summarise(&lines[i * 3..i * 3 + 3]));
+            assert_eq!(merged.next, next);
+        }
+        assert!(merged.waiting.is_empty());
+        merged.all.finish();
+        let json = |s: &Summary| serde_json::to_string(s).unwrap_or_default();
+        assert_eq!(json(&merged.all), json(&one));
+        assert_eq!(merged.all.lines, 9);
+    }
 }
