@@ -42,8 +42,8 @@ print(f"doctor on one core {d1:.3f} s ({d1 / d:.2f}x the all-core time); wc -l (
 PY
   # The same two commands again, interleaved: run i times the doctor and the grep passes back to
   # back (alternating which goes first), so that a change of the VM's speed during the run hits
-  # both sides of each pair. The median of the per-pair ratios is the figure that survives a
-  # noisy machine; hyperfine above runs each command in one block.
+  # both sides of each pair. hyperfine above runs each command in one block, which a slow phase
+  # can hit alone; on a noisy VM neither measure is steady, so compare medians over several runs.
   python3 - "$DOCTOR" "$f" "${PAIRS:-21}" <<'PY'
 import statistics, subprocess, sys, time
 doctor, f, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
