@@ -12,6 +12,7 @@ mod bad_input;
 mod broken_setups;
 mod cli;
 mod discovery_fixtures;
+mod doctor_death;
 mod fleet_merge;
 mod fuzz_regressions;
 mod gpu_fixtures;

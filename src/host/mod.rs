@@ -7,6 +7,7 @@
 mod env;
 mod fs;
 mod process;
+mod reaper;
 pub mod rusage;
 mod which;
 
@@ -43,7 +44,7 @@ pub struct Host {
     pub fs: RootedFs,
     pub env: Env,
     runner: Runner,
-    tmp: OnceLock<Result<tempfile::TempDir, String>>,
+    tmp: OnceLock<Result<reaper::OwnedTempDir, String>>,
 }
 
 impl Host {
@@ -129,7 +130,7 @@ impl Host {
                 .filter(|s| Path::new(s).is_absolute());
             for base in tmpdir.iter().map(String::as_str).chain(["/tmp"]) {
                 match b.tempdir_in(base) {
-                    Ok(d) => return Ok(d),
+                    Ok(d) => return Ok(reaper::OwnedTempDir::new(d)),
                     Err(e) => errors.push(format!("{base}: {e}")),
                 }
             }

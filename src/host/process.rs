@@ -2,7 +2,8 @@
 //!
 //! Each child runs in its own process group so that a timeout kills the whole tree (a shell
 //! wrapper and the compiler it started), stdin is either the given bytes or `/dev/null`, and
-//! the environment is exactly the [`Env`] snapshot.
+//! the environment is exactly the [`Env`] snapshot. Each group is handed to the reaper
+//! (`reaper.rs`), which kills what is left of it if the doctor dies first.
 
 use super::env::Env;
 use super::Limits;
@@ -258,6 +259,7 @@ impl Runner {
             }
         };
         let pid = child.id() as i32;
+        super::reaper::track(pid);
         let stdin_thread = spec.stdin.clone().and_then(|bytes| {
             child.stdin.take().map(|mut w| {
                 std::thread::spawn(move || {
@@ -303,6 +305,7 @@ impl Runner {
         if let Some(t) = stdin_thread {
             let _ = t.join();
         }
+        super::reaper::untrack(pid);
         RunOutput {
             command: spec.display(),
             code: status.and_then(|s| s.code()),
