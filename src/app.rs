@@ -293,8 +293,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     let packs = std::sync::Arc::new(load_packs(args));
     let hits = w::recognise(&packs, &text);
     if hits.is_empty() {
-        eprintln!("rocm-doctor: this text matches no known symptom; running the default checks.");
-        return run(args);
+        return why_unrecognised(args, &packs);
     }
     let mut cfg = match Config::from_args(args) {
         Ok(c) => c,
@@ -317,9 +316,18 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     // a processor one message names (clang's `invalid target ID 'gfx1200'`, rocBLAS's `for GPU
     // arch : gfx942`) is judged beside --isa for that symptom's checks only, so it cannot
     // confirm another symptom of the same log. Each group runs only its symptoms' checks.
-    let mut groups: Vec<(Option<String>, Vec<String>, Vec<crate::report::Finding>)> = Vec::new();
+    // A symptom whose checks run under the runtime profile (a "no GPU" message: a machine
+    // without one confirms it) is judged in a group of its own too.
+    type Key = (Option<String>, bool);
+    let key_of = |h: &w::Hit| -> Key {
+        (
+            h.carried_isa().map(str::to_string),
+            h.symptom.runtime_profile,
+        )
+    };
+    let mut groups: Vec<(Key, Vec<String>, Vec<crate::report::Finding>)> = Vec::new();
     for h in &hits {
-        let key = h.carried_isa().map(str::to_string);
+        let key = key_of(h);
         let i = match groups.iter().position(|g| g.0 == key) {
             Some(i) => i,
             None => {
@@ -337,10 +345,13 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     cfg.skip.clear();
     cfg.packs = packs.clone();
     cfg.asm = None;
-    for (isa, only, findings) in &mut groups {
+    for ((isa, runtime), only, findings) in &mut groups {
         if !only.is_empty() {
             let mut c = cfg.clone();
             c.only = only.clone();
+            if *runtime {
+                c.profile = crate::config::Profile::Runtime;
+            }
             // Validated by the inventory like an AMDGPU_TARGETS entry (a malformed value is
             // reported as an invalid ISA).
             c.isas_from_text = isa.iter().cloned().collect();
@@ -348,10 +359,10 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         }
         findings.extend(from_binaries.iter().cloned());
     }
-    let judged: Vec<(&w::Hit, &[crate::report::Finding])> = hits
+    let mut judged: Vec<(&w::Hit, &[crate::report::Finding])> = hits
         .iter()
         .map(|h| {
-            let key = h.carried_isa().map(str::to_string);
+            let key = key_of(h);
             let g = groups
                 .iter()
                 .find(|g| g.0 == key)
@@ -359,9 +370,12 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
             (h, g.2.as_slice())
         })
         .collect();
+    // The machine decides what the text cannot: causes confirmed here first, those ruled out
+    // here last, the text's own order within each.
+    judged.sort_by_key(|(h, f)| w::machine_order(w::judge(h.symptom, f).0));
     let code = if judged
         .iter()
-        .any(|(h, f)| w::judge(h.symptom, f).0 == w::Answer::Confirmed)
+        .any(|(h, f)| !h.symptom.harmless && w::judge(h.symptom, f).0 == w::Answer::Confirmed)
     {
         exit::FAILED
     } else {
@@ -372,6 +386,35 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     } else {
         report::write_stdout::<()>(report::Output::Text(&w::render_human(&judged)), code)
     }
+}
+
+/// `why` on text that matches no symptom: says so first (human and JSON alike), then gives the
+/// default checks' findings, so an unknown error never reads as a clean bill of health.
+fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet>) -> i32 {
+    let known = packs.symptoms().count();
+    let note = format!(
+        "NOT RECOGNISED: this text matches none of the {known} known symptoms, so nothing below \
+         is a diagnosis of it. The default checks of this machine follow."
+    );
+    if !args.json {
+        println!("{note}\n");
+        return run(args);
+    }
+    let cfg = match Config::from_args(args) {
+        Ok(mut c) => {
+            c.packs = packs.clone();
+            c
+        }
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+        Ok(h) => h,
+        Err(e) => return usage_error(&e),
+    };
+    let findings = diagnose(&host, &cfg).findings;
+    let code = report::exit_code(&findings, cfg.strict);
+    let doc = crate::packs::why::render_unrecognised_json(&note, &findings, code);
+    report::write_stdout(report::Output::Json(&doc), code)
 }
 
 /// docs/checks.md, generated from the check docs.

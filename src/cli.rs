@@ -196,8 +196,9 @@ pub enum Command {
     /// likely causes on this machine: the cause, the evidence found now, the fix. Exit 1 when a
     /// cause is confirmed here; unrecognised text runs the default checks (docs/check-packs.md).
     Why {
-        /// The message (words are joined), or `-` / nothing to read stdin.
-        #[arg(value_name = "TEXT|-")]
+        /// The message (words are joined), or `-` / nothing to read stdin. A paste may begin
+        /// with `-` (a Markdown bullet, a `--` banner): it is text, not an option.
+        #[arg(value_name = "TEXT|-", allow_hyphen_values = true)]
         text: Vec<String>,
         /// The program or library that failed: its code objects and bundles are judged too
         /// (as `inspect` does), against the GPUs or --isa (repeatable).

@@ -67,6 +67,7 @@ mod tests {
             ("asm.toml", &|| crate::checks::docs().len()),
             // Its own loader, moving to the pack engine (issue 9); tested in its module.
             ("known-issues.toml", &|| 1),
+            ("causes.toml", &|| crate::packs::causes::all().len()),
         ];
         for (name, f) in loaded {
             assert!(f() > 0, "{name} loaded empty");

@@ -11,6 +11,7 @@ mod asm_equivalence;
 mod bad_input;
 mod broken_setups;
 mod cli;
+mod corpus_recall;
 mod discovery_fixtures;
 mod doctor_death;
 mod fleet_merge;

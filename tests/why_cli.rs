@@ -75,9 +75,19 @@ struct Row {
 
 #[test]
 fn every_symptom_is_recognised_from_its_recorded_text_inside_a_log() {
-    let t: Table = toml::from_str(include_str!("../checks/packs/symptoms.toml")).unwrap();
-    assert!(t.symptom.len() >= 15);
-    for row in &t.symptom {
+    // Every built-in symptom pack; each symptom is shown by its own text (the first of its
+    // cause when several symptoms of one cause match).
+    let mut rows = Vec::new();
+    for text in [
+        include_str!("../checks/packs/symptoms.toml"),
+        include_str!("../checks/packs/symptoms-gpu.toml"),
+        include_str!("../checks/packs/symptoms-libs.toml"),
+    ] {
+        let t: Table = toml::from_str(text).unwrap();
+        rows.extend(t.symptom);
+    }
+    assert!(rows.len() >= 50);
+    for row in &rows {
         // Buried in a log, as pasted from CI.
         let log = format!(
             "+ make -j8\n[ 42%] Building HIP object\n{}\nmake: *** [all] Error 1\n",
@@ -129,10 +139,98 @@ fn unknown_text_says_so_and_runs_the_default_checks() {
         ])
         .output()
         .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("matches no known symptom"), "{err}");
     let doc = json_of(&out);
+    assert_eq!(doc["unrecognised"], true, "{doc:#}");
+    assert_eq!(doc["recognised"].as_array().unwrap().len(), 0);
+    assert!(doc["note"].as_str().unwrap().starts_with("NOT RECOGNISED"));
     assert_eq!(findings(&doc, "toolchain.env").len(), 1, "{doc:#}");
+    // The human view says so before anything else.
+    let out = doctor()
+        .args(["--only", "toolchain.env", "why", "the printer is on fire"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("NOT RECOGNISED: "), "{text}");
+    assert!(text.contains("[toolchain.env]"), "{text}");
+}
+
+#[test]
+fn a_paste_beginning_with_a_dash_is_text() {
+    for paste in [
+        "- Unable to open /dev/kfd read-write: Permission denied",
+        "--- /opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory",
+    ] {
+        let out = doctor()
+            .args(["--only", "toolchain.env", "--json", "why", paste])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{paste}: {out:?}");
+        let doc = json_of(&out);
+        assert_eq!(doc["unrecognised"], false, "{doc:#}");
+    }
+}
+
+#[test]
+fn harmless_noise_is_answered_as_harmless_beside_the_real_error() {
+    let text = "/opt/amdgpu/share/libdrm/amdgpu.ids: No such file or directory\n\
+                \"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n\
+                Aborted (core dumped)";
+    let out = doctor()
+        .args(["--only", "toolchain.env", "--json", "why", text])
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    let rec = doc["recognised"].as_array().unwrap();
+    assert_ne!(
+        rec[0]["harmless"], true,
+        "the real error comes first: {doc:#}"
+    );
+    let ids: Vec<&str> = rec.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let noise = rec
+        .iter()
+        .find(|r| r["id"] == "amdgpu-ids-missing")
+        .unwrap_or_else(|| panic!("{ids:?}"));
+    assert_eq!(noise["answer"], "harmless");
+    assert_eq!(rec.last().unwrap()["id"], "amdgpu-ids-missing");
+}
+
+#[test]
+fn a_no_gpu_message_is_confirmed_on_a_machine_without_a_gpu() {
+    // A fixture machine with no KFD topology and no amdgpu: the text cannot say why no GPU was
+    // found; this machine can.
+    let root = tempfile::tempdir().unwrap();
+    let (doc, code) = why(
+        &["--sysroot", root.path().to_str().unwrap()],
+        &[],
+        "RuntimeError: No HIP GPUs are available",
+    );
+    let rec = doc["recognised"].as_array().unwrap();
+    assert_eq!(rec[0]["class"], "gpu-no-amd-gpu", "{doc:#}");
+    assert_eq!(rec[0]["answer"], "confirmed", "{doc:#}");
+    assert_eq!(code, 1);
+    // Group membership is not judged as the cause on a machine without a GPU.
+    assert_answer(&doc, "no-hip-gpus", "undetermined");
+}
+
+#[test]
+fn being_in_the_render_group_is_not_answered_with_join_the_render_group() {
+    // https://github.com/ROCm/ROCm/issues/2232: rocminfo's own line shows the group is fine; the
+    // kernel's line names the cause.
+    let text = "ROCk module is loaded\nUnable to open /dev/kfd read-write: Cannot allocate memory\n\
+                igor is member of render group\n\
+                Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources.\n\
+                [    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd";
+    let out = doctor()
+        .args(["--only", "toolchain.env", "--json", "why", text])
+        .output()
+        .unwrap();
+    let doc = json_of(&out);
+    let rec = doc["recognised"].as_array().unwrap();
+    assert_eq!(rec[0]["id"], "kfd-asic-not-supported", "{doc:#}");
+    assert!(
+        rec.iter().all(|r| r["class"] != "gpu-kfd-permission"),
+        "{doc:#}"
+    );
 }
 
 /// A wrapper around clang that adds `flags` to every call, as seed 001's wrapper does.

@@ -308,6 +308,42 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                 );
             }
         }
+        let mut needs = Vec::new();
+        for p in &rs.needs {
+            match regex(p.get_ref()) {
+                Ok(r) if !r.is_match(&rs.text) => cx.err(
+                    p.span(),
+                    "this `needs` pattern does not match the symptom's own `text`",
+                ),
+                Ok(r) => needs.push(r),
+                Err(e) => cx.err(p.span(), e),
+            }
+        }
+        let mut unless = Vec::new();
+        for p in &rs.unless {
+            match regex(p.get_ref()) {
+                Ok(r) if r.is_match(&rs.text) => cx.err(
+                    p.span(),
+                    "this `unless` pattern matches the symptom's own `text`",
+                ),
+                Ok(r) => unless.push(r),
+                Err(e) => cx.err(p.span(), e),
+            }
+        }
+        let cause = rs.class.as_ref().and_then(|c| {
+            let found = super::causes::get(c.get_ref());
+            if found.is_none() {
+                let ids: Vec<&str> = super::causes::all().iter().map(|c| c.id.as_str()).collect();
+                let hint = did_you_mean(c.get_ref(), &ids)
+                    .map(|b| format!("; did you mean `{b}`?"))
+                    .unwrap_or_default();
+                cx.err(
+                    c.span(),
+                    format!("no cause '{}' in checks/causes.toml{hint}", c.get_ref()),
+                );
+            }
+            found
+        });
         symptoms.push(Symptom {
             id: rs.id.get_ref().clone(),
             title: rs.title,
@@ -319,6 +355,12 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
             rule_out_by: rs.rule_out_by.iter().map(|c| c.get_ref().clone()).collect(),
             with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
+            class: cause.map(|c| c.id.clone()),
+            harmless: cause.is_some_and(|c| c.harmless),
+            needs,
+            unless,
+            rank: rs.rank.unwrap_or(50),
+            runtime_profile: matches!(rs.profile, Some(super::model::ProfileName::Runtime)),
         });
         for r in &rs.rule_out_by {
             if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {

@@ -6,6 +6,7 @@
 //! `eval` (pure) applies regexes, token relations and rules to give one finding per check;
 //! `why` recognises pasted error messages by the packs' `[[symptom]]` sections.
 
+pub mod causes;
 pub mod compile;
 pub mod eval;
 pub mod glob;
@@ -169,6 +170,15 @@ pub struct Symptom {
     pub rule_out_by: Vec<String>,
     /// `[symptom.with] isa`: the named group whose captured value is judged as an `--isa`.
     pub with_isa: Option<String>,
+    /// The cause id (`checks/causes.toml`); `None` for packs that name none.
+    pub class: Option<String>,
+    pub needs: Vec<Regex>,
+    pub unless: Vec<Regex>,
+    pub rank: u8,
+    /// The class is harmless noise (`checks/causes.toml`).
+    pub harmless: bool,
+    /// Its checks run under `--profile runtime` (absent GPUs fail).
+    pub runtime_profile: bool,
 }
 
 /// Where a pack came from (shown by --list-checks and explain).

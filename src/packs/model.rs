@@ -165,6 +165,26 @@ pub struct RawSymptom {
     /// Values captured from the text that the checks are run with.
     #[serde(default)]
     pub with: RawWith,
+    /// The cause this symptom names: an id of `checks/causes.toml` (`gpu-kfd-permission`).
+    /// Symptoms of one class are alternative ways the same cause shows.
+    #[serde(default)]
+    pub class: Option<Spanned<String>>,
+    /// Regexes that must all match somewhere in the text as well: the detail that decides
+    /// between causes sharing a headline (a group list, an ABI version, a processor name).
+    #[serde(default)]
+    pub needs: Vec<Spanned<String>>,
+    /// Regexes any one of which, anywhere in the text, rules this symptom out (the text shows
+    /// the cause is something else, or the fix was already applied).
+    #[serde(default)]
+    pub unless: Vec<Spanned<String>>,
+    /// Order among the symptoms one text shows: higher first (default 50). A symptom that
+    /// needs decisive detail outranks the headline-only one it refines.
+    #[serde(default)]
+    pub rank: Option<u8>,
+    /// `runtime`: its checks run as under `--profile runtime`, so a machine without a GPU fails
+    /// them (a "no GPU" message is then confirmed here, not skipped).
+    #[serde(default)]
+    pub profile: Option<ProfileName>,
 }
 
 /// `[symptom.with]`: which named capture group of the patterns feeds which run setting.

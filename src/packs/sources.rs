@@ -35,6 +35,14 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "checks/packs/symptoms.toml",
         include_str!("../../checks/packs/symptoms.toml"),
     ),
+    (
+        "checks/packs/symptoms-gpu.toml",
+        include_str!("../../checks/packs/symptoms-gpu.toml"),
+    ),
+    (
+        "checks/packs/symptoms-libs.toml",
+        include_str!("../../checks/packs/symptoms-libs.toml"),
+    ),
 ];
 
 pub const SYSTEM_DIR: &str = "/etc/rocm-doctor/checks.d";

@@ -34,9 +34,31 @@ impl Hit<'_> {
     }
 }
 
-/// Symptoms whose patterns match the text, in table order, each once.
+/// Symptoms the text shows, most likely cause first: a symptom is shown when one of its
+/// patterns matches, every `needs` pattern matches too and no `unless` pattern does. They are
+/// ordered by `rank` (then table order), and only the first symptom of each cause is kept.
 pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
+    let mut hits = candidates(set, text);
+    // Stable: equal ranks keep the table's order. Harmless noise never comes before a
+    // message that stops something.
+    hits.sort_by_key(|h| (h.symptom.harmless, std::cmp::Reverse(h.symptom.rank)));
+    let mut seen: Vec<&str> = Vec::new();
+    hits.retain(|h| match h.symptom.class.as_deref() {
+        Some(c) if seen.contains(&c) => false,
+        Some(c) => {
+            seen.push(c);
+            true
+        }
+        None => true,
+    });
+    hits
+}
+
+/// Every symptom the text shows, in table order, before ranking (each once).
+pub fn candidates<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
     set.symptoms()
+        .filter(|s| s.needs.iter().all(|r| r.is_match(text)))
+        .filter(|s| !s.unless.iter().any(|r| r.is_match(text)))
         .filter_map(|s| {
             let (re, c) = s
                 .patterns
@@ -85,6 +107,15 @@ impl Answer {
     }
 }
 
+/// The order of answers once the machine has judged: confirmed, undecided, ruled out.
+pub fn machine_order(a: Answer) -> u8 {
+    match a {
+        Answer::Confirmed => 0,
+        Answer::Undetermined => 1,
+        Answer::RuledOut => 2,
+    }
+}
+
 /// The answer for one symptom from the findings of its checks.
 pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Finding>) {
     let mine: Vec<&Finding> = findings
@@ -119,6 +150,9 @@ pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
         let sy = h.symptom;
         let (answer, mine) = judge(sy, findings);
         s.push_str(&format!("\n{}. {} ({})\n", i + 1, sy.title, sy.id));
+        if let Some(c) = sy.class.as_deref().and_then(super::causes::get) {
+            s.push_str(&format!("   cause class:  {} ({})\n", c.id, c.title));
+        }
         s.push_str(&format!("   seen:         {}\n", h.line));
         s.push_str(&format!("   text from:    {}\n", sy.source));
         if let Some(isa) = h.carried_isa() {
@@ -126,6 +160,9 @@ pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
         }
         s.push_str(&format!("   likely cause: {}\n", sy.cause.trim()));
         let verdict = match answer {
+            _ if sy.harmless => {
+                "HARMLESS: this message stops nothing (see the cause); nothing to fix"
+            }
             Answer::Confirmed => "CONFIRMED on this machine",
             Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
             Answer::Undetermined => "not decided here (the checks below could not judge it)",
@@ -186,7 +223,9 @@ pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
                 "line": h.line,
                 "source": h.symptom.source,
                 "cause": h.symptom.cause.trim(),
-                "answer": answer.as_str(),
+                "answer": if h.symptom.harmless { "harmless" } else { answer.as_str() },
+                "class": h.symptom.class,
+                "harmless": h.symptom.harmless,
                 "fix": h.symptom.fix.trim(),
                 "captures": h
                     .captures
@@ -202,6 +241,22 @@ pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
         "tool": &crate::report::json::TOOL,
         "command": "why",
         "exit_code": exit_code,
+        "unrecognised": items.is_empty(),
         "recognised": items,
+    })
+}
+
+/// The JSON answer for text that matches no symptom: `unrecognised: true`, the note, and the
+/// default checks' findings.
+pub fn render_unrecognised_json(note: &str, findings: &[Finding], exit_code: i32) -> Value {
+    json!({
+        "schema_version": crate::report::json::SCHEMA_VERSION,
+        "tool": &crate::report::json::TOOL,
+        "command": "why",
+        "exit_code": exit_code,
+        "unrecognised": true,
+        "note": note,
+        "recognised": [],
+        "findings": findings,
     })
 }
