@@ -59,9 +59,9 @@ run_stack() {
     echo "-- AMD_LOG_LEVEL=$l ./hip-init 2> ${f#"$here"/}"
     # env -i: the same clean environment on every stack (in-root.sh sets its own).
     if [ $# -eq 0 ]; then
-      (cd "$dir" && env -i PATH=/usr/bin:/bin HOME=/root AMD_LOG_LEVEL=$l ./hip-init 2>"$f")
+      (cd "$dir" && env -i PATH=/usr/bin:/bin HOME=/root AMD_LOG_LEVEL="$l" ./hip-init 2>"$f")
     else
-      "$@" AMD_LOG_LEVEL=$l "$dir/hip-init" 2>"$f"
+      "$@" AMD_LOG_LEVEL="$l" "$dir/hip-init" 2>"$f"
     fi
   done
 }
