@@ -62,6 +62,8 @@ fn rocm_7_2_no_device_and_device_failure() {
         doc["log"]["apis"]["hipGetDeviceCount"]["errors"]["hipErrorNoDevice"]["count"],
         1
     );
+    // Agents were enumerated: device creation failed, not the runtime's initialisation.
+    assert!(!doc["log"]["problems"].to_string().contains("initialis"));
 }
 
 #[test]
@@ -314,4 +316,199 @@ fn over_long_lines_are_cut_alike_by_every_reader() {
             assert_same_summary(&par, &seq, &format!("data {name}, {threads} regions"));
         }
     }
+}
+
+/// A real runtime's log of a failed initialisation (tests/fixtures/logs/SOURCE.md: Debian's
+/// HIP 5.2.3, 5.7.1 and 6.4.3 running programs/hip-init.hip on a machine without /dev/kfd).
+struct RealInit {
+    file: &'static str,
+    /// The pid the log prints (none at level 3 on 6.4).
+    pid: Option<u64>,
+    /// The failed calls the problem lists, in order (empty at level 1: no API trace).
+    calls: &'static [&'static str],
+    /// Whether the runtime printed `hsa_init failed` (HIP 6.4.3 never does).
+    said: bool,
+}
+
+const NO_DEVICE_5_7_6_4: &[&str] = &[
+    "hipGetDeviceCount -> hipErrorNoDevice",
+    "hipSetDevice -> hipErrorNoDevice",
+    "hipMalloc -> hipErrorNoDevice",
+    "__hipPushCallConfiguration -> hipErrorNoDevice",
+    "hipDeviceSynchronize -> hipErrorNoDevice",
+    "hipFree -> hipErrorNoDevice",
+];
+const NO_DEVICE_5_2: &[&str] = &[
+    "hipGetDeviceCount -> hipErrorNoDevice",
+    "hipSetDevice -> hipErrorInvalidDevice",
+    "hipMalloc -> hipErrorInvalidDevice",
+    "__hipPushCallConfiguration -> hipErrorInvalidDevice",
+    "hipDeviceSynchronize -> hipErrorInvalidDevice",
+    "hipFree -> hipErrorInvalidDevice",
+];
+
+const REAL_INIT: &[RealInit] = &[
+    RealInit {
+        file: "hip-5.2.3-bookworm-level1.log",
+        pid: Some(30897),
+        calls: &[],
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.2.3-bookworm-level3.log",
+        pid: Some(30899),
+        calls: NO_DEVICE_5_2,
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.2.3-bookworm-level4.log",
+        pid: Some(30901),
+        calls: NO_DEVICE_5_2,
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.2.3-bookworm-level5.log",
+        pid: Some(30903),
+        calls: NO_DEVICE_5_2,
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.7.1-trixie-level1.log",
+        pid: Some(30958),
+        calls: &[],
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.7.1-trixie-level3.log",
+        pid: Some(30963),
+        calls: NO_DEVICE_5_7_6_4,
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.7.1-trixie-level4.log",
+        pid: Some(30968),
+        calls: NO_DEVICE_5_7_6_4,
+        said: true,
+    },
+    RealInit {
+        file: "hip-5.7.1-trixie-level5.log",
+        pid: Some(30973),
+        calls: NO_DEVICE_5_7_6_4,
+        said: true,
+    },
+    RealInit {
+        file: "hip-6.4.3-sid-level3.log",
+        pid: None,
+        calls: NO_DEVICE_5_7_6_4,
+        said: false,
+    },
+    RealInit {
+        file: "hip-6.4.3-sid-level4.log",
+        pid: Some(31021),
+        calls: NO_DEVICE_5_7_6_4,
+        said: false,
+    },
+    RealInit {
+        file: "hip-6.4.3-sid-level5.log",
+        pid: Some(31026),
+        calls: NO_DEVICE_5_7_6_4,
+        said: false,
+    },
+];
+
+#[test]
+fn real_runtimes_failed_init_is_a_failure_with_its_cause() {
+    for r in REAL_INIT {
+        let (doc, code) = log_json(&fixture(r.file));
+        let log = &doc["log"];
+        let what = format!("{}: {log}", r.file);
+        assert_eq!(code, 1, "{what}");
+        // Every line is the runtime's, in the 5.0-5.6, 5.7-6.2 or 6.4 prefix.
+        assert_eq!(log["foreign_lines"], 0, "{what}");
+        assert_eq!(log["runtime_lines"], log["lines"], "{what}");
+        match r.pid {
+            Some(pid) => {
+                assert_eq!(log["pids"], serde_json::json!([pid]), "{what}");
+                assert_eq!(log["threads"].as_array().unwrap().len(), 1, "{what}");
+            }
+            None => assert_eq!(log["pids"], serde_json::json!([]), "{what}"),
+        }
+        let p = &log["problems"][0];
+        let summary = p["summary"].as_str().unwrap();
+        assert_eq!(p["status"], "fail", "{what}");
+        assert_eq!(p["first"]["pid"].as_u64(), r.pid, "{what}");
+        if r.said {
+            assert!(
+                summary.starts_with("the HIP runtime could not initialise (\"hsa_init failed.\""),
+                "{summary}"
+            );
+            assert_eq!(p["first"]["text"], "hsa_init failed.", "{what}");
+        } else {
+            assert!(
+                summary.starts_with(
+                    "the HIP runtime initialised no GPU (HSA initialisation started at line 1"
+                ),
+                "{summary}"
+            );
+        }
+        if r.calls.is_empty() {
+            assert!(summary.contains("no HIP call traced"), "{summary}");
+        } else {
+            let listed = summary.split_once("failed calls: ").unwrap().1;
+            assert_eq!(listed, r.calls.join(", "), "{what}");
+        }
+        assert!(
+            p["diagnosis"].as_str().unwrap().contains("/dev/kfd"),
+            "{what}"
+        );
+        assert!(p["fix"].as_str().unwrap().contains("gpu.kfd"), "{what}");
+        // The failed calls are in the problem, not one problem each.
+        assert_eq!(log["problems"].as_array().unwrap().len(), 1, "{what}");
+        assert!(!log["notes"].to_string().contains("mid-run"), "{what}");
+    }
+}
+
+#[test]
+fn real_hip_5_2_log_read_in_full() {
+    // Debian 12's HIP 5.2.3: `PID: [tid:0xHEX]` lines, the API entry without blanks inside its
+    // colour codes, hipGetDeviceCount's return without its call, an init attempt per call.
+    let (doc, _) = log_json(&fixture("hip-5.2.3-bookworm-level4.log"));
+    let log = &doc["log"];
+    assert_eq!(log["threads"][0]["tid"], "0x7f2d97fb8880");
+    assert_eq!(log["api_calls"], 6);
+    assert_eq!(log["init_starts"], 7);
+    assert_eq!(log["init_failures"]["hsa_init failed."]["count"], 7);
+    assert_eq!(
+        log["init_failures"]["Runtime initialization failed"]["count"],
+        7
+    );
+    assert_eq!(
+        log["apis"]["hipMalloc"]["errors"]["hipErrorInvalidDevice"]["first"]["text"],
+        "hipMalloc ( 0x7fffb5cb6758, 256 ) -> hipErrorInvalidDevice"
+    );
+    let out = doctor()
+        .arg("log")
+        .arg(fixture("hip-5.2.3-bookworm-level4.log"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("processes 1 · threads 1"), "{text}");
+    assert!(
+        text.contains("first at line 2 (pid 30901): hsa_init failed."),
+        "{text}"
+    );
+    assert!(!text.contains("[✓]"), "{text}");
+}
+
+#[test]
+fn real_hip_6_4_level_1_prints_nothing() {
+    // HIP 6.4.3 that cannot initialise is silent at AMD_LOG_LEVEL=1: nothing to judge, and the
+    // note says which level shows it.
+    let (doc, code) = log_json(&fixture("hip-6.4.3-sid-level1.log"));
+    assert_eq!(code, 0);
+    assert_eq!(doc["log"]["lines"], 0);
+    assert!(doc["log"]["notes"]
+        .to_string()
+        .contains("HIP 6.4 prints nothing at AMD_LOG_LEVEL=1"));
 }

@@ -1,6 +1,9 @@
 //! The prefix of one HIP runtime (CLR) log line, parsed without allocating.
 //!
 //! Formats (see docs/log.md and the shared reference notes, `hip-logs.md` section 1.3):
+//! - ROCm 5.0-5.6, ROCclr `debug.cpp` of those releases (the format string as Debian 12's
+//!   libamdhip64 5.2.3 carries it): `:%d:%-25s:%-4d: %010lld us: %-5d: [tid:0x%s] %s`, the pid
+//!   bare and padded, the thread in brackets (real logs: tests/fixtures/logs/hip-5.2.3-*.log)
 //! - ROCm 5.7-6.2, `rocclr/utils/debug.cpp` (tags rocm-5.7.0..rocm-6.2.2):
 //!   `:%d:%-25s:%-4d: %010lld us: [pid:%-5d tid:0x%s] %s`
 //! - ROCm 6.3 (`release/rocm-rel-6.3.0.1` debug.cpp): `%010lud us:` (stray `d`), and
@@ -89,7 +92,8 @@ impl<'a> Line<'a> {
     }
 }
 
-/// Parses the inside of `[pid:%-5d tid:0x%s]` (also `tid: 0x..` and `tid: ..` without `0x`).
+/// Parses the inside of `[pid:%-5d tid:0x%s]` (also `tid: 0x..` and `tid: ..` without `0x`), or
+/// the ROCm 5.0-5.6 field `%-5d: [tid:0x%s` (see [`legacy_thread`]).
 pub fn thread_ids(field: &[u8]) -> Option<(u32, u64)> {
     if field.is_empty() {
         return None;
@@ -98,6 +102,9 @@ pub fn thread_ids(field: &[u8]) -> Option<(u32, u64)> {
     c.spaces();
     let pid = u32::try_from(c.number()?).ok()?;
     c.spaces();
+    if c.eat(b':').is_some() {
+        c.lit(b" [")?;
+    }
     c.lit(b"tid:")?;
     c.spaces();
     let _ = c.lit(b"0x");
@@ -167,8 +174,27 @@ fn parse_prefix<'a>(raw: &'a [u8], hint: &[u8]) -> Option<Line<'a>> {
         c.i += close + 1;
         let _ = c.eat(b' ');
     } else if level.is_some() {
-        // Levels <= 3 on 6.3+ runtimes print an empty pid/tid field then a space.
-        let _ = c.eat(b' ');
+        match c.rest().first() {
+            // ROCm 5.0-5.6: `PID: [tid:0xHEX] ` (only reached when `[pid:` is not there, so
+            // the 5.7+ formats never pay for it).
+            Some(d) if d.is_ascii_digit() => {
+                match legacy_thread(c.rest(), hint) {
+                    Legacy::Field(field, hinted) => {
+                        thread = field;
+                        thread_is_hint = hinted;
+                        c.i += field.len() + 1;
+                        let _ = c.eat(b' ');
+                    }
+                    // Like an unclosed `[pid:` field: not the runtime's format.
+                    Legacy::Unclosed => return None,
+                    Legacy::No => {}
+                }
+            }
+            // Levels <= 3 on 6.3+ runtimes print an empty pid/tid field then a space.
+            _ => {
+                let _ = c.eat(b' ');
+            }
+        }
     }
     let kind = match level {
         Some(l) => Kind::Runtime(l),
@@ -192,6 +218,40 @@ fn parse_prefix<'a>(raw: &'a [u8], hint: &[u8]) -> Option<Line<'a>> {
         thread_is_hint,
         msg: c.rest(),
     })
+}
+
+/// What follows `us: ` on a line without `[pid:`, when it starts with a digit.
+enum Legacy<'a> {
+    /// A ROCm 5.0-5.6 thread field (up to, without, the `]`), and whether it equals the hint.
+    Field(&'a [u8], bool),
+    /// `PID: [tid:` without a `]` in reach.
+    Unclosed,
+    /// Not that shape: the message starts here.
+    No,
+}
+
+/// The thread field of a ROCm 5.0-5.6 line, `r` starting at the pid: `%-5d: [tid:0x%s]`.
+fn legacy_thread<'a>(r: &'a [u8], hint: &[u8]) -> Legacy<'a> {
+    let mut c = Cursor { b: r, i: 0 };
+    if !(1..=10).contains(&c.digits().len()) {
+        return Legacy::No;
+    }
+    c.spaces();
+    if c.lit(b": [tid:").is_none() {
+        return Legacy::No;
+    }
+    // The shape is checked first, so a hint decides only where the `]` is (a hint has none).
+    if hint.len() > c.i
+        && hint.len() < THREAD_FIELD_MAX
+        && r.get(hint.len()) == Some(&b']')
+        && same_bytes(&r[..hint.len()], hint)
+    {
+        return Legacy::Field(&r[..hint.len()], true);
+    }
+    match memchr::memchr(b']', &r[..r.len().min(THREAD_FIELD_MAX)]) {
+        Some(close) => Legacy::Field(&r[..close], false),
+        None => Legacy::Unclosed,
+    }
 }
 
 /// The value of a run of ASCII digits, or `None` when it overflows a u64 (more than 19 digits
@@ -553,11 +613,16 @@ mod tests {
                 a == &b[..a.len().min(b.len())]
             );
         }
-        let lines: [&[u8]; 4] = [
+        let lines: [&[u8]; 9] = [
             b":3:hip_module.cpp           :825 : 100 us: [pid:7 tid: 0x1] hipLaunchKernel ( 0x1 )",
             b":3:hip_module.cpp           :825 : 100 us: [pid:7 tid: 0x12] hipLaunchKernel ( 0x1 )",
             b":3:hip_module.cpp           :825 : 100 us: [pid:7 tid: 0x1 hipLaunchKernel ( 0x1 )",
             b":3:a:b                      :825 : 100 us: [pid:8 tid: 0x2] x",
+            b":3:hip_memory.cpp           :493 : 100 us: 7    : [tid:0x1] hipMalloc",
+            b":3:hip_memory.cpp           :493 : 100 us: 7    : [tid:0x12] hipMalloc",
+            b":3:hip_memory.cpp           :493 : 100 us: 7    : [tid:0x1 hipMalloc",
+            b":3:hip_memory.cpp           :493 : 100 us: 7     tid:0x1] hipMalloc",
+            b":3:hip_memory.cpp           :493 : 100 us: 7 tid: 0x1] x",
         ];
         for hint_line in lines {
             let hint = parse(hint_line).thread;
@@ -571,6 +636,36 @@ mod tests {
                 assert_eq!(hinted, parse(l));
             }
         }
+    }
+
+    #[test]
+    fn rocm_5_0_to_5_6_bare_pid_then_tid() {
+        // Debian 12's HIP 5.2.3 (tests/fixtures/logs/hip-5.2.3-bookworm-level4.log).
+        let l = parse(b":1:rocdevice.cpp            :424 : 0548772064 us: 29393: [tid:0x7f63651d2880] hsa_init failed.");
+        assert_eq!(l.kind, Kind::Runtime(1));
+        assert_eq!(l.file(), b"rocdevice.cpp");
+        assert_eq!(l.src_line(), 424);
+        assert_eq!(l.ts_us, Some(548772064));
+        assert_eq!(l.thread, b"29393: [tid:0x7f63651d2880");
+        assert_eq!(l.pid(), Some(29393));
+        assert_eq!(l.tid(), Some(0x7f63651d2880));
+        assert_eq!(l.msg, b"hsa_init failed.");
+        // `%-5d`: a short pid is padded before its colon.
+        let l = parse(b":3:hip_memory.cpp           :493 : 0548772158 us: 812  : [tid:0xab] \x1b[32mhipMalloc ( 0x7ffc5a825738, 256 )\x1b[0m");
+        assert_eq!((l.pid(), l.tid()), (Some(812), Some(0xab)));
+        assert_eq!(l.msg, b"\x1b[32mhipMalloc ( 0x7ffc5a825738, 256 )\x1b[0m");
+        // Not that shape: a message that starts with a digit, no thread.
+        let l = parse(b":3:x.cpp                    :1   : 5 us: 42 things");
+        assert_eq!(
+            (l.kind, l.pid(), l.msg),
+            (Kind::Runtime(3), None, &b"42 things"[..])
+        );
+        // Unclosed, like an unclosed `[pid:`: not the runtime's format.
+        assert_eq!(
+            parse(b":3:x.cpp:1 : 5 us: 7: [tid:0x1 hipInit").kind,
+            Kind::Foreign
+        );
+        assert_eq!(thread_ids(b"7: tid:0x1"), None);
     }
 
     #[test]

@@ -16,6 +16,10 @@
 //! - `hip_fatbin.cpp`: `"Cannot find CO in the bundle %s for ISA: %s"` (6.x),
 //!   `"No compatible code objects found for: %s, value of HIP_FORCE_SPIRV_CODEOBJECT: %d"` (7.x);
 //!   `hip_code_object.cpp` `"[Code Object V%d, target id:%s]"`; `devprogram.cpp` `"Using Code Object V%d."`
+//! - initialisation, `rocdevice.cpp` `"Initializing HSA stack."`, `"hsa_init failed."` (5.x) /
+//!   `"hsa_init failed with %x"` (6.x), `runtime.cpp` `"Runtime initialization failed"`: strings of
+//!   Debian's libamdhip64 5.2.3, 5.7.1 and 6.4.3, and the logs they print on a machine without a
+//!   GPU (tests/fixtures/logs/hip-*-level*.log)
 //! - ROCr `runtime.cpp` (foreign lines): `"Memory access fault by GPU node-%u ..."`,
 //!   `"HW Exception by GPU node-%u ..."`, `"Memory critical error by agent node-%u ..."`
 
@@ -61,6 +65,10 @@ pub enum Event<'a> {
     CodeObjectVersion(&'a [u8]),
     /// The runtime or ROCr announces an abort (queue error, memory fault, HW exception).
     Fatal,
+    /// The runtime starts initialising ROCr (`Initializing HSA stack.`).
+    InitStart,
+    /// The runtime could not initialise (`hsa_init failed...`, `Runtime initialization failed`).
+    InitFailed,
     Other,
 }
 
@@ -330,6 +338,12 @@ pub fn classify(msg: &[u8], foreign: bool) -> Event<'_> {
     if m.starts_with(b"Callback: Queue ") {
         return Event::Fatal;
     }
+    if m == b"Initializing HSA stack." {
+        return Event::InitStart;
+    }
+    if m.starts_with(b"hsa_init failed") || m == b"Runtime initialization failed" {
+        return Event::InitFailed;
+    }
     Event::Other
 }
 
@@ -410,6 +424,22 @@ mod tests {
                 isa: b"gfx1030"
             }
         );
+        // HIP 5.2.3's API entry: no blanks inside the colour codes.
+        assert_eq!(
+            classify(b"\x1b[32mhipSetDevice ( 0 )\x1b[0m", false),
+            Event::ApiCall {
+                api: b"hipSetDevice",
+                args: b"0"
+            }
+        );
+        for (m, e) in [
+            (&b"Initializing HSA stack."[..], Event::InitStart),
+            (b"hsa_init failed.", Event::InitFailed),
+            (b"hsa_init failed with 1008", Event::InitFailed),
+            (b"Runtime initialization failed", Event::InitFailed),
+        ] {
+            assert_eq!(classify(m, false), e);
+        }
         assert_eq!(
             classify(b"SWq=0x1, HWq=0x2, id=1, Dispatch Header = 0x1502 (type=2, barrier=1, acquire=2, release=2), setup=3", false),
             Event::Packet(true)

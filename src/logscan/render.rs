@@ -335,6 +335,8 @@ pub fn json(path: &str, c: Compression, s: &Summary, v: &Verdict, code: i32) -> 
     let more2 = json!({
             "devices": s.devices,
             "device_failures": s.device_failures,
+            "init_starts": s.init_starts,
+            "init_failures": s.init_failures,
             "queues_created": s.queues_created,
             "queue_sizes": s.queue_sizes,
             "api_calls": s.api_calls,

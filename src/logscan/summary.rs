@@ -174,6 +174,12 @@ pub struct Summary {
     pub agents_enumerated: Option<u64>,
     pub devices: Vec<Device>,
     pub device_failures: Vec<Occurrence>,
+    /// `Initializing HSA stack.` lines (5.x runtimes print one per API call until one succeeds),
+    /// and the first of them.
+    pub init_starts: u64,
+    pub init_start: Option<Occurrence>,
+    /// `hsa_init failed...` / `Runtime initialization failed` by message.
+    pub init_failures: BTreeMap<String, Counted>,
     pub queues_created: u64,
     pub queue_sizes: BTreeMap<u64, u64>,
     /// Filled by [`Summary::finish`] (the scanning functions call it).
@@ -512,6 +518,18 @@ impl Summary {
                     self.fatal.push(o);
                 }
             }
+            Event::InitStart => {
+                self.init_starts += 1;
+                if self.init_start.is_none() {
+                    self.init_start = Some(occ(l.msg));
+                }
+            }
+            Event::InitFailed => {
+                let o = occ(l.msg);
+                let mut other = 0;
+                bump(&mut self.init_failures, text(l.msg), o, &mut other);
+                self.other_keys += other;
+            }
             Event::Other => {}
         }
         if !matches!(ev, Event::ApiReturn { .. }) {
@@ -651,6 +669,13 @@ impl Summary {
         self.agents_enumerated = self.agents_enumerated.max(o.agents_enumerated);
         extend_capped(&mut self.devices, o.devices, 256);
         extend_capped(&mut self.device_failures, o.device_failures, 64);
+        self.init_starts += o.init_starts;
+        self.init_start = self.init_start.take().or(o.init_start);
+        merge_counted(
+            &mut self.init_failures,
+            o.init_failures,
+            &mut self.other_keys,
+        );
         self.queues_created += o.queues_created;
         for (k, v) in o.queue_sizes {
             *self.queue_sizes.entry(k).or_default() += v;
@@ -786,6 +811,8 @@ impl Summary {
             c.last.line += off;
         };
         self.device_failures.iter_mut().for_each(f);
+        self.init_start.iter_mut().for_each(f);
+        self.init_failures.values_mut().for_each(fc);
         self.fatal.iter_mut().for_each(f);
         self.apis
             .values_mut()

@@ -2,7 +2,7 @@
 //! `checks/known-issues.toml` (`[[log]]` entries, shared with `inspect`'s known issues).
 
 use super::nodes::NodeName;
-use super::summary::{Occurrence, Summary};
+use super::summary::{Counted, Occurrence, Summary};
 use crate::inspect::known_issues;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -52,8 +52,105 @@ fn benign(api: &str, err: &str) -> bool {
         || api == "hipExtGetLastError"
 }
 
+/// Results a runtime that could not initialise gives every call: 6.x returns hipErrorNoDevice,
+/// 5.2 hipErrorNoDevice from hipGetDeviceCount and hipErrorInvalidDevice from the rest (the
+/// real logs in tests/fixtures/logs/hip-*-level*.log).
+fn init_consequence(err: &str) -> bool {
+    matches!(
+        err,
+        "hipErrorNoDevice" | "hipErrorInvalidDevice" | "hipErrorNotInitialized"
+    )
+}
+
+/// The runtime's initialisation failed: said by the runtime (`hsa_init failed.` and `Runtime
+/// initialization failed`, printed by HIP 5.2.3 and 5.7.1), or shown by HSA's initialisation
+/// starting, no GPU agent enumerated and calls returning hipErrorNoDevice (HIP 6.4.3, which prints
+/// no failure line at any level). The problem lists the calls that failed, in log order.
+fn init_failure(s: &Summary) -> Option<Problem> {
+    let said = !s.init_failures.is_empty();
+    let no_gpu = s.init_start.is_some()
+        && s.agents_enumerated.unwrap_or(0) == 0
+        && s.devices.is_empty()
+        && s.apis
+            .values()
+            .any(|a| a.errors.contains_key("hipErrorNoDevice"));
+    if !said && !no_gpu {
+        return None;
+    }
+    let mut calls: Vec<(&str, &str, &Counted)> = s
+        .apis
+        .iter()
+        .flat_map(|(api, a)| {
+            a.errors
+                .iter()
+                .map(move |(e, c)| (api.as_str(), e.as_str(), c))
+        })
+        .filter(|(api, e, _)| !benign(api, e))
+        .collect();
+    calls.sort_by_key(|(_, _, c)| c.first.line);
+    let list = |calls: &[(&str, &str, &Counted)]| -> String {
+        if calls.is_empty() {
+            return "no HIP call traced (AMD_LOG_LEVEL >= 3 shows them)".into();
+        }
+        let shown: Vec<String> = calls
+            .iter()
+            .take(8)
+            .map(|(api, e, c)| {
+                if c.count > 1 {
+                    format!("{api} -> {e} x{}", c.count)
+                } else {
+                    format!("{api} -> {e}")
+                }
+            })
+            .collect();
+        let more = calls.len().saturating_sub(8);
+        format!(
+            "failed calls: {}{}",
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )
+    };
+    let (what, first) = if said {
+        let mut msgs: Vec<(&String, &Counted)> = s.init_failures.iter().collect();
+        msgs.sort_by_key(|(_, c)| c.first.line);
+        let what = msgs
+            .iter()
+            .map(|(m, c)| format!("\"{m}\" x{}", c.count))
+            .collect::<Vec<_>>()
+            .join(", ");
+        (
+            format!("the HIP runtime could not initialise ({what})"),
+            msgs.first().map(|(_, c)| c.first.clone()),
+        )
+    } else {
+        let at = s.init_start.as_ref().map_or(0, |o| o.line);
+        (
+            format!(
+                "the HIP runtime initialised no GPU (HSA initialisation started at line {at}, no GPU agent enumerated)"
+            ),
+            calls.first().map(|(_, _, c)| c.first.clone()),
+        )
+    };
+    let (diagnosis, fix, known) = knowledge("runtime-init-failed");
+    Some(Problem {
+        status: "fail",
+        summary: format!("{what}; {}", list(&calls)),
+        first,
+        diagnosis,
+        fix,
+        known_issues: known,
+    })
+}
+
 pub fn judge(s: &Summary) -> Verdict {
     let mut v = Verdict::default();
+    let init = init_failure(s);
+    let init_failed = init.is_some();
+    v.problems.extend(init);
     for f in s.fatal.iter().take(3) {
         v.problems.push(Problem {
             status: "fail",
@@ -90,7 +187,8 @@ pub fn judge(s: &Summary) -> Verdict {
     }
     for (api, a) in &s.apis {
         for (err, c) in &a.errors {
-            if benign(api, err) {
+            if benign(api, err) || (init_failed && init_consequence(err)) {
+                // A failed initialisation's consequences are listed in its problem.
                 continue;
             }
             let (diagnosis, fix, known) = knowledge(err);
@@ -120,10 +218,14 @@ pub fn judge(s: &Summary) -> Verdict {
     v.failed = v.problems.iter().any(|p| p.status == "fail");
     if s.runtime_lines == 0 {
         v.notes.push(
-            "no HIP runtime line found: is AMD_LOG_LEVEL set, and is this the process's stderr?"
+            "no HIP runtime line found: is AMD_LOG_LEVEL set, and is this the process's stderr? (HIP 6.4 prints nothing at AMD_LOG_LEVEL=1 when it cannot initialise: use 3 or more)"
                 .into(),
         );
-    } else if s.agents_enumerated.is_none() && s.devices.is_empty() {
+    } else if s.agents_enumerated.is_none()
+        && s.devices.is_empty()
+        && s.init_start.is_none()
+        && s.init_failures.is_empty()
+    {
         v.notes.push("no runtime-init line seen: the log starts mid-run (AMD_LOG_LEVEL_FILE restarts the file past AMD_LOG_LEVEL_SIZE MB, or logging was enabled late)".into());
     }
     if s.lines_without_pid > 0 && s.threads.is_empty() {
