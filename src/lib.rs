@@ -22,5 +22,6 @@ pub mod logscan;
 pub mod packaging;
 pub mod packs;
 pub mod probe;
+pub mod registry;
 pub mod report;
 pub mod runner;

@@ -1,9 +1,8 @@
-//! Runs the selected checks concurrently, turning a panic inside a check into that check's
-//! `error` finding, and stamping every finding with its check's id, category and duration.
+//! The machinery the check engine (`registry::run`) runs every check with: one thread per
+//! check, a panic inside a check turned into that check's `error` finding, and every finding
+//! stamped with its check's id, category and duration.
 
-use crate::checks::{self, Check, Ctx};
-use crate::config::Profile;
-use crate::report::{Finding, Status};
+use crate::report::Finding;
 // A check's panic must unwind to `catch_unwind` below; with panic=abort one bad input would
 // kill the whole run instead of becoming that check's `error` finding.
 #[cfg(panic = "abort")]
@@ -11,30 +10,6 @@ compile_error!("rocm-doctor needs panic=unwind: the runner turns check panics in
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
-
-/// The checks `--only` / `--skip` select, in documentation order.
-pub fn selected_checks(only: &[String], skip: &[String]) -> Vec<Check> {
-    checks::registry()
-        .into_iter()
-        .filter(|c| checks::selected(&c.doc.id, only, skip))
-        .collect()
-}
-
-/// Runs `checks` with one thread each and returns their findings in registry order.
-pub fn run_checks(ctx: &Ctx, list: &[Check]) -> Vec<Finding> {
-    in_threads(list, |c| {
-        let mut findings = guarded(&c.doc.id, &c.doc.category, || (c.run)(ctx));
-        if ctx.cfg.profile == Profile::Build && c.doc.category == "gpu" {
-            for f in &mut findings {
-                if f.status == Status::Fail {
-                    // Defence in depth: GPU checks must not fail a build profile.
-                    f.status = Status::Skip;
-                }
-            }
-        }
-        findings
-    })
-}
 
 /// Runs `f` for every item, one thread each, and returns the findings in item order.
 pub fn in_threads<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<Finding> + Sync) -> Vec<Finding> {

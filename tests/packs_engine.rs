@@ -542,3 +542,65 @@ fn a_symptoms_carried_group_must_exist_and_come_from_its_own_text() {
     assert_eq!(code, 1);
     assert!(out.contains("gives no value for group 'isa'"), "{out}");
 }
+
+#[test]
+fn a_misspelt_check_in_a_symptom_breaks_its_pack_with_file_line_and_a_suggestion() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("site.toml");
+    std::fs::write(
+        &pack,
+        "[pack]\nname = \"site\"\nversion = \"1\"\nsource = \"t\"\ndescription = \"d\"\n\n\
+         [[symptom]]\nid = \"site-x\"\ntitle = \"x\"\npatterns = ['boom']\ntext = \"boom\"\n\
+         source = \"here\"\ncause = \"c\"\nfix = \"f\"\nchecks = [\"toolchain.lldd\"]\n",
+    )
+    .unwrap();
+    let out = crate::common::doctor()
+        .args(["checks", "lint"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("site.toml:15:11: symptom 'site-x' names check 'toolchain.lldd'")
+            && text.contains("did you mean `toolchain.lld`?"),
+        "{text}"
+    );
+    // In a run the pack is not loaded (a `packs.load` error), never silently half-used.
+    let out = crate::common::doctor()
+        .arg("--checks")
+        .arg(&pack)
+        .arg("--list-checks")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("NOT LOADED") && text.contains("toolchain.lldd"),
+        "{text}"
+    );
+}
+
+#[test]
+fn pack_checks_are_in_the_generated_docs_and_selectable_with_suggestions() {
+    let docs = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/checks.md"),
+    )
+    .unwrap();
+    for id in [
+        "pytorch.rocm-arch",
+        "slurm.kfd-cgroup",
+        "known-issues.ccob-runtime-too-old",
+    ] {
+        assert!(
+            docs.contains(&format!("### `{id}`")),
+            "{id} missing from docs/checks.md"
+        );
+    }
+    let out = crate::common::doctor()
+        .args(["--only", "pytorch.rocm-arc"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("did you mean `pytorch.rocm-arch`?"), "{err}");
+}

@@ -361,6 +361,14 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             unless,
             rank: rs.rank.unwrap_or(50),
             runtime_profile: matches!(rs.profile, Some(super::model::ProfileName::Runtime)),
+            check_locations: rs
+                .checks
+                .iter()
+                .map(|c| {
+                    let (line, column) = line_col(cx.text, c.span().start);
+                    format!("{}:{line}:{column}", cx.file)
+                })
+                .collect(),
         });
         for r in &rs.rule_out_by {
             if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {

@@ -179,6 +179,8 @@ pub struct Symptom {
     pub harmless: bool,
     /// Its checks run under `--profile runtime` (absent GPUs fail).
     pub runtime_profile: bool,
+    /// Where each of `checks` is written (`file:line:column`), for the reference check at load.
+    pub check_locations: Vec<String>,
 }
 
 /// Where a pack came from (shown by --list-checks and explain).
@@ -235,52 +237,11 @@ impl PackSet {
 /// The id of the finding a broken pack file becomes.
 pub const LOAD_ERROR_ID: &str = "packs.load";
 
-/// Runs the selected pack checks (one thread each) and turns each broken pack into an `error`
-/// finding naming its file; findings come in load order.
-pub fn run_all(
-    ctx: &crate::checks::Ctx,
-    set: &PackSet,
-    only: &[String],
-    skip: &[String],
-) -> Vec<crate::report::Finding> {
-    use crate::report::Finding;
-    let mut out = Vec::new();
-    for l in &set.loaded {
-        if let Loaded::Broken { origin, errors } = l {
-            if crate::checks::selected(LOAD_ERROR_ID, only, skip) {
-                let mut f = Finding::error(format!("check pack {origin} was not loaded"))
-                    .subject(origin.to_string())
-                    .evidence_lines(errors.iter().cloned())
-                    .fix_text(format!("Fix the file (`rocm-doctor checks lint {origin}` shows every problem) or remove it; the other checks ran."));
-                f.id = LOAD_ERROR_ID.into();
-                f.category = "packs".into();
-                out.push(f);
-            }
-        }
-    }
-    let list: Vec<&Check> = set
-        .checks()
-        .map(|(_, c)| c)
-        .filter(|c| crate::checks::selected(&c.doc.id, only, skip))
-        .collect();
-    out.extend(crate::runner::in_threads(&list, |c| {
-        crate::runner::guarded(&c.doc.id, &c.doc.category, || probe::run_check(ctx, c))
-    }));
-    out
-}
-
-/// Whether a selection pattern names a pack check (or the load-error finding).
-pub fn matches_any(set: &PackSet, pat: &str) -> bool {
-    crate::checks::selected(LOAD_ERROR_ID, &[pat.to_string()], &[])
-        || set
-            .checks()
-            .any(|(_, c)| crate::checks::selected(&c.doc.id, &[pat.to_string()], &[]))
-}
-
 /// `checks lint FILE...`: every problem of every file, and whether all are valid.
 pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
     let mut lines = Vec::new();
     let mut ok = true;
+    let mut compiled = Vec::new();
     for f in files {
         let name = f.display().to_string();
         let text = match sources::read_pack_file(f) {
@@ -292,38 +253,37 @@ pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
             }
         };
         match compile::compile(&name, &text) {
-            Ok(p) => lines.push(format!(
-                "{name}: ok: pack {} {} ({} checks, {} symptoms)",
-                p.name,
-                p.version,
-                p.checks.len(),
-                p.symptoms.len()
-            )),
+            Ok(p) => compiled.push((name, p)),
             Err(errs) => {
                 ok = false;
                 lines.extend(errs.iter().map(|e| e.to_string()));
             }
         }
     }
-    (lines, ok)
-}
-
-/// `--list-checks` lines for pack checks (with their origin), then broken packs.
-pub fn list(set: &PackSet) {
-    for (origin, c) in set.checks() {
-        println!(
-            "{:<32} {:<10} {} [{origin}]",
-            c.doc.id, c.doc.category, c.doc.title
-        );
+    // References are judged as a run would: against the built-in checks, the built-in packs'
+    // and those of every file linted together.
+    let builtin = sources::built_in();
+    let mut set = PackSet::default();
+    for (name, pack) in compiled {
+        set.loaded.push(Loaded::Ok {
+            origin: Origin::File(name.into()),
+            pack,
+        });
     }
-    for l in &set.loaded {
-        if let Loaded::Broken { origin, errors } = l {
-            println!(
-                "{:<32} {:<10} NOT LOADED: {origin}: {}",
-                LOAD_ERROR_ID,
-                "packs",
-                errors.first().map(String::as_str).unwrap_or("")
-            );
+    for (_, errors) in sources::reference_errors(&set, &builtin) {
+        ok = false;
+        lines.extend(errors);
+    }
+    for (origin, p) in set.packs() {
+        if !lines.iter().any(|l| l.starts_with(&format!("{origin}:"))) {
+            lines.push(format!(
+                "{origin}: ok: pack {} {} ({} checks, {} symptoms)",
+                p.name,
+                p.version,
+                p.checks.len(),
+                p.symptoms.len()
+            ));
         }
     }
+    (lines, ok)
 }

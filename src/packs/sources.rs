@@ -84,7 +84,56 @@ pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> Pack
     for p in extra {
         load_path(&mut set, p);
     }
+    check_references(&mut set);
     set
+}
+
+/// Every check a symptom names must exist (a built-in check or one of a loaded pack): a
+/// misspelt id would silently judge nothing. A pack with such a reference is broken, with
+/// `file:line:column` and the nearest id.
+fn check_references(set: &mut PackSet) {
+    let bad = reference_errors(set, &PackSet::default());
+    for l in &mut set.loaded {
+        let Loaded::Ok { origin, .. } = l else {
+            continue;
+        };
+        if let Some((_, errors)) = bad.iter().find(|(o, _)| o == origin) {
+            *l = Loaded::Broken {
+                origin: origin.clone(),
+                errors: errors.clone(),
+            };
+        }
+    }
+}
+
+/// The symptoms' references to checks that neither the built-in checks, `set` nor `also`
+/// define, per pack of `set`.
+pub fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<String>)> {
+    let mut known: Vec<String> = crate::checks::docs().iter().map(|d| d.id.clone()).collect();
+    known.extend(set.checks().map(|(_, c)| c.doc.id.clone()));
+    known.extend(also.checks().map(|(_, c)| c.doc.id.clone()));
+    let ids: Vec<&str> = known.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for (origin, pack) in set.packs() {
+        let mut errors = Vec::new();
+        for sy in &pack.symptoms {
+            for (c, at) in sy.checks.iter().zip(&sy.check_locations) {
+                if !ids.contains(&c.as_str()) {
+                    let hint = compile::did_you_mean(c, &ids)
+                        .map(|b| format!("; did you mean `{b}`?"))
+                        .unwrap_or_default();
+                    errors.push(format!(
+                        "{at}: symptom '{}' names check '{c}', which no built-in check or loaded pack defines{hint}",
+                        sy.id
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            out.push((origin.clone(), errors));
+        }
+    }
+    out
 }
 
 /// Only the built-in packs (tests, and `why`'s symptom table when nothing else is wanted).

@@ -1,0 +1,219 @@
+//! One registry for every check, whatever it is written in: the Rust checks (`src/checks/`,
+//! documented in `checks/<family>.toml`) and the pack checks (`checks/packs/*.toml`, the known
+//! issues, site packs). Listing, `explain`, `--only`/`--skip` validation, the generated
+//! `docs/checks.md` and the run itself all go through it, so no kind of check is left out of
+//! one of them. The engine, not each check, applies the rules every check obeys: one guarded
+//! thread per check, and the `build` profile turning a failure of a check that needs GPU
+//! hardware into a skip (absent hardware is never a failure on a build machine).
+
+use crate::checks::{self, CheckDoc, CheckFn, Ctx};
+use crate::config::Profile;
+use crate::packs::{self, Loaded, Origin, PackSet};
+use crate::report::{Finding, Status};
+
+/// How a check is implemented.
+pub enum Engine<'a> {
+    Rust(CheckFn),
+    Pack(&'a packs::Check),
+}
+
+/// One check of the registry.
+pub struct Entry<'a> {
+    pub doc: &'a CheckDoc,
+    /// The pack it comes from (`None` for the Rust checks).
+    pub origin: Option<&'a Origin>,
+    pub engine: Engine<'a>,
+}
+
+impl Entry<'_> {
+    pub fn id(&self) -> &str {
+        &self.doc.id
+    }
+    pub fn category(&self) -> &str {
+        &self.doc.category
+    }
+    /// It judges GPU hardware: the `gpu` family, and pack checks that run only with a GPU.
+    pub fn needs_gpu(&self) -> bool {
+        match &self.engine {
+            Engine::Rust(_) => self.doc.category == "gpu",
+            Engine::Pack(c) => c.when.gpu == Some(true) || self.doc.category == "gpu",
+        }
+    }
+}
+
+/// Every check of a run, Rust checks first (in documentation order), then the packs' in load
+/// order, and the packs that failed to load.
+pub struct Registry<'a> {
+    pub entries: Vec<Entry<'a>>,
+    pub broken: Vec<(&'a Origin, &'a [String])>,
+}
+
+impl<'a> Registry<'a> {
+    pub fn new(packs: &'a PackSet) -> Self {
+        let mut entries: Vec<Entry<'a>> = checks::registry()
+            .into_iter()
+            .map(|c| Entry {
+                doc: c.doc,
+                origin: None,
+                engine: Engine::Rust(c.run),
+            })
+            .collect();
+        entries.extend(packs.checks().map(|(origin, c)| Entry {
+            doc: &c.doc,
+            origin: Some(origin),
+            engine: Engine::Pack(c),
+        }));
+        let broken = packs
+            .loaded
+            .iter()
+            .filter_map(|l| match l {
+                Loaded::Broken { origin, errors } => Some((origin, errors.as_slice())),
+                Loaded::Ok { .. } => None,
+            })
+            .collect();
+        Registry { entries, broken }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Entry<'a>> {
+        self.entries.iter().find(|e| e.id() == id)
+    }
+
+    /// Every id, the load-error finding's included.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.entries
+            .iter()
+            .map(Entry::id)
+            .chain(std::iter::once(packs::LOAD_ERROR_ID))
+    }
+
+    /// `Err` naming the first `--only`/`--skip` pattern that selects nothing, with the nearest
+    /// id when one is close.
+    pub fn validate_selection(&self, patterns: &[String]) -> Result<(), String> {
+        for pat in patterns {
+            if !self
+                .ids()
+                .any(|id| checks::selected(id, std::slice::from_ref(pat), &[]))
+            {
+                let ids: Vec<&str> = self.ids().collect();
+                let hint = packs::compile::did_you_mean(pat, &ids)
+                    .map(|b| format!("; did you mean `{b}`?"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "no check matches '{pat}' (see --list-checks){hint}"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn selected(&self, only: &[String], skip: &[String]) -> Vec<&Entry<'a>> {
+        self.entries
+            .iter()
+            .filter(|e| checks::selected(e.id(), only, skip))
+            .collect()
+    }
+
+    /// `--list-checks`: id, category, title, and where a pack check comes from.
+    pub fn listing(&self) -> String {
+        let mut s = String::new();
+        for e in &self.entries {
+            match e.origin {
+                None => s.push_str(&format!(
+                    "{:<32} {:<10} {}\n",
+                    e.id(),
+                    e.category(),
+                    e.doc.title
+                )),
+                Some(o) => s.push_str(&format!(
+                    "{:<32} {:<10} {} [{o}]\n",
+                    e.id(),
+                    e.category(),
+                    e.doc.title
+                )),
+            }
+        }
+        for (origin, errors) in &self.broken {
+            s.push_str(&format!(
+                "{:<32} {:<10} NOT LOADED: {origin}: {}\n",
+                packs::LOAD_ERROR_ID,
+                "packs",
+                errors.first().map(String::as_str).unwrap_or("")
+            ));
+        }
+        s
+    }
+
+    /// docs/checks.md: every check's documentation, Rust and pack checks alike, by category.
+    pub fn markdown(&self) -> String {
+        let mut s = String::from(
+            "# Checks reference\n\nGenerated by `rocm-doctor docs-checks` from `checks/*.toml` and the built-in check packs (`checks/packs/*.toml`, `checks/known-issues.toml`); do not edit by hand.\n",
+        );
+        let mut cats: Vec<&str> = Vec::new();
+        for e in &self.entries {
+            if !cats.contains(&e.category()) {
+                cats.push(e.category());
+            }
+        }
+        for cat in cats {
+            s.push_str(&format!("\n## {cat}\n"));
+            for e in self.entries.iter().filter(|e| e.category() == cat) {
+                let d = e.doc;
+                s.push_str(&format!("\n### `{}`: {}\n\n", d.id, d.title));
+                if let Some(o) = e.origin {
+                    s.push_str(&format!("*Check pack:* `{o}`.\n\n"));
+                }
+                s.push_str(&format!(
+                    "**What it checks.** {}\n\n**Why it matters.** {}\n\n**How to fix.** {}\n",
+                    d.what.trim(),
+                    d.why.trim(),
+                    d.fix.trim()
+                ));
+                if !d.sources.is_empty() {
+                    s.push_str("\n**Sources.**\n");
+                    for src in &d.sources {
+                        s.push_str(&format!("- {src}\n"));
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Runs the selected checks, one guarded thread each, and applies the profile rule to all of
+/// them alike.
+pub fn run(ctx: &Ctx, selected: &[&Entry]) -> Vec<Finding> {
+    crate::runner::in_threads(selected, |e| {
+        let mut findings = crate::runner::guarded(e.id(), e.category(), || match &e.engine {
+            Engine::Rust(f) => f(ctx),
+            Engine::Pack(c) => packs::probe::run_check(ctx, c),
+        });
+        if ctx.cfg.profile == Profile::Build && e.needs_gpu() {
+            for f in &mut findings {
+                if f.status == Status::Fail {
+                    f.status = Status::Skip;
+                }
+            }
+        }
+        findings
+    })
+}
+
+/// The findings of packs that failed to load (`packs.load`, when selected).
+pub fn load_errors(reg: &Registry, only: &[String], skip: &[String]) -> Vec<Finding> {
+    if !checks::selected(packs::LOAD_ERROR_ID, only, skip) {
+        return Vec::new();
+    }
+    reg.broken
+        .iter()
+        .map(|(origin, errors)| {
+            let mut f = Finding::error(format!("check pack {origin} was not loaded"))
+                .subject(origin.to_string())
+                .evidence_lines(errors.iter().cloned())
+                .fix_text(format!("Fix the file (`rocm-doctor checks lint {origin}` shows every problem) or remove it; the other checks ran."));
+            f.id = packs::LOAD_ERROR_ID.into();
+            f.category = "packs".into();
+            f
+        })
+        .collect()
+}
