@@ -11,6 +11,7 @@ PACKAGES=(
   cmake
   man-db groff-base
   debootstrap
+  slurm-wlm munge   # tests/slurm_real.rs: a one-node Slurm 22.05.8 cluster on localhost
 )
 
 # Fuzzing (scripts/fuzz.sh): a nightly toolchain and cargo-fuzz, when missing.

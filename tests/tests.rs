@@ -35,6 +35,7 @@ mod ps_cli;
 mod real_roots;
 mod rusage;
 mod slurm_contrib;
+mod slurm_real;
 mod targets_vs_gpus;
 mod toolchain_real;
 mod why_cli;

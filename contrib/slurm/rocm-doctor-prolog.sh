@@ -1,31 +1,148 @@
 #!/bin/bash
-# Slurm node Prolog checking the GPUs of the starting job with
-# rocm-doctor (docs/fleet.md, Slurm). Slurm drains the node and requeues the job when a prolog
-# exits non-zero (slurm.conf(5), Prolog), so exit 1 is kept for a real GPU failure; when the
-# doctor cannot decide (exit 2, timeout) the job starts and the reason is logged.
+# Slurm node Prolog checking the GPUs of the starting job with rocm-doctor (docs/fleet.md, Slurm).
+#
+# A prolog that exits non-zero DRAINS THE NODE with Reason="Prolog error", and NOTHING RESUMES
+# IT: not Slurm, not rocm-doctor-healthcheck.sh (it only resumes its own "rocm-doctor:"
+# drains). A batch job is requeued and HELD ("launch failed requeued held"); an srun job fails.
+# After fixing the node: `scontrol update NodeName=NODE State=RESUME` and `scontrol release
+# JOBID`. Seen under Slurm 22.05.8. So this script exits 1 only when the doctor reports a real
+# GPU failure (--npd exit 1), and 0 when it could not decide (a check error, exit 2, a usage
+# error, a doctor that cannot be run, or one killed by the timeout): the job starts.
+#
+# Slurm runs the prolog as root without PATH (its environment: SLURM_JOB_ID, SLURM_JOB_UID,
+# SLURMD_NODENAME, SLURM_CONF, SLURM_JOB_GPUS with GPU GRES, ...), and logs its output only when it
+# fails. Every decision is logged on stderr and through `logger -t rocm-doctor-prolog`
+# (syslog / the journal); a failure and a usage error at priority user.err.
 # The job's GPUs: ROCR_VISIBLE_DEVICES if set, else SLURM_JOB_GPUS (the GPU indices Slurm
-# allocated, set in the prolog environment).
+# allocated).
+#
+# Settings: the file ROCM_DOCTOR_CONFIG (default /etc/default/rocm-doctor), a shell fragment of
+# VAR=value lines read with `set -a` (other variables in it are exported to the doctor), then the
+# environment, which wins:
+#   ROCM_DOCTOR           the binary (default: rocm-doctor on the PATH below)
+#   ROCM_DOCTOR_PROLOG_ARGS, else ROCM_DOCTOR_ARGS
+#                         extra arguments, split on white space; an option given here
+#                         (--npd, --profile, --only, --deadline) replaces the script's own
+#   ROCM_DOCTOR_PROLOG_TIMEOUT, else ROCM_DOCTOR_TIMEOUT
+#                         seconds the doctor may take (default 20; at least 3); the doctor's
+#                         --deadline is set a margin below it
 set -u
 
-doctor=${ROCM_DOCTOR:-rocm-doctor}
-limit=${ROCM_DOCTOR_TIMEOUT:-20}
-gpus=${ROCR_VISIBLE_DEVICES:-${SLURM_JOB_GPUS:-}}
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/rocm-doctor/bin${PATH:+:$PATH}
+export PATH
 
+tag=rocm-doctor-prolog
+
+# log PRIORITY MESSAGE: stderr, and syslog when logger exists.
+log() {
+    local pri=$1
+    shift
+    echo "$tag: $*" >&2
+    if command -v logger >/dev/null 2>&1; then
+        logger -t "$tag" -p "user.$pri" -- "$*" 2>/dev/null || true
+    fi
+}
+
+load_settings() {
+    local _rd_cfg=${ROCM_DOCTOR_CONFIG:-/etc/default/rocm-doctor} _rd_v
+    local -A _rd_env=()
+    if [ ! -e "$_rd_cfg" ]; then
+        [ -n "${ROCM_DOCTOR_CONFIG:-}" ] && log err "settings file $_rd_cfg (ROCM_DOCTOR_CONFIG) does not exist"
+        return 0
+    fi
+    if [ ! -r "$_rd_cfg" ]; then
+        log err "cannot read the settings file $_rd_cfg"
+        return 0
+    fi
+    for _rd_v in ROCM_DOCTOR ROCM_DOCTOR_ARGS ROCM_DOCTOR_TIMEOUT ROCM_DOCTOR_PROLOG_ARGS ROCM_DOCTOR_PROLOG_TIMEOUT; do
+        if [ -n "${!_rd_v+x}" ]; then _rd_env[$_rd_v]=${!_rd_v}; fi
+    done
+    set -a
+    # shellcheck source=/dev/null
+    . "$_rd_cfg" || log err "the settings file $_rd_cfg failed (status $?); using what it set"
+    set +a
+    for _rd_v in "${!_rd_env[@]}"; do printf -v "$_rd_v" '%s' "${_rd_env[$_rd_v]}"; done
+}
+load_settings
+
+doctor=${ROCM_DOCTOR:-rocm-doctor}
+job="job ${SLURM_JOB_ID:-?}"
+gpus=${ROCR_VISIBLE_DEVICES:-${SLURM_JOB_GPUS:-}}
 if [ -n "$gpus" ]; then
     export ROCR_VISIBLE_DEVICES="$gpus"
 fi
-# shellcheck disable=SC2086 # ROCM_DOCTOR_ARGS is a list of words on purpose
-line=$(timeout -k 5 "$limit" "$doctor" --npd --profile runtime --only gpu. \
-    --deadline "$((limit > 6 ? limit - 5 : limit))" ${ROCM_DOCTOR_ARGS:-})
-rc=$?
-case $rc in
-0) exit 0 ;;
-1)
-    echo "rocm-doctor prolog: job ${SLURM_JOB_ID:-?} GPUs ${gpus:-all}: $line" >&2
-    exit 1
-    ;;
-*)
-    echo "rocm-doctor prolog: could not decide (exit $rc): $line" >&2
-    exit 0
+
+limit=${ROCM_DOCTOR_PROLOG_TIMEOUT:-${ROCM_DOCTOR_TIMEOUT:-20}}
+case $limit in
+'' | *[!0-9]*)
+    log err "prolog timeout $limit is not a whole number of seconds: using 20"
+    limit=20
     ;;
 esac
+limit=$((10#$limit))
+if [ "$limit" -lt 3 ]; then
+    log warning "prolog timeout $limit s is too short: using 3"
+    limit=3
+fi
+# The doctor's deadline: a tenth of the limit below it, at least 2 s, at most 5 s.
+margin=$((limit / 10))
+[ "$margin" -lt 2 ] && margin=2
+[ "$margin" -gt 5 ] && margin=5
+deadline=$((limit - margin))
+
+# The user's arguments, and the script's own options unless the user gave them (a repeated
+# option is a usage error of the doctor: no check at all).
+user_args=()
+read -r -d '' -a user_args <<<"${ROCM_DOCTOR_PROLOG_ARGS-${ROCM_DOCTOR_ARGS:-}}" || true
+has_opt() {
+    local a
+    for a in "${user_args[@]}"; do
+        case $a in "$1" | "$1"=*) return 0 ;; esac
+    done
+    return 1
+}
+args=()
+has_opt --npd || args+=(--npd)
+has_opt --profile || args+=(--profile runtime)
+has_opt --only || args+=(--only gpu.)
+if has_opt --deadline; then
+    log info "the arguments set --deadline: keep it below the prolog timeout ($limit s)"
+else
+    args+=(--deadline "$deadline")
+fi
+args+=("${user_args[@]}")
+
+errf=$(mktemp "${TMPDIR:-/tmp}/rocm-doctor-prolog.XXXXXX" 2>/dev/null) || errf=
+trap '[ -n "$errf" ] && rm -f "$errf"' EXIT
+trap 'exit 143' TERM INT HUP # the EXIT trap still removes the file
+line=$(timeout -k 2 "$limit" "$doctor" "${args[@]}" 2>"${errf:-/dev/null}")
+rc=$?
+errors() { [ -n "$errf" ] && tr '\n' ' ' <"$errf" | cut -c1-400; }
+
+case $rc in
+0)
+    log info "$job GPUs ${gpus:-all}: $line"
+    exit 0
+    ;;
+1)
+    log err "$job GPUs ${gpus:-all}: $line; exit 1: Slurm drains the node (Prolog error) and requeues the job held"
+    exit 1
+    ;;
+2)
+    if [ -n "$line" ]; then
+        log warning "could not decide, $job starts: $line"
+    else
+        log err "usage error (exit 2), NO CHECK RAN, $job starts: $doctor ${args[*]}: $(errors)"
+    fi
+    ;;
+124 | 137)
+    log warning "could not decide, $job starts: $doctor killed after $limit s (the prolog timeout)"
+    ;;
+126 | 127)
+    log err "cannot run $doctor (exit $rc), NO CHECK RAN, $job starts (PATH=$PATH): $(errors)"
+    ;;
+*)
+    log err "could not decide, $job starts: $doctor exited $rc: $(errors)"
+    ;;
+esac
+exit 0
