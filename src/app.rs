@@ -36,7 +36,7 @@ fn main_inner() -> i32 {
         Some(Command::Checks {
             action: crate::cli::ChecksAction::Lint { files },
         }) => {
-            let (lines, ok) = crate::packs::lint(files);
+            let (lines, ok) = crate::packs::sources::lint(files);
             for l in lines {
                 println!("{l}");
             }
@@ -56,7 +56,7 @@ fn main_inner() -> i32 {
             symbols,
             kernels,
             verify_hash,
-        }) => crate::inspect::main(&cli.run, paths, *symbols, *kernels, *verify_hash),
+        }) => crate::commands::inspect(&cli.run, paths, *symbols, *kernels, *verify_hash),
         Some(Command::Merge { inputs, expect }) => {
             crate::fleet::main(inputs, expect.as_deref(), cli.run.json)
         }
@@ -68,8 +68,8 @@ fn main_inner() -> i32 {
             Ok(()) => exit::OK,
             Err(e) => usage_error(&format!("cannot write the man page: {e}")),
         },
-        Some(Command::Ps) => crate::gpuproc::main(&cli.run),
-        Some(Command::Log { file }) => crate::logscan::main(&cli.run, file),
+        Some(Command::Ps) => crate::commands::ps(&cli.run),
+        Some(Command::Log { file }) => crate::commands::log(&cli.run, file),
         Some(Command::GenLog {
             iterations,
             devices,
@@ -94,13 +94,12 @@ pub fn run(args: &RunArgs) -> i32 {
         print!("{}", Registry::new(&packs).listing());
         return exit::OK;
     }
-    let mut cfg = match Config::from_args(args) {
+    let cfg = match args.config() {
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
-    cfg.packs = std::sync::Arc::new(packs);
     let patterns: Vec<String> = cfg.only.iter().chain(&cfg.skip).cloned().collect();
-    if let Err(e) = Registry::new(&cfg.packs).validate_selection(&patterns) {
+    if let Err(e) = Registry::new(&packs).validate_selection(&patterns) {
         return usage_error(&e);
     }
     let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
@@ -111,7 +110,7 @@ pub fn run(args: &RunArgs) -> i32 {
         findings,
         sections,
         preamble,
-    } = diagnose(&host, &cfg);
+    } = diagnose(&host, &cfg, &packs);
     let code = report::exit_code(&findings, cfg.strict);
     if args.npd {
         let (line, npd_code) = crate::report::npd::render(&findings, args.npd_max_len);
@@ -120,7 +119,7 @@ pub fn run(args: &RunArgs) -> i32 {
     if args.json {
         let driver = crate::gpu::platform::driver(&host);
         let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
-        let fp = crate::fleet::fingerprint::Fingerprint::from_report(
+        let fp = crate::report::fingerprint::Fingerprint::from_report(
             section("inventory"),
             section("agents"),
             driver.version.as_deref(),
@@ -198,7 +197,7 @@ pub struct Diagnosis {
 /// Runs the selected checks on one shared inventory (each tool is asked once per run). The
 /// asm-caps probe (`--asm-caps`) is the `asm.*` checks: the first of them to run does it, in
 /// its own thread beside the other checks; its matrix and `asm_caps` object are read back here.
-pub fn diagnose(host: &Host, cfg: &Config) -> Diagnosis {
+pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Diagnosis {
     let inv = Inventory::new(host, cfg);
     let asm = checks::AsmSlot::new();
     let ctx = Ctx {
@@ -207,7 +206,7 @@ pub fn diagnose(host: &Host, cfg: &Config) -> Diagnosis {
         cfg,
         asm: &asm,
     };
-    let reg = Registry::new(&cfg.packs);
+    let reg = Registry::new(packs);
     let (rust, packs): (Vec<_>, Vec<_>) = reg
         .selected(&cfg.only, &cfg.skip)
         .into_iter()
@@ -295,7 +294,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     if hits.is_empty() {
         return why_unrecognised(args, &packs);
     }
-    let mut cfg = match Config::from_args(args) {
+    let mut cfg = match args.config() {
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
@@ -343,7 +342,6 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         }
     }
     cfg.skip.clear();
-    cfg.packs = packs.clone();
     cfg.asm = None;
     for ((isa, runtime), only, findings) in &mut groups {
         if !only.is_empty() {
@@ -355,7 +353,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
             // Validated by the inventory like an AMDGPU_TARGETS entry (a malformed value is
             // reported as an invalid ISA).
             c.isas_from_text = isa.iter().cloned().collect();
-            *findings = diagnose(&host, &c).findings;
+            *findings = diagnose(&host, &c, &packs).findings;
         }
         findings.extend(from_binaries.iter().cloned());
     }
@@ -400,18 +398,15 @@ fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet
         println!("{note}\n");
         return run(args);
     }
-    let cfg = match Config::from_args(args) {
-        Ok(mut c) => {
-            c.packs = packs.clone();
-            c
-        }
+    let cfg = match args.config() {
+        Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
     let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
         Ok(h) => h,
         Err(e) => return usage_error(&e),
     };
-    let findings = diagnose(&host, &cfg).findings;
+    let findings = diagnose(&host, &cfg, packs).findings;
     let code = report::exit_code(&findings, cfg.strict);
     let doc = crate::packs::why::render_unrecognised_json(&note, &findings, code);
     report::write_stdout(report::Output::Json(&doc), code)

@@ -1,7 +1,9 @@
 //! Command-line definitions. The `--help` text is documentation: keep it exact.
 
+use crate::config::{AsmCompat, AsmRequest, Config, ConfigError};
 /// The profile and colour choice are run configuration (`config`); clap parses them here.
 pub use crate::config::{ColorChoice, Profile};
+use crate::isa::TargetId;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -255,4 +257,153 @@ pub enum ChecksAction {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+}
+
+impl RunArgs {
+    /// The machine looked at and the output settings, for the subcommands.
+    pub fn session(&self) -> crate::config::Session {
+        crate::config::Session {
+            sysroot: self.sysroot.clone(),
+            json: self.json,
+            verbose: self.verbose,
+            color: self.color,
+        }
+    }
+
+    /// The validated run configuration.
+    pub fn config(&self) -> Result<Config, ConfigError> {
+        let a = self;
+        let mut isas = Vec::new();
+        let mut isa_tensile = false;
+        if a.isa.len() > 256 {
+            return Err(ConfigError::TooManyIsas(a.isa.len()));
+        }
+        for raw in &a.isa {
+            let v = raw.trim();
+            if v.eq_ignore_ascii_case("tensile") {
+                isa_tensile = true;
+                continue;
+            }
+            let id = TargetId::parse(v).map_err(|e| ConfigError::BadIsa {
+                value: raw.clone(),
+                reason: e.to_string(),
+            })?;
+            if !isas.contains(&id) {
+                isas.push(id);
+            }
+        }
+        let asm = asm_request(a).map_err(ConfigError::Asm)?;
+        let only: Vec<String> = a
+            .only
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut skip: Vec<String> = a
+            .skip
+            .iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        // Opt-in checks: the asm probe runs only when asked for (`--asm-caps`), and its
+        // comparison only with `--expect`, unless `--only` names them (then they say why not).
+        if only.is_empty() {
+            match &asm {
+                None => skip.push("asm".into()),
+                Some(r) if r.expect.is_none() => skip.push("asm.expect".into()),
+                Some(_) => {}
+            }
+        }
+        Ok(Config {
+            profile: a.profile,
+            isas,
+            isa_tensile,
+            isas_from_text: Vec::new(),
+            only,
+            skip,
+            rocm_path: a.rocm_path.clone(),
+            clang: a.clang.clone(),
+            per_call: crate::config::seconds("timeout", a.timeout)?,
+            deadline: crate::config::seconds("deadline", a.deadline)?,
+            strict: a.strict,
+            asm,
+        })
+    }
+}
+
+/// Validates the asm flags. `Ok(None)` when `--asm-caps` is not given. The expect file is an
+/// input of the run (like argv), read here, not a fact of the judged machine.
+fn asm_request(a: &RunArgs) -> Result<Option<AsmRequest>, String> {
+    let compat = AsmCompat::parse(&a.tensile_compat)?;
+    if !a.asm_caps {
+        for (given, flag) in [
+            (a.assembler.is_some(), "--assembler"),
+            (a.no_batch, "--no-batch"),
+            (a.expect.is_some(), "--expect"),
+        ] {
+            if given {
+                return Err(format!("{flag} only applies with --asm-caps"));
+            }
+        }
+        return Ok(None);
+    }
+    if a.assembler
+        .as_ref()
+        .is_some_and(|p| p.as_os_str().is_empty())
+    {
+        return Err("--assembler: empty path".into());
+    }
+    let expect = match &a.expect {
+        None => None,
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|e| {
+                format!(
+                    "--expect {}: {}",
+                    p.display(),
+                    crate::host::io_error_text(&e)
+                )
+            })?;
+            let map = crate::asm::expect::load(&String::from_utf8_lossy(&bytes))
+                .map_err(|e| format!("--expect {}: {e}", p.display()))?;
+            Some((p.clone(), map))
+        }
+    };
+    Ok(Some(AsmRequest {
+        assembler: a.assembler.clone(),
+        serial: a.no_batch,
+        compat,
+        expect,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use clap::Parser;
+
+    fn cfg(argv: &[&str]) -> Config {
+        let cli = Cli::try_parse_from(std::iter::once("rocm-doctor").chain(argv.iter().copied()))
+            .unwrap();
+        cli.run.config().unwrap()
+    }
+
+    #[test]
+    fn asm_checks_are_opt_in() {
+        let c = cfg(&[]);
+        assert!(c.asm.is_none());
+        assert_eq!(c.skip, ["asm"]);
+        let c = cfg(&["--asm-caps"]);
+        assert!(c.asm.is_some());
+        assert_eq!(c.skip, ["asm.expect"]);
+        // Named by --only, they run (and say "not requested" without --asm-caps).
+        let c = cfg(&["--only", "asm.caps"]);
+        assert!(c.skip.is_empty());
+        let e = Cli::try_parse_from(["rocm-doctor", "--no-batch"])
+            .unwrap()
+            .run
+            .config()
+            .unwrap_err();
+        assert_eq!(e.to_string(), "--no-batch only applies with --asm-caps");
+    }
 }

@@ -1,6 +1,5 @@
 //! The validated run configuration, built from the command line.
 
-use crate::cli::RunArgs;
 use crate::isa::TargetId;
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -23,6 +22,15 @@ pub enum ColorChoice {
     Never,
 }
 
+/// How a subcommand presents itself: the machine it looks at (`--sysroot`) and how it prints.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub sysroot: PathBuf,
+    pub json: bool,
+    pub verbose: u8,
+    pub color: ColorChoice,
+}
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub profile: Profile,
@@ -40,11 +48,47 @@ pub struct Config {
     pub per_call: Duration,
     pub deadline: Duration,
     pub strict: bool,
-    /// The check packs of this run (built-in, checks.d, --checks); loaded by the app.
-    pub packs: std::sync::Arc<crate::packs::PackSet>,
     /// `--asm-caps` and its flags (validated); `None` when the probe was not asked for. The
-    /// `asm.*` checks run only when it is set (see [`Config::from_args`]).
-    pub asm: Option<crate::asm::Request>,
+    /// `asm.*` checks run only when it is set (see `RunArgs::config` in src/cli.rs).
+    pub asm: Option<AsmRequest>,
+}
+
+/// Which Tensile's probe to emulate (`--tensile-compat`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsmCompat {
+    /// ROCm/Tensile develop (a164ed70df55) and rocm-6.3+.
+    Current,
+    /// ROCm/Tensile rocm-6.2.2 / 6.2.4.
+    V6_2,
+}
+
+impl AsmCompat {
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "current" | "develop" | "latest" => Ok(AsmCompat::Current),
+            "6.2" | "6.2.2" | "6.2.4" | "rocm-6.2" => Ok(AsmCompat::V6_2),
+            other => Err(format!(
+                "--tensile-compat {other:?}: expected `current` or `6.2`"
+            )),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AsmCompat::Current => "current",
+            AsmCompat::V6_2 => "6.2",
+        }
+    }
+}
+
+/// The validated `--asm-caps` flags.
+#[derive(Debug, Clone)]
+pub struct AsmRequest {
+    pub assembler: Option<PathBuf>,
+    /// `--no-batch`: Tensile's own serial method.
+    pub serial: bool,
+    pub compat: AsmCompat,
+    /// `--expect FILE` and its parsed content.
+    pub expect: Option<(PathBuf, serde_json::Map<String, serde_json::Value>)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -61,65 +105,6 @@ pub enum ConfigError {
 }
 
 impl Config {
-    pub fn from_args(a: &RunArgs) -> Result<Self, ConfigError> {
-        let mut isas = Vec::new();
-        let mut isa_tensile = false;
-        if a.isa.len() > 256 {
-            return Err(ConfigError::TooManyIsas(a.isa.len()));
-        }
-        for raw in &a.isa {
-            let v = raw.trim();
-            if v.eq_ignore_ascii_case("tensile") {
-                isa_tensile = true;
-                continue;
-            }
-            let id = TargetId::parse(v).map_err(|e| ConfigError::BadIsa {
-                value: raw.clone(),
-                reason: e.to_string(),
-            })?;
-            if !isas.contains(&id) {
-                isas.push(id);
-            }
-        }
-        let asm = crate::asm::Request::from_args(a).map_err(ConfigError::Asm)?;
-        let only: Vec<String> = a
-            .only
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-        let mut skip: Vec<String> = a
-            .skip
-            .iter()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-        // Opt-in checks: the asm probe runs only when asked for (`--asm-caps`), and its
-        // comparison only with `--expect`, unless `--only` names them (then they say why not).
-        if only.is_empty() {
-            match &asm {
-                None => skip.push("asm".into()),
-                Some(r) if r.expect.is_none() => skip.push("asm.expect".into()),
-                Some(_) => {}
-            }
-        }
-        Ok(Config {
-            profile: a.profile,
-            isas,
-            isa_tensile,
-            isas_from_text: Vec::new(),
-            only,
-            skip,
-            rocm_path: a.rocm_path.clone(),
-            clang: a.clang.clone(),
-            per_call: seconds("timeout", a.timeout)?,
-            deadline: seconds("deadline", a.deadline)?,
-            strict: a.strict,
-            packs: Default::default(),
-            asm,
-        })
-    }
-
     /// A configuration with defaults, for tests and library users.
     pub fn default_for_tests() -> Self {
         Config {
@@ -134,49 +119,14 @@ impl Config {
             per_call: Duration::from_secs(20),
             deadline: Duration::from_secs(120),
             strict: false,
-            packs: Default::default(),
             asm: None,
         }
     }
 }
 
-fn seconds(flag: &'static str, v: f64) -> Result<Duration, ConfigError> {
+pub fn seconds(flag: &'static str, v: f64) -> Result<Duration, ConfigError> {
     if !(v.is_finite() && v > 0.0 && v < 1.0e7) {
         return Err(ConfigError::BadSeconds { flag, value: v });
     }
     Ok(Duration::from_secs_f64(v))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    fn cfg(argv: &[&str]) -> Config {
-        let cli = crate::cli::Cli::try_parse_from(
-            std::iter::once("rocm-doctor").chain(argv.iter().copied()),
-        )
-        .unwrap();
-        Config::from_args(&cli.run).unwrap()
-    }
-
-    #[test]
-    fn asm_checks_are_opt_in() {
-        let c = cfg(&[]);
-        assert!(c.asm.is_none());
-        assert_eq!(c.skip, ["asm"]);
-        let c = cfg(&["--asm-caps"]);
-        assert!(c.asm.is_some());
-        assert_eq!(c.skip, ["asm.expect"]);
-        // Named by --only, they run (and say "not requested" without --asm-caps).
-        let c = cfg(&["--only", "asm.caps"]);
-        assert!(c.skip.is_empty());
-        let e = Config::from_args(
-            &crate::cli::Cli::try_parse_from(["rocm-doctor", "--no-batch"])
-                .unwrap()
-                .run,
-        )
-        .unwrap_err();
-        assert_eq!(e.to_string(), "--no-batch only applies with --asm-caps");
-    }
 }

@@ -4,8 +4,8 @@
 //! [`embedded`] panics (inside a check that becomes the check's `error` finding), and the unit
 //! test below loads every table so such a build never ships.
 //!
-//! (`checks/known-issues.toml` is loaded by `src/inspect/known_issues.rs` with the check packs'
-//! parser and compiled into pack checks, `src/packs/known.rs`.)
+//! (`checks/known-issues.toml` is loaded by `src/inspect/known_issues/` with the check packs'
+//! parser and compiled into pack checks, `src/inspect/known_issues/pack.rs`.)
 
 use serde::de::DeserializeOwned;
 

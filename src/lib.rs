@@ -5,9 +5,11 @@
 
 pub mod app;
 pub mod asm;
+pub mod checkdoc;
 pub mod checks;
 pub mod cli;
 pub mod codeobj;
+pub mod commands;
 pub mod config;
 pub mod data;
 pub mod diag;
@@ -25,3 +27,4 @@ pub mod probe;
 pub mod registry;
 pub mod report;
 pub mod runner;
+pub mod version;

@@ -53,15 +53,10 @@ fn the_command_line_stops_at_config_and_the_entry_points() {
         matches!(
             f,
             "cli.rs"
-                | "config.rs"
                 | "app.rs"
-                | "asm/mod.rs"
-                | "gpuproc/mod.rs"
-                | "inspect/mod.rs"
-                | "logscan/mod.rs"
                 // man pages and completions are generated from the clap definitions themselves
                 | "packaging.rs"
-        )
+        ) || f.starts_with("commands/")
     });
     assert!(bad.is_empty(), "modules read argv types: {bad:?}");
 }
@@ -88,8 +83,328 @@ fn embedded_tables_are_loaded_by_the_one_loader() {
     let bad = offenders("toml::from_str", |f| {
         matches!(
             f,
-            "data.rs" | "inspect/known_issues.rs" | "packs/compile.rs"
+            "data.rs" | "inspect/known_issues/mod.rs" | "packs/compile.rs"
         )
     });
     assert!(bad.is_empty(), "TOML parsed outside src/data.rs: {bad:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layer order (docs/architecture.md, "Layers"). A module may use only modules of lower
+// layers; the few pairs that share a layer and may use each other are listed. The graph is
+// read from the source text (paths `crate::a::b`, `use crate::{a, b}`, `super::x`), comments
+// and `#[cfg(test)]` modules left out, at the granularity of top-level modules except the
+// submodules named in SPLIT, which are nodes of their own.
+
+/// Lowest first.
+const LAYERS: &[&[&str]] = &[
+    &["host", "data"],
+    &["isa", "version", "checkdoc", "diag", "probe"],
+    &["codeobj", "config"],
+    &["report", "gpu"],
+    &["inventory"],
+    &["packs", "inspect::file"],
+    &["inspect::known_issues"],
+    &["inspect", "logscan", "gpuproc", "asm", "fleet", "kernlog"],
+    &["checks"],
+    &["packs::probe", "packs::sources"],
+    &["runner"],
+    &["registry"],
+    &["cli"],
+    &["commands", "packaging"],
+    &["app"],
+];
+
+/// Submodules that are nodes of their own: the pack engine's core (compiler, evaluator,
+/// symptoms) sits low, its probes (which run with the inventory and the checks' context) and
+/// its loader (which knows the built-in checks) high; `inspect`'s file reader and known issues
+/// sit below the rest of `inspect`, which the pack engine's core may not reach.
+const SPLIT: &[&str] = &[
+    "packs::probe",
+    "packs::sources",
+    "inspect::file",
+    "inspect::known_issues",
+];
+
+/// Same-layer edges that are allowed.
+const SAME_LAYER: &[(&str, &str)] = &[];
+
+type Graph = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
+
+/// `a/b.rs` -> ["a", "b"]; `a/mod.rs` -> ["a"]; `lib.rs`/`main.rs` -> [].
+fn module_path(rel: &str) -> Vec<String> {
+    let rel = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+    if parts
+        .last()
+        .is_some_and(|p| p == "mod" || p == "lib" || p == "main")
+    {
+        parts.pop();
+    }
+    parts
+}
+
+fn node_of(path: &[String]) -> Option<String> {
+    let first = path.first()?;
+    if path.len() >= 2 {
+        let two = format!("{}::{}", first, path[1]);
+        if SPLIT.contains(&two.as_str()) {
+            return Some(two);
+        }
+    }
+    Some(first.clone())
+}
+
+/// The text without comments and without `#[cfg(test)]` items (a test module may reach up).
+fn code_only(text: &str) -> String {
+    let mut out = String::new();
+    let mut skip_depth: Option<i32> = None;
+    let mut depth = 0i32;
+    let mut pending_test = false;
+    for line in text.lines() {
+        let code = match line.find("//") {
+            Some(i) if !line[..i].contains('"') => &line[..i],
+            _ => line,
+        };
+        let t = code.trim();
+        if skip_depth.is_none() && t.starts_with("#[cfg(test)]") {
+            pending_test = true;
+            continue;
+        }
+        let opens = code.matches('{').count() as i32;
+        let closes = code.matches('}').count() as i32;
+        if pending_test && skip_depth.is_none() {
+            if opens > 0 {
+                skip_depth = Some(depth);
+            } else if t.ends_with(';') {
+                // `#[cfg(test)] use ...;` or `mod tests;`
+                pending_test = false;
+                continue;
+            }
+        }
+        depth += opens - closes;
+        if let Some(d) = skip_depth {
+            if depth <= d {
+                skip_depth = None;
+                pending_test = false;
+            }
+            continue;
+        }
+        out.push_str(code);
+        out.push('\n');
+    }
+    out
+}
+
+/// The nodes a file's code refers to.
+fn references(rel: &str, text: &str) -> Vec<Vec<String>> {
+    let code = code_only(text);
+    let mut refs = Vec::new();
+    let me = module_path(rel);
+    let bytes = code.as_bytes();
+    let ident = |i: usize| -> (String, usize) {
+        let mut j = i;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+            j += 1;
+        }
+        (code[i..j].to_string(), j)
+    };
+    // A path after `start`: up to two segments, or a `{a, b::c}` group.
+    let path_at = |start: usize, base: Vec<String>, refs: &mut Vec<Vec<String>>| {
+        if bytes.get(start) == Some(&b'{') {
+            let end = code[start..].find('}').map_or(code.len(), |e| start + e);
+            for item in code[start + 1..end].split(',') {
+                let item = item.trim();
+                if item.is_empty() || item == "self" {
+                    refs.push(base.clone());
+                    continue;
+                }
+                let mut p = base.clone();
+                p.extend(item.split("::").take(2).map(|s| s.trim().to_string()));
+                refs.push(p);
+            }
+        } else {
+            let (a, j) = ident(start);
+            let mut p = base;
+            p.push(a);
+            if code[j..].starts_with("::") {
+                let (b, _) = ident(j + 2);
+                if !b.is_empty() {
+                    p.push(b);
+                }
+            }
+            refs.push(p);
+        }
+    };
+    for (i, _) in code.match_indices("crate::") {
+        path_at(i + 7, Vec::new(), &mut refs);
+    }
+    // A module file naming its own children (`mod probe;` ... `probe::run()`).
+    if rel.ends_with("mod.rs") || rel == "lib.rs" {
+        let children: Vec<String> = code
+            .lines()
+            .filter_map(|l| {
+                let l = l
+                    .trim()
+                    .trim_start_matches("pub ")
+                    .trim_start_matches("pub(crate) ");
+                l.strip_prefix("mod ")?
+                    .strip_suffix(';')
+                    .map(|n| n.trim().to_string())
+            })
+            .collect();
+        for child in children {
+            let pat = format!("{child}::");
+            for (i, _) in code.match_indices(&pat) {
+                let before = code[..i].chars().next_back();
+                if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+                    continue;
+                }
+                let mut p = me.clone();
+                p.push(child.clone());
+                refs.push(p);
+            }
+        }
+    }
+    for (i, _) in code.match_indices("super::") {
+        // Count the chain of `super::`.
+        if i >= 7 && &code[i - 7..i] == "super::" {
+            continue;
+        }
+        let mut n = 0;
+        let mut j = i;
+        while code[j..].starts_with("super::") {
+            n += 1;
+            j += 7;
+        }
+        let parent_len = me.len().saturating_sub(n);
+        let base: Vec<String> = me[..parent_len].to_vec();
+        path_at(j, base, &mut refs);
+    }
+    refs
+}
+
+fn graph_of(files: &[(String, String)]) -> Graph {
+    let mut g = Graph::new();
+    for (rel, text) in files {
+        let Some(from) = node_of(&module_path(rel)) else {
+            continue;
+        };
+        let entry = g.entry(from.clone()).or_default();
+        for r in references(rel, text) {
+            if let Some(to) = node_of(&r) {
+                if to != from && !to.is_empty() {
+                    entry.insert(to);
+                }
+            }
+        }
+    }
+    g
+}
+
+fn layer_of(node: &str) -> Option<usize> {
+    LAYERS.iter().position(|l| l.contains(&node))
+}
+
+/// Every edge that goes up or sideways (not declared), and every cycle with its path.
+fn violations(g: &Graph) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (from, tos) in g {
+        let Some(lf) = layer_of(from) else {
+            bad.push(format!("module `{from}` is in no layer"));
+            continue;
+        };
+        for to in tos {
+            let Some(lt) = layer_of(to) else {
+                continue; // a name that is not a module (a function, a macro) or a std path
+            };
+            if lt > lf || (lt == lf && !SAME_LAYER.contains(&(from.as_str(), to.as_str()))) {
+                bad.push(format!("`{from}` (layer {lf}) uses `{to}` (layer {lt})"));
+            }
+        }
+    }
+    // Cycles, indirect ones included: a depth-first search over the known nodes.
+    let nodes: Vec<&String> = g.keys().filter(|n| layer_of(n).is_some()).collect();
+    for start in &nodes {
+        let mut stack = vec![(start.to_string(), vec![start.to_string()])];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some((n, path)) = stack.pop() {
+            for next in g.get(&n).into_iter().flatten() {
+                if next == *start {
+                    let mut p = path.clone();
+                    p.push(next.clone());
+                    let cycle = format!("cycle: {}", p.join(" -> "));
+                    if !bad.contains(&cycle) && p.iter().min() == Some(&start.to_string()) {
+                        bad.push(cycle);
+                    }
+                } else if layer_of(next).is_some() && seen.insert(next.clone()) {
+                    let mut p = path.clone();
+                    p.push(next.clone());
+                    stack.push((next.clone(), p));
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn modules_use_only_lower_layers_and_form_no_cycle() {
+    let g = graph_of(&sources());
+    let bad = violations(&g);
+    assert!(bad.is_empty(), "layering violations:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_layer_test_catches_a_back_import_and_an_indirect_cycle() {
+    // A deliberately bad tree, in the test's own fixtures: `host` (layer 0) reaching up to
+    // `report`; the pack engine's core reaching `app` through `super::super`; and the indirect
+    // cycle `checks -> registry -> runner -> checks` through a `use` group.
+    let files = vec![
+        (
+            "host/mod.rs".to_string(),
+            "use crate::report::Finding;\n".to_string(),
+        ),
+        (
+            "report/mod.rs".to_string(),
+            "pub struct Finding;\n#[cfg(test)]\nmod tests {\n    use crate::app::run;\n}\n"
+                .to_string(),
+        ),
+        (
+            "packs/why.rs".to_string(),
+            "// crate::app is only a comment\nfn f() { super::super::app::run(); }\n".to_string(),
+        ),
+        (
+            "checks/mod.rs".to_string(),
+            "use crate::{registry::run, host};\n".to_string(),
+        ),
+        (
+            "registry.rs".to_string(),
+            "use crate::runner::guarded;\n".to_string(),
+        ),
+        (
+            "runner.rs".to_string(),
+            "fn f() { crate::checks::docs(); }\n".to_string(),
+        ),
+    ];
+    let g = graph_of(&files);
+    let bad = violations(&g);
+    assert!(
+        bad.contains(&"`host` (layer 0) uses `report` (layer 3)".to_string()),
+        "{bad:?}"
+    );
+    assert!(
+        bad.iter()
+            .any(|b| b.starts_with("`packs` ") && b.ends_with("uses `app` (layer 14)")),
+        "{bad:?}"
+    );
+    assert!(
+        bad.iter().any(|b| b.starts_with("cycle: ")
+            && b.contains("checks")
+            && b.contains("registry")
+            && b.contains("runner")),
+        "{bad:?}"
+    );
+    // The test module and the comment are not dependencies.
+    assert!(!g["report"].contains("app"), "{g:?}");
 }

@@ -4,32 +4,8 @@
 use serde::Deserialize;
 use std::sync::OnceLock;
 
-/// Which Tensile's probe to emulate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compat {
-    /// ROCm/Tensile develop (a164ed70df55) and rocm-6.3+.
-    Current,
-    /// ROCm/Tensile rocm-6.2.2 / 6.2.4.
-    V6_2,
-}
-
-impl Compat {
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s.trim() {
-            "current" | "develop" | "latest" => Ok(Compat::Current),
-            "6.2" | "6.2.2" | "6.2.4" | "rocm-6.2" => Ok(Compat::V6_2),
-            other => Err(format!(
-                "--tensile-compat {other:?}: expected `current` or `6.2`"
-            )),
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Compat::Current => "current",
-            Compat::V6_2 => "6.2",
-        }
-    }
-}
+/// Which Tensile's probe to emulate (defined with the configuration).
+pub use crate::config::AsmCompat as Compat;
 
 /// A value of one capability, typed as Tensile has it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

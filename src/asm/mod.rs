@@ -1,7 +1,7 @@
 //! `--asm-caps`: Tensile's assembler capability probe (`GetAsmCaps`), with Tensile's exact
 //! answers, batched and parallel, and a diagnosis when the answer is "nothing works".
 //!
-//! Flow: [`Request::from_args`] (validated flags) -> [`run`]: resolve the assembler
+//! Flow: the validated flags ([`Request`], from `RunArgs::config`) -> [`run`]: resolve the assembler
 //! ([`assembler`]), pick the ISAs, probe them ([`runner`]), explain failures ([`diagnose`]),
 //! compare with `--expect` ([`expect`]) -> findings (`asm.*`), the `asm_caps` JSON object and
 //! the human matrix ([`matrix`]). Specification: docs/asm-caps.md.
@@ -14,7 +14,6 @@ pub mod matrix;
 pub mod parse;
 pub mod runner;
 
-use crate::cli::RunArgs;
 use crate::config::Config;
 use crate::host::Host;
 use crate::inventory::Inventory;
@@ -22,66 +21,10 @@ use crate::report::{Finding, Fix};
 use catalog::{Catalog, Compat};
 use runner::{IsaResult, Method};
 use serde_json::{Map, Value};
-use std::path::PathBuf;
 use std::time::Instant;
 
-/// The validated `--asm-caps` flags.
-#[derive(Debug, Clone)]
-pub struct Request {
-    pub assembler: Option<PathBuf>,
-    /// `--no-batch`: Tensile's own serial method.
-    pub serial: bool,
-    pub compat: Compat,
-    /// `--expect FILE` and its parsed content.
-    pub expect: Option<(PathBuf, Map<String, Value>)>,
-}
-
-impl Request {
-    /// Validates the asm flags. `Ok(None)` when `--asm-caps` is not given. The expect file is
-    /// an input of the run (like argv), read here, not a fact of the judged machine.
-    pub fn from_args(a: &RunArgs) -> Result<Option<Request>, String> {
-        let compat = Compat::parse(&a.tensile_compat)?;
-        if !a.asm_caps {
-            for (given, flag) in [
-                (a.assembler.is_some(), "--assembler"),
-                (a.no_batch, "--no-batch"),
-                (a.expect.is_some(), "--expect"),
-            ] {
-                if given {
-                    return Err(format!("{flag} only applies with --asm-caps"));
-                }
-            }
-            return Ok(None);
-        }
-        if a.assembler
-            .as_ref()
-            .is_some_and(|p| p.as_os_str().is_empty())
-        {
-            return Err("--assembler: empty path".into());
-        }
-        let expect = match &a.expect {
-            None => None,
-            Some(p) => {
-                let bytes = std::fs::read(p).map_err(|e| {
-                    format!(
-                        "--expect {}: {}",
-                        p.display(),
-                        crate::host::io_error_text(&e)
-                    )
-                })?;
-                let map = expect::load(&String::from_utf8_lossy(&bytes))
-                    .map_err(|e| format!("--expect {}: {e}", p.display()))?;
-                Some((p.clone(), map))
-            }
-        };
-        Ok(Some(Request {
-            assembler: a.assembler.clone(),
-            serial: a.no_batch,
-            compat,
-            expect,
-        }))
-    }
-}
+/// The validated `--asm-caps` flags (built by `RunArgs::config`).
+pub type Request = crate::config::AsmRequest;
 
 /// Everything one probe run produced.
 pub struct Outcome {

@@ -17,7 +17,7 @@ pub struct Doc<'a> {
     pub summary: Option<Counts>,
     #[serde(default, borrow)]
     pub findings: Vec<Finding<'a>>,
-    pub fingerprint: Option<crate::fleet::fingerprint::Fingerprint>,
+    pub fingerprint: Option<crate::report::fingerprint::Fingerprint>,
 }
 
 #[derive(Debug, Deserialize)]

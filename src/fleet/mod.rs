@@ -3,7 +3,7 @@
 //! directories, streams), `render` (human view); this file only does the I/O around them.
 
 pub mod doc;
-pub mod fingerprint;
+pub use crate::report::fingerprint;
 pub mod input;
 pub mod render;
 pub mod summary;

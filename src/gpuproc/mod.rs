@@ -5,7 +5,7 @@
 pub mod fdinfo;
 pub mod scan;
 
-use crate::cli::RunArgs;
+use crate::config::{Config, Session};
 use crate::host::{Host, Limits};
 use crate::report::{self, exit};
 use std::fmt::Write;
@@ -111,16 +111,10 @@ pub fn render(s: &scan::Scan, verbose: u8) -> String {
 }
 
 /// Runs `rocm-doctor ps`. Exit 0 (a listing is not a verdict); 2 when the sysroot is unusable.
-pub fn main(args: &RunArgs) -> i32 {
+pub fn main(cfg: &Config, session: &Session) -> i32 {
     // --timeout/--deadline apply here too (validated like every run's).
-    let limits = match crate::config::Config::from_args(args) {
-        Ok(c) => Limits::new(c.per_call, c.deadline),
-        Err(e) => {
-            eprintln!("rocm-doctor: {e}");
-            return exit::USAGE_OR_INTERNAL;
-        }
-    };
-    let host = match Host::for_sysroot(&args.sysroot, limits) {
+    let limits = Limits::new(cfg.per_call, cfg.deadline);
+    let host = match Host::for_sysroot(&session.sysroot, limits) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("rocm-doctor: {e}");
@@ -129,7 +123,7 @@ pub fn main(args: &RunArgs) -> i32 {
     };
     let uid = nix::unistd::getuid().as_raw();
     let s = scan::scan(&host, uid);
-    if args.json {
+    if session.json {
         let doc = serde_json::json!({
             "schema_version": report::json::SCHEMA_VERSION,
             "tool": &report::json::TOOL,
@@ -145,6 +139,6 @@ pub fn main(args: &RunArgs) -> i32 {
         });
         report::write_stdout(report::Output::Json(&doc), exit::OK)
     } else {
-        report::write_stdout::<()>(report::Output::Text(&render(&s, args.verbose)), exit::OK)
+        report::write_stdout::<()>(report::Output::Text(&render(&s, session.verbose)), exit::OK)
     }
 }

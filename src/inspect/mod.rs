@@ -15,9 +15,9 @@ pub mod symbols;
 pub mod tensile;
 pub mod tensile_path;
 
-use crate::cli::RunArgs;
 use crate::codeobj::{self, blob};
 use crate::config::Config;
+use crate::config::Session;
 use crate::host::{Host, Limits};
 use crate::inventory::Inventory;
 use crate::isa::TargetId;
@@ -515,24 +515,18 @@ pub fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Ve
 
 /// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
 pub fn main(
-    args: &RunArgs,
+    cfg: &Config,
+    session: &Session,
     paths: &[PathBuf],
     symbols: bool,
     kernels: bool,
     verify_hash: bool,
 ) -> i32 {
-    let cfg = match Config::from_args(args) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("rocm-doctor: {e}");
-            return exit::USAGE_OR_INTERNAL;
-        }
-    };
     if paths.is_empty() {
         eprintln!("rocm-doctor inspect: give at least one file or directory");
         return exit::USAGE_OR_INTERNAL;
     }
-    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+    let host = match Host::for_sysroot(&session.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("rocm-doctor: {e}");
@@ -557,7 +551,7 @@ pub fn main(
         verify_hash,
         ..Default::default()
     };
-    let inv = Inventory::new(&host, &cfg);
+    let inv = Inventory::new(&host, cfg);
     let tally = Tally {
         targets: targets(&inv),
         versions: runtime::versions(&inv).0,
@@ -570,10 +564,10 @@ pub fn main(
         o: &o,
         strict: cfg.strict,
     };
-    if args.json {
+    if session.json {
         output::json(&run, tally)
     } else {
-        let color = human::use_color(args.color, &host.env);
-        output::human(&run, tally, color, args.verbose)
+        let color = human::use_color(session.color, &host.env);
+        output::human(&run, tally, color, session.verbose)
     }
 }

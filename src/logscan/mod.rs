@@ -14,7 +14,7 @@ pub mod render;
 pub mod summary;
 pub mod verdict;
 
-use crate::cli::RunArgs;
+use crate::config::Session;
 use crate::report::{self, exit};
 use std::path::Path;
 
@@ -64,9 +64,9 @@ fn scan_with_progress(
     })
 }
 
-pub fn main(args: &RunArgs, path: &Path) -> i32 {
+pub fn main(session: &Session, path: &Path) -> i32 {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (s, comp) = match scan_with_progress(path, threads, args.json) {
+    let (s, comp) = match scan_with_progress(path, threads, session.json) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("rocm-doctor: {}: {e}", path.display());
@@ -83,16 +83,16 @@ pub fn main(args: &RunArgs, path: &Path) -> i32 {
             std::time::Duration::from_secs(5),
             std::time::Duration::from_secs(10),
         );
-        if let Ok(host) = crate::host::Host::for_sysroot(&args.sysroot, limits) {
+        if let Ok(host) = crate::host::Host::for_sysroot(&session.sysroot, limits) {
             verdict::name_nodes(&mut v, &nodes::read(&host));
         }
     }
     let code = if v.failed { exit::FAILED } else { exit::OK };
-    if args.json {
+    if session.json {
         let doc = render::json(&path.to_string_lossy(), comp, &s, &v, code);
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
-        let text = render::human(&path.to_string_lossy(), comp, &s, &v, args.verbose);
+        let text = render::human(&path.to_string_lossy(), comp, &s, &v, session.verbose);
         report::write_stdout::<()>(report::Output::Text(&text), code)
     }
 }

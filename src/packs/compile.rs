@@ -6,7 +6,7 @@ use super::template::{Field, Template};
 use super::{
     Check as PackCheck, Fact, Pack, Probe, ProbeSpec, Relation, Rule, Symptom, Term, When,
 };
-use crate::checks::CheckDoc;
+use crate::checkdoc::CheckDoc;
 use regex::{Regex, RegexBuilder};
 use std::ops::Range;
 
@@ -484,15 +484,13 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
 fn build_when(cx: &mut Ctx, w: RawWhen) -> When {
     let component = match (w.component, w.versions) {
         (None, None) => None,
-        (Some(c), Some(v)) => {
-            if crate::inspect::known_issues::in_range("1.0", v.get_ref()).is_none() {
-                cx.err(
-                    v.span(),
-                    format!("version range '{}' is not like '>=6.0, <6.2'", v.get_ref()),
-                );
+        (Some(c), Some(v)) => match crate::version::VersionRange::parse(v.get_ref()) {
+            Ok(r) => Some((c.get_ref().clone(), r)),
+            Err(e) => {
+                cx.err(v.span(), e);
+                None
             }
-            Some((c.get_ref().clone(), v.get_ref().clone()))
-        }
+        },
         (Some(c), None) => {
             cx.err(
                 c.span(),

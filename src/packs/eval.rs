@@ -198,10 +198,18 @@ pub fn applies(w: &When, s: &Situation) -> Result<(), NotApplied> {
     if let Some((comp, range)) = &w.component {
         match (s.version_of)(comp) {
             None => return Err(NotApplied::VersionUnknown(comp.clone())),
-            Some(v) => match crate::inspect::known_issues::in_range(&v, range) {
+            Some(v) => match range.contains(&v) {
                 Some(true) => {}
-                Some(false) => return Err(NotApplied::Outside(comp.clone(), v, range.clone())),
-                None => return Err(NotApplied::Uncomparable(comp.clone(), v, range.clone())),
+                Some(false) => {
+                    return Err(NotApplied::Outside(comp.clone(), v, range.as_str().into()))
+                }
+                None => {
+                    return Err(NotApplied::Uncomparable(
+                        comp.clone(),
+                        v,
+                        range.as_str().into(),
+                    ))
+                }
             },
         }
     }

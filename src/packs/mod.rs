@@ -10,14 +10,13 @@ pub mod causes;
 pub mod compile;
 pub mod eval;
 pub mod glob;
-pub mod known;
 pub mod model;
 pub mod probe;
 pub mod sources;
 pub mod template;
 pub mod why;
 
-use crate::checks::CheckDoc;
+use crate::checkdoc::CheckDoc;
 use model::{ProfileName, Verdict};
 use regex::Regex;
 use std::time::Duration;
@@ -48,7 +47,7 @@ pub struct When {
     pub gpu: Option<bool>,
     pub isa_family: Vec<String>,
     /// (component, version range)
-    pub component: Option<(String, String)>,
+    pub component: Option<(String, crate::version::VersionRange)>,
 }
 
 #[derive(Debug)]
@@ -236,54 +235,3 @@ impl PackSet {
 
 /// The id of the finding a broken pack file becomes.
 pub const LOAD_ERROR_ID: &str = "packs.load";
-
-/// `checks lint FILE...`: every problem of every file, and whether all are valid.
-pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
-    let mut lines = Vec::new();
-    let mut ok = true;
-    let mut compiled = Vec::new();
-    for f in files {
-        let name = f.display().to_string();
-        let text = match sources::read_pack_file(f) {
-            Ok(t) => t,
-            Err(e) => {
-                ok = false;
-                lines.push(format!("{name}: {e}"));
-                continue;
-            }
-        };
-        match compile::compile(&name, &text) {
-            Ok(p) => compiled.push((name, p)),
-            Err(errs) => {
-                ok = false;
-                lines.extend(errs.iter().map(|e| e.to_string()));
-            }
-        }
-    }
-    // References are judged as a run would: against the built-in checks, the built-in packs'
-    // and those of every file linted together.
-    let builtin = sources::built_in();
-    let mut set = PackSet::default();
-    for (name, pack) in compiled {
-        set.loaded.push(Loaded::Ok {
-            origin: Origin::File(name.into()),
-            pack,
-        });
-    }
-    for (_, errors) in sources::reference_errors(&set, &builtin) {
-        ok = false;
-        lines.extend(errors);
-    }
-    for (origin, p) in set.packs() {
-        if !lines.iter().any(|l| l.starts_with(&format!("{origin}:"))) {
-            lines.push(format!(
-                "{origin}: ok: pack {} {} ({} checks, {} symptoms)",
-                p.name,
-                p.version,
-                p.checks.len(),
-                p.symptoms.len()
-            ));
-        }
-    }
-    (lines, ok)
-}

@@ -72,7 +72,7 @@ pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> Pack
     // table stays the single source `inspect` and `log` read).
     set.loaded.push(Loaded::Ok {
         origin: Origin::BuiltIn("checks/known-issues.toml"),
-        pack: super::known::pack(),
+        pack: crate::inspect::known_issues::pack::pack(),
     });
     let mut dirs = vec![PathBuf::from(SYSTEM_DIR)];
     dirs.extend(user_dir(env));
@@ -287,4 +287,55 @@ fn push(set: &mut PackSet, origin: Origin, text: Result<String, String>, name: &
             errors: errs.iter().map(|e| e.to_string()).collect(),
         }),
     }
+}
+
+/// `checks lint FILE...`: every problem of every file, and whether all are valid.
+pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut ok = true;
+    let mut compiled = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = match read_pack_file(f) {
+            Ok(t) => t,
+            Err(e) => {
+                ok = false;
+                lines.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        match compile::compile(&name, &text) {
+            Ok(p) => compiled.push((name, p)),
+            Err(errs) => {
+                ok = false;
+                lines.extend(errs.iter().map(|e| e.to_string()));
+            }
+        }
+    }
+    // References are judged as a run would: against the built-in checks, the built-in packs'
+    // and those of every file linted together.
+    let builtin = built_in();
+    let mut set = PackSet::default();
+    for (name, pack) in compiled {
+        set.loaded.push(Loaded::Ok {
+            origin: Origin::File(name.into()),
+            pack,
+        });
+    }
+    for (_, errors) in reference_errors(&set, &builtin) {
+        ok = false;
+        lines.extend(errors);
+    }
+    for (origin, p) in set.packs() {
+        if !lines.iter().any(|l| l.starts_with(&format!("{origin}:"))) {
+            lines.push(format!(
+                "{origin}: ok: pack {} {} ({} checks, {} symptoms)",
+                p.name,
+                p.version,
+                p.checks.len(),
+                p.symptoms.len()
+            ));
+        }
+    }
+    (lines, ok)
 }

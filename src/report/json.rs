@@ -23,7 +23,7 @@ pub struct Head<'a> {
     pub sysroot: &'a str,
     pub host: &'a str,
     pub strict: bool,
-    pub fingerprint: &'a crate::fleet::fingerprint::Fingerprint,
+    pub fingerprint: &'a crate::report::fingerprint::Fingerprint,
 }
 
 /// The whole report as one JSON value. Sections beyond the findings (inventory, agents,

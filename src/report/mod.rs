@@ -1,5 +1,6 @@
 //! The result model: findings, the report that collects them, and its renderers.
 
+pub mod fingerprint;
 pub mod human;
 pub mod json;
 pub mod npd;

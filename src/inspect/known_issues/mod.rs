@@ -1,6 +1,8 @@
 //! Known issues as data (`checks/known-issues.toml`), evaluated against installed versions,
 //! the environment and what an inspected file carries.
 
+pub mod pack;
+
 use super::file::FileReport;
 use crate::codeobj::ccob::Method;
 use crate::report::{Finding, Fix};
@@ -178,7 +180,7 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
             sources: r.sources,
             check: Default::default(),
         };
-        match crate::packs::known::to_check(&issue) {
+        match pack::to_check(&issue) {
             Ok(c) => issue.check = std::sync::Arc::new(c),
             Err(e) => errors.push(format!("{file}: issue {}: {e}", issue.id)),
         }
@@ -208,7 +210,7 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
 fn table() -> &'static (Vec<Issue>, Vec<LogSignal>) {
     static T: OnceLock<(Vec<Issue>, Vec<LogSignal>)> = OnceLock::new();
     T.get_or_init(|| {
-        load(FILE, include_str!("../../checks/known-issues.toml")).unwrap_or_else(|errs| {
+        load(FILE, include_str!("../../../checks/known-issues.toml")).unwrap_or_else(|errs| {
             for e in errs {
                 eprintln!("rocm-doctor: {e}");
             }
@@ -354,44 +356,8 @@ pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
     }
 }
 
-fn parse_version(s: &str) -> Option<Vec<u64>> {
-    let nums: Vec<u64> = s
-        .trim()
-        .split(['.', '-', '+'])
-        .map_while(|p| p.parse().ok())
-        .collect();
-    (!nums.is_empty()).then_some(nums)
-}
-
-/// Whether `version` satisfies every constraint of `range` (`>=6.1, <7.0`). Each constraint
-/// compares as many components as it names.
-pub fn in_range(version: &str, range: &str) -> Option<bool> {
-    let v = parse_version(version)?;
-    for c in range.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-        if c == "*" {
-            continue;
-        }
-        let (op, rest) = [">=", "<=", ">", "<", "="]
-            .iter()
-            .find_map(|op| c.strip_prefix(op).map(|r| (*op, r)))?;
-        let want = parse_version(rest)?;
-        let have: Vec<u64> = (0..want.len())
-            .map(|i| v.get(i).copied().unwrap_or(0))
-            .collect();
-        let ord = have.cmp(&want);
-        let ok = match op {
-            ">=" => ord.is_ge(),
-            "<=" => ord.is_le(),
-            ">" => ord.is_gt(),
-            "<" => ord.is_lt(),
-            _ => ord.is_eq(),
-        };
-        if !ok {
-            return Some(false);
-        }
-    }
-    Some(true)
-}
+/// Whether `version` is in `range` (`src/version.rs`).
+pub use crate::version::in_range;
 
 /// Findings for every issue that applies (or cannot be ruled out) for a subject.
 pub fn findings(subject: &str, facts: &Facts) -> Vec<Finding> {
@@ -451,7 +417,7 @@ mod tests {
 
     #[test]
     fn the_catalogue_loads_without_errors() {
-        let text = include_str!("../../checks/known-issues.toml");
+        let text = include_str!("../../../checks/known-issues.toml");
         let (issues, logs) = load(FILE, text).unwrap_or_else(|e| panic!("{e:#?}"));
         assert!(issues.len() >= 5 && !logs.is_empty());
         assert!(issues.iter().all(|i| i.conditions.len() == i.when.len()));
@@ -459,7 +425,7 @@ mod tests {
 
     #[test]
     fn misspelt_conditions_statuses_and_issue_ids_fail_the_load_with_their_place() {
-        let text = include_str!("../../checks/known-issues.toml");
+        let text = include_str!("../../../checks/known-issues.toml");
         let bad = text.replacen(
             "\"file.uncompressed-bundle\"",
             "\"file.uncompresed-bundle\"",

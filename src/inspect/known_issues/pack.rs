@@ -4,10 +4,10 @@
 //! the inspected file (`known_issues::evaluate`); the default run reads the installed key
 //! libraries through a `code-objects` probe. Pure: no I/O.
 
-use super::{model::Verdict, template::Template, Check, Probe, ProbeSpec, Rule, Term, When};
 use crate::inspect::known_issues::{
     issues, runs_on_machine, Condition, Issue, Severity, KEY_LIBS, PACK,
 };
+use crate::packs::{model::Verdict, template::Template, Check, Probe, ProbeSpec, Rule, Term, When};
 
 /// Builds the pack check of an issue: `when` = its component's version range; one probe per
 /// condition (a `code-objects` probe with a regex for a file flag, an `env` probe with a regex
@@ -46,7 +46,7 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
         probes.push(Probe {
             name,
             spec,
-            regex: Some(super::compile::regex(&re)?),
+            regex: Some(crate::packs::compile::regex(&re)?),
             split: None,
             relation: None,
             as_indices: false,
@@ -69,7 +69,7 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
         None => format!("known issue {}: {}", issue.id, esc(&issue.title)),
     };
     let any_version = issue.component == "any" || issue.versions.trim() == "*";
-    let mut doc = crate::checks::CheckDoc {
+    let mut doc = crate::checkdoc::CheckDoc {
         id: format!("{PACK}.{}", issue.id),
         category: PACK.into(),
         title: issue.title.clone(),
@@ -91,7 +91,14 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
     Ok(Check {
         doc,
         when: When {
-            component: (!any_version).then(|| (issue.component.clone(), issue.versions.clone())),
+            component: match (
+                any_version,
+                crate::version::VersionRange::parse(&issue.versions),
+            ) {
+                (true, _) => None,
+                (false, Ok(r)) => Some((issue.component.clone(), r)),
+                (false, Err(e)) => return Err(e),
+            },
             ..Default::default()
         },
         probes,
@@ -116,8 +123,8 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
 }
 
 /// The built-in pack of the known issues the default run judges (`known-issues.<id>`).
-pub fn pack() -> super::Pack {
-    super::Pack {
+pub fn pack() -> crate::packs::Pack {
+    crate::packs::Pack {
         name: PACK.into(),
         version: "1".into(),
         source: "rocm-doctor built-in".into(),
