@@ -89,4 +89,47 @@ proptest! {
         let d = devicelibs::classify_names("/b".into(), "x".into(), &names);
         prop_assert!(d.file_count <= names.len());
     }
+
+    #[test]
+    fn amdgpu_health_files(s in health_texty(), bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        use rocm_doctor::gpu::health::parse as h;
+        let _ = h::parse_ras_count(&s);
+        let _ = h::ras_count_file(&s);
+        let _ = h::parse_ras_features(&s);
+        let b = h::parse_bad_pages(&s);
+        prop_assert!(b.pages.len() + b.malformed.len() <= s.lines().count());
+        if let Ok(t) = h::parse_bad_page_threshold(&s) {
+            let _ = h::threshold_policy(t, h::parse_kernel_release(&s), Some(64 << 30));
+        }
+        let _ = h::parse_link_speed(&s);
+        let _ = h::parse_link_width(&s);
+        let _ = h::pcie_dpm_levels(&s);
+        let _ = h::is_pci_address(&s);
+        let _ = h::parse_fw_version(&s);
+        let _ = h::fw_name(&s);
+        let _ = h::hwmon_attr(&s);
+        let _ = h::parse_microwatts(&s);
+        let _ = h::parse_dec_i64(&s);
+        let _ = h::parse_partition_mode(&s, &h::COMPUTE_PARTITIONS);
+        let _ = h::parse_partition_list(&s);
+        let _ = h::truncate(&s, 3);
+        if let Ok(m) = h::parse_gpu_metrics(&bytes) {
+            let _ = h::active_throttlers(&m);
+        }
+    }
+}
+
+/// Text shaped like the amdgpu health files often enough to reach their deep paths.
+fn health_texty() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<String>(),
+        "((ue|ce|de|xx): [0-9]{0,22}\n){0,4}",
+        "feature mask: 0x[0-9a-fA-F]{0,10}\n?",
+        "(0x[0-9a-f]{0,17} : 0x[0-9a-f]{0,9} : [RPFX ]{0,2}\n){0,6}",
+        "-?[0-9]{0,21}\n?",
+        "[0-9]{0,5}\\.?[0-9]{0,3} GT/s( PCIe)?\n?|Unknown( speed)?",
+        "((SPX|DPX|CPX|NPS[0-9]|Not supported)(, )?){0,5}\n?",
+        "[a-z]{0,6}[0-9]{0,3}_[a-z_]{0,12}",
+        "[0-9]{0,3}\\.[0-9]{0,3}[.\\-a-z0-9]{0,12}",
+    ]
 }

@@ -18,6 +18,7 @@ mod fleet_merge;
 mod fuzz_regressions;
 mod gpu_fixtures;
 mod gpu_isa_table;
+mod health;
 mod inspect_props;
 mod inspect_real;
 mod inspect_stream;

@@ -9,6 +9,7 @@ pub mod access;
 pub mod devnodes;
 pub mod facts;
 pub mod fixture;
+pub mod health;
 pub mod hsa;
 pub mod overrides;
 pub mod platform;

@@ -1,0 +1,786 @@
+//! Pure judgements over [`Health`]: what a cluster operator should act on, with the evidence.
+//!
+//! The checks (src/checks/) turn [`Problem`]s into findings; nothing here reads the machine.
+//! Thresholds that are a site's choice, not the kernel's, are in [`Limits`].
+
+use super::parse::{
+    active_throttlers, parse_kernel_release, threshold_policy, BadPageFlag, BadPageThreshold,
+    OnExceed, RasCount, RasSource, ThrottleKind,
+};
+use super::read::{DeviceHealth, Health};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing, nothing to do now.
+    Info,
+    Warn,
+    Fail,
+}
+
+/// One thing wrong with one GPU (or a group of GPUs: `device` then names them all).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// PCI address(es), comma-separated.
+    pub device: String,
+    /// One line: what is wrong.
+    pub what: String,
+    /// The file values that show it (`path: value`).
+    pub evidence: Vec<String>,
+    pub fix: String,
+    pub severity: Severity,
+}
+
+/// Site policy: thresholds not given by the kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Correctable errors of one block since driver load above which to warn. The kernel has no
+    /// such threshold (it corrects and counts); 100 is this tool's default.
+    pub ce_warn: u64,
+    /// Warn when the retired pages reach this percentage of the bad-page threshold: the kernel
+    /// itself logs "RAS records:%u exceeds 90% of threshold:%d" from 6.15 (§1.1).
+    pub bad_pages_near_pct: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            ce_warn: 100,
+            bad_pages_near_pct: 90,
+        }
+    }
+}
+
+fn ras_path(d: &DeviceHealth, block: &str, source: RasSource) -> String {
+    match source {
+        RasSource::ErrCount => format!("{}/ras/{block}_err_count", d.dir),
+        RasSource::Aca => format!("{}/ras/aca_{block}", d.dir),
+    }
+}
+
+/// RAS counters: uncorrectable (fail), deferred (warn: poisoned data not yet consumed),
+/// correctable above `limits.ce_warn` (warn), counters not yet readable (info).
+pub fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for d in devs {
+        let Some(ras) = &d.ras else { continue };
+        let mut ue = Vec::new();
+        let mut de = Vec::new();
+        let mut ce = Vec::new();
+        let mut inaccessible = Vec::new();
+        for (block, b) in &ras.blocks {
+            let path = ras_path(d, block, b.source);
+            match b.count {
+                RasCount::Inaccessible => {
+                    inaccessible.push(format!("{path}: Query currently inaccessible"))
+                }
+                RasCount::Counts {
+                    ue: u,
+                    ce: c,
+                    de: dd,
+                } => {
+                    let ev = match dd {
+                        Some(x) => format!("{path}: ue {u}, ce {c}, de {x}"),
+                        None => format!("{path}: ue {u}, ce {c}"),
+                    };
+                    if u > 0 {
+                        ue.push((block.clone(), ev));
+                    } else if dd.is_some_and(|x| x > 0) {
+                        de.push((block.clone(), ev));
+                    } else if c > limits.ce_warn {
+                        ce.push((block.clone(), ev));
+                    }
+                }
+            }
+        }
+        let names = |v: &[(String, String)]| {
+            v.iter()
+                .map(|(b, _)| b.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let evs = |v: Vec<(String, String)>| v.into_iter().map(|(_, e)| e).collect::<Vec<_>>();
+        if !ue.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("uncorrectable hardware errors in {} since the driver loaded", names(&ue)),
+                evidence: evs(ue),
+                fix: "Drain the jobs on this GPU and look in the kernel log for 'uncorrectable hardware errors detected in ... block' and in gpu_vram_bad_pages for retired pages. The counters count since the driver loaded: if new uncorrectable errors appear after a reset or reboot, follow AMD's Service Action Guide for the GPU.".into(),
+                severity: Severity::Fail,
+            });
+        }
+        if !de.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("deferred (poisoned, not yet consumed) errors in {}", names(&de)),
+                evidence: evs(de),
+                fix: "Deferred errors become uncorrectable when the data is read; watch the kernel log for 'Poison is created' / 'poison is consumed' and the bad-page list.".into(),
+                severity: Severity::Warn,
+            });
+        }
+        if !ce.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!(
+                    "more than {} correctable errors in {} since the driver loaded",
+                    limits.ce_warn,
+                    names(&ce)
+                ),
+                evidence: evs(ce),
+                fix: "Correctable errors are fixed by ECC, but a high count on one GPU predicts page retirement; compare with the node's other GPUs and watch gpu_vram_bad_pages.".into(),
+                severity: Severity::Warn,
+            });
+        }
+        if !inaccessible.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: "RAS counters not readable yet (RAS not ready)".into(),
+                evidence: inaccessible,
+                fix:
+                    "Read again after the driver finished initialising or the GPU reset completed."
+                        .into(),
+                severity: Severity::Info,
+            });
+        }
+    }
+    out
+}
+
+/// Retired pages against `amdgpu.bad_page_threshold` (§1.1), and pages the driver could not
+/// retire (`F`) or has not yet retired (`P`).
+pub fn bad_page_problems(
+    devs: &[DeviceHealth],
+    threshold: Option<BadPageThreshold>,
+    kernel: Option<&str>,
+    limits: &Limits,
+) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let k = kernel.and_then(parse_kernel_release);
+    for d in devs {
+        let Some(bp) = &d.bad_pages else { continue };
+        let path = format!("{}/ras/gpu_vram_bad_pages", d.dir);
+        let n = bp.pages.len() as u64;
+        let failed = bp.count(BadPageFlag::Failed);
+        let pending = bp.count(BadPageFlag::Pending);
+        let counts = format!(
+            "{path}: {n} line(s): {} R (retired), {pending} P (pending), {failed} F (could not be reserved)",
+            bp.count(BadPageFlag::Retired)
+        );
+        if failed > 0 {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("{failed} bad VRAM page(s) could not be retired"),
+                evidence: vec![counts.clone()],
+                fix: "The page stays in use: drain the GPU and reset it (or reload amdgpu) so the driver retires it at init; if it stays F, follow AMD's Service Action Guide.".into(),
+                severity: Severity::Warn,
+            });
+        }
+        let Some(t) = threshold else { continue };
+        let policy = threshold_policy(t, k, d.vram_total);
+        let Some(limit) = policy.limit.filter(|l| *l > 0) else {
+            continue;
+        };
+        let mut evidence = vec![
+            counts.clone(),
+            format!("threshold {limit}: {}", policy.basis),
+        ];
+        if let Some(kr) = kernel {
+            evidence.push(format!("kernel {kr}"));
+        }
+        let consequence = match policy.on_exceed {
+            OnExceed::Halt => "the driver halts the GPU's services (RMA state)",
+            OnExceed::NotInitialised => "the driver will not initialise the GPU at its next load",
+            OnExceed::WarnOnly => "the driver only logs it and keeps running",
+            OnExceed::Nothing => "nothing happens",
+        };
+        if n >= limit {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("{n} retired VRAM pages reach the bad-page threshold {limit}: {consequence}"),
+                evidence,
+                fix: "Take the GPU out of service and follow AMD's Service Action Guide (replacement). Raising amdgpu.bad_page_threshold only hides the signal.".into(),
+                severity: if policy.on_exceed == OnExceed::WarnOnly { Severity::Warn } else { Severity::Fail },
+            });
+        } else if u128::from(n) * 100 >= u128::from(limit) * u128::from(limits.bad_pages_near_pct) {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!(
+                    "{n} retired VRAM pages, {}% of the bad-page threshold {limit}; at {limit} {consequence}",
+                    u128::from(n) * 100 / u128::from(limit)
+                ),
+                evidence,
+                fix: "Plan the GPU's replacement now (AMD Service Action Guide); each new uncorrectable memory error retires another page.".into(),
+                severity: Severity::Warn,
+            });
+        }
+    }
+    out
+}
+
+/// The link to the platform below its capability (§2). Width below max warns; speed below
+/// max warns, or is info when `pp_dpm_pcie` shows the speed follows load.
+pub fn link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for d in devs {
+        let Some(l) = &d.link else { continue };
+        let narrow = matches!((l.current.width, l.max.width), (Some(c), Some(m)) if c > 0 && c < m);
+        let down = l.current.width == Some(0);
+        let slow = matches!((&l.current.speed, &l.max.speed), (Some(c), Some(m)) if c.tenths_gts < m.tenths_gts);
+        if !(narrow || down || slow) {
+            continue;
+        }
+        let at = match &l.limited_by {
+            Some(p) => format!("link between {p} and {}", l.package_port),
+            None => format!("link of {}", l.package_port),
+        };
+        let mut evidence = vec![format!(
+            "{at}: running {}, capable of {}",
+            l.current.label(),
+            l.max.label()
+        )];
+        if !l.internal_switch.is_empty() {
+            evidence.push(format!(
+                "{} reports {} on the switch inside the GPU package ({}), not the slot's link",
+                d.pci,
+                l.device_reported.label(),
+                l.internal_switch.join(", ")
+            ));
+        }
+        let idle = slow && !narrow && !down && d.pcie_dynamic_speed;
+        if idle {
+            evidence.push(format!(
+                "{}/pp_dpm_pcie lists several levels: the link speed follows load",
+                d.dir
+            ));
+        }
+        out.push(Problem {
+            device: d.pci.clone(),
+            what: format!(
+                "PCIe {at} runs at {} instead of {}",
+                l.current.label(),
+                l.max.label()
+            ),
+            evidence,
+            fix: if idle {
+                "Read current_link_speed again while the GPU is busy; only a lower speed under load is a problem.".into()
+            } else {
+                format!(
+                    "Reseat the GPU and its riser/cable, and check the slot's BIOS settings (lane bifurcation, PCIe generation); compare LnkSta with LnkCap in `lspci -vv -s {}`.",
+                    l.limited_by.as_deref().unwrap_or(&l.package_port)
+                )
+            },
+            severity: if idle { Severity::Info } else { Severity::Warn },
+        });
+    }
+    out
+}
+
+/// XGMI hives (§7): within one hive the physical ids and device ids are unique and the number
+/// of member GPUs found equals the `nodeN` links the hive lists; a GPU of a model whose other
+/// GPUs are in a hive but which is in none has dropped out.
+pub fn xgmi_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let mut hives: BTreeMap<u64, Vec<&DeviceHealth>> = BTreeMap::new();
+    for d in devs {
+        if let Some(h) = d.xgmi.as_ref().and_then(|x| x.hive_id) {
+            hives.entry(h).or_default().push(d);
+        }
+    }
+    for (hive, members) in &hives {
+        let pcis: Vec<&str> = members.iter().map(|d| d.pci.as_str()).collect();
+        let mut evidence: Vec<String> = members
+            .iter()
+            .map(|d| {
+                let x = d.xgmi.as_ref();
+                format!(
+                    "{}: hive {hive}, xgmi_physical_id {}, xgmi_device_id {}, hive lists {} node(s)",
+                    d.pci,
+                    x.and_then(|x| x.physical_id).map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                    x.and_then(|x| x.device_id).map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                    x.and_then(|x| x.hive_nodes).map(|v| v.to_string()).unwrap_or_else(|| "?".into()),
+                )
+            })
+            .collect();
+        let mut what = Vec::new();
+        let dup = |f: &dyn Fn(&DeviceHealth) -> Option<u64>| {
+            let mut seen = BTreeMap::new();
+            for d in members {
+                if let Some(v) = f(d) {
+                    *seen.entry(v).or_insert(0) += 1;
+                }
+            }
+            seen.into_iter()
+                .filter(|(_, n)| *n > 1)
+                .map(|(v, _)| v)
+                .collect::<Vec<_>>()
+        };
+        let dup_phys = dup(&|d| d.xgmi.as_ref()?.physical_id.map(u64::from));
+        if !dup_phys.is_empty() {
+            what.push(format!(
+                "physical id(s) {dup_phys:?} appear on several GPUs"
+            ));
+        }
+        let dup_dev = dup(&|d| d.xgmi.as_ref()?.device_id);
+        if !dup_dev.is_empty() {
+            what.push(format!(
+                "xgmi_device_id(s) {dup_dev:?} appear on several GPUs"
+            ));
+        }
+        let listed: Vec<usize> = members
+            .iter()
+            .filter_map(|d| d.xgmi.as_ref()?.hive_nodes)
+            .collect();
+        if let Some(&n) = listed.iter().max() {
+            if n != members.len() {
+                what.push(format!(
+                    "the hive lists {n} node(s) but {} GPU(s) report this hive",
+                    members.len()
+                ));
+            }
+        }
+        if !what.is_empty() {
+            evidence.sort();
+            out.push(Problem {
+                device: pcis.join(","),
+                what: format!("XGMI hive {hive} is inconsistent: {}", what.join("; ")),
+                evidence,
+                fix: "Check the kernel log for 'XGMI: Failed to add node' or 'Set topology failure'; reload amdgpu or reboot so every GPU rejoins the hive.".into(),
+                severity: Severity::Warn,
+            });
+        }
+    }
+    // GPUs of a model that is in hives, outside any hive.
+    let mut by_model: BTreeMap<String, (Vec<&DeviceHealth>, Vec<&DeviceHealth>)> = BTreeMap::new();
+    for d in devs {
+        let Some(m) = d.model() else { continue };
+        let e = by_model.entry(m).or_default();
+        if d.xgmi.as_ref().and_then(|x| x.hive_id).is_some() {
+            e.0.push(d);
+        } else {
+            e.1.push(d);
+        }
+    }
+    for (model, (inside, outside)) in by_model {
+        if inside.is_empty() || outside.is_empty() {
+            continue;
+        }
+        for d in outside {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("not in any XGMI hive while {} other {model} GPU(s) are", inside.len()),
+                evidence: vec![
+                    format!("{}/xgmi_hive_info/xgmi_hive_id: absent", d.dir),
+                    format!(
+                        "in a hive: {}",
+                        inside.iter().map(|d| d.pci.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                ],
+                fix: "Check the kernel log for 'XGMI: Failed to add node'; a GPU that cannot join its hive needs a reset or reboot, and if it persists a check of the XGMI bridge/board.".into(),
+                severity: Severity::Warn,
+            });
+        }
+    }
+    out
+}
+
+/// Groups devices by model (PCI id, else product name); models with one GPU are left out.
+fn by_model(devs: &[DeviceHealth]) -> BTreeMap<String, Vec<&DeviceHealth>> {
+    let mut m: BTreeMap<String, Vec<&DeviceHealth>> = BTreeMap::new();
+    for d in devs {
+        if let Some(k) = d.model() {
+            m.entry(k).or_default().push(d);
+        }
+    }
+    m.retain(|_, v| v.len() > 1);
+    m
+}
+
+/// Firmware versions that differ between GPUs of one model (§5 `fw_version/`). Firmware a GPU
+/// does not list is not compared (6.11+ hides absent firmware).
+pub fn firmware_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (model, group) in by_model(devs) {
+        let mut names: Vec<&String> = group.iter().flat_map(|d| d.firmware.keys()).collect();
+        names.sort();
+        names.dedup();
+        for name in names {
+            let mut values: BTreeMap<u32, Vec<&str>> = BTreeMap::new();
+            for d in &group {
+                if let Some(v) = d.firmware.get(name) {
+                    values.entry(*v).or_default().push(d.pci.as_str());
+                }
+            }
+            if values.len() < 2 {
+                continue;
+            }
+            // The GPUs on the less common version(s) are the odd ones out.
+            let common = values.iter().max_by_key(|(_, v)| v.len()).map(|(k, _)| *k);
+            let odd: Vec<&str> = values
+                .iter()
+                .filter(|(k, _)| Some(**k) != common)
+                .flat_map(|(_, v)| v.iter().copied())
+                .collect();
+            out.push(Problem {
+                device: odd.join(","),
+                what: format!("{name} firmware differs between {model} GPUs"),
+                evidence: values
+                    .iter()
+                    .map(|(v, pcis)| format!("{name}_fw_version 0x{v:08x}: {}", pcis.join(", ")))
+                    .collect(),
+                fix: "GPUs of one model in one node should run one firmware set: compare vbios_version, update the odd GPU(s) to the node's firmware/IFWI release, and make sure one amdgpu firmware package is installed.".into(),
+                severity: Severity::Warn,
+            });
+        }
+    }
+    out
+}
+
+/// Partition modes that differ between GPUs of one model (§6), and `UNKNOWN` modes.
+pub fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for (model, group) in by_model(devs) {
+        for (what, get) in [
+            (
+                "compute",
+                (|d: &DeviceHealth| d.partition.as_ref()?.compute.clone())
+                    as fn(&DeviceHealth) -> Option<String>,
+            ),
+            ("memory", |d: &DeviceHealth| {
+                d.partition.as_ref()?.memory.clone()
+            }),
+        ] {
+            let mut values: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+            for d in &group {
+                if let Some(v) = get(d) {
+                    values.entry(v).or_default().push(d.pci.as_str());
+                }
+            }
+            if values.len() < 2 {
+                continue;
+            }
+            out.push(Problem {
+                device: values.values().flatten().copied().collect::<Vec<_>>().join(","),
+                what: format!("{model} GPUs are in different {what} partition modes"),
+                evidence: values
+                    .iter()
+                    .map(|(v, p)| format!("current_{what}_partition {v}: {}", p.join(", ")))
+                    .collect(),
+                fix: format!("Set one {what} partition mode on every GPU (amd-smi set --{what}-partition, or write current_{what}_partition as root), so every GPU exposes the same devices to the scheduler."),
+                severity: Severity::Warn,
+            });
+        }
+    }
+    for d in devs {
+        let Some(p) = &d.partition else { continue };
+        for (what, v) in [("compute", &p.compute), ("memory", &p.memory)] {
+            if v.as_deref() == Some("UNKNOWN") {
+                out.push(Problem {
+                    device: d.pci.clone(),
+                    what: format!("{what} partition mode is UNKNOWN"),
+                    evidence: vec![format!("{}/current_{what}_partition: UNKNOWN", d.dir)],
+                    fix: format!("Set the {what} partition mode again and check the kernel log for partition switch errors."),
+                    severity: Severity::Warn,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Temperatures at their critical/emergency limits (hwmon, §4) and throttlers active in
+/// `gpu_metrics` (§3): thermal ones warn, power/current ones are info (a GPU at its power
+/// limit under load is working as designed).
+pub fn thermal_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for d in devs {
+        let Some(t) = &d.thermal else { continue };
+        let hw = t.hwmon.as_deref().unwrap_or("hwmon");
+        for s in &t.temps {
+            let Some(v) = s.input else { continue };
+            let label = s
+                .label
+                .clone()
+                .unwrap_or_else(|| format!("temp{}", s.index));
+            let (limit, name, sev) = match (s.emergency, s.crit) {
+                (Some(e), _) if v >= e => (e, "emergency", Severity::Fail),
+                (_, Some(c)) if v >= c => (c, "critical", Severity::Warn),
+                _ => continue,
+            };
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("{label} temperature {:.1} °C at or above its {name} limit {:.1} °C", v as f64 / 1000.0, limit as f64 / 1000.0),
+                evidence: vec![format!("{hw}/temp{}_input: {v}; temp{}_{}: {limit} (m°C)", s.index, s.index, if name == "emergency" { "emergency" } else { "crit" })],
+                fix: "Check the node's cooling (fans, airflow, inlet temperature, blanking panels) and the GPU's heatsink contact; temp*_crit is the critical maximum and temp*_emergency the ASIC-shutdown limit (amdgpu's hwmon documentation).".into(),
+                severity: sev,
+            });
+        }
+        let Some(m) = &t.metrics else { continue };
+        let active = active_throttlers(m);
+        if active.is_empty() {
+            continue;
+        }
+        let thermal: Vec<&str> = active
+            .iter()
+            .filter(|(_, k)| matches!(k, ThrottleKind::Temperature))
+            .map(|(n, _)| n.as_str())
+            .collect();
+        let names: Vec<&str> = active.iter().map(|(n, _)| n.as_str()).collect();
+        let ev = format!(
+            "{}/gpu_metrics v{}_{}: throttle_status {}, indep_throttle_status {}",
+            d.dir,
+            m.format_revision,
+            m.content_revision,
+            m.throttle_status
+                .map(|v| format!("{v:#x}"))
+                .unwrap_or_else(|| "n/a".into()),
+            m.indep_throttle_status
+                .map(|v| format!("{v:#x}"))
+                .unwrap_or_else(|| "n/a".into())
+        );
+        let mut evidence = vec![ev];
+        if let (Some(avg), Some(cap)) = (t.power_average.or(t.power_input), t.power_cap) {
+            evidence.push(format!(
+                "power {} W of cap {} W",
+                avg / 1_000_000,
+                cap / 1_000_000
+            ));
+        }
+        if !thermal.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("thermal throttling: {}", thermal.join(", ")),
+                evidence,
+                fix: "Check the node's cooling and the GPU's temperatures under load; thermal throttling lowers clocks and makes this GPU the slowest rank of a job.".into(),
+                severity: Severity::Warn,
+            });
+        } else {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("throttling at a power/current limit: {}", names.join(", ")),
+                evidence,
+                fix: "Expected under full load; if the GPU is idle or slower than its peers, compare power1_cap with the other GPUs.".into(),
+                severity: Severity::Info,
+            });
+        }
+    }
+    out
+}
+
+/// Health files that exist but could not be read or parsed (§0: EPERM/EBUSY during reset or
+/// suspend; EINVAL when a PCI config read fails).
+pub fn read_problems(h: &Health) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if !h.issues.is_empty() {
+        out.push(Problem {
+            device: String::new(),
+            what: "machine-wide amdgpu files could not be read".into(),
+            evidence: h.issues.iter().map(|i| format!("{}: {}", i.path, i.error)).collect(),
+            fix: "Read them again; if the error stays, check the amdgpu module's state (lsmod, dmesg).".into(),
+            severity: Severity::Info,
+        });
+    }
+    for d in &h.devices {
+        if d.issues.is_empty() {
+            continue;
+        }
+        out.push(Problem {
+            device: d.pci.clone(),
+            what: format!("{} health file(s) could not be read or parsed", d.issues.len()),
+            evidence: d.issues.iter().map(|i| format!("{}: {}", i.path, i.error)).collect(),
+            fix: "EBUSY/EPERM: the GPU is in reset or runtime-suspended, read again later; other errors: check the kernel log for this GPU.".into(),
+            severity: Severity::Info,
+        });
+    }
+    out
+}
+
+/// Every judgement, most severe first (stable within a severity).
+pub fn all(h: &Health, limits: &Limits) -> Vec<Problem> {
+    let d = &h.devices;
+    let mut v = ras_problems(d, limits);
+    v.extend(bad_page_problems(
+        d,
+        h.bad_page_threshold,
+        h.kernel.as_deref(),
+        limits,
+    ));
+    v.extend(link_problems(d));
+    v.extend(xgmi_problems(d));
+    v.extend(firmware_problems(d));
+    v.extend(partition_problems(d));
+    v.extend(thermal_problems(d));
+    v.extend(read_problems(h));
+    v.sort_by_key(|p| std::cmp::Reverse(p.severity));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::health::parse::{
+        parse_gpu_metrics, BadPage, BadPages, Partition, RasCount, RasSource, Xgmi,
+    };
+    use crate::gpu::health::read::{Ras, RasBlock, Thermal};
+
+    fn dev(pci: &str) -> DeviceHealth {
+        DeviceHealth {
+            pci: pci.into(),
+            dir: format!("/sys/devices/pci0000:00/{pci}"),
+            pci_id: Some("1002:74a1".into()),
+            ..Default::default()
+        }
+    }
+
+    fn xgmi(hive: u64, phys: u32, nodes: usize) -> Option<Xgmi> {
+        Some(Xgmi {
+            hive_id: Some(hive),
+            device_id: Some(1000 + u64::from(phys)),
+            physical_id: Some(phys),
+            hive_nodes: Some(nodes),
+        })
+    }
+
+    #[test]
+    fn hive_inconsistencies() {
+        let mut a = dev("0000:05:00.0");
+        let mut b = dev("0000:27:00.0");
+        let c = dev("0000:47:00.0");
+        a.xgmi = xgmi(7, 0, 3);
+        b.xgmi = xgmi(7, 0, 3);
+        let ps = xgmi_problems(&[a.clone(), b.clone(), c]);
+        assert_eq!(ps.len(), 2, "{ps:#?}");
+        assert!(ps[0].what.contains("physical id(s) [0]"));
+        assert!(ps[0].what.contains("lists 3 node(s) but 2 GPU(s)"));
+        assert!(ps[0].what.contains("xgmi_device_id(s) [1000]"));
+        assert_eq!(ps[1].device, "0000:47:00.0");
+        assert!(ps[1].what.contains("not in any XGMI hive"));
+        b.xgmi = xgmi(7, 1, 2);
+        a.xgmi = xgmi(7, 0, 2);
+        assert!(xgmi_problems(&[a, b]).is_empty());
+    }
+
+    #[test]
+    fn partitions_differ_within_a_model_only() {
+        let part = |c: &str, m: &str| {
+            Some(Partition {
+                compute: Some(c.into()),
+                memory: Some(m.into()),
+                ..Default::default()
+            })
+        };
+        let mut a = dev("0000:05:00.0");
+        let mut b = dev("0000:27:00.0");
+        let mut other = dev("0000:47:00.0");
+        other.pci_id = Some("1002:74a5".into());
+        a.partition = part("CPX", "NPS1");
+        b.partition = part("SPX", "NPS1");
+        other.partition = part("DPX", "NPS1");
+        let ps = partition_problems(&[a.clone(), b.clone(), other]);
+        assert_eq!(ps.len(), 1, "{ps:#?}");
+        assert!(ps[0].what.contains("different compute partition modes"));
+        b.partition = part("CPX", "UNKNOWN");
+        let ps = partition_problems(&[a, b]);
+        assert!(ps
+            .iter()
+            .any(|p| p.what.contains("memory partition mode is UNKNOWN")));
+    }
+
+    #[test]
+    fn firmware_odd_one_out_is_named() {
+        let mut v = vec![
+            dev("0000:05:00.0"),
+            dev("0000:27:00.0"),
+            dev("0000:47:00.0"),
+        ];
+        for d in &mut v {
+            d.firmware.insert("sos".into(), 0x0038_0a1d);
+        }
+        v[2].firmware.insert("sos".into(), 0x0038_0a00);
+        // A firmware only one GPU lists is not compared.
+        v[0].firmware.insert("vcn".into(), 1);
+        let ps = firmware_problems(&v);
+        assert_eq!(ps.len(), 1);
+        assert_eq!(ps[0].device, "0000:47:00.0");
+    }
+
+    #[test]
+    fn ras_severities_and_limits() {
+        let mut d = dev("0000:05:00.0");
+        let mut ras = Ras::default();
+        let counts = |ue, ce, de| RasBlock {
+            source: RasSource::Aca,
+            count: RasCount::Counts { ue, ce, de },
+        };
+        ras.blocks.insert("umc".into(), counts(0, 150, Some(0)));
+        ras.blocks.insert("gfx".into(), counts(0, 0, Some(2)));
+        ras.blocks.insert("sdma".into(), counts(0, 100, None));
+        d.ras = Some(ras);
+        let ps = ras_problems(std::slice::from_ref(&d), &Limits::default());
+        let sev: Vec<Severity> = ps.iter().map(|p| p.severity).collect();
+        assert_eq!(sev, [Severity::Warn, Severity::Warn], "{ps:#?}");
+        assert!(ps[0].what.contains("deferred") && ps[0].what.contains("gfx"));
+        assert!(ps[1].what.contains("umc") && !ps[1].what.contains("sdma"));
+        let strict = Limits {
+            ce_warn: 1000,
+            ..Limits::default()
+        };
+        assert_eq!(ras_problems(&[d], &strict).len(), 1);
+    }
+
+    #[test]
+    fn bad_pages_against_thresholds() {
+        let mut d = dev("0000:05:00.0");
+        d.vram_total = Some(64 << 30);
+        let page = |flag| BadPage {
+            pfn: 1,
+            size: 0x1000,
+            flag,
+        };
+        d.bad_pages = Some(BadPages {
+            pages: vec![page(BadPageFlag::Retired); 10],
+            malformed: vec![],
+        });
+        let l = Limits::default();
+        let devs = std::slice::from_ref(&d);
+        // 6.17 with N = 10: reached, services halt.
+        let ps = bad_page_problems(devs, Some(BadPageThreshold::User(10)), Some("6.17.0"), &l);
+        assert_eq!(ps[0].severity, Severity::Fail);
+        assert!(ps[0].what.contains("halts"));
+        // -1 on 6.17: the limit is only in debugfs, nothing to compare.
+        assert!(
+            bad_page_problems(devs, Some(BadPageThreshold::Default), Some("6.17.0"), &l).is_empty()
+        );
+        // -1 on 6.8: VRAM/100 MiB = 655, far.
+        assert!(
+            bad_page_problems(devs, Some(BadPageThreshold::Default), Some("6.8.0"), &l).is_empty()
+        );
+        // A page that could not be reserved is reported whatever the threshold.
+        d.bad_pages
+            .as_mut()
+            .unwrap()
+            .pages
+            .push(page(BadPageFlag::Failed));
+        let ps = bad_page_problems(std::slice::from_ref(&d), None, None, &l);
+        assert!(ps[0].what.contains("could not be retired"));
+        // Huge user thresholds do not overflow.
+        let ps = bad_page_problems(&[d], Some(BadPageThreshold::User(u64::MAX)), None, &l);
+        assert_eq!(ps.len(), 1);
+    }
+
+    #[test]
+    fn power_throttling_is_info_thermal_is_warn() {
+        let mut b = vec![0xffu8; 120];
+        b[0..4].copy_from_slice(&[120, 0, 1, 3]);
+        b[112..120].copy_from_slice(&1u64.to_le_bytes());
+        let mut d = dev("0000:05:00.0");
+        d.thermal = Some(Thermal {
+            metrics: Some(parse_gpu_metrics(&b).unwrap()),
+            ..Default::default()
+        });
+        let ps = thermal_problems(std::slice::from_ref(&d));
+        assert_eq!(ps[0].severity, Severity::Info);
+        assert!(ps[0].what.contains("PPT0"));
+    }
+}

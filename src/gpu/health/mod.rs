@@ -1,0 +1,16 @@
+//! GPU health from amdgpu sysfs, without amd-smi (issue 20, item 3): RAS error counters, retired
+//! VRAM pages against `amdgpu.bad_page_threshold`, the PCIe link to the platform, XGMI hives,
+//! firmware versions, temperatures and throttling, partition modes.
+//!
+//! - [`parse`]: pure parsers of the kernel's formats (each cites the kernel function and the
+//!   section of the project's amdgpu health reference).
+//! - [`read`]: the only I/O, through `&Host` (rooted at `--sysroot`, fixture deny rules
+//!   honoured, bounded reads); absent files are None, unreadable ones are recorded by errno.
+//! - [`judge`]: pure judgements returning [`judge::Problem`]s for the checks to report.
+
+pub mod judge;
+pub mod parse;
+pub mod read;
+
+pub use judge::{Limits, Problem, Severity};
+pub use read::{read_health, DeviceHealth, Health};

@@ -1,0 +1,219 @@
+//! GPU health (issue 20, item 3): each `health-*` fixture sysroot read through
+//! `Host::for_sysroot`, and the problems the judgements find. Healthy fixtures give none;
+//! each degraded signal gives its problem with the evidence an operator needs.
+
+use rocm_doctor::gpu::health::parse::{BadPageFlag, RasCount, RasSource};
+use rocm_doctor::gpu::health::{judge, read_health, Health, Limits, Problem, Severity};
+use rocm_doctor::host::{Host, Limits as HostLimits};
+use std::time::Duration;
+
+fn health(name: &str) -> Health {
+    let root = crate::common::fixture("sysroots", name);
+    let host = Host::for_sysroot(
+        &root,
+        HostLimits::new(Duration::from_secs(10), Duration::from_secs(60)),
+    )
+    .expect("fixture sysroot");
+    read_health(&host)
+}
+
+fn problems(h: &Health) -> Vec<Problem> {
+    judge::all(h, &Limits::default())
+}
+
+fn find<'a>(ps: &'a [Problem], device: &str, what: &str) -> &'a Problem {
+    ps.iter()
+        .find(|p| p.device.split(',').any(|d| d == device) && p.what.contains(what))
+        .unwrap_or_else(|| panic!("no problem on {device} containing {what:?} in {ps:#?}"))
+}
+
+#[test]
+fn healthy_mi210x4_reads_everything_and_finds_nothing() {
+    let h = health("health-mi210x4-ok");
+    let pcis: Vec<&str> = h.devices.iter().map(|d| d.pci.as_str()).collect();
+    assert_eq!(
+        pcis,
+        [
+            "0000:63:00.0",
+            "0000:43:00.0",
+            "0000:03:00.0",
+            "0000:26:00.0"
+        ]
+    );
+    assert_eq!(h.kernel.as_deref(), Some("6.8.0-49-generic"));
+    for d in &h.devices {
+        assert!(d.issues.is_empty(), "{:?}", d.issues);
+        assert_eq!(d.pci_id.as_deref(), Some("1002:740f"));
+        let ras = d.ras.as_ref().expect("ras");
+        assert_eq!(ras.blocks.len(), 7);
+        assert_eq!(ras.features.as_ref().unwrap().blocks.len(), 7);
+        let link = d.link.as_ref().expect("link");
+        // The partner is the board switch's downstream port (vendor 0x1000), not the GPU.
+        assert!(link.limited_by.is_some());
+        assert_eq!(link.current.label(), "16.0 GT/s x16");
+        let x = d.xgmi.as_ref().expect("xgmi");
+        assert_eq!(x.hive_id, Some(12609507387757274807));
+        assert_eq!(
+            x.hive_nodes,
+            Some(4),
+            "hive_info is a link on all but the first"
+        );
+        assert_eq!(d.firmware.get("mec"), Some(&0x5c));
+        let t = d.thermal.as_ref().expect("thermal");
+        assert_eq!(t.temps.len(), 3);
+        assert_eq!(t.power_cap, Some(300_000_000));
+        assert_eq!(t.metrics.as_ref().unwrap().content_revision, 3);
+    }
+    // One retired page on the first GPU, far below VRAM/100 MiB = 655 (6.8, threshold -1).
+    assert_eq!(h.devices[0].bad_pages.as_ref().unwrap().pages.len(), 1);
+    let ps = problems(&h);
+    assert!(ps.is_empty(), "{ps:#?}");
+}
+
+#[test]
+fn degraded_mi210_shows_every_signal() {
+    let h = health("health-mi210-degraded");
+    let ps = problems(&h);
+    let a = "0000:63:00.0";
+    let b = "0000:43:00.0";
+
+    let ue = find(&ps, a, "uncorrectable hardware errors in umc");
+    assert_eq!(ue.severity, Severity::Fail);
+    assert!(ue.evidence[0].ends_with("/ras/umc_err_count: ue 1, ce 4"));
+
+    let bp = find(
+        &ps,
+        a,
+        "retired VRAM pages, 90% of the bad-page threshold 10",
+    );
+    assert_eq!(bp.severity, Severity::Warn);
+    assert!(
+        bp.what.contains("will not initialise"),
+        "6.8 with N > 0: {}",
+        bp.what
+    );
+    assert!(bp.evidence[0].contains("8 R (retired), 1 P (pending)"));
+    let pages = h.devices[0].bad_pages.as_ref().unwrap();
+    assert_eq!(pages.count(BadPageFlag::Pending), 1);
+
+    let link = find(&ps, b, "PCIe link");
+    assert_eq!(link.severity, Severity::Warn);
+    assert!(
+        link.what.contains("16.0 GT/s x8 instead of 16.0 GT/s x16"),
+        "{}",
+        link.what
+    );
+    assert!(
+        link.what.contains("0000:42:00.0"),
+        "names the limiting port: {}",
+        link.what
+    );
+
+    let fw = find(&ps, b, "smc firmware differs");
+    assert_eq!(fw.severity, Severity::Warn);
+    assert!(fw
+        .evidence
+        .iter()
+        .any(|e| e.contains("0x00444500: 0000:43:00.0")));
+
+    let hot = find(&ps, b, "junction temperature 111.0");
+    assert_eq!(hot.severity, Severity::Warn);
+    let thr = find(&ps, b, "thermal throttling: TEMP_HOTSPOT");
+    assert_eq!(thr.severity, Severity::Warn);
+
+    // Nothing else: the hive is consistent, no file failed.
+    assert_eq!(ps.len(), 6, "{ps:#?}");
+    // Most severe first.
+    assert_eq!(ps[0].severity, Severity::Fail);
+}
+
+#[test]
+fn mi300x_aca_counters_are_read_where_err_count_files_are_absent() {
+    let h = health("health-mi300x-aca");
+    // card2 is a partition's platform device (amdgpu_xcp): not a PCI device, skipped.
+    let pcis: Vec<&str> = h.devices.iter().map(|d| d.pci.as_str()).collect();
+    assert_eq!(pcis, ["0000:05:00.0", "0000:27:00.0"]);
+    let d = &h.devices[0];
+    let umc = &d.ras.as_ref().unwrap().blocks["umc"];
+    assert_eq!(umc.source, RasSource::Aca);
+    assert_eq!(
+        umc.count,
+        RasCount::Counts {
+            ue: 2,
+            ce: 7,
+            de: Some(0)
+        }
+    );
+    let t = d.thermal.as_ref().unwrap();
+    assert_eq!(t.temps.iter().map(|s| s.index).collect::<Vec<_>>(), [2, 3]);
+    assert_eq!((t.power_average, t.power_input), (None, Some(152_000_000)));
+    let m = t.metrics.as_ref().unwrap();
+    assert_eq!((m.format_revision, m.content_revision), (1, 8));
+    assert_eq!(m.throttle_status, None);
+    assert_eq!(
+        d.partition.as_ref().unwrap().compute.as_deref(),
+        Some("CPX")
+    );
+    let ps = problems(&h);
+    assert_eq!(ps.len(), 1, "{ps:#?}");
+    assert_eq!(ps[0].severity, Severity::Fail);
+    assert_eq!(ps[0].device, "0000:05:00.0");
+    assert!(ps[0].evidence[0].ends_with("/ras/aca_umc: ue 2, ce 7, de 0"));
+}
+
+#[test]
+fn empty_bad_pages_is_none_and_an_unreadable_file_is_reported() {
+    let h = health("health-empty-bad-pages");
+    let d = &h.devices[0];
+    let bp = d.bad_pages.as_ref().expect("the file exists");
+    assert!(bp.pages.is_empty() && bp.malformed.is_empty());
+    assert_eq!(
+        d.ras.as_ref().unwrap().blocks["sdma"].count,
+        RasCount::Inaccessible
+    );
+    assert_eq!(d.issues.len(), 1);
+    assert!(d.issues[0].path.ends_with("/gpu_metrics") && d.issues[0].error == "EBUSY");
+    let ps = problems(&h);
+    assert!(ps.iter().all(|p| p.severity == Severity::Info), "{ps:#?}");
+    find(&ps, "0000:03:00.0", "RAS counters not readable yet");
+    find(&ps, "0000:03:00.0", "could not be read");
+    assert_eq!(ps.len(), 2, "{ps:#?}");
+}
+
+#[test]
+fn internal_switch_is_skipped_to_the_slot_link() {
+    let h = health("health-navi-internal-switch");
+    let d = &h.devices[0];
+    let l = d.link.as_ref().unwrap();
+    // The GPU function reports its link inside the package; the slot runs at x4.
+    assert_eq!(l.device_reported.label(), "16.0 GT/s x16");
+    assert_eq!(l.internal_switch, ["0000:02:00.0", "0000:01:00.0"]);
+    assert_eq!(l.limited_by.as_deref(), Some("0000:00:01.1"));
+    assert!(d.pcie_dynamic_speed);
+    let ps = problems(&h);
+    let p = find(
+        &ps,
+        "0000:03:00.0",
+        "PCIe link between 0000:00:01.1 and 0000:01:00.0",
+    );
+    assert_eq!(
+        p.severity,
+        Severity::Warn,
+        "a narrow link is not power management"
+    );
+    assert!(p.what.contains("16.0 GT/s x4 instead of 16.0 GT/s x16"));
+    // power1_cap printing a bare newline is None, not an error.
+    assert_eq!(d.thermal.as_ref().unwrap().power_cap, None);
+    assert!(d.issues.is_empty(), "{:?}", d.issues);
+    assert_eq!(ps.len(), 1, "{ps:#?}");
+}
+
+#[test]
+fn existing_gpu_fixtures_without_health_files_read_as_nothing() {
+    // Cards whose device is not a canonical PCI directory, and KFD-only captures.
+    for name in ["gfx1030-dgpu", "k8s-mi210x8-gfx90a-xgmi"] {
+        let h = health(name);
+        assert!(h.devices.is_empty(), "{name}: {:?}", h.devices);
+        assert!(problems(&h).is_empty());
+    }
+}
