@@ -13,6 +13,7 @@ pub enum Category {
     Toolchain,
     Runtime,
     Gpu,
+    Health,
     Libs,
     Asm,
 }
@@ -23,6 +24,7 @@ impl Category {
         Category::Toolchain,
         Category::Runtime,
         Category::Gpu,
+        Category::Health,
         Category::Libs,
         Category::Asm,
     ];
@@ -33,6 +35,7 @@ impl Category {
             Category::Toolchain => "toolchain",
             Category::Runtime => "runtime",
             Category::Gpu => "gpu",
+            Category::Health => "health",
             Category::Libs => "libs",
             Category::Asm => "asm",
         }

@@ -11,6 +11,9 @@ use crate::config::Profile;
 use crate::packs::{self, Loaded, Origin, PackSet};
 use crate::report::{Finding, Status};
 
+/// The families that judge GPU hardware (absent hardware is never a failure in `build`).
+const HARDWARE: &[&str] = &["gpu", "health", "kernel"];
+
 /// How a check is implemented.
 pub enum Engine<'a> {
     Rust(CheckFn),
@@ -35,8 +38,8 @@ impl Entry<'_> {
     /// It judges GPU hardware: the `gpu` family, and pack checks that run only with a GPU.
     pub fn needs_gpu(&self) -> bool {
         match &self.engine {
-            Engine::Rust(_) => self.doc.category == "gpu",
-            Engine::Pack(c) => c.when.gpu == Some(true) || self.doc.category == "gpu",
+            Engine::Rust(_) => HARDWARE.contains(&self.category()),
+            Engine::Pack(c) => c.when.gpu == Some(true) || HARDWARE.contains(&self.category()),
         }
     }
 }

@@ -217,3 +217,74 @@ fn existing_gpu_fixtures_without_health_files_read_as_nothing() {
         assert!(problems(&h).is_empty());
     }
 }
+
+/// The health family as the doctor reports it: one check per kind of problem, each degraded
+/// signal of the fixture a finding with its status, the healthy fixture all passes.
+#[test]
+fn the_health_checks_report_each_signal_of_the_degraded_fixture() {
+    let (doc, code) = crate::common::run_json(
+        [
+            "--sysroot",
+            crate::common::fixture("sysroots", "health-mi210-degraded")
+                .to_str()
+                .unwrap(),
+            "--only",
+            "health",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{doc:#}");
+    let status = |id: &str| -> Vec<String> {
+        crate::common::findings(&doc, id)
+            .iter()
+            .map(|f| f["status"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(status("health.ras"), ["fail"]);
+    assert_eq!(status("health.bad-pages"), ["warn"]);
+    assert_eq!(status("health.pcie-link"), ["warn"]);
+    assert_eq!(status("health.firmware"), ["warn"]);
+    assert_eq!(status("health.xgmi"), ["pass"]);
+    assert_eq!(status("health.partitions"), ["pass"]);
+    assert!(
+        status("health.thermal").iter().all(|s| s == "warn"),
+        "{doc:#}"
+    );
+    let (doc, code) = crate::common::run_json(
+        [
+            "--sysroot",
+            crate::common::fixture("sysroots", "health-mi210x4-ok")
+                .to_str()
+                .unwrap(),
+            "--only",
+            "health",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{doc:#}");
+    for f in doc["findings"].as_array().unwrap() {
+        assert_eq!(f["status"], "pass", "{f:#}");
+    }
+}
+
+#[test]
+fn without_an_amdgpu_device_the_health_checks_skip_in_every_profile_but_runtime() {
+    let empty = tempfile::tempdir().unwrap();
+    for profile in ["auto", "build"] {
+        let (doc, code) = crate::common::run_json(
+            [
+                "--sysroot",
+                empty.path().to_str().unwrap(),
+                "--profile",
+                profile,
+                "--only",
+                "health",
+            ],
+            &[],
+        );
+        assert_eq!(code, 0, "{profile}: {doc:#}");
+        for f in doc["findings"].as_array().unwrap() {
+            assert_eq!(f["status"], "skip", "{profile}: {f:#}");
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 pub mod asm;
 pub mod gpu;
+pub mod health;
 pub mod libs;
 pub mod runtime;
 pub mod targets;
@@ -53,6 +54,10 @@ const DOC_FILES: &[(&str, &str)] = &[
         include_str!("../../checks/runtime.toml"),
     ),
     ("checks/gpu.toml", include_str!("../../checks/gpu.toml")),
+    (
+        "checks/health.toml",
+        include_str!("../../checks/health.toml"),
+    ),
     ("checks/libs.toml", include_str!("../../checks/libs.toml")),
     ("checks/asm.toml", include_str!("../../checks/asm.toml")),
 ];
@@ -91,6 +96,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(toolchain::CHECKS);
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
+    v.extend_from_slice(health::CHECKS);
     v.extend_from_slice(libs::CHECKS);
     v.extend_from_slice(asm::CHECKS);
     v

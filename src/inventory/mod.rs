@@ -29,6 +29,7 @@ pub struct Inventory<'a> {
     libraries: OnceLock<Vec<libraries::LibraryResolution>>,
     targets: OnceLock<targets::Targets>,
     gpu: OnceLock<crate::gpu::Topology>,
+    health: OnceLock<crate::gpu::health::Health>,
 }
 
 impl<'a> Inventory<'a> {
@@ -45,6 +46,7 @@ impl<'a> Inventory<'a> {
             libraries: OnceLock::new(),
             targets: OnceLock::new(),
             gpu: OnceLock::new(),
+            health: OnceLock::new(),
         }
     }
 
@@ -116,6 +118,12 @@ impl<'a> Inventory<'a> {
     }
 
     /// The GPU topology if a check asked for it.
+    /// The amdgpu health evidence (RAS, bad pages, links, hives, firmware, thermal), read once.
+    pub fn health(&self) -> &crate::gpu::health::Health {
+        self.health
+            .get_or_init(|| crate::gpu::health::read_health(self.host))
+    }
+
     pub fn gpu_if_computed(&self) -> Option<&crate::gpu::Topology> {
         self.gpu.get()
     }

@@ -1,0 +1,127 @@
+//! GPU health a cluster operator acts on, from amdgpu sysfs (no amd-smi): RAS error counters,
+//! retired VRAM pages against the driver's threshold, the PCIe link, XGMI hives, firmware and
+//! partition modes that differ between GPUs of one model, temperatures and throttling. The
+//! evidence and the judgements are `src/gpu/health/`; each check here reports one kind.
+
+use super::{CheckFn, Ctx};
+use crate::gpu::health::{judge, Health, Limits, Problem, Severity};
+use crate::report::Finding;
+
+pub const CHECKS: &[(&str, CheckFn)] = &[
+    ("health.ras", ras),
+    ("health.bad-pages", bad_pages),
+    ("health.pcie-link", pcie_link),
+    ("health.xgmi", xgmi),
+    ("health.firmware", firmware),
+    ("health.partitions", partitions),
+    ("health.thermal", thermal),
+];
+
+/// The findings of one kind of problem, or the pass (or skip) that says what was judged.
+fn report(ctx: &Ctx, problems: Vec<Problem>, judged: &str) -> Vec<Finding> {
+    let h: &Health = ctx.inv.health();
+    if h.devices.is_empty() {
+        return vec![Finding::skip(
+            "no amdgpu device to judge (no DRM card bound to amdgpu, no KFD GPU node)",
+        )];
+    }
+    let mut out = Vec::new();
+    for p in problems {
+        let f = match p.severity {
+            Severity::Fail => Finding::fail(p.what),
+            Severity::Warn => Finding::warn(p.what),
+            // Worth knowing, nothing to do: a pass that carries it.
+            Severity::Info => Finding::pass(p.what),
+        };
+        let mut f = f.evidence_lines(p.evidence);
+        if !p.device.is_empty() {
+            f = f.subject(p.device);
+        }
+        if p.severity != Severity::Info && !p.fix.is_empty() {
+            f = f.fix_text(p.fix);
+        }
+        out.push(f);
+    }
+    if !out.iter().any(|f| f.status != crate::report::Status::Pass) {
+        out.insert(
+            0,
+            Finding::pass(format!(
+                "{} amdgpu device{}: {judged}",
+                h.devices.len(),
+                if h.devices.len() == 1 { "" } else { "s" }
+            )),
+        );
+    }
+    out
+}
+
+fn ras(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::ras_problems(&h.devices, &Limits::default()),
+        "no uncorrectable or deferred RAS errors, correctable ones below the warning level",
+    )
+}
+
+fn bad_pages(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::bad_page_problems(
+            &h.devices,
+            h.bad_page_threshold,
+            h.kernel.as_deref(),
+            &Limits::default(),
+        ),
+        "retired VRAM pages well below the driver's threshold",
+    )
+}
+
+fn pcie_link(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::link_problems(&h.devices),
+        "every PCIe link runs at its maximum width and speed",
+    )
+}
+
+fn xgmi(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::xgmi_problems(&h.devices),
+        "XGMI hives consistent (or no hive)",
+    )
+}
+
+fn firmware(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::firmware_problems(&h.devices),
+        "firmware versions equal across GPUs of one model",
+    )
+}
+
+fn partitions(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::partition_problems(&h.devices),
+        "compute and memory partition modes equal across GPUs of one model (or none)",
+    )
+}
+
+fn thermal(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    let mut problems = judge::thermal_problems(&h.devices);
+    // Files that exist but could not be read are reported once, here.
+    problems.extend(judge::read_problems(h));
+    report(
+        ctx,
+        problems,
+        "temperatures below their critical limits, no thermal throttling",
+    )
+}
