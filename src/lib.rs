@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod asm;
+pub mod bugreport;
 pub mod checks;
 pub mod cli;
 pub mod codeobj;
