@@ -69,6 +69,7 @@ fn main_inner() -> i32 {
             Err(e) => usage_error(&format!("cannot write the man page: {e}")),
         },
         Some(Command::Ps) => crate::commands::ps(&cli.run),
+        Some(Command::Report { no_redact, output }) => report(&cli.run, !*no_redact, output),
         Some(Command::Log { file }) => crate::commands::log(&cli.run, file),
         Some(Command::GenLog {
             iterations,
@@ -87,6 +88,47 @@ fn usage_error(msg: &str) -> i32 {
     exit::USAGE_OR_INTERNAL
 }
 
+/// The configuration and Host of a default run (packs loaded, selection validated), or the
+/// exit code of a usage error already reported.
+fn prepare(args: &RunArgs, packs: &crate::packs::PackSet) -> Result<(Config, Host), i32> {
+    let cfg = args.config().map_err(|e| usage_error(&e.to_string()))?;
+    let patterns: Vec<String> = cfg.only.iter().chain(&cfg.skip).cloned().collect();
+    Registry::new(packs)
+        .validate_selection(&patterns)
+        .map_err(|e| usage_error(&e))?;
+    let host = Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline))
+        .map_err(|e| usage_error(&e))?;
+    Ok((cfg, host))
+}
+
+/// `report`: the default run's findings and the machine's facts as a Markdown bug report.
+fn report(args: &RunArgs, redact: bool, output: &Option<std::path::PathBuf>) -> i32 {
+    // The report is Markdown only; these flags choose another output.
+    for (set, flag) in [
+        (args.json, "--json"),
+        (args.npd, "--npd"),
+        (args.list_checks, "--list-checks"),
+    ] {
+        if set {
+            return usage_error(&format!("report writes Markdown; {flag} does not apply"));
+        }
+    }
+    let packs = load_packs(args);
+    let (cfg, host) = match prepare(args, &packs) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let opts = crate::bugreport::Options {
+        redact,
+        output: output.as_deref(),
+        argv: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+    };
+    let d = diagnose(&host, &cfg, &packs);
+    crate::bugreport::run(&host, d.findings, &d.sections, &opts)
+}
+
 /// Runs the doctor with these arguments against this machine.
 pub fn run(args: &RunArgs) -> i32 {
     let packs = load_packs(args);
@@ -94,17 +136,9 @@ pub fn run(args: &RunArgs) -> i32 {
         print!("{}", Registry::new(&packs).listing());
         return exit::OK;
     }
-    let cfg = match args.config() {
-        Ok(c) => c,
-        Err(e) => return usage_error(&e.to_string()),
-    };
-    let patterns: Vec<String> = cfg.only.iter().chain(&cfg.skip).cloned().collect();
-    if let Err(e) = Registry::new(&packs).validate_selection(&patterns) {
-        return usage_error(&e);
-    }
-    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
-        Ok(h) => h,
-        Err(e) => return usage_error(&e),
+    let (cfg, host) = match prepare(args, &packs) {
+        Ok(p) => p,
+        Err(code) => return code,
     };
     let Diagnosis {
         findings,

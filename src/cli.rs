@@ -29,7 +29,8 @@ Examples:
   rocm-doctor merge reports/          fleet summary of many --json reports (docs/fleet.md)
   rocm-doctor why 'clang: error: cannot find ROCm device library'
                                       what an error means here, and its fix
-  rocm-doctor --checks site.toml      add a site's check pack (docs/check-packs.md)";
+  rocm-doctor --checks site.toml      add a site's check pack (docs/check-packs.md)
+  rocm-doctor report > report.md      a bug report to paste into an issue (docs/report.md)";
 
 #[derive(Debug, Parser)]
 #[command(
@@ -206,6 +207,20 @@ pub enum Command {
         /// (as `inspect` does), against the GPUs or --isa (repeatable).
         #[arg(long, value_name = "FILE")]
         binary: Vec<PathBuf>,
+    },
+    /// Write a bug report in Markdown, ready to paste into an issue: the findings of the default
+    /// run, versions, GPUs, the ROCm/HIP/HSA/GPU environment variables, in collapsible sections.
+    /// The run flags apply as for the default run; those not listed here go before `report`
+    /// (`rocm-doctor --profile build report`). User and host names are replaced by <user> and
+    /// <host> unless --no-redact. Exit 0 when written, 2 when it cannot be (docs/report.md).
+    Report {
+        /// Keep user names and host names as they are.
+        #[arg(long)]
+        no_redact: bool,
+        /// Write the report to FILE instead of stdout (the only file the doctor writes outside
+        /// its temp dir, and only when named here).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Check packs: `lint FILE...` validates pack files (exit 0 all valid, 1 a file has
     /// errors, 2 usage error); errors are `file:line:column: message`.

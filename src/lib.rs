@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod asm;
+pub mod bugreport;
 pub mod checkdoc;
 pub mod checks;
 pub mod cli;

@@ -34,6 +34,7 @@ mod parsers_props;
 mod progress;
 mod ps_cli;
 mod real_roots;
+mod report_cmd;
 mod rusage;
 mod slurm_contrib;
 mod slurm_real;

@@ -52,6 +52,9 @@ _rocm__doctor() {
             rocm__doctor,ps)
                 cmd="rocm__doctor__subcmd__ps"
                 ;;
+            rocm__doctor,report)
+                cmd="rocm__doctor__subcmd__report"
+                ;;
             rocm__doctor,why)
                 cmd="rocm__doctor__subcmd__why"
                 ;;
@@ -103,6 +106,9 @@ _rocm__doctor() {
             rocm__doctor__subcmd__help,ps)
                 cmd="rocm__doctor__subcmd__help__subcmd__ps"
                 ;;
+            rocm__doctor__subcmd__help,report)
+                cmd="rocm__doctor__subcmd__help__subcmd__report"
+                ;;
             rocm__doctor__subcmd__help,why)
                 cmd="rocm__doctor__subcmd__help__subcmd__why"
                 ;;
@@ -116,7 +122,7 @@ _rocm__doctor() {
 
     case "${cmd}" in
         rocm__doctor)
-            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --npd-max-len --checks --expect --help --version explain inspect merge log ps why checks completions man gen-log docs-checks probe-library help"
+            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,7 +426,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__help)
-            opts="explain inspect merge log ps why checks completions man gen-log docs-checks probe-library help"
+            opts="explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -615,6 +621,20 @@ _rocm__doctor() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        rocm__subcmd__doctor__subcmd__help__subcmd__report)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         rocm__subcmd__doctor__subcmd__help__subcmd__why)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -794,6 +814,40 @@ _rocm__doctor() {
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --isa)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --checks)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        rocm__subcmd__doctor__subcmd__report)
+            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --checks --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

@@ -1,0 +1,568 @@
+//! `rocm-doctor report`: what a maintainer asks for in a bug report (the doctor's findings,
+//! versions, GPUs, the ROCm/GPU environment, kernel lines), as Markdown ready to paste into an
+//! issue, with user and host names redacted unless `--no-redact` (docs/report.md).
+//!
+//! `gather` collects plain data from one default run (the caller's `app::diagnose`, so
+//! `--sysroot`, `--profile`, `--isa`, `--only`/`--skip` apply as for the default run) and reads
+//! the rest through the `Host`; `redact.rs` and `render.rs` are pure.
+
+pub mod redact;
+pub mod render;
+
+use crate::host::Host;
+use crate::report::exit;
+use redact::Redactor;
+use render::{GpuRow, Gpus, Report};
+use serde_json::Value;
+use std::path::Path;
+
+/// What the `report` subcommand was asked for.
+#[derive(Debug, Clone)]
+pub struct Options<'a> {
+    /// Replace user and host names (default; `--no-redact` turns it off).
+    pub redact: bool,
+    /// Write here instead of stdout (`--output FILE`): the only file the doctor writes outside
+    /// its temp dir, and only because the user named it.
+    pub output: Option<&'a Path>,
+    /// The command line as typed (`argv`), shown at the end of the report.
+    pub argv: Vec<String>,
+}
+
+/// Writes the report of a default run's findings and sections; exit 0 when written (the
+/// verdict is in the report, not the exit code), 2 when it cannot be written.
+pub fn run(
+    host: &Host,
+    findings: Vec<crate::report::Finding>,
+    sections: &[(&'static str, Value)],
+    opts: &Options<'_>,
+) -> i32 {
+    let mut report = gather(host, findings, sections, &opts.argv);
+    let red = if opts.redact {
+        redactor(host)
+    } else {
+        Redactor::off()
+    };
+    redact_report(&mut report, &red);
+    let md = render::render(&report);
+    match opts.output {
+        Some(path) => match std::fs::write(path, md.as_bytes()) {
+            Ok(()) => exit::OK,
+            Err(e) => {
+                eprintln!("rocm-doctor: cannot write {}: {e}", path.display());
+                exit::USAGE_OR_INTERNAL
+            }
+        },
+        None => crate::report::write_stdout::<()>(crate::report::Output::Text(&md), exit::OK),
+    }
+}
+
+/// The report's data, before redaction.
+pub fn gather(
+    host: &Host,
+    findings: Vec<crate::report::Finding>,
+    sections: &[(&'static str, Value)],
+    argv: &[String],
+) -> Report {
+    let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
+    Report {
+        findings,
+        versions: versions(host, section("inventory")),
+        gpus: section("agents").map_or(Gpus::NotExamined, gpus),
+        env: relevant_env(host),
+        kernel_lines: kernel_lines(host),
+        tool_version: env!("CARGO_PKG_VERSION").to_string(),
+        command_line: shell_join(argv),
+        redacted: false,
+    }
+}
+
+/// HOOK (kernel log): the amdgpu/KFD lines of the kernel log for the "Kernel log" section
+/// (`render::kernel_log_section`). No reader yet: the section is left out until one returns
+/// lines here (through the `Host`, so `--sysroot` fixtures work).
+pub fn kernel_lines(_host: &Host) -> Vec<String> {
+    Vec::new()
+}
+
+/// Replaces user and host names in every string the report shows.
+pub fn redact_report(r: &mut Report, red: &Redactor) {
+    r.redacted = red.is_on();
+    if !red.is_on() {
+        return;
+    }
+    for f in &mut r.findings {
+        red.in_place(&mut f.summary);
+        if let Some(s) = &mut f.subject {
+            red.in_place(s);
+        }
+        f.evidence.iter_mut().for_each(|e| red.in_place(e));
+        if let Some(fix) = &mut f.fix {
+            red.in_place(&mut fix.text);
+            fix.commands.iter_mut().for_each(|c| red.in_place(c));
+            fix.env.values_mut().for_each(|v| red.in_place(v));
+        }
+    }
+    for (k, v) in &mut r.versions {
+        red.in_place(k);
+        red.in_place(v);
+    }
+    if let Gpus::Agents(rows) = &mut r.gpus {
+        for g in rows {
+            for c in [
+                &mut g.node,
+                &mut g.isa,
+                &mut g.target,
+                &mut g.name,
+                &mut g.device_id,
+                &mut g.location,
+                &mut g.compute_units,
+                &mut g.vram,
+                &mut g.visible,
+            ] {
+                red.in_place(c);
+            }
+        }
+    }
+    for (_, v) in &mut r.env {
+        red.in_place(v);
+    }
+    r.kernel_lines.iter_mut().for_each(|l| red.in_place(l));
+    red.in_place(&mut r.command_line);
+}
+
+/// The redactor for this machine: user names from the environment snapshot (`USER`,
+/// `LOGNAME`) and the passwd entry of the doctor's uid (the diagnosed root's `/etc/passwd`);
+/// host names from `/proc/sys/kernel/hostname`, `/etc/hostname`, `HOSTNAME` and
+/// `ROCM_DOCTOR_HOST`.
+pub fn redactor(host: &Host) -> Redactor {
+    let mut users: Vec<String> = ["USER", "LOGNAME"]
+        .iter()
+        .filter_map(|k| host.env.get_nonempty(k))
+        .collect();
+    if let Ok(passwd) = host.fs.read_text(Path::new("/etc/passwd")) {
+        let uid = nix::unistd::getuid().as_raw();
+        users.extend(crate::gpuproc::fdinfo::user_name(&passwd, uid));
+    }
+    let mut hosts: Vec<String> = Vec::new();
+    for p in ["/proc/sys/kernel/hostname", "/etc/hostname"] {
+        if let Ok(t) = host.fs.read_text(Path::new(p)) {
+            // hostname(5): the first line; `#` starts a comment.
+            if let Some(h) = t
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with('#'))
+            {
+                hosts.push(h.to_string());
+            }
+        }
+    }
+    hosts.extend(
+        ["HOSTNAME", "ROCM_DOCTOR_HOST"]
+            .iter()
+            .filter_map(|k| host.env.get_nonempty(k)),
+    );
+    Redactor::new(users, hosts)
+}
+
+/// Whether an environment variable belongs in the report: ROCm, HIP, HSA and GPU settings,
+/// the library and program search paths, and the build flags that reach hipcc/clang. Nothing
+/// else is shown, and no name that looks like a secret (`*TOKEN*`, `*SECRET*`, `*PASSWORD*`,
+/// `*KEY*`, `*CREDENTIAL*`), whatever its prefix.
+pub fn is_relevant_env(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "ROCM_PATH",
+        "ROCM_HOME",
+        "ROCM_ROOT",
+        "HIP_PATH",
+        "PATH",
+        "LD_LIBRARY_PATH",
+        "LD_PRELOAD",
+        "PYTORCH_ROCM_ARCH",
+        "AMDGPU_TARGETS",
+        "GPU_TARGETS",
+        "HCC_AMDGPU_TARGET",
+        "CUDA_VISIBLE_DEVICES",
+        "DEVICE_LIB_PATH",
+        "LLVM_PATH",
+        "CMAKE_PREFIX_PATH",
+        "CC",
+        "CXX",
+        "CFLAGS",
+        "CXXFLAGS",
+        "LDFLAGS",
+        "HIPFLAGS",
+        "HIPCXX",
+        "TENSILE_ROCM_ASSEMBLER_PATH",
+        "ROCM_DOCTOR_CONFIG",
+    ];
+    const PREFIXES: &[&str] = &[
+        "HIP_",
+        "HIPCC_",
+        "HSA_",
+        "ROCR_",
+        "ROCM_",
+        "AMD_",
+        "GPU_",
+        "HCC_",
+        "MIOPEN_",
+        "ROCBLAS_",
+        "HIPBLASLT_",
+        "TENSILE_",
+        "PYTORCH_HIP_",
+        "OMPI_MCA_",
+        "NCCL_",
+        "RCCL_",
+    ];
+    const SECRET: &[&str] = &["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL"];
+    let upper = name.to_ascii_uppercase();
+    if SECRET.iter().any(|s| upper.contains(s)) {
+        return false;
+    }
+    EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+fn relevant_env(host: &Host) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = host
+        .env
+        .iter()
+        .filter_map(|(k, val)| {
+            let k = k.to_str()?;
+            is_relevant_env(k).then(|| (k.to_string(), val.to_string_lossy().into_owned()))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn s(v: &Value) -> Option<&str> {
+    v.as_str().filter(|s| !s.is_empty())
+}
+
+/// The Versions rows: ROCm roots (layout, ROCm and HIP header versions), key runtime
+/// libraries (HIP runtime, HSA runtime, comgr), clang, the amdgpu module, the kernel and the
+/// distribution.
+fn versions(host: &Host, inventory: Option<&Value>) -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut row = |k: &str, v: String| rows.push((k.to_string(), v));
+    let root = host.fs.root();
+    if root != Path::new("/") {
+        row("diagnosed root (--sysroot)", root.display().to_string());
+    }
+    let inv = inventory.cloned().unwrap_or(Value::Null);
+    match inv["rocm_roots"].as_array() {
+        Some(roots) if roots.is_empty() => row("ROCm root", "none found".into()),
+        Some(roots) => {
+            for (i, r) in roots.iter().enumerate() {
+                let label = if i == 0 {
+                    "ROCm root (judged)"
+                } else {
+                    "ROCm root (also found)"
+                };
+                let mut v = format!(
+                    "{} ({})",
+                    s(&r["path"]).unwrap_or("?"),
+                    layout_text(&r["layout"])
+                );
+                if let Some(c) = s(&r["canonical"]).filter(|c| Some(*c) != s(&r["path"])) {
+                    v.push_str(&format!(" -> {c}"));
+                }
+                row(label, v);
+                if let Some(ver) = s(&r["versions"]["rocm"]["version"]) {
+                    row(
+                        "ROCm version",
+                        format!(
+                            "{ver} ({})",
+                            s(&r["versions"]["rocm"]["source"]).unwrap_or("?")
+                        ),
+                    );
+                }
+                if let Some(ver) = s(&r["versions"]["hip"]["version"]) {
+                    row(
+                        "HIP headers",
+                        format!(
+                            "{ver} ({})",
+                            s(&r["versions"]["hip"]["source"]).unwrap_or("?")
+                        ),
+                    );
+                }
+            }
+        }
+        None => {}
+    }
+    if let Some(libs) = inv["libraries"].as_array() {
+        for l in libs {
+            let label = match s(&l["name"]) {
+                Some("amdhip64") => "HIP runtime (libamdhip64)".to_string(),
+                Some("hsa-runtime64") => "HSA runtime (libhsa-runtime64)".to_string(),
+                Some("amd_comgr") => "comgr (libamd_comgr)".to_string(),
+                Some(n) => format!("lib{n}"),
+                None => continue,
+            };
+            let v = match s(&l["path"]) {
+                Some(p) => format!(
+                    "{} at {} (found by {})",
+                    s(&l["version"]).unwrap_or("version unknown"),
+                    s(&l["realpath"]).unwrap_or(p),
+                    s(&l["how"]).unwrap_or("?")
+                ),
+                None => "not found by the loader".to_string(),
+            };
+            row(&label, v);
+        }
+    }
+    match &inv["clang"] {
+        Value::Null if inv.get("clang").is_some() => row("clang", "none found".into()),
+        Value::Object(_) => {
+            let c = &inv["clang"];
+            row(
+                "clang (judged)",
+                format!(
+                    "{} at {} (from {})",
+                    s(&c["version"]).unwrap_or("version unknown"),
+                    s(&c["path"]).unwrap_or("?"),
+                    s(&c["source"]).unwrap_or("?")
+                ),
+            );
+            for o in c["others"].as_array().into_iter().flatten() {
+                if let (Some(p), Some(src)) = (s(&o[0]), s(&o[1])) {
+                    row("clang (also found)", format!("{p} ({src})"));
+                }
+            }
+        }
+        _ => {}
+    }
+    let d = crate::gpu::platform::driver(host);
+    let amdgpu = match (&d.initstate, &d.version, d.module_dir) {
+        (_, _, false) if d.builtin_listed == Some(true) => "built into the kernel".to_string(),
+        (_, _, false) => "not loaded (no /sys/module/amdgpu)".to_string(),
+        (init, ver, true) => format!(
+            "initstate {}, version {}",
+            init.as_deref().unwrap_or("absent (built in?)"),
+            ver.as_deref().unwrap_or("absent (in-tree driver)")
+        ),
+    };
+    row("amdgpu module", amdgpu);
+    row(
+        "kernel",
+        d.kernel_release
+            .clone()
+            .unwrap_or_else(|| "unknown (no /proc/sys/kernel/osrelease)".into()),
+    );
+    row("distribution", distribution(host));
+    rows
+}
+
+/// The words of the human view for a root's layout (`fhs` -> "distribution FHS layout").
+fn layout_text(v: &Value) -> String {
+    use crate::inventory::roots::Layout;
+    [
+        Layout::OptRocm,
+        Layout::Fhs,
+        Layout::TheRock,
+        Layout::NixSplit,
+        Layout::NixJoined,
+        Layout::Custom,
+    ]
+    .into_iter()
+    .find(|l| serde_json::to_value(l).ok().as_ref() == Some(v))
+    .map(|l| l.describe().to_string())
+    .unwrap_or_else(|| format!("layout {}", s(v).unwrap_or("?")))
+}
+
+/// `PRETTY_NAME` of os-release (os-release(5): `/etc/os-release`, else
+/// `/usr/lib/os-release`), else `NAME VERSION_ID`.
+fn distribution(host: &Host) -> String {
+    for p in ["/etc/os-release", "/usr/lib/os-release"] {
+        if let Ok(t) = host.fs.read_text(Path::new(p)) {
+            if let Some(d) = parse_os_release(&t) {
+                return d;
+            }
+        }
+    }
+    "unknown (no os-release)".into()
+}
+
+/// The distribution named by os-release text: `PRETTY_NAME`, else `NAME VERSION_ID`.
+pub fn parse_os_release(text: &str) -> Option<String> {
+    let mut kv = std::collections::BTreeMap::new();
+    for l in text.lines() {
+        let Some((k, v)) = l.trim().split_once('=') else {
+            continue;
+        };
+        let v = v.trim();
+        // Values may be quoted with " or ' (os-release(5), shell-compatible assignments).
+        let v = v
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .or_else(|| v.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+            .unwrap_or(v);
+        kv.insert(k.trim().to_string(), v.replace("\\\"", "\""));
+    }
+    if let Some(p) = kv.get("PRETTY_NAME").filter(|p| !p.is_empty()) {
+        return Some(p.clone());
+    }
+    let name = kv.get("NAME")?;
+    Some(match kv.get("VERSION_ID") {
+        Some(v) => format!("{name} {v}"),
+        None => name.clone(),
+    })
+}
+
+fn gpus(agents: &Value) -> Gpus {
+    let Some(a) = agents.as_array() else {
+        return Gpus::NotExamined;
+    };
+    let opt = |v: &Value| -> String {
+        match v {
+            Value::Null => "?".into(),
+            Value::String(s) => s.clone(),
+            v => v.to_string(),
+        }
+    };
+    Gpus::Agents(
+        a.iter()
+            .map(|g| GpuRow {
+                node: opt(&g["node"]),
+                isa: opt(&g["gfx"]),
+                target: opt(&g["target"]),
+                name: opt(&g["name"]),
+                device_id: match (g["vendor_id"].as_u64(), g["device_id"].as_u64()) {
+                    (Some(v), Some(d)) => format!("{v:04x}:{d:04x}"),
+                    (None, Some(d)) => format!("{d:04x}"),
+                    _ => "?".into(),
+                },
+                location: opt(&g["location"]),
+                compute_units: opt(&g["compute_units"]),
+                vram: g["vram_bytes"]
+                    .as_u64()
+                    .map(|b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64))
+                    .unwrap_or_else(|| "?".into()),
+                visible: if g["visible"].as_bool() == Some(true) {
+                    "yes".into()
+                } else {
+                    "no".into()
+                },
+            })
+            .collect(),
+    )
+}
+
+/// The command line as a shell would take it back: words with anything but
+/// `[A-Za-z0-9_./=:,+@%-]` single-quoted.
+pub fn shell_join(argv: &[String]) -> String {
+    argv.iter()
+        .map(|a| {
+            let plain = !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_./=:,+@%-".contains(c));
+            if plain {
+                a.clone()
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_filter() {
+        for k in [
+            "ROCM_PATH",
+            "HIP_VISIBLE_DEVICES",
+            "HSA_OVERRIDE_GFX_VERSION",
+            "ROCR_VISIBLE_DEVICES",
+            "AMD_LOG_LEVEL",
+            "GPU_MAX_HW_QUEUES",
+            "PYTORCH_ROCM_ARCH",
+            "AMDGPU_TARGETS",
+            "LD_LIBRARY_PATH",
+            "PATH",
+            "CUDA_VISIBLE_DEVICES",
+        ] {
+            assert!(is_relevant_env(k), "{k}");
+        }
+        for k in [
+            "HOME",
+            "USER",
+            "HOSTNAME",
+            "SSH_CONNECTION",
+            "http_proxy",
+            "AWS_SECRET_ACCESS_KEY",
+            "HIP_API_TOKEN",
+            "AMD_LICENSE_KEY",
+            "GITHUB_TOKEN",
+            "DISPLAY",
+            "rocm_path",
+        ] {
+            assert!(!is_relevant_env(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn os_release() {
+        let t = "NAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n";
+        assert_eq!(
+            parse_os_release(t).as_deref(),
+            Some("Debian GNU/Linux 12 (bookworm)")
+        );
+        assert_eq!(
+            parse_os_release("NAME=NixOS\nVERSION_ID='24.05'\n").as_deref(),
+            Some("NixOS 24.05")
+        );
+        assert_eq!(parse_os_release("# nothing\n"), None);
+    }
+
+    #[test]
+    fn shell_quoting() {
+        let argv: Vec<String> = [
+            "rocm-doctor",
+            "--isa",
+            "gfx90a:xnack+",
+            "report",
+            "it's here",
+            "",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            shell_join(&argv),
+            "rocm-doctor --isa gfx90a:xnack+ report 'it'\\''s here' ''"
+        );
+    }
+
+    #[test]
+    fn redaction_reaches_every_field() {
+        let mut f = crate::report::Finding::fail("alice cannot open /home/alice/x")
+            .subject("alice")
+            .evidence("uid alice")
+            .fix(
+                crate::report::Fix::text("ask alice")
+                    .command("sudo usermod -aG render alice")
+                    .set_env("HIP_PATH", "/home/alice/hip"),
+            );
+        f.id = "gpu.kfd".into();
+        let mut r = Report {
+            findings: vec![f],
+            versions: vec![("ROCm root".into(), "/home/alice/rocm on ws-alice".into())],
+            gpus: Gpus::Agents(vec![GpuRow {
+                name: "ws-alice".into(),
+                ..Default::default()
+            }]),
+            env: vec![("PATH".into(), "/home/alice/bin:/usr/bin".into())],
+            kernel_lines: vec!["ws-alice kernel: amdgpu".into()],
+            command_line: "rocm-doctor --sysroot /home/alice/root report".into(),
+            ..Default::default()
+        };
+        redact_report(&mut r, &Redactor::new(["alice"], ["ws-alice"]));
+        assert!(r.redacted);
+        let md = render::render(&r);
+        assert!(!md.contains("alice"), "{md}");
+        assert!(md.contains("PATH=/home/<user>/bin:/usr/bin"));
+        assert!(md.contains("`rocm-doctor --sysroot /home/<user>/root report`"));
+    }
+}
