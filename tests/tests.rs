@@ -38,6 +38,7 @@ mod report_cmd;
 mod rusage;
 mod slurm_contrib;
 mod slurm_real;
+mod snapshots;
 mod targets_vs_gpus;
 mod toolchain_real;
 mod why_cli;

@@ -21,9 +21,15 @@ pub const CHECKS: &[(&str, CheckFn)] = &[
 fn report(ctx: &Ctx, problems: Vec<Problem>, judged: &str) -> Vec<Finding> {
     let h: &Health = ctx.inv.health();
     if h.devices.is_empty() {
-        return vec![Finding::skip(
-            "no amdgpu device to judge (no DRM card bound to amdgpu, no KFD GPU node)",
-        )];
+        // Say what was seen: a fixture or container may show KFD's GPUs without their PCI
+        // device directories, where the health files live.
+        let t = ctx.inv.gpu();
+        let msg = if t.has_gpu_nodes() {
+            "KFD lists GPUs, but no amdgpu PCI device directory is readable here (/sys/class/drm/card*/device, /sys/bus/pci/devices/ADDR): no health files to judge".to_string()
+        } else {
+            "no amdgpu device to judge (no DRM card bound to amdgpu, no KFD GPU node)".to_string()
+        };
+        return vec![Finding::skip(msg)];
     }
     let mut out = Vec::new();
     for p in problems {
