@@ -57,9 +57,11 @@ fn main_inner() -> i32 {
             kernels,
             verify_hash,
         }) => crate::commands::inspect(&cli.run, paths, *symbols, *kernels, *verify_hash),
-        Some(Command::Merge { inputs, expect }) => {
-            crate::fleet::main(inputs, expect.as_deref(), cli.run.json)
-        }
+        Some(Command::Merge {
+            inputs,
+            expect,
+            baseline,
+        }) => crate::fleet::main(inputs, expect.as_deref(), baseline.as_deref(), cli.run.json),
         Some(Command::Completions { shell }) => match crate::packaging::completions(*shell) {
             Ok(()) => exit::OK,
             Err(e) => usage_error(&format!("cannot write the completions: {e}")),
@@ -131,6 +133,7 @@ fn report(args: &RunArgs, redact: bool, output: &Option<std::path::PathBuf>) -> 
 
 /// Runs the doctor with these arguments against this machine.
 pub fn run(args: &RunArgs) -> i32 {
+    let started = std::time::Instant::now();
     let packs = load_packs(args);
     if args.list_checks {
         print!("{}", Registry::new(&packs).listing());
@@ -141,35 +144,76 @@ pub fn run(args: &RunArgs) -> i32 {
         Err(code) => return code,
     };
     let Diagnosis {
-        findings,
+        mut findings,
         sections,
         preamble,
     } = diagnose(&host, &cfg, &packs);
+    // The report as `--json` prints it: what `--baseline` compares and `--prometheus` reads.
+    let fp = (args.json || args.prometheus || args.baseline.is_some()).then(|| {
+        let driver = crate::gpu::platform::driver(&host);
+        let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
+        crate::report::fingerprint::Fingerprint::from_report(
+            section("inventory"),
+            section("agents"),
+            driver.version.as_deref(),
+            driver.kernel_release.as_deref(),
+        )
+    });
+    let name = host_name(&host);
+    let sysroot = args.sysroot.to_string_lossy();
+    let document = |findings: &[report::Finding],
+                    sections: Vec<(&'static str, serde_json::Value)>| {
+        json::document(
+            &json::Head {
+                profile: profile_name(&cfg),
+                sysroot: &sysroot,
+                host: &name,
+                strict: cfg.strict,
+                fingerprint: fp.as_ref().expect("computed for every document"),
+            },
+            findings,
+            sections,
+        )
+    };
+    // Drift findings are appended before any rendering, so every output and the exit code
+    // include them.
+    let mut drifts = None;
+    if let Some(path) = &args.baseline {
+        let now = document(&findings, sections.clone());
+        let found = crate::fleet::baseline::findings_for_file(path, &now);
+        let usable = !found.iter().any(|f| f.status == report::Status::Error);
+        drifts = usable.then(|| {
+            found
+                .iter()
+                .filter(|f| f.status == report::Status::Warn)
+                .count()
+        });
+        findings.extend(found);
+    }
     let code = report::exit_code(&findings, cfg.strict);
     if args.npd {
         let (line, npd_code) = crate::report::npd::render(&findings, args.npd_max_len);
         return report::write_stdout::<()>(report::Output::Text(&(line + "\n")), npd_code);
     }
+    if args.prometheus {
+        let doc = document(&findings, sections);
+        let rocm = doc
+            .pointer("/inventory/rocm_roots/0/versions/rocm/version")
+            .and_then(serde_json::Value::as_str);
+        let text = crate::report::prometheus::render(&crate::report::prometheus::Run {
+            findings: &findings,
+            duration_s: started.elapsed().as_secs_f64(),
+            gpus: fp.as_ref().and_then(|f| f.gpu_count),
+            version: json::TOOL.version,
+            rocm_version: rocm,
+            hip_version: fp.as_ref().and_then(|f| f.hip_runtime.as_deref()),
+            baseline_drifts: args.baseline.as_ref().and(drifts),
+            exit_code: code,
+        });
+        return report::write_stdout::<()>(report::Output::Text(&text), code);
+    }
     if args.json {
-        let driver = crate::gpu::platform::driver(&host);
-        let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
-        let fp = crate::report::fingerprint::Fingerprint::from_report(
-            section("inventory"),
-            section("agents"),
-            driver.version.as_deref(),
-            driver.kernel_release.as_deref(),
-        );
-        let doc = json::document(
-            &json::Head {
-                profile: profile_name(&cfg),
-                sysroot: &args.sysroot.to_string_lossy(),
-                host: &host_name(&host),
-                strict: cfg.strict,
-                fingerprint: &fp,
-            },
-            &findings,
-            sections,
-        );
+        let doc = document(&findings, sections);
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let color = human::use_color(args.color, &host.env);
@@ -269,6 +313,10 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
     if let Some(t) = inv.gpu_if_computed() {
         sections.push(("agents", serde_json::json!(t.agents)));
     }
+    sections.push((
+        "environment",
+        crate::fleet::baseline::environment(&host.env),
+    ));
     Diagnosis {
         findings,
         sections,

@@ -27,6 +27,8 @@ Examples:
   rocm-doctor explain toolchain.lld   what a check does, why it matters, how to fix it
   rocm-doctor --profile runtime --npd node-problem-detector plugin: one line, exit 0/1/2
   rocm-doctor merge reports/          fleet summary of many --json reports (docs/fleet.md)
+  rocm-doctor --baseline good.json    drift from a known-good node's saved --json report
+  rocm-doctor --prometheus            node_exporter textfile-collector metrics on stdout
   rocm-doctor why 'clang: error: cannot find ROCm device library'
                                       what an error means here, and its fix
   rocm-doctor --checks site.toml      add a site's check pack (docs/check-packs.md)
@@ -132,6 +134,18 @@ pub struct RunArgs {
     #[arg(long, conflicts_with = "json")]
     pub npd: bool,
 
+    /// Print the run in Prometheus text format for node_exporter's textfile collector: check
+    /// verdicts (one-hot per status), finding counts, run duration, GPU count, versions, and
+    /// with --baseline the drift count. Exit codes as for --json (docs/fleet.md).
+    #[arg(long, conflicts_with_all = ["json", "npd"])]
+    pub prometheus: bool,
+
+    /// Compare this node with a known-good report saved with --json (ROCm, HIP runtime and
+    /// driver versions, GPU count and models, firmware, partitions, key environment, check
+    /// verdicts): each drift is a `fleet.baseline` warning; an unusable file is an error.
+    #[arg(long, value_name = "GOOD.json")]
+    pub baseline: Option<PathBuf>,
+
     /// With --npd: the message bound in bytes (NPD's `max_output_length`, default 80).
     #[arg(long, value_name = "BYTES", default_value_t = 80)]
     pub npd_max_len: usize,
@@ -183,6 +197,10 @@ pub enum Command {
         /// those without one are listed as missing.
         #[arg(long, value_name = "FILE")]
         expect: Option<PathBuf>,
+        /// Compare every node's report with this known-good report (saved with --json) and
+        /// list, per drift kind, the nodes that drift.
+        #[arg(long, value_name = "GOOD.json")]
+        baseline: Option<PathBuf>,
     },
     /// Summarise a HIP runtime AMD_LOG_LEVEL log (plain, .gz, .zst; `-` = stdin): processes,
     /// devices, queues, API calls and their errors, kernels, code objects, where each thread

@@ -9,6 +9,7 @@ mod architecture;
 mod asm_cli;
 mod asm_equivalence;
 mod bad_input;
+mod baseline;
 mod broken_setups;
 mod cli;
 mod corpus_recall;

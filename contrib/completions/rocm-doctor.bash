@@ -122,7 +122,7 @@ _rocm__doctor() {
 
     case "${cmd}" in
         rocm__doctor)
-            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
+            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -173,6 +173,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --tensile-compat)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -744,13 +748,17 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__merge)
-            opts="-v -h --expect --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --expect --baseline --json --verbose --color --isa --sysroot --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --expect)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --baseline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

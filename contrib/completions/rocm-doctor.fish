@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_rocm_doctor_global_optspecs
-    string join \n json v/verbose color= strict profile= only= skip= list-checks isa= sysroot= rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd npd-max-len= checks= expect= h/help V/version
+    string join \n json v/verbose color= strict profile= only= skip= list-checks isa= sysroot= rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= expect= h/help V/version
 end
 
 function __fish_rocm_doctor_needs_command
@@ -40,6 +40,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l timeout -d 'Tim
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l deadline -d 'Time limit for the whole run, in seconds: children still running then are killed and their checks end as `error`' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l assembler -d 'With --asm-caps: the assembler to probe (default: as Tensile resolves it)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l tensile-compat -d 'With --asm-caps: the Tensile variant to emulate (`current` or `6.2`)' -r
+complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l baseline -d 'Compare this node with a known-good report saved with --json (ROCm, HIP runtime and driver versions, GPU count and models, firmware, partitions, key environment, check verdicts): each drift is a `fleet.baseline` warning; an unusable file is an error' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l npd-max-len -d 'With --npd: the message bound in bytes (NPD\'s `max_output_length`, default 80)' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l expect -d 'With --asm-caps: compare with a saved result (the JSON `asm_caps` object) and fail on any difference' -r -F
@@ -50,6 +51,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l list-checks -d 
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l asm-caps -d 'Probe the assembler like Tensile\'s GetAsmCaps and print the capability matrix'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l no-batch -d 'With --asm-caps: one assembler call per probe, in Tensile\'s order (slow, exact method)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l npd -d 'node-problem-detector custom plugin mode: one line of at most --npd-max-len bytes on stdout (the worst finding first), exit 0 OK, 1 a check failed (NonOK), 2 the doctor could not decide (Unknown: a check error, a tool past its timeout, a usage error). docs/fleet.md'
+complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l prometheus -d 'Print the run in Prometheus text format for node_exporter\'s textfile collector: check verdicts (one-hot per status), finding counts, run duration, GPU count, versions, and with --baseline the drift count. Exit codes as for --json (docs/fleet.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -s V -l version -d 'Print version'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -f -a "explain" -d 'Explain a check: what it checks, why it matters, how to fix it'
@@ -88,6 +90,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l json
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l expect -d 'Host names that must have sent a report (one per line, or space/comma separated); those without one are listed as missing' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l baseline -d 'Compare every node\'s report with this known-good report (saved with --json) and list, per drift kind, the nodes that drift' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -76,32 +76,54 @@ pub fn parse(bytes: &[u8]) -> Result<Doc<'_>, (Problem, String)> {
         };
         (p, e.to_string())
     })?;
-    let name = doc.tool.as_ref().map(|t| t.name.as_ref());
+    check_head(
+        doc.tool.as_ref().map(|t| t.name.as_ref()),
+        doc.command.as_deref(),
+        doc.schema_version,
+    )?;
+    Ok(doc)
+}
+
+/// The head rules of [`parse`] (a rocm-doctor diagnosis report of the schema this build reads),
+/// shared with readers that hold the whole document as a value (`--baseline`).
+fn check_head(
+    name: Option<&str>,
+    command: Option<&str>,
+    schema_version: Option<u64>,
+) -> Result<(), (Problem, String)> {
     if name != Some("rocm-doctor") {
         return Err((
             Problem::Foreign,
             format!("tool is {}", name.unwrap_or("not named")),
         ));
     }
-    if doc.command.is_some() {
+    if let Some(c) = command {
         return Err((
             Problem::Foreign,
-            format!(
-                "a `{}` document, not a diagnosis report",
-                doc.command.as_deref().unwrap_or("")
-            ),
+            format!("a `{c}` document, not a diagnosis report"),
         ));
     }
     let want = u64::from(crate::report::json::SCHEMA_VERSION);
-    if doc.schema_version != Some(want) {
+    if schema_version != Some(want) {
         return Err((
             Problem::SchemaVersion,
             format!(
                 "schema_version {} (this merge reads {want}; see docs/json.md, Migration)",
-                doc.schema_version
-                    .map_or("missing".to_string(), |v| v.to_string())
+                schema_version.map_or("missing".to_string(), |v| v.to_string())
             ),
         ));
     }
-    Ok(doc)
+    Ok(())
+}
+
+/// [`parse`]'s rules applied to a document already read as a JSON value.
+pub fn check_value(v: &serde_json::Value) -> Result<(), (Problem, String)> {
+    if !v.is_object() {
+        return Err((Problem::Corrupt, "not a JSON object".into()));
+    }
+    check_head(
+        v.pointer("/tool/name").and_then(serde_json::Value::as_str),
+        v.get("command").and_then(serde_json::Value::as_str),
+        v.get("schema_version").and_then(serde_json::Value::as_u64),
+    )
 }

@@ -14,7 +14,7 @@ pub const MAX_DOC_BYTES: usize = 64 << 20;
 /// Parses `bytes` as one document and folds it, or notes why not.
 pub fn fold_one(sum: &mut Summary, bytes: &[u8], fallback_host: Option<&str>, source: &str) {
     match doc::parse(bytes) {
-        Ok(d) => sum.add(&d, fallback_host, source),
+        Ok(d) => sum.add(&d, bytes, fallback_host, source),
         Err((kind, detail)) => sum.note(kind, source, fallback_host, detail),
     }
 }
@@ -47,7 +47,7 @@ pub fn fold_bytes(sum: &mut Summary, bytes: &[u8], source: &str, file_host: Opti
     }
     // The common case, one report per file: parsed once, no separate scan for its end.
     match doc::parse(&bytes[first..]) {
-        Ok(d) => return sum.add(&d, file_host, source),
+        Ok(d) => return sum.add(&d, &bytes[first..], file_host, source),
         Err((kind, detail)) if !detail.contains("trailing characters") => {
             return sum.note(kind, source, file_host, detail);
         }
@@ -158,7 +158,7 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
                     // A one-line start of a longer document: keep reading.
                     p.buf = done;
                 }
-                Ok(d) => sum.add(&d, key.as_deref(), &src),
+                Ok(d) => sum.add(&d, done.as_bytes(), key.as_deref(), &src),
                 Err((kind, detail)) => sum.note(kind, &src, key.as_deref(), detail),
             }
         }

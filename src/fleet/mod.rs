@@ -1,7 +1,9 @@
 //! Fleet use: the stack fingerprint in every report, and `rocm-doctor merge`, which folds many
 //! reports into one summary. `doc` (fields read), `summary` (pure fold), `input` (files,
-//! directories, streams), `render` (human view); this file only does the I/O around them.
+//! directories, streams), `render` (human view), `baseline` (golden-node drift, for one
+//! report and for `merge --baseline`); this file only does the I/O around them.
 
+pub mod baseline;
 pub mod doc;
 pub use crate::report::fingerprint;
 pub mod input;
@@ -11,16 +13,29 @@ pub mod summary;
 use crate::report::{self, exit};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use summary::Summary;
 
 /// Files larger than this are noted, not read.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// `rocm-doctor merge INPUT...`: returns the exit code.
-pub fn main(inputs: &[PathBuf], expect: Option<&Path>, json: bool) -> i32 {
+pub fn main(
+    inputs: &[PathBuf],
+    expect: Option<&Path>,
+    baseline_file: Option<&Path>,
+    json: bool,
+) -> i32 {
+    let base = match baseline_file.map(baseline::read).transpose() {
+        Ok(b) => b.map(Arc::new),
+        Err(e) => {
+            eprintln!("rocm-doctor merge: --baseline: {e}");
+            return exit::USAGE_OR_INTERNAL;
+        }
+    };
     let mut files: Vec<PathBuf> = Vec::new();
     let mut stdin = false;
-    let mut sum = Summary::default();
+    let mut sum = Summary::with_baseline(base.clone());
     for p in inputs {
         if p.as_os_str() == "-" {
             stdin = true;
@@ -53,7 +68,7 @@ pub fn main(inputs: &[PathBuf], expect: Option<&Path>, json: bool) -> i32 {
             return exit::USAGE_OR_INTERNAL;
         }
     };
-    sum.absorb(fold_files(&files));
+    sum.absorb(fold_files(&files, base.as_ref()));
     if stdin {
         let lock = std::io::stdin().lock();
         input::fold_lines(&mut sum, std::io::BufReader::new(lock), "-");
@@ -106,8 +121,8 @@ fn fold_file(sum: &mut Summary, f: &Path) {
 }
 
 /// Folds files on every core: each worker keeps its own summary; they are absorbed in
-/// worker order at the end.
-pub fn fold_files(files: &[PathBuf]) -> Summary {
+/// worker order at the end. With a baseline, every report is compared with it.
+pub fn fold_files(files: &[PathBuf], base: Option<&Arc<serde_json::Value>>) -> Summary {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));
@@ -116,7 +131,7 @@ pub fn fold_files(files: &[PathBuf]) -> Summary {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 s.spawn(|| {
-                    let mut sum = Summary::default();
+                    let mut sum = Summary::with_baseline(base.cloned());
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(f) = files.get(i) else { break };
@@ -128,7 +143,7 @@ pub fn fold_files(files: &[PathBuf]) -> Summary {
             .collect();
         handles.into_iter().filter_map(|h| h.join().ok()).collect()
     });
-    let mut all = Summary::default();
+    let mut all = Summary::with_baseline(base.cloned());
     for p in parts {
         all.absorb(p);
     }

@@ -77,6 +77,23 @@ pub fn render(r: &Report) -> String {
             );
         }
     }
+    if let Some(b) = &r.baseline {
+        let _ = writeln!(
+            s,
+            "\nbaseline (host {}, {}): {} of {} node(s) drift",
+            b.host, b.fingerprint, b.drifting, b.compared
+        );
+        for d in &b.drifts {
+            let _ = writeln!(
+                s,
+                "  {} (baseline: {}) on {} node(s)",
+                d.kind, d.baseline, d.count
+            );
+            for v in &d.now {
+                let _ = writeln!(s, "      {}: {}", v.value, hosts(&v.nodes));
+            }
+        }
+    }
     if !r.notes.is_empty() {
         let _ = writeln!(s, "\ninputs not used:");
         for n in &r.notes {

@@ -1,10 +1,12 @@
 //! The fleet summary: a pure fold of parsed reports. Its size grows with the number of nodes
 //! and of distinct problems, never with the size of the reports (evidence is not kept).
 
+use super::baseline::{self, Drift};
 use super::doc::{Doc, Problem};
 use super::fingerprint::{Fingerprint, FIELDS};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// At most this many notes are kept per kind; the rest are only counted.
 pub const MAX_NOTES_PER_KIND: usize = 200;
@@ -53,12 +55,17 @@ pub struct Summary {
     /// are kept (counting `notes` at every note made a stream of 100,000 junk lines scan up to
     /// 1,200 notes per line; found by the `fleet_report` fuzz target's speed).
     kept: BTreeMap<Problem, usize>,
+    /// `merge --baseline`: the known-good report every node is compared with.
+    pub baseline: Option<Arc<serde_json::Value>>,
+    /// Drift (with the baseline's value, the now value left empty) -> now value -> hosts.
+    pub drifts: BTreeMap<Drift, BTreeMap<String, BTreeSet<String>>>,
 }
 
 impl Summary {
     /// Folds one parsed report. `fallback_host` names it when the report has no `host`
     /// (a `host: ` prefix, or the file name).
-    pub fn add(&mut self, doc: &Doc<'_>, fallback_host: Option<&str>, source: &str) {
+    /// `bytes` is the document's text: read again as a whole only with a baseline.
+    pub fn add(&mut self, doc: &Doc<'_>, bytes: &[u8], fallback_host: Option<&str>, source: &str) {
         let host = match doc
             .host
             .as_deref()
@@ -87,7 +94,7 @@ impl Summary {
         }
         self.reports += 1;
         let c = doc.summary.as_ref();
-        let status = if c.is_some_and(|c| c.error > 0) {
+        let mut status = if c.is_some_and(|c| c.error > 0) {
             NodeStatus::Error
         } else if c.is_some_and(|c| c.fail > 0) || doc.exit_code.is_some_and(|e| e != 0) {
             NodeStatus::Fail
@@ -117,7 +124,39 @@ impl Summary {
                 .or_default()
                 .insert(host.clone());
         }
+        if let Some(b) = &self.baseline {
+            // The few fields of `doc` are not enough (inventory, agents, environment): the
+            // document is read as a value, only when a baseline was given.
+            let ds = serde_json::from_slice::<serde_json::Value>(bytes)
+                .map(|now| baseline::drifts(b, &now))
+                .unwrap_or_default();
+            if !ds.is_empty() && status == NodeStatus::Ok {
+                // A node that drifts is at least `warn`, as its own `--baseline` run would be.
+                status = NodeStatus::Warn;
+            }
+            for d in ds {
+                let now = d.now.clone();
+                let key = Drift {
+                    now: String::new(),
+                    ..d
+                };
+                self.drifts
+                    .entry(key)
+                    .or_default()
+                    .entry(now)
+                    .or_default()
+                    .insert(host.clone());
+            }
+        }
         self.nodes.insert(host, status);
+    }
+
+    /// An empty summary that compares every report with `baseline`.
+    pub fn with_baseline(baseline: Option<Arc<serde_json::Value>>) -> Self {
+        Summary {
+            baseline,
+            ..Default::default()
+        }
     }
 
     pub fn note(&mut self, kind: Problem, source: &str, host: Option<&str>, detail: String) {
@@ -173,6 +212,20 @@ impl Summary {
                 if !hosts.is_empty() {
                     self.values
                         .entry(field.clone())
+                        .or_default()
+                        .entry(v)
+                        .or_default()
+                        .extend(hosts);
+                }
+            }
+        }
+        for (d, vals) in other.drifts {
+            for (v, hosts) in vals {
+                let hosts: BTreeSet<String> =
+                    hosts.into_iter().filter(|h| !dup.contains(h)).collect();
+                if !hosts.is_empty() {
+                    self.drifts
+                        .entry(d.clone())
                         .or_default()
                         .entry(v)
                         .or_default()
@@ -263,6 +316,52 @@ impl Summary {
                 }
             }
         }
+        let baseline = self.baseline.as_ref().map(|b| {
+            let mut drifting: BTreeSet<&String> = BTreeSet::new();
+            let mut drifts: Vec<DriftGroup> = self
+                .drifts
+                .iter()
+                .map(|(d, vals)| {
+                    let mut nodes: Vec<String> = Vec::new();
+                    for hosts in vals.values() {
+                        drifting.extend(hosts);
+                        nodes.extend(hosts.iter().cloned());
+                    }
+                    nodes.sort();
+                    DriftGroup {
+                        kind: d.kind(),
+                        what: d.what.clone(),
+                        subject: d.subject.clone(),
+                        baseline: d.baseline.clone(),
+                        count: nodes.len(),
+                        nodes,
+                        now: vals
+                            .iter()
+                            .map(|(v, hosts)| DriftValue {
+                                value: v.clone(),
+                                nodes: hosts.iter().cloned().collect(),
+                            })
+                            .collect(),
+                    }
+                })
+                .collect();
+            drifts.sort_by(|a, b| {
+                (std::cmp::Reverse(a.count), &a.kind).cmp(&(std::cmp::Reverse(b.count), &b.kind))
+            });
+            let str_at = |p: &str| {
+                b.pointer(p)
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("-")
+                    .to_string()
+            };
+            BaselineSummary {
+                host: str_at("/host"),
+                fingerprint: str_at("/fingerprint/id"),
+                compared: self.nodes.len(),
+                drifting: drifting.len(),
+                drifts,
+            }
+        });
         let mut notes = self.notes.clone();
         notes.sort_by(|a, b| (a.kind, &a.source).cmp(&(b.kind, &b.source)));
         Report {
@@ -275,6 +374,7 @@ impl Summary {
             outliers,
             notes,
             notes_dropped: self.notes_dropped.clone(),
+            baseline,
         }
     }
 }
@@ -322,6 +422,41 @@ pub struct Report {
     pub notes: Vec<Note>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub notes_dropped: BTreeMap<Problem, u64>,
+    /// With `--baseline` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineSummary>,
+}
+
+/// `merge --baseline`: the baseline compared with, and the nodes per drift kind.
+#[derive(Debug, Serialize)]
+pub struct BaselineSummary {
+    pub host: String,
+    pub fingerprint: String,
+    /// Nodes compared (every report used).
+    pub compared: usize,
+    /// Nodes with at least one drift.
+    pub drifting: usize,
+    pub drifts: Vec<DriftGroup>,
+}
+
+/// One drift kind: the baseline's value, and each value seen instead with its nodes.
+#[derive(Debug, Serialize)]
+pub struct DriftGroup {
+    /// `what`, and the check id of a `check verdict` drift.
+    pub kind: String,
+    pub what: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    pub baseline: String,
+    pub count: usize,
+    pub nodes: Vec<String>,
+    pub now: Vec<DriftValue>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DriftValue {
+    pub value: String,
+    pub nodes: Vec<String>,
 }
 
 impl Report {

@@ -5,6 +5,7 @@ pub mod human;
 pub mod json;
 pub mod npd;
 pub mod progress;
+pub mod prometheus;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
