@@ -17,21 +17,20 @@ scripts/real-roots.sh all || status=$?
 cargo fmt --all -- --check
 cargo clippy --all-targets --locked -- -D warnings
 
-# The doctor writes nothing outside its own temp dir, and the tests leave nothing in /tmp: compare
-# /tmp before and after the suite. Names: the doctor's and its children's temporaries, LLVM's
-# unique names (`a-1f3411`: clang's per-input directories) and the tempfile crate's (`.tmpAbC123`).
-# Other programs on a shared machine may come and go in /tmp meanwhile, so only these count.
-before=$(mktemp)
-ls -A /tmp | sort >"$before"
-ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1 cargo test --all-targets --locked
-litter=$(ls -A /tmp | sort | comm -13 "$before" - |
-  grep -E '^(rocm-doctor-|probe|hip-|hipcc|a\.out)|^[A-Za-z0-9_.+]+-[0-9a-f]{6}(\.[a-z]+)?$|^\.tmp[A-Za-z0-9]{6}$' || true)
-rm -f "$before"
+# The doctor writes nothing outside its own temp dir, and the tests leave nothing behind: the
+# suite runs with a private TMPDIR, which must be empty afterwards (the doctor's temp dirs, its
+# children's temporaries, LLVM's and tempfile's unique names would all land there). A private
+# directory, not /tmp, so that other programs on a shared machine (another doctor included)
+# cannot make the check fail.
+suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/rocm-doctor-suite.XXXXXX")
+ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1 TMPDIR="$suite_tmp" cargo test --all-targets --locked
+litter=$(ls -A "$suite_tmp")
 if [ -n "$litter" ]; then
-  echo "left in /tmp by the test suite: $litter" >&2
+  echo "left in the suite's TMPDIR by the tests: $litter" >&2
   exit 1
 fi
-echo "/tmp: nothing left behind by the doctor"
+rmdir "$suite_tmp"
+echo "TMPDIR: nothing left behind by the doctor or the tests"
 
 # Every fuzz target briefly (~6 s each, ~60 s in all): the committed crash inputs under
 # tests/fixtures/fuzz-regressions are replayed first, so a regression fails here at once.

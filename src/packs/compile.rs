@@ -179,26 +179,10 @@ pub fn explain_toml_error(msg: &str) -> String {
 pub fn did_you_mean<'a>(bad: &str, candidates: &[&'a str]) -> Option<&'a str> {
     candidates
         .iter()
-        .map(|c| (edit_distance(bad, c), *c))
+        .map(|c| (strsim::levenshtein(bad, c), *c))
         .filter(|(d, c)| *d <= (c.len().max(bad.len()) / 3).max(2))
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 pub fn regex(pattern: &str) -> Result<Regex, String> {
