@@ -21,6 +21,7 @@ mod gpu_isa_table;
 mod inspect_props;
 mod inspect_real;
 mod inspect_stream;
+mod kernlog;
 mod log_cli;
 mod logscan_props;
 mod new_check;
