@@ -537,6 +537,62 @@ mod tests {
         assert!(f.grant.iter().any(|g| g.contains("as root")));
     }
 
+    /// A sysroot whose PATH holds a stand-in `journalctl` script printing `stdout` and `stderr`.
+    fn fake_journalctl(stdout: &str, stderr: &str) -> (tempfile::TempDir, Host) {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join("usr/bin")).unwrap();
+        std::fs::create_dir_all(t.path().join("etc")).unwrap();
+        std::fs::write(
+            t.path().join("etc/group"),
+            "adm:x:4:\nsystemd-journal:x:999:\n",
+        )
+        .unwrap();
+        let script = t.path().join("usr/bin/journalctl");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ncat <<'OUT'\n{stdout}OUT\ncat >&2 <<'ERR'\n{stderr}ERR\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let host = Host::new(
+            t.path().to_path_buf(),
+            Env::from_pairs([("PATH", "/usr/bin")]),
+            Limits::new(Duration::from_secs(5), Duration::from_secs(20)),
+        );
+        (t, host)
+    }
+
+    #[test]
+    fn journal_lines_are_read() {
+        // journalctl -k -o short-monotonic as in the reference §8.0 (a boot banner included).
+        let (_t, host) = fake_journalctl(
+            "-- Boot 0123456789abcdef --\n[ 3081.747745] tiana kernel: amdgpu 0000:2b:00.0: amdgpu: GPU reset begin!\n",
+            "",
+        );
+        let log = read_journal(&host).unwrap_or_else(|f| panic!("{:?}", f.attempt));
+        assert_eq!(log.origin, Origin::Journal);
+        assert_eq!(log.lines.len(), 1);
+        assert_eq!(log.lines[0].ts, Some(3081.747745));
+    }
+
+    #[test]
+    fn journal_without_permission_names_the_groups() {
+        // journalctl's words without access (reference §9, [real]).
+        let (_t, host) = fake_journalctl(
+            "",
+            "No journal files were opened due to insufficient permissions.\n",
+        );
+        let f = read_journal(&host).unwrap_err();
+        assert!(f.attempt.why.contains("not readable"), "{}", f.attempt.why);
+        assert!(
+            f.attempt.why.contains("systemd-journal (gid 999)"),
+            "{}",
+            f.attempt.why
+        );
+        assert!(f.grant[0].contains("usermod -aG systemd-journal"));
+    }
+
     #[test]
     fn no_boot_marker_keeps_everything_and_says_so() {
         let lines = parse_text(b"Jan 23 22:04:34 h kernel: [ 3081.7] amdgpu: x\n");
