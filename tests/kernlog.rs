@@ -101,3 +101,93 @@ proptest! {
         let _ = kernlog::classify(&l);
     }
 }
+
+/// Every case text of the symptom corpus (tests/corpus/*.toml, each case with its source link):
+/// the kernel events found, folded, per case. Cases not listed must give none, so this also
+/// guards against events found in build logs, library output and harmless noise.
+#[test]
+fn corpus_texts_give_exactly_these_events() {
+    let expected: &[(&str, &[&str])] = &[
+        (
+            "gpu-rocm-1214-x5650-rx580-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "gpu-rocm-237-b250-chipset-slot-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "gpu-rocm-2232-pitcairn-not-supported-in-kfd",
+            &["asic-unsupported"],
+        ),
+        (
+            "gpu-rocm-912-vega20-ta-firmware-harmless",
+            &["firmware-load-failed", "firmware-load-failed"],
+        ),
+        (
+            "gpu-rocm-2747-mi210-psp-ring-fabric-link",
+            &["firmware-load-failed"],
+        ),
+        (
+            "gpu-awsdocs-152-amdgpu-unknown-symbol-iommu-v2",
+            &["iommu-failure"; 5],
+        ),
+        (
+            "gpu-rocm-719-did-15d8-missing-picasso",
+            &["device-id-missing"],
+        ),
+        (
+            "gpu-rocm-1357-mi100-arcturus-gpu-info-missing",
+            &[
+                "firmware-load-failed",
+                "firmware-load-failed",
+                "ip-init-failed",
+                "probe-failed",
+            ],
+        ),
+        (
+            "gpu-rocminstall-615-mi210-probe-error-12-bios",
+            &["ip-init-failed", "probe-failed"],
+        ),
+        (
+            "gpu-rocmlibs-1132-gfx1151-hang-page-fault",
+            &["vm-page-fault"],
+        ),
+        ("co-rocm-5616-mes-firmware-fault", &["vm-page-fault"]),
+        (
+            "co-nixpkgs-207109-5600g-override-1030-pagefault",
+            &["vm-page-fault"],
+        ),
+    ];
+    #[derive(serde::Deserialize)]
+    struct Case {
+        id: String,
+        text: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct File {
+        case: Vec<Case>,
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let file: File = toml::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        for c in file.case {
+            let got: Vec<&str> = kernlog::amdgpu_events(&kernlog::parse_text(c.text.as_bytes()))
+                .iter()
+                .map(|(_, e)| e.kind.name())
+                .collect();
+            let want: &[&str] = expected
+                .iter()
+                .find(|(id, _)| *id == c.id)
+                .map_or(&[], |(_, k)| k);
+            assert_eq!(got, want, "case {}", c.id);
+            seen += 1;
+        }
+    }
+    assert!(seen > 100, "{seen} cases");
+}
