@@ -21,6 +21,7 @@ pub mod host;
 pub mod inspect;
 pub mod inventory;
 pub mod isa;
+pub mod kernlog;
 pub mod logscan;
 pub mod packaging;
 pub mod packs;

@@ -23,6 +23,7 @@ mod health;
 mod inspect_props;
 mod inspect_real;
 mod inspect_stream;
+mod kernlog;
 mod log_cli;
 mod logscan_props;
 mod new_check;

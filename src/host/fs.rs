@@ -122,6 +122,16 @@ impl RootedFs {
         std::fs::File::open(self.resolve_host(p)?)
     }
 
+    /// Opens a file for reading with `O_NONBLOCK`: a character device such as `/dev/kmsg` then
+    /// answers `EAGAIN` instead of blocking when it has nothing more to give.
+    pub fn open_nonblocking(&self, p: &Path) -> io::Result<std::fs::File> {
+        use std::os::unix::fs::OpenOptionsExt;
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(nix::libc::O_NONBLOCK)
+            .open(self.resolve_host(p)?)
+    }
+
     /// Canonical machine path: every symlink resolved inside the sysroot, `..` applied,
     /// symlink loops reported as `ELOOP`.
     pub fn canonicalize(&self, p: &Path) -> io::Result<PathBuf> {

@@ -1,0 +1,193 @@
+//! The kernel-log evidence layer (src/kernlog) on fixture sysroots, read through the Host as a
+//! check would, and a property test that no input makes the parser panic.
+
+use proptest::prelude::*;
+use rocm_doctor::host::{Host, Limits};
+use rocm_doctor::kernlog::{self, EventKind, Origin};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn sysroot(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/sysroots")
+        .join(name)
+}
+
+fn host(name: &str) -> Host {
+    Host::for_sysroot(
+        &sysroot(name),
+        Limits::new(Duration::from_secs(5), Duration::from_secs(20)),
+    )
+    .unwrap()
+}
+
+#[test]
+fn kern_log_keeps_this_boot_and_folds_the_page_fault() {
+    let log = kernlog::read(&host("kernlog-gfx1151-page-fault")).unwrap();
+    assert_eq!(log.origin, Origin::File("/var/log/kern.log".into()));
+    // The fixture file was tried first and is absent.
+    assert!(
+        log.notes[0].starts_with("/var/log/rocm-doctor-dmesg.txt not read: ENOENT"),
+        "{:?}",
+        log.notes
+    );
+    assert!(
+        log.notes
+            .iter()
+            .any(|n| n.contains("kept the 13 lines from the last boot on (line 5")),
+        "{:?}",
+        log.notes
+    );
+    let events = kernlog::amdgpu_events(&log.lines);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let (i, e) = &events[0];
+    assert_eq!(*i, 3);
+    assert_eq!(e.kind, EventKind::VmPageFault);
+    assert_eq!(e.device.as_deref(), Some("0000:c3:00.0"));
+    assert_eq!(e.process, Some(("llama-bench-roc".to_string(), 345001)));
+    assert_eq!(e.extra.len(), 9);
+    assert_eq!(log.lines[*i].wall.as_deref(), Some("Aug 08 22:35:13"));
+    let s = kernlog::summarize(&events);
+    assert_eq!((s.len(), s[0].count), (1, 1));
+}
+
+#[test]
+fn the_fixture_dmesg_file_is_read_first() {
+    let log = kernlog::read(&host("kernlog-mi100-gpu-info")).unwrap();
+    assert_eq!(
+        log.origin,
+        Origin::File("/var/log/rocm-doctor-dmesg.txt".into())
+    );
+    assert!(log.notes.iter().any(|n| n.starts_with("no boot marker")));
+    let events = kernlog::amdgpu_events(&log.lines);
+    let kinds: Vec<(usize, EventKind)> = events.iter().map(|(i, e)| (*i, e.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (8, EventKind::FirmwareLoadFailed),
+            (9, EventKind::FirmwareLoadFailed),
+            (10, EventKind::IpInitFailed),
+            (12, EventKind::ProbeFailed),
+        ]
+    );
+    assert!(events
+        .iter()
+        .all(|(_, e)| e.device.as_deref() == Some("0000:23:00.0")));
+    assert_eq!(events[3].1.error, Some(-2));
+}
+
+#[test]
+fn a_root_without_logs_is_unavailable_not_an_error() {
+    let e = kernlog::read(&host("gfx1030-dgpu")).unwrap_err();
+    assert_eq!(e.attempts.len(), 3);
+    assert!(e.to_string().contains("/var/log/kern.log: ENOENT"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parsing_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let lines = kernlog::parse_text(&bytes);
+        let _ = kernlog::amdgpu_events(&lines);
+        let _ = kernlog::parse_kmsg_record(&bytes);
+    }
+
+    #[test]
+    fn kernel_shaped_lines_never_panic(
+        s in "(<[0-9]{1,3}>)?(\\[[ 0-9.TC]{0,14}\\] ?)?([0-9,;\\-c]{0,16})?(amdgpu [0-9a-f:.]{0,14}: |kfd kfd: |\\[drm:[a-z_]{0,8} \\[amdgpu\\]\\] |\\[drm\\] )?(amdgpu: )?(\\{[0-9]{0,3}\\}?)?[ -~\\t]{0,80}"
+    ) {
+        let l = kernlog::parse_line(&s);
+        let _ = kernlog::classify(&l);
+    }
+}
+
+/// Every case text of the symptom corpus (tests/corpus/*.toml, each case with its source link):
+/// the kernel events found, folded, per case. Cases not listed must give none, so this also
+/// guards against events found in build logs, library output and harmless noise.
+#[test]
+fn corpus_texts_give_exactly_these_events() {
+    let expected: &[(&str, &[&str])] = &[
+        (
+            "gpu-rocm-1214-x5650-rx580-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "gpu-rocm-237-b250-chipset-slot-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "gpu-rocm-2232-pitcairn-not-supported-in-kfd",
+            &["asic-unsupported"],
+        ),
+        (
+            "gpu-rocm-912-vega20-ta-firmware-harmless",
+            &["firmware-load-failed", "firmware-load-failed"],
+        ),
+        (
+            "gpu-rocm-2747-mi210-psp-ring-fabric-link",
+            &["firmware-load-failed"],
+        ),
+        (
+            "gpu-awsdocs-152-amdgpu-unknown-symbol-iommu-v2",
+            &["iommu-failure"; 5],
+        ),
+        (
+            "gpu-rocm-719-did-15d8-missing-picasso",
+            &["device-id-missing"],
+        ),
+        (
+            "gpu-rocm-1357-mi100-arcturus-gpu-info-missing",
+            &[
+                "firmware-load-failed",
+                "firmware-load-failed",
+                "ip-init-failed",
+                "probe-failed",
+            ],
+        ),
+        (
+            "gpu-rocminstall-615-mi210-probe-error-12-bios",
+            &["ip-init-failed", "probe-failed"],
+        ),
+        (
+            "gpu-rocmlibs-1132-gfx1151-hang-page-fault",
+            &["vm-page-fault"],
+        ),
+        ("co-rocm-5616-mes-firmware-fault", &["vm-page-fault"]),
+        (
+            "co-nixpkgs-207109-5600g-override-1030-pagefault",
+            &["vm-page-fault"],
+        ),
+    ];
+    #[derive(serde::Deserialize)]
+    struct Case {
+        id: String,
+        text: String,
+    }
+    #[derive(serde::Deserialize)]
+    struct File {
+        case: Vec<Case>,
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let file: File = toml::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        for c in file.case {
+            let got: Vec<&str> = kernlog::amdgpu_events(&kernlog::parse_text(c.text.as_bytes()))
+                .iter()
+                .map(|(_, e)| e.kind.name())
+                .collect();
+            let want: &[&str] = expected
+                .iter()
+                .find(|(id, _)| *id == c.id)
+                .map_or(&[], |(_, k)| k);
+            assert_eq!(got, want, "case {}", c.id);
+            seen += 1;
+        }
+    }
+    assert!(seen > 100, "{seen} cases");
+}
