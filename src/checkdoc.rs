@@ -14,6 +14,7 @@ pub enum Category {
     Runtime,
     Gpu,
     Health,
+    Kernel,
     Libs,
     Asm,
 }
@@ -25,6 +26,7 @@ impl Category {
         Category::Runtime,
         Category::Gpu,
         Category::Health,
+        Category::Kernel,
         Category::Libs,
         Category::Asm,
     ];
@@ -36,6 +38,7 @@ impl Category {
             Category::Runtime => "runtime",
             Category::Gpu => "gpu",
             Category::Health => "health",
+            Category::Kernel => "kernel",
             Category::Libs => "libs",
             Category::Asm => "asm",
         }

@@ -64,6 +64,7 @@ mod tests {
             ("runtime.toml", &|| crate::checks::docs().len()),
             ("gpu.toml", &|| crate::checks::docs().len()),
             ("health.toml", &|| crate::checks::docs().len()),
+            ("kernel.toml", &|| crate::checks::docs().len()),
             ("libs.toml", &|| crate::checks::docs().len()),
             ("asm.toml", &|| crate::checks::docs().len()),
             // Its own loader, moving to the pack engine (issue 9); tested in its module.

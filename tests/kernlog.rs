@@ -191,3 +191,145 @@ fn corpus_texts_give_exactly_these_events() {
     }
     assert!(seen > 100, "{seen} cases");
 }
+
+/// The kernel family as the doctor reports it, on the fixture logs: each kind a finding with
+/// its status, the catalogue's cause beside a line it knows, and a readable log's pass.
+#[test]
+fn the_kernel_checks_report_the_fixture_logs() {
+    let (doc, code) = crate::common::run_json(
+        [
+            "--sysroot",
+            crate::common::fixture("sysroots", "kernlog-mi100-gpu-info")
+                .to_str()
+                .unwrap(),
+            "--only",
+            "kernel",
+        ],
+        &[],
+    );
+    assert_eq!(code, 1, "{doc:#}");
+    let of = |id: &str| crate::common::findings(&doc, id);
+    assert_eq!(of("kernel.log")[0]["status"], "pass");
+    let init = of("kernel.driver-init");
+    assert!(init.iter().all(|f| f["status"] == "fail"), "{doc:#}");
+    assert!(
+        init[0]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("arcturus_gpu_info.bin"),
+        "{doc:#}"
+    );
+    assert!(
+        doc.to_string().contains("amdgpu-firmware-missing"),
+        "{doc:#}"
+    );
+    for id in [
+        "kernel.hangs",
+        "kernel.page-faults",
+        "kernel.ras",
+        "kernel.smu",
+    ] {
+        assert_eq!(of(id)[0]["status"], "pass", "{id}");
+    }
+    let (doc, code) = crate::common::run_json(
+        [
+            "--sysroot",
+            crate::common::fixture("sysroots", "kernlog-gfx1151-page-fault")
+                .to_str()
+                .unwrap(),
+            "--only",
+            "kernel.page-faults",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{doc:#}");
+    let f = &crate::common::findings(&doc, "kernel.page-faults")[0];
+    assert_eq!(f["status"], "warn");
+    assert!(
+        f.to_string().contains("llama-bench-roc pid 345001"),
+        "{f:#}"
+    );
+}
+
+#[test]
+fn a_missing_or_unreadable_kernel_log_is_a_skip_and_says_how_to_grant_access() {
+    use std::os::unix::fs::PermissionsExt;
+    // No log at all: every kernel check skips, kernel.log lists what it tried.
+    let empty = tempfile::tempdir().unwrap();
+    let (doc, code) = crate::common::run_json(
+        [
+            "--sysroot",
+            empty.path().to_str().unwrap(),
+            "--only",
+            "kernel",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{doc:#}");
+    for f in doc["findings"].as_array().unwrap() {
+        assert_eq!(f["status"], "skip", "{f:#}");
+    }
+    let log = &crate::common::findings(&doc, "kernel.log")[0];
+    assert!(log.to_string().contains("kern.log: ENOENT"), "{log:#}");
+    // A log this user may not read: a skip whose fix says how to get access.
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("var/log");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kern.log");
+    std::fs::write(
+        &file,
+        "Nov 25 10:00:00 node kernel: [    0.000000] Linux version 6.8.0 (x)\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    for d in [root.path(), &root.path().join("var"), &dir] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let Some(doc) = crate::common::doctor_as_unprivileged(
+        &[],
+        &[
+            "--json",
+            "--sysroot",
+            root.path().to_str().unwrap(),
+            "--only",
+            "kernel.log",
+        ],
+    ) else {
+        return;
+    };
+    let log = &crate::common::findings(&doc, "kernel.log")[0];
+    assert_eq!(log["status"], "skip", "{log:#}");
+    assert!(log.to_string().contains("EACCES"), "{log:#}");
+    let fix = log["fix"]["text"].as_str().unwrap_or("");
+    assert!(fix.contains("adm"), "{log:#}");
+}
+
+#[test]
+fn harmless_kernel_lines_are_reported_as_harmless() {
+    // ROCm/ROCm#912: the optional TA firmware of a Radeon VII, harmless by the maintainers.
+    let root = tempfile::tempdir().unwrap();
+    let log = root.path().join("var/log");
+    std::fs::create_dir_all(&log).unwrap();
+    std::fs::write(
+        log.join("kern.log"),
+        "Nov 25 10:00:00 node kernel: [    0.000000] Linux version 5.4.0-rc3 (x)\n\
+         Nov 25 10:00:03 node kernel: [    3.353884] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2\n",
+    )
+    .unwrap();
+    let (doc, code) = crate::common::run_json(
+        [
+            "--sysroot",
+            root.path().to_str().unwrap(),
+            "--only",
+            "kernel.driver-init",
+        ],
+        &[],
+    );
+    assert_eq!(code, 0, "{doc:#}");
+    let f = &crate::common::findings(&doc, "kernel.driver-init")[0];
+    assert_eq!(f["status"], "pass", "{f:#}");
+    assert!(
+        f["summary"].as_str().unwrap().starts_with("harmless: "),
+        "{f:#}"
+    );
+}

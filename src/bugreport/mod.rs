@@ -76,11 +76,18 @@ pub fn gather(
     }
 }
 
-/// HOOK (kernel log): the amdgpu/KFD lines of the kernel log for the "Kernel log" section
-/// (`render::kernel_log_section`). No reader yet: the section is left out until one returns
-/// lines here (through the `Host`, so `--sysroot` fixtures work).
-pub fn kernel_lines(_host: &Host) -> Vec<String> {
-    Vec::new()
+/// The amdgpu/KFD lines of this boot's kernel log (`kernlog`, through the `Host`, so
+/// `--sysroot` fixtures work), for the "Kernel log" section; none when it cannot be read.
+pub fn kernel_lines(host: &Host) -> Vec<String> {
+    let Ok(log) = crate::kernlog::read(host) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, e) in crate::kernlog::amdgpu_events(&log.lines) {
+        out.push(log.lines[i].text.clone());
+        out.extend(e.extra.iter().cloned());
+    }
+    out
 }
 
 /// Replaces user and host names in every string the report shows.

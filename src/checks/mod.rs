@@ -4,6 +4,7 @@
 pub mod asm;
 pub mod gpu;
 pub mod health;
+pub mod kernel;
 pub mod libs;
 pub mod runtime;
 pub mod targets;
@@ -58,6 +59,10 @@ const DOC_FILES: &[(&str, &str)] = &[
         "checks/health.toml",
         include_str!("../../checks/health.toml"),
     ),
+    (
+        "checks/kernel.toml",
+        include_str!("../../checks/kernel.toml"),
+    ),
     ("checks/libs.toml", include_str!("../../checks/libs.toml")),
     ("checks/asm.toml", include_str!("../../checks/asm.toml")),
 ];
@@ -97,6 +102,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
     v.extend_from_slice(runtime::CHECKS);
     v.extend_from_slice(gpu::CHECKS);
     v.extend_from_slice(health::CHECKS);
+    v.extend_from_slice(kernel::CHECKS);
     v.extend_from_slice(libs::CHECKS);
     v.extend_from_slice(asm::CHECKS);
     v

@@ -30,6 +30,8 @@ pub struct Inventory<'a> {
     targets: OnceLock<targets::Targets>,
     gpu: OnceLock<crate::gpu::Topology>,
     health: OnceLock<crate::gpu::health::Health>,
+    kernel_log: OnceLock<Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>>,
+    kernel_events: OnceLock<Vec<(usize, crate::kernlog::Event)>>,
 }
 
 impl<'a> Inventory<'a> {
@@ -47,6 +49,8 @@ impl<'a> Inventory<'a> {
             targets: OnceLock::new(),
             gpu: OnceLock::new(),
             health: OnceLock::new(),
+            kernel_log: OnceLock::new(),
+            kernel_events: OnceLock::new(),
         }
     }
 
@@ -122,6 +126,20 @@ impl<'a> Inventory<'a> {
     pub fn health(&self) -> &crate::gpu::health::Health {
         self.health
             .get_or_init(|| crate::gpu::health::read_health(self.host))
+    }
+
+    /// The kernel log of this boot (or why it cannot be read), read once.
+    pub fn kernel_log(&self) -> &Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable> {
+        self.kernel_log
+            .get_or_init(|| crate::kernlog::read(self.host))
+    }
+
+    /// The amdgpu/KFD events of the kernel log (empty when it cannot be read).
+    pub fn kernel_events(&self) -> &[(usize, crate::kernlog::Event)] {
+        self.kernel_events.get_or_init(|| match self.kernel_log() {
+            Ok(k) => crate::kernlog::amdgpu_events(&k.lines),
+            Err(_) => Vec::new(),
+        })
     }
 
     pub fn gpu_if_computed(&self) -> Option<&crate::gpu::Topology> {

@@ -235,3 +235,51 @@ impl PackSet {
 
 /// The id of the finding a broken pack file becomes.
 pub const LOAD_ERROR_ID: &str = "packs.load";
+
+/// The built-in symptom packs (`checks/packs/symptoms*.toml`): the one catalogue `why`, `log`
+/// and the kernel-log checks share (docs/check-packs.md).
+pub const SYMPTOM_PACKS: &[(&str, &str)] = &[
+    (
+        "checks/packs/symptoms.toml",
+        include_str!("../../checks/packs/symptoms.toml"),
+    ),
+    (
+        "checks/packs/symptoms-gpu.toml",
+        include_str!("../../checks/packs/symptoms-gpu.toml"),
+    ),
+    (
+        "checks/packs/symptoms-libs.toml",
+        include_str!("../../checks/packs/symptoms-libs.toml"),
+    ),
+];
+
+/// The built-in symptoms alone, compiled once, for the checks and readers that recognise a
+/// line without a run's packs (the kernel-log checks, `log`). A table that does not compile is
+/// a bug of this build: its symptoms are left out (a unit test keeps that from shipping).
+pub fn catalogue() -> &'static PackSet {
+    static SET: std::sync::OnceLock<PackSet> = std::sync::OnceLock::new();
+    SET.get_or_init(|| {
+        let mut set = PackSet::default();
+        for (name, text) in SYMPTOM_PACKS {
+            if let Ok(pack) = compile::compile(name, text) {
+                set.loaded.push(Loaded::Ok {
+                    origin: Origin::BuiltIn(name),
+                    pack,
+                });
+            }
+        }
+        set
+    })
+}
+
+#[cfg(test)]
+mod catalogue_tests {
+    #[test]
+    fn every_symptom_pack_compiles_into_the_catalogue() {
+        assert_eq!(
+            super::catalogue().packs().count(),
+            super::SYMPTOM_PACKS.len()
+        );
+        assert!(super::catalogue().symptoms().count() >= 60);
+    }
+}

@@ -31,18 +31,6 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "checks/packs/cmake.toml",
         include_str!("../../checks/packs/cmake.toml"),
     ),
-    (
-        "checks/packs/symptoms.toml",
-        include_str!("../../checks/packs/symptoms.toml"),
-    ),
-    (
-        "checks/packs/symptoms-gpu.toml",
-        include_str!("../../checks/packs/symptoms-gpu.toml"),
-    ),
-    (
-        "checks/packs/symptoms-libs.toml",
-        include_str!("../../checks/packs/symptoms-libs.toml"),
-    ),
 ];
 
 pub const SYSTEM_DIR: &str = "/etc/rocm-doctor/checks.d";
@@ -65,7 +53,7 @@ pub fn user_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// user directory is normal; a missing `--checks` path is a broken entry.
 pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> PackSet {
     let mut set = PackSet::default();
-    for (name, text) in BUILT_IN {
+    for (name, text) in BUILT_IN.iter().chain(super::SYMPTOM_PACKS) {
         push(&mut set, Origin::BuiltIn(name), Ok(text.to_string()), name);
     }
     // The known issues, compiled from their own table into pack checks (one engine; the

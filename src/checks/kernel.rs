@@ -1,0 +1,221 @@
+//! The kernel log as evidence: the amdgpu/KFD/DRM lines of this boot (`src/kernlog/`), read once
+//! per run, judged per kind. A line the symptom catalogue knows (`packs::catalogue()`, the one
+//! `why` and `log` use) gets that symptom's cause and fix, and harmless lines are said to be
+//! harmless; the others get the family's own fix. No permission to read the log is a skip that
+//! says how to grant it.
+
+use super::{CheckFn, Ctx};
+use crate::kernlog::{Event, EventKind, KernelLog, RasSeverity};
+use crate::report::{Finding, Status};
+
+pub const CHECKS: &[(&str, CheckFn)] = &[
+    ("kernel.log", log),
+    ("kernel.driver-init", driver_init),
+    ("kernel.hangs", hangs),
+    ("kernel.page-faults", page_faults),
+    ("kernel.ras", ras),
+    ("kernel.smu", smu),
+];
+
+fn log(ctx: &Ctx) -> Vec<Finding> {
+    match ctx.inv.kernel_log() {
+        Ok(k) => {
+            let events = ctx.inv.kernel_events();
+            let mut f = Finding::pass(format!(
+                "read {} line(s) of this boot from {}: {} amdgpu/KFD event(s)",
+                k.lines.len(),
+                k.described,
+                events.len()
+            ));
+            f = f.evidence_lines(k.notes.iter().cloned());
+            vec![f]
+        }
+        Err(u) => {
+            let mut f = Finding::skip("the kernel log of this boot cannot be read here")
+                .evidence_lines(
+                    u.attempts
+                        .iter()
+                        .map(|a| format!("{}: {}", a.source, a.why)),
+                );
+            if let Some(g) = u.grant.first() {
+                f = f.fix_text(g.clone());
+            }
+            vec![f.evidence_lines(u.grant.iter().skip(1).cloned())]
+        }
+    }
+}
+
+/// Events of one kind on one device (by the index of their first line).
+type Group<'a> = (EventKind, Option<String>, Vec<&'a (usize, Event)>);
+
+/// The findings for the events of `kinds`, grouped by kind and device; `status` gives each
+/// group's status from its events.
+fn judge(
+    ctx: &Ctx,
+    kinds: &[EventKind],
+    what: &str,
+    status: impl Fn(&Event) -> Status,
+    default_fix: &str,
+) -> Vec<Finding> {
+    let k: &KernelLog = match ctx.inv.kernel_log() {
+        Ok(k) => k,
+        Err(_) => {
+            return vec![Finding::skip(
+                "the kernel log cannot be read here (see kernel.log)",
+            )]
+        }
+    };
+    let events = ctx.inv.kernel_events();
+    let mut groups: Vec<Group> = Vec::new();
+    for e in events.iter().filter(|(_, e)| kinds.contains(&e.kind)) {
+        match groups
+            .iter_mut()
+            .find(|(kind, dev, _)| *kind == e.1.kind && *dev == e.1.device)
+        {
+            Some(g) => g.2.push(e),
+            None => groups.push((e.1.kind, e.1.device.clone(), vec![e])),
+        }
+    }
+    if groups.is_empty() {
+        return vec![Finding::pass(format!(
+            "no {what} in the kernel log of this boot ({} lines from {})",
+            k.lines.len(),
+            k.described
+        ))];
+    }
+    let catalogue = crate::packs::catalogue();
+    let mut out = Vec::new();
+    for (kind, device, evs) in groups {
+        let first = &evs[0].1;
+        let worst = evs
+            .iter()
+            .map(|(_, e)| status(e))
+            .max_by_key(|s| match s {
+                Status::Fail => 3,
+                Status::Warn => 2,
+                _ => 1,
+            })
+            .unwrap_or(Status::Warn);
+        let line = &k.lines[evs[0].0];
+        let hit = crate::packs::why::recognise(catalogue, &line.text)
+            .into_iter()
+            .next();
+        let harmless = hit.as_ref().is_some_and(|h| h.symptom.harmless);
+        let count = if evs.len() == 1 {
+            String::new()
+        } else {
+            format!(
+                " ({} times, last: {})",
+                evs.len(),
+                evs[evs.len() - 1].1.detail
+            )
+        };
+        let summary = format!("{}: {}{count}", kind.name(), first.detail);
+        let mut f = match (harmless, worst) {
+            (true, _) => Finding::pass(format!("harmless: {summary}")),
+            (false, Status::Fail) => Finding::fail(summary),
+            (false, Status::Pass) => Finding::pass(summary),
+            (false, _) => Finding::warn(summary),
+        };
+        if let Some(d) = device {
+            f = f.subject(d);
+        }
+        let mut evidence = Vec::new();
+        for (i, e) in evs.iter().take(4) {
+            evidence.push(format!("line {}: {}", i + 1, k.lines[*i].text));
+            if let Some((name, pid)) = &e.process {
+                evidence.push(format!("  process {name} pid {pid}"));
+            }
+            evidence.extend(e.extra.iter().take(6).map(|x| format!("  {x}")));
+        }
+        if let Some(h) = &hit {
+            evidence.push(format!(
+                "the symptom catalogue knows this line: {} ({}): {}",
+                h.symptom.id,
+                h.symptom.class.as_deref().unwrap_or("-"),
+                h.symptom.cause.trim()
+            ));
+        }
+        f = f.evidence_lines(evidence);
+        if f.status != Status::Pass {
+            let fix = hit
+                .as_ref()
+                .map(|h| h.symptom.fix.trim().to_string())
+                .unwrap_or_else(|| default_fix.to_string());
+            f = f.fix_text(fix);
+        }
+        out.push(f);
+    }
+    out
+}
+
+fn driver_init(ctx: &Ctx) -> Vec<Finding> {
+    judge(
+        ctx,
+        &[
+            EventKind::FirmwareLoadFailed,
+            EventKind::IpInitFailed,
+            EventKind::ProbeFailed,
+            EventKind::AsicUnsupported,
+            EventKind::DeviceIdMissing,
+            EventKind::PcieAtomicsRejected,
+            EventKind::IommuFailure,
+        ],
+        "driver or KFD initialisation failure",
+        |_| Status::Fail,
+        "Read the kernel log around the line (dmesg | grep -i -e amdgpu -e kfd): a missing firmware needs a newer linux-firmware and a rebuilt initramfs; an unsupported device needs a newer kernel or another GPU.",
+    )
+}
+
+fn hangs(ctx: &Ctx) -> Vec<Finding> {
+    judge(
+        ctx,
+        &[
+            EventKind::RingTimeout,
+            EventKind::HwsHang,
+            EventKind::GpuResetBegin,
+            EventKind::GpuResetSucceeded,
+            EventKind::GpuResetFailed,
+            EventKind::VramLost,
+        ],
+        "ring timeout, GPU hang or reset",
+        |e| match e.kind {
+            EventKind::GpuResetFailed | EventKind::VramLost => Status::Fail,
+            _ => Status::Warn,
+        },
+        "A GPU hung since boot: update the kernel/amdgpu and ROCm; the process named in the report ran the kernel that hung. A failed reset or lost VRAM needs a reboot before the GPU is trusted again.",
+    )
+}
+
+fn page_faults(ctx: &Ctx) -> Vec<Finding> {
+    judge(
+        ctx,
+        &[EventKind::VmPageFault],
+        "GPU page fault",
+        |_| Status::Warn,
+        "A GPU kernel accessed unmapped memory: the process named is the one to debug (or its library to update); repeated faults from many programs point at the driver.",
+    )
+}
+
+fn ras(ctx: &Ctx) -> Vec<Finding> {
+    judge(
+        ctx,
+        &[EventKind::RasEvent],
+        "RAS (ECC) event",
+        |e| match e.ras {
+            Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred) => Status::Warn,
+            _ => Status::Fail,
+        },
+        "Uncorrectable or fatal memory errors: drain the node and follow the GPU's service procedure (health.ras and health.bad-pages show the counters).",
+    )
+}
+
+fn smu(ctx: &Ctx) -> Vec<Finding> {
+    judge(
+        ctx,
+        &[EventKind::SmuFailure, EventKind::Throttling],
+        "SMU (power management) failure or throttling",
+        |_| Status::Warn,
+        "The power-management firmware failed or throttled the GPU: check cooling and power delivery, and update linux-firmware and the kernel.",
+    )
+}
