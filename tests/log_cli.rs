@@ -512,3 +512,38 @@ fn real_hip_6_4_level_1_prints_nothing() {
         .to_string()
         .contains("HIP 6.4 prints nothing at AMD_LOG_LEVEL=1"));
 }
+
+/// `log` on kernel text: dmesg and journalctl lines (both timestamp styles) are read as a kernel
+/// log, each amdgpu/KFD event reported with the cause the symptom catalogue gives its line.
+#[test]
+fn a_kernel_log_is_read_as_one_in_both_timestamp_styles() {
+    let dir = tempfile::tempdir().unwrap();
+    // Lines from ROCm/ROCm#1214 (dmesg) and ROCm/ROCm#2232, as `journalctl -k` prints them.
+    let dmesg = dir.path().join("dmesg.txt");
+    std::fs::write(
+        &dmesg,
+        "[    7.026427] kfd kfd: amdgpu: skipped device 1002:67df, PCI rejects atomics\n",
+    )
+    .unwrap();
+    let journal = dir.path().join("journal.txt");
+    std::fs::write(
+        &journal,
+        "Nov 25 10:00:03 node kernel: kfd kfd: amdgpu: PITCAIRN  not supported in kfd\n",
+    )
+    .unwrap();
+    for (file, symptom) in [
+        (&dmesg, "kfd-pci-atomics"),
+        (&journal, "kfd-asic-not-supported"),
+    ] {
+        let out = crate::common::doctor()
+            .args(["--json", "log"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let doc = crate::common::json_of(&out);
+        let ev = &doc["kernel_log"]["events"][0];
+        assert_eq!(ev["failure"], true, "{doc:#}");
+        assert_eq!(ev["symptom"]["id"], symptom, "{doc:#}");
+    }
+}

@@ -5,6 +5,7 @@
 //! `render` prints. Formats and sources: docs/log.md.
 
 pub mod gen;
+pub mod kernel;
 pub mod keyed;
 pub mod line;
 pub mod msg;
@@ -73,6 +74,26 @@ pub fn main(session: &Session, path: &Path) -> i32 {
             return exit::USAGE_OR_INTERNAL;
         }
     };
+    // A file with no runtime line may be a kernel log (dmesg, journalctl -k, kern.log).
+    if s.runtime_lines == 0 && path != Path::new("-") {
+        if let Some(events) = kernel::events_of_file(path) {
+            let code = if events.iter().any(|r| r.failure) {
+                exit::FAILED
+            } else {
+                exit::OK
+            };
+            let name = path.to_string_lossy();
+            return if session.json {
+                report::write_stdout(
+                    report::Output::Json(&kernel::json(&name, &events, code)),
+                    code,
+                )
+            } else {
+                let text = kernel::human(&name, &events, session.verbose);
+                report::write_stdout::<()>(report::Output::Text(&text), code)
+            };
+        }
+    }
     let mut v = verdict::judge(&s);
     if v.problems
         .iter()
