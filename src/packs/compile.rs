@@ -45,6 +45,8 @@ struct Ctx<'a> {
     file: &'a str,
     text: &'a str,
     errors: Vec<PackError>,
+    /// A built-in pack: symptoms' regexes are compiled lazily, not validated here.
+    trusted: bool,
 }
 
 impl Ctx<'_> {
@@ -82,10 +84,21 @@ impl FloorBoundary for str {
 
 /// Parses and validates a pack. `file` names it in errors and findings.
 pub fn compile(file: &str, text: &str) -> Result<Pack, Vec<PackError>> {
+    compile_as(file, text, false)
+}
+
+/// A built-in pack, whose validity its tests guarantee: the same as [`compile`], except that
+/// its symptoms' regexes are compiled on first use ([`super::Symptom::matchers`]).
+pub fn compile_trusted(file: &str, text: &str) -> Result<Pack, Vec<PackError>> {
+    compile_as(file, text, true)
+}
+
+fn compile_as(file: &str, text: &str, trusted: bool) -> Result<Pack, Vec<PackError>> {
     let mut cx = Ctx {
         file,
         text,
         errors: Vec::new(),
+        trusted,
     };
     if text.len() > MAX_FILE_BYTES {
         cx.err(
@@ -243,76 +256,93 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
     }
     let mut symptoms = Vec::new();
     for rs in raw.symptom.into_iter().take(MAX_SYMPTOMS) {
-        let mut patterns = Vec::new();
-        for p in &rs.patterns {
-            match regex(p.get_ref()) {
-                Ok(r) => patterns.push(r),
-                Err(e) => cx.err(p.span(), e),
+        // Built-in packs are trusted (their validity is tested): their regexes are compiled
+        // on first use, so a run that recognises no text (the default run) pays nothing.
+        let (patterns, needs, unless) = if cx.trusted {
+            (Vec::new(), Vec::new(), Vec::new())
+        } else {
+            let mut patterns = Vec::new();
+            for p in &rs.patterns {
+                match regex(p.get_ref()) {
+                    Ok(r) => patterns.push(r),
+                    Err(e) => cx.err(p.span(), e),
+                }
             }
-        }
-        if rs.patterns.is_empty() {
-            cx.err(rs.id.span(), "a symptom needs at least one pattern");
-        }
-        if !patterns.is_empty() && !patterns.iter().any(|p| p.is_match(&rs.text)) {
-            cx.err(
-                rs.id.span(),
-                format!(
-                    "symptom '{}': no pattern matches its own `text`",
-                    rs.id.get_ref()
-                ),
-            );
-        }
-        if let Some(g) = &rs.with.isa {
-            // The group must exist, and the symptom's own text must yield it: the table tests
-            // itself.
-            let name = g.get_ref();
-            let defined = patterns
-                .iter()
-                .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
-            let own = patterns
-                .iter()
-                .find_map(|p| p.captures(&rs.text))
-                .and_then(|c| c.name(name).map(|m| m.as_str().to_string()));
-            if !defined {
-                let groups: Vec<&str> = patterns
+            if rs.patterns.is_empty() {
+                cx.err(rs.id.span(), "a symptom needs at least one pattern");
+            }
+            if !patterns.is_empty() && !patterns.iter().any(|p| p.is_match(&rs.text)) {
+                cx.err(
+                    rs.id.span(),
+                    format!(
+                        "symptom '{}': no pattern matches its own `text`",
+                        rs.id.get_ref()
+                    ),
+                );
+            }
+            if let Some(g) = &rs.with.isa {
+                // The group must exist, and the symptom's own text must yield it: the table tests
+                // itself.
+                let name = g.get_ref();
+                let defined = patterns
                     .iter()
-                    .flat_map(|p| p.capture_names().flatten())
-                    .collect();
-                let hint = did_you_mean(name, &groups)
-                    .map(|b| format!("; did you mean `{b}`?"))
-                    .unwrap_or_default();
-                cx.err(
-                    g.span(),
-                    format!("with.isa names group '{name}', which no pattern defines{hint}"),
-                );
-            } else if own.is_none_or(|v| v.is_empty()) {
-                cx.err(
-                    g.span(),
-                    format!("with.isa: the symptom's own `text` gives no value for group '{name}'"),
-                );
+                    .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
+                let own = patterns
+                    .iter()
+                    .find_map(|p| p.captures(&rs.text))
+                    .and_then(|c| c.name(name).map(|m| m.as_str().to_string()));
+                if !defined {
+                    let groups: Vec<&str> = patterns
+                        .iter()
+                        .flat_map(|p| p.capture_names().flatten())
+                        .collect();
+                    let hint = did_you_mean(name, &groups)
+                        .map(|b| format!("; did you mean `{b}`?"))
+                        .unwrap_or_default();
+                    cx.err(
+                        g.span(),
+                        format!("with.isa names group '{name}', which no pattern defines{hint}"),
+                    );
+                } else if own.is_none_or(|v| v.is_empty()) {
+                    cx.err(
+                        g.span(),
+                        format!(
+                            "with.isa: the symptom's own `text` gives no value for group '{name}'"
+                        ),
+                    );
+                }
             }
-        }
-        let mut needs = Vec::new();
-        for p in &rs.needs {
-            match regex(p.get_ref()) {
-                Ok(r) if !r.is_match(&rs.text) => cx.err(
-                    p.span(),
-                    "this `needs` pattern does not match the symptom's own `text`",
-                ),
-                Ok(r) => needs.push(r),
-                Err(e) => cx.err(p.span(), e),
+            let mut needs = Vec::new();
+            for p in &rs.needs {
+                match regex(p.get_ref()) {
+                    Ok(r) if !r.is_match(&rs.text) => cx.err(
+                        p.span(),
+                        "this `needs` pattern does not match the symptom's own `text`",
+                    ),
+                    Ok(r) => needs.push(r),
+                    Err(e) => cx.err(p.span(), e),
+                }
             }
-        }
-        let mut unless = Vec::new();
-        for p in &rs.unless {
-            match regex(p.get_ref()) {
-                Ok(r) if r.is_match(&rs.text) => cx.err(
-                    p.span(),
-                    "this `unless` pattern matches the symptom's own `text`",
-                ),
-                Ok(r) => unless.push(r),
-                Err(e) => cx.err(p.span(), e),
+            let mut unless = Vec::new();
+            for p in &rs.unless {
+                match regex(p.get_ref()) {
+                    Ok(r) if r.is_match(&rs.text) => cx.err(
+                        p.span(),
+                        "this `unless` pattern matches the symptom's own `text`",
+                    ),
+                    Ok(r) => unless.push(r),
+                    Err(e) => cx.err(p.span(), e),
+                }
             }
+            (patterns, needs, unless)
+        };
+        let matchers = std::sync::OnceLock::new();
+        if !cx.trusted {
+            let _ = matchers.set(super::Matchers {
+                patterns,
+                needs,
+                unless,
+            });
         }
         let cause = rs.class.as_ref().and_then(|c| {
             let found = super::causes::get(c.get_ref());
@@ -331,7 +361,12 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
         symptoms.push(Symptom {
             id: rs.id.get_ref().clone(),
             title: rs.title,
-            patterns,
+            sources: super::MatcherSources {
+                patterns: rs.patterns.iter().map(|p| p.get_ref().clone()).collect(),
+                needs: rs.needs.iter().map(|p| p.get_ref().clone()).collect(),
+                unless: rs.unless.iter().map(|p| p.get_ref().clone()).collect(),
+            },
+            matchers,
             text: rs.text,
             source: rs.source,
             cause: rs.cause,
@@ -341,8 +376,6 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
             class: cause.map(|c| c.id.clone()),
             harmless: cause.is_some_and(|c| c.harmless),
-            needs,
-            unless,
             rank: rs.rank.unwrap_or(50),
             runtime_profile: matches!(rs.profile, Some(super::model::ProfileName::Runtime)),
             check_locations: rs

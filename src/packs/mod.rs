@@ -160,7 +160,10 @@ pub struct Term {
 pub struct Symptom {
     pub id: String,
     pub title: String,
-    pub patterns: Vec<Regex>,
+    /// The regexes as written (`patterns`, `needs`, `unless`).
+    pub sources: MatcherSources,
+    /// Their compiled form: at load for a pack file, on first use for a built-in pack.
+    pub matchers: std::sync::OnceLock<Matchers>,
     pub text: String,
     pub source: String,
     pub cause: String,
@@ -171,8 +174,6 @@ pub struct Symptom {
     pub with_isa: Option<String>,
     /// The cause id (`checks/causes.toml`); `None` for packs that name none.
     pub class: Option<String>,
-    pub needs: Vec<Regex>,
-    pub unless: Vec<Regex>,
     pub rank: u8,
     /// The class is harmless noise (`checks/causes.toml`).
     pub harmless: bool,
@@ -180,6 +181,39 @@ pub struct Symptom {
     pub runtime_profile: bool,
     /// Where each of `checks` is written (`file:line:column`), for the reference check at load.
     pub check_locations: Vec<String>,
+}
+
+/// A symptom's regexes as written.
+#[derive(Debug, Clone, Default)]
+pub struct MatcherSources {
+    pub patterns: Vec<String>,
+    pub needs: Vec<String>,
+    pub unless: Vec<String>,
+}
+
+/// A symptom's compiled regexes.
+#[derive(Debug)]
+pub struct Matchers {
+    pub patterns: Vec<Regex>,
+    pub needs: Vec<Regex>,
+    pub unless: Vec<Regex>,
+}
+
+impl Symptom {
+    /// The compiled regexes (compiled now if the pack was built in; a regex that does not
+    /// compile, which the built-in packs' tests rule out, is left out).
+    pub fn matchers(&self) -> &Matchers {
+        self.matchers.get_or_init(|| {
+            let all = |v: &[String]| -> Vec<Regex> {
+                v.iter().filter_map(|p| compile::regex(p).ok()).collect()
+            };
+            Matchers {
+                patterns: all(&self.sources.patterns),
+                needs: all(&self.sources.needs),
+                unless: all(&self.sources.unless),
+            }
+        })
+    }
 }
 
 /// Where a pack came from (shown by --list-checks and explain).
@@ -261,7 +295,7 @@ pub fn catalogue() -> &'static PackSet {
     SET.get_or_init(|| {
         let mut set = PackSet::default();
         for (name, text) in SYMPTOM_PACKS {
-            if let Ok(pack) = compile::compile(name, text) {
+            if let Ok(pack) = compile::compile_trusted(name, text) {
                 set.loaded.push(Loaded::Ok {
                     origin: Origin::BuiltIn(name),
                     pack,

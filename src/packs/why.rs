@@ -57,10 +57,11 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
 /// Every symptom the text shows, in table order, before ranking (each once).
 pub fn candidates<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
     set.symptoms()
-        .filter(|s| s.needs.iter().all(|r| r.is_match(text)))
-        .filter(|s| !s.unless.iter().any(|r| r.is_match(text)))
+        .filter(|s| s.matchers().needs.iter().all(|r| r.is_match(text)))
+        .filter(|s| !s.matchers().unless.iter().any(|r| r.is_match(text)))
         .filter_map(|s| {
             let (re, c) = s
+                .matchers()
                 .patterns
                 .iter()
                 .find_map(|p| p.captures(text).map(|c| (p, c)))?;
