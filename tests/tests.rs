@@ -19,6 +19,7 @@ mod fuzz_regressions;
 mod gpu_fixtures;
 mod gpu_isa_table;
 mod health;
+mod host_root;
 mod inspect_props;
 mod inspect_real;
 mod inspect_stream;

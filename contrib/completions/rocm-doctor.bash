@@ -122,7 +122,7 @@ _rocm__doctor() {
 
     case "${cmd}" in
         rocm__doctor)
-            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
+            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --host-root --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +149,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -196,7 +200,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__checks)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help lint help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help lint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -211,6 +215,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -268,7 +276,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__checks__subcmd__lint)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -286,6 +294,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -298,7 +310,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__completions)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help bash elvish fish powershell zsh"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +325,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -328,7 +344,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__docs__subcmd__checks)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -343,6 +359,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -358,7 +378,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__explain)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -376,6 +396,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -388,7 +412,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__gen__subcmd__log)
-            opts="-v -h --iterations --devices --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --iterations --devices --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -411,6 +435,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -650,7 +678,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__inspect)
-            opts="-v -h --symbols --kernels --verify-hash --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --symbols --kernels --verify-hash --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,6 +693,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -680,7 +712,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__log)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -698,6 +730,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -710,7 +746,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__man)
-            opts="-v -h --out-dir --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --out-dir --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -732,6 +768,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -744,7 +784,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__merge)
-            opts="-v -h --expect --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --expect --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -766,6 +806,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -778,7 +822,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__probe__subcmd__library)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -793,6 +837,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -808,7 +856,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__ps)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -826,6 +874,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -838,7 +890,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__report)
-            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -860,6 +912,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -872,7 +928,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__why)
-            opts="-v -h --binary --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --binary --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -891,6 +947,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
