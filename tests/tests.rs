@@ -28,6 +28,7 @@ mod logscan_props;
 mod new_check;
 mod nix_sandbox;
 mod npd_plugin;
+mod npd_real;
 mod packaging;
 mod packs_engine;
 mod packs_real;
