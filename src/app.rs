@@ -17,8 +17,40 @@ pub fn main() -> i32 {
     code
 }
 
+/// `--npd` mode and its bound, once known: a usage error then also prints NPD's one line on
+/// stdout (`UNKNOWN usage: ...`, exit 2), since NPD shows stdout in the node condition and
+/// only logs stderr (issue 20).
+static NPD_USAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+
+/// `--npd` and `--npd-max-len` read from raw argv, for an argv clap refused (options end at
+/// `--`; a bad or missing bound is the default 80).
+fn npd_in_argv(argv: &[std::ffi::OsString]) -> Option<usize> {
+    let args: Vec<&str> = argv
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .take_while(|a| *a != "--")
+        .collect();
+    if !args.contains(&"--npd") {
+        return None;
+    }
+    let mut max = 80;
+    for (i, a) in args.iter().enumerate() {
+        let v = match a.strip_prefix("--npd-max-len") {
+            Some("") => args.get(i + 1).copied(),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        };
+        if let Some(n) = v.and_then(|v| v.parse().ok()) {
+            max = n;
+        }
+    }
+    Some(max)
+}
+
 fn main_inner() -> i32 {
-    let cli = match Cli::try_parse() {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() {
@@ -27,9 +59,19 @@ fn main_inner() -> i32 {
                 exit::OK
             };
             let _ = e.print();
+            if let Some(max) = npd_in_argv(&argv).filter(|_| e.use_stderr()) {
+                // clap's first line, without its `error: ` prefix.
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("");
+                let first = first.strip_prefix("error: ").unwrap_or(first);
+                println!("{}", crate::report::npd::usage_line(first, max));
+            }
             return code;
         }
     };
+    if cli.run.npd {
+        let _ = NPD_USAGE.set(cli.run.npd_max_len);
+    }
     match &cli.command {
         Some(Command::Explain { id }) => explain(id, &load_packs(&cli.run)),
         Some(Command::Why { text, binary }) => why(&cli.run, text, binary),
@@ -87,6 +129,9 @@ fn main_inner() -> i32 {
 
 fn usage_error(msg: &str) -> i32 {
     eprintln!("rocm-doctor: {msg}");
+    if let Some(max) = NPD_USAGE.get() {
+        println!("{}", crate::report::npd::usage_line(msg, *max));
+    }
     exit::USAGE_OR_INTERNAL
 }
 
@@ -98,7 +143,9 @@ fn prepare(args: &RunArgs, packs: &crate::packs::PackSet) -> Result<(Config, Hos
     Registry::new(packs)
         .validate_selection(&patterns)
         .map_err(|e| usage_error(&e))?;
-    let host = Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline))
+    let host = args
+        .session()
+        .host(Limits::new(cfg.per_call, cfg.deadline))
         .map_err(|e| usage_error(&e))?;
     Ok((cfg, host))
 }
@@ -160,7 +207,7 @@ pub fn run(args: &RunArgs) -> i32 {
         )
     });
     let name = host_name(&host);
-    let sysroot = args.sysroot.to_string_lossy();
+    let sysroot = host.fs.root().to_string_lossy();
     let document = |findings: &[report::Finding],
                     sections: Vec<(&'static str, serde_json::Value)>| {
         json::document(
@@ -380,7 +427,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
-    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+    let host = match args.session().host(Limits::new(cfg.per_call, cfg.deadline)) {
         Ok(h) => h,
         Err(e) => return usage_error(&e),
     };
@@ -484,7 +531,7 @@ fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet
         Ok(c) => c,
         Err(e) => return usage_error(&e.to_string()),
     };
-    let host = match Host::for_sysroot(&args.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+    let host = match args.session().host(Limits::new(cfg.per_call, cfg.deadline)) {
         Ok(h) => h,
         Err(e) => return usage_error(&e),
     };

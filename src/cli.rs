@@ -94,6 +94,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", default_value = "/", global = true)]
     pub sysroot: PathBuf,
 
+    /// A host root mounted read-only is the live host, not a fixture (node-problem-detector's
+    /// pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are
+    /// judged as this process sees them. Not with --sysroot.
+    #[arg(long, value_name = "DIR", global = true, conflicts_with = "sysroot")]
+    pub host_root: Option<PathBuf>,
+
     /// The ROCm root to judge first (like ROCM_PATH, but wins over it).
     #[arg(long, value_name = "DIR")]
     pub rocm_path: Option<PathBuf>,
@@ -295,8 +301,13 @@ pub enum ChecksAction {
 impl RunArgs {
     /// The machine looked at and the output settings, for the subcommands.
     pub fn session(&self) -> crate::config::Session {
+        let (sysroot, root_mode) = match &self.host_root {
+            Some(dir) => (dir.clone(), crate::host::RootMode::HostRoot),
+            None => (self.sysroot.clone(), crate::host::RootMode::Fixture),
+        };
         crate::config::Session {
-            sysroot: self.sysroot.clone(),
+            sysroot,
+            root_mode,
             json: self.json,
             verbose: self.verbose,
             color: self.color,

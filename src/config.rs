@@ -1,5 +1,6 @@
 //! The validated run configuration, built from the command line.
 
+use crate::host::{Host, Limits, RootMode};
 use crate::isa::TargetId;
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -22,13 +23,25 @@ pub enum ColorChoice {
     Never,
 }
 
-/// How a subcommand presents itself: the machine it looks at (`--sysroot`) and how it prints.
+/// How a run presents itself: the machine it looks at (`--sysroot` or `--host-root`) and how
+/// it prints.
 #[derive(Debug, Clone)]
 pub struct Session {
+    /// The root of the diagnosed machine (`/`, `--sysroot DIR` or `--host-root DIR`).
     pub sysroot: PathBuf,
+    /// What that root is: a fixture (`--sysroot`) or the live host (`--host-root`); `/` is
+    /// this machine either way.
+    pub root_mode: RootMode,
     pub json: bool,
     pub verbose: u8,
     pub color: ColorChoice,
+}
+
+impl Session {
+    /// The Host of this session's root, with the process environment and these limits.
+    pub fn host(&self, limits: Limits) -> Result<Host, String> {
+        Host::for_root(&self.sysroot, self.root_mode, limits)
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -156,3 +156,135 @@ fn shipped_monitor_config_is_valid_and_runs() {
         one_bounded_line(&raw, max);
     }
 }
+
+/// A usage error in `--npd` mode prints NPD's one line on stdout (the condition's message),
+/// exit 2 (Unknown): clap's refusals and the doctor's own alike.
+#[test]
+fn usage_error_prints_the_unknown_line() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().to_str().unwrap();
+    for (args, words) in [
+        (
+            vec!["--npd", "--only", "no.such-check"],
+            "no check matches 'no.such-check'",
+        ),
+        (
+            vec!["--npd", "--host-root", root, "--sysroot", root],
+            "cannot be used with",
+        ),
+        (vec!["--npd", "--no-such-flag"], "unexpected argument"),
+        (
+            vec!["--npd", "--host-root", "/nonexistent/host"],
+            "--host-root /nonexistent/host: not a directory",
+        ),
+    ] {
+        let (msg, code, raw) = npd(&args);
+        assert_eq!(code, 2, "{args:?}: {msg}");
+        assert!(msg.starts_with("UNKNOWN usage: "), "{msg}");
+        assert!(msg.contains(words), "{msg}");
+        one_bounded_line(&raw, 80);
+    }
+    // The bound applies to it too.
+    let (msg, code, raw) = npd(&["--npd", "--npd-max-len", "24", "--only", "no.such-check"]);
+    assert_eq!(code, 2);
+    assert!(msg.starts_with("UNKNOWN usage"), "{msg}");
+    one_bounded_line(&raw, 24);
+    // Without --npd, stdout stays empty.
+    let (msg, code, _) = npd(&["--only", "no.such-check"]);
+    assert_eq!((msg.as_str(), code), ("", 2));
+}
+
+/// The line is ASCII (NPD cuts it by bytes): a finding whose summary carries non-ASCII text (a
+/// path under a non-ASCII directory, the doctor's own punctuation) still gives ASCII, and every
+/// byte prefix of it is valid UTF-8.
+#[test]
+fn npd_line_is_ascii() {
+    let t = tempfile::tempdir().unwrap();
+    let dir = t.path().join("jürgen—ROCm·6");
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("clang++");
+    let (msg, code, raw) = npd(&[
+        "--npd",
+        "--npd-max-len",
+        "4096",
+        "--only",
+        "toolchain.clang",
+        "--clang",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(code == 1 || code == 2, "{msg}");
+    assert!(raw.is_ascii(), "{msg}");
+    assert!(msg.contains("j?rgen-ROCm-6"), "{msg}");
+    for cut in 0..raw.len() {
+        assert!(std::str::from_utf8(&raw[..cut]).is_ok());
+    }
+}
+
+/// The NPD rules under `--host-root` on a host tree without GPU devices for this process:
+/// gpu.kfd is judged live (a failure, not "not described by this fixture"), so the condition
+/// goes True on a node whose pod cannot open the GPU.
+#[test]
+fn host_root_rule_judges_devices_in_the_pod() {
+    if std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/kfd")
+        .is_ok()
+    {
+        eprintln!("skipped: this machine opens /dev/kfd; the case needs a process without a GPU");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let src = fixture("k8s-mi210x8-gfx90a-xgmi");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(src.join("sys"))
+        .arg(t.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let root = t.path().to_str().unwrap();
+    let (msg, code, raw) = npd(&[
+        "--npd",
+        "--host-root",
+        root,
+        "--profile",
+        "runtime",
+        "--only",
+        "gpu.kfd",
+    ]);
+    assert_eq!(code, 1, "{msg}");
+    assert!(msg.starts_with("FAIL gpu.kfd"), "{msg}");
+    assert!(!msg.contains("fixture"), "{msg}");
+    one_bounded_line(&raw, 80);
+    // The same tree as a fixture: the nodes are not described, nothing fails.
+    let (msg, code, _) = npd(&[
+        "--npd",
+        "--sysroot",
+        root,
+        "--profile",
+        "runtime",
+        "--only",
+        "gpu.kfd",
+    ]);
+    assert_eq!(code, 0, "{msg}");
+}
+
+/// The shipped DaemonSet gives the doctor what `--host-root /host` reads: the host's whole
+/// root read-only at /host (ld.so.conf included, issue 20), a privileged pod (the devices in
+/// its own /dev), and the rules use `--host-root`, never `--sysroot` (a fixture).
+#[test]
+fn shipped_daemonset_mounts_the_host_root() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("contrib/npd");
+    let ds = std::fs::read_to_string(dir.join("daemonset.yaml")).unwrap();
+    assert!(ds.contains("hostPath: {path: /, type: Directory}"), "{ds}");
+    assert!(ds.contains("mountPath: /host, readOnly: true"), "{ds}");
+    assert!(ds.contains("privileged: true"), "{ds}");
+    let cfg = std::fs::read_to_string(dir.join("rocm-doctor.json")).unwrap();
+    assert_eq!(
+        cfg.matches("\"--host-root\", \"/host\"").count(),
+        2,
+        "{cfg}"
+    );
+    assert!(!cfg.contains("--sysroot"), "{cfg}");
+}

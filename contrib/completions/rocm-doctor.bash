@@ -122,7 +122,7 @@ _rocm__doctor() {
 
     case "${cmd}" in
         rocm__doctor)
-            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
+            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --host-root --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -149,6 +149,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -200,7 +204,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__checks)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help lint help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help lint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -215,6 +219,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -272,7 +280,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__checks__subcmd__lint)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -290,6 +298,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -302,7 +314,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__completions)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help bash elvish fish powershell zsh"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -317,6 +329,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -332,7 +348,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__docs__subcmd__checks)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -347,6 +363,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -362,7 +382,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__explain)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +400,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -392,7 +416,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__gen__subcmd__log)
-            opts="-v -h --iterations --devices --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --iterations --devices --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -415,6 +439,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -654,7 +682,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__inspect)
-            opts="-v -h --symbols --kernels --verify-hash --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --symbols --kernels --verify-hash --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,6 +697,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -684,7 +716,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__log)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -702,6 +734,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -714,7 +750,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__man)
-            opts="-v -h --out-dir --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --out-dir --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -736,6 +772,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -748,7 +788,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__merge)
-            opts="-v -h --expect --baseline --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --expect --baseline --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -774,6 +814,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -786,7 +830,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__probe__subcmd__library)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -801,6 +845,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -816,7 +864,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__ps)
-            opts="-v -h --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -834,6 +882,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -846,7 +898,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__report)
-            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -868,6 +920,10 @@ _rocm__doctor() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --host-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --checks)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -880,7 +936,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__why)
-            opts="-v -h --binary --json --verbose --color --isa --sysroot --checks --help"
+            opts="-v -h --binary --json --verbose --color --isa --sysroot --host-root --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -899,6 +955,10 @@ _rocm__doctor() {
                     return 0
                     ;;
                 --sysroot)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --host-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

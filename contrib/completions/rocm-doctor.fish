@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_rocm_doctor_global_optspecs
-    string join \n json v/verbose color= strict profile= only= skip= list-checks isa= sysroot= rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= expect= h/help V/version
+    string join \n json v/verbose color= strict profile= only= skip= list-checks isa= sysroot= host-root= rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= expect= h/help V/version
 end
 
 function __fish_rocm_doctor_needs_command
@@ -34,6 +34,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l only -d 'Run on
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l skip -d 'Do not run these checks (ids or id prefixes; repeatable, comma lists)' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l rocm-path -d 'The ROCm root to judge first (like ROCM_PATH, but wins over it)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l clang -d 'The clang to judge (default: HIP_CLANG_PATH, the ROCm root\'s clang, amdclang++, clang++, the clang hipcc is configured for, then the newest /usr/lib/llvm-N)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l timeout -d 'Time limit for each child process, in seconds' -r
@@ -73,6 +74,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -82,6 +84,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l symbols -d 'Also resolve DT_NEEDED like the loader and list undefined symbols (like `ldd -r`)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l kernels -d 'Also list kernel names'
@@ -96,6 +99,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -105,6 +109,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -114,6 +119,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -124,6 +130,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -134,6 +141,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l no-redact -d 'Keep user names and host names as they are'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
@@ -144,6 +152,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -155,6 +164,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -166,6 +176,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -176,6 +187,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -187,6 +199,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -196,6 +209,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
@@ -205,6 +219,7 @@ always\t''
 never\t''"
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l isa -d 'Target ISA to judge the toolchain for, e.g. gfx1030 or gfx90a:xnack+ (repeatable, comma lists). Default: AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH, then the GPUs present. With --asm-caps, `tensile` selects Tensile\'s SupportedISA list' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l sysroot -d 'Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers\' root filesystems). Tools are still run from the paths found inside DIR' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l host-root -d 'A host root mounted read-only is the live host, not a fixture (node-problem-detector\'s pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are judged as this process sees them. Not with --sysroot' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'

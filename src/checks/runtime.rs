@@ -57,12 +57,15 @@ fn judge_library(l: &LibraryResolution) -> Finding {
 }
 
 fn load(ctx: &Ctx) -> Vec<Finding> {
-    if !ctx.host.fs.is_real_root() {
-        // A tree's libraries would resolve their dependencies from this host's loader paths
-        // and run against this host's kernel: the answer would describe neither machine.
+    // Decision (issue 20): loaded on this machine and under --host-root (the host's library,
+    // through the host's loader, in this container: Host::probe_spec); not in a fixture, whose
+    // libraries would resolve their dependencies from this host's loader paths and run against
+    // this host's kernel: the answer would describe neither machine.
+    if !ctx.host.fs.loads_libraries() {
         return vec![Finding::skip("the libraries of another root (--sysroot) are not loaded; only their files are judged (runtime.libraries)")];
     }
     let libs = ctx.inv.libraries();
+    let dirs = &loader_dirs(ctx);
     let mut out = Vec::new();
     let jobs: Vec<(&str, &LibraryResolution)> = libs
         .iter()
@@ -81,7 +84,7 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
                         (
                             kind.to_string(),
                             l.name.clone(),
-                            crate::probe::run_probe(ctx.host, kind, p),
+                            crate::probe::run_probe(ctx.host, kind, p, dirs),
                         )
                     })
                 })
@@ -199,4 +202,13 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The loader's search directories as the inventory rebuilds them (LD_LIBRARY_PATH, ld.so.conf,
+/// the defaults): a probe child under --host-root loads the host's libraries from them.
+pub(crate) fn loader_dirs(ctx: &Ctx) -> Vec<std::path::PathBuf> {
+    crate::inventory::libraries::search_dirs(ctx.host)
+        .into_iter()
+        .map(|(d, _)| d)
+        .collect()
 }

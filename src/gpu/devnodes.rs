@@ -112,7 +112,9 @@ pub fn process_credentials() -> Credentials {
 
 impl Devices {
     pub fn new(host: &Host, fixture: &Fixture) -> Self {
-        let source = if host.fs.is_real_root() {
+        // Decision (issue 20): --host-root judges the nodes live, as this process (the
+        // container) sees them (RootedFs::device_path); a fixture by its manifest.
+        let source = if host.fs.judges_live_devices() {
             Source::Real
         } else if fixture.present {
             Source::Manifest
@@ -170,7 +172,10 @@ impl Devices {
 }
 
 fn real_probe(host: &Host, path: &Path, cred: &Credentials) -> NodeState {
-    let meta = match host.fs.metadata(path) {
+    // The node this process would open: the machine path itself, also under --host-root
+    // (the container's own /dev: RootedFs::device_path says why).
+    let dev = host.fs.device_path(path);
+    let meta = match std::fs::metadata(&dev) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return NodeState::Missing,
         Err(e) => return NodeState::Error(errno_name(&e)),
@@ -186,13 +191,13 @@ fn real_probe(host: &Host, path: &Path, cred: &Credentials) -> NodeState {
         "other"
     };
     let rdev = meta.rdev();
-    let acl = read_acl(&host.fs.host_path(path));
+    let acl = read_acl(&dev);
     let mode = meta.mode() & 0o7777;
     let decision = decide_rw(cred, mode, meta.uid(), meta.gid(), acl.as_deref());
     let open = if ft.is_char_device() {
         use nix::fcntl::{open, OFlag};
         match open(
-            &host.fs.host_path(path),
+            &dev,
             OFlag::O_RDWR | OFlag::O_CLOEXEC | OFlag::O_NOCTTY,
             nix::sys::stat::Mode::empty(),
         ) {

@@ -194,7 +194,8 @@ pub fn parse(text: &str) -> Result<Fixture, String> {
 
 /// Loads the manifest of a fixture sysroot (nothing on the real root).
 pub fn load(host: &Host) -> Fixture {
-    if host.fs.is_real_root() {
+    // Only a fixture has a manifest: on a live host root a file of that name decides nothing.
+    if !host.fs.is_fixture() {
         return Fixture::default();
     }
     match host.fs.read_text(Path::new(MANIFEST)) {

@@ -2,7 +2,7 @@
 //! `rocm-doctor probe-library hsa PATH` as a child with a timeout (the format of its JSON line is
 //! documented in `src/probe/hsa.rs`) and turns the line into facts.
 
-use crate::host::{CommandSpec, Host, RunOutput};
+use crate::host::{Host, RunOutput};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -119,9 +119,22 @@ pub fn find_library(host: &Host, preferred: Option<&Path>) -> Option<PathBuf> {
         .find(|p| host.fs.is_file(p))
 }
 
-/// Runs the child probe.
-pub fn run_probe(host: &Host, library: &Path) -> (RunOutput, Option<ProbeLine>) {
-    let spec = CommandSpec::current_exe()
+/// Runs the child probe (`lib_dirs`: the loader's search directories, for `--host-root`; see
+/// [`Host::probe_spec`]).
+pub fn run_probe(
+    host: &Host,
+    library: &Path,
+    lib_dirs: &[PathBuf],
+) -> (RunOutput, Option<ProbeLine>) {
+    // The library's own directory first (its siblings, as its RUNPATH $ORIGIN finds them).
+    let dirs: Vec<PathBuf> = library
+        .parent()
+        .map(Path::to_path_buf)
+        .into_iter()
+        .chain(lib_dirs.iter().cloned())
+        .collect();
+    let spec = host
+        .probe_spec(&dirs)
         .arg("probe-library")
         .arg("hsa")
         .arg(host.fs.host_path(library));

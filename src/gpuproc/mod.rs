@@ -6,7 +6,7 @@ pub mod fdinfo;
 pub mod scan;
 
 use crate::config::{Config, Session};
-use crate::host::{Host, Limits};
+use crate::host::Limits;
 use crate::report::{self, exit};
 use std::fmt::Write;
 
@@ -114,7 +114,7 @@ pub fn render(s: &scan::Scan, verbose: u8) -> String {
 pub fn main(cfg: &Config, session: &Session) -> i32 {
     // --timeout/--deadline apply here too (validated like every run's).
     let limits = Limits::new(cfg.per_call, cfg.deadline);
-    let host = match Host::for_sysroot(&session.sysroot, limits) {
+    let host = match session.host(limits) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("rocm-doctor: {e}");

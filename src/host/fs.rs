@@ -4,6 +4,12 @@
 //! machine sees them (`/opt/rocm/bin/hipcc`). With `--sysroot DIR` they are read from
 //! `DIR/opt/rocm/bin/hipcc`, and absolute symlinks are resolved inside `DIR` too, so a fixture
 //! tree behaves like a real machine.
+//!
+//! What the root *is* decides more than where files are read from: [`RootMode`] says whether
+//! the tree is this machine (`/`), a fixture or another tree (`--sysroot`), or the live host
+//! mounted into a container (`--host-root`, docs/fleet.md). The questions callers ask of it
+//! ([`RootedFs::judges_live_devices`], [`RootedFs::loads_libraries`], ...) are answered here,
+//! one per kind of decision, so that each caller says which one it means.
 
 use std::ffi::OsString;
 use std::fs::{Metadata, ReadDir};
@@ -14,27 +20,110 @@ use std::path::{Component, Path, PathBuf};
 pub const MAX_TEXT_FILE: u64 = 4 << 20;
 const MAX_SYMLINK_HOPS: usize = 40;
 
+/// What the root of a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootMode {
+    /// `/`: this machine, as this process sees it.
+    Real,
+    /// `--sysroot DIR`: a fixture tree, a chroot, an image's root filesystem. Only its files
+    /// are judged; what files cannot hold (device nodes, processes, a loaded runtime) comes
+    /// from its fixture manifest or is not judged.
+    Fixture,
+    /// `--host-root DIR`: the live host mounted (read-only) at DIR inside a container, the
+    /// doctor running in that container (node-problem-detector's pod). Files (sysfs, /etc,
+    /// /opt/rocm, the loader's configuration, /proc) are read under DIR; device nodes are
+    /// opened as this process sees them (the container's own /dev, where a GPU workload's
+    /// devices are too); vendor libraries found under DIR are loaded in a probe child here.
+    HostRoot,
+}
+
 #[derive(Debug, Clone)]
 pub struct RootedFs {
     root: PathBuf,
+    mode: RootMode,
 }
 
 impl RootedFs {
+    /// `/` is this machine; any other root is a fixture (`--sysroot`).
     pub fn new(root: PathBuf) -> Self {
-        RootedFs { root }
+        let mode = if root == Path::new("/") {
+            RootMode::Real
+        } else {
+            RootMode::Fixture
+        };
+        RootedFs { root, mode }
+    }
+
+    /// The live host mounted at `root` (`--host-root`); `/` is simply this machine.
+    pub fn host_root(root: PathBuf) -> Self {
+        let mode = if root == Path::new("/") {
+            RootMode::Real
+        } else {
+            RootMode::HostRoot
+        };
+        RootedFs { root, mode }
     }
 
     pub fn root(&self) -> &Path {
         &self.root
     }
 
-    pub fn is_real_root(&self) -> bool {
-        self.root == Path::new("/")
+    pub fn mode(&self) -> RootMode {
+        self.mode
+    }
+
+    /// Machine paths are host paths (the root is `/`): nothing to map, and absolute symlinks
+    /// may be followed by the OS (they cannot leave the root).
+    pub fn paths_are_native(&self) -> bool {
+        self.mode == RootMode::Real
+    }
+
+    /// Device nodes (`/dev/kfd`, `/dev/dri/renderD*`) are stat()ed and really opened, rather
+    /// than described by a fixture manifest: this machine, or the live host seen from a
+    /// container (where they are opened at [`RootedFs::device_path`]).
+    pub fn judges_live_devices(&self) -> bool {
+        matches!(self.mode, RootMode::Real | RootMode::HostRoot)
+    }
+
+    /// The path this process opens for a device node (a machine path). Under `--host-root`
+    /// it is the container's own node, not `DIR/dev/...`: the container runtime's device
+    /// cgroup decides whether a container may open a device, whatever inode a host mount
+    /// shows it, and a GPU workload opens its own `/dev/kfd` too (AMD's device plugin gives
+    /// containers `/dev/kfd` and `/dev/dri/renderD<N>` at the host's paths). The HSA probe
+    /// child opens these same paths. Under a fixture it is the tree's path (for messages; a
+    /// fixture's nodes are never opened).
+    pub fn device_path(&self, machine: &Path) -> PathBuf {
+        match self.mode {
+            RootMode::Real | RootMode::HostRoot => machine.to_path_buf(),
+            RootMode::Fixture => self.host_path(machine),
+        }
+    }
+
+    /// Vendor libraries found under the root are loaded in a probe child (`hsa_init`, the HIP
+    /// runtime, comgr): on this machine, and under `--host-root` (the host's library, run in
+    /// this container against its devices, with the host's loader directories). A fixture's
+    /// libraries would run against this machine's kernel and describe neither.
+    pub fn loads_libraries(&self) -> bool {
+        matches!(self.mode, RootMode::Real | RootMode::HostRoot)
+    }
+
+    /// The programs found under the root are this process's own machine's and surely run
+    /// here, and the environment snapshot is the diagnosed user's. False under `--sysroot`
+    /// and `--host-root`: another root's programs may not run here (another loader and libc:
+    /// a host's clang in a pod), and this process's environment is not that machine's.
+    pub fn is_own_machine(&self) -> bool {
+        self.mode == RootMode::Real
+    }
+
+    /// The root's fixture manifest applies (`--sysroot` only: a live host has none, and a
+    /// file of that name on a host must not decide anything).
+    pub fn is_fixture(&self) -> bool {
+        self.mode == RootMode::Fixture
     }
 
     /// The host path to open for a machine path.
     pub fn host_path(&self, machine: &Path) -> PathBuf {
-        if self.is_real_root() {
+        if self.paths_are_native() {
             return machine.to_path_buf();
         }
         let rel: PathBuf = machine
@@ -51,7 +140,7 @@ impl RootedFs {
 
     /// The machine path for a host path below the root (used for paths found by walking).
     pub fn machine_path(&self, host: &Path) -> PathBuf {
-        if self.is_real_root() {
+        if self.paths_are_native() {
             return host.to_path_buf();
         }
         match host.strip_prefix(&self.root) {
@@ -135,7 +224,7 @@ impl RootedFs {
     /// Canonical machine path: every symlink resolved inside the sysroot, `..` applied,
     /// symlink loops reported as `ELOOP`.
     pub fn canonicalize(&self, p: &Path) -> io::Result<PathBuf> {
-        if self.is_real_root() {
+        if self.paths_are_native() {
             return std::fs::canonicalize(p);
         }
         let mut pending: Vec<OsString> = Vec::new();
@@ -170,7 +259,7 @@ impl RootedFs {
     }
 
     fn resolve_host(&self, p: &Path) -> io::Result<PathBuf> {
-        if self.is_real_root() {
+        if self.paths_are_native() {
             return Ok(p.to_path_buf());
         }
         Ok(self.host_path(&self.canonicalize(p)?))
@@ -245,6 +334,40 @@ mod tests {
         let fs = RootedFs::new(root.to_path_buf());
         let e = fs.canonicalize(Path::new("/a/x")).unwrap_err();
         assert_eq!(errno_name(&e), "ELOOP");
+    }
+
+    #[test]
+    fn root_modes_answer_each_question() {
+        let real = RootedFs::new(PathBuf::from("/"));
+        let fixture = RootedFs::new(PathBuf::from("/some/root"));
+        let host = RootedFs::host_root(PathBuf::from("/host"));
+        assert_eq!(
+            RootedFs::host_root(PathBuf::from("/")).mode(),
+            RootMode::Real
+        );
+        assert_eq!(fixture.mode(), RootMode::Fixture);
+        // (paths native, live devices, loads libraries, own machine, fixture)
+        let answers = |f: &RootedFs| {
+            (
+                f.paths_are_native(),
+                f.judges_live_devices(),
+                f.loads_libraries(),
+                f.is_own_machine(),
+                f.is_fixture(),
+            )
+        };
+        assert_eq!(answers(&real), (true, true, true, true, false));
+        assert_eq!(answers(&fixture), (false, false, false, false, true));
+        assert_eq!(answers(&host), (false, true, true, false, false));
+        // Files under DIR; device nodes as this process sees them.
+        let kfd = Path::new("/dev/kfd");
+        assert_eq!(
+            host.host_path(Path::new("/etc/ld.so.conf")),
+            Path::new("/host/etc/ld.so.conf")
+        );
+        assert_eq!(host.device_path(kfd), kfd);
+        assert_eq!(fixture.device_path(kfd), Path::new("/some/root/dev/kfd"));
+        assert_eq!(real.device_path(kfd), kfd);
     }
 
     #[test]

@@ -12,7 +12,7 @@ pub mod rusage;
 mod which;
 
 pub use env::Env;
-pub use fs::{errno_name, io_error_text, RootedFs};
+pub use fs::{errno_name, io_error_text, RootMode, RootedFs};
 pub use process::{tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure};
 pub use which::is_executable_at;
 
@@ -66,17 +66,100 @@ impl Host {
         )
     }
 
-    /// The Host of a run on `sysroot` with the process environment: the one place the three
-    /// commands (diagnose, `inspect`, `ps`) check that the root is a directory.
+    /// The Host of a run on `sysroot` (a fixture unless `/`) with the process environment.
     pub fn for_sysroot(sysroot: &Path, limits: Limits) -> Result<Self, String> {
-        if !sysroot.is_dir() {
-            return Err(format!("--sysroot {}: not a directory", sysroot.display()));
+        Host::for_root(sysroot, RootMode::Fixture, limits)
+    }
+
+    /// The Host of a run on `root` taken as `mode` (`Fixture`: `--sysroot`, `HostRoot`:
+    /// `--host-root`; `/` is this machine either way) with the process environment: the one
+    /// place the commands (diagnose, `inspect`, `ps`, `log`) check that the root is a directory.
+    pub fn for_root(root: &Path, mode: RootMode, limits: Limits) -> Result<Self, String> {
+        let flag = match mode {
+            RootMode::HostRoot => "--host-root",
+            _ => "--sysroot",
+        };
+        if !root.is_dir() {
+            return Err(format!("{flag} {}: not a directory", root.display()));
         }
-        Ok(Host::new(
-            sysroot.to_path_buf(),
-            Env::from_process(),
-            limits,
-        ))
+        let mut host = Host::new(root.to_path_buf(), Env::from_process(), limits);
+        if mode == RootMode::HostRoot {
+            host.fs = RootedFs::host_root(root.to_path_buf());
+        }
+        Ok(host)
+    }
+
+    /// This process's pid as the root's `/proc` names it: its own pid on this machine; under
+    /// `--host-root`, the pid the host's `/proc/self` resolves to (a container's process has
+    /// another pid in the host's PID namespace); none in a fixture.
+    pub fn own_pid_in_proc(&self) -> Option<u32> {
+        match self.fs.mode() {
+            RootMode::Real => Some(std::process::id()),
+            RootMode::HostRoot => self
+                .fs
+                .read_link(Path::new("/proc/self"))
+                .ok()?
+                .to_str()?
+                .parse()
+                .ok(),
+            RootMode::Fixture => None,
+        }
+    }
+
+    /// The command of a probe child: the doctor re-executing itself to load a vendor library
+    /// (`probe-library KIND PATH`). Under `--host-root` the child runs through the host's own
+    /// dynamic loader, `DIR/lib64/ld-linux-x86-64.so.2 --library-path DIRS rocm-doctor ...`
+    /// (ld.so(8): "the dynamic linker can be run ... as a command"; `--library-path` is used
+    /// instead of LD_LIBRARY_PATH): the library, its dependencies and glibc itself are then the
+    /// host's, as in a process on the host, while the devices and sysfs it opens are this
+    /// container's. With LD_LIBRARY_PATH on the container's loader instead, the doctor would
+    /// start with the host's libc under the container's ld.so, and the host's libraries would
+    /// meet the container's (older) glibc. `lib_dirs` are machine paths (the loader's search
+    /// directories as the inventory rebuilds them); the host's default directories follow.
+    /// Without a host loader under DIR (another architecture, a static host) the child runs as
+    /// on a real root.
+    pub fn probe_spec(&self, lib_dirs: &[PathBuf]) -> CommandSpec {
+        let plain = CommandSpec::current_exe();
+        if self.fs.mode() != RootMode::HostRoot {
+            return plain;
+        }
+        let (interp, triplet) = match std::env::consts::ARCH {
+            "x86_64" => ("/lib64/ld-linux-x86-64.so.2", "x86_64-linux-gnu"),
+            "aarch64" => ("/lib/ld-linux-aarch64.so.1", "aarch64-linux-gnu"),
+            _ => return plain,
+        };
+        let Ok(interp) = self.fs.canonicalize(Path::new(interp)) else {
+            return plain;
+        };
+        if !self.fs.is_file(&interp) {
+            return plain;
+        }
+        let defaults = [
+            format!("/lib/{triplet}"),
+            format!("/usr/lib/{triplet}"),
+            "/lib64".into(),
+            "/usr/lib64".into(),
+            "/lib".into(),
+            "/usr/lib".into(),
+        ];
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        for d in lib_dirs
+            .iter()
+            .cloned()
+            .chain(defaults.iter().map(PathBuf::from))
+        {
+            let h = self.fs.host_path(&d);
+            if self.fs.is_dir(&d) && !dirs.contains(&h) {
+                dirs.push(h);
+            }
+        }
+        let joined = std::env::join_paths(&dirs).unwrap_or_default();
+        let mut spec = CommandSpec::new(self.fs.host_path(&interp))
+            .arg("--library-path")
+            .arg(joined)
+            .arg(plain.program);
+        spec.on_host = true;
+        spec
     }
 
     pub fn limits(&self) -> Limits {
@@ -101,7 +184,8 @@ impl Host {
             }
         };
         let mut spec = spec.clone();
-        if spec.program.is_absolute() && !spec.on_host && !self.fs.is_real_root() {
+        // A program found under another root (fixture or host root) runs from its path there.
+        if spec.program.is_absolute() && !spec.on_host && !self.fs.paths_are_native() {
             spec.program = self.fs.host_path(&spec.program);
         }
         // Children write their temporaries (clang's `probe-XXXXXX` directories, the assembler's

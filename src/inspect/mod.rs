@@ -224,7 +224,7 @@ fn walk(
     );
     // Following links is loop-safe in walkdir (a loop is an error entry); inside a sysroot an
     // absolute link would leave it, so links are not followed there.
-    let follow = host.fs.is_real_root();
+    let follow = host.fs.paths_are_native();
     // First pass, names only: the Tensile directories (not descended) and the files met
     // under several names, so that a file is listed once with all its names without holding
     // the listing until the walk ends.
@@ -526,7 +526,7 @@ pub fn main(
         eprintln!("rocm-doctor inspect: give at least one file or directory");
         return exit::USAGE_OR_INTERNAL;
     }
-    let host = match Host::for_sysroot(&session.sysroot, Limits::new(cfg.per_call, cfg.deadline)) {
+    let host = match session.host(Limits::new(cfg.per_call, cfg.deadline)) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("rocm-doctor: {e}");

@@ -221,7 +221,8 @@ pub fn describe(
         others,
     };
     let text = cpus.combined_text();
-    if !host.fs.is_real_root() && !cpus.success() {
+    // Another root's clang (--sysroot, or the host's under --host-root) may fail to run here.
+    if !host.fs.is_own_machine() && !cpus.success() {
         info.cannot_run_here = loader_error(&text).or_else(|| {
             cpus.spawn_error
                 .as_ref()
@@ -388,7 +389,7 @@ pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     // Only another root's programs may be unable to run here. On this machine's own root the
     // dry run needs just the chosen clang's path, so it runs beside the clang probes instead
     // of after them (the same command either way).
-    if !inv.host.fs.is_real_root() {
+    if !inv.host.fs.is_own_machine() {
         if let Some(e) = inv.clang().and_then(|c| c.cannot_run_here.as_ref()) {
             v.errors.push(format!("not run: {e}"));
             return v;

@@ -125,7 +125,8 @@ pub fn read(host: &Host) -> Result<KernelLog, Unavailable> {
             None
         }
     };
-    if host.fs.is_real_root() {
+    // /dev/kmsg and journalctl are this machine's; a fixture or a --host-root tree is read from its files.
+    if host.fs.is_own_machine() {
         if let Some(log) = attempt(read_kmsg(host), &mut failures) {
             return Ok(log);
         }

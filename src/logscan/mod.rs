@@ -104,7 +104,7 @@ pub fn main(session: &Session, path: &Path) -> i32 {
             std::time::Duration::from_secs(5),
             std::time::Duration::from_secs(10),
         );
-        if let Ok(host) = crate::host::Host::for_sysroot(&session.sysroot, limits) {
+        if let Ok(host) = session.host(limits) {
             verdict::name_nodes(&mut v, &nodes::read(&host));
         }
     }

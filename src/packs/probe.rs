@@ -319,7 +319,9 @@ fn command(ctx: &Ctx, argv: &[String], timeout: std::time::Duration) -> RawValue
     };
     // Only another root's programs may be unable to run here; asking would wait for the clang
     // probes, so on this machine's own root the command starts at once, beside them.
-    if !ctx.host.fs.is_real_root() {
+    // Decision (issue 20): --host-root's programs are the host's, run in a container: like a
+    // fixture's, they may not run here.
+    if !ctx.host.fs.is_own_machine() {
         if let Some(why) = ctx.inv.cannot_run_here() {
             return RawValue::missing(format!("programs of this root cannot run here: {why}"));
         }

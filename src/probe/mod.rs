@@ -9,9 +9,9 @@ mod comgr;
 mod hip;
 pub mod hsa;
 
-use crate::host::{CommandSpec, Host};
+use crate::host::Host;
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub const EXIT_LOADED: i32 = 0;
@@ -48,10 +48,17 @@ pub struct ProbeResult {
 }
 
 /// Runs `rocm-doctor probe-library KIND PATH` as a child of the doctor.
-pub fn run_probe(host: &Host, kind: &str, lib: &Path) -> ProbeResult {
-    let exe = std::env::current_exe().unwrap_or_else(|_| "rocm-doctor".into());
+pub fn run_probe(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> ProbeResult {
     let host_lib = host.fs.host_path(lib);
-    let spec = CommandSpec::new(exe)
+    // The doctor itself, through the host's loader under --host-root (Host::probe_spec).
+    let dirs: Vec<PathBuf> = lib
+        .parent()
+        .map(Path::to_path_buf)
+        .into_iter()
+        .chain(lib_dirs.iter().cloned())
+        .collect();
+    let spec = host
+        .probe_spec(&dirs)
         .arg("probe-library")
         .arg(kind)
         .arg(host_lib)

@@ -1,10 +1,17 @@
 //! `--npd`: node-problem-detector's custom plugin protocol. NPD runs the plugin, reads at most
-//! 4 KiB of stdout, trims white space, cuts it to `max_output_length` bytes (default 80) and maps
-//! the exit code: 0 OK, 1 NonOK, anything else Unknown (kubernetes/node-problem-detector
+//! 4 KiB of stdout, trims white space, cuts it to `max_output_length` bytes (default 80;
+//! `output = output[:MaxOutputLength]`, a byte cut: `plugin.go` lines 243-255 at v0.8.12) and
+//! maps the exit code: 0 OK, 1 NonOK, anything else Unknown (kubernetes/node-problem-detector
 //! `pkg/custompluginmonitor/plugin/plugin.go`, `types/types.go`, `types/config.go`; notes in
 //! the shared reference notes, `fleet-plugins.md` §4.1). NonOK sets the node condition and may start
 //! AMD's auto-remediation, so only a real failure exits 1; a check that could not decide exits
 //! 2 (Unknown), never 1.
+//!
+//! The line is ASCII: NPD cuts it by bytes (`output[:maxOutputLength]` in `plugin.go`), and a
+//! rule's `max_output_length` below `--npd-max-len` would cut a multi-byte character in two,
+//! leaving invalid UTF-8 in the node condition. The doctor's own punctuation is transliterated
+//! (`·` and `—` to `-`, `…` to `...`, `≤` to `<=`), any other non-ASCII character (a path, a
+//! product name) becomes `?`, so that a cut at any byte is valid.
 
 use super::{Counts, Finding, Status};
 
@@ -30,6 +37,12 @@ pub fn render(findings: &[Finding], max: usize) -> (String, i32) {
     (bound(&msg, max), code)
 }
 
+/// The line for a usage error in `--npd` mode (a rule with bad arguments): NPD shows stdout in
+/// the condition, so the cause is there too, not only in NPD's log (stderr). Exit [`UNKNOWN`].
+pub fn usage_line(msg: &str, max: usize) -> String {
+    bound(&format!("UNKNOWN usage: {msg}"), max)
+}
+
 fn headline(word: &str, f: &Finding, total: usize) -> String {
     let more = if total > 1 {
         format!(" (+{} more)", total - 1)
@@ -40,13 +53,11 @@ fn headline(word: &str, f: &Finding, total: usize) -> String {
     format!("{word} {}{more}: {}", f.id, f.summary)
 }
 
-/// One line of at most `max` bytes: control characters become spaces, white space is trimmed
-/// (as NPD's `strings.TrimSpace` would), and a cut ends with `...` when there is room.
+/// One ASCII line of at most `max` bytes: control characters become spaces, non-ASCII is
+/// transliterated or `?` ([`ascii`]), white space is trimmed (as NPD's `strings.TrimSpace`
+/// would), and a cut ends with `...` when there is room.
 pub fn bound(s: &str, max: usize) -> String {
-    let clean: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let clean = ascii(s);
     let clean = clean.trim();
     if clean.len() <= max {
         return clean.to_string();
@@ -59,6 +70,42 @@ pub fn bound(s: &str, max: usize) -> String {
     let mut out = clean[..end].trim_end().to_string();
     if max > 3 {
         out.push_str("...");
+    }
+    out
+}
+
+/// ASCII only: control characters become spaces, the punctuation the doctor writes in its own
+/// summaries (grep of src/ and checks/) its ASCII spelling, anything else `?`.
+pub fn ascii(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let t = match c {
+            c if c.is_control() => " ",
+            c if c.is_ascii() => {
+                out.push(c);
+                continue;
+            }
+            '\u{a0}' | '\u{2009}' | '\u{202f}' => " ",
+            '·' | '—' | '–' | '‐' | '‑' | '−' => "-",
+            '…' => "...",
+            '≤' => "<=",
+            '≥' => ">=",
+            '≈' => "~",
+            '≠' => "!=",
+            '±' => "+-",
+            '→' => "->",
+            '←' => "<-",
+            '×' => "x",
+            '‘' | '’' | '′' => "'",
+            '“' | '”' | '″' => "\"",
+            '✓' => "ok",
+            '✗' => "x",
+            '°' => " deg",
+            'µ' | 'μ' => "u",
+            '§' => "S",
+            _ => "?",
+        };
+        out.push_str(t);
     }
     out
 }
@@ -89,6 +136,32 @@ mod tests {
             render(&fail, 80),
             ("FAIL gpu.kfd (+1 more): /dev/kfd: EACCES".into(), NON_OK)
         );
+    }
+
+    #[test]
+    fn line_is_ascii_so_any_byte_cut_is_utf8() {
+        let (m, _) = render(
+            &[f(
+                "gpu.kfd",
+                Status::Fail,
+                "3 GPUs · /home/jürgen/ROCm — 5 µs … ≤ 2 ✓ 漢",
+            )],
+            4096,
+        );
+        assert!(m.is_ascii(), "{m}");
+        assert_eq!(
+            m,
+            "FAIL gpu.kfd: 3 GPUs - /home/j?rgen/ROCm - 5 us ... <= 2 ok ?"
+        );
+        // NPD cuts the bytes wherever its own bound says.
+        for cut in 0..=m.len() {
+            assert!(std::str::from_utf8(&m.as_bytes()[..cut]).is_ok());
+        }
+        assert_eq!(
+            usage_line("--host-root /x: not a directory", 80),
+            "UNKNOWN usage: --host-root /x: not a directory"
+        );
+        assert!(usage_line(&"é".repeat(100), 20).len() <= 20);
     }
 
     #[test]

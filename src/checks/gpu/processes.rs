@@ -23,9 +23,9 @@ pub(super) fn processes(ctx: &Ctx) -> Vec<Finding> {
     }
     let uid = nix::unistd::getuid().as_raw();
     let mut s = scan::scan(ctx.host, uid);
-    if fs.is_real_root() {
-        // The doctor's own gpu.kfd check opens /dev/kfd: not a holder worth listing.
-        let me = std::process::id();
+    // The doctor's own gpu.kfd check opens /dev/kfd: not a holder worth listing. Under
+    // --host-root /proc is the host's: the doctor is there under its host pid.
+    if let Some(me) = ctx.host.own_pid_in_proc() {
         s.processes.retain(|p| p.pid != me);
     }
     let notes = crate::gpuproc::explanations(&s);

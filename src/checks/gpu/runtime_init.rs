@@ -14,8 +14,12 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     }
     let has_gpu = t.has_gpu_nodes();
     let runtime = ctx.cfg.profile == Profile::Runtime;
-    if !ctx.host.fs.is_real_root() {
-        return vec![Finding::skip("HSA runtime initialisation is only probed on the real root (--sysroot is a fixture or another tree)")];
+    // Decision (issue 20): hsa_init is probed on this machine and under --host-root (the
+    // host's library through the host's loader, in this container, against the devices the
+    // container sees: the same /dev/kfd and render nodes gpu.kfd and gpu.render open);
+    // never in a fixture.
+    if !ctx.host.fs.loads_libraries() {
+        return vec![Finding::skip("HSA runtime initialisation is only probed on a live root (--sysroot is a fixture or another tree; --host-root is live)")];
     }
     let preferred = ctx
         .inv
@@ -31,7 +35,7 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             Finding::skip(format!("{msg}; no GPU here either"))
         }];
     };
-    let (run, line) = hsa::run_probe(ctx.host, &lib);
+    let (run, line) = hsa::run_probe(ctx.host, &lib, &crate::checks::runtime::loader_dirs(ctx));
     let cmd = format!("$ {}", run.command);
     let Some(line) = line else {
         let mut f = if runtime || has_gpu {
@@ -39,7 +43,14 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         } else {
             Finding::warn(format!("the HSA probe did not report: {}", run.outcome()))
         };
-        if run.timed_out {
+        // Under --host-root the child runs the doctor with the host's loader and glibc
+        // (Host::probe_spec): when the doctor itself cannot start there (a host glibc older
+        // than the doctor's), nothing is known about the GPU: undecided, never a failure.
+        let err = run.stderr_text();
+        let loader_refused = ctx.host.fs.mode() == crate::host::RootMode::HostRoot
+            && (err.contains("error while loading shared libraries")
+                || err.contains("version `GLIBC_"));
+        if run.timed_out || loader_refused {
             f.status = crate::report::Status::Error;
         }
         let tail: Vec<String> = run

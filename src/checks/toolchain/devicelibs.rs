@@ -10,7 +10,10 @@ pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     // now, beside the clang probes, instead of after them (the same command either way; the
     // inventory runs it once, whoever asks first).
     std::thread::scope(|s| {
-        if ctx.host.fs.is_real_root() {
+        // Decision (issue 20): only on this machine's own root; another root's clang (a
+        // fixture's, or the host's under --host-root) may not run here, which the clang probes
+        // find out first.
+        if ctx.host.fs.is_own_machine() {
             s.spawn(|| ctx.inv.hip_driver());
         }
         judge(ctx)

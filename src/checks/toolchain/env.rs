@@ -123,11 +123,12 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
     // Compilers write their temporary files to $TMPDIR: clang fails with "unable to make
     // temporary file" when it is not a writable directory (measured with clang-15).
     // Under --sysroot the tools still run on this host with this process's TMPDIR: only the
-    // real root's TMPDIR is about the diagnosed machine.
+    // real root's TMPDIR is about the diagnosed machine (under --host-root the environment is
+    // the container's, not a host user's: not judged either).
     if let Some(t) = host
         .env
         .get_str("TMPDIR")
-        .filter(|t| !t.is_empty() && host.fs.is_real_root())
+        .filter(|t| !t.is_empty() && host.fs.is_own_machine())
     {
         let p = Path::new(&t);
         let problem = match host.fs.metadata(p) {

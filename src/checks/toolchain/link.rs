@@ -125,7 +125,8 @@ pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
     // after the other): it starts on the chosen clang at once, beside the clang probes, for the
     // ISA it will most likely need. It is used only when the probes then pick the same ISA and
     // find the AMDGPU backend, so the verdict is the one a link started afterwards would give.
-    let early = ctx.host.fs.is_real_root().then(|| {
+    // Decision (issue 20): not under --sysroot nor --host-root, whose programs may not run here.
+    let early = ctx.host.fs.is_own_machine().then(|| {
         ctx.inv
             .clang_choice()
             .map(|c| (c.path.clone(), link_isa(ctx, None)))
