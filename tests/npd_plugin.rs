@@ -283,7 +283,7 @@ fn shipped_daemonset_mounts_the_host_root() {
     let cfg = std::fs::read_to_string(dir.join("rocm-doctor.json")).unwrap();
     assert_eq!(
         cfg.matches("\"--host-root\", \"/host\"").count(),
-        2,
+        3,
         "{cfg}"
     );
     assert!(!cfg.contains("--sysroot"), "{cfg}");
