@@ -3,7 +3,10 @@
 #
 #   scripts/new-check.sh [--dry-run] FAMILY NAME      e.g.  scripts/new-check.sh gpu pcie-atomics
 #
-# It writes the three places a check lives (docs/architecture.md, "Adding a check"):
+# A FAMILY that is a check pack (checks/packs/FAMILY.toml: pytorch, slurm, nix, cmake) gets a pack
+# check instead: a [[check]] stub with a probe and a rule, in that pack's file.
+#
+# For a Rust family it writes the three places a check lives (docs/architecture.md, "Adding a check"):
 #   1. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
 #      or appended to src/checks/FAMILY.rs (single-file families: targets, runtime, libs, asm);
 #   2. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
@@ -11,7 +14,7 @@
 # The stubs say TODO: the function panics (`todo!`, an `error` finding at run time) and a unit
 # test refuses a doc containing TODO, so a scaffold cannot be merged unfinished.
 # --dry-run applies the edits to a temporary copy, prints them as a diff and removes the copy.
-# A new FAMILY is not scaffolded: it needs a `Category` variant (src/checks/mod.rs) by hand.
+# A new FAMILY is not scaffolded: it needs a `Category` variant (src/checkdoc.rs) by hand.
 set -euo pipefail
 
 dry=0
@@ -30,9 +33,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 id="$family.$name"
 snake=${name//-/_}
 
+pack=0
 check_tree() { # $1: tree to check
   local t=$1
-  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); a new family needs a Category variant in src/checks/mod.rs" >&2; exit 2; }
+  if [ ! -f "$t/checks/$family.toml" ] && [ -f "$t/checks/packs/$family.toml" ]; then
+    pack=1
+    if grep -q "^id = \"$id\"" "$t/checks/packs/$family.toml"; then
+      echo "new-check: $id already exists in checks/packs/$family.toml" >&2; exit 2
+    fi
+    return 0
+  fi
+  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); a new family needs a Category variant in src/checkdoc.rs" >&2; exit 2; }
   if grep -q "^id = \"$id\"" "$t/checks/$family.toml"; then
     echo "new-check: $id already exists in checks/$family.toml" >&2; exit 2
   fi
@@ -66,8 +77,36 @@ ${1}fn $snake(ctx: &crate::checks::Ctx) -> Vec<crate::report::Finding> {
 EOF
 }
 
+apply_pack() { # $1: tree to edit
+  cat >>"$1/checks/packs/$family.toml" <<EOF2
+
+[[check]]
+id = "$id"
+title = "TODO"
+what = "TODO: what is examined, and how (which probe reads what)."
+why = "TODO: what breaks for the user when this is wrong (the exact error they see)."
+fix = "TODO: how to fix it."
+sources = []
+
+[[check.probe]]
+# TODO: the facts to judge (docs/check-packs.md lists the probe kinds).
+name = "fact"
+kind = "glob"
+path = "/etc/os-release"
+
+[[check.rule]]
+# TODO: rules from the probes' values, most specific first; every warn/fail carries a fix.
+status = "skip"
+message = "TODO: judge {fact}"
+EOF2
+}
+
 apply() { # $1: tree to edit
   local t=$1
+  if [ $pack -eq 1 ]; then
+    apply_pack "$t"
+    return 0
+  fi
   if [ -d "$t/src/checks/$family" ]; then
     {
       echo "//! \`$id\`: TODO what this check judges, and why (docs: checks/$family.toml)."
@@ -115,6 +154,12 @@ if [ $dry -eq 1 ]; then
   exit 0
 fi
 apply "$root"
+if [ $pack -eq 1 ]; then
+  echo "new-check: scaffolded the pack check $id in checks/packs/$family.toml (a probe and a rule)."
+  echo "Next: write the probes and rules, fill in the doc (a test refuses TODO), add a test (tests/packs_engine.rs),"
+  echo "then rocm-doctor checks lint checks/packs/$family.toml && cargo run -q -- docs-checks > docs/checks.md"
+  exit 0
+fi
 cat <<EOF
 new-check: scaffolded $id:
   $( [ -d "$root/src/checks/$family" ] && echo "src/checks/$family/$snake.rs (new), src/checks/$family/mod.rs (mod + registry line)" || echo "src/checks/$family.rs (function + registry line)" )

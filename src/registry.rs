@@ -220,3 +220,26 @@ pub fn load_errors(reg: &Registry, only: &[String], skip: &[String]) -> Vec<Find
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scaffold (`scripts/new-check.sh`, Rust or pack) says TODO until written: no built-in
+    /// check, whatever its engine, may ship with it, and every one has its three docs.
+    #[test]
+    fn every_built_in_check_is_documented_and_none_says_todo() {
+        let packs = crate::packs::sources::built_in();
+        let reg = Registry::new(&packs);
+        assert!(reg.broken.is_empty(), "a built-in pack does not load");
+        assert!(reg.entries.len() > 40);
+        for e in &reg.entries {
+            let d = e.doc;
+            for text in [&d.title, &d.what, &d.why, &d.fix] {
+                assert!(!text.trim().is_empty(), "{}: empty doc", d.id);
+                assert!(!text.contains("TODO"), "{}: the doc still says TODO", d.id);
+            }
+            assert!(d.id.starts_with(&format!("{}.", d.category)), "{}", d.id);
+        }
+    }
+}

@@ -134,3 +134,27 @@ fn bad_requests_are_refused_without_edits() {
         assert!(!read(t.path(), "src/checks/gpu/mod.rs").contains("mod bad_name"));
     }
 }
+
+#[test]
+fn a_pack_family_gets_a_pack_check_stub_that_lints_and_is_refused_until_written() {
+    let (t, out) = scaffold(&["cmake", "hip-arch"]);
+    assert!(out.status.success(), "{out:?}");
+    let pack = t.path().join("checks/packs/cmake.toml");
+    let text = std::fs::read_to_string(&pack).unwrap();
+    assert!(text.contains("id = \"cmake.hip-arch\""), "{text}");
+    // The stub is a valid pack check (the engine loads it) ...
+    let lint = crate::common::doctor()
+        .args(["checks", "lint"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(lint.status.success(), "{lint:?}");
+    // ... whose doc still says TODO, which the registry's unit test refuses for built-ins.
+    assert!(text.contains("title = \"TODO\""));
+    // Scaffolding it twice is refused.
+    let again = Command::new(t.path().join("scripts/new-check.sh"))
+        .args(["cmake", "hip-arch"])
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+}
