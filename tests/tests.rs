@@ -12,6 +12,7 @@ mod bad_input;
 mod baseline;
 mod broken_setups;
 mod cli;
+mod corpus_machine;
 mod corpus_recall;
 mod discovery_fixtures;
 mod doctor_death;

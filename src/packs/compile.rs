@@ -338,10 +338,18 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
         };
         let matchers = std::sync::OnceLock::new();
         if !cx.trusted {
+            let mut confirm_if = Vec::new();
+            for p in &rs.confirm_if {
+                match regex(p.get_ref()) {
+                    Ok(r) => confirm_if.push(r),
+                    Err(e) => cx.err(p.span(), e),
+                }
+            }
             let _ = matchers.set(super::Matchers {
                 patterns,
                 needs,
                 unless,
+                confirm_if,
             });
         }
         let cause = rs.class.as_ref().and_then(|c| {
@@ -365,6 +373,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                 patterns: rs.patterns.iter().map(|p| p.get_ref().clone()).collect(),
                 needs: rs.needs.iter().map(|p| p.get_ref().clone()).collect(),
                 unless: rs.unless.iter().map(|p| p.get_ref().clone()).collect(),
+                confirm_if: rs.confirm_if.iter().map(|p| p.get_ref().clone()).collect(),
             },
             matchers,
             text: rs.text,

@@ -189,6 +189,7 @@ pub struct MatcherSources {
     pub patterns: Vec<String>,
     pub needs: Vec<String>,
     pub unless: Vec<String>,
+    pub confirm_if: Vec<String>,
 }
 
 /// A symptom's compiled regexes.
@@ -197,6 +198,7 @@ pub struct Matchers {
     pub patterns: Vec<Regex>,
     pub needs: Vec<Regex>,
     pub unless: Vec<Regex>,
+    pub confirm_if: Vec<Regex>,
 }
 
 impl Symptom {
@@ -211,6 +213,7 @@ impl Symptom {
                 patterns: all(&self.sources.patterns),
                 needs: all(&self.sources.needs),
                 unless: all(&self.sources.unless),
+                confirm_if: all(&self.sources.confirm_if),
             }
         })
     }

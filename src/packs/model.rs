@@ -185,6 +185,11 @@ pub struct RawSymptom {
     /// them (a "no GPU" message is then confirmed here, not skipped).
     #[serde(default)]
     pub profile: Option<ProfileName>,
+    /// Regexes over the summaries of its checks' warn/fail findings: only a matching one
+    /// confirms this cause (a check that fails for several reasons, like `gpu.kfd` for EACCES
+    /// and for a missing node, confirms only the cause its summary names). Empty: any.
+    #[serde(default)]
+    pub confirm_if: Vec<Spanned<String>>,
 }
 
 /// `[symptom.with]`: which named capture group of the patterns feeds which run setting.

@@ -123,11 +123,20 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
         .iter()
         .filter(|f| s.checks.contains(&f.id))
         .collect();
-    let answer = if mine
+    let confirm_if = &s.matchers().confirm_if;
+    let bad: Vec<&&Finding> = mine
         .iter()
-        .any(|f| matches!(f.status, Status::Fail | Status::Warn))
+        .filter(|f| matches!(f.status, Status::Fail | Status::Warn))
+        .collect();
+    // A warn/fail confirms the cause only when it is about it (`confirm_if`); one about another
+    // cause leaves this one undecided, never ruled out.
+    let answer = if bad
+        .iter()
+        .any(|f| confirm_if.is_empty() || confirm_if.iter().any(|r| r.is_match(&f.summary)))
     {
         Answer::Confirmed
+    } else if !bad.is_empty() {
+        Answer::Undetermined
     } else if mine.iter().any(|f| {
         f.status == Status::Pass && (s.rule_out_by.is_empty() || s.rule_out_by.contains(&f.id))
     }) && !mine.iter().any(|f| f.status == Status::Error)

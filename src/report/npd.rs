@@ -32,7 +32,15 @@ pub fn render(findings: &[Finding], max: usize) -> (String, i32) {
     } else if let Some(f) = first(Status::Warn) {
         (headline("OK, warn", f, c.warn), OK)
     } else {
-        (format!("OK: {} checks pass", c.pass), OK)
+        // Nothing judged (every check skipped: no GPU, no log) is said as such, not as a pass.
+        if c.pass == 0 && c.skip > 0 {
+            (
+                format!("OK: nothing to judge here ({} checks skipped)", c.skip),
+                OK,
+            )
+        } else {
+            (format!("OK: {} checks pass", c.pass), OK)
+        }
     };
     (bound(&msg, max), code)
 }
@@ -124,6 +132,14 @@ mod tests {
     fn exit_codes_follow_npd() {
         let ok = [f("a.b", Status::Pass, "fine")];
         assert_eq!(render(&ok, 80), ("OK: 1 checks pass".into(), OK));
+        let skipped = [
+            f("a.b", Status::Skip, "no GPU"),
+            f("a.c", Status::Skip, "no log"),
+        ];
+        assert_eq!(
+            render(&skipped, 80),
+            ("OK: nothing to judge here (2 checks skipped)".into(), OK)
+        );
         let warn = [f("a.b", Status::Warn, "meh")];
         assert_eq!(render(&warn, 80).1, OK);
         let err = [f("a.b", Status::Error, "hung"), f("c.d", Status::Pass, "x")];
