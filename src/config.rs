@@ -6,9 +6,9 @@ use clap::ValueEnum;
 use std::path::PathBuf;
 use std::time::Duration;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
-/// Which checks judge what (`--profile`).
+/// Which checks judge what (`--profile`; `when.profile` in check packs).
 pub enum Profile {
     Auto,
     Build,

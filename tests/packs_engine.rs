@@ -604,3 +604,28 @@ fn pack_checks_are_in_the_generated_docs_and_selectable_with_suggestions() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("did you mean `pytorch.rocm-arch`?"), "{err}");
 }
+
+#[test]
+fn a_rule_may_not_say_error_which_is_the_doctors_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("site.toml");
+    std::fs::write(
+        &pack,
+        "[pack]\nname = \"site\"\nversion = \"1\"\nsource = \"t\"\ndescription = \"d\"\n\n\
+         [[check]]\nid = \"site.x\"\ntitle = \"x\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n\n\
+         [[check.probe]]\nname = \"f\"\nkind = \"glob\"\npath = \"/etc/os-release\"\n\n\
+         [[check.rule]]\nstatus = \"error\"\nmessage = \"m\"\n",
+    )
+    .unwrap();
+    let out = crate::common::doctor()
+        .args(["checks", "lint"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("site.toml:20:10: a rule's status is pass, warn, fail or skip"),
+        "{text}"
+    );
+}

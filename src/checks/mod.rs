@@ -87,9 +87,10 @@ pub fn doc(id: &str) -> Option<&'static CheckDoc> {
     docs().iter().find(|d| d.id == id)
 }
 
-/// A registered check: its docs and its implementation.
+/// A registered Rust check: its docs and its implementation (the registry wraps it and the
+/// pack checks in `registry::Entry`).
 #[derive(Clone, Copy)]
-pub struct Check {
+pub struct RustCheck {
     pub doc: &'static CheckDoc,
     pub run: CheckFn,
 }
@@ -110,7 +111,7 @@ fn implementations() -> Vec<(&'static str, CheckFn)> {
 
 /// All checks in documentation order. Panics only if the compiled-in docs and the
 /// implementations disagree, which a unit test rules out.
-pub fn registry() -> Vec<Check> {
+pub fn registry() -> Vec<RustCheck> {
     let impls = implementations();
     docs()
         .iter()
@@ -118,7 +119,7 @@ pub fn registry() -> Vec<Check> {
             impls
                 .iter()
                 .find(|(id, _)| *id == d.id)
-                .map(|(_, f)| Check { doc: d, run: *f })
+                .map(|(_, f)| RustCheck { doc: d, run: *f })
         })
         .collect()
 }

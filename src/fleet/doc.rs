@@ -14,9 +14,9 @@ pub struct Doc<'a> {
     #[serde(borrow)]
     pub host: Option<Cow<'a, str>>,
     pub exit_code: Option<i64>,
-    pub summary: Option<Counts>,
+    pub summary: Option<SummaryView>,
     #[serde(default, borrow)]
-    pub findings: Vec<Finding<'a>>,
+    pub findings: Vec<FindingView<'a>>,
     pub fingerprint: Option<crate::report::fingerprint::Fingerprint>,
 }
 
@@ -26,8 +26,9 @@ pub struct Tool<'a> {
     pub name: Cow<'a, str>,
 }
 
+/// The counts of a report's `summary`, as `merge` reads them (not `report::Counts`).
 #[derive(Debug, Default, Deserialize)]
-pub struct Counts {
+pub struct SummaryView {
     #[serde(default)]
     pub warn: u64,
     #[serde(default)]
@@ -36,8 +37,9 @@ pub struct Counts {
     pub error: u64,
 }
 
+/// A finding of a report as `merge` reads it, borrowing from the input (not `report::Finding`).
 #[derive(Debug, Deserialize)]
-pub struct Finding<'a> {
+pub struct FindingView<'a> {
     #[serde(borrow)]
     pub id: Cow<'a, str>,
     #[serde(borrow)]

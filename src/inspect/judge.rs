@@ -2,7 +2,7 @@
 
 use super::file::{Candidate, FileReport};
 use super::known_issues::{self, Facts};
-use super::matching::{self, Verdict};
+use super::matching::{self, Coverage};
 use super::tensile::TensileDir;
 use super::Target;
 use crate::report::{Finding, Fix, Status};
@@ -41,12 +41,12 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
     let subject = format!("{what} on {agent} ({})", t.source);
     let carry = format!("{what} carries code objects for: {carries}");
     let f = match matching::judge(agent, cands) {
-        Verdict::Exact { code_object } => Finding::pass(format!("{agent}: code object {code_object} present")),
-        Verdict::Generic { code_object, generic_version } => Finding::pass(format!("{agent}: generic code object {code_object} (generic version {generic_version}) covers it"))
+        Coverage::Exact { code_object } => Finding::pass(format!("{agent}: code object {code_object} present")),
+        Coverage::Generic { code_object, generic_version } => Finding::pass(format!("{agent}: generic code object {code_object} (generic version {generic_version}) covers it"))
             .evidence("generic code objects need a runtime that knows generic targets (code object v6, ROCm >= 6.4)"),
-        Verdict::DependsOnFeatures { code_object, needs } => Finding::warn(format!("{agent}: only {code_object} is present; it runs only if the GPU is in mode {needs}"))
+        Coverage::DependsOnFeatures { code_object, needs } => Finding::warn(format!("{agent}: only {code_object} is present; it runs only if the GPU is in mode {needs}"))
             .fix(Fix::text(format!("give the GPU's full target id (rocminfo shows it, e.g. {}:{needs}) with --isa to decide, or rebuild with --offload-arch={} (no feature suffix: runs in either mode)", agent.processor, agent.processor))),
-        Verdict::FeatureMismatch { code_objects, agent: a } => {
+        Coverage::FeatureMismatch { code_objects, agent: a } => {
             let mut fix = Fix::text(format!(
                 "rebuild with --offload-arch={a} or --offload-arch={} (any mode); the code objects present are {}",
                 agent.processor,
@@ -61,7 +61,7 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
             }
             Finding::fail(format!("{agent}: code objects exist for {} only in another feature mode", agent.processor)).fix(fix)
         }
-        Verdict::Missing => {
+        Coverage::Missing => {
             let mut fix = Fix::text(format!("rebuild with --offload-arch={} (or add it to AMDGPU_TARGETS / GPU_TARGETS)", agent));
             if let Some(sib) = matching::sibling(agent, cands) {
                 if let Some(v) = matching::override_value(&sib.processor) {

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum Coverage {
     /// A code object for exactly this processor, features compatible.
     Exact { code_object: String },
     /// Only a generic code object matches.
@@ -32,9 +32,9 @@ pub enum Verdict {
     Missing,
 }
 
-impl Verdict {
+impl Coverage {
     pub fn ok(&self) -> bool {
-        matches!(self, Verdict::Exact { .. } | Verdict::Generic { .. })
+        matches!(self, Coverage::Exact { .. } | Coverage::Generic { .. })
     }
 }
 
@@ -70,22 +70,22 @@ fn features(agent: &TargetId, co: &TargetId, ignore_sramecc: bool) -> Feat {
 }
 
 /// The best verdict for an agent over the code objects a file carries.
-pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Verdict {
-    let mut depends: Option<Verdict> = None;
+pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Coverage {
+    let mut depends: Option<Coverage> = None;
     let mut conflicting: Vec<String> = Vec::new();
-    let mut generic: Option<Verdict> = None;
+    let mut generic: Option<Coverage> = None;
     let agent_generic = isa::processor(&agent.processor).and_then(|p| p.generic.clone());
     for c in cands {
         let t = &c.target;
         if t.processor == agent.processor {
             match features(agent, t, false) {
                 Feat::Ok => {
-                    return Verdict::Exact {
+                    return Coverage::Exact {
                         code_object: t.to_string(),
                     }
                 }
                 Feat::Unknown(needs) => {
-                    depends.get_or_insert(Verdict::DependsOnFeatures {
+                    depends.get_or_insert(Coverage::DependsOnFeatures {
                         code_object: t.to_string(),
                         needs,
                     });
@@ -98,7 +98,7 @@ pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Verdict {
             let version = c.generic_version.unwrap_or(0);
             if version >= 1 {
                 if let Feat::Ok = features(agent, t, !gen_has_sramecc) {
-                    generic = Some(Verdict::Generic {
+                    generic = Some(Coverage::Generic {
                         code_object: t.to_string(),
                         generic_version: version,
                     });
@@ -113,12 +113,12 @@ pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Verdict {
         return d;
     }
     if !conflicting.is_empty() {
-        return Verdict::FeatureMismatch {
+        return Coverage::FeatureMismatch {
             code_objects: conflicting,
             agent: agent.to_string(),
         };
     }
-    Verdict::Missing
+    Coverage::Missing
 }
 
 /// `HSA_OVERRIDE_GFX_VERSION` value for a concrete processor (`gfx1030` -> `10.3.0`).
@@ -165,14 +165,14 @@ mod tests {
         let cands = [c("gfx90a:sramecc+:xnack-", None), c("gfx1030", None)];
         assert!(judge(&t("gfx90a:sramecc+:xnack-"), &cands).ok());
         assert!(judge(&t("gfx1030"), &cands).ok());
-        assert_eq!(judge(&t("gfx1031"), &cands), Verdict::Missing);
+        assert_eq!(judge(&t("gfx1031"), &cands), Coverage::Missing);
         assert!(matches!(
             judge(&t("gfx90a:sramecc+:xnack+"), &cands),
-            Verdict::FeatureMismatch { .. }
+            Coverage::FeatureMismatch { .. }
         ));
         assert!(matches!(
             judge(&t("gfx90a"), &cands),
-            Verdict::DependsOnFeatures { .. }
+            Coverage::DependsOnFeatures { .. }
         ));
         // A code object without features (any) runs in every mode.
         assert!(judge(&t("gfx90a:sramecc-:xnack+"), &[c("gfx90a", None)]).ok());
@@ -183,25 +183,25 @@ mod tests {
         let g = [c("gfx10-3-generic", Some(1))];
         assert!(matches!(
             judge(&t("gfx1031"), &g),
-            Verdict::Generic {
+            Coverage::Generic {
                 generic_version: 1,
                 ..
             }
         ));
         assert_eq!(
             judge(&t("gfx1031"), &[c("gfx10-3-generic", None)]),
-            Verdict::Missing
+            Coverage::Missing
         );
         assert_eq!(
             judge(&t("gfx90a"), &[c("gfx9-generic", Some(1))]),
-            Verdict::Missing
+            Coverage::Missing
         );
         assert!(judge(
             &t("gfx906:sramecc+:xnack-"),
             &[c("gfx9-generic:xnack-", Some(1))]
         )
         .ok());
-        assert_eq!(judge(&t("gfx1100"), &g), Verdict::Missing);
+        assert_eq!(judge(&t("gfx1100"), &g), Coverage::Missing);
     }
 
     #[test]

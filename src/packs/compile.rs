@@ -386,7 +386,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             class: cause.map(|c| c.id.clone()),
             harmless: cause.is_some_and(|c| c.harmless),
             rank: rs.rank.unwrap_or(50),
-            runtime_profile: matches!(rs.profile, Some(super::model::ProfileName::Runtime)),
+            runtime_profile: matches!(rs.profile, Some(super::model::Profile::Runtime)),
             check_locations: rs
                 .checks
                 .iter()
@@ -484,9 +484,15 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
         }
         let message = template(cx, &rr.message, &probes);
         let fix = rr.fix.as_ref().map(|f| template(cx, f, &probes));
+        if *rr.status.get_ref() == super::model::Status::Error {
+            cx.err(
+                rr.status.span(),
+                "a rule's status is pass, warn, fail or skip (`error` is the doctor's own: a check that could not decide)",
+            );
+        }
         rules.push(Rule {
             terms,
-            status: rr.status,
+            status: *rr.status.get_ref(),
             message,
             fix,
         });

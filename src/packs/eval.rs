@@ -1,10 +1,10 @@
 //! Pure evaluation of a pack check: `when` conditions, regexes, token relations, rules and
 //! templates. The raw probe values come from `probe.rs`.
 
-use super::model::{ProfileName, Verdict};
+use super::model::Profile;
 use super::template::Field;
 use super::{Check, Probe, Relation, Rule, When};
-use crate::report::{Finding, Fix, Status};
+use crate::report::{Finding, Fix};
 
 /// What a probe read, before matching.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -131,7 +131,7 @@ pub fn finalize(probes: &[Probe], raws: &[RawValue]) -> Vec<Outcome> {
 
 /// What `when` may ask about the run.
 pub struct Situation<'a> {
-    pub profile: ProfileName,
+    pub profile: Profile,
     pub gpu_present: bool,
     /// Processors of the GPUs (`gfx90a`).
     pub isas: &'a [String],
@@ -303,12 +303,7 @@ pub fn verdict(check: &Check, rule: Option<&Rule>, outs: &[Outcome], read: &[boo
     let Some(rule) = rule else {
         return Finding::skip("no rule of this check applies here").evidence_lines(evidence);
     };
-    let status = match rule.status {
-        Verdict::Pass => Status::Pass,
-        Verdict::Warn => Status::Warn,
-        Verdict::Fail => Status::Fail,
-        Verdict::Skip => Status::Skip,
-    };
+    let status = rule.status;
     let mut f = Finding::new(status, rule.message.render(&lookup)).evidence_lines(evidence);
     if let Some(fix) = &rule.fix {
         f = f.fix(Fix::text(fix.render(&lookup)));

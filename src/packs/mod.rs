@@ -17,7 +17,8 @@ pub mod template;
 pub mod why;
 
 use crate::checkdoc::CheckDoc;
-use model::{ProfileName, Verdict};
+use crate::report::Status;
+use model::Profile;
 use regex::Regex;
 use std::time::Duration;
 use template::Template;
@@ -43,7 +44,7 @@ pub struct Check {
 
 #[derive(Debug, Default)]
 pub struct When {
-    pub profile: Vec<ProfileName>,
+    pub profile: Vec<Profile>,
     pub gpu: Option<bool>,
     pub isa_family: Vec<String>,
     /// (component, version range)
@@ -139,7 +140,7 @@ impl Fact {
 #[derive(Debug)]
 pub struct Rule {
     pub terms: Vec<Term>,
-    pub status: Verdict,
+    pub status: Status,
     pub message: Template,
     pub fix: Option<Template>,
 }

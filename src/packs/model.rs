@@ -46,19 +46,14 @@ pub struct RawCheck {
     pub rule: Vec<RawRule>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ProfileName {
-    Auto,
-    Build,
-    Runtime,
-}
+/// The profiles a pack names: the run's own type.
+pub use crate::config::Profile;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawWhen {
     #[serde(default)]
-    pub profile: Vec<ProfileName>,
+    pub profile: Vec<Profile>,
     /// `true`: only when KFD shows a GPU; `false`: only when it shows none.
     pub gpu: Option<bool>,
     /// Processor prefixes (`gfx9`, `gfx11`): at least one GPU must match one.
@@ -122,14 +117,9 @@ pub struct RawProbe {
     pub as_indices: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Pass,
-    Warn,
-    Fail,
-    Skip,
-}
+/// A rule's verdict: the finding's own status (`error` is refused: it is the doctor's, not a
+/// rule's).
+pub use crate::report::Status;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -137,7 +127,7 @@ pub struct RawRule {
     /// Terms that must all hold: `p`, `p.found`, `p.matched`, each may start with `!`.
     #[serde(default, rename = "if")]
     pub cond: Vec<Spanned<String>>,
-    pub status: Verdict,
+    pub status: Spanned<Status>,
     pub message: Spanned<String>,
     #[serde(default)]
     pub fix: Option<Spanned<String>>,
@@ -184,7 +174,7 @@ pub struct RawSymptom {
     /// `runtime`: its checks run as under `--profile runtime`, so a machine without a GPU fails
     /// them (a "no GPU" message is then confirmed here, not skipped).
     #[serde(default)]
-    pub profile: Option<ProfileName>,
+    pub profile: Option<Profile>,
     /// Regexes over the summaries of its checks' warn/fail findings: only a matching one
     /// confirms this cause (a check that fails for several reasons, like `gpu.kfd` for EACCES
     /// and for a missing node, confirms only the cause its summary names). Empty: any.

@@ -2,10 +2,8 @@
 //! --sysroot, the environment snapshot, children with a timeout) and the shared inventory.
 
 use super::eval::{self, RawValue, Situation};
-use super::model::ProfileName;
 use super::{Check, Fact, ProbeSpec};
 use crate::checks::Ctx;
-use crate::config::Profile;
 use crate::host::CommandSpec;
 use crate::report::Finding;
 use std::path::{Path, PathBuf};
@@ -23,11 +21,7 @@ pub fn run_check(ctx: &Ctx, check: &Check) -> Vec<Finding> {
     };
     let version_of = |c: &str| version_of(ctx, c);
     let situation = Situation {
-        profile: match ctx.cfg.profile {
-            Profile::Auto => ProfileName::Auto,
-            Profile::Build => ProfileName::Build,
-            Profile::Runtime => ProfileName::Runtime,
-        },
+        profile: ctx.cfg.profile,
         gpu_present: needs_gpu(check) && ctx.inv.gpu().has_gpu_nodes(),
         isas: &isas,
         version_of: &version_of,

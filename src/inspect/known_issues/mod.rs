@@ -339,7 +339,7 @@ pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
     let version = facts.versions.get(&issue.component).cloned();
     let version_of = |c: &str| facts.versions.get(c).cloned();
     let situation = Situation {
-        profile: crate::packs::model::ProfileName::Auto,
+        profile: crate::packs::model::Profile::Auto,
         gpu_present: false,
         isas: &[],
         version_of: &version_of,

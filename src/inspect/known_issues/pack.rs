@@ -7,7 +7,8 @@
 use crate::inspect::known_issues::{
     issues, runs_on_machine, Condition, Issue, Severity, KEY_LIBS, PACK,
 };
-use crate::packs::{model::Verdict, template::Template, Check, Probe, ProbeSpec, Rule, Term, When};
+use crate::packs::{template::Template, Check, Probe, ProbeSpec, Rule, Term, When};
+use crate::report::Status;
 
 /// Builds the pack check of an issue: `when` = its component's version range; one probe per
 /// condition (a `code-objects` probe with a regex for a file flag, an `env` probe with a regex
@@ -106,15 +107,15 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
             Rule {
                 terms,
                 status: match issue.status {
-                    Severity::Warn => Verdict::Warn,
-                    Severity::Fail => Verdict::Fail,
+                    Severity::Warn => Status::Warn,
+                    Severity::Fail => Status::Fail,
                 },
                 message: Template::parse(&applies)?,
                 fix: Some(Template::parse(&esc(&issue.fix))?),
             },
             Rule {
                 terms: Vec::new(),
-                status: Verdict::Pass,
+                status: Status::Pass,
                 message: Template::parse(&format!("known issue {} does not apply here", issue.id))?,
                 fix: None,
             },
