@@ -129,11 +129,15 @@ case $rc in
     exit 1
     ;;
 2)
-    if [ -n "$line" ]; then
+    # --npd prints a usage error as its own UNKNOWN line (older doctors printed nothing).
+    case $line in
+    "UNKNOWN usage:"* | "")
+        log err "usage error (exit 2), NO CHECK RAN, $job starts: $doctor ${args[*]}: ${line:-$(errors)}"
+        ;;
+    *)
         log warning "could not decide, $job starts: $line"
-    else
-        log err "usage error (exit 2), NO CHECK RAN, $job starts: $doctor ${args[*]}: $(errors)"
-    fi
+        ;;
+    esac
     ;;
 124 | 137)
     log warning "could not decide, $job starts: $doctor killed after $limit s (the prolog timeout)"
