@@ -12,7 +12,7 @@ use std::path::Path;
 
 /// The share of all cases whose confirmed cause must come first from the text alone (a floor
 /// against regressions: the goal is 90%, see docs/why.md for where it stands).
-const MIN_RECALL: f64 = 0.84;
+const MIN_RECALL: f64 = 0.87;
 /// The share of recognised cases whose first answer must be the confirmed cause.
 const MIN_PRECISION: f64 = 0.90;
 /// The share of all cases answered right once the machine is asked: the cause first, or, when
