@@ -10,13 +10,12 @@ use crate::report::Finding;
 
 pub const CHECKS: &[(&str, CheckFn)] = &[(judge::ID, code_objects)];
 
-/// Libraries whose device code matters, by file stem, with their Tensile directory if any.
-const KEY_LIBS: &[(&str, Option<&str>)] = &[
-    ("rocblas", Some("rocblas")),
-    ("hipblaslt", Some("hipblaslt")),
-    ("MIOpen", None),
-    ("amdhip64", None),
-];
+/// Libraries whose device code matters, by file stem: the one list, shared with the known
+/// issues' `code-objects` probe.
+use crate::inspect::known_issues::KEY_LIBS;
+
+/// The key libraries that ship a Tensile library directory named after them.
+const WITH_TENSILE: &[&str] = &["rocblas", "hipblaslt"];
 
 fn code_objects(ctx: &Ctx) -> Vec<Finding> {
     let inv = ctx.inv;
@@ -28,7 +27,8 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
     let bo = blob::Options::default();
     let mut out = Vec::new();
     let mut found_any = false;
-    for (stem, tensile_name) in KEY_LIBS {
+    for stem in KEY_LIBS {
+        let tensile_name = WITH_TENSILE.contains(stem).then_some(*stem);
         let Some(lib) = runtime::find_lib(host, &dirs, stem) else {
             continue;
         };
@@ -116,9 +116,14 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
     }
     if !found_any {
         out.push(
-            Finding::skip(
-                "no key ROCm library (librocblas, libhipblaslt, libMIOpen, libamdhip64) found",
-            )
+            Finding::skip(format!(
+                "no key ROCm library ({}) found",
+                KEY_LIBS
+                    .iter()
+                    .map(|s| format!("lib{s}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
             .evidence(format!(
                 "searched: {}",
                 dirs.iter()
