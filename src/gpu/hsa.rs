@@ -126,18 +126,7 @@ pub fn run_probe(
     library: &Path,
     lib_dirs: &[PathBuf],
 ) -> (RunOutput, Option<ProbeLine>) {
-    // The library's own directory first (its siblings, as its RUNPATH $ORIGIN finds them).
-    let dirs: Vec<PathBuf> = library
-        .parent()
-        .map(Path::to_path_buf)
-        .into_iter()
-        .chain(lib_dirs.iter().cloned())
-        .collect();
-    let spec = host
-        .probe_spec(&dirs)
-        .arg("probe-library")
-        .arg("hsa")
-        .arg(host.fs.host_path(library));
+    let spec = crate::probe::spec(host, "hsa", library, lib_dirs);
     let out = host.run(&spec);
     let line = parse_line(&out.stdout_text());
     (out, line)

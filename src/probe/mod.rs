@@ -47,21 +47,25 @@ pub struct ProbeResult {
     pub stderr_tail: String,
 }
 
-/// Runs `rocm-doctor probe-library KIND PATH` as a child of the doctor.
-pub fn run_probe(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> ProbeResult {
-    let host_lib = host.fs.host_path(lib);
-    // The doctor itself, through the host's loader under --host-root (Host::probe_spec).
+/// The command of a `rocm-doctor probe-library KIND PATH` child: the doctor itself (through
+/// the host's loader under --host-root, `Host::probe_spec`), the library's own directory first
+/// in its search path (its siblings, as its RUNPATH `$ORIGIN` finds them), then `lib_dirs`.
+pub fn spec(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> crate::host::CommandSpec {
     let dirs: Vec<PathBuf> = lib
         .parent()
         .map(Path::to_path_buf)
         .into_iter()
         .chain(lib_dirs.iter().cloned())
         .collect();
-    let spec = host
-        .probe_spec(&dirs)
+    host.probe_spec(&dirs)
         .arg("probe-library")
         .arg(kind)
-        .arg(host_lib)
+        .arg(host.fs.host_path(lib))
+}
+
+/// Runs `rocm-doctor probe-library KIND PATH` as a child of the doctor.
+pub fn run_probe(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> ProbeResult {
+    let spec = spec(host, kind, lib, lib_dirs)
         .timeout(Duration::from_secs(10).min(host.limits().per_call));
     let out = host.run(&spec);
     let report = out
