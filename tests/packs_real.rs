@@ -116,16 +116,31 @@ fn torch_version_hip_is_compared_with_the_system_hip() {
         f["summary"].as_str().unwrap().contains("not a ROCm build"),
         "{f:#}"
     );
-    // No torch at all: the import error is shown.
+    // No torch at all: python3 is not asked; the evidence names where the doctor looked.
     let f = one(&[], &[], "pytorch.bundled-hip");
     assert_eq!(f["status"], "skip");
-    assert!(
-        f["summary"]
-            .as_str()
-            .unwrap()
-            .contains("No module named 'torch'"),
+    assert_eq!(
+        f["summary"], "torch is not installed for python3 here",
         "{f:#}"
     );
+    let ev = f["evidence"].to_string();
+    assert!(ev.contains("no torch package in the site directories of python3"), "{f:#}");
+    assert!(!ev.contains("ran: "), "python3 was run: {f:#}");
+    // A package python3 cannot import after all (a directory without version.py): python3
+    // was asked and its error is shown.
+    let broken = t.path().join("d/site/torch");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("__init__.py"), "").unwrap();
+    let f = one(
+        &[],
+        &[
+            ("PYTHONPATH", broken.parent().unwrap().to_str().unwrap()),
+            ("PYTHONDONTWRITEBYTECODE", "1"),
+        ],
+        "pytorch.bundled-hip",
+    );
+    assert_eq!(f["status"], "skip", "{f:#}");
+    assert!(f["evidence"].to_string().contains("version.py"), "{f:#}");
 }
 
 #[test]

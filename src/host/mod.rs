@@ -172,6 +172,11 @@ impl Host {
         which::which_in(self, name)
     }
 
+    /// Every match of `name` on the snapshot's `PATH`, in order.
+    pub fn which_all(&self, name: &str) -> Vec<PathBuf> {
+        which::which_all_in(self, name)
+    }
+
     /// Runs a child process with the env snapshot, a private cwd and a timeout.
     pub fn run(&self, spec: &CommandSpec) -> RunOutput {
         let cwd = match self.temp_dir() {

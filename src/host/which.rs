@@ -27,6 +27,23 @@ pub(super) fn which_in(host: &Host, name: &str) -> Option<PathBuf> {
         .ok()
 }
 
+/// Every match on `PATH`, in `PATH` order (for a shim that defers to the next one).
+pub(super) fn which_all_in(host: &Host, name: &str) -> Vec<PathBuf> {
+    if name.is_empty() || name.contains('\0') || name.contains('/') {
+        return which_in(host, name).into_iter().collect();
+    }
+    let Some(path) = host.env.get_os("PATH").map(OsStr::to_os_string) else {
+        return Vec::new();
+    };
+    which::WhichConfig::new_with_sys(Rooted(host))
+        .system_cwd(false)
+        .binary_name(OsString::from(name))
+        .custom_path_list(path)
+        .all_results()
+        .map(|it| it.collect())
+        .unwrap_or_default()
+}
+
 /// Whether the machine path is an executable regular file (inside the sysroot).
 pub fn is_executable_at(host: &Host, machine: &Path) -> bool {
     match host.fs.metadata(machine) {

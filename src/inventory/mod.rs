@@ -8,6 +8,7 @@ pub mod clang;
 pub mod devicelibs;
 pub mod hipcc;
 pub mod libraries;
+pub mod python;
 pub mod roots;
 pub mod targets;
 pub mod versions;

@@ -597,6 +597,21 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             ProbeSpec::CodeObjects(libs)
         }
         ProbeKind::Kfd => ProbeSpec::Kfd(need(&rp.property, "property")),
+        ProbeKind::PythonPackage => {
+            let name = need(&rp.package, "package");
+            let ok = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && !name.as_bytes()[0].is_ascii_digit();
+            if !ok {
+                cx.err(
+                    span.clone(),
+                    format!("package '{name}' is not a top-level module name (letters, digits, _)"),
+                );
+            }
+            ProbeSpec::PythonPackage(name)
+        }
         ProbeKind::Command => {
             let argv = rp.argv.clone().unwrap_or_default();
             if argv.is_empty() || argv[0].is_empty() {
@@ -652,6 +667,7 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
         ("library", rp.library.is_some(), ProbeKind::Library),
         ("property", rp.property.is_some(), ProbeKind::Kfd),
         ("libraries", rp.libraries.is_some(), ProbeKind::CodeObjects),
+        ("package", rp.package.is_some(), ProbeKind::PythonPackage),
         ("read", rp.read, ProbeKind::File),
     ]
     .iter()

@@ -86,6 +86,9 @@ pub enum ProbeSpec {
     Fact(Fact),
     Library(String),
     Kfd(String),
+    /// Whether the `python3` on `PATH` may import this package, read from its site
+    /// directories without running it (`inventory::python`).
+    PythonPackage(String),
     /// What the device code of these libraries carries: one `PATH: FLAG` item per flag of
     /// each file (`file.ccob`, `file.uncompressed-bundle`, ...; `known_issues::FLAGS`).
     CodeObjects(Vec<String>),

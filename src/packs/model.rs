@@ -77,6 +77,8 @@ pub enum ProbeKind {
     Kfd,
     #[serde(rename = "code-objects")]
     CodeObjects,
+    #[serde(rename = "python-package")]
+    PythonPackage,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +101,8 @@ pub struct RawProbe {
     pub fact: Option<Spanned<String>>,
     /// library: `amdhip64`, `rocblas`, ... as the loader would find `lib<name>.so`.
     pub library: Option<String>,
+    /// python-package: a top-level package name (`torch`).
+    pub package: Option<String>,
     /// kfd: a key of the GPU nodes' `properties` files.
     pub property: Option<String>,
     /// code-objects: libraries (`rocblas`, `amdhip64`) whose device code is read, as the

@@ -154,6 +154,7 @@ fn expand_spec(
         ProbeSpec::Env(v) => ProbeSpec::Env(v.clone()),
         ProbeSpec::Fact(f) => ProbeSpec::Fact(*f),
         ProbeSpec::Library(l) => ProbeSpec::Library(l.clone()),
+        ProbeSpec::PythonPackage(p) => ProbeSpec::PythonPackage(p.clone()),
         ProbeSpec::Kfd(k) => ProbeSpec::Kfd(k.clone()),
     })
 }
@@ -230,6 +231,7 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
             None => RawValue::missing(format!("lib{name}.so is not where the loader looks")),
         },
         ProbeSpec::CodeObjects(names) => code_objects(ctx, names),
+        ProbeSpec::PythonPackage(name) => python_package(ctx, name),
         ProbeSpec::UndefinedSymbols => {
             RawValue::missing("undefined symbols are read by `rocm-doctor inspect --symbols`")
         }
@@ -259,6 +261,35 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
                 ..RawValue::list(vals)
             }
         }
+    }
+}
+
+/// Found when the `python3` on `PATH` may import package `name` (the paths that say so), or
+/// when its interpreter cannot be read without running it; missing when no site directory
+/// has it (the directories looked in are the evidence) or there is no `python3`.
+fn python_package(ctx: &Ctx, name: &str) -> RawValue {
+    use crate::inventory::python::{find_package, PackageSearch};
+    match find_package(ctx.host, name) {
+        PackageSearch::Maybe(paths) => {
+            RawValue::list(paths.iter().map(|p| p.display().to_string()).collect())
+        }
+        PackageSearch::CannotTell(why) => RawValue {
+            evidence: vec![format!("cannot tell without running python3: {why}")],
+            ..RawValue::found(format!("python3 may import {name} ({why})"))
+        },
+        PackageSearch::Absent { looked_in } => RawValue::missing(format!(
+            "no {name} package in the site directories of python3: {}",
+            if looked_in.is_empty() {
+                "none exists".to_string()
+            } else {
+                looked_in
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        )),
+        PackageSearch::NoInterpreter => RawValue::missing("python3 is not in PATH"),
     }
 }
 
