@@ -48,7 +48,7 @@ impl Entry<'_> {
 /// order, and the packs that failed to load.
 pub struct Registry<'a> {
     pub entries: Vec<Entry<'a>>,
-    pub broken: Vec<(&'a Origin, &'a [String])>,
+    pub broken: Vec<(&'a Origin, &'a [crate::data::DataError])>,
 }
 
 impl<'a> Registry<'a> {
@@ -98,9 +98,7 @@ impl<'a> Registry<'a> {
                 .any(|id| checks::selected(id, std::slice::from_ref(pat), &[]))
             {
                 let ids: Vec<&str> = self.ids().collect();
-                let hint = packs::compile::did_you_mean(pat, &ids)
-                    .map(|b| format!("; did you mean `{b}`?"))
-                    .unwrap_or_default();
+                let hint = crate::data::hint(pat, &ids);
                 return Err(format!(
                     "no check matches '{pat}' (see --list-checks){hint}"
                 ));
@@ -140,7 +138,7 @@ impl<'a> Registry<'a> {
                 "{:<32} {:<10} NOT LOADED: {origin}: {}\n",
                 packs::LOAD_ERROR_ID,
                 "packs",
-                errors.first().map(String::as_str).unwrap_or("")
+                errors.first().map(|e| e.to_string()).unwrap_or_default()
             ));
         }
         s
@@ -212,7 +210,7 @@ pub fn load_errors(reg: &Registry, only: &[String], skip: &[String]) -> Vec<Find
         .map(|(origin, errors)| {
             let mut f = Finding::error(format!("check pack {origin} was not loaded"))
                 .subject(origin.to_string())
-                .evidence_lines(errors.iter().cloned())
+                .evidence_lines(errors.iter().map(|e| e.to_string()))
                 .fix_text(format!("Fix the file (`rocm-doctor checks lint {origin}` shows every problem) or remove it; the other checks ran."));
             f.id = packs::LOAD_ERROR_ID.into();
             f.category = "packs".into();

@@ -77,16 +77,15 @@ fn children_are_started_only_by_host_run_and_vendor_libraries_loaded_only_in_pro
 
 #[test]
 fn embedded_tables_are_loaded_by_the_one_loader() {
-    // Two more parsers, for reasons: known_issues.rs keeps its own until its entries become
-    // pack checks, and the pack compiler parses untrusted user files, collecting every error
-    // of a file as a span (for `checks lint`), which one formatted string cannot carry.
-    let bad = offenders("toml::from_str", |f| {
-        matches!(
-            f,
-            "data.rs" | "inspect/known_issues/mod.rs" | "packs/compile.rs"
-        )
-    });
+    // Every data file, the check packs and the known issues included, is parsed by
+    // `data::load`; their own checks report `data::DataError`s too.
+    let bad = offenders("toml::from_str", |f| f == "data.rs");
     assert!(bad.is_empty(), "TOML parsed outside src/data.rs: {bad:?}");
+    let bad = offenders("toml::de::Error", |f| f == "data.rs");
+    assert!(
+        bad.is_empty(),
+        "TOML errors turned into messages outside src/data.rs: {bad:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

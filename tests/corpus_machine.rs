@@ -25,7 +25,9 @@ fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         if e.path().extension().is_some_and(|x| x == "toml") {
-            let f: File = toml::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+            let name = e.path().display().to_string();
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            let f: File = rocm_doctor::data::load(&name, &text).unwrap_or_else(|e| panic!("{e}"));
             out.extend(f.case);
         }
     }

@@ -175,7 +175,9 @@ fn corpus_texts_give_exactly_these_events() {
         if p.extension().is_none_or(|x| x != "toml") {
             continue;
         }
-        let file: File = toml::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let file: File = rocm_doctor::data::load(&p.display().to_string(), &text)
+            .unwrap_or_else(|e| panic!("{e}"));
         for c in file.case {
             let got: Vec<&str> = kernlog::amdgpu_events(&kernlog::parse_text(c.text.as_bytes()))
                 .iter()

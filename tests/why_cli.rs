@@ -78,12 +78,21 @@ fn every_symptom_is_recognised_from_its_recorded_text_inside_a_log() {
     // Every built-in symptom pack; each symptom is shown by its own text (the first of its
     // cause when several symptoms of one cause match).
     let mut rows = Vec::new();
-    for text in [
-        include_str!("../checks/packs/symptoms.toml"),
-        include_str!("../checks/packs/symptoms-gpu.toml"),
-        include_str!("../checks/packs/symptoms-libs.toml"),
+    for (name, text) in [
+        (
+            "checks/packs/symptoms.toml",
+            include_str!("../checks/packs/symptoms.toml"),
+        ),
+        (
+            "checks/packs/symptoms-gpu.toml",
+            include_str!("../checks/packs/symptoms-gpu.toml"),
+        ),
+        (
+            "checks/packs/symptoms-libs.toml",
+            include_str!("../checks/packs/symptoms-libs.toml"),
+        ),
     ] {
-        let t: Table = toml::from_str(text).unwrap();
+        let t: Table = rocm_doctor::data::load(name, text).unwrap_or_else(|e| panic!("{e}"));
         rows.extend(t.symptom);
     }
     assert!(rows.len() >= 50);

@@ -1,5 +1,6 @@
 //! Check packs (`--checks`, checks.d): any text through the pack compiler, which must answer
-//! with a pack or `file:line:column` errors, within its size and nesting limits.
+//! with a pack or `data::DataError`s (`file:line:column: message`, or `file: message` for the
+//! whole file), within its size and nesting limits.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use rocm_doctor::packs::compile;

@@ -1,6 +1,7 @@
 //! The probe catalog: Tensile's capability keys, their snippets and ISA lists, loaded from
 //! `checks/asm-caps.toml` (compiled in).
 
+use crate::data::DataError;
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -129,7 +130,7 @@ struct IsaLists {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawKey {
-    name: String,
+    name: toml::Spanned<String>,
     kind: Kind,
     #[serde(default)]
     snippets: Vec<String>,
@@ -164,10 +165,13 @@ struct ChainStep {
 
 const TEXT: &str = include_str!("../../checks/asm-caps.toml");
 
-fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
-    let f: File = crate::data::load("checks/asm-caps.toml", text)?;
+const FILE: &str = "checks/asm-caps.toml";
+
+fn parse(text: &str, compat: Compat) -> Result<Catalog, DataError> {
+    let f: File = crate::data::load(FILE, text)?;
     let mut keys = Vec::new();
     for k in f.key {
+        let err = |msg: &str| DataError::at(FILE, text, k.name.span(), msg);
         let rule = match k.kind {
             Kind::Probe => {
                 let snippets = match (compat, k.snippets_6_2) {
@@ -175,28 +179,34 @@ fn parse(text: &str, compat: Compat) -> Result<Catalog, String> {
                     _ => k.snippets,
                 };
                 if snippets.is_empty() {
-                    return Err(format!("{}: a probe needs snippets", k.name));
+                    return Err(err(&format!(
+                        "{}: a probe needs snippets",
+                        k.name.get_ref()
+                    )));
                 }
                 Rule::Probe(snippets)
             }
             Kind::Count => Rule::Count {
                 chain: k.chain.into_iter().map(|c| (c.snippet, c.value)).collect(),
-                otherwise: k
-                    .otherwise
-                    .ok_or(format!("{}: a count needs `otherwise`", k.name))?,
+                otherwise: k.otherwise.ok_or_else(|| {
+                    err(&format!("{}: a count needs `otherwise`", k.name.get_ref()))
+                })?,
             },
             Kind::Const => Rule::Const(match k.value {
                 Some(toml::Value::Boolean(b)) => Value::Bool(b),
                 Some(toml::Value::Integer(i)) => Value::Int(i),
                 _ => {
-                    return Err(format!(
+                    return Err(err(&format!(
                         "{}: a const needs a boolean or integer value",
-                        k.name
-                    ))
+                        k.name.get_ref()
+                    )))
                 }
             }),
         };
-        keys.push(Key { name: k.name, rule });
+        keys.push(Key {
+            name: k.name.into_inner(),
+            rule,
+        });
     }
     let supported_isa = match compat {
         Compat::Current => f.isa_lists.current,
@@ -221,8 +231,7 @@ pub fn catalog(compat: Compat) -> &'static Catalog {
         Compat::V6_2 => &OLD,
     };
     cell.get_or_init(|| {
-        parse(TEXT, compat)
-            .unwrap_or_else(|e| panic!("compiled-in table is invalid: checks/asm-caps.toml: {e}"))
+        parse(TEXT, compat).unwrap_or_else(|e| panic!("compiled-in table is invalid: {e}"))
     })
 }
 
@@ -235,7 +244,7 @@ mod tests {
         let at = TEXT.find("\nkind = \"count\"").unwrap() + 1;
         let line = TEXT[..at].matches('\n').count() + 1;
         let bad = TEXT.replacen("\nkind = \"count\"", "\nkind = \"cuont\"", 1);
-        let e = parse(&bad, Compat::Current).unwrap_err();
+        let e = parse(&bad, Compat::Current).unwrap_err().to_string();
         assert!(
             e.starts_with(&format!(
                 "checks/asm-caps.toml:{line}:8: unknown variant `cuont`"

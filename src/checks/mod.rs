@@ -165,7 +165,9 @@ mod tests {
     #[test]
     fn a_doc_in_no_family_fails_its_load_with_file_line_column() {
         let text = "[[check]]\nid = \"toolchian.lld\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n";
-        let e = crate::data::load::<DocFile>("checks/x.toml", text).unwrap_err();
+        let e = crate::data::load::<DocFile>("checks/x.toml", text)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with(
                 "checks/x.toml:2:6: check id \"toolchian.lld\": unknown family `toolchian`"
@@ -176,7 +178,8 @@ mod tests {
             "checks/x.toml",
             &text.replace("toolchian.lld", "toolchain.LLD"),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("checks/x.toml:2:6:"), "{e}");
         // A category written by hand is refused: it comes from the id.
         let e = crate::data::load::<DocFile>(
@@ -185,7 +188,8 @@ mod tests {
                 .replace("toolchian", "toolchain")
                 .replace("title", "category = \"gpu\"\ntitle"),
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             e.starts_with("checks/x.toml:3:1: unknown field `category`"),
             "{e}"

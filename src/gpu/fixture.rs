@@ -131,8 +131,13 @@ pub fn errno_from_name(name: &str) -> Option<i32> {
 }
 
 /// Parses a manifest text.
-pub fn parse(text: &str) -> Result<Fixture, String> {
+pub fn parse(text: &str) -> Result<Fixture, crate::data::DataError> {
     let raw: RawManifest = crate::data::load(MANIFEST, text)?;
+    build(raw).map_err(|e| crate::data::DataError::whole(MANIFEST, e))
+}
+
+/// The manifest's meaning: paths absolute, modes octal, errnos known.
+fn build(raw: RawManifest) -> Result<Fixture, String> {
     let mut f = Fixture {
         present: true,
         ..Default::default()
@@ -200,7 +205,7 @@ pub fn load(host: &Host) -> Fixture {
     }
     match host.fs.read_text(Path::new(MANIFEST)) {
         Ok(text) => parse(&text).unwrap_or_else(|e| Fixture {
-            error: Some(format!("{MANIFEST}: {e}")),
+            error: Some(e.to_string()),
             ..Default::default()
         }),
         Err(_) => Fixture::default(),
@@ -262,15 +267,24 @@ errno = "EPERM"
 
     #[test]
     fn rejects_bad_manifests_with_a_reason() {
-        assert!(parse("[[device]]\npath = \"dev/kfd\"\nmode = \"0660\"\n")
-            .unwrap_err()
-            .contains("absolute"));
+        let e = parse("[[device]]\npath = \"dev/kfd\"\nmode = \"0660\"\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{MANIFEST}: device path 'dev/kfd' must be absolute")
+        );
         assert!(parse("[[device]]\npath = \"/dev/kfd\"\nmode = \"rw\"\n")
             .unwrap_err()
+            .message
             .contains("octal"));
         assert!(parse("[[deny]]\npath = \"/x\"\nerrno = \"EWHAT\"\n")
             .unwrap_err()
+            .message
             .contains("EWHAT"));
-        assert!(parse("surprise = 1\n").is_err());
+        // A key the manifest does not have: located, named once.
+        let e = parse("surprise = 1\n").unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("{MANIFEST}:1:1: unknown field `surprise`")),
+            "{e}"
+        );
     }
 }

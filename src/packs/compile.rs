@@ -7,6 +7,7 @@ use super::{
     Check as PackCheck, Fact, Pack, Probe, ProbeSpec, Relation, Rule, Symptom, Term, When,
 };
 use crate::checkdoc::CheckDoc;
+use crate::data::{self, DataError, Position};
 use regex::{Regex, RegexBuilder};
 use std::ops::Range;
 
@@ -22,78 +23,38 @@ pub const MAX_COMMAND_SECS: f64 = 60.0;
 pub const DEFAULT_COMMAND_SECS: f64 = 10.0;
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
-/// One problem in a pack file, at a place in it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PackError {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for PackError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        )
-    }
-}
-
 struct Ctx<'a> {
     file: &'a str,
     text: &'a str,
-    errors: Vec<PackError>,
+    errors: Vec<DataError>,
     /// A built-in pack: symptoms' regexes are compiled lazily, not validated here.
     trusted: bool,
 }
 
 impl Ctx<'_> {
     fn err(&mut self, span: Range<usize>, msg: impl Into<String>) {
-        let (line, column) = line_col(self.text, span.start);
-        self.errors.push(PackError {
-            file: self.file.to_string(),
-            line,
-            column,
-            message: msg.into(),
-        });
+        self.errors
+            .push(DataError::at(self.file, self.text, span, msg));
     }
-}
 
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..text.floor_char_boundary_compat(offset)];
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, col)
-}
-
-trait FloorBoundary {
-    fn floor_char_boundary_compat(&self, i: usize) -> usize;
-}
-impl FloorBoundary for str {
-    fn floor_char_boundary_compat(&self, mut i: usize) -> usize {
-        while i > 0 && !self.is_char_boundary(i) {
-            i -= 1;
-        }
-        i
+    /// A problem of the whole file (its size, its number of checks), at no place in it.
+    fn whole(&mut self, msg: impl Into<String>) {
+        self.errors.push(DataError::whole(self.file, msg));
     }
 }
 
 /// Parses and validates a pack. `file` names it in errors and findings.
-pub fn compile(file: &str, text: &str) -> Result<Pack, Vec<PackError>> {
+pub fn compile(file: &str, text: &str) -> Result<Pack, Vec<DataError>> {
     compile_as(file, text, false)
 }
 
 /// A built-in pack, whose validity its tests guarantee: the same as [`compile`], except that
 /// its symptoms' regexes are compiled on first use ([`super::Symptom::matchers`]).
-pub fn compile_trusted(file: &str, text: &str) -> Result<Pack, Vec<PackError>> {
+pub fn compile_trusted(file: &str, text: &str) -> Result<Pack, Vec<DataError>> {
     compile_as(file, text, true)
 }
 
-fn compile_as(file: &str, text: &str, trusted: bool) -> Result<Pack, Vec<PackError>> {
+fn compile_as(file: &str, text: &str, trusted: bool) -> Result<Pack, Vec<DataError>> {
     let mut cx = Ctx {
         file,
         text,
@@ -101,13 +62,10 @@ fn compile_as(file: &str, text: &str, trusted: bool) -> Result<Pack, Vec<PackErr
         trusted,
     };
     if text.len() > MAX_FILE_BYTES {
-        cx.err(
-            0..0,
-            format!(
-                "the file is {} bytes; a pack may have at most {MAX_FILE_BYTES}",
-                text.len()
-            ),
-        );
+        cx.whole(format!(
+            "the file is {} bytes; a pack may have at most {MAX_FILE_BYTES}",
+            text.len()
+        ));
         return Err(cx.errors);
     }
     if let Some(at) = too_deep(text) {
@@ -117,10 +75,10 @@ fn compile_as(file: &str, text: &str, trusted: bool) -> Result<Pack, Vec<PackErr
         );
         return Err(cx.errors);
     }
-    let raw: RawPack = match toml::from_str(text) {
+    let raw: RawPack = match data::load(file, text) {
         Ok(r) => r,
         Err(e) => {
-            cx.err(e.span().unwrap_or(0..0), explain_toml_error(e.message()));
+            cx.errors.push(e);
             return Err(cx.errors);
         }
     };
@@ -171,33 +129,6 @@ fn too_deep(text: &str) -> Option<usize> {
     None
 }
 
-/// toml/serde's message, with a did-you-mean for unknown keys and misspelt values.
-pub fn explain_toml_error(msg: &str) -> String {
-    let msg = msg.trim();
-    let unknown = ["unknown field `", "unknown variant `"]
-        .iter()
-        .find_map(|p| msg.find(p).map(|i| &msg[i + p.len()..]));
-    // serde lists the valid names after `expected` (`one of `a`, `b``, or `a` or `b`).
-    if let (Some(rest), Some(list_at)) = (unknown, msg.find("expected ")) {
-        let bad = rest.split('`').next().unwrap_or("");
-        let candidates: Vec<&str> = msg[list_at..].split('`').skip(1).step_by(2).collect();
-        if let Some(best) = did_you_mean(bad, &candidates) {
-            return format!("{msg}; did you mean `{best}`?");
-        }
-    }
-    msg.to_string()
-}
-
-/// The closest candidate, if it is close enough to be a typo.
-pub fn did_you_mean<'a>(bad: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::levenshtein(bad, c), *c))
-        .filter(|(d, c)| *d <= (c.len().max(bad.len()) / 3).max(2))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
 pub fn regex(pattern: &str) -> Result<Regex, String> {
     if pattern.len() > MAX_PATTERN {
         return Err(format!(
@@ -228,28 +159,23 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
         );
     }
     if raw.check.len() > MAX_CHECKS {
-        cx.err(
-            0..0,
-            format!(
-                "{} checks; a pack may have at most {MAX_CHECKS}",
-                raw.check.len()
-            ),
-        );
+        cx.whole(format!(
+            "{} checks; a pack may have at most {MAX_CHECKS}",
+            raw.check.len()
+        ));
     }
     if raw.symptom.len() > MAX_SYMPTOMS {
-        cx.err(
-            0..0,
-            format!(
-                "{} symptoms; a pack may have at most {MAX_SYMPTOMS}",
-                raw.symptom.len()
-            ),
-        );
+        cx.whole(format!(
+            "{} symptoms; a pack may have at most {MAX_SYMPTOMS}",
+            raw.symptom.len()
+        ));
     }
     let mut checks = Vec::new();
     for rc in raw.check.into_iter().take(MAX_CHECKS) {
+        let id_span = rc.id.span();
         if let Some(c) = build_check(cx, &ns, rc) {
             if checks.iter().any(|o: &PackCheck| o.doc.id == c.doc.id) {
-                cx.err(0..0, format!("check id '{}' is used twice", c.doc.id));
+                cx.err(id_span, format!("check id '{}' is used twice", c.doc.id));
             }
             checks.push(c);
         }
@@ -296,9 +222,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                         .iter()
                         .flat_map(|p| p.capture_names().flatten())
                         .collect();
-                    let hint = did_you_mean(name, &groups)
-                        .map(|b| format!("; did you mean `{b}`?"))
-                        .unwrap_or_default();
+                    let hint = data::hint(name, &groups);
                     cx.err(
                         g.span(),
                         format!("with.isa names group '{name}', which no pattern defines{hint}"),
@@ -356,9 +280,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             let found = super::causes::get(c.get_ref());
             if found.is_none() {
                 let ids: Vec<&str> = super::causes::all().iter().map(|c| c.id.as_str()).collect();
-                let hint = did_you_mean(c.get_ref(), &ids)
-                    .map(|b| format!("; did you mean `{b}`?"))
-                    .unwrap_or_default();
+                let hint = data::hint(c.get_ref(), &ids);
                 cx.err(
                     c.span(),
                     format!("no cause '{}' in checks/causes.toml{hint}", c.get_ref()),
@@ -390,10 +312,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             check_locations: rs
                 .checks
                 .iter()
-                .map(|c| {
-                    let (line, column) = line_col(cx.text, c.span().start);
-                    format!("{}:{line}:{column}", cx.file)
-                })
+                .map(|c| Position::of(cx.text, c.span().start))
                 .collect(),
         });
         for r in &rs.rule_out_by {
@@ -637,9 +556,7 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             Some(f) => match Fact::parse(f.get_ref()) {
                 Some(fact) => ProbeSpec::Fact(fact),
                 None => {
-                    let hint = did_you_mean(f.get_ref(), Fact::NAMES)
-                        .map(|b| format!("; did you mean `{b}`?"))
-                        .unwrap_or_default();
+                    let hint = data::hint(f.get_ref(), Fact::NAMES);
                     cx.err(
                         f.span(),
                         format!(
@@ -727,9 +644,7 @@ fn parse_term(s: &str, names: &[String]) -> Result<Term, String> {
     let (name, state) = rest.split_once('.').unwrap_or((rest, ""));
     let probe = names.iter().position(|n| n == name).ok_or_else(|| {
         let cands: Vec<&str> = names.iter().map(String::as_str).collect();
-        let hint = did_you_mean(name, &cands)
-            .map(|b| format!("; did you mean `{b}`?"))
-            .unwrap_or_default();
+        let hint = data::hint(name, &cands);
         format!("condition '{s}': no probe named '{name}'{hint}")
     })?;
     let (found, matched) = match state {
@@ -777,5 +692,73 @@ fn template(cx: &mut Ctx, s: &toml::Spanned<String>, probes: &[Probe]) -> Templa
             cx.err(s.span(), e);
             Template::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEAD: &str = "[pack]\nname = \"site\"\nversion = \"1\"\nsource = \"tests\"\n";
+    const CHECK: &str = "\n[[check]]\nid = \"site.c\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n";
+
+    #[test]
+    fn a_check_id_used_twice_is_located_at_the_second() {
+        let text = format!("{HEAD}{CHECK}{CHECK}");
+        assert!(compile("p.toml", &format!("{HEAD}{CHECK}")).is_ok());
+        let errs = compile("p.toml", &text).unwrap_err();
+        let second = text.rfind("id = \"site.c\"").unwrap() + "id = ".len();
+        let want = DataError::at(
+            "p.toml",
+            &text,
+            second..second,
+            "check id 'site.c' is used twice",
+        );
+        assert_eq!(errs, vec![want.clone()]);
+        assert_eq!(
+            want.to_string(),
+            "p.toml:17:6: check id 'site.c' is used twice"
+        );
+    }
+
+    #[test]
+    fn limits_of_the_whole_file_have_no_place() {
+        let many = CHECK.repeat(MAX_CHECKS + 1);
+        let errs = compile("p.toml", &format!("{HEAD}{many}")).unwrap_err();
+        let e = errs
+            .iter()
+            .find(|e| e.message.contains("checks; a pack may have at most"))
+            .unwrap_or_else(|| panic!("{errs:?}"));
+        assert_eq!(e.at, None);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "p.toml: {} checks; a pack may have at most {MAX_CHECKS}",
+                MAX_CHECKS + 1
+            )
+        );
+    }
+
+    #[test]
+    fn syntax_and_semantic_errors_share_the_one_error_type() {
+        // A misspelt key (syntax, from the loader) and a bad pack name (meaning, from here) are
+        // located the same way.
+        let e = compile(
+            "p.toml",
+            &format!("{HEAD}{CHECK}").replace("title", "titel"),
+        )
+        .unwrap_err();
+        assert!(
+            e[0].to_string()
+                .starts_with("p.toml:8:1: unknown field `titel`"),
+            "{e:?}"
+        );
+        assert!(e[0].message.ends_with("did you mean `title`?"), "{e:?}");
+        let e = compile(
+            "p.toml",
+            &format!("{HEAD}{CHECK}").replace("\"site\"", "\"Site\""),
+        )
+        .unwrap_err();
+        assert_eq!(e[0].at, Some(Position { line: 2, column: 8 }), "{e:?}");
     }
 }

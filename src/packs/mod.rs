@@ -183,8 +183,8 @@ pub struct Symptom {
     pub harmless: bool,
     /// Its checks run under `--profile runtime` (absent GPUs fail).
     pub runtime_profile: bool,
-    /// Where each of `checks` is written (`file:line:column`), for the reference check at load.
-    pub check_locations: Vec<String>,
+    /// Where each of `checks` is written in the pack's file, for the reference check at load.
+    pub check_locations: Vec<crate::data::Position>,
 }
 
 /// A symptom's regexes as written.
@@ -239,11 +239,27 @@ impl std::fmt::Display for Origin {
     }
 }
 
+impl Origin {
+    /// The file's name as the compiler was given it (errors and findings name it so).
+    pub fn file(&self) -> String {
+        match self {
+            Origin::BuiltIn(n) => n.to_string(),
+            Origin::File(p) => p.display().to_string(),
+        }
+    }
+}
+
 /// A pack with its origin, or why its file could not be used.
 #[derive(Debug)]
 pub enum Loaded {
-    Ok { origin: Origin, pack: Pack },
-    Broken { origin: Origin, errors: Vec<String> },
+    Ok {
+        origin: Origin,
+        pack: Pack,
+    },
+    Broken {
+        origin: Origin,
+        errors: Vec<crate::data::DataError>,
+    },
 }
 
 /// Every pack of a run, in load order.

@@ -10,6 +10,7 @@
 
 use super::compile::{self, MAX_FILE_BYTES};
 use super::{Loaded, Origin, PackSet};
+use crate::data::DataError;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +97,7 @@ fn check_references(set: &mut PackSet) {
 
 /// The symptoms' references to checks that neither the built-in checks, `set` nor `also`
 /// define, per pack of `set`.
-pub fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<String>)> {
+pub fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<DataError>)> {
     let mut known: Vec<String> = crate::checks::docs().iter().map(|d| d.id.clone()).collect();
     known.extend(set.checks().map(|(_, c)| c.doc.id.clone()));
     known.extend(also.checks().map(|(_, c)| c.doc.id.clone()));
@@ -104,15 +105,18 @@ pub fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<Strin
     let mut out = Vec::new();
     for (origin, pack) in set.packs() {
         let mut errors = Vec::new();
+        let file = origin.file();
         for sy in &pack.symptoms {
             for (c, at) in sy.checks.iter().zip(&sy.check_locations) {
                 if !ids.contains(&c.as_str()) {
-                    let hint = compile::did_you_mean(c, &ids)
-                        .map(|b| format!("; did you mean `{b}`?"))
-                        .unwrap_or_default();
-                    errors.push(format!(
-                        "{at}: symptom '{}' names check '{c}', which no built-in check or loaded pack defines{hint}",
-                        sy.id
+                    let hint = crate::data::hint(c, &ids);
+                    errors.push(DataError::located(
+                        &file,
+                        *at,
+                        format!(
+                            "symptom '{}' names check '{c}', which no built-in check or loaded pack defines{hint}",
+                            sy.id
+                        ),
                     ));
                 }
             }
@@ -185,7 +189,7 @@ fn load_path(set: &mut PackSet, p: &Path) {
 fn broken(set: &mut PackSet, p: &Path, msg: String) {
     set.loaded.push(Loaded::Broken {
         origin: Origin::File(p.to_path_buf()),
-        errors: vec![format!("{}: {msg}", p.display())],
+        errors: vec![DataError::whole(&p.display().to_string(), msg)],
     });
 }
 
@@ -223,16 +227,12 @@ pub fn read_pack_file(p: &Path) -> Result<String, String> {
 }
 
 fn load_file(set: &mut PackSet, p: &Path) {
-    let text = read_pack_file(p).map_err(|e| format!("{}: {e}", p.display()));
-    push(
-        set,
-        Origin::File(p.to_path_buf()),
-        text,
-        &p.display().to_string(),
-    );
+    let name = p.display().to_string();
+    let text = read_pack_file(p).map_err(|e| DataError::whole(&name, e));
+    push(set, Origin::File(p.to_path_buf()), text, &name);
 }
 
-fn push(set: &mut PackSet, origin: Origin, text: Result<String, String>, name: &str) {
+fn push(set: &mut PackSet, origin: Origin, text: Result<String, DataError>, name: &str) {
     let text = match text {
         Ok(t) => t,
         Err(e) => {
@@ -253,20 +253,28 @@ fn push(set: &mut PackSet, origin: Origin, text: Result<String, String>, name: &
             // A check id may be defined once, by the doctor or by one pack.
             let clash = pack.checks.iter().find_map(|c| {
                 if crate::checks::doc(&c.doc.id).is_some() {
-                    Some(format!(
-                        "{name}: check id '{}' is a built-in check",
-                        c.doc.id
+                    Some(DataError::whole(
+                        name,
+                        format!("check id '{}' is a built-in check", c.doc.id),
                     ))
                 } else {
                     set.check(&c.doc.id).map(|(o, _)| {
-                        format!("{name}: check id '{}' is already defined by {o}", c.doc.id)
+                        DataError::whole(
+                            name,
+                            format!("check id '{}' is already defined by {o}", c.doc.id),
+                        )
                     })
                 }
             });
             let ns_clash = set
                 .packs()
                 .find(|(_, p)| p.name == pack.name)
-                .map(|(o, _)| format!("{name}: pack name '{}' is already used by {o}", pack.name));
+                .map(|(o, _)| {
+                    DataError::whole(
+                        name,
+                        format!("pack name '{}' is already used by {o}", pack.name),
+                    )
+                });
             match clash.or(ns_clash) {
                 Some(e) => set.loaded.push(Loaded::Broken {
                     origin,
@@ -275,10 +283,7 @@ fn push(set: &mut PackSet, origin: Origin, text: Result<String, String>, name: &
                 None => set.loaded.push(Loaded::Ok { origin, pack }),
             }
         }
-        Err(errs) => set.loaded.push(Loaded::Broken {
-            origin,
-            errors: errs.iter().map(|e| e.to_string()).collect(),
-        }),
+        Err(errors) => set.loaded.push(Loaded::Broken { origin, errors }),
     }
 }
 
@@ -293,7 +298,7 @@ pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
             Ok(t) => t,
             Err(e) => {
                 ok = false;
-                lines.push(format!("{name}: {e}"));
+                lines.push(DataError::whole(&name, e).to_string());
                 continue;
             }
         };
@@ -317,7 +322,7 @@ pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
     }
     for (_, errors) in reference_errors(&set, &builtin) {
         ok = false;
-        lines.extend(errors);
+        lines.extend(errors.iter().map(DataError::to_string));
     }
     for (origin, p) in set.packs() {
         if !lines.iter().any(|l| l.starts_with(&format!("{origin}:"))) {

@@ -5,6 +5,7 @@ pub mod pack;
 
 use super::file::FileReport;
 use crate::codeobj::ccob::Method;
+use crate::data::{self, DataError};
 use crate::report::{Finding, Fix};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -79,9 +80,7 @@ impl Condition {
             None => {
                 let mut cands: Vec<&str> = FLAGS.to_vec();
                 cands.extend(["env.NAME=VALUE", "symbols.undefined=PREFIX"]);
-                let hint = crate::packs::compile::did_you_mean(s, &cands)
-                    .map(|b| format!("; did you mean `{b}`?"))
-                    .unwrap_or_default();
+                let hint = data::hint(s, &cands);
                 Err(format!(
                     "unknown condition '{s}', expected one of {}{hint}",
                     cands.join(", ")
@@ -107,7 +106,7 @@ pub struct LogSignal {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawIssue {
-    id: String,
+    id: Spanned<String>,
     title: String,
     component: String,
     versions: Spanned<String>,
@@ -128,22 +127,15 @@ struct Table {
     log: Vec<Spanned<LogSignal>>,
 }
 
-const FILE: &str = "checks/known-issues.toml";
+/// The table's name in errors, and its text (compiled in).
+pub const FILE: &str = "checks/known-issues.toml";
+pub const TEXT: &str = include_str!("../../../checks/known-issues.toml");
 
-/// Loads and validates the table with the check packs' parser and errors (`file:line:column`,
-/// did-you-mean for unknown keys, misspelt values and conditions).
-pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<String>> {
-    use crate::packs::compile::{explain_toml_error, line_col};
-    let at = |span: std::ops::Range<usize>, msg: String| {
-        let (l, c) = line_col(text, span.start);
-        format!("{file}:{l}:{c}: {msg}")
-    };
-    let t: Table = toml::from_str(text).map_err(|e| {
-        vec![at(
-            e.span().unwrap_or(0..0),
-            explain_toml_error(e.message()),
-        )]
-    })?;
+/// Loads and validates the table with the one loader (`crate::data`): `file:line:column`
+/// errors, did-you-mean for unknown keys, misspelt values and conditions.
+pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<DataError>> {
+    let at = |span: std::ops::Range<usize>, msg: String| DataError::at(file, text, span, msg);
+    let t: Table = data::load(file, text).map_err(|e| vec![e])?;
     let mut errors = Vec::new();
     let mut issues = Vec::new();
     for r in t.issue {
@@ -164,10 +156,14 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
             ));
         }
         if r.sources.is_empty() {
-            errors.push(format!("{file}: issue {} cites no source", r.id));
+            errors.push(at(
+                r.id.span(),
+                format!("issue {} cites no source", r.id.get_ref()),
+            ));
         }
+        let id_span = r.id.span();
         let mut issue = Issue {
-            id: r.id,
+            id: r.id.into_inner(),
             title: r.title,
             component: r.component,
             versions: r.versions.into_inner(),
@@ -182,7 +178,7 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
         };
         match pack::to_check(&issue) {
             Ok(c) => issue.check = std::sync::Arc::new(c),
-            Err(e) => errors.push(format!("{file}: issue {}: {e}", issue.id)),
+            Err(e) => errors.push(at(id_span, format!("issue {}: {e}", issue.id))),
         }
         issues.push(issue);
     }
@@ -210,7 +206,7 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
 fn table() -> &'static (Vec<Issue>, Vec<LogSignal>) {
     static T: OnceLock<(Vec<Issue>, Vec<LogSignal>)> = OnceLock::new();
     T.get_or_init(|| {
-        load(FILE, include_str!("../../../checks/known-issues.toml")).unwrap_or_else(|errs| {
+        load(FILE, TEXT).unwrap_or_else(|errs| {
             for e in errs {
                 eprintln!("rocm-doctor: {e}");
             }
@@ -417,15 +413,14 @@ mod tests {
 
     #[test]
     fn the_catalogue_loads_without_errors() {
-        let text = include_str!("../../../checks/known-issues.toml");
-        let (issues, logs) = load(FILE, text).unwrap_or_else(|e| panic!("{e:#?}"));
+        let (issues, logs) = load(FILE, TEXT).unwrap_or_else(|e| panic!("{e:#?}"));
         assert!(issues.len() >= 5 && !logs.is_empty());
         assert!(issues.iter().all(|i| i.conditions.len() == i.when.len()));
     }
 
     #[test]
     fn misspelt_conditions_statuses_and_issue_ids_fail_the_load_with_their_place() {
-        let text = include_str!("../../../checks/known-issues.toml");
+        let text = TEXT;
         let bad = text.replacen(
             "\"file.uncompressed-bundle\"",
             "\"file.uncompresed-bundle\"",
@@ -433,15 +428,17 @@ mod tests {
         );
         let line = bad.lines().position(|l| l.contains("uncompresed")).unwrap() + 1;
         let errs = load("k.toml", &bad).unwrap_err();
+        let e = errs[0].to_string();
         assert!(
-            errs[0].starts_with(&format!("k.toml:{line}:"))
-                && errs[0].contains("did you mean `file.uncompressed-bundle`?"),
+            e.starts_with(&format!("k.toml:{line}:"))
+                && e.contains("did you mean `file.uncompressed-bundle`?"),
             "{errs:?}"
         );
         let bad = text.replacen("status = \"fail\"", "status = \"fial\"", 1);
         let errs = load("k.toml", &bad).unwrap_err();
+        let e = &errs[0].message;
         assert!(
-            errs[0].contains("unknown variant `fial`") && errs[0].contains("did you mean `fail`?"),
+            e.contains("unknown variant `fial`") && e.contains("did you mean `fail`?"),
             "{errs:?}"
         );
         let first_log_issue = logs_issue_line(text);
@@ -452,9 +449,19 @@ mod tests {
         );
         let errs = load("k.toml", &bad).unwrap_err();
         assert!(
-            errs[0].contains("names unknown issue 'no-such-"),
+            errs[0].message.contains("names unknown issue 'no-such-") && errs[0].at.is_some(),
             "{errs:?}"
         );
+    }
+
+    #[test]
+    fn an_issue_without_sources_is_located_at_its_id() {
+        let text = "[[issue]]\nid = \"x\"\ntitle = \"t\"\ncomponent = \"amdhip64\"\n\
+                    versions = \"<6.2\"\nwhen = [\"file.ccob\"]\nstatus = \"warn\"\n\
+                    symptom = \"s\"\nfix = \"f\"\nsources = []\n";
+        let errs = load("k.toml", text).unwrap_err();
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(errs[0].to_string(), "k.toml:2:6: issue x cites no source");
     }
 
     /// The first `issues = [...]` line of a `[[log]]` entry.
