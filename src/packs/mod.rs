@@ -11,6 +11,7 @@ pub mod compile;
 pub mod eval;
 pub mod glob;
 pub mod model;
+pub mod paths;
 pub mod probe;
 pub mod sources;
 pub mod template;

@@ -2,9 +2,12 @@
 //! each against the findings of the checks that can confirm or rule out its cause here. Pure:
 //! the caller runs the checks.
 
+use super::paths::{self, NamedPath, Unexamined};
 use super::{PackSet, Symptom};
+use crate::inventory::Examined;
 use crate::report::{Finding, Status};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 
 /// At most this much of stdin is read (a whole build log fits; the rest is ignored).
 pub const MAX_INPUT: u64 = 16 * 1024 * 1024;
@@ -148,17 +151,54 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
     (answer, mine)
 }
 
+/// A recognised symptom, the findings of the checks run for it, and the paths the text names
+/// that those checks did not examine.
+pub type Judged<'h, 'f> = (&'h Hit<'h>, &'f [Finding], Vec<Unexamined>);
+
+/// The paths the text names that the checks ruling `s` out did not examine: empty unless its
+/// checks alone rule it out (a confirmed or undecided cause has nothing to downgrade). Only
+/// the passing checks' families count (a `gpu.*` pass holds whatever compiler the text names).
+pub fn unexamined_for(
+    s: &Symptom,
+    findings: &[Finding],
+    named: &[NamedPath],
+    examined: &Examined,
+    resolve: &dyn Fn(&Path) -> Option<PathBuf>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Vec<Unexamined> {
+    let (answer, mine) = judge(s, findings);
+    if answer != Answer::RuledOut || named.is_empty() {
+        return Vec::new();
+    }
+    let families: Vec<&str> = mine
+        .iter()
+        .filter(|f| f.status == Status::Pass)
+        .map(|f| f.id.split('.').next().unwrap_or(""))
+        .collect();
+    paths::unexamined(named, examined, &families, resolve, exists)
+}
+
+/// The answer once the paths are weighed: a cause is ruled out only when every path the text
+/// names that its checks depend on was examined; otherwise it is undecided.
+pub fn final_answer(s: &Symptom, findings: &[Finding], unexamined: &[Unexamined]) -> Answer {
+    match judge(s, findings).0 {
+        Answer::RuledOut if !unexamined.is_empty() => Answer::Undetermined,
+        a => a,
+    }
+}
+
 /// The human answer: each recognised symptom with the findings of the checks run for it.
-pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
+pub fn render_human(judged: &[Judged]) -> String {
     let hits = judged;
     let mut s = format!(
         "Recognised {} symptom{} in the text.\n",
         hits.len(),
         if hits.len() == 1 { "" } else { "s" }
     );
-    for (i, (h, findings)) in judged.iter().enumerate() {
+    for (i, (h, findings, unexamined)) in judged.iter().enumerate() {
         let sy = h.symptom;
-        let (answer, mine) = judge(sy, findings);
+        let (_, mine) = judge(sy, findings);
+        let answer = final_answer(sy, findings, unexamined);
         s.push_str(&format!("\n{}. {} ({})\n", i + 1, sy.title, sy.id));
         if let Some(c) = sy.class.as_deref().and_then(super::causes::get) {
             s.push_str(&format!("   cause class:  {} ({})\n", c.id, c.title));
@@ -175,9 +215,15 @@ pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
             }
             Answer::Confirmed => "CONFIRMED on this machine",
             Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
+            Answer::Undetermined if !unexamined.is_empty() => {
+                "not decided here: the checks below pass, but not for every path the text names"
+            }
             Answer::Undetermined => "not decided here (the checks below could not judge it)",
         };
         s.push_str(&format!("   here:         {verdict}\n"));
+        for u in unexamined {
+            s.push_str(&format!("   not checked:  {}\n", paths::describe(u)));
+        }
         for f in &mine {
             s.push_str(&format!(
                 "     [{}] {}{}: {}\n",
@@ -222,11 +268,12 @@ pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
 
 /// The JSON answer (docs/json.md, `why --json`): the family's `schema_version`, `tool`,
 /// `command`, `exit_code`, then one object per recognised symptom.
-pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
+pub fn render_json(judged: &[Judged], exit_code: i32) -> Value {
     let items: Vec<Value> = judged
         .iter()
-        .map(|(h, findings)| {
-            let (answer, mine) = judge(h.symptom, findings);
+        .map(|(h, findings, unexamined)| {
+            let (_, mine) = judge(h.symptom, findings);
+            let answer = final_answer(h.symptom, findings, unexamined);
             json!({
                 "id": h.symptom.id,
                 "title": h.symptom.title,
@@ -243,6 +290,7 @@ pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
                     .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
                     .collect::<serde_json::Map<String, Value>>(),
                 "checks": mine,
+                "unexamined": unexamined,
             })
         })
         .collect();
