@@ -174,6 +174,8 @@ pub struct Symptom {
     pub rule_out_by: Vec<String>,
     /// `[symptom.with] isa`: the named group whose captured value is judged as an `--isa`.
     pub with_isa: Option<String>,
+    /// `differ`: the named group two matches must capture different versions in.
+    pub differ: Option<String>,
     /// The cause id (`checks/causes.toml`); `None` for packs that name none.
     pub class: Option<String>,
     pub rank: u8,
