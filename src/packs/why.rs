@@ -392,7 +392,8 @@ mod tests {
 
     #[test]
     fn two_versions_of_one_library_differ_two_libraries_do_not() {
-        let re = vec![regex::Regex::new(r"(?P<lib>lib\w+)\.so\.(?P<ver>\d+(?:\.\d+)*)").unwrap()];
+        let re =
+            vec![regex::Regex::new(r"(?P<lib>lib[\w-]+)\.so\.(?P<ver>\d+(?:\.\d+)*)").unwrap()];
         // tests/corpus/libs-benign.toml: TheRock#474 (differ), ROCm/ROCm#1284 (one file).
         let t474 = "` /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1.11.0\n`\ninstead of using the\n`build/dist/rocm/lib/libhsa-runtime64.so.1.15.0\n";
         let (_, c) = differing_match(&re, "ver", t474).unwrap();
