@@ -194,6 +194,7 @@ pub fn run(args: &RunArgs) -> i32 {
         mut findings,
         sections,
         preamble,
+        ..
     } = diagnose(&host, &cfg, &packs);
     // The report as `--json` prints it: what `--baseline` compares and `--prometheus` reads.
     let fp = (args.json || args.prometheus || args.baseline.is_some()).then(|| {
@@ -317,6 +318,8 @@ pub struct Diagnosis {
     pub sections: Vec<(&'static str, serde_json::Value)>,
     /// Text printed before the findings in the human view (the asm-caps matrix).
     pub preamble: String,
+    /// The paths the run examined (`why` weighs a pass against the paths a text names).
+    pub examined: crate::inventory::Examined,
 }
 
 /// Runs the selected checks on one shared inventory (each tool is asked once per run). The
@@ -368,6 +371,7 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         findings,
         sections,
         preamble,
+        examined: inv.examined(),
     }
 }
 
@@ -453,13 +457,19 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
             h.symptom.runtime_profile,
         )
     };
-    let mut groups: Vec<(Key, Vec<String>, Vec<crate::report::Finding>)> = Vec::new();
+    type Group = (
+        Key,
+        Vec<String>,
+        Vec<crate::report::Finding>,
+        crate::inventory::Examined,
+    );
+    let mut groups: Vec<Group> = Vec::new();
     for h in &hits {
         let key = key_of(h);
         let i = match groups.iter().position(|g| g.0 == key) {
             Some(i) => i,
             None => {
-                groups.push((key, Vec::new(), Vec::new()));
+                groups.push((key, Vec::new(), Vec::new(), Default::default()));
                 groups.len() - 1
             }
         };
@@ -472,7 +482,7 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     }
     cfg.skip.clear();
     cfg.asm = None;
-    for ((isa, runtime), only, findings) in &mut groups {
+    for ((isa, runtime), only, findings, examined) in &mut groups {
         if !only.is_empty() {
             let mut c = cfg.clone();
             c.only = only.clone();
@@ -482,11 +492,18 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
             // Validated by the inventory like an AMDGPU_TARGETS entry (a malformed value is
             // reported as an invalid ISA).
             c.isas_from_text = isa.iter().cloned().collect();
-            *findings = diagnose(&host, &c, &packs).findings;
+            let d = diagnose(&host, &c, &packs);
+            *findings = d.findings;
+            *examined = d.examined;
         }
         findings.extend(from_binaries.iter().cloned());
     }
-    let mut judged: Vec<(&w::Hit, &[crate::report::Finding])> = hits
+    // The paths the text names (compilers, roots, libraries): a pass rules a cause out only
+    // for what the run examined.
+    let named = crate::packs::paths::named_paths(&text);
+    let resolve = |p: &std::path::Path| host.fs.canonicalize(p).ok();
+    let exists = |p: &std::path::Path| host.fs.exists(p);
+    let mut judged: Vec<w::Judged> = hits
         .iter()
         .map(|h| {
             let key = key_of(h);
@@ -494,16 +511,16 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
                 .iter()
                 .find(|g| g.0 == key)
                 .expect("every hit has a group");
-            (h, g.2.as_slice())
+            let u = w::unexamined_for(h.symptom, &g.2, &named, &g.3, &resolve, &exists);
+            (h, g.2.as_slice(), u)
         })
         .collect();
     // The machine decides what the text cannot: causes confirmed here first, those ruled out
     // here last, the text's own order within each.
-    judged.sort_by_key(|(h, f)| w::machine_order(w::judge(h.symptom, f).0));
-    let code = if judged
-        .iter()
-        .any(|(h, f)| !h.symptom.harmless && w::judge(h.symptom, f).0 == w::Answer::Confirmed)
-    {
+    judged.sort_by_key(|(h, f, u)| w::machine_order(w::final_answer(h.symptom, f, u)));
+    let code = if judged.iter().any(|(h, f, u)| {
+        !h.symptom.harmless && w::final_answer(h.symptom, f, u) == w::Answer::Confirmed
+    }) {
         exit::FAILED
     } else {
         exit::OK

@@ -544,6 +544,26 @@ fn a_symptoms_carried_group_must_exist_and_come_from_its_own_text() {
 }
 
 #[test]
+fn a_symptoms_differing_group_must_exist_and_differ_in_its_own_text() {
+    let t = tempfile::tempdir().unwrap();
+    let sym = |differ: &str, text: &str| {
+        format!(
+            "{HEAD}\n[[symptom]]\nid = \"s\"\ntitle = \"t\"\npatterns = ['(?P<lib>lib\\w+)\\.so\\.(?P<ver>[\\d.]+)']\ntext = \"{text}\"\nsource = \"s\"\ncause = \"c\"\nfix = \"f\"\nchecks = [\"runtime.load\"]\ndiffer = \"{differ}\"\n"
+        )
+    };
+    let p = pack(t.path(), "s.toml", &sym("ver", "libx.so.1.2 libx.so.1.3"));
+    assert_eq!(lint(&p).0, 0, "{}", lint(&p).1);
+    let p = pack(t.path(), "s.toml", &sym("vers", "libx.so.1.2 libx.so.1.3"));
+    let (code, out) = lint(&p);
+    assert_eq!(code, 1);
+    assert!(out.contains("differ names group 'vers'"), "{out}");
+    let p = pack(t.path(), "s.toml", &sym("ver", "libx.so.1 libx.so.1.3"));
+    let (code, out) = lint(&p);
+    assert_eq!(code, 1);
+    assert!(out.contains("no two matches with different 'ver'"), "{out}");
+}
+
+#[test]
 fn a_misspelt_check_in_a_symptom_breaks_its_pack_with_file_line_and_a_suggestion() {
     let dir = tempfile::tempdir().unwrap();
     let pack = dir.path().join("site.toml");

@@ -18,6 +18,25 @@ use crate::host::Host;
 use serde_json::{json, Value};
 use std::sync::OnceLock;
 
+/// The paths one run examined (machine paths, as found and resolved): what a pass of its
+/// checks speaks for.
+#[derive(Debug, Clone, Default)]
+pub struct Examined {
+    /// The clang drivers judged (the chosen clang as found, resolved, and the binary a wrapper
+    /// runs; the clang hipcc runs when hipcc was asked).
+    pub compilers: Vec<std::path::PathBuf>,
+    pub compiler_majors: Vec<u32>,
+    /// Other clangs found but not judged (`--clang` judges one of them).
+    pub other_compilers: Vec<std::path::PathBuf>,
+    pub hipccs: Vec<std::path::PathBuf>,
+    /// The ld.lld clang's HIP driver runs for a device link.
+    pub linkers: Vec<std::path::PathBuf>,
+    pub roots: Vec<std::path::PathBuf>,
+    pub device_lib_dirs: Vec<std::path::PathBuf>,
+    /// The key libraries the loader would open (as found and resolved).
+    pub libraries: Vec<std::path::PathBuf>,
+}
+
 pub struct Inventory<'a> {
     pub host: &'a Host,
     pub cfg: &'a Config,
@@ -199,6 +218,67 @@ impl<'a> Inventory<'a> {
             });
         }
         parts.join(" · ")
+    }
+
+    /// The paths this run examined, from the facts computed so far (a fact no check asked for
+    /// was not examined): `why` compares them with the paths an error text names.
+    pub fn examined(&self) -> Examined {
+        let mut e = Examined::default();
+        let add = |v: &mut Vec<std::path::PathBuf>, p: &std::path::Path| {
+            if !v.iter().any(|x| x == p) {
+                v.push(p.to_path_buf());
+            }
+        };
+        match self.clang.get() {
+            Some(Some(c)) => {
+                for p in [Some(&c.path), c.real_path.as_ref(), c.binary.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    add(&mut e.compilers, p);
+                }
+                e.compiler_majors.extend(c.major());
+                for (p, _) in &c.others {
+                    add(&mut e.other_compilers, p);
+                }
+            }
+            _ => {
+                if let Some(Some(c)) = self.clang_choice.get() {
+                    for (p, _) in &c.others {
+                        add(&mut e.other_compilers, p);
+                    }
+                }
+            }
+        }
+        if let Some(Some(h)) = self.hipcc.get() {
+            add(&mut e.hipccs, &h.path);
+            if let Some(c) = &h.clang {
+                add(&mut e.compilers, c);
+            }
+        }
+        if let Some(d) = self.hip_driver.get() {
+            if let Some(l) = &d.device_linker {
+                add(&mut e.linkers, l);
+            }
+        }
+        for r in self.roots.get().into_iter().flatten() {
+            add(&mut e.roots, &r.path);
+            add(&mut e.roots, &r.canonical);
+        }
+        for d in self
+            .device_libs
+            .get()
+            .map(|d| &d.dirs[..])
+            .unwrap_or_default()
+        {
+            add(&mut e.device_lib_dirs, &d.path);
+        }
+        for l in self.libraries.get().into_iter().flatten() {
+            for p in [l.path.as_ref(), l.realpath.as_ref()].into_iter().flatten() {
+                add(&mut e.libraries, p);
+            }
+        }
+        e
     }
 
     /// The facts computed so far, for `--json`.

@@ -236,6 +236,26 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                     );
                 }
             }
+            if let Some(g) = &rs.differ {
+                // The group must exist, and the symptom's own text must show two versions.
+                let name = g.get_ref();
+                let defined = patterns
+                    .iter()
+                    .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
+                if !defined {
+                    cx.err(
+                        g.span(),
+                        format!("differ names group '{name}', which no pattern defines"),
+                    );
+                } else if super::why::differing_match(&patterns, name, &rs.text).is_none() {
+                    cx.err(
+                        g.span(),
+                        format!(
+                            "differ: the symptom's own `text` has no two matches with different '{name}'"
+                        ),
+                    );
+                }
+            }
             let mut needs = Vec::new();
             for p in &rs.needs {
                 match regex(p.get_ref()) {
@@ -305,6 +325,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
             rule_out_by: rs.rule_out_by.iter().map(|c| c.get_ref().clone()).collect(),
             with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
+            differ: rs.differ.as_ref().map(|g| g.get_ref().clone()),
             class: cause.map(|c| c.id.clone()),
             harmless: cause.is_some_and(|c| c.harmless),
             rank: rs.rank.unwrap_or(50),

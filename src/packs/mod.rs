@@ -11,6 +11,7 @@ pub mod compile;
 pub mod eval;
 pub mod glob;
 pub mod model;
+pub mod paths;
 pub mod probe;
 pub mod sources;
 pub mod template;
@@ -176,6 +177,8 @@ pub struct Symptom {
     pub rule_out_by: Vec<String>,
     /// `[symptom.with] isa`: the named group whose captured value is judged as an `--isa`.
     pub with_isa: Option<String>,
+    /// `differ`: the named group two matches must capture different versions in.
+    pub differ: Option<String>,
     /// The cause id (`checks/causes.toml`); `None` for packs that name none.
     pub class: Option<String>,
     pub rank: u8,

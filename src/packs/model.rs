@@ -184,6 +184,11 @@ pub struct RawSymptom {
     /// and for a missing node, confirms only the cause its summary names). Empty: any.
     #[serde(default)]
     pub confirm_if: Vec<Spanned<String>>,
+    /// A named group of the patterns: the symptom is shown only when two matches capture
+    /// different versions in it (neither a dotted prefix of the other) while their other named
+    /// groups are equal: two releases of one library named in one text.
+    #[serde(default)]
+    pub differ: Option<Spanned<String>>,
 }
 
 /// `[symptom.with]`: which named capture group of the patterns feeds which run setting.

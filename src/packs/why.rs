@@ -2,9 +2,12 @@
 //! each against the findings of the checks that can confirm or rule out its cause here. Pure:
 //! the caller runs the checks.
 
+use super::paths::{self, NamedPath, Unexamined};
 use super::{PackSet, Symptom};
+use crate::inventory::Examined;
 use crate::report::{Finding, Status};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 
 /// At most this much of stdin is read (a whole build log fits; the rest is ignored).
 pub const MAX_INPUT: u64 = 16 * 1024 * 1024;
@@ -54,17 +57,68 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
     hits
 }
 
+/// Whether two versions are of different releases: neither is a dotted prefix of the other
+/// (`1` is the soname of `1.0.30900`, the same file; `1.11.0` and `1.15.0`, `1` and `2` are
+/// not: a library's soname carries its major version, the real file the rest, glibc ld.so
+/// conventions).
+pub fn versions_differ(a: &str, b: &str) -> bool {
+    let (x, y): (Vec<&str>, Vec<&str>) = (a.split('.').collect(), b.split('.').collect());
+    let n = x.len().min(y.len());
+    x[..n] != y[..n]
+}
+
+/// The first match of `patterns` in `text` whose `group` differs (by [`versions_differ`]) from
+/// an earlier match's with the same other named groups: its pattern and captures. One pass over
+/// the matches; the earlier values are kept per key (a handful in any real text).
+pub fn differing_match<'r, 't>(
+    patterns: &'r [regex::Regex],
+    group: &str,
+    text: &'t str,
+) -> Option<(&'r regex::Regex, regex::Captures<'t>)> {
+    let mut seen: Vec<(String, Vec<String>)> = Vec::new();
+    for re in patterns {
+        for c in re.captures_iter(text) {
+            let Some(v) = c.name(group).map(|m| m.as_str()) else {
+                continue;
+            };
+            let key: String = re
+                .capture_names()
+                .flatten()
+                .filter(|n| *n != group)
+                .map(|n| c.name(n).map_or("", |m| m.as_str()))
+                .collect::<Vec<_>>()
+                .join("\u{1f}");
+            let full = seen.len() >= 64;
+            match seen.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, vals)) if vals.iter().any(|w| versions_differ(w, v)) => {
+                    return Some((re, c));
+                }
+                Some((_, vals)) if vals.len() < 16 && !vals.iter().any(|w| w == v) => {
+                    vals.push(v.to_string());
+                }
+                Some(_) => {}
+                None if !full => seen.push((key, vec![v.to_string()])),
+                None => {}
+            }
+        }
+    }
+    None
+}
+
 /// Every symptom the text shows, in table order, before ranking (each once).
 pub fn candidates<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
     set.symptoms()
         .filter(|s| s.matchers().needs.iter().all(|r| r.is_match(text)))
         .filter(|s| !s.matchers().unless.iter().any(|r| r.is_match(text)))
         .filter_map(|s| {
-            let (re, c) = s
-                .matchers()
-                .patterns
-                .iter()
-                .find_map(|p| p.captures(text).map(|c| (p, c)))?;
+            let (re, c) = match &s.differ {
+                Some(g) => differing_match(&s.matchers().patterns, g, text)?,
+                None => s
+                    .matchers()
+                    .patterns
+                    .iter()
+                    .find_map(|p| p.captures(text).map(|c| (p, c)))?,
+            };
             let m = c.get(0)?;
             let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
             let end = text[m.end()..]
@@ -148,17 +202,54 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
     (answer, mine)
 }
 
+/// A recognised symptom, the findings of the checks run for it, and the paths the text names
+/// that those checks did not examine.
+pub type Judged<'h, 'f> = (&'h Hit<'h>, &'f [Finding], Vec<Unexamined>);
+
+/// The paths the text names that the checks ruling `s` out did not examine: empty unless its
+/// checks alone rule it out (a confirmed or undecided cause has nothing to downgrade). Only
+/// the passing checks' families count (a `gpu.*` pass holds whatever compiler the text names).
+pub fn unexamined_for(
+    s: &Symptom,
+    findings: &[Finding],
+    named: &[NamedPath],
+    examined: &Examined,
+    resolve: &dyn Fn(&Path) -> Option<PathBuf>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Vec<Unexamined> {
+    let (answer, mine) = judge(s, findings);
+    if answer != Answer::RuledOut || named.is_empty() {
+        return Vec::new();
+    }
+    let families: Vec<&str> = mine
+        .iter()
+        .filter(|f| f.status == Status::Pass)
+        .map(|f| f.id.split('.').next().unwrap_or(""))
+        .collect();
+    paths::unexamined(named, examined, &families, resolve, exists)
+}
+
+/// The answer once the paths are weighed: a cause is ruled out only when every path the text
+/// names that its checks depend on was examined; otherwise it is undecided.
+pub fn final_answer(s: &Symptom, findings: &[Finding], unexamined: &[Unexamined]) -> Answer {
+    match judge(s, findings).0 {
+        Answer::RuledOut if !unexamined.is_empty() => Answer::Undetermined,
+        a => a,
+    }
+}
+
 /// The human answer: each recognised symptom with the findings of the checks run for it.
-pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
+pub fn render_human(judged: &[Judged]) -> String {
     let hits = judged;
     let mut s = format!(
         "Recognised {} symptom{} in the text.\n",
         hits.len(),
         if hits.len() == 1 { "" } else { "s" }
     );
-    for (i, (h, findings)) in judged.iter().enumerate() {
+    for (i, (h, findings, unexamined)) in judged.iter().enumerate() {
         let sy = h.symptom;
-        let (answer, mine) = judge(sy, findings);
+        let (_, mine) = judge(sy, findings);
+        let answer = final_answer(sy, findings, unexamined);
         s.push_str(&format!("\n{}. {} ({})\n", i + 1, sy.title, sy.id));
         if let Some(c) = sy.class.as_deref().and_then(super::causes::get) {
             s.push_str(&format!("   cause class:  {} ({})\n", c.id, c.title));
@@ -175,9 +266,23 @@ pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
             }
             Answer::Confirmed => "CONFIRMED on this machine",
             Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
+            Answer::Undetermined if !unexamined.is_empty() => {
+                "not decided here: the checks below pass, but not for every path the text names"
+            }
             Answer::Undetermined => "not decided here (the checks below could not judge it)",
         };
         s.push_str(&format!("   here:         {verdict}\n"));
+        // A whole log can name many; the JSON carries them all.
+        const SHOWN: usize = 5;
+        for u in unexamined.iter().take(SHOWN) {
+            s.push_str(&format!("   not checked:  {}\n", paths::describe(u)));
+        }
+        if unexamined.len() > SHOWN {
+            s.push_str(&format!(
+                "   not checked:  ... and {} more paths the text names (--json lists them)\n",
+                unexamined.len() - SHOWN
+            ));
+        }
         for f in &mine {
             s.push_str(&format!(
                 "     [{}] {}{}: {}\n",
@@ -222,11 +327,12 @@ pub fn render_human(judged: &[(&Hit, &[Finding])]) -> String {
 
 /// The JSON answer (docs/json.md, `why --json`): the family's `schema_version`, `tool`,
 /// `command`, `exit_code`, then one object per recognised symptom.
-pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
+pub fn render_json(judged: &[Judged], exit_code: i32) -> Value {
     let items: Vec<Value> = judged
         .iter()
-        .map(|(h, findings)| {
-            let (answer, mine) = judge(h.symptom, findings);
+        .map(|(h, findings, unexamined)| {
+            let (_, mine) = judge(h.symptom, findings);
+            let answer = final_answer(h.symptom, findings, unexamined);
             json!({
                 "id": h.symptom.id,
                 "title": h.symptom.title,
@@ -243,6 +349,7 @@ pub fn render_json(judged: &[(&Hit, &[Finding])], exit_code: i32) -> Value {
                     .map(|(k, v)| (k.clone(), Value::from(v.as_str())))
                     .collect::<serde_json::Map<String, Value>>(),
                 "checks": mine,
+                "unexamined": unexamined,
             })
         })
         .collect();
@@ -269,4 +376,30 @@ pub fn render_unrecognised_json(note: &str, findings: &[Finding], exit_code: i32
         "recognised": [],
         "findings": findings,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_soname_and_its_file_are_one_version_two_releases_are_not() {
+        assert!(!versions_differ("1", "1.0.30900"));
+        assert!(!versions_differ("1.15.0", "1.15.0"));
+        assert!(versions_differ("1.11.0", "1.15.0"));
+        assert!(versions_differ("2", "1"));
+    }
+
+    #[test]
+    fn two_versions_of_one_library_differ_two_libraries_do_not() {
+        let re =
+            vec![regex::Regex::new(r"(?P<lib>lib[\w-]+)\.so\.(?P<ver>\d+(?:\.\d+)*)").unwrap()];
+        // tests/corpus/libs-benign.toml: TheRock#474 (differ), ROCm/ROCm#1284 (one file).
+        let t474 = "` /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1.11.0\n`\ninstead of using the\n`build/dist/rocm/lib/libhsa-runtime64.so.1.15.0\n";
+        let (_, c) = differing_match(&re, "ver", t474).unwrap();
+        assert_eq!(&c["ver"], "1.15.0");
+        let t1284 = "libhsakmt.so.1 => not found\n/opt/rocm-3.9.0/lib/libhsakmt.so.1.0.30900\n";
+        assert!(differing_match(&re, "ver", t1284).is_none());
+        assert!(differing_match(&re, "ver", "libamdhip64.so.5 libhsa-runtime64.so.1").is_none());
+    }
 }
