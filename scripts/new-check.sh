@@ -6,11 +6,13 @@
 # A FAMILY that is a check pack (checks/packs/FAMILY.toml: pytorch, slurm, nix, cmake) gets a pack
 # check instead: a [[check]] stub with a probe and a rule, in that pack's file.
 #
-# For a Rust family it writes the three places a check lives (docs/architecture.md, "Adding a check"):
-#   1. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
+# For a Rust family it writes the places a check lives (docs/architecture.md, "Adding a check"):
+#   1. its id: a `CheckId` variant (FamilyName = "family.name") in src/checkdoc/ids.rs, the one
+#      declaration of the Rust checks' ids (code names the variant, never the string);
+#   2. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
 #      or appended to src/checks/FAMILY.rs (single-file families: targets, runtime, libs, asm);
-#   2. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
-#   3. the doc stub in checks/FAMILY.toml.
+#   3. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
+#   4. the doc stub in checks/FAMILY.toml.
 # The stubs say TODO: the function panics (`todo!`, an `error` finding at run time) and a unit
 # test refuses a doc containing TODO, so a scaffold cannot be merged unfinished.
 # --dry-run applies the edits to a temporary copy, prints them as a diff and removes the copy.
@@ -32,6 +34,8 @@ usage="usage: scripts/new-check.sh [--dry-run] FAMILY NAME"
 root=$(cd "$(dirname "$0")/.." && pwd)
 id="$family.$name"
 snake=${name//-/_}
+# The CheckId variant: the id's words in CamelCase (gpu.pcie-atomics -> GpuPcieAtomics).
+variant=$(printf '%s' "$family-$name" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
 
 pack=0
 check_tree() { # $1: tree to check
@@ -47,6 +51,9 @@ check_tree() { # $1: tree to check
   if grep -q "^id = \"$id\"" "$t/checks/$family.toml"; then
     echo "new-check: $id already exists in checks/$family.toml" >&2; exit 2
   fi
+  if grep -qE "^    ($variant = |[A-Za-z0-9]+ = \"$id\")" "$t/src/checkdoc/ids.rs"; then
+    echo "new-check: src/checkdoc/ids.rs already declares $variant or $id" >&2; exit 2
+  fi
   if [ -d "$t/src/checks/$family" ]; then
     [ ! -e "$t/src/checks/$family/$snake.rs" ] || { echo "new-check: src/checks/$family/$snake.rs exists" >&2; exit 2; }
   elif [ -f "$t/src/checks/$family.rs" ]; then
@@ -60,8 +67,18 @@ check_tree() { # $1: tree to check
 add_registry_line() {
   local file=$1 entry=$2
   ENTRY="$entry" perl -0pi -e '
-    s/(pub const CHECKS: &\[\(&str, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
+    s/(pub const CHECKS: &\[\(CheckId, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
       or die "no CHECKS list in $ARGV\n"' "$file"
+}
+
+# Declares the CheckId variant in src/checkdoc/ids.rs of tree $1: after the family's last id, so
+# the declaration stays grouped by family.
+add_check_id() {
+  local file=$1/src/checkdoc/ids.rs
+  LINE="    $variant = \"$id\"," FAMILY="$family" perl -0pi -e '
+    my $line = $ENV{LINE}; my $fam = quotemeta($ENV{FAMILY});
+    s/(check_ids! \{\n(?:.*\n)*    [A-Za-z0-9]+ = "$fam\.[^"]*",\n)/$1$line\n/
+      or die "no check_ids! line of family $ENV{FAMILY} in $ARGV\n"' "$file"
 }
 
 body() { # the function; $1 = visibility prefix
@@ -72,7 +89,10 @@ ${1}fn $snake(ctx: &crate::checks::Ctx) -> Vec<crate::report::Finding> {
     // the machine: rooted files, the env snapshot, children with timeouts); ask the tools,
     // never assume a layout. Every warn/fail carries a fix.
     let _ = ctx;
-    todo!("$id: judge the facts and return findings")
+    todo!(
+        "{}: judge the facts and return findings",
+        crate::checkdoc::CheckId::$variant
+    )
 }
 EOF
 }
@@ -107,6 +127,7 @@ apply() { # $1: tree to edit
     apply_pack "$t"
     return 0
   fi
+  add_check_id "$t"
   if [ -d "$t/src/checks/$family" ]; then
     {
       echo "//! \`$id\`: TODO what this check judges, and why (docs: checks/$family.toml)."
@@ -120,10 +141,10 @@ apply() { # $1: tree to edit
       END { for (i = 1; i <= NR; i++) { print lines[i]; if (i == last) print m } }
     ' "$t/src/checks/$family/mod.rs" >"$t/src/checks/$family/mod.rs.new"
     mv "$t/src/checks/$family/mod.rs.new" "$t/src/checks/$family/mod.rs"
-    add_registry_line "$t/src/checks/$family/mod.rs" "(\"$id\", $snake::$snake)"
+    add_registry_line "$t/src/checks/$family/mod.rs" "(CheckId::$variant, $snake::$snake)"
   else
     { echo; body ""; } >>"$t/src/checks/$family.rs"
-    add_registry_line "$t/src/checks/$family.rs" "(\"$id\", $snake)"
+    add_registry_line "$t/src/checks/$family.rs" "(CheckId::$variant, $snake)"
   fi
   cat >>"$t/checks/$family.toml" <<EOF
 
@@ -137,7 +158,7 @@ sources = []
 EOF
   if command -v rustfmt >/dev/null; then
     local f
-    for f in "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
+    for f in "$t/src/checkdoc/ids.rs" "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
       [ -f "$f" ] && rustfmt --edition 2021 "$f" 2>/dev/null || true
     done
   fi
@@ -162,6 +183,7 @@ if [ $pack -eq 1 ]; then
 fi
 cat <<EOF
 new-check: scaffolded $id:
+  src/checkdoc/ids.rs (CheckId::$variant)
   $( [ -d "$root/src/checks/$family" ] && echo "src/checks/$family/$snake.rs (new), src/checks/$family/mod.rs (mod + registry line)" || echo "src/checks/$family.rs (function + registry line)" )
   checks/$family.toml (doc stub)
 Next: write the logic (replace todo!), fill in the doc (a test refuses TODO), add tests, then

@@ -62,12 +62,22 @@ fn a_directory_family_gets_a_file_a_mod_line_a_registry_line_and_a_doc_stub() {
     );
     let f = read(t.path(), "src/checks/gpu/pcie_atomics.rs");
     assert!(f.contains("pub(super) fn pcie_atomics(ctx: &crate::checks::Ctx)"));
-    assert!(f.contains("todo!(\"gpu.pcie-atomics"));
+    assert!(f.contains("crate::checkdoc::CheckId::GpuPcieAtomics"), "{f}");
     let m = read(t.path(), "src/checks/gpu/mod.rs");
     assert!(m.contains("\nmod pcie_atomics;\n"));
-    assert!(m.contains("(\"gpu.pcie-atomics\", pcie_atomics::pcie_atomics),\n];"));
+    assert!(m.contains("(CheckId::GpuPcieAtomics, pcie_atomics::pcie_atomics),\n];"));
     // The old entries are still there, once each.
-    assert_eq!(m.matches("(\"gpu.driver\", driver::driver)").count(), 1);
+    assert_eq!(m.matches("(CheckId::GpuDriver, driver::driver)").count(), 1);
+    // The id is declared once, after the family's last one (before the next family's first).
+    let ids = read(t.path(), "src/checkdoc/ids.rs");
+    assert!(
+        ids.contains(
+            "    GpuProcesses = \"gpu.processes\",\n    GpuPcieAtomics = \"gpu.pcie-atomics\",\n    HealthRas = "
+        ),
+        "{ids}"
+    );
+    assert_eq!(ids.matches("\"gpu.pcie-atomics\"").count(), 1);
+    rustfmt_parses(&t.path().join("src/checkdoc/ids.rs"));
     let doc = read(t.path(), "checks/gpu.toml");
     let v: toml::Value = toml::from_str(&doc).expect("the doc file still parses");
     let last = v["check"].as_array().unwrap().last().unwrap().clone();
@@ -85,8 +95,10 @@ fn a_single_file_family_gets_the_function_appended() {
         String::from_utf8_lossy(&out.stderr)
     );
     let f = read(t.path(), "src/checks/runtime.rs");
-    assert!(f.contains("(\"runtime.hip-version\", hip_version),"));
-    assert!(f.contains("(\"runtime.load\", load),"));
+    assert!(f.contains("(CheckId::RuntimeHipVersion, hip_version),"), "{f}");
+    assert!(f.contains("(CheckId::RuntimeLoad, load),"));
+    assert!(read(t.path(), "src/checkdoc/ids.rs")
+        .contains("    RuntimeHipVersion = \"runtime.hip-version\",\n"));
     assert!(f.contains("fn hip_version(ctx: &crate::checks::Ctx)"));
     rustfmt_parses(&t.path().join("src/checks/runtime.rs"));
 }
@@ -104,7 +116,8 @@ fn dry_run_prints_the_edits_and_changes_nothing() {
         diff.contains("+++ b/src/checks/toolchain/lld_version.rs"),
         "{diff}"
     );
-    assert!(diff.contains("+    (\"toolchain.lld-version\", lld_version::lld_version),"));
+    assert!(diff.contains("+    (CheckId::ToolchainLldVersion, lld_version::lld_version),"));
+    assert!(diff.contains("+    ToolchainLldVersion = \"toolchain.lld-version\","));
     assert!(diff.contains("+id = \"toolchain.lld-version\""));
     assert!(!t
         .path()
@@ -132,6 +145,7 @@ fn bad_requests_are_refused_without_edits() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
         assert!(!read(t.path(), "src/checks/gpu/mod.rs").contains("mod bad_name"));
+        assert!(!read(t.path(), "src/checkdoc/ids.rs").contains("GpuBadName"));
     }
 }
 
