@@ -12,9 +12,13 @@
 #   2. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
 #      or appended to src/checks/FAMILY.rs (single-file families: targets, runtime, libs, asm);
 #   3. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
-#   4. the doc stub in checks/FAMILY.toml.
-# The stubs say TODO: the function panics (`todo!`, an `error` finding at run time) and a unit
-# test refuses a doc containing TODO, so a scaffold cannot be merged unfinished.
+#   4. the doc stub in checks/FAMILY.toml;
+#   5. a table-test stub (fixture in, findings out; harness src/checks/testkit.rs) in the family's
+#      table file: src/checks/FAMILY/tests.rs (gpu) or src/checks/tables/FAMILY.rs.
+# A pack check gets its table-test stub in tests/packs_real.rs (the shipped packs' tests).
+# The stubs say TODO: the function panics (`todo!`, an `error` finding at run time), a unit
+# test refuses a doc containing TODO, and the test stub's row expects a pass saying TODO, so it
+# fails until the check is written and the row replaced: a scaffold cannot be merged unfinished.
 # --dry-run applies the edits to a temporary copy, prints them as a diff and removes the copy.
 # A new FAMILY is not scaffolded: it needs a `Category` variant (src/checkdoc.rs) by hand.
 set -euo pipefail
@@ -38,6 +42,14 @@ snake=${name//-/_}
 variant=$(printf '%s' "$family-$name" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
 
 pack=0
+# The file of the family's table tests.
+table_file() { # $1: tree
+  if [ -f "$1/src/checks/$family/tests.rs" ]; then
+    echo "$1/src/checks/$family/tests.rs"
+  else
+    echo "$1/src/checks/tables/$family.rs"
+  fi
+}
 check_tree() { # $1: tree to check
   local t=$1
   if [ ! -f "$t/checks/$family.toml" ] && [ -f "$t/checks/packs/$family.toml" ]; then
@@ -53,6 +65,9 @@ check_tree() { # $1: tree to check
   fi
   if grep -qE "^    ($variant = |[A-Za-z0-9]+ = \"$id\")" "$t/src/checkdoc/ids.rs"; then
     echo "new-check: src/checkdoc/ids.rs already declares $variant or $id" >&2; exit 2
+  fi
+  if grep -q "fn ${snake}_table()" "$(table_file "$t")" 2>/dev/null; then
+    echo "new-check: $(table_file "$t") already has fn ${snake}_table" >&2; exit 2
   fi
   if [ -d "$t/src/checks/$family" ]; then
     [ ! -e "$t/src/checks/$family/$snake.rs" ] || { echo "new-check: src/checks/$family/$snake.rs exists" >&2; exit 2; }
@@ -97,6 +112,54 @@ ${1}fn $snake(ctx: &crate::checks::Ctx) -> Vec<crate::report::Finding> {
 EOF
 }
 
+# The table-test stub of a Rust check: one row that fails until the check is written.
+add_table_test() { # $1: tree to edit
+  local f
+  f=$(table_file "$1")
+  if [ ! -f "$f" ]; then
+    printf '%s\n' "//! \`$family.*\` table tests (harness: \`crate::checks::testkit\`)." >"$f"
+    echo "mod $family;" >>"$1/src/checks/tables/mod.rs"
+  fi
+  cat >>"$f" <<EOF3
+
+/// \`$id\`: TODO rows: a fixture (tests/fixtures; cite the format of a new one in its
+/// SOURCE.md) and environment in, the verdicts expected out. This stub row fails until then.
+#[test]
+fn ${snake}_table() {
+    use crate::checks::testkit::{row, table, NO_GPU};
+    use crate::report::Status;
+    table(
+        crate::checks::CheckId::$variant,
+        &[row(
+            NO_GPU,
+            &[],
+            &[(Status::Pass, "TODO: what $id says on this fixture")],
+        )],
+    );
+}
+EOF3
+}
+
+# The table-test stub of a pack check, beside the shipped packs' tests.
+add_pack_test() { # $1: tree to edit
+  local f=$1/tests/packs_real.rs
+  if [ ! -f "$f" ]; then
+    echo "new-check: no tests/packs_real.rs: write a test for $id by hand" >&2
+    return 0
+  fi
+  cat >>"$f" <<EOF3
+
+/// \`$id\`: TODO a fixture (\`--sysroot\`, tests/fixtures/sysroots) and environment in, the
+/// finding out. This stub fails until the check is written and the expectation replaced.
+#[test]
+fn ${family}_${snake}_table() {
+    let f = one(&[], &[], "$id");
+    assert_eq!(f["status"], "pass", "{f:#}");
+    assert_eq!(f["summary"], "TODO: what $id says here", "{f:#}");
+}
+EOF3
+}
+
 apply_pack() { # $1: tree to edit
   cat >>"$1/checks/packs/$family.toml" <<EOF2
 
@@ -125,6 +188,7 @@ apply() { # $1: tree to edit
   local t=$1
   if [ $pack -eq 1 ]; then
     apply_pack "$t"
+    add_pack_test "$t"
     return 0
   fi
   add_check_id "$t"
@@ -146,6 +210,7 @@ apply() { # $1: tree to edit
     { echo; body ""; } >>"$t/src/checks/$family.rs"
     add_registry_line "$t/src/checks/$family.rs" "(CheckId::$variant, $snake)"
   fi
+  add_table_test "$t"
   cat >>"$t/checks/$family.toml" <<EOF
 
 [[check]]
@@ -158,7 +223,7 @@ sources = []
 EOF
   if command -v rustfmt >/dev/null; then
     local f
-    for f in "$t/src/checkdoc/ids.rs" "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
+    for f in "$t/src/checkdoc/ids.rs" "$(table_file "$t")" "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
       [ -f "$f" ] && rustfmt --edition 2021 "$f" 2>/dev/null || true
     done
   fi
@@ -169,7 +234,11 @@ if [ $dry -eq 1 ]; then
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/new-check.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
   mkdir -p "$tmp/a" "$tmp/b"
-  for d in a b; do cp -R "$root/src" "$root/checks" "$tmp/$d/"; done
+  for d in a b; do
+    cp -R "$root/src" "$root/checks" "$tmp/$d/"
+    mkdir -p "$tmp/$d/tests"
+    [ ! -f "$root/tests/packs_real.rs" ] || cp "$root/tests/packs_real.rs" "$tmp/$d/tests/"
+  done
   apply "$tmp/b"
   (cd "$tmp" && diff -ruN a b) || true
   exit 0
@@ -177,7 +246,9 @@ fi
 apply "$root"
 if [ $pack -eq 1 ]; then
   echo "new-check: scaffolded the pack check $id in checks/packs/$family.toml (a probe and a rule)."
-  echo "Next: write the probes and rules, fill in the doc (a test refuses TODO), add a test (tests/packs_engine.rs),"
+  echo "and a failing test stub in tests/packs_real.rs (fn ${family}_${snake}_table)."
+  echo "Next: write the probes and rules, fill in the doc (a test refuses TODO), replace the test's TODO expectation"
+  echo "(run it: cargo test --test integration packs_real::${family}_${snake}_table),"
   echo "then rocm-doctor checks lint checks/packs/$family.toml && cargo run -q -- docs-checks > docs/checks.md"
   exit 0
 fi
@@ -186,6 +257,8 @@ new-check: scaffolded $id:
   src/checkdoc/ids.rs (CheckId::$variant)
   $( [ -d "$root/src/checks/$family" ] && echo "src/checks/$family/$snake.rs (new), src/checks/$family/mod.rs (mod + registry line)" || echo "src/checks/$family.rs (function + registry line)" )
   checks/$family.toml (doc stub)
-Next: write the logic (replace todo!), fill in the doc (a test refuses TODO), add tests, then
+  $(table_file "$root" | sed "s|^$root/||") (table-test stub: fn ${snake}_table, fails until written)
+Next: write the logic (replace todo!), fill in the doc (a test refuses TODO), replace the test
+row's TODO (cargo test --lib ${snake}_table), then
   cargo run -q -- docs-checks > docs/checks.md
 EOF

@@ -7,7 +7,11 @@ pub mod health;
 pub mod kernel;
 pub mod libs;
 pub mod runtime;
+#[cfg(test)]
+mod tables;
 pub mod targets;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod toolchain;
 
 use crate::config::Config;
