@@ -6,13 +6,19 @@
 # A FAMILY that is a check pack (checks/packs/FAMILY.toml: pytorch, slurm, nix, cmake) gets a pack
 # check instead: a [[check]] stub with a probe and a rule, in that pack's file.
 #
-# For a Rust family it writes the three places a check lives (docs/architecture.md, "Adding a check"):
-#   1. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
+# For a Rust family it writes the places a check lives (docs/architecture.md, "Adding a check"):
+#   1. its id: a `CheckId` variant (FamilyName = "family.name") in src/checkdoc/ids.rs, the one
+#      declaration of the Rust checks' ids (code names the variant, never the string);
+#   2. the function: src/checks/FAMILY/NAME.rs (families that are a directory: gpu, toolchain)
 #      or appended to src/checks/FAMILY.rs (single-file families: targets, runtime, libs, asm);
-#   2. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
-#   3. the doc stub in checks/FAMILY.toml.
-# The stubs say TODO: the function panics (`todo!`, an `error` finding at run time) and a unit
-# test refuses a doc containing TODO, so a scaffold cannot be merged unfinished.
+#   3. the registry line in that family's `CHECKS` (and `mod NAME;` for a directory family);
+#   4. the doc stub in checks/FAMILY.toml;
+#   5. a table-test stub (fixture in, findings out; harness src/checks/testkit.rs) in the family's
+#      table file: src/checks/FAMILY/tests.rs (gpu) or src/checks/tables/FAMILY.rs.
+# A pack check gets its table-test stub in tests/packs_real.rs (the shipped packs' tests).
+# The stubs say TODO: the function panics (`todo!`, an `error` finding at run time), a unit
+# test refuses a doc containing TODO, and the test stub's row expects a pass saying TODO, so it
+# fails until the check is written and the row replaced: a scaffold cannot be merged unfinished.
 # --dry-run applies the edits to a temporary copy, prints them as a diff and removes the copy.
 # A new FAMILY is not scaffolded: it needs a `Category` variant (src/checkdoc.rs) by hand.
 set -euo pipefail
@@ -32,8 +38,18 @@ usage="usage: scripts/new-check.sh [--dry-run] FAMILY NAME"
 root=$(cd "$(dirname "$0")/.." && pwd)
 id="$family.$name"
 snake=${name//-/_}
+# The CheckId variant: the id's words in CamelCase (gpu.pcie-atomics -> GpuPcieAtomics).
+variant=$(printf '%s' "$family-$name" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
 
 pack=0
+# The file of the family's table tests.
+table_file() { # $1: tree
+  if [ -f "$1/src/checks/$family/tests.rs" ]; then
+    echo "$1/src/checks/$family/tests.rs"
+  else
+    echo "$1/src/checks/tables/$family.rs"
+  fi
+}
 check_tree() { # $1: tree to check
   local t=$1
   if [ ! -f "$t/checks/$family.toml" ] && [ -f "$t/checks/packs/$family.toml" ]; then
@@ -46,6 +62,12 @@ check_tree() { # $1: tree to check
   [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); a new family needs a Category variant in src/checkdoc.rs" >&2; exit 2; }
   if grep -q "^id = \"$id\"" "$t/checks/$family.toml"; then
     echo "new-check: $id already exists in checks/$family.toml" >&2; exit 2
+  fi
+  if grep -qE "^    ($variant = |[A-Za-z0-9]+ = \"$id\")" "$t/src/checkdoc/ids.rs"; then
+    echo "new-check: src/checkdoc/ids.rs already declares $variant or $id" >&2; exit 2
+  fi
+  if grep -q "fn ${snake}_table()" "$(table_file "$t")" 2>/dev/null; then
+    echo "new-check: $(table_file "$t") already has fn ${snake}_table" >&2; exit 2
   fi
   if [ -d "$t/src/checks/$family" ]; then
     [ ! -e "$t/src/checks/$family/$snake.rs" ] || { echo "new-check: src/checks/$family/$snake.rs exists" >&2; exit 2; }
@@ -60,8 +82,18 @@ check_tree() { # $1: tree to check
 add_registry_line() {
   local file=$1 entry=$2
   ENTRY="$entry" perl -0pi -e '
-    s/(pub const CHECKS: &\[\(&str, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
+    s/(pub const CHECKS: &\[\(CheckId, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
       or die "no CHECKS list in $ARGV\n"' "$file"
+}
+
+# Declares the CheckId variant in src/checkdoc/ids.rs of tree $1: after the family's last id, so
+# the declaration stays grouped by family.
+add_check_id() {
+  local file=$1/src/checkdoc/ids.rs
+  LINE="    $variant = \"$id\"," FAMILY="$family" perl -0pi -e '
+    my $line = $ENV{LINE}; my $fam = quotemeta($ENV{FAMILY});
+    s/(check_ids! \{\n(?:.*\n)*    [A-Za-z0-9]+ = "$fam\.[^"]*",\n)/$1$line\n/
+      or die "no check_ids! line of family $ENV{FAMILY} in $ARGV\n"' "$file"
 }
 
 body() { # the function; $1 = visibility prefix
@@ -72,9 +104,60 @@ ${1}fn $snake(ctx: &crate::checks::Ctx) -> Vec<crate::report::Finding> {
     // the machine: rooted files, the env snapshot, children with timeouts); ask the tools,
     // never assume a layout. Every warn/fail carries a fix.
     let _ = ctx;
-    todo!("$id: judge the facts and return findings")
+    todo!(
+        "{}: judge the facts and return findings",
+        crate::checkdoc::CheckId::$variant
+    )
 }
 EOF
+}
+
+# The table-test stub of a Rust check: one row that fails until the check is written.
+add_table_test() { # $1: tree to edit
+  local f
+  f=$(table_file "$1")
+  if [ ! -f "$f" ]; then
+    printf '%s\n' "//! \`$family.*\` table tests (harness: \`crate::checks::testkit\`)." >"$f"
+    echo "mod $family;" >>"$1/src/checks/tables/mod.rs"
+  fi
+  cat >>"$f" <<EOF3
+
+/// \`$id\`: TODO rows: a fixture (tests/fixtures; cite the format of a new one in its
+/// SOURCE.md) and environment in, the verdicts expected out. This stub row fails until then.
+#[test]
+fn ${snake}_table() {
+    use crate::checks::testkit::{row, table, NO_GPU};
+    use crate::report::Status;
+    table(
+        crate::checks::CheckId::$variant,
+        &[row(
+            NO_GPU,
+            &[],
+            &[(Status::Pass, "TODO: what $id says on this fixture")],
+        )],
+    );
+}
+EOF3
+}
+
+# The table-test stub of a pack check, beside the shipped packs' tests.
+add_pack_test() { # $1: tree to edit
+  local f=$1/tests/packs_real.rs
+  if [ ! -f "$f" ]; then
+    echo "new-check: no tests/packs_real.rs: write a test for $id by hand" >&2
+    return 0
+  fi
+  cat >>"$f" <<EOF3
+
+/// \`$id\`: TODO a fixture (\`--sysroot\`, tests/fixtures/sysroots) and environment in, the
+/// finding out. This stub fails until the check is written and the expectation replaced.
+#[test]
+fn ${family}_${snake}_table() {
+    let f = one(&[], &[], "$id");
+    assert_eq!(f["status"], "pass", "{f:#}");
+    assert_eq!(f["summary"], "TODO: what $id says here", "{f:#}");
+}
+EOF3
 }
 
 apply_pack() { # $1: tree to edit
@@ -105,8 +188,10 @@ apply() { # $1: tree to edit
   local t=$1
   if [ $pack -eq 1 ]; then
     apply_pack "$t"
+    add_pack_test "$t"
     return 0
   fi
+  add_check_id "$t"
   if [ -d "$t/src/checks/$family" ]; then
     {
       echo "//! \`$id\`: TODO what this check judges, and why (docs: checks/$family.toml)."
@@ -120,11 +205,12 @@ apply() { # $1: tree to edit
       END { for (i = 1; i <= NR; i++) { print lines[i]; if (i == last) print m } }
     ' "$t/src/checks/$family/mod.rs" >"$t/src/checks/$family/mod.rs.new"
     mv "$t/src/checks/$family/mod.rs.new" "$t/src/checks/$family/mod.rs"
-    add_registry_line "$t/src/checks/$family/mod.rs" "(\"$id\", $snake::$snake)"
+    add_registry_line "$t/src/checks/$family/mod.rs" "(CheckId::$variant, $snake::$snake)"
   else
     { echo; body ""; } >>"$t/src/checks/$family.rs"
-    add_registry_line "$t/src/checks/$family.rs" "(\"$id\", $snake)"
+    add_registry_line "$t/src/checks/$family.rs" "(CheckId::$variant, $snake)"
   fi
+  add_table_test "$t"
   cat >>"$t/checks/$family.toml" <<EOF
 
 [[check]]
@@ -137,7 +223,7 @@ sources = []
 EOF
   if command -v rustfmt >/dev/null; then
     local f
-    for f in "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
+    for f in "$t/src/checkdoc/ids.rs" "$(table_file "$t")" "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
       [ -f "$f" ] && rustfmt --edition 2021 "$f" 2>/dev/null || true
     done
   fi
@@ -148,7 +234,11 @@ if [ $dry -eq 1 ]; then
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/new-check.XXXXXX")
   trap 'rm -rf "$tmp"' EXIT
   mkdir -p "$tmp/a" "$tmp/b"
-  for d in a b; do cp -R "$root/src" "$root/checks" "$tmp/$d/"; done
+  for d in a b; do
+    cp -R "$root/src" "$root/checks" "$tmp/$d/"
+    mkdir -p "$tmp/$d/tests"
+    [ ! -f "$root/tests/packs_real.rs" ] || cp "$root/tests/packs_real.rs" "$tmp/$d/tests/"
+  done
   apply "$tmp/b"
   (cd "$tmp" && diff -ruN a b) || true
   exit 0
@@ -156,14 +246,19 @@ fi
 apply "$root"
 if [ $pack -eq 1 ]; then
   echo "new-check: scaffolded the pack check $id in checks/packs/$family.toml (a probe and a rule)."
-  echo "Next: write the probes and rules, fill in the doc (a test refuses TODO), add a test (tests/packs_engine.rs),"
+  echo "and a failing test stub in tests/packs_real.rs (fn ${family}_${snake}_table)."
+  echo "Next: write the probes and rules, fill in the doc (a test refuses TODO), replace the test's TODO expectation"
+  echo "(run it: cargo test --test integration packs_real::${family}_${snake}_table),"
   echo "then rocm-doctor checks lint checks/packs/$family.toml && cargo run -q -- docs-checks > docs/checks.md"
   exit 0
 fi
 cat <<EOF
 new-check: scaffolded $id:
+  src/checkdoc/ids.rs (CheckId::$variant)
   $( [ -d "$root/src/checks/$family" ] && echo "src/checks/$family/$snake.rs (new), src/checks/$family/mod.rs (mod + registry line)" || echo "src/checks/$family.rs (function + registry line)" )
   checks/$family.toml (doc stub)
-Next: write the logic (replace todo!), fill in the doc (a test refuses TODO), add tests, then
+  $(table_file "$root" | sed "s|^$root/||") (table-test stub: fn ${snake}_table, fails until written)
+Next: write the logic (replace todo!), fill in the doc (a test refuses TODO), replace the test
+row's TODO (cargo test --lib ${snake}_table), then
   cargo run -q -- docs-checks > docs/checks.md
 EOF

@@ -5,6 +5,9 @@
 
 use serde::Deserialize;
 
+mod ids;
+pub use ids::CheckId;
+
 /// The check families. A check's category is the first word of its id (`gpu.kfd` is `gpu`);
 /// an id in no family fails the load of its doc file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,13 +76,17 @@ impl Category {
     }
 }
 
+/// A Rust check's documented id: well-formed, in a family, and declared as a [`CheckId`] (a doc
+/// for a check that does not exist fails the load at its line).
 fn check_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let id = String::deserialize(d)?;
     Category::of_id(&id).map_err(serde::de::Error::custom)?;
+    id.parse::<CheckId>().map_err(serde::de::Error::custom)?;
     Ok(id)
 }
 
-/// A check's documentation, from `checks/<family>.toml`.
+/// A check's documentation: deserialized from `checks/<family>.toml` for the Rust checks (the
+/// id must be a [`CheckId`]), built by the pack compiler for pack checks.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckDoc {
@@ -106,4 +113,83 @@ pub fn selected(id: &str, only: &[String], skip: &[String]) -> bool {
             || id.split('.').next() == Some(pat.as_str())
     };
     (only.is_empty() || only.iter().any(matches)) && !skip.iter().any(matches)
+}
+
+/// The check ids a piece of prose mentions: every token `family.name` whose family is one of
+/// `families` (a check family or a pack's namespace), with the name made of lowercase letters,
+/// digits and dashes. A token glued to a longer word is not one (`/checks/libs.toml`'s
+/// `libs.toml` after a `/`, `kernel.dmesg_restrict`, `torch.version` inside `pytorch.version`
+/// is `pytorch.version`), and neither is a file name (`libs.toml`). A trailing `.` or `-` (end
+/// of a sentence, a dash) is not part of the name.
+pub fn mentioned_ids<'t>(text: &'t str, families: &[&str]) -> Vec<&'t str> {
+    /// Extensions that make `family.ext` a file name, not a check id.
+    const FILE_EXTENSIONS: &[&str] = &["toml", "rs", "md", "json", "so", "txt", "log", "sh"];
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let name_byte = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-';
+    let mut out = Vec::new();
+    for family in families {
+        let pat = format!("{family}.");
+        let mut from = 0;
+        while let Some(at) = text.get(from..).and_then(|t| t.find(&pat)) {
+            let start = from + at;
+            from = start + 1;
+            if start > 0 && (word(b[start - 1]) || matches!(b[start - 1], b'.' | b'-' | b'/')) {
+                continue;
+            }
+            let name_start = start + pat.len();
+            let mut end = name_start;
+            while end < b.len() && name_byte(b[end]) {
+                end += 1;
+            }
+            // A name ends at a letter or digit: `gpu.kfd-` or `gpu.kfd.` end before the dash or dot.
+            while end > name_start && b[end - 1] == b'-' {
+                end -= 1;
+            }
+            if end == name_start || !b[name_start].is_ascii_lowercase() {
+                continue;
+            }
+            let glued = b.get(end).is_some_and(|&c| {
+                c.is_ascii_uppercase()
+                    || c == b'_'
+                    || (matches!(c, b'.' | b'/') && b.get(end + 1).is_some_and(|&n| word(n)))
+            });
+            let name = &text[name_start..end];
+            if glued || FILE_EXTENSIONS.contains(&name) {
+                continue;
+            }
+            out.push(&text[start..end]);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mentioned_ids_finds_check_tokens_and_not_file_names_or_words() {
+        let fams = ["gpu", "libs", "kernel", "pytorch", "known-issues"];
+        let text = "Fix what gpu.kfd, gpu.render and gpu.driver report (see libs.code-objects). \
+                    Read checks/libs.toml and libs.toml; sudo sysctl kernel.dmesg_restrict=0; \
+                    torch.version and pytorch.rocm-arch.\nknown-issues.ccob-v3-runtime- gpu.kfd.so \
+                    xgpu.kfd gpu.2x GPU.kfd gpu.kfd";
+        assert_eq!(
+            mentioned_ids(text, &fams),
+            [
+                "gpu.kfd",
+                "gpu.render",
+                "gpu.driver",
+                "gpu.kfd",
+                "libs.code-objects",
+                "pytorch.rocm-arch",
+                "known-issues.ccob-v3-runtime"
+            ]
+        );
+        assert!(mentioned_ids("no ids here", &fams).is_empty());
+        assert!(mentioned_ids("gpu.", &fams).is_empty());
+        // Non-ASCII around a token does not confuse the byte scan.
+        assert_eq!(mentioned_ids("é gpu.kfd é", &fams), ["gpu.kfd"]);
+    }
 }

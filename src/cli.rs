@@ -1,5 +1,6 @@
 //! Command-line definitions. The `--help` text is documentation: keep it exact.
 
+use crate::checkdoc::{Category, CheckId};
 use crate::config::{AsmCompat, AsmRequest, Config, ConfigError};
 /// The profile and colour choice are run configuration (`config`); clap parses them here.
 pub use crate::config::{ColorChoice, Profile};
@@ -353,8 +354,8 @@ impl RunArgs {
         // comparison only with `--expect`, unless `--only` names them (then they say why not).
         if only.is_empty() {
             match &asm {
-                None => skip.push("asm".into()),
-                Some(r) if r.expect.is_none() => skip.push("asm.expect".into()),
+                None => skip.push(Category::Asm.as_str().into()),
+                Some(r) if r.expect.is_none() => skip.push(CheckId::AsmExpect.into()),
                 Some(_) => {}
             }
         }
@@ -430,6 +431,16 @@ mod tests {
         let cli = Cli::try_parse_from(std::iter::once("rocm-doctor").chain(argv.iter().copied()))
             .unwrap();
         cli.run.config().unwrap()
+    }
+
+    #[test]
+    fn the_help_names_only_real_checks() {
+        let fams: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
+        let named = crate::checkdoc::mentioned_ids(AFTER_HELP, &fams);
+        assert!(!named.is_empty(), "the examples name a check");
+        for id in named {
+            assert!(id.parse::<CheckId>().is_ok(), "the help names {id}");
+        }
     }
 
     #[test]

@@ -240,4 +240,112 @@ mod tests {
             assert!(d.id.starts_with(&format!("{}.", d.category)), "{}", d.id);
         }
     }
+
+    /// The keys whose strings are prose for a reader (docs, rule messages, symptom answers,
+    /// known issues, causes); ids in `id`, `checks` and `rule_out_by` are checked by their loaders.
+    const PROSE_KEYS: &[&str] = &[
+        "title",
+        "what",
+        "why",
+        "fix",
+        "message",
+        "text",
+        "cause",
+        "description",
+        "diagnosis",
+        "symptom",
+        "note",
+    ];
+
+    /// The `family.name` tokens in the prose strings of `v` that no id of `known` is.
+    fn unknown_mentions(
+        v: &toml::Value,
+        key: &str,
+        families: &[&str],
+        known: &[&str],
+    ) -> Vec<String> {
+        match v {
+            toml::Value::String(s) if PROSE_KEYS.contains(&key) => {
+                crate::checkdoc::mentioned_ids(s, families)
+                    .into_iter()
+                    .filter(|t| !known.contains(t))
+                    .map(str::to_string)
+                    .collect()
+            }
+            toml::Value::Array(a) => a
+                .iter()
+                .flat_map(|x| unknown_mentions(x, key, families, known))
+                .collect(),
+            toml::Value::Table(t) => t
+                .iter()
+                .flat_map(|(k, x)| unknown_mentions(x, k, families, known))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every check id that prose in `checks/` mentions (`see gpu.kfd`) is a registered check,
+    /// Rust or pack: a renamed check cannot leave a dangling reference in a doc, a rule's
+    /// message, a symptom's answer or a known issue.
+    #[test]
+    fn every_check_id_mentioned_in_the_docs_prose_is_registered() {
+        let packs = crate::packs::sources::built_in();
+        let reg = Registry::new(&packs);
+        let known: Vec<&str> = reg.ids().collect();
+        let mut families: Vec<&str> = crate::checkdoc::Category::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .collect();
+        for id in &known {
+            let f = id.split_once('.').map_or(*id, |(f, _)| f);
+            if !families.contains(&f) {
+                families.push(f);
+            }
+        }
+        // The packs' namespaces count (pytorch.rocm-arch, known-issues.*).
+        assert!(families.contains(&"pytorch") && families.contains(&"known-issues"));
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in ["checks", "checks/packs"] {
+            for e in std::fs::read_dir(root.join(dir)).unwrap() {
+                let p = e.unwrap().path();
+                if p.extension().is_some_and(|x| x == "toml") {
+                    files.push(p);
+                }
+            }
+        }
+        assert!(files.len() > 15, "{files:?}");
+        let mut mentions = 0;
+        for p in &files {
+            let text = std::fs::read_to_string(p).unwrap();
+            let name = p.strip_prefix(root).unwrap().display().to_string();
+            let v: toml::Value = crate::data::load(&name, &text).unwrap();
+            mentions += crate::checkdoc::mentioned_ids(&text, &families).len();
+            let bad = unknown_mentions(&v, "", &families, &known);
+            assert!(
+                bad.is_empty(),
+                "{name} mentions checks that do not exist: {bad:?}"
+            );
+        }
+        assert!(
+            mentions > 100,
+            "the scan finds the ids the files mention ({mentions})"
+        );
+    }
+
+    #[test]
+    fn a_misspelt_mention_is_caught() {
+        let v: toml::Value = crate::data::load(
+            "t.toml",
+            "[[check]]\nid = \"gpu.kfdx\"\nfix = \"see gpu.kfd and gpu.rendr\"\n[[symptom]]\ncause = \"toolchain.clang; pytorch.rocm-archh\"\n",
+        )
+        .unwrap();
+        let fams = ["gpu", "toolchain", "pytorch"];
+        let known = ["gpu.kfd", "toolchain.clang", "pytorch.rocm-arch"];
+        // `id` is not prose: its own loader judges it.
+        assert_eq!(
+            unknown_mentions(&v, "", &fams, &known),
+            ["gpu.rendr", "pytorch.rocm-archh"]
+        );
+    }
 }

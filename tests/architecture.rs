@@ -349,6 +349,42 @@ fn violations(g: &Graph) -> Vec<String> {
     bad
 }
 
+/// A Rust check's id is written once, in `src/checkdoc/ids.rs`; code elsewhere names the
+/// `CheckId` variant (messages format it in), so renaming a check cannot leave a stale
+/// reference. Comments, `#[cfg(test)]` items and test files may quote ids (they assert text),
+/// and so may `--help`'s examples (a `const` for clap's attribute, which cannot format; a unit
+/// test in `cli.rs` checks that every id it names is a `CheckId`).
+#[test]
+fn rust_check_ids_are_written_only_in_their_declaration() {
+    use rocm_doctor::checkdoc::{mentioned_ids, CheckId};
+    let mut families: Vec<&str> = CheckId::ALL.iter().map(|c| c.family()).collect();
+    families.dedup();
+    let mut bad = Vec::new();
+    for (rel, text) in sources() {
+        // Test-only files: test modules, and the table tests with their harness.
+        if rel == "checkdoc/ids.rs"
+            || rel.ends_with("/tests.rs")
+            || rel.contains("/tests/")
+            || rel.starts_with("checks/tables/")
+            || rel == "checks/testkit.rs"
+        {
+            continue;
+        }
+        for id in mentioned_ids(&code_only(&text), &families) {
+            if id.parse::<CheckId>().is_ok() && !(rel == "cli.rs" && id == "toolchain.lld") {
+                bad.push(format!("{rel}: {id}"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "check ids written as text: {bad:#?}");
+    // The scan sees the declaration itself (so it would see a copy elsewhere).
+    let decl = sources()
+        .into_iter()
+        .find(|(rel, _)| rel == "checkdoc/ids.rs")
+        .expect("src/checkdoc/ids.rs");
+    assert!(mentioned_ids(&code_only(&decl.1), &families).contains(&"gpu.kfd"));
+}
+
 #[test]
 fn modules_use_only_lower_layers_and_form_no_cycle() {
     let g = graph_of(&sources());

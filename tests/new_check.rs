@@ -1,7 +1,11 @@
-//! `scripts/new-check.sh`: run in a temporary copy of the tree, it writes the function, the
-//! registry line and the doc stub; the generated Rust is well-formed (rustfmt parses it) and the
-//! stub is refused until written. (That a scaffolded tree builds was checked by hand with
-//! `cargo check` on a copy: a full build per test run would be too slow for CI.)
+//! `scripts/new-check.sh`: run in a temporary copy of the tree, it writes the id, the function,
+//! the registry line, the doc stub and a table-test stub; the generated Rust is well-formed
+//! (rustfmt parses it) and the stubs are refused until written. (That a scaffolded tree builds
+//! and its test stubs fail was checked by hand, 2026-11-25: `scripts/new-check.sh gpu
+//! pcie-atomics`, `runtime hip-version` and `cmake hip-arch` in the worktree, then `cargo test
+//! --lib -- pcie_atomics_table hip_version_table` (both fail: `todo!`) and `cargo test --test
+//! integration packs_real::cmake_hip_arch_table` (fails: the stub rule says skip); a full build
+//! per test run would be too slow for CI.)
 
 use std::path::Path;
 use std::process::Command;
@@ -22,6 +26,12 @@ fn scaffold(args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
     for d in ["src", "checks", "scripts"] {
         copy_tree(&root.join(d), &t.path().join(d));
     }
+    std::fs::create_dir(t.path().join("tests")).unwrap();
+    std::fs::copy(
+        root.join("tests/packs_real.rs"),
+        t.path().join("tests/packs_real.rs"),
+    )
+    .unwrap();
     let out = Command::new(t.path().join("scripts/new-check.sh"))
         .args(args)
         .env("TMPDIR", t.path())
@@ -62,12 +72,36 @@ fn a_directory_family_gets_a_file_a_mod_line_a_registry_line_and_a_doc_stub() {
     );
     let f = read(t.path(), "src/checks/gpu/pcie_atomics.rs");
     assert!(f.contains("pub(super) fn pcie_atomics(ctx: &crate::checks::Ctx)"));
-    assert!(f.contains("todo!(\"gpu.pcie-atomics"));
+    assert!(
+        f.contains("crate::checkdoc::CheckId::GpuPcieAtomics"),
+        "{f}"
+    );
     let m = read(t.path(), "src/checks/gpu/mod.rs");
     assert!(m.contains("\nmod pcie_atomics;\n"));
-    assert!(m.contains("(\"gpu.pcie-atomics\", pcie_atomics::pcie_atomics),\n];"));
+    assert!(m.contains("(CheckId::GpuPcieAtomics, pcie_atomics::pcie_atomics),\n];"));
     // The old entries are still there, once each.
-    assert_eq!(m.matches("(\"gpu.driver\", driver::driver)").count(), 1);
+    assert_eq!(m.matches("(CheckId::GpuDriver, driver::driver)").count(), 1);
+    // The id is declared once, after the family's last one (before the next family's first).
+    let ids = read(t.path(), "src/checkdoc/ids.rs");
+    assert!(
+        ids.contains(
+            "    GpuProcesses = \"gpu.processes\",\n    GpuPcieAtomics = \"gpu.pcie-atomics\",\n    HealthRas = "
+        ),
+        "{ids}"
+    );
+    assert_eq!(ids.matches("\"gpu.pcie-atomics\"").count(), 1);
+    rustfmt_parses(&t.path().join("src/checkdoc/ids.rs"));
+    // The table-test stub: a row for the new check that expects a pass saying TODO.
+    let tests = read(t.path(), "src/checks/gpu/tests.rs");
+    let stub = &tests[tests.find("fn pcie_atomics_table()").expect("a test stub")..];
+    assert!(
+        stub.contains("crate::checks::CheckId::GpuPcieAtomics"),
+        "{stub}"
+    );
+    assert!(stub.contains("TODO: what gpu.pcie-atomics says"), "{stub}");
+    // The rows of the other checks are still there.
+    assert!(tests.contains("fn visibility_table()"));
+    rustfmt_parses(&t.path().join("src/checks/gpu/tests.rs"));
     let doc = read(t.path(), "checks/gpu.toml");
     let v: toml::Value = rocm_doctor::data::load("checks/gpu.toml", &doc)
         .unwrap_or_else(|e| panic!("the doc file no longer parses: {e}"));
@@ -86,8 +120,22 @@ fn a_single_file_family_gets_the_function_appended() {
         String::from_utf8_lossy(&out.stderr)
     );
     let f = read(t.path(), "src/checks/runtime.rs");
-    assert!(f.contains("(\"runtime.hip-version\", hip_version),"));
-    assert!(f.contains("(\"runtime.load\", load),"));
+    assert!(
+        f.contains("(CheckId::RuntimeHipVersion, hip_version),"),
+        "{f}"
+    );
+    assert!(f.contains("(CheckId::RuntimeLoad, load),"));
+    assert!(read(t.path(), "src/checkdoc/ids.rs")
+        .contains("    RuntimeHipVersion = \"runtime.hip-version\",\n"));
+    let tests = read(t.path(), "src/checks/tables/runtime.rs");
+    let stub = &tests[tests.find("fn hip_version_table()").expect("a test stub")..];
+    assert!(stub.contains("CheckId::RuntimeHipVersion"), "{stub}");
+    assert!(
+        stub.contains("TODO: what runtime.hip-version says"),
+        "{stub}"
+    );
+    assert!(tests.contains("fn libraries_table()"));
+    rustfmt_parses(&t.path().join("src/checks/tables/runtime.rs"));
     assert!(f.contains("fn hip_version(ctx: &crate::checks::Ctx)"));
     rustfmt_parses(&t.path().join("src/checks/runtime.rs"));
 }
@@ -105,7 +153,10 @@ fn dry_run_prints_the_edits_and_changes_nothing() {
         diff.contains("+++ b/src/checks/toolchain/lld_version.rs"),
         "{diff}"
     );
-    assert!(diff.contains("+    (\"toolchain.lld-version\", lld_version::lld_version),"));
+    assert!(diff.contains("+    (CheckId::ToolchainLldVersion, lld_version::lld_version),"));
+    assert!(diff.contains("+    ToolchainLldVersion = \"toolchain.lld-version\","));
+    assert!(diff.contains("+fn lld_version_table() {"), "{diff}");
+    assert!(!read(t.path(), "src/checks/tables/toolchain.rs").contains("lld_version"));
     assert!(diff.contains("+id = \"toolchain.lld-version\""));
     assert!(!t
         .path()
@@ -133,6 +184,7 @@ fn bad_requests_are_refused_without_edits() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!String::from_utf8_lossy(&out.stderr).is_empty());
         assert!(!read(t.path(), "src/checks/gpu/mod.rs").contains("mod bad_name"));
+        assert!(!read(t.path(), "src/checkdoc/ids.rs").contains("GpuBadName"));
     }
 }
 
@@ -152,6 +204,17 @@ fn a_pack_family_gets_a_pack_check_stub_that_lints_and_is_refused_until_written(
     assert!(lint.status.success(), "{lint:?}");
     // ... whose doc still says TODO, which the registry's unit test refuses for built-ins.
     assert!(text.contains("title = \"TODO\""));
+    // A test stub beside the shipped packs' tests, failing until the check is written.
+    let tests = read(t.path(), "tests/packs_real.rs");
+    let stub = &tests[tests
+        .find("fn cmake_hip_arch_table()")
+        .expect("a test stub")..];
+    assert!(stub.contains("one(&[], &[], \"cmake.hip-arch\")"), "{stub}");
+    assert!(
+        stub.contains("\"TODO: what cmake.hip-arch says here\""),
+        "{stub}"
+    );
+    rustfmt_parses(&t.path().join("tests/packs_real.rs"));
     // Scaffolding it twice is refused.
     let again = Command::new(t.path().join("scripts/new-check.sh"))
         .args(["cmake", "hip-arch"])

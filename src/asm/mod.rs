@@ -14,6 +14,7 @@ pub mod matrix;
 pub mod parse;
 pub mod runner;
 
+use crate::checkdoc::CheckId;
 use crate::config::Config;
 use crate::host::Host;
 use crate::inventory::Inventory;
@@ -35,9 +36,9 @@ pub struct Outcome {
     pub results: Vec<IsaResult>,
 }
 
-fn stamp(mut f: Finding, id: &str, ms: u64) -> Finding {
+fn stamp(mut f: Finding, id: CheckId, ms: u64) -> Finding {
     f.id = id.to_string();
-    f.category = "asm".into();
+    f.category = id.family().into();
     f.duration_ms = ms;
     f
 }
@@ -100,11 +101,12 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
     // Another root's assembler cannot run on this host: say so once, probe nothing.
     if let Some(e) = inv.cannot_run_here() {
         findings.push(stamp(
-            Finding::skip(
-                "not run: this root's programs cannot run on this host (see toolchain.clang)",
-            )
+            Finding::skip(format!(
+                "not run: this root's programs cannot run on this host ({})",
+                CheckId::ToolchainClang.see()
+            ))
             .evidence(e.to_string()),
-            "asm.assembler",
+            CheckId::AsmAssembler,
             0,
         ));
         return Outcome {
@@ -128,7 +130,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
                 Finding::fail("no assembler found: Tensile would find none either")
                     .evidence_lines(steps)
                     .fix(Fix::text("Install a clang with the AMDGPU target (ROCm's llvm, or Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or rocm-doctor's --assembler) at its clang++.")),
-                "asm.assembler",
+                CheckId::AsmAssembler,
                 0,
             ));
             return Outcome {
@@ -174,14 +176,14 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             assembler::TENSILE_NAMES.join(", ")
         ));
     }
-    findings.push(stamp(af, "asm.assembler", 0));
+    findings.push(stamp(af, CheckId::AsmAssembler, 0));
 
     if isas.is_empty() {
         findings.push(stamp(
             Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
                 "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
             )),
-            "asm.caps",
+            CheckId::AsmCaps,
             0,
         ));
         return Outcome {
@@ -223,13 +225,13 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
                 r.isa, r.calls
             ));
         }
-        findings.push(stamp(f, "asm.caps", ms));
+        findings.push(stamp(f, CheckId::AsmCaps, ms));
     }
     for r in results.iter().filter(|r| r.setup_error.is_some()) {
         findings.push(stamp(
             Finding::error(format!("could not probe {}: {}", r.isa, r.setup_error.clone().unwrap_or_default()))
                 .fix(Fix::text("Make TMPDIR (or /tmp) writable; rocm-doctor runs the assembler in a private directory there.")),
-            "asm.caps",
+            CheckId::AsmCaps,
             ms,
         ));
     }
@@ -242,7 +244,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             .fix(Fix::text(
                 "Raise --timeout, or run with -v and repeat the command shown by hand.",
             )),
-            "asm.caps",
+            CheckId::AsmCaps,
             ms,
         ));
     }
@@ -253,7 +255,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         pseudo_isa: &cat.pseudo_isa,
     };
     for f in diagnose::findings(&cx, &results) {
-        findings.push(stamp(f, "asm.caps", ms));
+        findings.push(stamp(f, CheckId::AsmCaps, ms));
     }
 
     let caps = caps_json(&results);
@@ -274,10 +276,10 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
                 keys.join(", ")
             };
             Finding::fail(format!("{} differences from {}: {shown}", diff.len(), path.display())).evidence_lines(diff.iter().cloned()).fix(Fix::text(
-                "The toolchain's capabilities changed: find which assembler or ISA changed (see asm.assembler), or refresh the expected file from this run's --json `asm_caps`.",
+                format!("The toolchain's capabilities changed: find which assembler or ISA changed ({}), or refresh the expected file from this run's --json `asm_caps`.", CheckId::AsmAssembler.see()),
             ))
         };
-        findings.push(stamp(f, "asm.expect", ms));
+        findings.push(stamp(f, CheckId::AsmExpect, ms));
     }
     let matrix = matrix::render(
         &results,

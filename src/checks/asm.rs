@@ -3,38 +3,44 @@
 //! `--asm-caps` (and `asm.expect` only with `--expect`); named by `--only` without the flag they
 //! say so. The probe runs once per run, by whichever of them runs first ([`super::AsmSlot`]).
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::report::Finding;
 
-pub const CHECKS: &[(&str, CheckFn)] = &[(ASSEMBLER, assembler), (CAPS, caps), (EXPECT, expect)];
-
-const ASSEMBLER: &str = "asm.assembler";
-const CAPS: &str = "asm.caps";
-const EXPECT: &str = "asm.expect";
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::AsmAssembler, assembler),
+    (CheckId::AsmCaps, caps),
+    (CheckId::AsmExpect, expect),
+];
 
 fn assembler(ctx: &Ctx) -> Vec<Finding> {
-    findings_for(ctx, ASSEMBLER, "")
+    findings_for(ctx, CheckId::AsmAssembler, String::new())
 }
 
 fn caps(ctx: &Ctx) -> Vec<Finding> {
     findings_for(
         ctx,
-        CAPS,
-        "no ISA probed: the assembler could not run (see asm.assembler)",
+        CheckId::AsmCaps,
+        format!(
+            "no ISA probed: the assembler could not run ({})",
+            CheckId::AsmAssembler.see()
+        ),
     )
 }
 
 fn expect(ctx: &Ctx) -> Vec<Finding> {
     let why = if ctx.cfg.asm.as_ref().is_some_and(|r| r.expect.is_none()) {
-        "no --expect FILE given: nothing to compare with"
+        "no --expect FILE given: nothing to compare with".to_string()
     } else {
-        "no answers to compare: the assembler could not run (see asm.assembler)"
+        format!(
+            "no answers to compare: the assembler could not run ({})",
+            CheckId::AsmAssembler.see()
+        )
     };
-    findings_for(ctx, EXPECT, why)
+    findings_for(ctx, CheckId::AsmExpect, why)
 }
 
 /// The probe's findings for `id`, or one skip saying why there are none.
-fn findings_for(ctx: &Ctx, id: &str, why_none: &str) -> Vec<Finding> {
+fn findings_for(ctx: &Ctx, id: CheckId, why_none: String) -> Vec<Finding> {
     let Some(req) = &ctx.cfg.asm else {
         return vec![Finding::skip(
             "not requested: run with --asm-caps to probe the assembler",
@@ -46,7 +52,7 @@ fn findings_for(ctx: &Ctx, id: &str, why_none: &str) -> Vec<Finding> {
     let mine: Vec<Finding> = out
         .findings
         .iter()
-        .filter(|f| f.id == id)
+        .filter(|f| f.id == id.as_str())
         .cloned()
         .collect();
     if mine.is_empty() {

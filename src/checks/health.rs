@@ -3,18 +3,18 @@
 //! partition modes that differ between GPUs of one model, temperatures and throttling. The
 //! evidence and the judgements are `src/gpu/health/`; each check here reports one kind.
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::gpu::health::{judge, Health, Limits, Problem, Severity};
 use crate::report::Finding;
 
-pub const CHECKS: &[(&str, CheckFn)] = &[
-    ("health.ras", ras),
-    ("health.bad-pages", bad_pages),
-    ("health.pcie-link", pcie_link),
-    ("health.xgmi", xgmi),
-    ("health.firmware", firmware),
-    ("health.partitions", partitions),
-    ("health.thermal", thermal),
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::HealthRas, ras),
+    (CheckId::HealthBadPages, bad_pages),
+    (CheckId::HealthPcieLink, pcie_link),
+    (CheckId::HealthXgmi, xgmi),
+    (CheckId::HealthFirmware, firmware),
+    (CheckId::HealthPartitions, partitions),
+    (CheckId::HealthThermal, thermal),
 ];
 
 /// The findings of one kind of problem, or the pass (or skip) that says what was judged.

@@ -4,17 +4,17 @@
 //! harmless; the others get the family's own fix. No permission to read the log is a skip that
 //! says how to grant it.
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::kernlog::{Event, EventKind, KernelLog, RasSeverity};
 use crate::report::{Finding, Status};
 
-pub const CHECKS: &[(&str, CheckFn)] = &[
-    ("kernel.log", log),
-    ("kernel.driver-init", driver_init),
-    ("kernel.hangs", hangs),
-    ("kernel.page-faults", page_faults),
-    ("kernel.ras", ras),
-    ("kernel.smu", smu),
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::KernelLog, log),
+    (CheckId::KernelDriverInit, driver_init),
+    (CheckId::KernelHangs, hangs),
+    (CheckId::KernelPageFaults, page_faults),
+    (CheckId::KernelRas, ras),
+    (CheckId::KernelSmu, smu),
 ];
 
 fn log(ctx: &Ctx) -> Vec<Finding> {
@@ -60,9 +60,10 @@ fn judge(
     let k: &KernelLog = match ctx.inv.kernel_log() {
         Ok(k) => k,
         Err(_) => {
-            return vec![Finding::skip(
-                "the kernel log cannot be read here (see kernel.log)",
-            )]
+            return vec![Finding::skip(format!(
+                "the kernel log cannot be read here ({})",
+                CheckId::KernelLog.see()
+            ))]
         }
     };
     let events = ctx.inv.kernel_events();
@@ -206,7 +207,7 @@ fn ras(ctx: &Ctx) -> Vec<Finding> {
             Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred) => Status::Warn,
             _ => Status::Fail,
         },
-        "Uncorrectable or fatal memory errors: drain the node and follow the GPU's service procedure (health.ras and health.bad-pages show the counters).",
+        &format!("Uncorrectable or fatal memory errors: drain the node and follow the GPU's service procedure ({} and {} show the counters).", CheckId::HealthRas, CheckId::HealthBadPages),
     )
 }
 

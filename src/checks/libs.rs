@@ -2,13 +2,13 @@
 //! found on the machine, against the GPUs' (or `--isa`) target ids, plus the known issues for
 //! what they carry. The reading and judging is `crate::inspect`'s, shared with `inspect`.
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::codeobj::blob;
 use crate::inspect::judge::{self, stamp};
 use crate::inspect::{file, runtime, targets, tensile, tensile_path};
 use crate::report::Finding;
 
-pub const CHECKS: &[(&str, CheckFn)] = &[(judge::ID, code_objects)];
+pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::LibsCodeObjects, code_objects)];
 
 /// Libraries whose device code matters, by file stem: the one list, shared with the known
 /// issues' `code-objects` probe.

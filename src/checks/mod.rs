@@ -7,7 +7,11 @@ pub mod health;
 pub mod kernel;
 pub mod libs;
 pub mod runtime;
+#[cfg(test)]
+mod tables;
 pub mod targets;
+#[cfg(test)]
+pub(crate) mod testkit;
 pub mod toolchain;
 
 use crate::config::Config;
@@ -32,7 +36,7 @@ pub type AsmSlot = OnceLock<crate::asm::Outcome>;
 
 pub type CheckFn = fn(&Ctx) -> Vec<Finding>;
 
-pub use crate::checkdoc::{selected, Category, CheckDoc};
+pub use crate::checkdoc::{selected, Category, CheckDoc, CheckId};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -67,20 +71,43 @@ const DOC_FILES: &[(&str, &str)] = &[
     ("checks/asm.toml", include_str!("../../checks/asm.toml")),
 ];
 
+/// The Rust checks' docs, in report order. Panics (a bug in this build, which a unit test rules
+/// out) if a doc file does not load: see [`load_docs`].
 pub fn docs() -> &'static [CheckDoc] {
     static DOCS: OnceLock<Vec<CheckDoc>> = OnceLock::new();
     DOCS.get_or_init(|| {
-        DOC_FILES
-            .iter()
-            .flat_map(|(name, text)| crate::data::embedded::<DocFile>(name, text).check)
-            .map(|mut d| {
-                d.category = Category::of_id(&d.id)
-                    .map(|c| c.as_str().to_string())
-                    .unwrap_or_default();
-                d
-            })
-            .collect()
+        load_docs(DOC_FILES).unwrap_or_else(|e| panic!("compiled-in table is invalid: {e}"))
     })
+}
+
+/// Loads the doc files (`(name, text)`): each id must be a [`CheckId`] (else `file:line:column`),
+/// documented once, and every `CheckId` must have a doc (else the file of its family).
+fn load_docs(files: &[(&str, &str)]) -> Result<Vec<CheckDoc>, crate::data::DataError> {
+    use crate::data::DataError;
+    let mut out: Vec<CheckDoc> = Vec::new();
+    for (name, text) in files {
+        for mut d in crate::data::load::<DocFile>(name, text)?.check {
+            if out.iter().any(|o| o.id == d.id) {
+                return Err(DataError::whole(
+                    name,
+                    format!("{} is documented twice", d.id),
+                ));
+            }
+            d.category = Category::of_id(&d.id)
+                .map(|c| c.as_str().to_string())
+                .unwrap_or_default();
+            out.push(d);
+        }
+    }
+    for id in CheckId::ALL {
+        if !out.iter().any(|d| d.id == id.as_str()) {
+            return Err(DataError::whole(
+                &format!("checks/{}.toml", id.family()),
+                format!("no doc for the check {id} (declared in src/checkdoc/ids.rs); scripts/new-check.sh writes a stub"),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 pub fn doc(id: &str) -> Option<&'static CheckDoc> {
@@ -96,7 +123,7 @@ pub struct RustCheck {
 }
 
 /// Every implementation, by id. Each family module lists its own.
-fn implementations() -> Vec<(&'static str, CheckFn)> {
+fn implementations() -> Vec<(CheckId, CheckFn)> {
     let mut v = Vec::new();
     v.extend_from_slice(targets::CHECKS);
     v.extend_from_slice(toolchain::CHECKS);
@@ -118,7 +145,7 @@ pub fn registry() -> Vec<RustCheck> {
         .filter_map(|d| {
             impls
                 .iter()
-                .find(|(id, _)| *id == d.id)
+                .find(|(id, _)| id.as_str() == d.id)
                 .map(|(_, f)| RustCheck { doc: d, run: *f })
         })
         .collect()
@@ -133,7 +160,7 @@ mod tests {
         let impls = implementations();
         for d in docs() {
             assert!(
-                impls.iter().any(|(id, _)| *id == d.id),
+                impls.iter().any(|(id, _)| id.as_str() == d.id),
                 "{} is documented but not implemented",
                 d.id
             );
@@ -153,9 +180,14 @@ mod tests {
                 d.category
             );
         }
-        for (id, _) in &impls {
+        for id in CheckId::ALL {
             assert_eq!(
-                docs().iter().filter(|d| d.id == *id).count(),
+                impls.iter().filter(|(i, _)| i == id).count(),
+                1,
+                "{id} needs exactly one implementation"
+            );
+            assert_eq!(
+                docs().iter().filter(|d| d.id == id.as_str()).count(),
                 1,
                 "{id} needs exactly one doc"
             );
@@ -199,6 +231,47 @@ mod tests {
             &text.replace("toolchian", "toolchain")
         )
         .is_ok());
+    }
+
+    #[test]
+    fn a_doc_for_a_check_with_no_check_id_fails_its_load_at_its_line() {
+        let text = "[[check]]\nid = \"toolchain.ldd\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n";
+        let e = load_docs(&[("checks/toolchain.toml", text)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("checks/toolchain.toml:2:6: no Rust check has the id \"toolchain.ldd\""),
+            "{e}"
+        );
+        assert!(
+            e.contains("toolchain.lld"),
+            "the family's ids are listed: {e}"
+        );
+    }
+
+    #[test]
+    fn a_check_id_without_a_doc_fails_the_load_naming_its_family_file() {
+        // Every doc file but the GPU family's: the first GPU check is the one reported.
+        let without_gpu: Vec<(&str, &str)> = DOC_FILES
+            .iter()
+            .copied()
+            .filter(|(n, _)| *n != "checks/gpu.toml")
+            .collect();
+        let e = load_docs(&without_gpu).unwrap_err().to_string();
+        let first_gpu = CheckId::ALL.iter().find(|c| c.family() == "gpu").unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "checks/gpu.toml: no doc for the check {first_gpu} "
+            )),
+            "{e}"
+        );
+        // A doc written twice is refused too.
+        let (name, text) = DOC_FILES[0];
+        let e = load_docs(&[(name, text), (name, text)])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is documented twice"), "{e}");
+        assert_eq!(load_docs(DOC_FILES).unwrap().len(), CheckId::ALL.len());
     }
 
     #[test]

@@ -1,11 +1,14 @@
 //! Runtime checks: the HIP runtime, HSA runtime and comgr libraries as the loader resolves
 //! them, and what they say when loaded (in a child process).
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::inventory::libraries::LibraryResolution;
 use crate::report::{Finding, Fix};
 
-pub const CHECKS: &[(&str, CheckFn)] = &[("runtime.libraries", libraries), ("runtime.load", load)];
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::RuntimeLibraries, libraries),
+    (CheckId::RuntimeLoad, load),
+];
 
 fn libraries(ctx: &Ctx) -> Vec<Finding> {
     let libs = ctx.inv.libraries();
@@ -62,7 +65,7 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
     // libraries would resolve their dependencies from this host's loader paths and run against
     // this host's kernel: the answer would describe neither machine.
     if !ctx.host.fs.loads_libraries() {
-        return vec![Finding::skip("the libraries of another root (--sysroot) are not loaded; only their files are judged (runtime.libraries)")];
+        return vec![Finding::skip(format!("the libraries of another root (--sysroot) are not loaded; only their files are judged ({})", CheckId::RuntimeLibraries))];
     }
     let libs = ctx.inv.libraries();
     let dirs = &loader_dirs(ctx);
@@ -95,9 +98,10 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
             .collect()
     });
     if results.is_empty() {
-        return vec![Finding::skip(
-            "no HIP runtime or comgr library to load (see runtime.libraries)",
-        )];
+        return vec![Finding::skip(format!(
+            "no HIP runtime or comgr library to load ({})",
+            CheckId::RuntimeLibraries.see()
+        ))];
     }
     for (kind, name, r) in results {
         let subject = format!("lib{name}");

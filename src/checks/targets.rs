@@ -1,10 +1,10 @@
 //! `targets.isa`: the ISAs the toolchain is judged for, where they came from, and whether this
 //! clang and these device libraries know them.
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::report::{Finding, Fix};
 
-pub const CHECKS: &[(&str, CheckFn)] = &[("targets.isa", isa)];
+pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::TargetsIsa, isa)];
 
 fn isa(ctx: &Ctx) -> Vec<Finding> {
     let t = ctx.inv.targets();

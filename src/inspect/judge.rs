@@ -5,10 +5,12 @@ use super::known_issues::{self, Facts};
 use super::matching::{self, Coverage};
 use super::tensile::TensileDir;
 use super::Target;
+use crate::checkdoc::CheckId;
 use crate::report::{Finding, Fix, Status};
 use std::collections::BTreeMap;
 
-pub const ID: &str = "libs.code-objects";
+/// The check whose findings these are.
+pub const ID: CheckId = CheckId::LibsCodeObjects;
 pub const CATEGORY: &str = "libs";
 
 pub fn stamp(mut f: Finding) -> Finding {

@@ -2,7 +2,7 @@
 //! libraries know them.
 
 use super::gate;
-use crate::checks::Ctx;
+use crate::checks::{CheckId, Ctx};
 use crate::config::Profile;
 use crate::gpu::Agent;
 use crate::isa::processor;
@@ -125,7 +125,13 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
             "{} GPU agent(s) in KFD but none usable by HIP",
             t.agents.len()
         );
-        table = table.fix_text("See gpu.kfd, gpu.render, gpu.overrides and gpu.visibility for the reason each GPU is unusable.");
+        table = table.fix_text(format!(
+            "See {}, {}, {} and {} for the reason each GPU is unusable.",
+            CheckId::GpuKfd,
+            CheckId::GpuRender,
+            CheckId::GpuOverrides,
+            CheckId::GpuVisibility
+        ));
     }
     out.push(table);
 

@@ -2,7 +2,7 @@
 
 use super::gate;
 use super::nodes::{access_fix, cred_line, describe_node};
-use crate::checks::Ctx;
+use crate::checks::{CheckId, Ctx};
 use crate::gpu::devnodes::NodeState;
 use crate::report::{Finding, Fix};
 use std::path::Path;
@@ -66,7 +66,7 @@ pub(super) fn kfd(ctx: &Ctx) -> Vec<Finding> {
                     } else {
                         format!("errno {e} is not a permission problem")
                     })
-                    .fix(Fix::text("Read `dmesg | grep -i kfd` and compare the kernel driver (gpu.driver) with the ROCm release; a DKMS driver matching ROCm, or a newer kernel, usually resolves it.")
+                    .fix(Fix::text(format!("Read `dmesg | grep -i kfd` and compare the kernel driver ({}) with the ROCm release; a DKMS driver matching ROCm, or a newer kernel, usually resolves it.", CheckId::GpuDriver))
                         .command("dmesg | grep -i kfd"))],
             }
         }

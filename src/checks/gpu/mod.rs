@@ -15,21 +15,21 @@ mod tests;
 mod visibility;
 mod xnack;
 
-use super::{CheckFn, Ctx};
+use super::{CheckFn, CheckId, Ctx};
 use crate::config::Profile;
 use crate::gpu::Topology;
 use crate::report::Finding;
 
-pub const CHECKS: &[(&str, CheckFn)] = &[
-    ("gpu.driver", driver::driver),
-    ("gpu.kfd", kfd::kfd),
-    ("gpu.render", render::render),
-    ("gpu.agents", agents::agents),
-    ("gpu.visibility", visibility::visibility),
-    ("gpu.overrides", overrides::overrides),
-    ("gpu.xnack", xnack::xnack),
-    ("gpu.runtime-init", runtime_init::runtime_init),
-    ("gpu.processes", processes::processes),
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::GpuDriver, driver::driver),
+    (CheckId::GpuKfd, kfd::kfd),
+    (CheckId::GpuRender, render::render),
+    (CheckId::GpuAgents, agents::agents),
+    (CheckId::GpuVisibility, visibility::visibility),
+    (CheckId::GpuOverrides, overrides::overrides),
+    (CheckId::GpuXnack, xnack::xnack),
+    (CheckId::GpuRuntimeInit, runtime_init::runtime_init),
+    (CheckId::GpuProcesses, processes::processes),
 ];
 
 const NO_GPU_FIX: &str = "Install a GPU supported by ROCm and load amdgpu (`sudo modprobe amdgpu`; check `dmesg | grep -i -e amdgpu -e kfd`). In a container, pass the devices: `--device=/dev/kfd --device=/dev/dri`.";
@@ -56,12 +56,15 @@ pub(crate) fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding
         Profile::Auto if primary => Finding::skip(format!(
             "no GPU to judge: {where_}; use --profile runtime to require one"
         )),
-        Profile::Build | Profile::Auto => Finding::skip("no GPU to judge (see gpu.agents)"),
+        Profile::Build | Profile::Auto => {
+            Finding::skip(format!("no GPU to judge ({})", CheckId::GpuAgents.see()))
+        }
         Profile::Runtime if primary => {
             Finding::fail(format!("no usable GPU: {where_}")).fix_text(NO_GPU_FIX)
         }
         Profile::Runtime => Finding::skip(format!(
-            "nothing to check without a GPU ({where_}); see gpu.agents"
+            "nothing to check without a GPU ({where_}); {}",
+            CheckId::GpuAgents.see()
         )),
     };
     Some(vec![f])

@@ -1,7 +1,7 @@
 //! `gpu.runtime-init`: the HSA runtime initialises and sees the agents (in a child).
 
 use super::gate;
-use crate::checks::Ctx;
+use crate::checks::{CheckId, Ctx};
 use crate::config::Profile;
 use crate::gpu::devnodes::NodeState;
 use crate::gpu::hsa;
@@ -63,7 +63,7 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         return vec![f
             .evidence(cmd)
             .evidence_lines(tail.into_iter().rev())
-            .fix_text("Run `rocminfo` to see the runtime's own error; a crash or hang in hsa_init usually means a kernel driver / ROCm release mismatch (see gpu.driver).")];
+            .fix_text(format!("Run `rocminfo` to see the runtime's own error; a crash or hang in hsa_init usually means a kernel driver / ROCm release mismatch ({}).", CheckId::GpuDriver.see()))];
     };
     let ev_lib = format!("library {}", lib.display());
     if !line.loaded {
@@ -103,9 +103,9 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             f = f.evidence(format!("likely cause: {b}"));
         }
         return vec![f.fix_text(if t.runtime_blocked.is_empty() && has_gpu {
-            "Run `rocminfo` for the runtime's own message; compare the kernel driver with the ROCm release (gpu.driver), and check RLIMIT_MEMLOCK (`ulimit -l`)."
+            format!("Run `rocminfo` for the runtime's own message; compare the kernel driver with the ROCm release ({}), and check RLIMIT_MEMLOCK (`ulimit -l`).", CheckId::GpuDriver)
         } else {
-            "Fix what gpu.kfd, gpu.render and gpu.overrides report; hsa_init fails until /dev/kfd and the render nodes open."
+            format!("Fix what {}, {} and {} report; hsa_init fails until /dev/kfd and the render nodes open.", CheckId::GpuKfd, CheckId::GpuRender, CheckId::GpuOverrides)
         })];
     }
     let gpus: Vec<String> = line
@@ -133,7 +133,17 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             .join(", ")
     );
     if gpus.is_empty() && (runtime || has_gpu) {
-        return vec![Finding::fail("hsa_init succeeded but the runtime exposes no GPU agent").evidence(ev_lib).evidence(cmd).evidence(agents_line).fix_text("Check ROCR_VISIBLE_DEVICES (gpu.visibility) and the render nodes (gpu.render).")];
+        return vec![
+            Finding::fail("hsa_init succeeded but the runtime exposes no GPU agent")
+                .evidence(ev_lib)
+                .evidence(cmd)
+                .evidence(agents_line)
+                .fix_text(format!(
+                    "Check ROCR_VISIBLE_DEVICES ({}) and the render nodes ({}).",
+                    CheckId::GpuVisibility,
+                    CheckId::GpuRender
+                )),
+        ];
     }
     let mut f = Finding::pass(summary)
         .evidence(ev_lib)
@@ -142,7 +152,7 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     if has_gpu && gpus.len() != predicted {
         f = Finding::warn(format!("the runtime shows {} GPU agent(s), KFD sysfs predicts {predicted}", gpus.len()))
             .evidence_lines(f.evidence.clone())
-            .fix_text("Compare `rocminfo` with gpu.agents; a difference means a node the doctor considered usable is not (or the reverse).");
+            .fix_text(format!("Compare `rocminfo` with {}; a difference means a node the doctor considered usable is not (or the reverse).", CheckId::GpuAgents));
     }
     vec![f]
 }

@@ -1,132 +1,14 @@
-//! Table tests for the GPU checks' judging, in process: a fixture sysroot from
-//! `tests/fixtures/sysroots` (its `.rocm-doctor-fixture.toml` manifest supplies what a tree cannot
-//! hold: device nodes, the identity judged as, failing reads; `src/gpu/fixture.rs`) plus
-//! environment pairs, run through one check function. No child process is started: a fixture
-//! root has no PATH, so the inventory finds no clang and the checks judge files only.
+//! Table tests for the GPU checks' judging, in process (the harness: `crate::checks::testkit`):
+//! a fixture sysroot from `tests/fixtures/sysroots` plus environment pairs, run through one check
+//! function. No child process is started: a fixture root has no PATH, so the inventory finds no
+//! clang and the checks judge files only.
 
 use super::*;
-use crate::checks::{AsmSlot, Ctx};
-use crate::config::Config;
-use crate::host::{Env, Host, Limits};
-use crate::inventory::Inventory;
-use crate::report::{Finding, Status};
-use std::path::Path;
-use std::time::Duration;
-
-/// The findings of `check` on fixture `name` (or [`NO_GPU`]) with environment `env` and `profile`.
-pub(crate) fn judge(
-    name: &str,
-    env: &[(&str, &str)],
-    profile: Profile,
-    check: CheckFn,
-) -> Vec<Finding> {
-    // An empty root: a machine without any GPU (removed when the test ends).
-    let empty = tempfile::tempdir().expect("temp dir");
-    let root = if name == NO_GPU {
-        empty.path().to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/sysroots")
-            .join(name)
-    };
-    assert!(root.is_dir(), "no fixture {}", root.display());
-    let host = Host::new(
-        root,
-        Env::from_pairs(env.iter().copied()),
-        Limits::new(Duration::from_secs(5), Duration::from_secs(20)),
-    );
-    let mut cfg = Config::default_for_tests();
-    cfg.profile = profile;
-    let inv = Inventory::new(&host, &cfg);
-    let asm = AsmSlot::new();
-    let ctx = Ctx {
-        host: &host,
-        inv: &inv,
-        cfg: &cfg,
-        asm: &asm,
-    };
-    check(&ctx)
-}
-
-/// One row: a fixture and environment, and the verdicts expected, in order, each as a status
-/// and a fragment of the summary.
-struct Row {
-    fixture: &'static str,
-    env: &'static [(&'static str, &'static str)],
-    profile: Profile,
-    expect: &'static [(Status, &'static str)],
-}
-
-const fn row(
-    fixture: &'static str,
-    env: &'static [(&'static str, &'static str)],
-    expect: &'static [(Status, &'static str)],
-) -> Row {
-    Row {
-        fixture,
-        env,
-        profile: Profile::Auto,
-        expect,
-    }
-}
-
-fn check_table(name: &str, check: CheckFn, rows: &[Row]) {
-    for r in rows {
-        let got = judge(r.fixture, r.env, r.profile, check);
-        let shown: Vec<(Status, &str)> =
-            got.iter().map(|f| (f.status, f.summary.as_str())).collect();
-        assert_eq!(
-            got.len(),
-            r.expect.len(),
-            "{name} on {} with {:?}: {shown:#?}",
-            r.fixture,
-            r.env
-        );
-        for (f, (status, fragment)) in got.iter().zip(r.expect) {
-            assert!(
-                f.status == *status && f.summary.contains(fragment),
-                "{name} on {} with {:?}: expected {status:?} containing {fragment:?}, got {shown:#?}",
-                r.fixture,
-                r.env
-            );
-            if matches!(f.status, Status::Warn | Status::Fail) {
-                assert!(
-                    f.fix.is_some(),
-                    "{name}: a problem without a fix: {}",
-                    f.summary
-                );
-            }
-        }
-    }
-}
-
-/// The fix's environment assignments of the finding that contains `fragment`.
-fn fix_env(fs: &[Finding], fragment: &str) -> Vec<(String, String)> {
-    let f = fs
-        .iter()
-        .find(|f| f.summary.contains(fragment))
-        .unwrap_or_else(|| panic!("no finding with {fragment:?}"));
-    f.fix
-        .as_ref()
-        .map(|x| x.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-        .unwrap_or_default()
-}
-
-fn fix_commands(fs: &[Finding], fragment: &str) -> Vec<String> {
-    let f = fs
-        .iter()
-        .find(|f| f.summary.contains(fragment))
-        .unwrap_or_else(|| panic!("no finding with {fragment:?}"));
-    f.fix
-        .as_ref()
-        .map(|x| x.commands.clone())
-        .unwrap_or_default()
-}
+use crate::checks::testkit::{check_table, fix_commands, fix_env, judge, row, Row, NO_GPU};
+use crate::report::Status;
 
 const MIXED: &str = "gfx1036-igpu-gfx1031-dgpu";
 const DGPU: &str = "gfx1030-dgpu";
-/// Not a fixture: an empty directory, a machine without a GPU.
-const NO_GPU: &str = "(empty root)";
 
 #[test]
 fn visibility_table() {

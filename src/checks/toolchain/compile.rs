@@ -8,7 +8,7 @@
 //! in one clang call (clang names the ISA in each driver error), and only when that call fails
 //! is each ISA compiled on its own to say which one broke.
 
-use crate::checks::Ctx;
+use crate::checks::{CheckId, Ctx};
 use crate::diag::ProblemKind;
 use crate::host::tail_lines;
 use crate::host::CommandSpec;
@@ -314,12 +314,13 @@ fn explain_failure(ctx: &Ctx, isa: &TargetId, text: &str) -> Finding {
         .or(problems.first().map(|p| &p.kind));
     match kind {
         Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device library for {isa}"))
-            .fix(Fix::text("clang finds no device-library bitcode for this ISA: see toolchain.device-libs for where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path in the build's flags); install the device libraries of this clang's release if they are missing.")),
+            .fix(Fix::text(format!("clang finds no device-library bitcode for this ISA: {} for where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path in the build's flags); install the device libraries of this clang's release if they are missing.", CheckId::ToolchainDeviceLibs.see()))),
         Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime headers")
             .fix(Fix::text("Point --rocm-path / ROCM_PATH at the root that holds include/hip (Debian: /usr with libamdhip64-dev installed).").command("sudo apt install libamdhip64-dev")),
-        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not found")).fix(Fix::text(
-            "A header directory is missing: check toolchain.resource-dir (clang's own headers) and that the HIP headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide libstdc++.",
-        )),
+        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not found")).fix(Fix::text(format!(
+            "A header directory is missing: check {} (clang's own headers) and that the HIP headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide libstdc++.",
+            CheckId::ToolchainResourceDir
+        ))),
         Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
             let known = ctx.inv.clang().map(|c| c.amdgpu_processors.join(" ")).unwrap_or_default();
             Finding::fail(format!("this clang does not know {isa}"))

@@ -6,7 +6,7 @@
 //! directory, then on PATH (Debian's versioned `ld.lld-15` is not found); Debian's clang-15
 //! does not depend on lld-15. The HIP device link runs `lld -flavor gnu` from the same place.
 
-use crate::checks::Ctx;
+use crate::checks::{CheckId, Ctx};
 use crate::diag::ProblemKind;
 use crate::host::CommandSpec;
 use crate::inventory::clang::ClangInfo;
@@ -154,9 +154,10 @@ fn judge_link(ctx: &Ctx, early: Option<EarlyLink<'_>>) -> Vec<Finding> {
         return vec![super::no_clang()];
     };
     if !c.amdgpu_registered {
-        return vec![Finding::skip(
-            "clang has no AMDGPU backend (see toolchain.clang)",
-        )];
+        return vec![Finding::skip(format!(
+            "clang has no AMDGPU backend ({})",
+            CheckId::ToolchainClang.see()
+        ))];
     }
     let isa = link_isa(ctx, Some(&c.amdgpu_processors));
     let early = early

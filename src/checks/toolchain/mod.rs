@@ -8,34 +8,38 @@ mod env;
 mod link;
 mod roots;
 
-use super::CheckFn;
+use super::{CheckFn, CheckId};
 
-pub const CHECKS: &[(&str, CheckFn)] = &[
-    ("toolchain.rocm-root", roots::rocm_root),
-    ("toolchain.env", env::env_vars),
-    ("toolchain.versions", roots::versions),
-    ("toolchain.clang", clang::clang),
-    ("toolchain.resource-dir", clang::resource_dir),
-    ("toolchain.device-libs", devicelibs::device_libs),
-    ("toolchain.lld", link::lld),
-    ("toolchain.link", link::link_step),
-    ("toolchain.hip-compile", compile::hip_compile),
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::ToolchainRocmRoot, roots::rocm_root),
+    (CheckId::ToolchainEnv, env::env_vars),
+    (CheckId::ToolchainVersions, roots::versions),
+    (CheckId::ToolchainClang, clang::clang),
+    (CheckId::ToolchainResourceDir, clang::resource_dir),
+    (CheckId::ToolchainDeviceLibs, devicelibs::device_libs),
+    (CheckId::ToolchainLld, link::lld),
+    (CheckId::ToolchainLink, link::link_step),
+    (CheckId::ToolchainHipCompile, compile::hip_compile),
 ];
 
 use crate::report::Finding;
 
 /// The finding a check returns when the clang it needs is missing (toolchain.clang reports why).
 pub(crate) fn no_clang() -> Finding {
-    Finding::skip("no clang to check with (see toolchain.clang)")
+    Finding::skip(format!(
+        "no clang to check with ({})",
+        CheckId::ToolchainClang.see()
+    ))
 }
 
 /// With `--sysroot` on a root whose programs cannot run on this host: the checks that run them
 /// skip, once explained by `toolchain.clang`, instead of failing in a cascade.
 pub(crate) fn foreign_skip(ctx: &crate::checks::Ctx) -> Option<Finding> {
     ctx.inv.cannot_run_here()?;
-    Some(Finding::skip(
-        "not run: this root's programs cannot run on this host (see toolchain.clang)",
-    ))
+    Some(Finding::skip(format!(
+        "not run: this root's programs cannot run on this host ({})",
+        CheckId::ToolchainClang.see()
+    )))
 }
 
 /// The toolchain.clang finding for such a root: the loader error once, and the way that works.

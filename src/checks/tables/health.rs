@@ -1,0 +1,216 @@
+//! `health.*` on the fixture sysroots of amdgpu sysfs (tests/fixtures/sysroots/health-*, each
+//! with its SOURCE.md; the evidence layer itself is tested in tests/health.rs): what each check
+//! reports of a healthy node, of a degraded one, and where there is nothing to read.
+
+use crate::checks::testkit::{row, table, Row, NO_GPU};
+use crate::checks::CheckId;
+use crate::report::Status::*;
+
+const OK4: &str = "health-mi210x4-ok";
+const DEGRADED: &str = "health-mi210-degraded";
+const NO_DEVICE: &str = "no amdgpu device to judge (no DRM card bound to amdgpu, no KFD GPU node)";
+/// KFD sysfs only (the GPU fixtures): no PCI device directory to read health from.
+const KFD_ONLY: &str = "KFD lists GPUs, but no amdgpu PCI device directory is readable here";
+
+/// The rows every health check shares: no device, and a KFD-only tree.
+fn nothing_to_read() -> [Row; 2] {
+    [
+        row(NO_GPU, &[], &[(Skip, NO_DEVICE)]),
+        row("gfx1030-dgpu", &[], &[(Skip, KFD_ONLY)]),
+    ]
+}
+
+fn with(rows: &[Row], more: [Row; 2]) -> Vec<Row> {
+    more.into_iter().chain(rows.iter().copied()).collect()
+}
+
+#[test]
+fn ras_table() {
+    table(
+        CheckId::HealthRas,
+        &with(
+            &[
+                row(
+                    OK4,
+                    &[],
+                    &[(
+                        Pass,
+                        "4 amdgpu devices: no uncorrectable or deferred RAS errors",
+                    )],
+                ),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[(
+                        Fail,
+                        "uncorrectable hardware errors in umc since the driver loaded",
+                    )],
+                ),
+                // MI300X: the counters of the ACA interface.
+                row(
+                    "health-mi300x-aca",
+                    &[],
+                    &[(Fail, "uncorrectable hardware errors in umc")],
+                ),
+                // A GPU whose RAS is not ready yet: said, not failed.
+                row(
+                    "health-empty-bad-pages",
+                    &[],
+                    &[
+                        (
+                            Pass,
+                            "1 amdgpu device: no uncorrectable or deferred RAS errors",
+                        ),
+                        (Pass, "RAS counters not readable yet (RAS not ready)"),
+                    ],
+                ),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+#[test]
+fn bad_pages_table() {
+    table(
+        CheckId::HealthBadPages,
+        &with(
+            &[
+                row(
+                    OK4,
+                    &[],
+                    &[(
+                        Pass,
+                        "4 amdgpu devices: retired VRAM pages well below the driver's threshold",
+                    )],
+                ),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[(
+                        Warn,
+                        "9 retired VRAM pages, 90% of the bad-page threshold 10",
+                    )],
+                ),
+                row(
+                    "health-empty-bad-pages",
+                    &[],
+                    &[(Pass, "1 amdgpu device: retired VRAM pages well below")],
+                ),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+#[test]
+fn pcie_link_table() {
+    table(
+        CheckId::HealthPcieLink,
+        &with(
+            &[
+                // The partner is the board switch's port: the link judged is that one.
+                row(OK4, &[], &[(Pass, "4 amdgpu devices: every PCIe link runs at its maximum width and speed")]),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[(Warn, "PCIe link between 0000:42:00.0 and 0000:43:00.0 runs at 16.0 GT/s x8 instead of 16.0 GT/s x16")],
+                ),
+                row(
+                    "health-navi-internal-switch",
+                    &[],
+                    &[(Warn, "PCIe link between 0000:00:01.1 and 0000:01:00.0 runs at 16.0 GT/s x4 instead of 16.0 GT/s x16")],
+                ),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+#[test]
+fn xgmi_partitions_table() {
+    table(
+        CheckId::HealthXgmi,
+        &with(
+            &[
+                row(
+                    OK4,
+                    &[],
+                    &[(Pass, "4 amdgpu devices: XGMI hives consistent (or no hive)")],
+                ),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[(Pass, "2 amdgpu devices: XGMI hives consistent")],
+                ),
+            ],
+            nothing_to_read(),
+        ),
+    );
+    table(
+        CheckId::HealthPartitions,
+        &with(
+            &[row(
+                "health-mi300x-aca",
+                &[],
+                &[(Pass, "2 amdgpu devices: compute and memory partition modes equal across GPUs of one model")],
+            )],
+            nothing_to_read(),
+        ),
+    );
+}
+
+#[test]
+fn firmware_table() {
+    table(
+        CheckId::HealthFirmware,
+        &with(
+            &[
+                row(
+                    OK4,
+                    &[],
+                    &[(
+                        Pass,
+                        "4 amdgpu devices: firmware versions equal across GPUs of one model",
+                    )],
+                ),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[(Warn, "smc firmware differs between 1002:740f GPUs")],
+                ),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+#[test]
+fn thermal_table() {
+    table(
+        CheckId::HealthThermal,
+        &with(
+            &[
+                row(OK4, &[], &[(Pass, "4 amdgpu devices: temperatures below their critical limits, no thermal throttling")]),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[
+                        (Warn, "junction temperature 111.0 °C at or above its critical limit 110.0 °C"),
+                        (Warn, "thermal throttling: TEMP_HOTSPOT"),
+                    ],
+                ),
+                // A health file that does not parse is reported, not failed.
+                row(
+                    "health-empty-bad-pages",
+                    &[],
+                    &[
+                        (Pass, "1 amdgpu device: temperatures below their critical limits"),
+                        (Pass, "1 health file(s) could not be read or parsed"),
+                    ],
+                ),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
