@@ -124,7 +124,10 @@ fn torch_version_hip_is_compared_with_the_system_hip() {
         "{f:#}"
     );
     let ev = f["evidence"].to_string();
-    assert!(ev.contains("no torch package in the site directories of python3"), "{f:#}");
+    assert!(
+        ev.contains("no torch package in the site directories of python3"),
+        "{f:#}"
+    );
     assert!(!ev.contains("ran: "), "python3 was run: {f:#}");
     // A package python3 cannot import after all (a directory without version.py): python3
     // was asked and its error is shown.
