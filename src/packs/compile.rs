@@ -323,7 +323,10 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             cause: rs.cause,
             fix: rs.fix,
             checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
-            rule_out_by: rs.rule_out_by.iter().map(|c| c.get_ref().clone()).collect(),
+            rule_out_by: rs
+                .rule_out_by
+                .as_ref()
+                .map(|v| v.iter().map(|c| c.get_ref().clone()).collect()),
             with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
             differ: rs.differ.as_ref().map(|g| g.get_ref().clone()),
             class: cause.map(|c| c.id.clone()),
@@ -336,7 +339,7 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                 .map(|c| Position::of(cx.text, c.span().start))
                 .collect(),
         });
-        for r in &rs.rule_out_by {
+        for r in rs.rule_out_by.iter().flatten() {
             if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
                 cx.err(
                     r.span(),

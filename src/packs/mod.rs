@@ -174,7 +174,8 @@ pub struct Symptom {
     pub cause: String,
     pub fix: String,
     pub checks: Vec<String>,
-    pub rule_out_by: Vec<String>,
+    /// The checks whose pass rules the cause out: `None` any of `checks`, `Some([])` none.
+    pub rule_out_by: Option<Vec<String>>,
     /// `[symptom.with] isa`: the named group whose captured value is judged as an `--isa`.
     pub with_isa: Option<String>,
     /// `differ`: the named group two matches must capture different versions in.

@@ -152,10 +152,11 @@ pub struct RawSymptom {
     pub fix: String,
     /// Checks whose verdict confirms (warn/fail/error) or rules out (pass) the cause here.
     pub checks: Vec<Spanned<String>>,
-    /// Checks whose `pass` is evidence against the cause (default: any of `checks`). A pass of
-    /// a check that only validates input (a target name) must not rule a cause out.
+    /// Checks whose `pass` is evidence against the cause (absent: any of `checks`; `[]`:
+    /// none, the machine can only confirm). A pass of a check that only validates input (a
+    /// target name) must not rule a cause out.
     #[serde(default)]
-    pub rule_out_by: Vec<Spanned<String>>,
+    pub rule_out_by: Option<Vec<Spanned<String>>>,
     /// Values captured from the text that the checks are run with.
     #[serde(default)]
     pub with: RawWith,

@@ -192,7 +192,7 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
     } else if !bad.is_empty() {
         Answer::Undetermined
     } else if mine.iter().any(|f| {
-        f.status == Status::Pass && (s.rule_out_by.is_empty() || s.rule_out_by.contains(&f.id))
+        f.status == Status::Pass && s.rule_out_by.as_ref().is_none_or(|r| r.contains(&f.id))
     }) && !mine.iter().any(|f| f.status == Status::Error)
     {
         Answer::RuledOut
