@@ -274,6 +274,44 @@ fn device_link_stderr(cc: &Path, dir: &Path) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Seed 001's Tensile lines (JachinShen's NixOS rocBLAS build, ROCm 6.2.2), verbatim: Tensile's
+/// assembler probe failed for ISAs the release supports.
+const TENSILE_ARCH_UNSUPPORTED: &str = "# Tensile Create Library\n\
+Tensile::WARNING: Did not detect SupportedISA: [(8, 0, 3), (9, 0, 0), (9, 0, 6), (9, 0, 8), (9, 0, 10), (9, 4, 0), (9, 4, 1), (9, 4, 2), (10, 1, 0), (10, 1, 1), (10, 1, 2), (10, 3, 0), (10, 3, 1), (11, 0, 0), (11, 0, 1), (11, 0, 2)]; cannot benchmark assembly kernels.\n\
+# Found  hipcc version 6.2.41134-0\n\
+Tensile::WARNING: Architecture (8, 0, 3) not supported by ROCm 6.2.41134-0\n\
+Tensile::WARNING: Architecture (9, 0, 0) not supported by ROCm 6.2.41134-0\n";
+
+#[test]
+fn tensile_arch_unsupported_is_confirmed_by_a_failing_link_and_never_ruled_out() {
+    let t = tempfile::tempdir().unwrap();
+    let Some((clang, libdir)) = clang_and_x86_unwind(t.path()) else {
+        return;
+    };
+    let w = wrapper(
+        t.path(),
+        &clang,
+        &format!("-Wl,-L{} -Wl,-lunwind", libdir.display()),
+    );
+    let (doc, code) = why(
+        &["--clang", w.to_str().unwrap()],
+        &[],
+        TENSILE_ARCH_UNSUPPORTED,
+    );
+    assert_answer(&doc, "tensile-arch-unsupported", "confirmed");
+    assert_eq!(code, 1);
+    // A working clang here says nothing about the assembler Tensile used.
+    let (doc, code) = why(
+        &["--clang", clang.to_str().unwrap()],
+        &[],
+        TENSILE_ARCH_UNSUPPORTED,
+    );
+    assert_answer(&doc, "tensile-arch-unsupported", "undetermined");
+    assert_eq!(code, 0);
+    // The SupportedISA line alone is Tensile's harmless warning.
+    assert_answer(&doc, "tensile-no-supported-isa", "harmless");
+}
+
 #[test]
 fn lld_incompatible_is_confirmed_with_the_injecting_wrapper_and_ruled_out_without() {
     let t = tempfile::tempdir().unwrap();
