@@ -99,9 +99,9 @@ fn embedded_tables_are_loaded_by_the_one_loader() {
 /// Lowest first.
 const LAYERS: &[&[&str]] = &[
     &["host", "data"],
-    &["isa", "version", "checkdoc", "diag", "probe"],
+    &["isa", "version", "checkdoc", "probe"],
     &["codeobj", "config"],
-    &["report", "gpu"],
+    &["report", "gpu", "diag"],
     &["kernlog"],
     &["inventory"],
     &["packs", "inspect::file"],

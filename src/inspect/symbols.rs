@@ -7,6 +7,7 @@
 //! 64-bit/multiarch variants. `$ORIGIN` expands to the directory of the object. Symbol versions
 //! are not compared (names only), and weak undefined symbols never count.
 
+use crate::codeobj::elf;
 use crate::host::{io_error_text, Host};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashSet, VecDeque};
@@ -41,22 +42,20 @@ fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
     let f = host.fs.open(path).map_err(|e| io_error_text(&e))?;
     // SAFETY: read-only mapping dropped at the end of this function (see file.rs).
     let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| io_error_text(&e))?;
-    let elf = goblin::elf::Elf::parse(&map).map_err(|e| e.to_string())?;
+    let elf = elf::Elf::parse(&map).map_err(|e| e.to_string())?;
+    let dynamic = elf.dynamic().map_err(|e| e.to_string())?;
     let mut defined = Vec::new();
     let mut undefined = Vec::new();
-    for s in elf.dynsyms.iter() {
-        let Some(name) = elf.dynstrtab.get_at(s.st_name).filter(|n| !n.is_empty()) else {
-            continue;
-        };
-        if s.st_shndx == 0 {
-            if s.st_bind() != goblin::elf::sym::STB_WEAK {
-                undefined.push(name.to_string());
+    for s in elf.dynamic_symbols().map_err(|e| e.to_string())? {
+        if s.shndx == 0 {
+            if s.bind != elf::STB_WEAK {
+                undefined.push(s.name);
             }
-        } else if s.st_bind() != goblin::elf::sym::STB_LOCAL {
-            defined.push(name.to_string());
+        } else if s.bind != elf::STB_LOCAL {
+            defined.push(s.name);
         }
     }
-    let split = |v: &[&str]| {
+    let split = |v: &[String]| {
         v.iter()
             .flat_map(|s| s.split(':'))
             .filter(|s| !s.is_empty())
@@ -64,9 +63,9 @@ fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
             .collect::<Vec<_>>()
     };
     Ok(Parsed {
-        needed: elf.libraries.iter().map(|s| s.to_string()).collect(),
-        rpath: split(&elf.rpaths),
-        runpath: split(&elf.runpaths),
+        rpath: split(&dynamic.rpath),
+        runpath: split(&dynamic.runpath),
+        needed: dynamic.needed,
         defined,
         undefined,
     })

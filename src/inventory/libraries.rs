@@ -4,6 +4,7 @@
 //! as the loader does for a library's `DT_NEEDED` entries.
 
 use super::Inventory;
+use crate::codeobj::elf;
 use crate::host::Host;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -226,12 +227,12 @@ pub fn runpath_dirs(host: &Host, lib: &Path) -> Vec<(PathBuf, String)> {
     let Ok(file) = host.fs.open(lib) else {
         return Vec::new();
     };
-    // SAFETY: read-only private mapping; a concurrent truncation can only make goblin see
+    // SAFETY: read-only private mapping; a concurrent truncation can only make the reader see
     // garbage, which it reports as a parse error.
     let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else {
         return Vec::new();
     };
-    let Ok(elf) = goblin::elf::Elf::parse(&map) else {
+    let Ok(dynamic) = elf::Elf::parse(&map).and_then(|e| e.dynamic()) else {
         return Vec::new();
     };
     let origin = lib
@@ -239,7 +240,7 @@ pub fn runpath_dirs(host: &Host, lib: &Path) -> Vec<(PathBuf, String)> {
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default();
     let mut v = Vec::new();
-    for rp in elf.runpaths.iter().chain(elf.rpaths.iter()) {
+    for rp in dynamic.runpath.iter().chain(dynamic.rpath.iter()) {
         for d in rp.split(':') {
             let d = d.replace("$ORIGIN", &origin).replace("${ORIGIN}", &origin);
             if d.starts_with('/') {
