@@ -98,7 +98,7 @@ fn embedded_tables_are_loaded_by_the_one_loader() {
 
 /// Lowest first.
 const LAYERS: &[&[&str]] = &[
-    &["host", "data"],
+    &["host", "data", "glob"],
     &["isa", "version", "checkdoc", "probe"],
     &["codeobj", "config"],
     &["report", "gpu", "diag"],
