@@ -15,6 +15,7 @@ pub mod config;
 pub mod data;
 pub mod diag;
 pub mod fleet;
+pub mod glob;
 pub mod gpu;
 pub mod gpuproc;
 pub mod host;

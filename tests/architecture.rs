@@ -97,10 +97,10 @@ fn embedded_tables_are_loaded_by_the_one_loader() {
 
 /// Lowest first.
 const LAYERS: &[&[&str]] = &[
-    &["host", "data"],
-    &["isa", "version", "checkdoc", "diag", "probe"],
+    &["host", "data", "glob"],
+    &["isa", "version", "checkdoc", "probe"],
     &["codeobj", "config"],
-    &["report", "gpu"],
+    &["report", "gpu", "diag"],
     &["kernlog"],
     &["inventory"],
     &["packs", "inspect::file"],

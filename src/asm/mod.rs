@@ -22,6 +22,7 @@ use crate::report::{Finding, Fix};
 use catalog::{Catalog, Compat};
 use runner::{IsaResult, Method};
 use serde_json::{Map, Value};
+use std::path::Path;
 use std::time::Instant;
 
 /// The validated `--asm-caps` flags (built by `RunArgs::config`).
@@ -109,12 +110,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             CheckId::AsmAssembler,
             0,
         ));
-        return Outcome {
-            findings,
-            caps: Value::Object(Map::new()),
-            matrix: String::new(),
-            results: Vec::new(),
-        };
+        return Outcome::nothing_probed(findings, String::new());
     }
     let title = |asm: &str, n: usize, calls: usize| {
         format!(
@@ -133,15 +129,80 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
                 CheckId::AsmAssembler,
                 0,
             ));
-            return Outcome {
-                findings,
-                caps: Value::Object(Map::new()),
-                matrix: title("(none)", 0, 0),
-                results: Vec::new(),
-            };
+            return Outcome::nothing_probed(findings, title("(none)", 0, 0));
         }
         Ok(r) => r,
     };
+    findings.push(stamp(
+        assembler_finding(host, req, &asm),
+        CheckId::AsmAssembler,
+        0,
+    ));
+
+    if isas.is_empty() {
+        findings.push(stamp(
+            Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
+                "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
+            )),
+            CheckId::AsmCaps,
+            0,
+        ));
+        return Outcome::nothing_probed(findings, title(&asm.path.display().to_string(), 0, 0));
+    }
+
+    let results = runner::probe_all(host, &asm.path, cat, &isas, req.serial);
+    let ms = start.elapsed().as_millis() as u64;
+    let calls: usize = results.iter().map(|r| r.calls).sum();
+    findings.extend(
+        caps_findings(&results)
+            .into_iter()
+            .map(|f| stamp(f, CheckId::AsmCaps, ms)),
+    );
+    let cx = diagnose::Context {
+        host,
+        asm: &asm.path,
+        explicit: &explicit,
+        pseudo_isa: &cat.pseudo_isa,
+    };
+    for f in diagnose::findings(&cx, &results) {
+        findings.push(stamp(f, CheckId::AsmCaps, ms));
+    }
+
+    let caps = caps_json(&results);
+    if let Some((path, expected)) = &req.expect {
+        let actual = caps.as_object().cloned().unwrap_or_default();
+        findings.push(stamp(
+            expect_finding(path, expected, &actual),
+            CheckId::AsmExpect,
+            ms,
+        ));
+    }
+    let matrix = matrix::render(
+        &results,
+        &title(&asm.path.display().to_string(), results.len(), calls),
+    );
+    Outcome {
+        findings,
+        caps,
+        matrix,
+        results,
+    }
+}
+
+impl Outcome {
+    /// A run that stopped before probing: its findings and the matrix title (if any).
+    fn nothing_probed(findings: Vec<Finding>, matrix: String) -> Outcome {
+        Outcome {
+            findings,
+            caps: Value::Object(Map::new()),
+            matrix,
+            results: Vec::new(),
+        }
+    }
+}
+
+/// Whether Tensile would pick the assembler the probe uses, and what to set when not.
+fn assembler_finding(host: &Host, req: &Request, asm: &assembler::Resolved) -> Finding {
     let from_env = host
         .env
         .get_nonempty("TENSILE_ROCM_ASSEMBLER_PATH")
@@ -176,28 +237,13 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             assembler::TENSILE_NAMES.join(", ")
         ));
     }
-    findings.push(stamp(af, CheckId::AsmAssembler, 0));
+    af
+}
 
-    if isas.is_empty() {
-        findings.push(stamp(
-            Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
-                "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
-            )),
-            CheckId::AsmCaps,
-            0,
-        ));
-        return Outcome {
-            findings,
-            caps: Value::Object(Map::new()),
-            matrix: title(&asm.path.display().to_string(), 0, 0),
-            results: Vec::new(),
-        };
-    }
-
-    let results = runner::probe_all(host, &asm.path, cat, &isas, req.serial);
-    let ms = start.elapsed().as_millis() as u64;
-    let calls: usize = results.iter().map(|r| r.calls).sum();
-
+/// The probe's own findings (unstamped): the ISAs supported, with calls and keys per ISA;
+/// an ISA that could not be set up; a probe that timed out.
+fn caps_findings(results: &[IsaResult]) -> Vec<Finding> {
+    let mut findings = Vec::new();
     let supported: Vec<&IsaResult> = results.iter().filter(|r| r.supported()).collect();
     if !supported.is_empty() {
         let names: Vec<&str> = supported.iter().map(|r| r.isa.as_str()).collect();
@@ -207,7 +253,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             results.len(),
             names.join(" ")
         ));
-        for r in &results {
+        for r in results {
             let trues = r
                 .values
                 .iter()
@@ -225,18 +271,16 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
                 r.isa, r.calls
             ));
         }
-        findings.push(stamp(f, CheckId::AsmCaps, ms));
+        findings.push(f);
     }
     for r in results.iter().filter(|r| r.setup_error.is_some()) {
-        findings.push(stamp(
+        findings.push(
             Finding::error(format!("could not probe {}: {}", r.isa, r.setup_error.clone().unwrap_or_default()))
                 .fix(Fix::text("Make TMPDIR (or /tmp) writable; rocm-doctor runs the assembler in a private directory there.")),
-            CheckId::AsmCaps,
-            ms,
-        ));
+        );
     }
     for r in results.iter().filter(|r| r.timed_out && r.supported()) {
-        findings.push(stamp(
+        findings.push(
             Finding::error(format!(
                 "a probe for {} timed out: its answers are incomplete",
                 r.isa
@@ -244,52 +288,34 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             .fix(Fix::text(
                 "Raise --timeout, or run with -v and repeat the command shown by hand.",
             )),
-            CheckId::AsmCaps,
-            ms,
-        ));
+        );
     }
-    let cx = diagnose::Context {
-        host,
-        asm: &asm.path,
-        explicit: &explicit,
-        pseudo_isa: &cat.pseudo_isa,
-    };
-    for f in diagnose::findings(&cx, &results) {
-        findings.push(stamp(f, CheckId::AsmCaps, ms));
-    }
+    findings
+}
 
-    let caps = caps_json(&results);
-    if let Some((path, expected)) = &req.expect {
-        let actual = caps.as_object().cloned().unwrap_or_default();
-        let diff = expect::compare(expected, &actual);
-        let f = if diff.is_empty() {
-            Finding::pass(format!("identical to {}", path.display()))
+/// `--expect`: this run's capabilities against the expected file, the differing keys named.
+fn expect_finding(
+    path: &Path,
+    expected: &Map<String, Value>,
+    actual: &Map<String, Value>,
+) -> Finding {
+    let diff = expect::compare(expected, actual);
+    if diff.is_empty() {
+        Finding::pass(format!("identical to {}", path.display()))
+    } else {
+        // The differing keys are the point of --expect: name them in the summary.
+        let keys: Vec<&str> = diff
+            .iter()
+            .map(|d| d.split(':').next().unwrap_or(d))
+            .collect();
+        let shown = if keys.len() > 12 {
+            format!("{} ...", keys[..12].join(", "))
         } else {
-            // The differing keys are the point of --expect: name them in the summary.
-            let keys: Vec<&str> = diff
-                .iter()
-                .map(|d| d.split(':').next().unwrap_or(d))
-                .collect();
-            let shown = if keys.len() > 12 {
-                format!("{} ...", keys[..12].join(", "))
-            } else {
-                keys.join(", ")
-            };
-            Finding::fail(format!("{} differences from {}: {shown}", diff.len(), path.display())).evidence_lines(diff.iter().cloned()).fix(Fix::text(
-                format!("The toolchain's capabilities changed: find which assembler or ISA changed ({}), or refresh the expected file from this run's --json `asm_caps`.", CheckId::AsmAssembler.see()),
-            ))
+            keys.join(", ")
         };
-        findings.push(stamp(f, CheckId::AsmExpect, ms));
-    }
-    let matrix = matrix::render(
-        &results,
-        &title(&asm.path.display().to_string(), results.len(), calls),
-    );
-    Outcome {
-        findings,
-        caps,
-        matrix,
-        results,
+        Finding::fail(format!("{} differences from {}: {shown}", diff.len(), path.display())).evidence_lines(diff.iter().cloned()).fix(Fix::text(
+            format!("The toolchain's capabilities changed: find which assembler or ISA changed ({}), or refresh the expected file from this run's --json `asm_caps`.", CheckId::AsmAssembler.see()),
+        ))
     }
 }
 

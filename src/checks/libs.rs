@@ -126,7 +126,8 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
             ))
             .evidence(format!(
                 "searched: {}",
-                dirs.iter()
+                dirs.paths()
+                    .iter()
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")

@@ -1,5 +1,5 @@
-//! Checks: small units with a stable id, docs (in `checks/checks.toml`) and a run function
-//! that judges inventory facts and returns findings.
+//! Checks: small units with a stable id, docs (in `checks/<family>.toml`, one file per family)
+//! and a run function that judges inventory facts and returns findings.
 
 pub mod asm;
 pub mod gpu;

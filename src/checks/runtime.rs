@@ -211,8 +211,5 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
 /// The loader's search directories as the inventory rebuilds them (LD_LIBRARY_PATH, ld.so.conf,
 /// the defaults): a probe child under --host-root loads the host's libraries from them.
 pub(crate) fn loader_dirs(ctx: &Ctx) -> Vec<std::path::PathBuf> {
-    crate::inventory::libraries::search_dirs(ctx.host)
-        .into_iter()
-        .map(|(d, _)| d)
-        .collect()
+    crate::inventory::libraries::Search::loader(ctx.host).paths()
 }

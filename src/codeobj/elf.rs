@@ -1,6 +1,11 @@
-//! A minimal, bounds-checked ELF64 little-endian reader: the header, section and program
-//! headers, section names and notes. Enough for host libraries and AMDGPU code objects;
-//! every offset and count is checked against the input (System V gABI layout).
+//! The doctor's one ELF reader: a minimal, bounds-checked ELF64 little-endian reader of the
+//! header, section and program headers, section names, notes, the dynamic section
+//! (`DT_NEEDED`, `DT_RPATH`, `DT_RUNPATH`) and the dynamic symbols; and the machine of any ELF
+//! (32/64-bit, either byte order). Enough for host libraries and AMDGPU code objects; every
+//! offset and count is checked against the input (System V gABI layout, "Object Files" and
+//! "Dynamic Linking" chapters), so it works on a memory map of a file of any size and reads only
+//! the bytes it is asked for. Why it and not a general crate: docs/architecture.md, "One ELF
+//! reader".
 
 use super::{invalid, slice, u16_at, u32_at, u64_at, Error, Result};
 
@@ -8,8 +13,23 @@ pub const EM_AMDGPU: u16 = 224;
 pub const SHT_RELA: u32 = 4;
 pub const SHT_NOTE: u32 = 7;
 pub const SHT_NOBITS: u32 = 8;
+pub const SHT_DYNSYM: u32 = 11;
 pub const PT_LOAD: u32 = 1;
+pub const PT_DYNAMIC: u32 = 2;
 pub const PT_NOTE: u32 = 4;
+pub const EM_386: u16 = 3;
+pub const EM_X86_64: u16 = 62;
+pub const EM_AARCH64: u16 = 183;
+/// Dynamic tags (gABI, "Dynamic Section").
+const DT_NULL: u64 = 0;
+const DT_NEEDED: u64 = 1;
+const DT_STRTAB: u64 = 5;
+const DT_STRSZ: u64 = 10;
+const DT_RPATH: u64 = 15;
+const DT_RUNPATH: u64 = 29;
+/// Symbol bindings (gABI, "Symbol Table": the high 4 bits of `st_info`).
+pub const STB_LOCAL: u8 = 0;
+pub const STB_WEAK: u8 = 2;
 /// More section headers than this is not a real file.
 const MAX_HEADERS: u64 = 1 << 20;
 
@@ -228,4 +248,335 @@ pub fn notes(data: &[u8]) -> Result<Vec<Note<'_>>> {
         pos = super::align_up(desc_off + descsz, 4);
     }
     Ok(out)
+}
+
+/// The parsed headers of one ELF file, over its bytes (a memory map or a slice).
+#[derive(Debug, Clone)]
+pub struct Elf<'a> {
+    pub bytes: &'a [u8],
+    pub header: Header,
+    pub sections: Vec<Section>,
+    pub segments: Vec<Segment>,
+}
+
+impl<'a> Elf<'a> {
+    /// The header, section headers and program headers; nothing else is read.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let header = parse_header(bytes)?;
+        let sections = sections(bytes, &header)?;
+        let segments = segments(bytes, &header)?;
+        Ok(Elf {
+            bytes,
+            header,
+            sections,
+            segments,
+        })
+    }
+
+    /// The dynamic section's library names and search paths (see [`dynamic`]).
+    pub fn dynamic(&self) -> Result<Dynamic> {
+        dynamic(self.bytes, &self.segments)
+    }
+
+    /// The dynamic symbols (see [`dynamic_symbols`]).
+    pub fn dynamic_symbols(&self) -> Result<Vec<DynSym>> {
+        dynamic_symbols(self.bytes, &self.sections)
+    }
+}
+
+/// What the dynamic section says the loader needs: `DT_NEEDED` names and the `DT_RPATH` /
+/// `DT_RUNPATH` strings (each as written, `:`-separated lists not split), in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dynamic {
+    pub needed: Vec<String>,
+    pub rpath: Vec<String>,
+    pub runpath: Vec<String>,
+}
+
+/// Reads the dynamic section the way the loader finds it: the `PT_DYNAMIC` segment, its
+/// strings at `DT_STRTAB` (a virtual address, mapped through `PT_LOAD`) bounded by `DT_STRSZ`.
+/// A file without `PT_DYNAMIC` (static, relocatable) has an empty one.
+pub fn dynamic(b: &[u8], segs: &[Segment]) -> Result<Dynamic> {
+    let Some(seg) = segs.iter().find(|s| s.p_type == PT_DYNAMIC) else {
+        return Ok(Dynamic::default());
+    };
+    let table = slice(b, seg.offset, seg.filesz, "ELF dynamic segment")?;
+    // Elf64_Dyn: i64 d_tag, u64 d_val.
+    let mut entries = Vec::new();
+    let (mut strtab, mut strsz) = (None, None);
+    let mut o = 0u64;
+    while o + 16 <= table.len() as u64 {
+        let tag = u64_at(table, o, "dynamic entry")?;
+        let val = u64_at(table, o + 8, "dynamic entry")?;
+        o += 16;
+        match tag {
+            DT_NULL => break,
+            DT_STRTAB => strtab = Some(val),
+            DT_STRSZ => strsz = Some(val),
+            DT_NEEDED | DT_RPATH | DT_RUNPATH => entries.push((tag, val)),
+            _ => {}
+        }
+    }
+    let mut d = Dynamic::default();
+    if entries.is_empty() {
+        return Ok(d);
+    }
+    let addr = strtab.ok_or_else(|| invalid("ELF dynamic section", "no DT_STRTAB"))?;
+    let off = vaddr_to_offset(segs, addr).ok_or_else(|| {
+        invalid(
+            "ELF dynamic section",
+            format!("DT_STRTAB {addr:#x} is in no PT_LOAD segment"),
+        )
+    })?;
+    let len = strsz.unwrap_or(0).min((b.len() as u64).saturating_sub(off));
+    let strings = slice(b, off, len, "ELF dynamic string table")?;
+    for (tag, val) in entries {
+        let Ok(at) = usize::try_from(val) else {
+            continue;
+        };
+        let text = cstr_at(strings, at);
+        if at >= strings.len() || text.is_empty() {
+            continue;
+        }
+        match tag {
+            DT_NEEDED => d.needed.push(text),
+            DT_RPATH => d.rpath.push(text),
+            _ => d.runpath.push(text),
+        }
+    }
+    Ok(d)
+}
+
+/// One dynamic symbol: its name, binding (`STB_*`) and section index (0: undefined).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DynSym {
+    pub name: String,
+    pub bind: u8,
+    pub shndx: u16,
+}
+
+/// The symbols of the `SHT_DYNSYM` section (names from its `sh_link` string table), the null
+/// symbol and nameless ones left out. A file whose section headers were removed has none.
+pub fn dynamic_symbols(b: &[u8], secs: &[Section]) -> Result<Vec<DynSym>> {
+    let Some(sec) = secs.iter().find(|s| s.sh_type == SHT_DYNSYM) else {
+        return Ok(Vec::new());
+    };
+    let table = section_data(b, sec)?;
+    let strings = secs
+        .get(sec.link as usize)
+        .map(|s| section_data(b, s))
+        .transpose()?
+        .unwrap_or(&[]);
+    // Elf64_Sym: u32 st_name, u8 st_info, u8 st_other, u16 st_shndx, u64 value, u64 size.
+    let es = if sec.entsize >= 24 { sec.entsize } else { 24 };
+    let mut out = Vec::new();
+    let mut o = 0u64;
+    while o + 24 <= table.len() as u64 {
+        let name_off = u32_at(table, o, "dynamic symbol")?;
+        let info = table[o as usize + 4];
+        let shndx = u16_at(table, o + 6, "dynamic symbol")?;
+        o += es;
+        let name = cstr_at(strings, name_off as usize);
+        if !name.is_empty() {
+            out.push(DynSym {
+                name,
+                bind: info >> 4,
+                shndx,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The `e_machine` of any ELF file, 32- or 64-bit, either byte order (the field sits at the
+/// same offset in both classes); `None` when `b` is not ELF or too short.
+pub fn machine(b: &[u8]) -> Option<u16> {
+    if !b.starts_with(b"\x7fELF") {
+        return None;
+    }
+    let raw = [*b.get(18)?, *b.get(19)?];
+    match b.get(5)? {
+        1 => Some(u16::from_le_bytes(raw)),
+        2 => Some(u16::from_be_bytes(raw)),
+        _ => None,
+    }
+}
+
+/// A machine's name as tools print it (`x86-64`, `AMDGPU`, ...), else `EM_<n>`.
+pub fn machine_name(m: u16) -> String {
+    match m {
+        EM_X86_64 => "x86-64".to_string(),
+        EM_AMDGPU => "AMDGPU".to_string(),
+        EM_AARCH64 => "AArch64".to_string(),
+        EM_386 => "i386".to_string(),
+        n => format!("EM_{n}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small shared library image: header, PT_LOAD (vaddr = offset + 0x10000) and PT_DYNAMIC,
+    /// `.dynstr`, `.dynamic`, `.dynsym` and three section headers (null, `.dynsym`, `.dynstr`).
+    fn library(dyns: &[(u64, &str)], syms: &[(&str, u8, u16)]) -> Vec<u8> {
+        const BASE: u64 = 0x10000;
+        let mut strtab = vec![0u8];
+        let mut add = |s: &str| {
+            let at = strtab.len() as u64;
+            strtab.extend_from_slice(s.as_bytes());
+            strtab.push(0);
+            at
+        };
+        let dyn_vals: Vec<(u64, u64)> = dyns.iter().map(|(t, s)| (*t, add(s))).collect();
+        let sym_names: Vec<u64> = syms.iter().map(|(n, _, _)| add(n)).collect();
+        let str_off = 64 + 2 * 56;
+        let dyn_off = (str_off + strtab.len() as u64).next_multiple_of(8);
+        let n_dyn = dyn_vals.len() as u64 + 3;
+        let sym_off = dyn_off + n_dyn * 16;
+        let sh_off = sym_off + (syms.len() as u64 + 1) * 24;
+        let mut b = vec![0u8; (sh_off + 3 * 64) as usize];
+        let put16 = |b: &mut Vec<u8>, o: u64, v: u16| {
+            b[o as usize..o as usize + 2].copy_from_slice(&v.to_le_bytes())
+        };
+        let put32 = |b: &mut Vec<u8>, o: u64, v: u32| {
+            b[o as usize..o as usize + 4].copy_from_slice(&v.to_le_bytes())
+        };
+        let put64 = |b: &mut Vec<u8>, o: u64, v: u64| {
+            b[o as usize..o as usize + 8].copy_from_slice(&v.to_le_bytes())
+        };
+        b[..4].copy_from_slice(b"\x7fELF");
+        b[4] = 2;
+        b[5] = 1;
+        put16(&mut b, 16, 3);
+        put16(&mut b, 18, EM_X86_64);
+        put64(&mut b, 32, 64);
+        put64(&mut b, 40, sh_off);
+        put16(&mut b, 54, 56);
+        put16(&mut b, 56, 2);
+        put16(&mut b, 58, 64);
+        put16(&mut b, 60, 3);
+        put16(&mut b, 62, 2);
+        let len = b.len() as u64;
+        for (i, (ty, off, size)) in [(PT_LOAD, 0, len), (PT_DYNAMIC, dyn_off, n_dyn * 16)]
+            .into_iter()
+            .enumerate()
+        {
+            let ph = 64 + i as u64 * 56;
+            put32(&mut b, ph, ty);
+            put64(&mut b, ph + 8, off);
+            put64(&mut b, ph + 16, BASE + off);
+            put64(&mut b, ph + 32, size);
+            put64(&mut b, ph + 40, size);
+        }
+        b[str_off as usize..str_off as usize + strtab.len()].copy_from_slice(&strtab);
+        let mut o = dyn_off;
+        for (t, v) in dyn_vals
+            .into_iter()
+            .chain([(DT_STRTAB, BASE + str_off), (DT_STRSZ, strtab.len() as u64)])
+        {
+            put64(&mut b, o, t);
+            put64(&mut b, o + 8, v);
+            o += 16;
+        }
+        for (i, ((_, bind, shndx), name)) in syms.iter().zip(sym_names).enumerate() {
+            let s = sym_off + (i as u64 + 1) * 24;
+            put32(&mut b, s, name as u32);
+            b[s as usize + 4] = bind << 4;
+            put16(&mut b, s + 6, *shndx);
+        }
+        // Section 1: .dynsym (link 2), section 2: .dynstr.
+        let sh1 = sh_off + 64;
+        put32(&mut b, sh1 + 4, SHT_DYNSYM);
+        put64(&mut b, sh1 + 24, sym_off);
+        put64(&mut b, sh1 + 32, (syms.len() as u64 + 1) * 24);
+        put32(&mut b, sh1 + 40, 2);
+        put64(&mut b, sh1 + 56, 24);
+        let sh2 = sh_off + 128;
+        put32(&mut b, sh2 + 4, 3);
+        put64(&mut b, sh2 + 24, str_off);
+        put64(&mut b, sh2 + 32, strtab.len() as u64);
+        b
+    }
+
+    #[test]
+    fn reads_needed_paths_and_dynamic_symbols() {
+        let b = library(
+            &[
+                (DT_NEEDED, "libhsa-runtime64.so.1"),
+                (DT_RUNPATH, "$ORIGIN:/opt/rocm/lib"),
+                (DT_NEEDED, "libc.so.6"),
+                (DT_RPATH, "/old"),
+            ],
+            &[
+                ("hipMalloc", 1, 12),
+                ("hsa_init", 1, 0),
+                ("__gmon_start__", STB_WEAK, 0),
+                ("local_helper", STB_LOCAL, 12),
+            ],
+        );
+        let elf = Elf::parse(&b).unwrap();
+        let d = elf.dynamic().unwrap();
+        assert_eq!(d.needed, ["libhsa-runtime64.so.1", "libc.so.6"]);
+        assert_eq!(d.runpath, ["$ORIGIN:/opt/rocm/lib"]);
+        assert_eq!(d.rpath, ["/old"]);
+        let syms = elf.dynamic_symbols().unwrap();
+        let got: Vec<(&str, u8, u16)> = syms
+            .iter()
+            .map(|s| (s.name.as_str(), s.bind, s.shndx))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("hipMalloc", 1, 12),
+                ("hsa_init", 1, 0),
+                ("__gmon_start__", STB_WEAK, 0),
+                ("local_helper", STB_LOCAL, 12)
+            ]
+        );
+        assert_eq!(machine(&b).map(machine_name).as_deref(), Some("x86-64"));
+    }
+
+    #[test]
+    fn hostile_dynamic_sections_are_errors_not_panics() {
+        let good = library(&[(DT_NEEDED, "liba.so")], &[("f", 1, 1)]);
+        let elf = Elf::parse(&good).unwrap();
+        let dyn_seg = elf.segments[1];
+        // Every truncation either parses or fails cleanly.
+        for cut in 0..good.len() {
+            if let Ok(e) = Elf::parse(&good[..cut]) {
+                let _ = e.dynamic();
+                let _ = e.dynamic_symbols();
+            }
+        }
+        // A DT_STRTAB outside every PT_LOAD segment is named.
+        let mut b = good.clone();
+        let strtab_entry = dyn_seg.offset + 16;
+        b[strtab_entry as usize + 8..strtab_entry as usize + 16]
+            .copy_from_slice(&u64::MAX.to_le_bytes());
+        let err = Elf::parse(&b).unwrap().dynamic().unwrap_err().to_string();
+        assert!(err.contains("in no PT_LOAD segment"), "{err}");
+        // A string offset past DT_STRSZ yields no name rather than a read past the table.
+        let mut b = good.clone();
+        b[dyn_seg.offset as usize + 8..dyn_seg.offset as usize + 16]
+            .copy_from_slice(&1_000_000u64.to_le_bytes());
+        assert!(Elf::parse(&b).unwrap().dynamic().unwrap().needed.is_empty());
+    }
+
+    #[test]
+    fn machine_of_any_class_and_byte_order() {
+        let mut h = vec![0u8; 20];
+        h[..4].copy_from_slice(b"\x7fELF");
+        h[4] = 1; // ELF32
+        h[5] = 1;
+        h[18] = EM_386 as u8;
+        assert_eq!(machine(&h).map(machine_name).as_deref(), Some("i386"));
+        h[5] = 2; // big-endian: bytes 18..20 = 0x00 0xb7
+        h[18] = 0;
+        h[19] = EM_AARCH64 as u8;
+        assert_eq!(machine(&h), Some(EM_AARCH64));
+        assert_eq!(machine_name(0x1234), "EM_4660");
+        assert_eq!(machine(b"\x7fELF"), None);
+        assert_eq!(machine(b"!<arch>\n"), None);
+    }
 }

@@ -9,6 +9,7 @@
 //! Driver.cpp, applyOverrideOptions); Nix's cc-wrapper adds `nix-support/cc-ldflags` and
 //! `libcxx-ldflags` and reads `NIX_LDFLAGS*` (nixpkgs pkgs/build-support/cc-wrapper).
 
+use crate::codeobj::elf;
 use crate::host::Host;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -323,14 +324,7 @@ fn elf_machine_following_scripts(
 
 /// The ELF header's `e_machine`, named (`x86-64`, `AMDGPU`, else `EM_<n>`).
 pub fn elf_machine(bytes: &[u8]) -> Option<String> {
-    let h = goblin::elf::Elf::parse_header(bytes).ok()?;
-    Some(match h.e_machine {
-        goblin::elf::header::EM_X86_64 => "x86-64".to_string(),
-        goblin::elf::header::EM_AMDGPU => "AMDGPU".to_string(),
-        goblin::elf::header::EM_AARCH64 => "AArch64".to_string(),
-        goblin::elf::header::EM_386 => "i386".to_string(),
-        n => format!("EM_{n}"),
-    })
+    elf::machine(bytes).map(elf::machine_name)
 }
 
 /// The first file a GNU linker script's `INPUT(...)` or `GROUP(...)` names (pure).

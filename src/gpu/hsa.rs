@@ -88,37 +88,6 @@ pub fn parse_line(stdout: &str) -> Option<ProbeLine> {
         })
 }
 
-/// Where the dynamic loader would most likely find `libhsa-runtime64.so.1` (machine path).
-pub fn find_library(host: &Host, preferred: Option<&Path>) -> Option<PathBuf> {
-    if let Some(p) = preferred.filter(|p| host.fs.is_file(p)) {
-        return Some(p.to_path_buf());
-    }
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Some(ld) = host.env.get_str("LD_LIBRARY_PATH") {
-        dirs.extend(
-            ld.split(':')
-                .filter(|d| d.starts_with('/'))
-                .map(PathBuf::from),
-        );
-    }
-    for var in ["ROCM_PATH", "HIP_PATH"] {
-        if let Some(r) = host.env.get_nonempty(var).filter(|r| r.starts_with('/')) {
-            dirs.push(Path::new(&r).join("lib"));
-        }
-    }
-    for d in [
-        "/opt/rocm/lib",
-        "/usr/lib/x86_64-linux-gnu",
-        "/usr/lib64",
-        "/usr/lib",
-    ] {
-        dirs.push(PathBuf::from(d));
-    }
-    dirs.iter()
-        .flat_map(|d| ["libhsa-runtime64.so.1", "libhsa-runtime64.so"].map(|n| d.join(n)))
-        .find(|p| host.fs.is_file(p))
-}
-
 /// Runs the child probe (`lib_dirs`: the loader's search directories, for `--host-root`; see
 /// [`Host::probe_spec`]).
 pub fn run_probe(

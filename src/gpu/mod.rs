@@ -3,7 +3,7 @@
 //! [`discover`] reads everything once (through `host.fs`, so `--sysroot` fixtures work) and
 //! computes what a HIP program would see: which KFD nodes libhsakmt keeps, the ISA ROCr loads
 //! code for (overrides applied), and the device order after `ROCR_VISIBLE_DEVICES` and
-//! `HIP_VISIBLE_DEVICES`. The checks in `src/checks/gpu.rs` judge these facts.
+//! `HIP_VISIBLE_DEVICES`. The checks in `src/checks/gpu/` judge these facts.
 
 pub mod access;
 pub mod devnodes;
@@ -170,6 +170,107 @@ fn vram(node: &sysfs::RawNode) -> Option<u64> {
     node.props.get("local_mem_size").filter(|v| *v > 0)
 }
 
+/// The XNACK mode agents run in: `HSA_XNACK` when set, else the driver's `noretry`
+/// (`noretry=0` means XNACK on).
+fn xnack_mode(request: XnackRequest, noretry: Option<i64>) -> Option<bool> {
+    match request {
+        XnackRequest::On => Some(true),
+        XnackRequest::Off => Some(false),
+        _ => match noretry {
+            Some(1) => Some(false),
+            Some(0) => Some(true),
+            _ => None,
+        },
+    }
+}
+
+/// The override that applies to libhsakmt's user node `un`: the per-node variable (its dense
+/// node id) wins over the global one. An invalid value is recorded in `blocked` (topology
+/// initialisation fails).
+fn agent_override(host: &Host, un: u32, blocked: &mut Vec<String>) -> Option<AgentOverride> {
+    for var in [
+        format!("HSA_OVERRIDE_GFX_VERSION_{un}"),
+        "HSA_OVERRIDE_GFX_VERSION".to_string(),
+    ] {
+        if let Some(os) = host.env.get_os(&var) {
+            let value = os.to_string_lossy().into_owned();
+            let parsed: Result<GfxVersion, OverrideError> = parse_override(&value);
+            if let Err(e) = &parsed {
+                blocked.push(format!(
+                    "{var}={value:?} is invalid for libhsakmt ({e}): topology initialisation fails"
+                ));
+            }
+            return Some(AgentOverride {
+                variable: var.clone(),
+                value: value.clone(),
+                gfx: parsed.as_ref().ok().and_then(|v| v.gfx()),
+                error: parsed.as_ref().err().map(|e| e.to_string()),
+                parsed: parsed.as_ref().ok().copied(),
+            });
+        }
+    }
+    None
+}
+
+/// The target id an agent runs as: the processor, and the SRAMECC (KFD capability bit 26) and
+/// XNACK modes where the processor has them.
+fn target_id(name: String, p: &props::Properties, xnack_mode: Option<bool>) -> TargetId {
+    let info = processor(&name);
+    let sramecc = info
+        .filter(|i| i.sramecc)
+        .and_then(|_| opt(p, "capability").map(|c| c & (1 << 26) != 0));
+    let xnack = info.filter(|i| i.xnack).and(xnack_mode);
+    TargetId {
+        processor: name,
+        sramecc,
+        xnack,
+    }
+}
+
+/// Visibility: ROCr's list is the kept GPU nodes in node order, then `ROCR_VISIBLE_DEVICES`,
+/// then HIP's variable; sets each agent's ROCr and HIP index (HIP's only when nothing blocks
+/// the runtime).
+fn visibility_of(t: &mut Topology, env: &crate::host::Env) -> VisibilityReport {
+    let mut v = VisibilityReport {
+        rocr_value: env.get_str("ROCR_VISIBLE_DEVICES"),
+        gpu_device_ordinal: env.get_str("GPU_DEVICE_ORDINAL"),
+        ..Default::default()
+    };
+    let kept: Vec<usize> = (0..t.agents.len())
+        .filter(|i| t.agents[*i].excluded.is_none())
+        .collect();
+    for (r, i) in kept.iter().enumerate() {
+        t.agents[*i].rocr_index = Some(r as u32);
+    }
+    v.rocr_base = kept.iter().map(|i| t.agents[*i].node).collect();
+    let uid_of = |i: usize| t.agents[i].unique_id.unwrap_or(0);
+    let base_ids: Vec<u64> = kept.iter().map(|i| uid_of(*i)).collect();
+    v.rocr = visibility::apply_rocr(v.rocr_value.as_deref(), &base_ids);
+    let after: Vec<usize> = v.rocr.selected.iter().map(|s| kept[*s]).collect();
+    v.after_rocr = after.iter().map(|i| t.agents[*i].node).collect();
+    let hip = env.get_str("HIP_VISIBLE_DEVICES");
+    let cuda = env.get_str("CUDA_VISIBLE_DEVICES");
+    if hip.as_deref().is_some_and(|h| !h.is_empty()) {
+        v.cuda_shadowed = cuda.clone().filter(|c| !c.is_empty());
+    }
+    v.hip_variable = visibility::hip_variable(hip.as_deref(), cuda.as_deref())
+        .map(|(k, val)| (k, val.to_string()));
+    let after_ids: Vec<u64> = after.iter().map(|i| uid_of(*i)).collect();
+    v.hip = visibility::apply_hip(
+        v.hip_variable.as_ref().map(|(_, val)| val.as_str()),
+        &after_ids,
+    );
+    let order: Vec<usize> = v.hip.selected.iter().map(|s| after[*s]).collect();
+    v.hip_order = order.iter().map(|i| t.agents[*i].node).collect();
+    if t.runtime_blocked.is_empty() {
+        for (h, i) in order.iter().enumerate() {
+            t.agents[*i].hip_index = Some(h as u32);
+            t.agents[*i].visible = true;
+        }
+    }
+    v
+}
+
 pub fn discover(host: &Host) -> Topology {
     let fx = fixture::load(host);
     let raw = sysfs::read_topology(host, &fx);
@@ -188,15 +289,7 @@ pub fn discover(host: &Host) -> Topology {
     };
     let xnack = overrides::parse_hsa_xnack(host.env.get_str("HSA_XNACK").as_deref());
     t.xnack_request = Some(xnack);
-    let xnack_mode = match xnack {
-        XnackRequest::On => Some(true),
-        XnackRequest::Off => Some(false),
-        _ => match t.driver.noretry {
-            Some(1) => Some(false),
-            Some(0) => Some(true),
-            _ => None,
-        },
-    };
+    let xnack_mode = xnack_mode(xnack, t.driver.noretry);
 
     if let Some(kfd) = &t.kfd {
         if kfd.usable() == Some(false) {
@@ -249,46 +342,12 @@ pub fn discover(host: &Host) -> Topology {
         } else {
             None
         };
-        // Override: the per-node variable (libhsakmt's dense node id) wins over the global one.
-        let mut ov = None;
-        if let Some(un) = this_user_node {
-            for var in [
-                format!("HSA_OVERRIDE_GFX_VERSION_{un}"),
-                "HSA_OVERRIDE_GFX_VERSION".to_string(),
-            ] {
-                if let Some(os) = host.env.get_os(&var) {
-                    let value = os.to_string_lossy().into_owned();
-                    let parsed: Result<GfxVersion, OverrideError> = parse_override(&value);
-                    ov = Some(AgentOverride {
-                        variable: var.clone(),
-                        value: value.clone(),
-                        gfx: parsed.as_ref().ok().and_then(|v| v.gfx()),
-                        error: parsed.as_ref().err().map(|e| e.to_string()),
-                        parsed: parsed.as_ref().ok().copied(),
-                    });
-                    if let Err(e) = parsed {
-                        t.runtime_blocked.push(format!("{var}={value:?} is invalid for libhsakmt ({e}): topology initialisation fails"));
-                    }
-                    break;
-                }
-            }
-        }
+        let ov = this_user_node.and_then(|un| agent_override(host, un, &mut t.runtime_blocked));
         let effective = ov
             .as_ref()
             .and_then(|o| o.gfx.clone())
             .or_else(|| gfx.clone());
-        let target = effective.map(|name| {
-            let info = processor(&name);
-            let sramecc = info
-                .filter(|i| i.sramecc)
-                .and_then(|_| opt(p, "capability").map(|c| c & (1 << 26) != 0));
-            let xnack = info.filter(|i| i.xnack).and(xnack_mode);
-            TargetId {
-                processor: name,
-                sramecc,
-                xnack,
-            }
-        });
+        let target = effective.map(|name| target_id(name, p, xnack_mode));
         let simd = p.get_or_zero("simd_count");
         let integrated = gfx.as_deref().is_some_and(facts::is_apu_processor)
             || p.get_or_zero("cpu_cores_count") > 0;
@@ -324,46 +383,7 @@ pub fn discover(host: &Host) -> Topology {
         });
     }
 
-    // Visibility: ROCr's list is the kept GPU nodes in node order.
-    let env = &host.env;
-    let mut v = VisibilityReport {
-        rocr_value: env.get_str("ROCR_VISIBLE_DEVICES"),
-        gpu_device_ordinal: env.get_str("GPU_DEVICE_ORDINAL"),
-        ..Default::default()
-    };
-    let kept: Vec<usize> = (0..t.agents.len())
-        .filter(|i| t.agents[*i].excluded.is_none())
-        .collect();
-    for (r, i) in kept.iter().enumerate() {
-        t.agents[*i].rocr_index = Some(r as u32);
-    }
-    v.rocr_base = kept.iter().map(|i| t.agents[*i].node).collect();
-    let uid_of = |i: usize| t.agents[i].unique_id.unwrap_or(0);
-    let base_ids: Vec<u64> = kept.iter().map(|i| uid_of(*i)).collect();
-    v.rocr = visibility::apply_rocr(v.rocr_value.as_deref(), &base_ids);
-    let after: Vec<usize> = v.rocr.selected.iter().map(|s| kept[*s]).collect();
-    v.after_rocr = after.iter().map(|i| t.agents[*i].node).collect();
-    let hip = env.get_str("HIP_VISIBLE_DEVICES");
-    let cuda = env.get_str("CUDA_VISIBLE_DEVICES");
-    if hip.as_deref().is_some_and(|h| !h.is_empty()) {
-        v.cuda_shadowed = cuda.clone().filter(|c| !c.is_empty());
-    }
-    v.hip_variable = visibility::hip_variable(hip.as_deref(), cuda.as_deref())
-        .map(|(k, val)| (k, val.to_string()));
-    let after_ids: Vec<u64> = after.iter().map(|i| uid_of(*i)).collect();
-    v.hip = visibility::apply_hip(
-        v.hip_variable.as_ref().map(|(_, val)| val.as_str()),
-        &after_ids,
-    );
-    let order: Vec<usize> = v.hip.selected.iter().map(|s| after[*s]).collect();
-    v.hip_order = order.iter().map(|i| t.agents[*i].node).collect();
-    if t.runtime_blocked.is_empty() {
-        for (h, i) in order.iter().enumerate() {
-            t.agents[*i].hip_index = Some(h as u32);
-            t.agents[*i].visible = true;
-        }
-    }
-    t.visibility = v;
+    t.visibility = visibility_of(&mut t, &host.env);
     t.devices = Some(devices);
     t
 }

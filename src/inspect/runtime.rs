@@ -1,33 +1,32 @@
 //! Installed component versions and library lookup for the inspect family.
 //!
 //! Versions come from the core inventory (`inv.libraries()`); when it has none for a
-//! component (or does not resolve it yet), a minimal local lookup finds `lib<name>.so*` in the
-//! usual directories and reads the version from the real file name, as the inventory does.
+//! component (or does not resolve it yet), the one library lookup (`inventory::libraries`)
+//! finds `lib<name>.so*` where the loader looks, then where ROCm installs put libraries, and
+//! the version comes from the real file name, as the inventory does.
 
 use crate::host::Host;
-use crate::inventory::{libraries, Inventory};
+use crate::inventory::libraries::{self, Name, Search};
+use crate::inventory::Inventory;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Directories a loader or packager would put ROCm libraries in, as machine paths, in order.
-pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
+/// Where ROCm libraries are looked for, in order: the loader's directories, then the
+/// directories of the inventory's key libraries, the ROCm roots' `lib`/`lib64` and the usual
+/// install places, which the loader may not search. Each directory once (by its real path),
+/// and only existing ones.
+pub fn library_dirs(inv: &Inventory) -> Search {
     let host = inv.host;
-    let mut dirs: Vec<PathBuf> = Vec::new();
-    if let Some(ld) = host.env.get_nonempty("LD_LIBRARY_PATH") {
-        dirs.extend(
-            ld.split(':')
-                .filter(|s| s.starts_with('/'))
-                .map(PathBuf::from),
-        );
-    }
+    let mut more: Vec<(PathBuf, String)> = Vec::new();
     for l in inv.libraries() {
         if let Some(p) = l.path.as_ref().and_then(|p| p.parent()) {
-            dirs.push(p.to_path_buf());
+            more.push((p.to_path_buf(), format!("where lib{} is", l.name)));
         }
     }
     for r in inv.roots() {
-        dirs.push(r.path.join("lib"));
-        dirs.push(r.path.join("lib64"));
+        let why = format!("ROCm root {}", r.path.display());
+        more.push((r.path.join("lib"), why.clone()));
+        more.push((r.path.join("lib64"), why));
     }
     for d in [
         "/opt/rocm/lib",
@@ -39,10 +38,11 @@ pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
         "/lib64",
         "/lib",
     ] {
-        dirs.push(PathBuf::from(d));
+        more.push((PathBuf::from(d), "a usual install place".to_string()));
     }
+    let mut s = Search::loader(host).then(more);
     let mut seen = Vec::new();
-    dirs.retain(|d| {
+    s.dirs.retain(|(d, _)| {
         let key = host.fs.canonicalize(d).unwrap_or_else(|_| d.clone());
         if seen.contains(&key) || !host.fs.is_dir(d) {
             return false;
@@ -50,7 +50,7 @@ pub fn library_dirs(inv: &Inventory) -> Vec<PathBuf> {
         seen.push(key);
         true
     });
-    dirs
+    s
 }
 
 /// A library found by name: the path, its real path and the version in the real file name.
@@ -61,24 +61,28 @@ pub struct FoundLib {
     pub version: Option<String>,
 }
 
-/// Finds `lib<stem>.so*` in the first directory that has one (the inventory's rule), with the
-/// version from its real file name.
-pub fn find_lib(host: &Host, dirs: &[PathBuf], stem: &str) -> Option<FoundLib> {
-    dirs.iter().find_map(|d| {
-        let path = libraries::find_in_dir(host, stem, d)?;
-        let realpath = host.fs.canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if !host.fs.is_file(&realpath) {
-            return None;
-        }
-        let version = realpath
-            .file_name()
-            .and_then(|n| libraries::version_from_file_name(&n.to_string_lossy(), stem));
-        Some(FoundLib {
-            path,
-            realpath,
-            version,
+/// Finds `lib<stem>.so*` through the one lookup: the first directory whose copy is a real
+/// file (a dangling link is passed over), with the version from its real file name.
+pub fn find_lib(host: &Host, dirs: &Search, stem: &str) -> Option<FoundLib> {
+    libraries::find_every(host, dirs, Name::Stem(stem))
+        .into_iter()
+        .find_map(|f| {
+            let realpath = host
+                .fs
+                .canonicalize(&f.path)
+                .unwrap_or_else(|_| f.path.clone());
+            if !host.fs.is_file(&realpath) {
+                return None;
+            }
+            let version = realpath
+                .file_name()
+                .and_then(|n| libraries::version_from_file_name(&n.to_string_lossy(), stem));
+            Some(FoundLib {
+                path: f.path,
+                realpath,
+                version,
+            })
         })
-    })
 }
 
 /// Installed versions of the components the known issues name.

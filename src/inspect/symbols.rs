@@ -1,16 +1,17 @@
 //! `inspect --symbols`: like `ldd -r`, resolve `DT_NEEDED` as the dynamic loader would and list
 //! the undefined symbols of a file that no loaded library defines.
 //!
-//! Search order (ld.so(8)): a name with `/` is a path; else `DT_RPATH` of the file when it has
-//! no `DT_RUNPATH`, `LD_LIBRARY_PATH`, `DT_RUNPATH`, the directories of `/etc/ld.so.conf`
-//! (read as text, instead of the binary `ld.so.cache`), then `/lib`, `/usr/lib` and their
-//! 64-bit/multiarch variants. `$ORIGIN` expands to the directory of the object. Symbol versions
-//! are not compared (names only), and weak undefined symbols never count.
+//! Each name is looked up by the one library lookup (`inventory::libraries::find`, the
+//! loader's order for the object that needs it: `Search::for_object`). Symbol versions are not
+//! compared (names only), and weak undefined symbols never count.
 
+use crate::codeobj::elf;
 use crate::host::{io_error_text, Host};
+use crate::inventory::libraries::{self, Name, Search};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// No real dependency closure is larger.
 const MAX_LIBS: usize = 1000;
@@ -30,9 +31,7 @@ pub struct SymbolReport {
 }
 
 struct Parsed {
-    needed: Vec<String>,
-    rpath: Vec<String>,
-    runpath: Vec<String>,
+    dynamic: elf::Dynamic,
     defined: Vec<String>,
     undefined: Vec<String>,
 }
@@ -41,40 +40,24 @@ fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
     let f = host.fs.open(path).map_err(|e| io_error_text(&e))?;
     // SAFETY: read-only mapping dropped at the end of this function (see file.rs).
     let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| io_error_text(&e))?;
-    let elf = goblin::elf::Elf::parse(&map).map_err(|e| e.to_string())?;
+    let elf = elf::Elf::parse(&map).map_err(|e| e.to_string())?;
+    let dynamic = elf.dynamic().map_err(|e| e.to_string())?;
     let mut defined = Vec::new();
     let mut undefined = Vec::new();
-    for s in elf.dynsyms.iter() {
-        let Some(name) = elf.dynstrtab.get_at(s.st_name).filter(|n| !n.is_empty()) else {
-            continue;
-        };
-        if s.st_shndx == 0 {
-            if s.st_bind() != goblin::elf::sym::STB_WEAK {
-                undefined.push(name.to_string());
+    for s in elf.dynamic_symbols().map_err(|e| e.to_string())? {
+        if s.shndx == 0 {
+            if s.bind != elf::STB_WEAK {
+                undefined.push(s.name);
             }
-        } else if s.st_bind() != goblin::elf::sym::STB_LOCAL {
-            defined.push(name.to_string());
+        } else if s.bind != elf::STB_LOCAL {
+            defined.push(s.name);
         }
     }
-    let split = |v: &[&str]| {
-        v.iter()
-            .flat_map(|s| s.split(':'))
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
     Ok(Parsed {
-        needed: elf.libraries.iter().map(|s| s.to_string()).collect(),
-        rpath: split(&elf.rpaths),
-        runpath: split(&elf.runpaths),
+        dynamic,
         defined,
         undefined,
     })
-}
-
-fn expand(dir: &str, origin: &Path) -> PathBuf {
-    let o = origin.display().to_string();
-    PathBuf::from(dir.replace("${ORIGIN}", &o).replace("$ORIGIN", &o))
 }
 
 /// Resolves `path`'s DT_NEEDED like the loader and lists the undefined symbols no needed
@@ -91,53 +74,33 @@ pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
             return r;
         }
     };
-    // The loader's order (ld.so(8)): LD_LIBRARY_PATH, the object's DT_RUNPATH, then the system
-    // directories; the same lists the inventory resolves the runtime with.
-    let ld_path = crate::inventory::libraries::ld_library_path(host);
-    let system: Vec<PathBuf> = crate::inventory::libraries::system_dirs(host)
-        .into_iter()
-        .map(|(d, _)| d)
-        .collect();
     let mut defined: HashSet<String> = HashSet::new();
     let mut loaded_names: HashSet<String> = HashSet::new();
-    let mut queue: VecDeque<(String, PathBuf, Vec<String>, Vec<String>)> = VecDeque::new();
-    let origin = path.parent().unwrap_or(Path::new("/")).to_path_buf();
-    for n in &top.needed {
-        queue.push_back((
-            n.clone(),
-            origin.clone(),
-            top.rpath.clone(),
-            top.runpath.clone(),
-        ));
+    // (needed name, the search of the object that needs it)
+    let mut queue: VecDeque<(String, Rc<Search>)> = VecDeque::new();
+    let loader = Search::loader(host);
+    let search_of = |object: &Path, d: &elf::Dynamic| {
+        let origin = object.parent().unwrap_or(Path::new("/"));
+        Rc::new(loader.for_object(object, origin, d))
+    };
+    let top_search = search_of(path, &top.dynamic);
+    for n in &top.dynamic.needed {
+        queue.push_back((n.clone(), top_search.clone()));
     }
-    while let Some((name, origin, rpath, runpath)) = queue.pop_front() {
+    while let Some((name, search)) = queue.pop_front() {
         if !loaded_names.insert(name.clone()) || r.loaded.len() >= MAX_LIBS {
             continue;
         }
-        let mut dirs: Vec<PathBuf> = Vec::new();
-        if runpath.is_empty() {
-            dirs.extend(rpath.iter().map(|d| expand(d, &origin)));
-        }
-        dirs.extend(ld_path.iter().cloned());
-        dirs.extend(runpath.iter().map(|d| expand(d, &origin)));
-        dirs.extend(system.iter().cloned());
-        let found = if name.contains('/') {
-            Some(PathBuf::from(&name)).filter(|p| host.fs.is_file(p))
-        } else {
-            dirs.iter()
-                .map(|d| d.join(&name))
-                .find(|p| host.fs.is_file(p))
-        };
-        let Some(p) = found else {
+        let Some(p) = libraries::find(host, &search, Name::File(&name)).map(|f| f.path) else {
             r.not_found.push(name);
             continue;
         };
         match parse(host, &p) {
             Ok(lib) => {
                 defined.extend(lib.defined);
-                let o = p.parent().unwrap_or(Path::new("/")).to_path_buf();
-                for n in lib.needed {
-                    queue.push_back((n, o.clone(), lib.rpath.clone(), lib.runpath.clone()));
+                let s = search_of(&p, &lib.dynamic);
+                for n in lib.dynamic.needed {
+                    queue.push_back((n, s.clone()));
                 }
                 r.loaded.push((name, p));
             }

@@ -1,9 +1,18 @@
-//! Key runtime libraries resolved as the dynamic loader would: `LD_LIBRARY_PATH`, then the
-//! directories of `/etc/ld.so.conf` (with its `include` globs), then the default directories
-//! (ld.so(8)). The HIP runtime's own dependencies are resolved through its `DT_RUNPATH` first,
-//! as the loader does for a library's `DT_NEEDED` entries.
+//! Shared libraries resolved as the dynamic loader resolves them: the doctor's one library
+//! lookup ([`Search`] + [`find`]), used by the key libraries here, `inspect --symbols`,
+//! `inspect`'s component versions, `libs.code-objects`, the packs' `library` fact and
+//! `gpu.runtime-init`.
+//!
+//! Order (ld.so(8), "Search order"): for an object's `DT_NEEDED`, its `DT_RPATH` when it has no
+//! `DT_RUNPATH`, then `LD_LIBRARY_PATH`, then its `DT_RUNPATH`, then the directories of
+//! `/etc/ld.so.conf` (with its `include` globs), then the default directories; `$ORIGIN` is the
+//! object's directory. A program without either tag starts at `LD_LIBRARY_PATH`
+//! ([`Search::loader`]). The binary `ld.so.cache` is not parsed: it only indexes the same
+//! directories. Relative entries (resolved by the loader against the user's working
+//! directory, which the doctor cannot know) are left out.
 
 use super::Inventory;
+use crate::codeobj::elf;
 use crate::host::Host;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -36,21 +45,89 @@ const DEFAULT_DIRS: &[&str] = &[
     "/usr/lib",
 ];
 
-/// The absolute directories of `LD_LIBRARY_PATH` (searched before a library's DT_RUNPATH).
-pub fn ld_library_path(host: &Host) -> Vec<PathBuf> {
+/// Where to look, in order, each directory with why it is searched (`LD_LIBRARY_PATH`,
+/// `ld.so.conf`, `default dirs`, `RUNPATH of <lib>`, or a caller's reason for a place the
+/// loader does not search).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Search {
+    pub dirs: Vec<(PathBuf, String)>,
+}
+
+impl Search {
+    /// The loader's directories for a program without `DT_RPATH`/`DT_RUNPATH` (and for
+    /// `dlopen` from one): `LD_LIBRARY_PATH`, `ld.so.conf`, the default directories.
+    pub fn loader(host: &Host) -> Search {
+        let mut dirs = ld_library_path(host);
+        dirs.extend(system_dirs(host));
+        Search { dirs }
+    }
+
+    /// The loader's directories for the `DT_NEEDED` entries of `object` (whose dynamic
+    /// section is `d`), from `self` = [`Search::loader`] (read once, used for every object):
+    /// `DT_RPATH` only without `DT_RUNPATH`, `LD_LIBRARY_PATH`, `DT_RUNPATH`, the system
+    /// directories. `$ORIGIN` expands to `origin` (the object's directory).
+    pub fn for_object(&self, object: &Path, origin: &Path, d: &elf::Dynamic) -> Search {
+        let tagged = |lists: &[String], tag: &str| -> Vec<(PathBuf, String)> {
+            let why = format!("{tag} of {}", object.display());
+            lists
+                .iter()
+                .flat_map(|l| l.split(':'))
+                .map(|e| expand_origin(e, origin))
+                .filter(|e| e.is_absolute())
+                .map(|e| (e, why.clone()))
+                .collect()
+        };
+        let n_ld = self
+            .dirs
+            .iter()
+            .take_while(|(_, why)| why == LD_LIBRARY_PATH)
+            .count();
+        let mut dirs = Vec::new();
+        if d.runpath.is_empty() {
+            dirs.extend(tagged(&d.rpath, "RPATH"));
+        }
+        dirs.extend_from_slice(&self.dirs[..n_ld]);
+        dirs.extend(tagged(&d.runpath, "RUNPATH"));
+        dirs.extend_from_slice(&self.dirs[n_ld..]);
+        Search { dirs }
+    }
+
+    /// These directories, then `more` (places the loader would not search, tried last).
+    pub fn then(mut self, more: impl IntoIterator<Item = (PathBuf, String)>) -> Search {
+        self.dirs.extend(more);
+        self
+    }
+
+    /// The directories alone.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.dirs.iter().map(|(d, _)| d.clone()).collect()
+    }
+}
+
+/// `$ORIGIN` and `${ORIGIN}` in a `DT_RPATH`/`DT_RUNPATH` entry (ld.so(8), "Dynamic string
+/// tokens").
+fn expand_origin(entry: &str, origin: &Path) -> PathBuf {
+    let o = origin.to_string_lossy();
+    PathBuf::from(entry.replace("${ORIGIN}", &o).replace("$ORIGIN", &o))
+}
+
+const LD_LIBRARY_PATH: &str = "LD_LIBRARY_PATH";
+
+/// The absolute directories of `LD_LIBRARY_PATH`.
+fn ld_library_path(host: &Host) -> Vec<(PathBuf, String)> {
     host.env
         .get_os("LD_LIBRARY_PATH")
         .map(|llp| {
             std::env::split_paths(llp)
                 .filter(|d| d.is_absolute())
+                .map(|d| (d, LD_LIBRARY_PATH.to_string()))
                 .collect()
         })
         .unwrap_or_default()
 }
 
-/// The system directories (searched after DT_RUNPATH): those of `/etc/ld.so.conf` and its
-/// includes, then the default ones, with the reason each is searched.
-pub fn system_dirs(host: &Host) -> Vec<(PathBuf, String)> {
+/// The system directories: those of `/etc/ld.so.conf` and its includes, then the default ones.
+fn system_dirs(host: &Host) -> Vec<(PathBuf, String)> {
     let mut visited = Vec::new();
     let mut v: Vec<(PathBuf, String)> =
         ld_so_conf_dirs(host, Path::new("/etc/ld.so.conf"), &mut visited)
@@ -62,17 +139,6 @@ pub fn system_dirs(host: &Host) -> Vec<(PathBuf, String)> {
             .iter()
             .map(|d| (PathBuf::from(d), "default dirs".to_string())),
     );
-    v
-}
-
-/// The loader's search directories for a program without RUNPATH, with the reason each is
-/// searched.
-pub fn search_dirs(host: &Host) -> Vec<(PathBuf, String)> {
-    let mut v: Vec<(PathBuf, String)> = ld_library_path(host)
-        .into_iter()
-        .map(|d| (d, "LD_LIBRARY_PATH".to_string()))
-        .collect();
-    v.extend(system_dirs(host));
     v
 }
 
@@ -91,7 +157,7 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
             continue;
         }
         if let Some(pat) = line.strip_prefix("include") {
-            for inc in expand_simple_glob(host, pat.trim()) {
+            for inc in expand_include(host, pat.trim()) {
                 out.extend(ld_so_conf_dirs(host, &inc, visited));
             }
         } else if line.starts_with('/') {
@@ -101,8 +167,10 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
     out
 }
 
-/// Expands `dir/*.conf`-style patterns (a `*` in the last component only), sorted like glob(3).
-fn expand_simple_glob(host: &Host, pat: &str) -> Vec<PathBuf> {
+/// Expands an `include` pattern whose last component may hold wildcards (`dir/*.conf`, the
+/// form distributions use), sorted like glob(3) (`crate::glob` matches; a leading `.` only
+/// by a leading `.`, as glob(3) without `GLOB_PERIOD`, which ldconfig calls).
+fn expand_include(host: &Host, pat: &str) -> Vec<PathBuf> {
     let p = Path::new(pat);
     let (Some(dir), Some(name)) = (
         p.parent(),
@@ -110,15 +178,14 @@ fn expand_simple_glob(host: &Host, pat: &str) -> Vec<PathBuf> {
     ) else {
         return Vec::new();
     };
-    if !name.contains('*') {
+    if !crate::glob::has_magic(&name) {
         return vec![p.to_path_buf()];
     }
-    let (pre, post) = name.split_once('*').unwrap_or((&name, ""));
     host.fs
         .list_names(dir)
         .into_iter()
         .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| n.starts_with(pre) && n.ends_with(post) && n.len() >= pre.len() + post.len())
+        .filter(|n| crate::glob::matches(&name, n))
         .map(|n| dir.join(n))
         .collect()
 }
@@ -132,66 +199,115 @@ pub fn version_from_file_name(name: &str, lib: &str) -> Option<String> {
     .then(|| v.to_string())
 }
 
-/// Finds `lib<name>.so*` in `dirs` (first dir wins; within a dir the plain `.so`, then the
-/// highest-versioned file).
-/// The file the loader would take for `lib<name>.so` in one directory: the plain `.so`, else the
-/// shortest (least specific) versioned name.
-pub fn find_in_dir(host: &Host, name: &str, dir: &Path) -> Option<PathBuf> {
-    let prefix = format!("lib{name}.so");
-    let mut names: Vec<String> = host
-        .fs
-        .list_names(dir)
-        .into_iter()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| *n == prefix || n.starts_with(&format!("{prefix}.")))
-        .collect();
-    names.sort_by_key(|n| (n.len(), n.clone()));
-    names.first().map(|n| dir.join(n))
+/// What is looked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Name<'a> {
+    /// A `DT_NEEDED` name, matched exactly (`libhsa-runtime64.so.1`); one with a `/` is a
+    /// path and is not searched (ld.so(8)).
+    File(&'a str),
+    /// `lib<stem>.so` as a program would ask for it without knowing the version: in each
+    /// directory the plain `.so`, else the shortest (least specific) versioned name.
+    Stem(&'a str),
 }
 
-/// Finds `lib<name>.so*` in `dirs` (first directory wins); the other directories' copies too.
-fn find_in(
-    host: &Host,
-    name: &str,
-    dirs: &[(PathBuf, String)],
-) -> (Option<(PathBuf, String)>, Vec<PathBuf>) {
-    let mut hit: Option<(PathBuf, String)> = None;
-    let mut all: Vec<PathBuf> = Vec::new();
-    for (d, why) in dirs {
-        let Some(p) = find_in_dir(host, name, d) else {
-            continue;
-        };
-        if hit.is_none() {
-            hit = Some((p, why.clone()));
-        } else {
-            all.push(p);
+/// A library found: the file (machine path) and why its directory was searched.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub path: PathBuf,
+    pub how: String,
+}
+
+/// The file `name` designates in one directory, if any.
+pub fn find_in_dir(host: &Host, dir: &Path, name: Name) -> Option<PathBuf> {
+    match name {
+        Name::File(file) => Some(dir.join(file)).filter(|p| host.fs.is_file(p)),
+        Name::Stem(stem) => {
+            let prefix = format!("lib{stem}.so");
+            let mut names: Vec<String> = host
+                .fs
+                .list_names(dir)
+                .into_iter()
+                .map(|n| n.to_string_lossy().into_owned())
+                .filter(|n| *n == prefix || n.starts_with(&format!("{prefix}.")))
+                .collect();
+            names.sort_by_key(|n| (n.len(), n.clone()));
+            names.first().map(|n| dir.join(n))
         }
     }
-    (hit, all)
+}
+
+/// The one lookup: the first directory of `search` that has `name` wins, as in the loader.
+pub fn find(host: &Host, search: &Search, name: Name) -> Option<Found> {
+    if let Name::File(f) = name {
+        if f.contains('/') {
+            let p = PathBuf::from(f);
+            return host.fs.is_file(&p).then(|| Found {
+                path: p,
+                how: "a path".to_string(),
+            });
+        }
+    }
+    search.dirs.iter().find_map(|(d, why)| {
+        find_in_dir(host, d, name).map(|path| Found {
+            path,
+            how: why.clone(),
+        })
+    })
+}
+
+/// Every directory's copy of `name`, in search order (the first is what [`find`] returns).
+pub fn find_every(host: &Host, search: &Search, name: Name) -> Vec<Found> {
+    search
+        .dirs
+        .iter()
+        .filter_map(|(d, why)| {
+            find_in_dir(host, d, name).map(|path| Found {
+                path,
+                how: why.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The dynamic section of a library (`None` when it cannot be read or is not ELF).
+pub fn read_dynamic(host: &Host, lib: &Path) -> Option<elf::Dynamic> {
+    let file = host.fs.open(lib).ok()?;
+    // SAFETY: read-only private mapping, dropped before returning; a concurrent truncation can
+    // only make the reader see garbage, which it reports as a parse error.
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    elf::Elf::parse(&map).and_then(|e| e.dynamic()).ok()
 }
 
 pub fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
     let host = inv.host;
-    let loader_dirs = search_dirs(host);
+    let loader = Search::loader(host);
     // Copies inside ROCm roots that the loader may not see.
-    let mut root_dirs: Vec<(PathBuf, String)> = Vec::new();
+    let mut in_roots = Search::default();
     for r in inv.roots() {
         for d in &r.parts.lib_dirs {
-            root_dirs.push((d.clone(), format!("ROCm root {}", r.path.display())));
+            in_roots
+                .dirs
+                .push((d.clone(), format!("ROCm root {}", r.path.display())));
         }
     }
     let mut out = Vec::new();
-    let mut hip_runpath: Vec<(PathBuf, String)> = Vec::new();
+    // The HIP runtime's dependencies are found the way the loader finds its DT_NEEDED.
+    let mut hip_deps: Option<Search> = None;
     for name in KEY_LIBRARIES {
-        let mut dirs = Vec::new();
-        if *name != "amdhip64" {
-            dirs.extend(hip_runpath.iter().cloned());
-        }
-        dirs.extend(loader_dirs.iter().cloned());
-        let (hit, mut others) = find_in(host, name, &dirs);
-        let (_, more) = find_in(host, name, &root_dirs);
+        let search = match (*name != "amdhip64", &hip_deps) {
+            (true, Some(s)) => s,
+            _ => &loader,
+        };
+        let mut every = find_every(host, search, Name::Stem(name)).into_iter();
+        let hit = every.next();
+        let mut others: Vec<PathBuf> = every.map(|f| f.path).collect();
+        others.extend(
+            find_every(host, &in_roots, Name::Stem(name))
+                .into_iter()
+                .map(|f| f.path),
+        );
         let (path, how) = match hit {
-            Some((p, how)) => (Some(p), how),
+            Some(f) => (Some(f.path), f.how),
             None => (None, "not on the loader's search path".to_string()),
         };
         let realpath = path.as_ref().and_then(|p| host.fs.canonicalize(p).ok());
@@ -200,13 +316,14 @@ pub fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
             .and_then(|r| r.file_name())
             .and_then(|n| version_from_file_name(&n.to_string_lossy(), name));
         // Other copies count only when they are different files.
-        others.extend(more);
         others.retain(|o| host.fs.canonicalize(o).ok() != realpath);
         others.sort();
         others.dedup();
         if *name == "amdhip64" {
             if let Some(rp) = &realpath {
-                hip_runpath = runpath_dirs(host, rp);
+                let d = read_dynamic(host, rp).unwrap_or_default();
+                let origin = rp.parent().unwrap_or(Path::new("/"));
+                hip_deps = Some(loader.for_object(rp, origin, &d));
             }
         }
         out.push(LibraryResolution {
@@ -221,38 +338,127 @@ pub fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
     out
 }
 
-/// `DT_RUNPATH` / `DT_RPATH` of a library, `$ORIGIN` expanded.
-pub fn runpath_dirs(host: &Host, lib: &Path) -> Vec<(PathBuf, String)> {
-    let Ok(file) = host.fs.open(lib) else {
-        return Vec::new();
-    };
-    // SAFETY: read-only private mapping; a concurrent truncation can only make goblin see
-    // garbage, which it reports as a parse error.
-    let Ok(map) = (unsafe { memmap2::Mmap::map(&file) }) else {
-        return Vec::new();
-    };
-    let Ok(elf) = goblin::elf::Elf::parse(&map) else {
-        return Vec::new();
-    };
-    let origin = lib
-        .parent()
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut v = Vec::new();
-    for rp in elf.runpaths.iter().chain(elf.rpaths.iter()) {
-        for d in rp.split(':') {
-            let d = d.replace("$ORIGIN", &origin).replace("${ORIGIN}", &origin);
-            if d.starts_with('/') {
-                v.push((PathBuf::from(d), format!("RUNPATH of {}", lib.display())));
-            }
-        }
-    }
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host::{Env, Limits};
+    use std::time::Duration;
+
+    /// A fixture root with `ld.so.conf` including `ld.so.conf.d/*.conf` (a hidden file the
+    /// glob must skip), and libraries in several directories.
+    fn fixture(ld_library_path: &str) -> (tempfile::TempDir, Host) {
+        let d = tempfile::tempdir().unwrap();
+        let w = |rel: &str, text: &str| {
+            let p = d.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        w(
+            "etc/ld.so.conf",
+            "# comment\ninclude /etc/ld.so.conf.d/*.conf\n/conf/top\n",
+        );
+        w("etc/ld.so.conf.d/b.conf", "/conf/b\n");
+        w("etc/ld.so.conf.d/a.conf", "/conf/a # trailing comment\n");
+        w("etc/ld.so.conf.d/.hidden.conf", "/conf/hidden\n");
+        w("etc/ld.so.conf.d/a.conf.bak", "/conf/bak\n");
+        for f in [
+            "conf/b/libx.so.1.2",
+            "conf/b/libx.so.1",
+            "conf/a/libx.so.1.2.3",
+            "llp/libdep.so.1",
+            "run/libdep.so.1",
+            "run/libonly.so.1",
+            "usr/lib/libdep.so.1",
+            "opt/app/lib/libapp.so",
+        ] {
+            w(f, "");
+        }
+        let env = Env::from_pairs([("LD_LIBRARY_PATH", ld_library_path)]);
+        let host = Host::new(
+            d.path().to_path_buf(),
+            env,
+            Limits::new(Duration::from_secs(5), Duration::from_secs(30)),
+        );
+        (d, host)
+    }
+
+    fn paths(s: &Search) -> Vec<String> {
+        s.paths().iter().map(|p| p.display().to_string()).collect()
+    }
+
+    #[test]
+    fn the_loader_order_from_ld_so_conf_and_its_include_glob() {
+        let (_d, host) = fixture("/llp:relative:");
+        let s = Search::loader(&host);
+        let p = paths(&s);
+        // LD_LIBRARY_PATH (absolute entries), the includes sorted, the file's own lines, then
+        // the defaults; `.hidden.conf` and `a.conf.bak` do not match `*.conf`.
+        assert_eq!(p[..4], ["/llp", "/conf/a", "/conf/b", "/conf/top"]);
+        assert_eq!(p[4..], *DEFAULT_DIRS);
+        assert_eq!(s.dirs[0].1, "LD_LIBRARY_PATH");
+        assert_eq!(s.dirs[1].1, "ld.so.conf");
+        // Stems: the first directory that has one, there the least specific name.
+        let f = find(&host, &s, Name::Stem("x")).unwrap();
+        assert_eq!(
+            (f.path.display().to_string(), f.how.as_str()),
+            ("/conf/a/libx.so.1.2.3".to_string(), "ld.so.conf")
+        );
+        let every = find_every(&host, &s, Name::Stem("x"));
+        assert_eq!(every[1].path, Path::new("/conf/b/libx.so.1"));
+        assert!(find(&host, &s, Name::Stem("nothing")).is_none());
+    }
+
+    #[test]
+    fn an_objects_needed_entries_follow_rpath_ld_library_path_runpath() {
+        let (_d, host) = fixture("/llp");
+        let loader = Search::loader(&host);
+        let obj = Path::new("/opt/app/lib/libapp.so");
+        let with_runpath = elf::Dynamic {
+            needed: vec![],
+            rpath: vec!["/ignored".into()],
+            runpath: vec!["$ORIGIN/../../../run:rel/dir:${ORIGIN}".into()],
+        };
+        let s = loader.for_object(obj, Path::new("/opt/app/lib"), &with_runpath);
+        let p = paths(&s);
+        // DT_RPATH is ignored beside DT_RUNPATH; LD_LIBRARY_PATH comes before DT_RUNPATH;
+        // $ORIGIN expands; a relative entry is left out.
+        assert_eq!(
+            p[..4],
+            [
+                "/llp",
+                "/opt/app/lib/../../../run",
+                "/opt/app/lib",
+                "/conf/a"
+            ]
+        );
+        assert_eq!(s.dirs[1].1, "RUNPATH of /opt/app/lib/libapp.so");
+        let f = find(&host, &s, Name::File("libdep.so.1")).unwrap();
+        assert_eq!(f.path, Path::new("/llp/libdep.so.1"));
+        let f = find(&host, &s, Name::File("libonly.so.1")).unwrap();
+        assert_eq!(f.how, "RUNPATH of /opt/app/lib/libapp.so");
+        // Without DT_RUNPATH, DT_RPATH comes before LD_LIBRARY_PATH.
+        let rpath_only = elf::Dynamic {
+            rpath: vec!["/run".into()],
+            ..Default::default()
+        };
+        let s = loader.for_object(obj, Path::new("/opt/app/lib"), &rpath_only);
+        let f = find(&host, &s, Name::File("libdep.so.1")).unwrap();
+        assert_eq!(
+            (f.path.as_path(), f.how.as_str()),
+            (
+                Path::new("/run/libdep.so.1"),
+                "RPATH of /opt/app/lib/libapp.so"
+            )
+        );
+        // A name with a slash is a path, not searched; an exact name is not a stem.
+        assert_eq!(
+            find(&host, &s, Name::File("/usr/lib/libdep.so.1"))
+                .unwrap()
+                .how,
+            "a path"
+        );
+        assert!(find(&host, &s, Name::File("libx.so")).is_none());
+    }
 
     #[test]
     fn versions_from_file_names() {

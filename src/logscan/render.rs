@@ -76,8 +76,20 @@ fn at(o: &Occurrence) -> String {
 }
 
 pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) -> String {
-    let top = if verbose > 0 { usize::MAX } else { 5 };
     let mut o = String::new();
+    overview(&mut o, path, c, s);
+    o.push('\n');
+    problems(&mut o, v, verbose);
+    activity(&mut o, s, verbose);
+    threads(&mut o, s, verbose);
+    for n in &v.notes {
+        let _ = writeln!(o, "note: {n}");
+    }
+    o
+}
+
+/// The file, its size and span, the runtime and devices it names, the queues.
+fn overview(o: &mut String, path: &str, c: Compression, s: &Summary) {
     let pids: std::collections::BTreeSet<u32> = s.threads.keys().map(|k| k.0).collect();
     let _ = writeln!(
         o,
@@ -143,7 +155,10 @@ pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) 
             )
         }
     );
-    o.push('\n');
+}
+
+/// The verdict's problems, each with where it first shows, why, the fix and known issues.
+fn problems(o: &mut String, v: &Verdict, verbose: u8) {
     if v.problems.is_empty() {
         let _ = writeln!(o, "[✓] no failure in this log");
     }
@@ -167,6 +182,12 @@ pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) 
             let _ = writeln!(o, "    known issue {k}");
         }
     }
+}
+
+/// What the program did: HIP API calls, kernels, commands, packets, code objects, and the
+/// runtime's own errors and warnings.
+fn activity(o: &mut String, s: &Summary, verbose: u8) {
+    let top = if verbose > 0 { usize::MAX } else { 5 };
     let _ = writeln!(
         o,
         "\nHIP API calls: {} ({} distinct)",
@@ -257,6 +278,10 @@ pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) 
             s.warnings.len()
         );
     }
+}
+
+/// Where each thread stopped: its last lines, latest threads first.
+fn threads(o: &mut String, s: &Summary, verbose: u8) {
     let _ = writeln!(o, "\nwhere each thread stopped:");
     let mut threads: Vec<_> = s.threads.values().collect();
     threads.sort_by(|a, b| {
@@ -277,10 +302,6 @@ pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) 
     if threads.len() > 4 && verbose == 0 {
         let _ = writeln!(o, "  ... {} more threads (-v)", threads.len() - 4);
     }
-    for n in &v.notes {
-        let _ = writeln!(o, "note: {n}");
-    }
-    o
 }
 
 pub fn json(path: &str, c: Compression, s: &Summary, v: &Verdict, code: i32) -> serde_json::Value {

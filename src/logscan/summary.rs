@@ -264,6 +264,32 @@ fn bump(map: &mut BTreeMap<String, Counted>, key: String, o: Occurrence, other: 
     }
 }
 
+/// Where a line is: what every [`Occurrence`] of it records.
+struct At {
+    line: u64,
+    ts_us: Option<u64>,
+    pid: Option<u32>,
+}
+
+impl At {
+    fn occ(&self, m: &[u8]) -> Occurrence {
+        Occurrence {
+            line: self.line,
+            ts_us: self.ts_us,
+            pid: self.pid,
+            text: text(m),
+        }
+    }
+}
+
+/// A line's thread: its index among the tracked threads (`None` without pid/tid, or over the
+/// cap), and whether the line had no pid/tid at all.
+#[derive(Clone, Copy)]
+struct ThreadRef {
+    anonymous: bool,
+    index: Option<usize>,
+}
+
 impl Summary {
     /// Adds one line (without its `\n`); `line_no` is 1-based within this summary's input.
     pub fn add(&mut self, raw: &[u8], line_no: u64) {
@@ -277,6 +303,54 @@ impl Summary {
     /// most are never copied.
     pub fn add_in(&mut self, block: &[u8], start: usize, end: usize, line_no: u64) {
         let raw = &block[start..end];
+        let l = line::parse_hinted(raw, &self.last_field);
+        self.count_line(raw, &l);
+        let foreign = l.kind == Kind::Foreign;
+        let (key, ti) = self.thread_of(l.thread, l.thread_is_hint);
+        if key.is_none() && !foreign {
+            self.lines_without_pid += 1;
+        }
+        let at = At {
+            line: line_no,
+            ts_us: l.ts_us,
+            pid: key.map(|k| k.0),
+        };
+        if let Some(i) = ti {
+            self.keep_last_line(i, block, &l, line_no);
+        }
+        if l.kind == Kind::Runtime(0) {
+            if self.fatal.len() < 64 {
+                self.fatal.push(at.occ(l.msg));
+            }
+            return;
+        }
+        let thread = ThreadRef {
+            anonymous: key.is_none(),
+            index: ti,
+        };
+        match msg::classify(l.msg, foreign) {
+            Event::ApiCall { api, args } => {
+                if !self.api_call(api, args, thread, l.ts_us) {
+                    return;
+                }
+            }
+            Event::ApiReturn {
+                api,
+                result,
+                rest,
+                duration_us,
+            } => {
+                // A return is counted under its API, never as a level-1/2 message.
+                self.api_return(api, result, rest, duration_us, thread, &at);
+                return;
+            }
+            ev => self.event(ev, &at, l.msg),
+        }
+        self.count_level(l.kind, l.msg, &at);
+    }
+
+    /// Counts one line: bytes, line endings, kinds and levels, timestamps.
+    fn count_line(&mut self, raw: &[u8], l: &line::Line) {
         self.lines += 1;
         self.bytes += raw.len() as u64 + 1;
         if raw.last() == Some(&b'\r') {
@@ -285,8 +359,6 @@ impl Summary {
         if raw.len() > LONG_LINE {
             self.long_lines += 1;
         }
-        let l = line::parse_hinted(raw, &self.last_field);
-        let foreign = l.kind == Kind::Foreign;
         match l.kind {
             Kind::Runtime(lv) => {
                 self.runtime_lines += 1;
@@ -307,144 +379,138 @@ impl Summary {
             self.first_ts_us = Some(self.first_ts_us.map_or(ts, |f| f.min(ts)));
             self.last_ts_us = Some(self.last_ts_us.map_or(ts, |f| f.max(ts)));
         }
-        let (key, ti) = self.thread_of(l.thread, l.thread_is_hint);
-        if key.is_none() && !foreign {
-            self.lines_without_pid += 1;
-        }
-        let pid = key.map(|k| k.0);
-        let occ = |m: &[u8]| Occurrence {
-            line: line_no,
-            ts_us: l.ts_us,
-            pid,
-            text: text(m),
+    }
+
+    /// Remembers the line among thread `i`'s last lines, as a span of `block`.
+    fn keep_last_line(&mut self, i: usize, block: &[u8], l: &line::Line, line_no: u64) {
+        let t = &mut self.thread_vec[i];
+        t.lines += 1;
+        // Overwrite the oldest entry in place: no allocation and no moves once the ring is
+        // full (put in order by `Thread::in_order`).
+        let slot = if t.last.len() < LAST_LINES {
+            t.last.push_back(RawLine::default());
+            t.last.len() - 1
+        } else {
+            let s = t.ring_next;
+            t.ring_next = if s + 1 == LAST_LINES { 0 } else { s + 1 };
+            s
         };
-        if let Some(i) = ti {
-            let t = &mut self.thread_vec[i];
-            t.lines += 1;
-            // Overwrite the oldest entry in place: no allocation and no moves once the ring is
-            // full (put in order by `Thread::in_order`).
-            let slot = if t.last.len() < LAST_LINES {
-                t.last.push_back(RawLine::default());
-                t.last.len() - 1
-            } else {
-                let s = t.ring_next;
-                t.ring_next = if s + 1 == LAST_LINES { 0 } else { s + 1 };
-                s
-            };
-            if let Some(o) = t.last.get_mut(slot) {
-                o.line = line_no;
-                o.ts_us = l.ts_us;
-                let at = l.msg.as_ptr() as usize - block.as_ptr() as usize;
-                o.in_block = Some((at, l.msg.len().min(TEXT_CAP)));
+        if let Some(o) = t.last.get_mut(slot) {
+            o.line = line_no;
+            o.ts_us = l.ts_us;
+            let at = l.msg.as_ptr() as usize - block.as_ptr() as usize;
+            o.in_block = Some((at, l.msg.len().min(TEXT_CAP)));
+        }
+        if !t.in_block {
+            t.in_block = true;
+            self.block_threads.push(i as u32);
+        }
+    }
+
+    /// The pending call of a thread (or of the lines without pid/tid); `None` for a thread
+    /// over the cap. `head`: whether this is the thread's first API line.
+    fn pending_of(&mut self, thread: ThreadRef) -> Option<(&mut Pending, bool)> {
+        match thread.index {
+            Some(i) => {
+                let t = &mut self.thread_vec[i];
+                let head = !t.api_seen;
+                t.api_seen = true;
+                Some((&mut t.pending, head))
             }
-            if !t.in_block {
-                t.in_block = true;
-                self.block_threads.push(i as u32);
+            None if thread.anonymous => Some((&mut self.pending_anon, false)),
+            None => None,
+        }
+    }
+
+    /// An API call line: counted, and kept as its thread's pending call. `false` when the
+    /// thread is over the cap (the line then counts no further).
+    fn api_call(&mut self, api: &[u8], args: &[u8], thread: ThreadRef, ts: Option<u64>) -> bool {
+        self.api_calls += 1;
+        if let Some(a) = self.api_mut(api) {
+            a.calls += 1;
+        }
+        let Some((p, _)) = self.pending_of(thread) else {
+            return false;
+        };
+        p.api.clear();
+        p.api.extend_from_slice(api);
+        p.args.clear();
+        p.args.extend_from_slice(&args[..args.len().min(TEXT_CAP)]);
+        p.ts = ts;
+        p.open = true;
+        true
+    }
+
+    /// An API return line: paired with its thread's pending call (arguments of a failed
+    /// call, the duration when the log has none), counted under its API, errors by result.
+    fn api_return(
+        &mut self,
+        api: &[u8],
+        result: &[u8],
+        rest: &[u8],
+        duration_us: Option<u64>,
+        thread: ThreadRef,
+        at: &At,
+    ) {
+        let is_error = result != b"hipSuccess" && result != b"hipErrorNotReady";
+        let mut call_args = None;
+        let mut pair_us = None;
+        let mut head = false;
+        if let Some((p, h)) = self.pending_of(thread) {
+            head = h;
+            if p.open && p.api == api {
+                p.open = false;
+                if is_error {
+                    call_args = Some(String::from_utf8_lossy(&p.args).into_owned());
+                }
+                if !thread.anonymous {
+                    pair_us = match (p.ts, at.ts_us) {
+                        (Some(a), Some(b)) if b >= a => Some(b - a),
+                        _ => None,
+                    };
+                }
             }
         }
-        if l.kind == Kind::Runtime(0) {
-            if self.fatal.len() < 64 {
-                let o = occ(l.msg);
-                self.fatal.push(o);
+        let o = is_error.then(|| Occurrence {
+            line: at.line,
+            ts_us: at.ts_us,
+            pid: at.pid,
+            text: error_text(api, &call_args.unwrap_or_default(), result, rest),
+        });
+        if head {
+            if let Some(i) = thread.index {
+                self.thread_vec[i].head_return = Some(HeadReturn {
+                    api: api.to_vec(),
+                    ts: at.ts_us,
+                    line: at.line,
+                    timed: duration_us.is_some(),
+                    error: is_error.then(|| String::from_utf8_lossy(result).into_owned()),
+                });
             }
-            return;
         }
-        let ev = msg::classify(l.msg, foreign);
+        let Some(a) = self.api_mut(api) else { return };
+        a.returns += 1;
+        if let Some(d) = duration_us.or(pair_us) {
+            a.timed += 1;
+            a.total_us += d;
+            a.max_us = a.max_us.max(d);
+        }
+        if result == b"hipErrorNotReady" {
+            a.not_ready += 1;
+        }
+        if let Some(o) = o {
+            let name = String::from_utf8_lossy(result).into_owned();
+            let mut other = 0;
+            bump(&mut a.errors, name, o, &mut other);
+            self.other_keys += other;
+        }
+    }
+
+    /// Every other recognised message: kernels, commands, packets, queues, devices, versions,
+    /// missing code objects, fatal and initialisation messages.
+    fn event(&mut self, ev: Event, at: &At, msg: &[u8]) {
         match ev {
-            Event::ApiCall { api, args } => {
-                self.api_calls += 1;
-                if let Some(a) = self.api_mut(api) {
-                    a.calls += 1;
-                }
-                let p = match ti {
-                    Some(i) => {
-                        let t = &mut self.thread_vec[i];
-                        t.api_seen = true;
-                        &mut t.pending
-                    }
-                    None if key.is_none() => &mut self.pending_anon,
-                    None => return,
-                };
-                p.api.clear();
-                p.api.extend_from_slice(api);
-                p.args.clear();
-                p.args.extend_from_slice(&args[..args.len().min(TEXT_CAP)]);
-                p.ts = l.ts_us;
-                p.open = true;
-            }
-            Event::ApiReturn {
-                api,
-                result,
-                rest,
-                duration_us,
-            } => {
-                let is_error = result != b"hipSuccess" && result != b"hipErrorNotReady";
-                let mut call_args = None;
-                let mut pair_us = None;
-                let mut head = false;
-                let p = match ti {
-                    Some(i) => {
-                        let t = &mut self.thread_vec[i];
-                        head = !t.api_seen;
-                        t.api_seen = true;
-                        Some(&mut t.pending)
-                    }
-                    None if key.is_none() => Some(&mut self.pending_anon),
-                    None => None,
-                };
-                if let Some(p) = p {
-                    if p.open && p.api == api {
-                        p.open = false;
-                        if is_error {
-                            call_args = Some(String::from_utf8_lossy(&p.args).into_owned());
-                        }
-                        if key.is_some() {
-                            pair_us = match (p.ts, l.ts_us) {
-                                (Some(a), Some(b)) if b >= a => Some(b - a),
-                                _ => None,
-                            };
-                        }
-                    }
-                }
-                let o = if is_error {
-                    let args = call_args.unwrap_or_default();
-                    Some(Occurrence {
-                        line: line_no,
-                        ts_us: l.ts_us,
-                        pid,
-                        text: error_text(api, &args, result, rest),
-                    })
-                } else {
-                    None
-                };
-                if head {
-                    if let Some(i) = ti {
-                        self.thread_vec[i].head_return = Some(HeadReturn {
-                            api: api.to_vec(),
-                            ts: l.ts_us,
-                            line: line_no,
-                            timed: duration_us.is_some(),
-                            error: is_error.then(|| String::from_utf8_lossy(result).into_owned()),
-                        });
-                    }
-                }
-                let Some(a) = self.api_mut(api) else { return };
-                a.returns += 1;
-                if let Some(d) = duration_us.or(pair_us) {
-                    a.timed += 1;
-                    a.total_us += d;
-                    a.max_us = a.max_us.max(d);
-                }
-                if result == b"hipErrorNotReady" {
-                    a.not_ready += 1;
-                }
-                if let Some(o) = o {
-                    let name = String::from_utf8_lossy(result).into_owned();
-                    let mut other = 0;
-                    bump(&mut a.errors, name, o, &mut other);
-                    self.other_keys += other;
-                }
-            }
+            Event::ApiCall { .. } | Event::ApiReturn { .. } | Event::Other => {}
             Event::Kernel(k) => {
                 self.kernel_launches += 1;
                 match self.kernels.get_or_insert(k, MAX_KEYS, || 0) {
@@ -473,7 +539,7 @@ impl Summary {
             } => {
                 if self.devices.len() < 256 {
                     self.devices.push(Device {
-                        pid,
+                        pid: at.pid,
                         gfx: gfx_name(major, minor, stepping),
                         xnack: None,
                     })
@@ -486,8 +552,7 @@ impl Summary {
             }
             Event::DeviceFailed(_) => {
                 if self.device_failures.len() < 64 {
-                    let o = occ(l.msg);
-                    self.device_failures.push(o);
+                    self.device_failures.push(at.occ(msg));
                 }
             }
             Event::HipVersion(v) => self.hip_version = Some(text(v)),
@@ -495,9 +560,13 @@ impl Summary {
             Event::Comgr(v) => self.comgr_version = Some(text(v)),
             Event::NoCodeObject { bundle, isa } => {
                 let isa = text(isa);
-                let o = occ(l.msg);
                 let mut other = 0;
-                bump(&mut self.missing_code_objects, isa.clone(), o, &mut other);
+                bump(
+                    &mut self.missing_code_objects,
+                    isa.clone(),
+                    at.occ(msg),
+                    &mut other,
+                );
                 if !bundle.is_empty() {
                     let libs = self.missing_in.entry(isa).or_default();
                     let b = text(bundle);
@@ -514,41 +583,33 @@ impl Summary {
             }
             Event::Fatal => {
                 if self.fatal.len() < 64 {
-                    let o = occ(l.msg);
-                    self.fatal.push(o);
+                    self.fatal.push(at.occ(msg));
                 }
             }
             Event::InitStart => {
                 self.init_starts += 1;
                 if self.init_start.is_none() {
-                    self.init_start = Some(occ(l.msg));
+                    self.init_start = Some(at.occ(msg));
                 }
             }
             Event::InitFailed => {
-                let o = occ(l.msg);
                 let mut other = 0;
-                bump(&mut self.init_failures, text(l.msg), o, &mut other);
+                bump(&mut self.init_failures, text(msg), at.occ(msg), &mut other);
                 self.other_keys += other;
             }
-            Event::Other => {}
         }
-        if !matches!(ev, Event::ApiReturn { .. }) {
-            match l.kind {
-                Kind::Runtime(1) => {
-                    let o = occ(l.msg);
-                    let mut other = 0;
-                    bump(&mut self.errors, mask(l.msg), o, &mut other);
-                    self.other_keys += other;
-                }
-                Kind::Runtime(2) => {
-                    let o = occ(l.msg);
-                    let mut other = 0;
-                    bump(&mut self.warnings, mask(l.msg), o, &mut other);
-                    self.other_keys += other;
-                }
-                _ => {}
-            }
-        }
+    }
+
+    /// Level-1 and level-2 runtime messages, grouped by text with addresses masked.
+    fn count_level(&mut self, kind: Kind, msg: &[u8], at: &At) {
+        let map = match kind {
+            Kind::Runtime(1) => &mut self.errors,
+            Kind::Runtime(2) => &mut self.warnings,
+            _ => return,
+        };
+        let mut other = 0;
+        bump(map, mask(msg), at.occ(msg), &mut other);
+        self.other_keys += other;
     }
 
     /// Copies the text of the last lines that still point into `block` (see [`Summary::add_in`]).

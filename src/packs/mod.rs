@@ -9,7 +9,8 @@
 pub mod causes;
 pub mod compile;
 pub mod eval;
-pub mod glob;
+/// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
+pub use crate::glob;
 pub mod model;
 pub mod paths;
 pub mod probe;

@@ -91,10 +91,7 @@ fn library(ctx: &Ctx, name: &str) -> Option<(PathBuf, Option<String>)> {
     if let Some(r) = ctx.inv.libraries().iter().find(|r| r.name == name) {
         return r.path.clone().map(|p| (p, r.version.clone()));
     }
-    let dirs = l::search_dirs(ctx.host);
-    let p = dirs
-        .iter()
-        .find_map(|(d, _)| l::find_in_dir(ctx.host, name, d))?;
+    let p = l::find(ctx.host, &l::Search::loader(ctx.host), l::Name::Stem(name))?.path;
     let real = ctx.host.fs.canonicalize(&p).unwrap_or_else(|_| p.clone());
     let file = real.file_name()?.to_string_lossy().into_owned();
     Some((p, l::version_from_file_name(&file, name)))
@@ -417,14 +414,14 @@ const GLOB_MAX_DEPTH: usize = 16;
 const GLOB_MAX_LISTINGS: usize = 4096;
 
 /// Matching machine paths of a glob (`*`, `?`, `[...]` per component, `{a,b}`, `**` for zero
-/// or more directories; super::glob), rooted in --sysroot, sorted, at most GLOB_LIMIT. `**`
+/// or more directories; crate::glob), rooted in --sysroot, sorted, at most GLOB_LIMIT. `**`
 /// never follows a symbolic link to a directory (no loops) and stops at GLOB_MAX_DEPTH; every
 /// glob lists at most GLOB_MAX_LISTINGS directories.
 fn glob(ctx: &Ctx, pattern: &str) -> Vec<PathBuf> {
     if !pattern.starts_with('/') {
         return Vec::new();
     }
-    let Ok(patterns) = super::glob::expand_braces(pattern) else {
+    let Ok(patterns) = crate::glob::expand_braces(pattern) else {
         return Vec::new();
     };
     let mut w = Walk {
@@ -482,9 +479,9 @@ impl Walk<'_, '_> {
         };
         if *first == "**" {
             self.descend(at, rest, 0);
-        } else if super::glob::has_magic(first) {
+        } else if crate::glob::has_magic(first) {
             for n in self.list(&at) {
-                if super::glob::matches(first, &n) {
+                if crate::glob::matches(first, &n) {
                     self.walk(at.join(n), rest);
                 }
             }

@@ -4,7 +4,7 @@
 use super::gate;
 use crate::checks::{CheckId, Ctx};
 use crate::config::Profile;
-use crate::gpu::Agent;
+use crate::gpu::{Agent, Topology};
 use crate::isa::processor;
 use crate::report::{Finding, Fix};
 use std::path::PathBuf;
@@ -88,6 +88,34 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
             .fix(Fix::text("Pass the GPU's render node into the container (`--device=/dev/dri/renderD<minor>` or all of `/dev/dri`) together with `/dev/kfd`.").command("docker run --device=/dev/kfd --device=/dev/dri ..."));
         return vec![f];
     }
+    out.push(agent_table(ctx, t, &hidden));
+    // Nodes from older kernels: no gfx_target_version.
+    out.extend(nodes_without_isa(t));
+    // DRM cards without a KFD node.
+    out.extend(cards_without_kfd(t));
+
+    // ISA support in the toolchain, per distinct target processor.
+    let mut procs: Vec<String> = t
+        .agents
+        .iter()
+        .filter_map(|a| a.target.as_ref().map(|t| t.processor.clone()))
+        .collect();
+    procs.sort();
+    procs.dedup();
+    if procs.is_empty() {
+        return out;
+    }
+    let dirs = bitcode_dirs(ctx);
+    let clang = clang_processors(ctx);
+    for p in procs {
+        out.push(toolchain_knows(ctx, t, p, &dirs, clang.as_ref()));
+    }
+    out
+}
+
+/// The agents table: every GPU agent, hidden nodes, what would stop ROCr, sysfs problems.
+/// A failure under the runtime profile when none is usable by HIP.
+fn agent_table(ctx: &Ctx, t: &Topology, hidden: &[String]) -> Finding {
     let visible = t.agents.iter().filter(|a| a.visible).count();
     let mut table = Finding::pass(format!(
         "{} GPU agent(s) in KFD{}{}, {} visible to HIP",
@@ -133,8 +161,12 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
             CheckId::GpuVisibility
         ));
     }
-    out.push(table);
+    table
+}
 
+/// KFD nodes without `gfx_target_version` (older kernels).
+fn nodes_without_isa(t: &Topology) -> Vec<Finding> {
+    let mut out = Vec::new();
     // Nodes from older kernels: no gfx_target_version.
     for a in t.agents.iter().filter(|a| a.gfx_target_version.is_none()) {
         out.push(
@@ -145,7 +177,12 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
         );
     }
 
-    // DRM cards without a KFD node.
+    out
+}
+
+/// AMD DRM cards with no KFD node (KFD skipped them).
+fn cards_without_kfd(t: &Topology) -> Vec<Finding> {
+    let mut out = Vec::new();
     let agent_slots: Vec<String> = t
         .agents
         .iter()
@@ -169,75 +206,63 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
         );
     }
 
-    // ISA support in the toolchain, per distinct target processor.
-    let mut procs: Vec<String> = t
+    out
+}
+
+/// Whether the toolchain can build for processor `p`: the ISA table, device-libs' bitcode,
+/// clang's processor list.
+fn toolchain_knows(
+    ctx: &Ctx,
+    t: &Topology,
+    p: String,
+    dirs: &[PathBuf],
+    clang: Option<&(String, Vec<String>)>,
+) -> Finding {
+    let mut ev = Vec::new();
+    let mut missing = Vec::new();
+    match processor(&p) {
+        Some(info) => ev.push(format!("rocm-doctor's ISA table knows {p} (family {}, KFD {:?})", info.family, info.kfd)),
+        None => missing.push(format!("{p} is not in rocm-doctor's ISA table (checks/isa.toml): ROCr probably does not know it either")),
+    }
+    let suffix = p.trim_start_matches("gfx");
+    if dirs.is_empty() {
+        ev.push("device-libs: no bitcode directory found (toolchain checks report that)".into());
+    } else {
+        let file = format!("oclc_isa_version_{suffix}.bc");
+        match dirs
+            .iter()
+            .map(|d| d.join(&file))
+            .find(|f| ctx.host.fs.is_file(f))
+        {
+            Some(f) => ev.push(format!("device-libs: {} exists", f.display())),
+            None => missing.push(format!(
+                "device-libs: no {file} in {}",
+                dirs.iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+    match &clang {
+        Some((cmd, list)) if list.contains(&p) => ev.push(format!("clang accepts {p} (`{cmd}`)")),
+        Some((cmd, _)) => missing.push(format!("clang does not list {p} (`{cmd}`)")),
+        None => ev.push("clang: not found or -print-supported-cpus failed; not judged here".into()),
+    }
+    ev.push("comgr's ISA list: not probed by this check".into());
+    let gpus: Vec<String> = t
         .agents
         .iter()
-        .filter_map(|a| a.target.as_ref().map(|t| t.processor.clone()))
+        .filter(|a| a.target.as_ref().is_some_and(|t| t.processor == p))
+        .map(|a| format!("node {}", a.node))
         .collect();
-    procs.sort();
-    procs.dedup();
-    if procs.is_empty() {
-        return out;
-    }
-    let dirs = bitcode_dirs(ctx);
-    let clang = clang_processors(ctx);
-    for p in procs {
-        let mut ev = Vec::new();
-        let mut missing = Vec::new();
-        match processor(&p) {
-            Some(info) => ev.push(format!("rocm-doctor's ISA table knows {p} (family {}, KFD {:?})", info.family, info.kfd)),
-            None => missing.push(format!("{p} is not in rocm-doctor's ISA table (checks/isa.toml): ROCr probably does not know it either")),
-        }
-        let suffix = p.trim_start_matches("gfx");
-        if dirs.is_empty() {
-            ev.push(
-                "device-libs: no bitcode directory found (toolchain checks report that)".into(),
-            );
-        } else {
-            let file = format!("oclc_isa_version_{suffix}.bc");
-            match dirs
-                .iter()
-                .map(|d| d.join(&file))
-                .find(|f| ctx.host.fs.is_file(f))
-            {
-                Some(f) => ev.push(format!("device-libs: {} exists", f.display())),
-                None => missing.push(format!(
-                    "device-libs: no {file} in {}",
-                    dirs.iter()
-                        .map(|d| d.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            }
-        }
-        match &clang {
-            Some((cmd, list)) if list.contains(&p) => {
-                ev.push(format!("clang accepts {p} (`{cmd}`)"))
-            }
-            Some((cmd, _)) => missing.push(format!("clang does not list {p} (`{cmd}`)")),
-            None => {
-                ev.push("clang: not found or -print-supported-cpus failed; not judged here".into())
-            }
-        }
-        ev.push("comgr's ISA list: not probed by this check".into());
-        let gpus: Vec<String> = t
-            .agents
-            .iter()
-            .filter(|a| a.target.as_ref().is_some_and(|t| t.processor == p))
-            .map(|a| format!("node {}", a.node))
-            .collect();
-        let f = if missing.is_empty() {
-            Finding::pass(format!("the toolchain knows {p} ({})", gpus.join(", ")))
-        } else {
-            Finding::fail(format!("the installed toolchain cannot build for {p} ({})", gpus.join(", ")))
-                .fix_text(format!("Install a ROCm / LLVM release that supports {p} (clang and device-libs of the same release), or build for an ISA-compatible target."))
-        };
-        out.push(
-            f.subject(p.clone())
-                .evidence_lines(ev)
-                .evidence_lines(missing),
-        );
-    }
-    out
+    let f = if missing.is_empty() {
+        Finding::pass(format!("the toolchain knows {p} ({})", gpus.join(", ")))
+    } else {
+        Finding::fail(format!("the installed toolchain cannot build for {p} ({})", gpus.join(", ")))
+            .fix_text(format!("Install a ROCm / LLVM release that supports {p} (clang and device-libs of the same release), or build for an ISA-compatible target."))
+    };
+    f.subject(p.clone())
+        .evidence_lines(ev)
+        .evidence_lines(missing)
 }

@@ -6,6 +6,7 @@ use crate::config::Profile;
 use crate::gpu::devnodes::NodeState;
 use crate::gpu::hsa;
 use crate::report::Finding;
+use std::path::{Path, PathBuf};
 
 pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     let t = ctx.inv.gpu();
@@ -27,7 +28,7 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .find(|l| l.name == "hsa-runtime64")
         .and_then(|l| l.path.clone());
-    let Some(lib) = hsa::find_library(ctx.host, preferred.as_deref()) else {
+    let Some(lib) = hsa_library(ctx, preferred.as_deref()) else {
         let msg = "libhsa-runtime64 is not installed where the loader looks";
         return vec![if runtime || has_gpu {
             Finding::fail(msg).fix_text("Install the HSA runtime (package hsa-rocr / libhsa-runtime64-1 / rocm-hip-runtime), or add its directory to LD_LIBRARY_PATH.")
@@ -155,4 +156,27 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             .fix_text(format!("Compare `rocminfo` with {}; a difference means a node the doctor considered usable is not (or the reverse).", CheckId::GpuAgents));
     }
     vec![f]
+}
+
+/// The HSA runtime to probe: the inventory's (where the loader finds it), else its soname
+/// through the one library lookup, in the loader's directories and then in `$ROCM_PATH/lib`,
+/// `$HIP_PATH/lib` and `/opt/rocm/lib` (an install the loader is not told about).
+fn hsa_library(ctx: &Ctx, preferred: Option<&Path>) -> Option<PathBuf> {
+    use crate::inventory::libraries::{find, Name, Search};
+    let host = ctx.host;
+    if let Some(p) = preferred.filter(|p| host.fs.is_file(p)) {
+        return Some(p.to_path_buf());
+    }
+    let mut more: Vec<(PathBuf, String)> = Vec::new();
+    for var in ["ROCM_PATH", "HIP_PATH"] {
+        if let Some(r) = host.env.get_nonempty(var).filter(|r| r.starts_with('/')) {
+            more.push((Path::new(&r).join("lib"), var.to_string()));
+        }
+    }
+    more.push((PathBuf::from("/opt/rocm/lib"), "/opt/rocm".to_string()));
+    let search = Search::loader(host).then(more);
+    ["libhsa-runtime64.so.1", "libhsa-runtime64.so"]
+        .into_iter()
+        .find_map(|n| find(host, &search, Name::File(n)))
+        .map(|f| f.path)
 }

@@ -42,86 +42,8 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
         }
         return g;
     }
-    let name_of = |node: u32| {
-        t.agents
-            .iter()
-            .find(|a| a.node == node)
-            .map(|a| {
-                format!(
-                    "node {node} {}{}",
-                    a.gfx.as_deref().unwrap_or("gfx?"),
-                    if a.integrated { " (iGPU)" } else { "" }
-                )
-            })
-            .unwrap_or_else(|| format!("node {node}"))
-    };
-    let list = |nodes: &[u32]| {
-        if nodes.is_empty() {
-            "none".to_string()
-        } else {
-            nodes
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{i}={}", name_of(*n)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    };
-    let mut ev = vec![format!(
-        "ROCr's GPU list (KFD order, usable nodes): {}",
-        list(&v.rocr_base)
-    )];
-    let mut problems: Vec<String> = Vec::new();
-    if let Some(val) = &v.rocr_value {
-        ev.push(format!(
-            "ROCR_VISIBLE_DEVICES={val:?} -> {}",
-            list(&v.after_rocr)
-        ));
-        if let Some(s) = &v.rocr.stop {
-            problems.push(format!(
-                "ROCR_VISIBLE_DEVICES: entry {:?} ends the list: {}",
-                s.token, s.reason
-            ));
-        }
-        if !v.rocr.ignored.is_empty() {
-            problems.push(format!("ROCR_VISIBLE_DEVICES: entries {:?} are ignored (ROCr reads at most one entry per GPU)", v.rocr.ignored));
-        }
-        if val.is_empty() {
-            problems.push(
-                "ROCR_VISIBLE_DEVICES is set but empty: ROCr then exposes no GPU at all".into(),
-            );
-        }
-    }
-    if let Some((k, val)) = &v.hip_variable {
-        ev.push(format!(
-            "{k}={val:?} (applied to ROCr's list) -> HIP devices {}",
-            list(&v.hip_order)
-        ));
-        if let Some(s) = &v.hip.stop {
-            problems.push(format!(
-                "{k}: entry {:?} ends the list: {}",
-                s.token, s.reason
-            ));
-        }
-        if !v.hip.duplicates.is_empty() {
-            problems.push(format!(
-                "{k}: repeated entries {:?} are skipped",
-                v.hip.duplicates
-            ));
-        }
-    } else {
-        ev.push(format!("HIP devices: {}", list(&v.hip_order)));
-    }
-    if let Some(c) = &v.cuda_shadowed {
-        ev.push(format!(
-            "CUDA_VISIBLE_DEVICES={c:?} is ignored because HIP_VISIBLE_DEVICES is set"
-        ));
-    }
-    if let Some(g) = &v.gpu_device_ordinal {
-        ev.push(format!(
-            "GPU_DEVICE_ORDINAL={g:?} applies to OpenCL programs only (CLR), not to HIP"
-        ));
-    }
+    let list = |nodes: &[u32]| node_list(t, nodes);
+    let (ev, problems) = what_is_set(t);
     if !t.runtime_blocked.is_empty() {
         return vec![Finding::skip(format!(
             "HIP would see no GPU: ROCr cannot initialise ({}); with that fixed it would see {}",
@@ -185,4 +107,93 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
         out.push(Finding::pass(format!("HIP sees {summary_order}")).evidence_lines(ev));
     }
     out
+}
+
+/// `0=node 1 gfx1100, 1=node 2 gfx1036 (iGPU)`, or `none`.
+fn node_list(t: &Topology, nodes: &[u32]) -> String {
+    let name_of = |node: u32| {
+        t.agents
+            .iter()
+            .find(|a| a.node == node)
+            .map(|a| {
+                format!(
+                    "node {node} {}{}",
+                    a.gfx.as_deref().unwrap_or("gfx?"),
+                    if a.integrated { " (iGPU)" } else { "" }
+                )
+            })
+            .unwrap_or_else(|| format!("node {node}"))
+    };
+    if nodes.is_empty() {
+        "none".to_string()
+    } else {
+        nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{i}={}", name_of(*n)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// What the variables select, step by step (evidence), and what is wrong in them (problems).
+fn what_is_set(t: &Topology) -> (Vec<String>, Vec<String>) {
+    let v = &t.visibility;
+    let list = |nodes: &[u32]| node_list(t, nodes);
+    let mut ev = vec![format!(
+        "ROCr's GPU list (KFD order, usable nodes): {}",
+        list(&v.rocr_base)
+    )];
+    let mut problems: Vec<String> = Vec::new();
+    if let Some(val) = &v.rocr_value {
+        ev.push(format!(
+            "ROCR_VISIBLE_DEVICES={val:?} -> {}",
+            list(&v.after_rocr)
+        ));
+        if let Some(s) = &v.rocr.stop {
+            problems.push(format!(
+                "ROCR_VISIBLE_DEVICES: entry {:?} ends the list: {}",
+                s.token, s.reason
+            ));
+        }
+        if !v.rocr.ignored.is_empty() {
+            problems.push(format!("ROCR_VISIBLE_DEVICES: entries {:?} are ignored (ROCr reads at most one entry per GPU)", v.rocr.ignored));
+        }
+        if val.is_empty() {
+            problems.push(
+                "ROCR_VISIBLE_DEVICES is set but empty: ROCr then exposes no GPU at all".into(),
+            );
+        }
+    }
+    if let Some((k, val)) = &v.hip_variable {
+        ev.push(format!(
+            "{k}={val:?} (applied to ROCr's list) -> HIP devices {}",
+            list(&v.hip_order)
+        ));
+        if let Some(s) = &v.hip.stop {
+            problems.push(format!(
+                "{k}: entry {:?} ends the list: {}",
+                s.token, s.reason
+            ));
+        }
+        if !v.hip.duplicates.is_empty() {
+            problems.push(format!(
+                "{k}: repeated entries {:?} are skipped",
+                v.hip.duplicates
+            ));
+        }
+    } else {
+        ev.push(format!("HIP devices: {}", list(&v.hip_order)));
+    }
+    if let Some(c) = &v.cuda_shadowed {
+        ev.push(format!(
+            "CUDA_VISIBLE_DEVICES={c:?} is ignored because HIP_VISIBLE_DEVICES is set"
+        ));
+    }
+    if let Some(g) = &v.gpu_device_ordinal {
+        ev.push(format!(
+            "GPU_DEVICE_ORDINAL={g:?} applies to OpenCL programs only (CLR), not to HIP"
+        ));
+    }
+    (ev, problems)
 }

@@ -1,7 +1,8 @@
 //! `toolchain.device-libs`: the bitcode clang will really link, asked from clang itself.
 
 use crate::checks::Ctx;
-use crate::inventory::devicelibs::BitcodeDir;
+use crate::inventory::clang::{ClangInfo, HipDriverView};
+use crate::inventory::devicelibs::{BitcodeDir, DeviceLibs};
 use crate::report::{Finding, Fix};
 use std::path::PathBuf;
 
@@ -30,7 +31,6 @@ fn judge(ctx: &Ctx) -> Vec<Finding> {
     };
     let view = ctx.inv.hip_driver();
     let libs = ctx.inv.device_libs();
-    let complete: Vec<&BitcodeDir> = libs.dirs.iter().filter(|d| d.is_complete()).collect();
     let dry = view
         .command
         .clone()
@@ -44,6 +44,102 @@ fn judge(ctx: &Ctx) -> Vec<Finding> {
                 .evidence_lines(view.errors.clone()),
         ];
     }
+    // "cannot find ROCm device library for ABI version 5": bitcode found, but without the
+    // oclc_abi_version file for the code object version this clang emits.
+    if let Some(e) = view.errors.iter().find(|e| e.contains("for ABI version")) {
+        return vec![abi_file_missing(clang, libs, e, dry)];
+    }
+    let Some(dir) = view.bitcode_dir() else {
+        return vec![none_linked(ctx, view, libs, dry)];
+    };
+    vec![linked_from(ctx, view, libs, dir, dry)]
+}
+
+/// clang's "cannot find ROCm device library for ABI version N" (`e`): the bitcode lacks the
+/// `oclc_abi_version` file of the code object version this clang emits.
+fn abi_file_missing(clang: &ClangInfo, libs: &DeviceLibs, e: &str, dry: String) -> Finding {
+    let abi: String = e
+        .split("for ABI version")
+        .nth(1)
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let file = format!("oclc_abi_version_{abi}00.bc");
+    Finding::fail(format!("the device libraries lack {file}, which clang {} needs", clang.version.as_deref().unwrap_or("?")))
+        .evidence(dry)
+        .evidence(e.to_string())
+        .evidence_lines(libs.dirs.iter().map(describe))
+        .fix(Fix::text(format!("The device libraries are older than this clang (it emits code object v{abi}): install device libraries of the same release as the clang, or use the clang they came with.")))
+}
+
+/// The dry run linked no bitcode: where the bitcode is, if anywhere, and what to tell clang
+/// (a warning when only hipcc would find it, a failure when a root was named explicitly).
+fn none_linked(ctx: &Ctx, view: &HipDriverView, libs: &DeviceLibs, dry: String) -> Finding {
+    let complete: Vec<&BitcodeDir> = libs.dirs.iter().filter(|d| d.is_complete()).collect();
+    let not_found = view.errors.iter().any(|e| {
+        crate::diag::classify(e)
+            .iter()
+            .any(|p| p.kind == crate::diag::ProblemKind::DeviceLibraryMissing)
+    });
+    let mut f = if let Some(best) = complete.first() {
+        let hipcc_ok = hipcc_would_find(ctx);
+        // A root named explicitly is the one every CMake HIP build in this environment
+        // hands clang: if clang finds no bitcode with it, those builds fail.
+        let explicit = explicit_root(ctx);
+        let base = if let Some(how) = &explicit {
+            Finding::fail(format!("clang finds no device libraries with {how}"))
+        } else if hipcc_ok {
+            Finding::warn("clang alone finds no device libraries (hipcc passes them itself)")
+        } else {
+            Finding::fail("clang finds no device libraries")
+        };
+        let mut fix = Fix::text(format!(
+                "Bare clang (and CMake's HIP language, which runs clang directly) looks in --rocm-path/ROCM_PATH/amdgcn/bitcode and its resource dir, not in {}. Tell it where the bitcode is: set HIP_DEVICE_LIB_PATH (clang reads it), or pass --rocm-device-lib-path={} in CMAKE_HIP_FLAGS.",
+                best.path.display(),
+                best.path.display()
+            ))
+            .set_env("HIP_DEVICE_LIB_PATH", best.path.display().to_string());
+        // clang also reports the HIP headers missing when ROCM_PATH does not lead to them.
+        if view
+            .errors
+            .iter()
+            .any(|e| e.contains("cannot find HIP runtime"))
+        {
+            if let Some(r) = ctx
+                .inv
+                .roots()
+                .iter()
+                .find(|r| r.parts.hip_headers.is_some())
+            {
+                fix = fix.set_env("ROCM_PATH", r.path.display().to_string());
+            }
+        }
+        base.fix(fix)
+    } else {
+        Finding::fail("no device-library bitcode anywhere (ocml.bc, ockl.bc, oclc_abi_version_*.bc)")
+            .fix(Fix::text("Install the ROCm device libraries (Debian/Ubuntu: rocm-device-libs; AMD: rocm-device-libs package; Nix: rocmPackages.rocm-device-libs) and point ROCM_PATH or HIP_DEVICE_LIB_PATH at them.").command("sudo apt install rocm-device-libs"))
+    };
+    f = f.evidence(dry).evidence_lines(view.errors.clone());
+    if !not_found && view.errors.is_empty() {
+        f = f.evidence("the dry run linked no -mlink-builtin-bitcode files");
+    }
+    for d in &libs.dirs {
+        f = f.evidence(describe(d));
+    }
+    f
+}
+
+/// The bitcode clang will link from `dir`: every file it names must exist, and each target
+/// ISA needs its `oclc_isa_version` file.
+fn linked_from(
+    ctx: &Ctx,
+    view: &HipDriverView,
+    libs: &DeviceLibs,
+    dir: PathBuf,
+    dry: String,
+) -> Finding {
     let targets: Vec<String> = ctx
         .inv
         .targets()
@@ -51,77 +147,6 @@ fn judge(ctx: &Ctx) -> Vec<Finding> {
         .iter()
         .map(|t| t.isa.processor.clone())
         .collect();
-    // "cannot find ROCm device library for ABI version 5": bitcode found, but without the
-    // oclc_abi_version file for the code object version this clang emits.
-    if let Some(e) = view.errors.iter().find(|e| e.contains("for ABI version")) {
-        let abi: String = e
-            .split("for ABI version")
-            .nth(1)
-            .unwrap_or("")
-            .trim()
-            .chars()
-            .take_while(|c| c.is_ascii_digit())
-            .collect();
-        let file = format!("oclc_abi_version_{abi}00.bc");
-        return vec![Finding::fail(format!("the device libraries lack {file}, which clang {} needs", clang.version.as_deref().unwrap_or("?")))
-            .evidence(dry)
-            .evidence(e.clone())
-            .evidence_lines(libs.dirs.iter().map(describe))
-            .fix(Fix::text(format!("The device libraries are older than this clang (it emits code object v{abi}): install device libraries of the same release as the clang, or use the clang they came with.")))];
-    }
-    let Some(dir) = view.bitcode_dir() else {
-        let not_found = view.errors.iter().any(|e| {
-            crate::diag::classify(e)
-                .iter()
-                .any(|p| p.kind == crate::diag::ProblemKind::DeviceLibraryMissing)
-        });
-        let mut f = if let Some(best) = complete.first() {
-            let hipcc_ok = hipcc_would_find(ctx);
-            // A root named explicitly is the one every CMake HIP build in this environment
-            // hands clang: if clang finds no bitcode with it, those builds fail.
-            let explicit = explicit_root(ctx);
-            let base = if let Some(how) = &explicit {
-                Finding::fail(format!("clang finds no device libraries with {how}"))
-            } else if hipcc_ok {
-                Finding::warn("clang alone finds no device libraries (hipcc passes them itself)")
-            } else {
-                Finding::fail("clang finds no device libraries")
-            };
-            let mut fix = Fix::text(format!(
-                    "Bare clang (and CMake's HIP language, which runs clang directly) looks in --rocm-path/ROCM_PATH/amdgcn/bitcode and its resource dir, not in {}. Tell it where the bitcode is: set HIP_DEVICE_LIB_PATH (clang reads it), or pass --rocm-device-lib-path={} in CMAKE_HIP_FLAGS.",
-                    best.path.display(),
-                    best.path.display()
-                ))
-                .set_env("HIP_DEVICE_LIB_PATH", best.path.display().to_string());
-            // clang also reports the HIP headers missing when ROCM_PATH does not lead to them.
-            if view
-                .errors
-                .iter()
-                .any(|e| e.contains("cannot find HIP runtime"))
-            {
-                if let Some(r) = ctx
-                    .inv
-                    .roots()
-                    .iter()
-                    .find(|r| r.parts.hip_headers.is_some())
-                {
-                    fix = fix.set_env("ROCM_PATH", r.path.display().to_string());
-                }
-            }
-            base.fix(fix)
-        } else {
-            Finding::fail("no device-library bitcode anywhere (ocml.bc, ockl.bc, oclc_abi_version_*.bc)")
-                .fix(Fix::text("Install the ROCm device libraries (Debian/Ubuntu: rocm-device-libs; AMD: rocm-device-libs package; Nix: rocmPackages.rocm-device-libs) and point ROCM_PATH or HIP_DEVICE_LIB_PATH at them.").command("sudo apt install rocm-device-libs"))
-        };
-        f = f.evidence(dry).evidence_lines(view.errors.clone());
-        if !not_found && view.errors.is_empty() {
-            f = f.evidence("the dry run linked no -mlink-builtin-bitcode files");
-        }
-        for d in &libs.dirs {
-            f = f.evidence(describe(d));
-        }
-        return vec![f];
-    };
     // The bitcode clang will use: every file it names must exist, and each target ISA needs its
     // oclc_isa_version file.
     let mut missing: Vec<PathBuf> = view
@@ -134,7 +159,6 @@ fn judge(ctx: &Ctx) -> Vec<Finding> {
         .find(&dir)
         .cloned()
         .or_else(|| crate::inventory::devicelibs::scan_dir(ctx.host, &dir, "clang".into()));
-    let mut f;
     let isa_missing: Vec<String> = match &listing {
         Some(l) => targets
             .iter()
@@ -154,18 +178,18 @@ fn judge(ctx: &Ctx) -> Vec<Finding> {
             missing.push(dir.join("ocml.bc / ockl.bc"));
         }
     }
-    if missing.is_empty() {
-        f = Finding::pass(format!(
+    let mut f = if missing.is_empty() {
+        Finding::pass(format!(
             "clang links device libraries from {}",
             dir.display()
-        ));
+        ))
     } else if !isa_missing.is_empty() && missing.len() == isa_missing.len() {
-        f = Finding::fail(format!("device libraries in {} lack {}", dir.display(), isa_missing.join(", ")))
-            .fix(Fix::text("These device libraries predate the target ISA: install device libraries from the same release as a clang that knows it (or drop the ISA from your target list)."));
+        Finding::fail(format!("device libraries in {} lack {}", dir.display(), isa_missing.join(", ")))
+            .fix(Fix::text("These device libraries predate the target ISA: install device libraries from the same release as a clang that knows it (or drop the ISA from your target list)."))
     } else {
-        f = Finding::fail(format!("device libraries in {} are incomplete", dir.display()))
-            .fix(Fix::text("Reinstall the device libraries of the same release as this clang (Debian: rocm-device-libs)."));
-    }
+        Finding::fail(format!("device libraries in {} are incomplete", dir.display()))
+            .fix(Fix::text("Reinstall the device libraries of the same release as this clang (Debian: rocm-device-libs)."))
+    };
     f = f.evidence_lines(missing.iter().map(|p| format!("missing: {}", p.display())));
     if let Some(l) = &listing {
         f = f.evidence(describe(l));
@@ -178,7 +202,7 @@ fn judge(ctx: &Ctx) -> Vec<Finding> {
             view.builtin_bitcode.len().saturating_sub(1)
         ));
     }
-    vec![f]
+    f
 }
 
 fn describe(d: &BitcodeDir) -> String {

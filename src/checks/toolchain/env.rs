@@ -5,126 +5,165 @@ use crate::host::io_error_text;
 use crate::report::{Finding, Fix};
 use std::path::{Path, PathBuf};
 
-/// The variables that name a ROCm root and what each must hold.
-const ROOT_VARS: &[&str] = &["ROCM_PATH", "HIP_PATH", "ROCM_HOME"];
+/// Every variable judged: those naming a ROCm root (`ROCM_PATH`, `HIP_PATH`, `ROCM_HOME`),
+/// then the compiler and bitcode directories.
+const ALL_VARS: &[&str] = &[
+    "ROCM_PATH",
+    "HIP_PATH",
+    "ROCM_HOME",
+    "HIP_CLANG_PATH",
+    "HIP_DEVICE_LIB_PATH",
+    "DEVICE_LIB_PATH",
+];
 
 pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
     let host = ctx.host;
     let mut out = Vec::new();
     let mut roots: Vec<(&str, PathBuf)> = Vec::new();
     let mut seen_any = false;
-    let all_vars = ROOT_VARS
-        .iter()
-        .chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter());
-    for var in all_vars {
+    for var in ALL_VARS {
         let Some(raw) = host.env.get_os(var) else {
             continue;
         };
         seen_any = true;
-        let Some(val) = raw.to_str() else {
-            out.push(
-                Finding::fail(format!("{var} is not valid UTF-8"))
-                    .subject(*var)
-                    .evidence(format!("{var}={}", raw.to_string_lossy()))
-                    .fix(Fix::text(format!("Set {var} to the real path; tools such as hipcc (Perl) and CMake mangle non-UTF-8 paths."))),
-            );
-            continue;
-        };
-        let trimmed = val.trim();
-        if trimmed != val || trimmed.starts_with('"') || trimmed.ends_with('"') {
-            out.push(
-                Finding::warn(format!("{var} has stray white space or quotes"))
-                    .subject(*var)
-                    .evidence(format!("{var}={val:?}"))
-                    .fix(Fix::text(format!(
-                        "Set it without quotes or spaces: export {var}={}",
-                        trimmed.trim_matches('"')
-                    ))),
-            );
-        }
-        let v = trimmed.trim_matches('"');
-        if v.is_empty() {
-            out.push(
-                Finding::warn(format!("{var} is set but empty"))
-                    .subject(*var)
-                    .fix(Fix::text(format!(
-                        "unset {var}, or set it to the install path"
-                    ))),
-            );
-            continue;
-        }
-        let p = Path::new(v);
-        if !p.is_absolute() {
-            out.push(
-                Finding::warn(format!("{var}={v} is a relative path"))
-                    .subject(*var)
-                    .fix(Fix::text(format!("Use an absolute path: its meaning changes with every tool's working directory (export {var}=$(realpath {v}))."))),
-            );
-            continue;
-        }
-        match host.fs.metadata(p) {
-            Err(e) => {
-                out.push(
-                    Finding::fail(format!("{var}={v} cannot be used: {}", io_error_text(&e)))
-                        .subject(*var)
-                        .evidence(format!("stat {v}: {}", io_error_text(&e)))
-                        .fix(fix_for(ctx, var)),
-                );
-                continue;
-            }
-            Ok(m) if !m.is_dir() => {
-                out.push(
-                    Finding::fail(format!("{var}={v} is not a directory"))
-                        .subject(*var)
-                        .fix(fix_for(ctx, var)),
-                );
-                continue;
-            }
-            Ok(_) => {}
-        }
-        if let Err(e) = host.fs.read_dir(p) {
-            out.push(
-                Finding::fail(format!("{var}={v} cannot be listed: {}", io_error_text(&e)))
-                    .subject(*var)
-                    .fix(Fix::text(format!(
-                        "Make {v} readable by this user, or point {var} elsewhere."
-                    ))),
-            );
-            continue;
-        }
-        match *var {
-            "HIP_CLANG_PATH" => {
-                if !["clang++", "clang"]
-                    .iter()
-                    .any(|n| crate::host::is_executable_at(host, &p.join(n)))
-                {
-                    out.push(
-                        Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
-                            .subject(*var)
-                            .fix(Fix::text("HIP_CLANG_PATH must name the directory of the clang binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs $HIP_CLANG_PATH/clang++.")),
-                    );
-                }
-            }
-            "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => {
-                if !host.fs.is_file(&p.join("ocml.bc")) {
-                    out.push(
-                        Finding::fail(format!("{var}={v} holds no ocml.bc"))
-                            .subject(*var)
-                            .fix(fix_for(ctx, var)),
-                    );
-                }
-            }
-            _ => {
-                let canon = host.fs.canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-                roots.push((var, canon));
-            }
+        if let Some(root) = judge_var(ctx, var, raw, &mut out) {
+            roots.push((var, root));
         }
     }
-    // Compilers write their temporary files to $TMPDIR: clang fails with "unable to make
-    // temporary file" when it is not a writable directory (measured with clang-15).
-    // Under --sysroot the tools still run on this host with this process's TMPDIR: only the
-    // real root's TMPDIR is about the diagnosed machine (under --host-root the environment is
-    // the container's, not a host user's: not judged either).
+    out.extend(tmpdir(ctx));
+    out.extend(roots_agree(&roots));
+    if out.is_empty() {
+        let summary = if seen_any {
+            "ROCm variables point at real, agreeing places"
+        } else {
+            "no ROCm variables set; tools use their defaults"
+        };
+        let mut f = Finding::pass(summary);
+        for var in ALL_VARS {
+            if let Some(v) = host.env.get_str(var) {
+                f = f.evidence(format!("{var}={v}"));
+            }
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// One variable's value: UTF-8, no stray quotes or blanks, an absolute path to a listable
+/// directory holding what the variable is for. Problems go to `out`; a root variable's
+/// canonical directory is returned for the agreement check.
+fn judge_var(
+    ctx: &Ctx,
+    var: &'static str,
+    raw: &std::ffi::OsStr,
+    out: &mut Vec<Finding>,
+) -> Option<PathBuf> {
+    let host = ctx.host;
+    let Some(val) = raw.to_str() else {
+        out.push(
+            Finding::fail(format!("{var} is not valid UTF-8"))
+                .subject(var)
+                .evidence(format!("{var}={}", raw.to_string_lossy()))
+                .fix(Fix::text(format!("Set {var} to the real path; tools such as hipcc (Perl) and CMake mangle non-UTF-8 paths."))),
+        );
+        return None;
+    };
+    let trimmed = val.trim();
+    if trimmed != val || trimmed.starts_with('"') || trimmed.ends_with('"') {
+        out.push(
+            Finding::warn(format!("{var} has stray white space or quotes"))
+                .subject(var)
+                .evidence(format!("{var}={val:?}"))
+                .fix(Fix::text(format!(
+                    "Set it without quotes or spaces: export {var}={}",
+                    trimmed.trim_matches('"')
+                ))),
+        );
+    }
+    let v = trimmed.trim_matches('"');
+    if v.is_empty() {
+        out.push(
+            Finding::warn(format!("{var} is set but empty"))
+                .subject(var)
+                .fix(Fix::text(format!(
+                    "unset {var}, or set it to the install path"
+                ))),
+        );
+        return None;
+    }
+    let p = Path::new(v);
+    if !p.is_absolute() {
+        out.push(
+            Finding::warn(format!("{var}={v} is a relative path"))
+                .subject(var)
+                .fix(Fix::text(format!("Use an absolute path: its meaning changes with every tool's working directory (export {var}=$(realpath {v}))."))),
+        );
+        return None;
+    }
+    match host.fs.metadata(p) {
+        Err(e) => {
+            out.push(
+                Finding::fail(format!("{var}={v} cannot be used: {}", io_error_text(&e)))
+                    .subject(var)
+                    .evidence(format!("stat {v}: {}", io_error_text(&e)))
+                    .fix(fix_for(ctx, var)),
+            );
+            return None;
+        }
+        Ok(m) if !m.is_dir() => {
+            out.push(
+                Finding::fail(format!("{var}={v} is not a directory"))
+                    .subject(var)
+                    .fix(fix_for(ctx, var)),
+            );
+            return None;
+        }
+        Ok(_) => {}
+    }
+    if let Err(e) = host.fs.read_dir(p) {
+        out.push(
+            Finding::fail(format!("{var}={v} cannot be listed: {}", io_error_text(&e)))
+                .subject(var)
+                .fix(Fix::text(format!(
+                    "Make {v} readable by this user, or point {var} elsewhere."
+                ))),
+        );
+        return None;
+    }
+    match var {
+        "HIP_CLANG_PATH" => {
+            if !["clang++", "clang"]
+                .iter()
+                .any(|n| crate::host::is_executable_at(host, &p.join(n)))
+            {
+                out.push(
+                    Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
+                        .subject(var)
+                        .fix(Fix::text("HIP_CLANG_PATH must name the directory of the clang binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs $HIP_CLANG_PATH/clang++.")),
+                );
+            }
+        }
+        "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => {
+            if !host.fs.is_file(&p.join("ocml.bc")) {
+                out.push(
+                    Finding::fail(format!("{var}={v} holds no ocml.bc"))
+                        .subject(var)
+                        .fix(fix_for(ctx, var)),
+                );
+            }
+        }
+        _ => return Some(host.fs.canonicalize(p).unwrap_or_else(|_| p.to_path_buf())),
+    }
+    None
+}
+
+/// Compilers write their temporary files to $TMPDIR: clang fails with "unable to make
+/// temporary file" when it is not a writable directory (measured with clang-15).
+/// Under --sysroot the tools still run on this host with this process's TMPDIR: only the
+/// real root's TMPDIR is about the diagnosed machine (under --host-root the environment is
+/// the container's, not a host user's: not judged either).
+fn tmpdir(ctx: &Ctx) -> Option<Finding> {
+    let host = ctx.host;
     if let Some(t) = host
         .env
         .get_str("TMPDIR")
@@ -147,15 +186,20 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
             }),
         };
         if let Some(why) = problem {
-            out.push(
+            return Some(
                 Finding::fail(format!("TMPDIR={t} cannot hold temporary files ({why})"))
                     .subject("TMPDIR")
                     .fix(Fix::text("clang, hipcc and the linker put their temporary files in $TMPDIR and fail with \"unable to make temporary file\". Point it at a writable directory.").set_env("TMPDIR", "/tmp")),
             );
         }
     }
-    // ROCM_PATH, HIP_PATH and ROCM_HOME must name one install (HIP_PATH=$ROCM_PATH/hip is the
-    // pre-5.x layout and still agrees).
+    None
+}
+
+/// ROCM_PATH, HIP_PATH and ROCM_HOME must name one install (HIP_PATH=$ROCM_PATH/hip is the
+/// pre-5.x layout and still agrees).
+fn roots_agree(roots: &[(&str, PathBuf)]) -> Vec<Finding> {
+    let mut out = Vec::new();
     if let Some((first_var, first)) = roots.first() {
         for (var, p) in roots.iter().skip(1) {
             let agrees = p == first || p.starts_with(first) || first.starts_with(p);
@@ -171,23 +215,6 @@ pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
                 );
             }
         }
-    }
-    if out.is_empty() {
-        let summary = if seen_any {
-            "ROCm variables point at real, agreeing places"
-        } else {
-            "no ROCm variables set; tools use their defaults"
-        };
-        let mut f = Finding::pass(summary);
-        for var in ROOT_VARS
-            .iter()
-            .chain(["HIP_CLANG_PATH", "HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"].iter())
-        {
-            if let Some(v) = host.env.get_str(var) {
-                f = f.evidence(format!("{var}={v}"));
-            }
-        }
-        out.push(f);
     }
     out
 }

@@ -1,6 +1,7 @@
-//! Glob patterns of `glob` probes, pure: brace expansion (`{a,b}`) and the match of one path
-//! component (`*`, `?`, `[abc]`, `[a-z]`, `[!abc]`). A whole component `**` (zero or more
-//! directories) is handled by the walker in `probe.rs`, which owns the I/O and its bounds.
+//! The one glob matcher, pure: brace expansion (`{a,b}`) and the match of one path component
+//! (`*`, `?`, `[abc]`, `[a-z]`, `[!abc]`). Used by the packs' `glob` probes (whose walker in
+//! `packs/probe.rs` owns the I/O, its bounds and the whole-component `**`) and by the
+//! `include` lines of `/etc/ld.so.conf` (`inventory::libraries`).
 //! The syntax follows POSIX shell pattern matching (XCU 2.13) plus the `{a,b}` and `**`
 //! extensions of bash and of the `globset` crate's documentation; the code is ours.
 
