@@ -7,6 +7,8 @@
 # (getrusage RUSAGE_SELF vs RUSAGE_CHILDREN, printed by the doctor with ROCM_DOCTOR_RUSAGE=1;
 # /usr/bin/time would report the larger of the two, usually clang's).
 # Usage: scripts/bench-doctor.sh [runs]   (needs hyperfine and the test toolchain)
+# OLD_BIN=path/to/an/older/rocm-doctor adds it to the same hyperfine run ("before", "before
+# --json") and prints the ratios, so a change is measured before and after in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-30}"
@@ -15,8 +17,11 @@ bin=target/release/rocm-doctor
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 extra=()
+if [ -n "${OLD_BIN:-}" ]; then
+  extra+=(-n "before" "$OLD_BIN" -n "before --json" "$OLD_BIN --json")
+fi
 if command -v rocm-cli >/dev/null; then
-  extra=(-n "rocm-cli diagnose --json" "rocm-cli diagnose --json")
+  extra+=(-n "rocm-cli diagnose --json" "rocm-cli diagnose --json")
 else
   echo "rocm-cli: not installed on this machine (command -v rocm-cli); no comparison with it"
 fi
@@ -37,6 +42,8 @@ med = {k: v["median"] * 1000 for k, v in r.items()}
 for k, v in med.items():
     print(f"{k:28s} median {v:8.1f} ms  (min {r[k]['min']*1000:.1f}, max {r[k]['max']*1000:.1f}, {len(r[k]['times'])} runs)")
 print(f"hipconfig --full / rocm-doctor = {med['hipconfig --full'] / med['rocm-doctor']:.2f}x")
+if "before" in med:
+    print(f"before / now: default {med['before'] / med['rocm-doctor']:.2f}x, --json {med['before --json'] / med['rocm-doctor --json']:.2f}x")
 if "rocm-cli diagnose --json" in med:
     print(f"rocm-cli diagnose --json / rocm-doctor --json = {med['rocm-cli diagnose --json'] / med['rocm-doctor --json']:.2f}x")
 own, kids = [], []
