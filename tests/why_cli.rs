@@ -1272,3 +1272,29 @@ fn an_error_from_a_clang_this_machine_lacks_is_not_ruled_out_here() {
     assert_answer(&doc, "clang-no-device-libs", "ruled-out");
     assert!(unexamined(&doc, "clang-no-device-libs").is_empty());
 }
+
+#[test]
+fn a_fault_of_the_judged_clang_does_not_confirm_an_error_from_another_clang() {
+    if need_tool("clang++-15").is_none() {
+        return;
+    }
+    // The same real build log; without HIP_DEVICE_LIB_PATH, bare clang-15 here finds no device
+    // library (toolchain.device-libs warns), which confirms the cause for an error of clang-15,
+    // not for one printed by a clang-17 in /opt/compiler-explorer that this machine lacks.
+    let text = "  cd /root/ROCm-CompilerSupport-rocm-6.1.2/build/test && /opt/compiler-explorer/clang-rocm-6.1.2/bin/clang-17 -c -emit-llvm -target amdgcn-amd-amdhsa -mcpu=gfx900 /root/ROCm-CompilerSupport-rocm-6.1.2/lib/comgr/test/source/source1.cl -o source/source1.bc\n  clang-17: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library\n";
+    let bare = "clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library";
+    let (doc, _) = why(&[], &[], bare);
+    if doc["recognised"][0]["answer"] != "confirmed" {
+        eprintln!("skipped: bare clang finds the device library here: {doc:#}");
+        return;
+    }
+    let (doc, code) = why(&[], &[], text);
+    assert_answer(&doc, "clang-no-device-libs", "undetermined");
+    assert!(
+        unexamined(&doc, "clang-no-device-libs")
+            .iter()
+            .any(|u| u["path"] == "/opt/compiler-explorer/clang-rocm-6.1.2/bin/clang-17"),
+        "{doc:#}"
+    );
+    assert_eq!(code, 0, "an unconfirmed cause is not a failure here");
+}

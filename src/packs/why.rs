@@ -206,9 +206,12 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
 /// that those checks did not examine.
 pub type Judged<'h, 'f> = (&'h Hit<'h>, &'f [Finding], Vec<Unexamined>);
 
-/// The paths the text names that the checks ruling `s` out did not examine: empty unless its
-/// checks alone rule it out (a confirmed or undecided cause has nothing to downgrade). Only
-/// the passing checks' families count (a `gpu.*` pass holds whatever compiler the text names).
+/// The paths the text names that the checks deciding `s` did not examine: empty unless its
+/// checks alone confirm or rule it out (an undecided cause has nothing to downgrade). Only the
+/// deciding checks' families count: the passing ones for a cause ruled out, the warning or
+/// failing ones for a confirmed cause (a `gpu.*` verdict holds whatever compiler the text
+/// names). A verdict about the clang the run judged says nothing about the clang that printed
+/// the error, in either direction.
 pub fn unexamined_for(
     s: &Symptom,
     findings: &[Finding],
@@ -218,22 +221,28 @@ pub fn unexamined_for(
     exists: &dyn Fn(&Path) -> bool,
 ) -> Vec<Unexamined> {
     let (answer, mine) = judge(s, findings);
-    if answer != Answer::RuledOut || named.is_empty() {
+    let deciding = |f: &&&Finding| match answer {
+        Answer::RuledOut => f.status == Status::Pass,
+        Answer::Confirmed => matches!(f.status, Status::Fail | Status::Warn),
+        Answer::Undetermined => false,
+    };
+    if answer == Answer::Undetermined || named.is_empty() {
         return Vec::new();
     }
     let families: Vec<&str> = mine
         .iter()
-        .filter(|f| f.status == Status::Pass)
+        .filter(deciding)
         .map(|f| f.id.split('.').next().unwrap_or(""))
         .collect();
     paths::unexamined(named, examined, &families, resolve, exists)
 }
 
-/// The answer once the paths are weighed: a cause is ruled out only when every path the text
-/// names that its checks depend on was examined; otherwise it is undecided.
+/// The answer once the paths are weighed: a cause is confirmed or ruled out only when every
+/// path the text names that its deciding checks depend on was examined; otherwise it is
+/// undecided.
 pub fn final_answer(s: &Symptom, findings: &[Finding], unexamined: &[Unexamined]) -> Answer {
     match judge(s, findings).0 {
-        Answer::RuledOut if !unexamined.is_empty() => Answer::Undetermined,
+        Answer::RuledOut | Answer::Confirmed if !unexamined.is_empty() => Answer::Undetermined,
         a => a,
     }
 }
@@ -267,7 +276,11 @@ pub fn render_human(judged: &[Judged]) -> String {
             Answer::Confirmed => "CONFIRMED on this machine",
             Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
             Answer::Undetermined if !unexamined.is_empty() => {
-                "not decided here: the checks below pass, but not for every path the text names"
+                if judge(sy, findings).0 == Answer::Confirmed {
+                    "not decided here: the checks below find a fault, but not in every path the text names"
+                } else {
+                    "not decided here: the checks below pass, but not for every path the text names"
+                }
             }
             Answer::Undetermined => "not decided here (the checks below could not judge it)",
         };
