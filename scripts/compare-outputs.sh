@@ -121,15 +121,36 @@ done
 # why: how the first answer moved, case by case (the catalogue grows on purpose).
 for stack in debian12 trixie sid; do
   [ -f "$out/$stack/new/why.txt" ] || continue
-  python3 - "$out/$stack/old/why.txt" "$out/$stack/new/why.txt" "$stack" <<'PY'
-import sys
+  python3 - "$out/$stack/old/why.txt" "$out/$stack/new/why.txt" "$stack" "$here" <<'PY'
+import glob, sys, tomllib
 def load(p):
     return dict(l.rstrip("\n").split(": ", 1) for l in open(p) if ": " in l)
 old, new = load(sys.argv[1]), load(sys.argv[2])
-same = sum(old[k] == new.get(k) for k in old)
-newly = sum("(unrecognised)" in old[k] and "(unrecognised)" not in new.get(k, "") for k in old)
-lost = sum("(unrecognised)" not in old[k] and "(unrecognised)" in new.get(k, "") for k in old)
-print(f"{sys.argv[3]:9s} why: {len(old)} cases: {same} same first answer, {newly} newly recognised, {lost} no longer recognised, {len(old) - same - newly - lost} with another first answer")
+def key(v):  # (symptom, answer); the class column is absent from older builds' JSON
+    t = (v or "").split()
+    return (t[0], t[2]) if len(t) >= 3 else tuple(t)
+unrec = lambda v: "(unrecognised)" in (v or "")
+n = len(old)
+newly = [k for k in old if unrec(old[k]) and not unrec(new.get(k))]
+lost = [k for k in old if not unrec(old[k]) and unrec(new.get(k))]
+both = [k for k in old if not unrec(old[k]) and not unrec(new.get(k))]
+same = [k for k in both if key(old[k]) == key(new.get(k))]
+same_sym = [k for k in both if key(old[k]) != key(new.get(k)) and key(old[k])[0] == key(new.get(k))[0]]
+other = [k for k in both if key(old[k])[0] != key(new.get(k))[0]]
+print(f"{sys.argv[3]:9s} why: {n} cases: {len(newly)} newly recognised, {len(lost)} no longer recognised; "
+      f"of {len(both)} recognised by both: {len(same)} same first symptom and answer, "
+      f"{len(same_sym)} same symptom with another answer, {len(other)} another first symptom")
+# Whether the moves went the right way: the cause class of each first symptom (the current
+# catalogue's; ids are stable) against the case's confirmed cause.
+cls, cause = {}, {}
+for f in glob.glob(f"{sys.argv[4]}/checks/packs/symptoms*.toml"):
+    cls.update({x["id"]: x["class"] for x in tomllib.load(open(f, "rb")).get("symptom", [])})
+for f in glob.glob(f"{sys.argv[4]}/tests/corpus/*.toml"):
+    cause.update({c["id"]: c["cause"] for c in tomllib.load(open(f, "rb"))["case"]})
+right = lambda k, v: cls.get(key(v)[0]) == cause.get(k)
+print(f"{'':9s}      of the {len(other)} with another first symptom, the confirmed cause first: "
+      f"{sum(right(k, old[k]) for k in other)} before, {sum(right(k, new[k]) for k in other)} after; "
+      f"worse: {', '.join(k for k in other if right(k, old[k]) and not right(k, new[k])) or 'none'}")
 PY
 done
 echo "diffs and outputs: $out"
