@@ -252,6 +252,18 @@ fn wrapper(dir: &Path, clang: &Path, flags: &str) -> PathBuf {
     w
 }
 
+/// Seed 001's set-up: clang-15 and a wrapper around it that links an x86-64 libunwind into
+/// every call, device links included (`None` without clang-15, lld-15 and libunwind-15).
+fn injecting_wrapper(dir: &Path) -> Option<(PathBuf, PathBuf)> {
+    let (clang, libdir) = clang_and_x86_unwind(dir)?;
+    let w = wrapper(
+        dir,
+        &clang,
+        &format!("-Wl,-L{} -Wl,-lunwind", libdir.display()),
+    );
+    Some((clang, w))
+}
+
 /// The device link Tensile and toolchain.link run, through `cc`: its real stderr.
 fn device_link_stderr(cc: &Path, dir: &Path) -> String {
     let out = std::process::Command::new(cc)
@@ -285,14 +297,9 @@ Tensile::WARNING: Architecture (9, 0, 0) not supported by ROCm 6.2.41134-0\n";
 #[test]
 fn tensile_arch_unsupported_is_confirmed_by_a_failing_link_and_never_ruled_out() {
     let t = tempfile::tempdir().unwrap();
-    let Some((clang, libdir)) = clang_and_x86_unwind(t.path()) else {
+    let Some((clang, w)) = injecting_wrapper(t.path()) else {
         return;
     };
-    let w = wrapper(
-        t.path(),
-        &clang,
-        &format!("-Wl,-L{} -Wl,-lunwind", libdir.display()),
-    );
     let (doc, code) = why(
         &["--clang", w.to_str().unwrap()],
         &[],
@@ -315,14 +322,9 @@ fn tensile_arch_unsupported_is_confirmed_by_a_failing_link_and_never_ruled_out()
 #[test]
 fn lld_incompatible_is_confirmed_with_the_injecting_wrapper_and_ruled_out_without() {
     let t = tempfile::tempdir().unwrap();
-    let Some((clang, libdir)) = clang_and_x86_unwind(t.path()) else {
+    let Some((clang, w)) = injecting_wrapper(t.path()) else {
         return;
     };
-    let w = wrapper(
-        t.path(),
-        &clang,
-        &format!("-Wl,-L{} -Wl,-lunwind", libdir.display()),
-    );
     let text = device_link_stderr(&w, t.path());
     // ld.lld 15 names the first object rather than the emulation: `libunwind.so is incompatible
     // with /tmp/--xxxx.o`; the symptom's patterns cover both forms.

@@ -157,7 +157,7 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
             continue;
         }
         if let Some(pat) = line.strip_prefix("include") {
-            for inc in expand_include(host, pat.trim()) {
+            for inc in super::expand::expand(host, Path::new(pat.trim())) {
                 out.extend(ld_so_conf_dirs(host, &inc, visited));
             }
         } else if line.starts_with('/') {
@@ -165,29 +165,6 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
         }
     }
     out
-}
-
-/// Expands an `include` pattern whose last component may hold wildcards (`dir/*.conf`, the
-/// form distributions use), sorted like glob(3) (`crate::glob` matches; a leading `.` only
-/// by a leading `.`, as glob(3) without `GLOB_PERIOD`, which ldconfig calls).
-fn expand_include(host: &Host, pat: &str) -> Vec<PathBuf> {
-    let p = Path::new(pat);
-    let (Some(dir), Some(name)) = (
-        p.parent(),
-        p.file_name().map(|n| n.to_string_lossy().into_owned()),
-    ) else {
-        return Vec::new();
-    };
-    if !crate::glob::has_magic(&name) {
-        return vec![p.to_path_buf()];
-    }
-    host.fs
-        .list_names(dir)
-        .into_iter()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| crate::glob::matches(&name, n))
-        .map(|n| dir.join(n))
-        .collect()
 }
 
 /// `libamdhip64.so.5.2.21153` -> `5.2.21153`.

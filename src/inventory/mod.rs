@@ -6,6 +6,7 @@
 
 pub mod clang;
 pub mod devicelibs;
+pub mod expand;
 pub mod hipcc;
 pub mod libraries;
 pub mod python;

@@ -67,8 +67,8 @@ pub fn launcher_of(head: &[u8]) -> Launcher {
     }
 }
 
-/// The site directories to look in below one prefix (patterns with `python3*` expanded by
-/// the caller).
+/// The site directories to look in below one prefix (wildcards expanded by
+/// `inventory::expand`).
 pub const PREFIX_SITES: &[&str] = &[
     "lib/python3*/site-packages",
     "lib/python3*/dist-packages",
@@ -130,7 +130,7 @@ pub fn find_package(host: &Host, name: &str) -> PackageSearch {
     }
     for p in &prefixes {
         for pat in PREFIX_SITES {
-            site_dirs.extend(expand_python3(host, &p.join(pat)));
+            site_dirs.extend(super::expand::expand(host, &p.join(pat)));
         }
     }
     let user_base = host
@@ -139,7 +139,7 @@ pub fn find_package(host: &Host, name: &str) -> PackageSearch {
         .map(PathBuf::from)
         .or_else(|| host.env.get_os("HOME").map(|h| Path::new(h).join(".local")));
     if let Some(base) = user_base.filter(|b| b.is_absolute()) {
-        site_dirs.extend(expand_python3(
+        site_dirs.extend(super::expand::expand(
             host,
             &base.join("lib/python3*/site-packages"),
         ));
@@ -212,27 +212,6 @@ fn pyenv_root(host: &Host, shim: &Path) -> PathBuf {
         .filter(|p| p.is_absolute())
         .or_else(|| shim.parent().and_then(Path::parent).map(Path::to_path_buf))
         .unwrap_or_else(|| PathBuf::from("/"))
-}
-
-/// Expands the one `python3*` component of a pattern (if any) against the directory listing.
-fn expand_python3(host: &Host, pattern: &Path) -> Vec<PathBuf> {
-    let mut parts = pattern.components();
-    let mut base = PathBuf::new();
-    for c in parts.by_ref() {
-        let s = c.as_os_str().to_string_lossy();
-        if s == "python3*" {
-            let rest: PathBuf = parts.collect();
-            return host
-                .fs
-                .list_names(&base)
-                .into_iter()
-                .filter(|n| n.to_string_lossy().starts_with("python3"))
-                .map(|n| base.join(n).join(&rest))
-                .collect();
-        }
-        base.push(c);
-    }
-    vec![base]
 }
 
 fn hits_in(host: &Host, dir: &Path, name: &str) -> Vec<PathBuf> {
