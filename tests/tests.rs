@@ -22,6 +22,7 @@ mod gpu_fixtures;
 mod gpu_isa_table;
 mod health;
 mod host_root;
+mod hostile;
 mod inspect_props;
 mod inspect_real;
 mod inspect_stream;

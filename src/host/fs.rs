@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::fs::{Metadata, ReadDir};
-use std::io::{self, Read};
+use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -243,22 +243,16 @@ impl RootedFs {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// Reads a regular file of at most `limit` bytes; a FIFO, device, socket or directory is
+    /// refused at once (`InvalidInput`, never a hang: [`super::open`]).
     pub fn read_bytes_limited(&self, p: &Path, limit: u64) -> io::Result<Vec<u8>> {
-        let f = std::fs::File::open(self.resolve_host(p)?)?;
-        let mut buf = Vec::new();
-        f.take(limit + 1).read_to_end(&mut buf)?;
-        if buf.len() as u64 > limit {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("larger than {limit} bytes"),
-            ));
-        }
-        Ok(buf)
+        super::open::read_regular(&self.resolve_host(p)?, limit)
     }
 
-    /// Opens a file for reading (for memory-mapping or streaming large inputs).
+    /// Opens a regular file for reading (for memory-mapping or streaming large inputs); what
+    /// is not a regular file is refused at once, as by [`RootedFs::read_bytes_limited`].
     pub fn open(&self, p: &Path) -> io::Result<std::fs::File> {
-        std::fs::File::open(self.resolve_host(p)?)
+        Ok(super::open::open_regular(&self.resolve_host(p)?, super::open::FinalLink::Follow)?.file)
     }
 
     /// Opens a file for reading with `O_NONBLOCK`: a character device such as `/dev/kmsg` then

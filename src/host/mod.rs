@@ -6,6 +6,7 @@
 
 mod env;
 mod fs;
+pub mod open;
 mod process;
 mod reaper;
 pub mod rusage;
