@@ -11,14 +11,19 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The share of all cases whose confirmed cause must come first from the text alone (a floor
-/// against regressions at the value reached: 150 of 165; issue 19's goal was 90%).
-const MIN_RECALL: f64 = 0.909;
+/// against regressions at the value reached: 148 of 166; issue 19's goal was 90%). It was 150 of
+/// 165 until issue 28 made three cases say what their threads say: TheRock#1258 now carries the
+/// thread's own text (its traceback came from a sibling pull request, now a case of its own),
+/// nixpkgs#207109's fix that worked was a kernel update, and ollama#11555's reporter says it works
+/// (harmless); `why` does not yet answer any of the three.
+const MIN_RECALL: f64 = 0.891;
 /// The share of recognised cases whose first answer must be the confirmed cause.
 const MIN_PRECISION: f64 = 0.90;
 /// The share of all cases answered right once the machine is asked: the cause first, or, when
 /// the case says only the machine can tell (`machine_dependent`), among the candidates whose
-/// checks `why` runs (the machine then confirms one of them).
-const MIN_DECIDABLE: f64 = 0.945;
+/// checks `why` runs (the machine then confirms one of them). At the value reached, 154 of 166
+/// (156 of 165 before the three relabels above).
+const MIN_DECIDABLE: f64 = 0.927;
 
 /// How a case's cause was confirmed in its thread: by a maintainer, by a merged fix, by the fix
 /// that worked for the person whose text it is, or `likely`: the best reading of the thread,
