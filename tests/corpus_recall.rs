@@ -11,14 +11,24 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The share of all cases whose confirmed cause must come first from the text alone (a floor
-/// against regressions at the value reached: 150 of 165; issue 19's goal was 90%).
-const MIN_RECALL: f64 = 0.909;
+/// against regressions at the value reached: 148 of 166; issue 19's goal was 90%). It was 150 of
+/// 165 until issue 28 made three cases say what their threads say: TheRock#1258 now carries the
+/// thread's own text (its traceback came from a sibling pull request, now a case of its own),
+/// nixpkgs#207109's fix that worked was a kernel update, and ollama#11555's reporter says it works
+/// (harmless); `why` does not yet answer any of the three.
+const MIN_RECALL: f64 = 0.891;
 /// The share of recognised cases whose first answer must be the confirmed cause.
 const MIN_PRECISION: f64 = 0.90;
 /// The share of all cases answered right once the machine is asked: the cause first, or, when
 /// the case says only the machine can tell (`machine_dependent`), among the candidates whose
-/// checks `why` runs (the machine then confirms one of them).
-const MIN_DECIDABLE: f64 = 0.945;
+/// checks `why` runs (the machine then confirms one of them). At the value reached, 154 of 166
+/// (156 of 165 before the three relabels above).
+const MIN_DECIDABLE: f64 = 0.927;
+
+/// How a case's cause was confirmed in its thread: by a maintainer, by a merged fix, by the fix
+/// that worked for the person whose text it is, or `likely`: the best reading of the thread,
+/// confirmed by nobody.
+const CONFIRMED: &[&str] = &["maintainer", "merged-fix", "reporter-fix", "likely"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -28,6 +38,10 @@ struct Case {
     source: String,
     confirmed: String,
     confirmed_where: String,
+    /// Who wrote `text`: `user` (a user's paste) or `maintainer` (a maintainer's reproduction);
+    /// absent means unknown (not yet read against its thread).
+    #[serde(default)]
+    author: Option<String>,
     cause: String,
     #[serde(default)]
     also: Vec<String>,
@@ -83,10 +97,18 @@ fn every_case_is_well_formed() {
                 c.id
             );
             assert!(
-                ["maintainer", "reporter-fix", "merged-fix"].contains(&c.confirmed.as_str()),
+                CONFIRMED.contains(&c.confirmed.as_str()),
                 "{file}: case {}: confirmed = {}",
                 c.id,
                 c.confirmed
+            );
+            assert!(
+                c.author
+                    .as_deref()
+                    .is_none_or(|a| ["user", "maintainer"].contains(&a)),
+                "{file}: case {}: author = {:?}",
+                c.id,
+                c.author
             );
             assert_eq!(
                 c.harmless,
@@ -113,17 +135,52 @@ struct Tally {
     decidable: usize,
 }
 
+impl Tally {
+    fn add(&mut self, o: &Outcome) {
+        self.cases += 1;
+        self.recognised += usize::from(o.recognised);
+        self.first += usize::from(o.first);
+        self.anywhere += usize::from(o.anywhere);
+        self.decidable += usize::from(o.decidable);
+    }
+
+    fn row(&self, name: &str) {
+        println!(
+            "{name:<24} {:>5}  {:>10}  {:>11}  {:>12}  {:>9}",
+            self.cases, self.recognised, self.first, self.anywhere, self.decidable
+        );
+    }
+
+    /// (recall, precision, decidable) as fractions.
+    fn rates(&self) -> (f64, f64, f64) {
+        (
+            self.first as f64 / self.cases.max(1) as f64,
+            self.first as f64 / self.recognised.max(1) as f64,
+            self.decidable as f64 / self.cases.max(1) as f64,
+        )
+    }
+}
+
+/// What `why` made of one case's text.
+struct Outcome {
+    recognised: bool,
+    first: bool,
+    anywhere: bool,
+    decidable: bool,
+}
+
 #[test]
 fn recall_and_precision_over_the_corpus() {
     let set = sources::built_in();
     let mut per_file: BTreeMap<String, Tally> = BTreeMap::new();
+    // The cases whose cause somebody confirmed (`confirmed` is not `likely`).
+    let mut confirmed = Tally::default();
     let mut misses = Vec::new();
     let mut wrong = Vec::new();
     let mut shown_by: BTreeMap<String, usize> = BTreeMap::new();
     for (file, cases) in corpus() {
         let t = per_file.entry(file.clone()).or_default();
         for c in &cases {
-            t.cases += 1;
             for h in why::candidates(&set, &c.text) {
                 *shown_by.entry(h.symptom.id.clone()).or_default() += 1;
             }
@@ -132,14 +189,21 @@ fn recall_and_precision_over_the_corpus() {
                 .iter()
                 .filter_map(|h| h.symptom.class.as_deref())
                 .collect();
+            let first = classes.first() == Some(&c.cause.as_str());
+            let anywhere = classes.contains(&c.cause.as_str());
+            let o = Outcome {
+                recognised: !hits.is_empty(),
+                first,
+                anywhere,
+                decidable: first || (c.machine_dependent && anywhere),
+            };
+            t.add(&o);
+            if c.confirmed != "likely" {
+                confirmed.add(&o);
+            }
             if hits.is_empty() {
                 misses.push(format!("{file}: {} ({})", c.id, c.cause));
-                continue;
-            }
-            t.recognised += 1;
-            if classes.first() == Some(&c.cause.as_str()) {
-                t.first += 1;
-            } else {
+            } else if !first {
                 wrong.push(format!(
                     "{file}: {} ({}): first {} [{}]",
                     c.id,
@@ -148,43 +212,31 @@ fn recall_and_precision_over_the_corpus() {
                     classes.join(", ")
                 ));
             }
-            if classes.contains(&c.cause.as_str()) {
-                t.anywhere += 1;
-            }
-            if classes.first() == Some(&c.cause.as_str())
-                || (c.machine_dependent && classes.contains(&c.cause.as_str()))
-            {
-                t.decidable += 1;
-            }
         }
     }
     let mut all = Tally::default();
     println!("corpus file              cases  recognised  cause first  cause listed  decidable");
     for (f, t) in &per_file {
-        println!(
-            "{f:<24} {:>5}  {:>10}  {:>11}  {:>12}  {:>9}",
-            t.cases, t.recognised, t.first, t.anywhere, t.decidable
-        );
+        t.row(f);
         all.cases += t.cases;
         all.recognised += t.recognised;
         all.first += t.first;
         all.anywhere += t.anywhere;
         all.decidable += t.decidable;
     }
-    let recall = all.first as f64 / all.cases as f64;
-    let precision = all.first as f64 / all.recognised.max(1) as f64;
-    let decidable = all.decidable as f64 / all.cases as f64;
-    println!(
-        "all                      {:>5}  {:>10}  {:>11}  {:>12}  {:>9}",
-        all.cases, all.recognised, all.first, all.anywhere, all.decidable
-    );
-    println!(
-        "recall (cause first / cases) {:.1}%, precision (cause first / recognised) {:.1}%, \
-         decidable with the machine {:.1}%",
-        recall * 100.0,
-        precision * 100.0,
-        decidable * 100.0
-    );
+    all.row("all");
+    confirmed.row("confirmed (not likely)");
+    let (recall, precision, decidable) = all.rates();
+    for (name, t) in [("all cases", &all), ("confirmed cases", &confirmed)] {
+        let (r, p, d) = t.rates();
+        println!(
+            "{name}: recall (cause first / cases) {:.1}%, precision (cause first / recognised) \
+             {:.1}%, decidable with the machine {:.1}%",
+            r * 100.0,
+            p * 100.0,
+            d * 100.0
+        );
+    }
     for m in &misses {
         println!("not recognised: {m}");
     }
