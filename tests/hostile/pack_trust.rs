@@ -126,7 +126,8 @@ fn as_root_another_users_xdg_config_is_skipped_with_a_note() {
     }
     let t = pack_dir();
     let marker = t.path().join("ran");
-    // nobody's ~/.config, as `sudo -E` keeps XDG_CONFIG_HOME.
+    // nobody's ~/.config, as `sudo -E` keeps XDG_CONFIG_HOME. The pack itself is root's (as a
+    // file left there by an earlier `sudo -E` run is), but nobody may replace it at will.
     let cfg = t.path().join("config");
     let d = cfg.join("rocm-doctor/checks.d");
     std::fs::create_dir_all(&d).unwrap();
@@ -136,7 +137,7 @@ fn as_root_another_users_xdg_config_is_skipped_with_a_note() {
         &command_pack(&format!("touch {}", marker.display())),
         0o644,
     );
-    for x in [&cfg, &cfg.join("rocm-doctor"), &d, &p] {
+    for x in [&cfg, &cfg.join("rocm-doctor"), &d] {
         give_to_nobody(x);
     }
     let (doc, load) = run(&[], &[("XDG_CONFIG_HOME", &cfg)]);
