@@ -332,13 +332,23 @@ fn vet_dir(fd: &OwnedFd, path: &Path, owners: Owners) -> Result<(), Refusal> {
         )));
     }
     if mode & 0o022 != 0 {
-        let shared = if mode & 0o1000 != 0 {
-            " (a shared sticky directory such as /tmp is not a place for a file the doctor runs commands from)"
+        // Never advise `chmod go-w /tmp`: a shared sticky directory is meant to be shared.
+        let (what, fix) = if mode & 0o1000 != 0 {
+            (
+                "a shared sticky directory, whose other users choose which names exist in it",
+                "move the file to a directory only root or you can write (/etc/rocm-doctor/checks.d, your home)".to_string(),
+            )
         } else {
-            ""
+            (
+                "writable by its group or by others",
+                format!(
+                    "chmod go-w {}, or move the file to a directory only its owner can write",
+                    path.display()
+                ),
+            )
         };
         return Err(Refusal::Untrusted(format!(
-            "refused: the directory {} on the path is writable by its group or by others (mode {mode:o}, owner uid {}){shared}; whoever can write it could swap the file. Fix: chmod go-w {0}, or move the file to a directory only its owner can write",
+            "refused: the directory {} on the path is {what} (mode {mode:o}, owner uid {}); whoever can write it could swap the file. Fix: {fix}",
             path.display(),
             st.st_uid,
         )));
