@@ -22,7 +22,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 fn scaffold(args: &[&str]) -> (tempfile::TempDir, std::process::Output) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let t = tempfile::tempdir().unwrap();
+    let t = crate::common::pack_dir();
     for d in ["src", "checks", "scripts"] {
         copy_tree(&root.join(d), &t.path().join(d));
     }

@@ -53,7 +53,7 @@ fn run_pack(p: &Path, id: &str, extra: &[&str], env: &[(&str, &str)]) -> serde_j
 
 #[test]
 fn unknown_keys_give_line_column_and_did_you_mean() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = one_check(
         "[[check.probe]]\nname = \"a\"\nkind = \"env\"\nvar = \"X\"\n",
         "[[check.rule]]\nstatus = \"pass\"\nmesage = \"hi\"\n",
@@ -71,7 +71,7 @@ fn unknown_keys_give_line_column_and_did_you_mean() {
 
 #[test]
 fn misspelt_enums_and_wrong_types_are_located() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = one_check(
         "[[check.probe]]\nname = \"a\"\nkind = \"evn\"\nvar = \"X\"\n",
         "[[check.rule]]\nstatus = \"pass\"\nmessage = \"hi\"\n",
@@ -99,7 +99,7 @@ fn misspelt_enums_and_wrong_types_are_located() {
 
 #[test]
 fn semantic_errors_name_the_place() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = one_check(
         "[[check.probe]]\nname = \"arch\"\nkind = \"env\"\nvar = \"X\"\nregex = 'v(\\d+)'\n\n[[check.probe]]\nname = \"f\"\nkind = \"fact\"\nfact = \"gpu.isa\"\n",
         "[[check.rule]]\nif = [\"!acrh.found\"]\nstatus = \"fail\"\nmessage = \"bad {arch.2}\"\n",
@@ -125,7 +125,7 @@ fn semantic_errors_name_the_place() {
 
 #[test]
 fn huge_and_deeply_nested_packs_are_refused_quickly() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let huge = format!("{HEAD}# {}\n", "x".repeat(400 * 1024));
     let (code, out) = lint(&pack(t.path(), "huge.toml", &huge));
     assert_eq!(code, 1);
@@ -152,7 +152,7 @@ fn huge_and_deeply_nested_packs_are_refused_quickly() {
 
 #[test]
 fn regex_bombs_are_rejected_or_run_in_linear_time() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     // Too big to compile within the size limit: a clear error, not minutes of work.
     let text = one_check(
         "[[check.probe]]\nname = \"a\"\nkind = \"env\"\nvar = \"X\"\nregex = '((((a{100}){100}){100}){100})'\n",
@@ -178,7 +178,7 @@ fn regex_bombs_are_rejected_or_run_in_linear_time() {
 
 #[test]
 fn a_hanging_command_is_killed_by_its_timeout() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = one_check(
         "[[check.probe]]\nname = \"slow\"\nkind = \"command\"\nargv = [\"sleep\", \"600\"]\ntimeout = 1\n",
         "[[check.rule]]\nif = [\"!slow.found\"]\nstatus = \"warn\"\nmessage = \"slow did not finish\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"done\"\n",
@@ -192,7 +192,7 @@ fn a_hanging_command_is_killed_by_its_timeout() {
 
 #[test]
 fn a_broken_pack_becomes_an_error_finding_and_the_rest_still_runs() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let p = pack(
         t.path(),
         "broken.toml",
@@ -224,13 +224,16 @@ fn a_broken_pack_becomes_an_error_finding_and_the_rest_still_runs() {
 #[test]
 fn unsafe_pack_files_are_refused() {
     use std::os::unix::fs::PermissionsExt;
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = one_check("", "[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n");
     let p = pack(t.path(), "ww.toml", &text);
     std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o666)).unwrap();
     let (code, out) = lint(&p);
     assert_eq!(code, 1);
-    assert!(out.contains("world-writable"), "{out}");
+    assert!(
+        out.contains("mode 666") && out.contains("chmod go-w"),
+        "{out}"
+    );
     if nix::unistd::geteuid().is_root() {
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
         std::os::unix::fs::chown(&p, Some(4321), None).unwrap();
@@ -253,7 +256,7 @@ fn unsafe_pack_files_are_refused() {
 
 #[test]
 fn packs_come_from_xdg_config_and_show_their_origin() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let d = t.path().join("rocm-doctor/checks.d");
     std::fs::create_dir_all(&d).unwrap();
     let text = one_check(
@@ -303,7 +306,7 @@ fn packs_come_from_xdg_config_and_show_their_origin() {
 
 #[test]
 fn file_glob_and_kfd_probes_read_the_sysroot() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = format!(
         "{HEAD}
 [[check]]
@@ -380,7 +383,7 @@ fn command_library_and_version_probes_use_the_real_toolchain() {
     if need_tool("hipcc").is_none() {
         return;
     }
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let text = format!(
         "{HEAD}
 [[check]]
@@ -437,7 +440,7 @@ message = \"cc={{cc}} hip={{hip}} root={{root}} missing={{root.missing}}\"
 #[test]
 fn globs_support_double_star_classes_and_braces_and_survive_loops() {
     use std::os::unix::fs::symlink;
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let root = t.path().join("root");
     let touch = |rel: &str| {
         let p = root.join(rel);
@@ -514,7 +517,7 @@ fn globs_support_double_star_classes_and_braces_and_survive_loops() {
 
 #[test]
 fn a_symptoms_carried_group_must_exist_and_come_from_its_own_text() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let sym = |with: &str, text: &str| {
         format!(
             "{HEAD}\n[[symptom]]\nid = \"s\"\ntitle = \"t\"\npatterns = [\"invalid target ID '(?P<isa>[^']*)'\"]\ntext = \"{text}\"\nsource = \"s\"\ncause = \"c\"\nfix = \"f\"\nchecks = [\"targets.isa\"]\nwith = {{ isa = \"{with}\" }}\n"
@@ -545,7 +548,7 @@ fn a_symptoms_carried_group_must_exist_and_come_from_its_own_text() {
 
 #[test]
 fn a_symptoms_differing_group_must_exist_and_differ_in_its_own_text() {
-    let t = tempfile::tempdir().unwrap();
+    let t = pack_dir();
     let sym = |differ: &str, text: &str| {
         format!(
             "{HEAD}\n[[symptom]]\nid = \"s\"\ntitle = \"t\"\npatterns = ['(?P<lib>lib\\w+)\\.so\\.(?P<ver>[\\d.]+)']\ntext = \"{text}\"\nsource = \"s\"\ncause = \"c\"\nfix = \"f\"\nchecks = [\"runtime.load\"]\ndiffer = \"{differ}\"\n"
@@ -565,7 +568,7 @@ fn a_symptoms_differing_group_must_exist_and_differ_in_its_own_text() {
 
 #[test]
 fn a_misspelt_check_in_a_symptom_breaks_its_pack_with_file_line_and_a_suggestion() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = pack_dir();
     let pack = dir.path().join("site.toml");
     std::fs::write(
         &pack,
@@ -627,7 +630,7 @@ fn pack_checks_are_in_the_generated_docs_and_selectable_with_suggestions() {
 
 #[test]
 fn a_rule_may_not_say_error_which_is_the_doctors_own() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = pack_dir();
     let pack = dir.path().join("site.toml");
     std::fs::write(
         &pack,

@@ -43,15 +43,80 @@ log() {
     fi
 }
 
+# settings_refusal FD: why the settings file open on descriptor FD must not be sourced, or
+# nothing. The scripts run as root, so the file decides what root runs: the rule of OpenSSH's
+# StrictModes and of sudo's sudoers.d (docs/security.md, section 1), judged through the open
+# descriptor (`stat -L /dev/fd/FD` is fstat(2) of the opened file, proc(5)), so the file checked
+# is the file sourced: a regular file owned by root (or by the user running the script), that
+# neither its group nor others may write, in a directory with the same owners and that neither
+# its group nor others may write (a sticky /tmp is refused too).
+settings_refusal() {
+    local fd=$1 me st uid mode type real dir
+    me=$(id -u)
+    st=$(stat -L -c '%u %a %F' "/dev/fd/$fd" 2>/dev/null) || {
+        echo "cannot stat it"
+        return
+    }
+    read -r uid mode type <<<"$st"
+    case $type in
+    'regular file' | 'regular empty file') ;;
+    *)
+        echo "it is not a regular file but a $type"
+        return
+        ;;
+    esac
+    if [ "$uid" != 0 ] && [ "$uid" != "$me" ]; then
+        echo "it is owned by uid $uid, not by root"
+        return
+    fi
+    if ((8#$mode & 8#022)); then
+        echo "its group or others may write it (mode $mode)"
+        return
+    fi
+    # The directory the opened file is in (its path as the kernel knows it, proc(5)).
+    real=$(readlink "/proc/self/fd/$fd" 2>/dev/null) || real=
+    case $real in
+    /*) ;;
+    *)
+        echo "cannot tell which directory it is in"
+        return
+        ;;
+    esac
+    dir=${real%/*}
+    dir=${dir:-/}
+    st=$(stat -c '%u %a' -- "$dir" 2>/dev/null) || {
+        echo "cannot stat its directory $dir"
+        return
+    }
+    read -r uid mode <<<"$st"
+    if [ "$uid" != 0 ] && [ "$uid" != "$me" ]; then
+        echo "its directory $dir is owned by uid $uid, not by root"
+    elif ((8#$mode & 8#022)); then
+        echo "its directory $dir may be written by its group or others (mode $mode)"
+    fi
+}
+
 load_settings() {
-    local _rd_cfg=${ROCM_DOCTOR_CONFIG:-/etc/default/rocm-doctor} _rd_v
+    local _rd_cfg=${ROCM_DOCTOR_CONFIG:-/etc/default/rocm-doctor} _rd_v _rd_fd _rd_why
     local -A _rd_env=()
     if [ ! -e "$_rd_cfg" ]; then
         [ -n "${ROCM_DOCTOR_CONFIG:-}" ] && log err "settings file $_rd_cfg (ROCM_DOCTOR_CONFIG) does not exist"
         return 0
     fi
-    if [ ! -r "$_rd_cfg" ]; then
+    # Not a regular file (a FIFO would block the open below): refused by path before opening;
+    # the descriptor is judged again after.
+    if [ ! -f "$_rd_cfg" ]; then
+        log err "refused the settings file $_rd_cfg: it is not a regular file; using the defaults"
+        return 0
+    fi
+    if ! { exec {_rd_fd}<"$_rd_cfg"; } 2>/dev/null; then
         log err "cannot read the settings file $_rd_cfg"
+        return 0
+    fi
+    _rd_why=$(settings_refusal "$_rd_fd")
+    if [ -n "$_rd_why" ]; then
+        exec {_rd_fd}<&-
+        log err "refused the settings file $_rd_cfg: $_rd_why; using the defaults. Fix: chown root:root $_rd_cfg; chmod go-w $_rd_cfg and its directory"
         return 0
     fi
     for _rd_v in ROCM_DOCTOR ROCM_DOCTOR_ARGS ROCM_DOCTOR_TIMEOUT ROCM_DOCTOR_PROLOG_ARGS ROCM_DOCTOR_PROLOG_TIMEOUT; do
@@ -59,8 +124,9 @@ load_settings() {
     done
     set -a
     # shellcheck source=/dev/null
-    . "$_rd_cfg" || log err "the settings file $_rd_cfg failed (status $?); using what it set"
+    . "/dev/fd/$_rd_fd" || log err "the settings file $_rd_cfg failed (status $?); using what it set"
     set +a
+    exec {_rd_fd}<&-
     for _rd_v in "${!_rd_env[@]}"; do printf -v "$_rd_v" '%s' "${_rd_env[$_rd_v]}"; done
 }
 load_settings

@@ -10,6 +10,7 @@ pub mod open;
 mod process;
 mod reaper;
 pub mod rusage;
+pub mod trust;
 mod which;
 
 pub use env::Env;

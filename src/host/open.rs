@@ -105,7 +105,7 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     open_regular(path, FinalLink::Follow)?.read_capped(limit)
 }
 
-fn clear_nonblocking(file: &File) -> io::Result<()> {
+pub(crate) fn clear_nonblocking(file: &File) -> io::Result<()> {
     use nix::fcntl::{fcntl, FcntlArg, OFlag};
     let fd = file.as_raw_fd();
     let flags = fcntl(fd, FcntlArg::F_GETFL).map_err(io::Error::from)?;

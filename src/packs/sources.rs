@@ -5,13 +5,16 @@
 //!
 //! These are the operator's configuration, so they are read on the machine the doctor runs on,
 //! also with --sysroot (which changes what the checks look at, not which checks run). Packs can
-//! run commands: a file that is world-writable or owned by a user other than root and the
-//! doctor's own user is refused.
+//! run commands, so every file is opened through [`crate::host::trust`] (docs/security.md,
+//! section 1): walked from `/` by descriptor, every directory on the way owned by root or the
+//! doctor's user and writable by nobody else, the file itself likewise, and read through the
+//! descriptor that was judged. As root only root-owned files and directories pass, so another
+//! user's `$XDG_CONFIG_HOME` (kept by `sudo -E`) is skipped, with a `packs.load` entry saying why.
 
 use super::compile::{self, MAX_FILE_BYTES};
 use super::{Loaded, Origin, PackSet};
 use crate::data::DataError;
-use std::os::unix::fs::MetadataExt;
+use crate::host::trust::{self, Either, Owners, Refusal, TrustedDir};
 use std::path::{Path, PathBuf};
 
 /// The packs shipped with the doctor (`checks/packs/`).
@@ -63,15 +66,13 @@ pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> Pack
         origin: Origin::BuiltIn("checks/known-issues.toml"),
         pack: crate::inspect::known_issues::pack::pack(),
     });
-    let mut dirs = vec![PathBuf::from(SYSTEM_DIR)];
-    dirs.extend(user_dir(env));
-    for d in dirs {
-        if d.is_dir() {
-            load_path(&mut set, &d);
-        }
+    let owners = Owners::current();
+    load_config_dir(&mut set, Path::new(SYSTEM_DIR), owners, false);
+    if let Some(d) = user_dir(env) {
+        load_config_dir(&mut set, &d, owners, true);
     }
     for p in extra {
-        load_path(&mut set, p);
+        load_path(&mut set, p, owners);
     }
     check_references(&mut set);
     set
@@ -151,38 +152,83 @@ impl PackSet {
     }
 }
 
-fn load_path(set: &mut PackSet, p: &Path) {
-    match std::fs::metadata(p) {
-        Ok(m) if m.is_dir() => {
-            let mut files: Vec<PathBuf> = match std::fs::read_dir(p) {
-                Ok(rd) => rd
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|f| f.extension().is_some_and(|e| e == "toml"))
-                    .collect(),
-                Err(e) => {
-                    broken(set, p, format!("cannot list the directory: {e}"));
-                    return;
-                }
-            };
-            files.sort();
-            if files.len() > MAX_FILES_PER_DIR {
-                broken(
-                    set,
-                    p,
-                    format!(
-                        "{} pack files; at most {MAX_FILES_PER_DIR} are read",
-                        files.len()
-                    ),
-                );
-                files.truncate(MAX_FILES_PER_DIR);
-            }
-            for f in files {
-                load_file(set, &f);
-            }
+/// The system or user checks.d: absent is normal (not even a note); present but refused is a
+/// broken entry naming the rule.
+fn load_config_dir(set: &mut PackSet, d: &Path, owners: Owners, per_user: bool) {
+    // Whether it exists at all, by path: a missing directory under a path the rule would
+    // refuse (HOME=/tmp in a container) is no reason for a finding. What is read is decided
+    // by the walk below.
+    if !d.is_dir() {
+        return;
+    }
+    match trust::open_dir(d, owners) {
+        Ok(dir) => load_dir(set, d, &dir),
+        Err(Refusal::Missing(_)) => {}
+        Err(e) if per_user && owners.euid == 0 => broken(
+            set,
+            d,
+            format!(
+                "skipped: as root the doctor loads a per-user checks.d only when it and every directory above it are root's and writable by nobody else (is XDG_CONFIG_HOME or HOME another user's, kept by sudo -E?); {e}. Fix: install site packs in {SYSTEM_DIR}"
+            ),
+        ),
+        Err(e) => broken(set, d, e.to_string()),
+    }
+}
+
+fn load_path(set: &mut PackSet, p: &Path, owners: Owners) {
+    match trust::open_any(p, owners) {
+        Ok(Either::Dir(dir)) => load_dir(set, p, &dir),
+        Ok(Either::File(f)) => {
+            let name = p.display().to_string();
+            let text = read_opened(f).map_err(|e| DataError::whole(&name, e));
+            push(set, Origin::File(p.to_path_buf()), text, &name);
         }
-        Ok(_) => load_file(set, p),
-        Err(e) => broken(set, p, format!("cannot use it: {e}")),
+        Err(Refusal::Missing(_)) => broken(
+            set,
+            p,
+            format!(
+                "cannot use it: {}",
+                std::io::Error::from_raw_os_error(nix::libc::ENOENT)
+            ),
+        ),
+        Err(e) => broken(set, p, e.to_string()),
+    }
+}
+
+/// Every `*.toml` of a vetted directory, listed and opened through its descriptor; `shown` is
+/// the path the user gave (the packs' origins are named under it).
+fn load_dir(set: &mut PackSet, shown: &Path, dir: &TrustedDir) {
+    let mut names: Vec<std::ffi::OsString> = match dir.names() {
+        Ok(n) => n
+            .into_iter()
+            .filter(|n| Path::new(n).extension().is_some_and(|e| e == "toml"))
+            .collect(),
+        Err(e) => {
+            broken(set, shown, format!("cannot list the directory: {e}"));
+            return;
+        }
+    };
+    names.sort();
+    if names.len() > MAX_FILES_PER_DIR {
+        broken(
+            set,
+            shown,
+            format!(
+                "{} pack files; at most {MAX_FILES_PER_DIR} are read",
+                names.len()
+            ),
+        );
+        names.truncate(MAX_FILES_PER_DIR);
+    }
+    for n in names {
+        let f = shown.join(&n);
+        let name = f.display().to_string();
+        let text = dir
+            .open_file(&n)
+            .map_err(|e| e.to_string())
+            .and_then(read_opened)
+            .map_err(|e| DataError::whole(&name, e));
+        push(set, Origin::File(f), text, &name);
     }
 }
 
@@ -193,43 +239,24 @@ fn broken(set: &mut PackSet, p: &Path, msg: String) {
     });
 }
 
-/// Why a pack file must not be trusted, if it must not.
-pub fn unsafe_owner(meta: &std::fs::Metadata, my_uid: u32) -> Option<String> {
-    if meta.mode() & 0o002 != 0 {
-        return Some(format!(
-            "refused: the file is world-writable (mode {:o}); anyone could make the doctor run their commands. Fix: chmod o-w",
-            meta.mode() & 0o7777
-        ));
-    }
-    if meta.uid() != 0 && meta.uid() != my_uid {
-        return Some(format!(
-            "refused: the file is owned by uid {}, neither root nor the user running the doctor (uid {my_uid}); packs can run commands",
-            meta.uid()
-        ));
-    }
-    None
+/// Reads and checks one pack file (used by `checks lint`; a run loads through the same walk).
+pub fn read_pack_file(p: &Path) -> Result<String, String> {
+    let f = trust::open_file(p, Owners::current()).map_err(|e| e.to_string())?;
+    read_opened(f)
 }
 
-/// Reads and checks one pack file (used by loading and by `checks lint`).
-pub fn read_pack_file(p: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(p).map_err(|e| format!("cannot read it: {e}"))?;
-    if let Some(why) = unsafe_owner(&meta, nix::unistd::geteuid().as_raw()) {
-        return Err(why);
-    }
-    if meta.len() > MAX_FILE_BYTES as u64 {
+/// The text of a vetted pack file, read through its descriptor with the size cap.
+fn read_opened(f: crate::host::open::OpenedFile) -> Result<String, String> {
+    if f.meta.len() > MAX_FILE_BYTES as u64 {
         return Err(format!(
             "the file is {} bytes; a pack may have at most {MAX_FILE_BYTES}",
-            meta.len()
+            f.meta.len()
         ));
     }
-    let bytes = std::fs::read(p).map_err(|e| format!("cannot read it: {e}"))?;
+    let bytes = f
+        .read_capped(MAX_FILE_BYTES as u64)
+        .map_err(|e| format!("cannot read it: {e}"))?;
     String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
-}
-
-fn load_file(set: &mut PackSet, p: &Path) {
-    let name = p.display().to_string();
-    let text = read_pack_file(p).map_err(|e| DataError::whole(&name, e));
-    push(set, Origin::File(p.to_path_buf()), text, &name);
 }
 
 fn push(set: &mut PackSet, origin: Origin, text: Result<String, DataError>, name: &str) {

@@ -158,3 +158,16 @@ pub fn dir_with_mode(t: &Path, name: &str, mode: u32) -> PathBuf {
     std::fs::set_permissions(&d, std::fs::Permissions::from_mode(mode)).unwrap();
     d
 }
+
+/// A temporary directory for pack files whose whole path passes the pack trust rule
+/// (docs/security.md, section 1): under the target directory rather than the shared, sticky
+/// `/tmp` (which the rule refuses), mode 0755, owned by whoever runs the tests.
+pub fn pack_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("packs");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let t = tempfile::tempdir_in(&base).unwrap();
+    std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    t
+}
