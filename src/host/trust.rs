@@ -8,9 +8,14 @@
 //! descriptor is judged by `fstat(2)`, never by a second look at the path:
 //!
 //! - every directory on the way must be owned by root or by the user running the doctor (as
-//!   root: by root only) and writable by neither its group nor others. A sticky world-writable
-//!   directory such as `/tmp` is refused too: whoever can create entries in it chooses what
-//!   the next component is before the doctor first looks.
+//!   root: by root only) and writable by neither its group nor others, with one exception: a
+//!   *sticky* directory of a trusted owner (`/tmp`, mode 1777) may be shared, because in it
+//!   "only the file's owner, the directory's owner, or root can rename or delete" an entry
+//!   (inode(7), "The file type and mode", S_ISVTX). The entry the walk takes from such a
+//!   directory must then itself be owned by a trusted user (a link checked with
+//!   `fstatat(AT_SYMLINK_NOFOLLOW)` before it is read, a directory or file by its descriptor),
+//!   as the kernel's `protected_symlinks` does for links (proc_sys_fs(5)). A shared directory
+//!   is never *listed* as a checks.d: its other users choose which names exist in it.
 //! - a symbolic link met on the way is followed only because the directory holding it passed
 //!   (nobody else could have made or changed it): `readlinkat(2)`, then the walk goes on with
 //!   the link's target, vetted the same way. At most [`MAX_LINKS`] links are followed (the
@@ -93,6 +98,8 @@ impl std::fmt::Display for Refusal {
 struct Vetted {
     fd: Arc<OwnedFd>,
     path: PathBuf,
+    /// A sticky directory others may create entries in (see the module's rule).
+    shared: bool,
 }
 
 /// A directory whose whole path passed the rule, with its descriptor.
@@ -118,7 +125,7 @@ pub fn open_file(path: &Path, owners: Owners) -> Result<OpenedFile, Refusal> {
 pub fn open_dir(path: &Path, owners: Owners) -> Result<TrustedDir, Refusal> {
     let (stack, comps) = start(path, owners)?;
     match walk(stack, comps, false, owners)? {
-        Walked::Dir(stack) => Ok(TrustedDir { stack, owners }),
+        Walked::Dir(stack) => listable(stack, owners),
         Walked::File(_) => unreachable!("a walk for a directory opens directories only"),
     }
 }
@@ -128,8 +135,20 @@ pub fn open_any(path: &Path, owners: Owners) -> Result<Either, Refusal> {
     let (stack, comps) = start(path, owners)?;
     match walk(stack, comps, true, owners)? {
         Walked::File(f) => Ok(Either::File(f)),
-        Walked::Dir(stack) => Ok(Either::Dir(TrustedDir { stack, owners })),
+        Walked::Dir(stack) => Ok(Either::Dir(listable(stack, owners)?)),
     }
+}
+
+/// A walked directory as one whose entries may be listed and trusted: not a shared one.
+fn listable(stack: Vec<Vetted>, owners: Owners) -> Result<TrustedDir, Refusal> {
+    let last = stack.last().expect("the root at least");
+    if last.shared {
+        return Err(Refusal::Untrusted(format!(
+            "refused: the directory {} is a shared sticky directory, whose other users choose which names exist in it; its files are not listed as packs. Fix: move the packs to a directory only root or you can write (/etc/rocm-doctor/checks.d, your home)",
+            last.path.display()
+        )));
+    }
+    Ok(TrustedDir { stack, owners })
 }
 
 /// What [`open_any`] found.
@@ -195,10 +214,11 @@ fn start(path: &Path, owners: Owners) -> Result<(Vec<Vetted>, VecDeque<OsString>
     };
     let root = Path::new("/");
     let fd = open_dir_at(None, root).map_err(|e| io_refusal(root, e))?;
-    vet_dir(&fd, root, owners)?;
+    let shared = vet_dir(&fd, root, owners)?;
     let stack = vec![Vetted {
         fd: Arc::new(fd),
         path: root.to_path_buf(),
+        shared,
     }];
     Ok((stack, components(&abs)))
 }
@@ -231,6 +251,9 @@ fn walk(
         let here = stack.last().expect("the root at least");
         let path = here.path.join(&name);
         let dirfd = here.fd.as_raw_fd();
+        if here.shared {
+            entry_owned_by_trusted(dirfd, &name, &path, owners)?;
+        }
         // The directory holding `name` passed, so nobody untrusted can make or change a link
         // here: reading it and then opening with O_NOFOLLOW cannot race.
         match nix::fcntl::readlinkat(Some(dirfd), name.as_os_str()) {
@@ -268,10 +291,11 @@ fn walk(
                 .map_err(|e| Refusal::Io(format!("cannot read {}: {e}", path.display())))?;
             if meta.is_dir() {
                 let fd = OwnedFd::from(file);
-                vet_dir(&fd, &path, owners)?;
+                let shared = vet_dir(&fd, &path, owners)?;
                 stack.push(Vetted {
                     fd: Arc::new(fd),
                     path,
+                    shared,
                 });
                 return Ok(Walked::Dir(stack));
             }
@@ -288,10 +312,11 @@ fn walk(
             return Ok(Walked::File(OpenedFile { file, meta }));
         }
         let fd = open_dir_at(Some(dirfd), Path::new(&name)).map_err(|e| io_refusal(&path, e))?;
-        vet_dir(&fd, &path, owners)?;
+        let shared = vet_dir(&fd, &path, owners)?;
         stack.push(Vetted {
             fd: Arc::new(fd),
             path,
+            shared,
         });
     }
     if file_at_end && stack.len() == 1 {
@@ -319,8 +344,32 @@ fn open_dir_at(dirfd: Option<i32>, name: &Path) -> nix::Result<OwnedFd> {
     }
 }
 
-/// The directory rule, on the directory's descriptor.
-fn vet_dir(fd: &OwnedFd, path: &Path, owners: Owners) -> Result<(), Refusal> {
+/// An entry of a shared sticky directory must be owned by a trusted user: nobody else can then
+/// rename, replace or delete it (S_ISVTX), so what is read through it next is what they put
+/// there. Checked without following a link (`AT_SYMLINK_NOFOLLOW`), before the link is read.
+fn entry_owned_by_trusted(
+    dirfd: i32,
+    name: &OsStr,
+    path: &Path,
+    owners: Owners,
+) -> Result<(), Refusal> {
+    let st = nix::sys::stat::fstatat(Some(dirfd), name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW)
+        .map_err(|e| io_refusal(path, e))?;
+    if owners.allows(st.st_uid) {
+        return Ok(());
+    }
+    Err(Refusal::Untrusted(format!(
+        "refused: {} is in a shared sticky directory and owned by uid {}; {}. Fix: keep packs in a directory owned by root (/etc/rocm-doctor/checks.d) or by you",
+        path.display(),
+        st.st_uid,
+        owners.who()
+    )))
+}
+
+/// The directory rule, on the directory's descriptor: `Ok(true)` for a shared sticky directory
+/// of a trusted owner (its entries are then vetted one by one), `Ok(false)` for one only its
+/// owner can write.
+fn vet_dir(fd: &OwnedFd, path: &Path, owners: Owners) -> Result<bool, Refusal> {
     let st = nix::sys::stat::fstat(fd.as_raw_fd()).map_err(|e| io_refusal(path, e))?;
     let mode = st.st_mode & 0o7777;
     if !owners.allows(st.st_uid) {
@@ -332,28 +381,18 @@ fn vet_dir(fd: &OwnedFd, path: &Path, owners: Owners) -> Result<(), Refusal> {
         )));
     }
     if mode & 0o022 != 0 {
-        // Never advise `chmod go-w /tmp`: a shared sticky directory is meant to be shared.
-        let (what, fix) = if mode & 0o1000 != 0 {
-            (
-                "a shared sticky directory, whose other users choose which names exist in it",
-                "move the file to a directory only root or you can write (/etc/rocm-doctor/checks.d, your home)".to_string(),
-            )
-        } else {
-            (
-                "writable by its group or by others",
-                format!(
-                    "chmod go-w {}, or move the file to a directory only its owner can write",
-                    path.display()
-                ),
-            )
-        };
+        // A sticky directory of a trusted owner is meant to be shared (never advise
+        // `chmod go-w /tmp`): its entries are vetted instead.
+        if mode & 0o1000 != 0 {
+            return Ok(true);
+        }
         return Err(Refusal::Untrusted(format!(
-            "refused: the directory {} on the path is {what} (mode {mode:o}, owner uid {}); whoever can write it could swap the file. Fix: {fix}",
+            "refused: the directory {} on the path is writable by its group or by others (mode {mode:o}, owner uid {}); whoever can write it could swap the file. Fix: chmod go-w {0}, or move the file to a directory only its owner can write",
             path.display(),
             st.st_uid,
         )));
     }
-    Ok(())
+    Ok(false)
 }
 
 /// The file rule, on the descriptor's metadata.
@@ -497,13 +536,54 @@ mod tests {
         write(&f, 0o664);
         let m = open_file(&f, me()).unwrap_err().to_string();
         assert!(m.contains("mode 664") && m.contains("chmod go-w"), "{m}");
+        let d = t.path().join("group");
+        std::fs::create_dir(&d).unwrap();
+        std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o775)).unwrap();
+        write(&d.join("p.toml"), 0o644);
+        let m = open_file(&d.join("p.toml"), me()).unwrap_err().to_string();
+        assert!(m.contains("mode 775") && m.contains("chmod go-w"), "{m}");
+        assert!(m.contains(&d.display().to_string()), "{m}");
+    }
+
+    #[test]
+    fn a_sticky_directory_passes_for_its_trusted_entries_but_is_never_listed() {
+        let t = scratch();
         let d = t.path().join("shared");
         std::fs::create_dir(&d).unwrap();
         std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o1777)).unwrap();
         write(&d.join("p.toml"), 0o644);
-        let m = open_file(&d.join("p.toml"), me()).unwrap_err().to_string();
-        assert!(m.contains("mode 1777") && m.contains("shared"), "{m}");
-        assert!(m.contains(&d.display().to_string()), "{m}");
+        assert!(open_file(&d.join("p.toml"), me()).is_ok());
+        let m = open_dir(&d, me()).unwrap_err().to_string();
+        assert!(m.contains("shared sticky directory"), "{m}");
+        let m = match open_any(&d, me()) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("a shared directory was listed"),
+        };
+        assert!(m.contains("shared sticky directory"), "{m}");
+        if nix::unistd::geteuid().is_root() {
+            // Another user's file, directory or link in the shared directory is refused.
+            let nobody = Some(nix::unistd::Uid::from_raw(65534));
+            let theirs = d.join("theirs.toml");
+            write(&theirs, 0o644);
+            nix::unistd::chown(&theirs, nobody, None).unwrap();
+            let m = open_file(&theirs, me()).unwrap_err().to_string();
+            assert!(m.contains("uid 65534"), "{m}");
+            let link = d.join("link.toml");
+            symlink(d.join("p.toml"), &link).unwrap();
+            nix::unistd::fchownat(
+                None,
+                &link,
+                nobody,
+                None,
+                nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW,
+            )
+            .unwrap();
+            let m = open_file(&link, me()).unwrap_err().to_string();
+            assert!(
+                m.contains("shared sticky directory") && m.contains("65534"),
+                "{m}"
+            );
+        }
     }
 
     #[test]
