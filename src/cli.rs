@@ -226,7 +226,7 @@ pub enum Command {
     Why {
         /// The message (words are joined), or `-` / nothing to read stdin. A paste may begin
         /// with `-` (a Markdown bullet, a `--` banner): it is text, not an option.
-        /// Not UTF-8 is taken as stdin is (invalid bytes become U+FFFD).
+        // Not UTF-8 is taken as stdin is (invalid bytes become U+FFFD; issue 25, item 7).
         #[arg(value_name = "TEXT|-", allow_hyphen_values = true)]
         text: Vec<std::ffi::OsString>,
         /// The program or library that failed: its code objects and bundles are judged too
