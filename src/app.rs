@@ -266,7 +266,8 @@ pub fn run(args: &RunArgs) -> i32 {
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let color = human::use_color(args.color, &host.env);
-        let text = preamble
+        // The headline and the asm matrix name paths of the machine: shown, not obeyed.
+        let text = report::escape::visible(&preamble).into_owned()
             + &human::render(
                 &findings,
                 &human::Options {

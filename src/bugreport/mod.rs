@@ -43,7 +43,9 @@ pub fn run(
         Redactor::off()
     };
     redact_report(&mut report, &red);
+    // Control characters are shown, in the file as on the terminal (`report::escape`).
     let md = render::render(&report);
+    let md = crate::report::escape::visible(&md);
     match opts.output {
         Some(path) => match std::fs::write(path, md.as_bytes()) {
             Ok(()) => exit::OK,

@@ -144,6 +144,37 @@ fn terminal_escapes_in_findings_are_shown_colours_kept() {
         assert!(out.contains("\x1b["), "{what}: colours asked for:\n{out}");
         assert_shown_not_obeyed(what, &out, true);
     }
+    // The bug report (Markdown, no colours) quotes the variable too.
+    let out = stdout_of(
+        &["--sysroot".as_ref(), root.as_os_str(), "report".as_ref()],
+        &[("AMDGPU_TARGETS", value.as_str())],
+    );
+    assert_shown_not_obeyed("report", &out, false);
+}
+
+/// `ps` shows other users' command lines: a process named with OSC 52 (or colours, hiding
+/// text) is shown, not obeyed.
+#[test]
+fn terminal_escapes_from_process_names_are_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let ok = Command::new("cp")
+        .arg("-a")
+        .arg(fixture("sysroots", "ps-in-container"))
+        .arg(&root)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "cp -a");
+    let cmdline = format!("python3\0train.py{OSC52}\0--x\x1b[8mhidden\0");
+    std::fs::write(root.join("proc/17/cmdline"), cmdline).unwrap();
+    let out = stdout_of(
+        &["--sysroot".as_ref(), root.as_os_str(), "ps".as_ref()],
+        &[],
+    );
+    assert!(out.contains("train.py"), "{out}");
+    assert!(out.contains("\\x1b[8mhidden"), "{out}");
+    assert_shown_not_obeyed("ps", &out, false);
 }
 
 /// A reader that went away (`rocm-doctor --list-checks | head -0`): every subcommand ends
