@@ -64,7 +64,8 @@ fn main_inner() -> i32 {
                 let text = e.to_string();
                 let first = text.lines().next().unwrap_or("");
                 let first = first.strip_prefix("error: ").unwrap_or(first);
-                println!("{}", crate::report::npd::usage_line(first, max));
+                let line = crate::report::npd::usage_line(first, max) + "\n";
+                print_text(&line, code);
             }
             return code;
         }
@@ -79,19 +80,12 @@ fn main_inner() -> i32 {
             action: crate::cli::ChecksAction::Lint { files },
         }) => {
             let (lines, ok) = crate::packs::sources::lint(files);
-            for l in lines {
-                println!("{l}");
-            }
-            if ok {
-                exit::OK
-            } else {
-                exit::FAILED
-            }
+            let code = if ok { exit::OK } else { exit::FAILED };
+            let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+            // A pack file's text (names, messages) may be quoted in the lint's lines.
+            print_text(&report::escape::visible(&text), code)
         }
-        Some(Command::DocsChecks) => {
-            print!("{}", checks_markdown());
-            exit::OK
-        }
+        Some(Command::DocsChecks) => print_text(&checks_markdown(), exit::OK),
         Some(Command::ProbeLibrary { kind, path }) => crate::probe::child_main(kind, path),
         Some(Command::Inspect {
             paths,
@@ -127,10 +121,18 @@ fn main_inner() -> i32 {
     }
 }
 
+/// Prints text on stdout (through `report::write_stdout`, never `println!`): a reader that went
+/// away (`| head -0`, EPIPE) ends the output quietly with `code`, as the default run does; the
+/// Rust runtime ignores SIGPIPE, and `println!` would panic on the error (issue 25, item 7).
+fn print_text(text: &str, code: i32) -> i32 {
+    report::write_stdout::<()>(report::Output::Text(text), code)
+}
+
 fn usage_error(msg: &str) -> i32 {
     eprintln!("rocm-doctor: {msg}");
     if let Some(max) = NPD_USAGE.get() {
-        println!("{}", crate::report::npd::usage_line(msg, *max));
+        let line = crate::report::npd::usage_line(msg, *max) + "\n";
+        return print_text(&line, exit::USAGE_OR_INTERNAL);
     }
     exit::USAGE_OR_INTERNAL
 }
@@ -183,8 +185,7 @@ pub fn run(args: &RunArgs) -> i32 {
     let started = std::time::Instant::now();
     let packs = load_packs(args);
     if args.list_checks {
-        print!("{}", Registry::new(&packs).listing());
-        return exit::OK;
+        return print_text(&Registry::new(&packs).listing(), exit::OK);
     }
     let (cfg, host) = match prepare(args, &packs) {
         Ok(p) => p,
@@ -265,7 +266,8 @@ pub fn run(args: &RunArgs) -> i32 {
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let color = human::use_color(args.color, &host.env);
-        let text = preamble
+        // The headline and the asm matrix name paths of the machine: shown, not obeyed.
+        let text = report::escape::visible(&preamble).into_owned()
             + &human::render(
                 &findings,
                 &human::Options {
@@ -382,31 +384,34 @@ fn load_packs(args: &RunArgs) -> crate::packs::PackSet {
 }
 
 fn explain(id: &str, packs: &crate::packs::PackSet) -> i32 {
+    use std::fmt::Write;
     let reg = Registry::new(packs);
     let entry = reg.get(id);
+    let mut out = String::new();
     if let Some(o) = entry.and_then(|e| e.origin) {
-        println!("(from check pack {o})");
+        let _ = writeln!(out, "(from check pack {o})");
     }
     match entry.map(|e| e.doc) {
         Some(d) => {
-            println!("{} — {}\ncategory: {}\n", d.id, d.title, d.category);
-            println!("What it checks\n  {}\n", d.what.trim());
-            println!("Why it matters\n  {}\n", d.why.trim());
-            println!("How to fix\n  {}", d.fix.trim());
+            let _ = writeln!(out, "{} — {}\ncategory: {}\n", d.id, d.title, d.category);
+            let _ = writeln!(out, "What it checks\n  {}\n", d.what.trim());
+            let _ = writeln!(out, "Why it matters\n  {}\n", d.why.trim());
+            let _ = writeln!(out, "How to fix\n  {}", d.fix.trim());
             if !d.sources.is_empty() {
-                println!("\nSources");
+                let _ = writeln!(out, "\nSources");
                 for s in &d.sources {
-                    println!("  - {s}");
+                    let _ = writeln!(out, "  - {s}");
                 }
             }
-            exit::OK
+            // A pack's docs are the pack author's text.
+            print_text(&report::escape::visible(&out), exit::OK)
         }
         None => usage_error(&format!("no check '{id}' (see --list-checks)")),
     }
 }
 
 /// `why [TEXT|-]`: recognise symptoms, run only the checks that judge their causes, answer.
-fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32 {
+fn why(args: &RunArgs, words: &[std::ffi::OsString], binaries: &[std::path::PathBuf]) -> i32 {
     use crate::packs::why as w;
     let text = if words.is_empty() || (words.len() == 1 && words[0] == "-") {
         let mut buf = Vec::new();
@@ -420,6 +425,8 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
         }
         String::from_utf8_lossy(&buf).into_owned()
     } else {
+        // Lossy, as stdin is read: a log line with a stray Latin-1 byte is still matched.
+        let words: Vec<_> = words.iter().map(|w| w.to_string_lossy()).collect();
         words.join(" ")
     };
     let packs = std::sync::Arc::new(load_packs(args));
@@ -528,7 +535,9 @@ fn why(args: &RunArgs, words: &[String], binaries: &[std::path::PathBuf]) -> i32
     if args.json {
         report::write_stdout(report::Output::Json(&w::render_json(&judged, code)), code)
     } else {
-        report::write_stdout::<()>(report::Output::Text(&w::render_human(&judged)), code)
+        // The text quotes the paste: its control characters are shown, not obeyed.
+        let text = w::render_human(&judged);
+        report::write_stdout::<()>(report::Output::Text(&report::escape::visible(&text)), code)
     }
 }
 
@@ -541,7 +550,7 @@ fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet
          is a diagnosis of it. The default checks of this machine follow."
     );
     if !args.json {
-        println!("{note}\n");
+        print_text(&format!("{note}\n\n"), exit::OK);
         return run(args);
     }
     let cfg = match args.config() {

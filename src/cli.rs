@@ -92,13 +92,13 @@ pub struct RunArgs {
 
     /// Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers'
     /// root filesystems). Tools are still run from the paths found inside DIR.
-    #[arg(long, value_name = "DIR", default_value = "/", global = true)]
+    #[arg(long, value_name = "DIR", default_value = "/", global = true, value_parser = absolute_dir())]
     pub sysroot: PathBuf,
 
     /// A host root mounted read-only is the live host, not a fixture (node-problem-detector's
     /// pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are
     /// judged as this process sees them. Not with --sysroot.
-    #[arg(long, value_name = "DIR", global = true, conflicts_with = "sysroot")]
+    #[arg(long, value_name = "DIR", global = true, conflicts_with = "sysroot", value_parser = absolute_dir())]
     pub host_root: Option<PathBuf>,
 
     /// The ROCm root to judge first (like ROCM_PATH, but wins over it).
@@ -226,8 +226,9 @@ pub enum Command {
     Why {
         /// The message (words are joined), or `-` / nothing to read stdin. A paste may begin
         /// with `-` (a Markdown bullet, a `--` banner): it is text, not an option.
+        // Not UTF-8 is taken as stdin is (invalid bytes become U+FFFD; issue 25, item 7).
         #[arg(value_name = "TEXT|-", allow_hyphen_values = true)]
-        text: Vec<String>,
+        text: Vec<std::ffi::OsString>,
         /// The program or library that failed: its code objects and bundles are judged too
         /// (as `inspect` does), against the GPUs or --isa (repeatable).
         #[arg(long, value_name = "FILE")]
@@ -297,6 +298,15 @@ pub enum ChecksAction {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+}
+
+/// `--sysroot`/`--host-root` made absolute against the working directory when parsed: a
+/// relative root would name another directory for every child the doctor starts in its temp
+/// dir (issue 25, item 7). Lexical (`std::path::absolute`): links inside are left to the
+/// rooted reads.
+fn absolute_dir() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PathBufValueParser::new().map(|p: PathBuf| std::path::absolute(&p).unwrap_or(p))
 }
 
 impl RunArgs {

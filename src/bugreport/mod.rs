@@ -43,7 +43,9 @@ pub fn run(
         Redactor::off()
     };
     redact_report(&mut report, &red);
+    // Control characters are shown, in the file as on the terminal (`report::escape`).
     let md = render::render(&report);
+    let md = crate::report::escape::visible(&md);
     match opts.output {
         Some(path) => match std::fs::write(path, md.as_bytes()) {
             Ok(()) => exit::OK,
@@ -90,27 +92,33 @@ pub fn kernel_lines(host: &Host) -> Vec<String> {
     out
 }
 
-/// Replaces user and host names in every string the report shows.
+/// Scrubs secrets from every string the report shows (always, `redact::scrub_secrets`), then
+/// replaces user and host names unless the redactor is off (`--no-redact`).
 pub fn redact_report(r: &mut Report, red: &Redactor) {
     r.redacted = red.is_on();
-    if !red.is_on() {
-        return;
+    each_string(r, &mut |s| *s = redact::scrub_secrets(s));
+    if red.is_on() {
+        each_string(r, &mut |s| red.in_place(s));
     }
-    for f in &mut r.findings {
-        red.in_place(&mut f.summary);
-        if let Some(s) = &mut f.subject {
-            red.in_place(s);
+}
+
+/// Calls `f` on every string of the report.
+fn each_string(r: &mut Report, f: &mut dyn FnMut(&mut String)) {
+    for x in &mut r.findings {
+        f(&mut x.summary);
+        if let Some(s) = &mut x.subject {
+            f(s);
         }
-        f.evidence.iter_mut().for_each(|e| red.in_place(e));
-        if let Some(fix) = &mut f.fix {
-            red.in_place(&mut fix.text);
-            fix.commands.iter_mut().for_each(|c| red.in_place(c));
-            fix.env.values_mut().for_each(|v| red.in_place(v));
+        x.evidence.iter_mut().for_each(&mut *f);
+        if let Some(fix) = &mut x.fix {
+            f(&mut fix.text);
+            fix.commands.iter_mut().for_each(&mut *f);
+            fix.env.values_mut().for_each(&mut *f);
         }
     }
     for (k, v) in &mut r.versions {
-        red.in_place(k);
-        red.in_place(v);
+        f(k);
+        f(v);
     }
     if let Gpus::Agents(rows) = &mut r.gpus {
         for g in rows {
@@ -125,30 +133,64 @@ pub fn redact_report(r: &mut Report, red: &Redactor) {
                 &mut g.vram,
                 &mut g.visible,
             ] {
-                red.in_place(c);
+                f(c);
             }
         }
     }
     for (_, v) in &mut r.env {
-        red.in_place(v);
+        f(v);
     }
-    r.kernel_lines.iter_mut().for_each(|l| red.in_place(l));
-    red.in_place(&mut r.command_line);
+    r.kernel_lines.iter_mut().for_each(&mut *f);
+    f(&mut r.command_line);
 }
 
 /// The redactor for this machine: user names from the environment snapshot (`USER`,
-/// `LOGNAME`) and the passwd entry of the doctor's uid (the diagnosed root's `/etc/passwd`);
-/// host names from `/proc/sys/kernel/hostname`, `/etc/hostname`, `HOSTNAME` and
+/// `LOGNAME`, and sudo's `SUDO_USER`), and the names of the doctor's uid, of `SUDO_UID` and of
+/// the login uid (`/proc/self/loginuid`, the user who logged in, kept across sudo and su) in
+/// the diagnosed root's `/etc/passwd` and this machine's; their home directories from the same
+/// entries; host names from `/proc/sys/kernel/hostname`, `/etc/hostname`, `HOSTNAME` and
 /// `ROCM_DOCTOR_HOST`.
 pub fn redactor(host: &Host) -> Redactor {
-    let mut users: Vec<String> = ["USER", "LOGNAME"]
+    let mut users: Vec<String> = ["USER", "LOGNAME", "SUDO_USER"]
         .iter()
         .filter_map(|k| host.env.get_nonempty(k))
         .collect();
-    if let Ok(passwd) = host.fs.read_text(Path::new("/etc/passwd")) {
-        let uid = nix::unistd::getuid().as_raw();
-        users.extend(crate::gpuproc::fdinfo::user_name(&passwd, uid));
+    // sudo(8) sets SUDO_USER and SUDO_UID to the invoking user. The login uid is the audit
+    // uid set at login by pam_loginuid(8); 4294967295 ((uid_t)-1) means none.
+    let own = crate::host::RootedFs::new(std::path::PathBuf::from("/"));
+    let mut uids = vec![nix::unistd::getuid().as_raw()];
+    uids.extend(
+        host.env
+            .get_nonempty("SUDO_UID")
+            .and_then(|u| u.trim().parse::<u32>().ok()),
+    );
+    uids.extend(
+        own.read_text(Path::new("/proc/self/loginuid"))
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+            .filter(|u| *u != u32::MAX),
+    );
+    let passwds: Vec<String> = [&host.fs, &own]
+        .iter()
+        .filter_map(|fs| fs.read_text(Path::new("/etc/passwd")).ok())
+        .collect();
+    for passwd in &passwds {
+        for uid in &uids {
+            users.extend(crate::gpuproc::fdinfo::user_name(passwd, *uid));
+        }
     }
+    users.sort();
+    users.dedup();
+    // passwd(5): name:password:UID:GID:GECOS:directory:shell. Root's home identifies no one.
+    let homes: Vec<String> = passwds
+        .iter()
+        .flat_map(|p| p.lines())
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            let named = f.len() >= 6 && users.iter().any(|u| u == f[0]);
+            (named && f[2] != "0").then(|| f[5].to_string())
+        })
+        .collect();
     let mut hosts: Vec<String> = Vec::new();
     for p in ["/proc/sys/kernel/hostname", "/etc/hostname"] {
         if let Ok(t) = host.fs.read_text(Path::new(p)) {
@@ -167,13 +209,14 @@ pub fn redactor(host: &Host) -> Redactor {
             .iter()
             .filter_map(|k| host.env.get_nonempty(k)),
     );
-    Redactor::new(users, hosts)
+    Redactor::new(users, hosts).with_homes(homes)
 }
 
 /// Whether an environment variable belongs in the report: ROCm, HIP, HSA and GPU settings,
 /// the library and program search paths, and the build flags that reach hipcc/clang. Nothing
-/// else is shown, and no name that looks like a secret (`*TOKEN*`, `*SECRET*`, `*PASSWORD*`,
-/// `*KEY*`, `*CREDENTIAL*`), whatever its prefix.
+/// else is shown; a relevant name that names a secret (`redact::is_secret_name`: `*TOKEN*`,
+/// `*SECRET*`, `*PASSWORD*`, `*KEY*`, `*AUTH*`, `*_PASS`, ...) is shown with its value
+/// replaced by `<redacted>` (see [`relevant_env`]).
 pub fn is_relevant_env(name: &str) -> bool {
     const EXACT: &[&str] = &[
         "ROCM_PATH",
@@ -219,11 +262,6 @@ pub fn is_relevant_env(name: &str) -> bool {
         "NCCL_",
         "RCCL_",
     ];
-    const SECRET: &[&str] = &["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL"];
-    let upper = name.to_ascii_uppercase();
-    if SECRET.iter().any(|s| upper.contains(s)) {
-        return false;
-    }
     EXACT.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
@@ -233,7 +271,12 @@ fn relevant_env(host: &Host) -> Vec<(String, String)> {
         .iter()
         .filter_map(|(k, val)| {
             let k = k.to_str()?;
-            is_relevant_env(k).then(|| (k.to_string(), val.to_string_lossy().into_owned()))
+            let v = if redact::is_secret_name(k) {
+                redact::SECRET.to_string()
+            } else {
+                val.to_string_lossy().into_owned()
+            };
+            is_relevant_env(k).then(|| (k.to_string(), v))
         })
         .collect();
     v.sort();
@@ -499,8 +542,6 @@ mod tests {
             "SSH_CONNECTION",
             "http_proxy",
             "AWS_SECRET_ACCESS_KEY",
-            "HIP_API_TOKEN",
-            "AMD_LICENSE_KEY",
             "GITHUB_TOKEN",
             "DISPLAY",
             "rocm_path",
@@ -540,6 +581,37 @@ mod tests {
             shell_join(&argv),
             "rocm-doctor --isa gfx90a:xnack+ report 'it'\\''s here' ''"
         );
+    }
+
+    #[test]
+    fn secrets_scrubbed_in_every_field_even_without_name_redaction() {
+        let secret = "https://u:hunter2@h/x -DDB_PASS=hunter2 Bearer hunter2";
+        let mut f = crate::report::Finding::fail(secret)
+            .subject(secret)
+            .evidence(secret)
+            .fix(
+                crate::report::Fix::text(secret)
+                    .command(secret)
+                    .set_env("HIP_PATH", secret),
+            );
+        f.id = "gpu.kfd".into();
+        let mut r = Report {
+            findings: vec![f],
+            versions: vec![("ROCm root".into(), secret.into())],
+            gpus: Gpus::Agents(vec![GpuRow {
+                name: secret.into(),
+                ..Default::default()
+            }]),
+            env: vec![("HIP_PATH".into(), secret.into())],
+            kernel_lines: vec![secret.into()],
+            command_line: format!("rocm-doctor --checks {secret} report"),
+            ..Default::default()
+        };
+        redact_report(&mut r, &Redactor::off());
+        assert!(!r.redacted);
+        let md = render::render(&r);
+        assert!(!md.contains("hunter2"), "{md}");
+        assert!(md.contains("https://<redacted>@h/x -DDB_PASS=<redacted> Bearer <redacted>"));
     }
 
     #[test]

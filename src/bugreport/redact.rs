@@ -19,6 +19,225 @@
 //!   of GPU variables (no proxy or SSH variables), and a dotted-quad pattern would also hit
 //!   four-part version numbers (`1.0.0.0`), which the report exists to carry.
 
+//!
+//! Secrets (issue 25, item 6) are scrubbed by value as well as by name, always (`--no-redact`
+//! keeps user and host names, never secrets), in every string of the report
+//! ([`scrub_secrets`]):
+//! - the user information of a URL (`https://user:pass@host/`, `https://TOKEN@host/`) becomes
+//!   `<redacted>`: pip does the same for index URLs in its logs (`redact_auth_from_url`, which
+//!   masks the password, or the user part when it stands alone), and a lone user part of an
+//!   `https://` URL is often a token;
+//! - the credentials after `Bearer ` and after an `Authorization:` header (RFC 6750 section
+//!   2.1, RFC 9110 section 11.6.2);
+//! - the value of any `NAME=VALUE` (`-DDB_PASS=x` in `CFLAGS`, `?token=x` in a URL,
+//!   `--password=x`) and of `--NAME VALUE` whose name names a secret ([`is_secret_name`]):
+//!   sos report masks values of keys matching password and secret patterns in what it
+//!   collects;
+//! - the home directories of the users named (the sudo user's too) wherever they stand,
+//!   outside `/home` as well (`/data/users/alice` becomes `<home>`), not `/root` or `/`.
+
+/// What a secret is replaced with.
+pub const SECRET: &str = "<redacted>";
+/// What a known user's home directory (outside `/home`) is replaced with.
+pub const HOME: &str = "<home>";
+
+/// Whether a variable, option or key name names a secret: it contains `PASSWORD`, `PASSWD`,
+/// `PASSPHRASE`, `SECRET`, `TOKEN`, `CREDENTIAL`, `AUTH` or `KEY`, or one of its parts (split
+/// at `_`, `-`, `.`) is `PASS` or `PW` (ASCII case ignored: `db_pass`, `DB_PASS`); but not when
+/// its last part is `FILE`, `PATH` or `DIR` (`--token-file`, `SSL_KEY_PATH`: where a secret is
+/// kept, not the secret).
+pub fn is_secret_name(name: &str) -> bool {
+    const PARTS: &[&str] = &[
+        "PASSWORD",
+        "PASSWD",
+        "PASSPHRASE",
+        "SECRET",
+        "TOKEN",
+        "CREDENTIAL",
+        "AUTH",
+        "KEY",
+    ];
+    let upper = name.to_ascii_uppercase();
+    let last = upper.rsplit(['_', '-', '.']).next().unwrap_or("");
+    if matches!(last, "FILE" | "PATH" | "DIR") {
+        return false;
+    }
+    PARTS.iter().any(|p| upper.contains(p))
+        || upper
+            .split(['_', '-', '.'])
+            .any(|w| w == "PASS" || w == "PW")
+}
+
+/// Characters of a name before `=` (`-DDB_PASS=`, `--password=`, `?token=`).
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// Where a value in running text ends: white space, a quote, or a separator of URL queries
+/// and lists (`&`, `;`, `,`).
+fn ends_value(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '\'' | '"' | '`' | '&' | ';' | ',' | ')' | ']' | '>')
+}
+
+/// Where a URL's authority ends (RFC 3986 section 3.2: `/`, `?`, `#`), or the URL itself in
+/// running text.
+fn ends_authority(c: char) -> bool {
+    matches!(c, '/' | '?' | '#') || ends_value(c) || c == '<'
+}
+
+/// The text with the secrets of the module rules replaced by [`SECRET`].
+pub fn scrub_secrets(text: &str) -> String {
+    let t = url_userinfo_scrubbed(text);
+    let t = auth_scrubbed(&t);
+    let t = assignments_scrubbed(&t);
+    option_values_scrubbed(&t)
+}
+
+/// `scheme://userinfo@host` becomes `scheme://<redacted>@host`.
+fn url_userinfo_scrubbed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let start = at + 3;
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let auth_len = tail.find(ends_authority).unwrap_or(tail.len());
+        match tail[..auth_len].rfind('@') {
+            Some(userinfo_len) if !tail[..userinfo_len].starts_with(SECRET) => {
+                out.push_str(SECRET);
+                rest = &tail[userinfo_len..];
+            }
+            _ => rest = tail,
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The word after `Bearer ` (any case) and the rest of the line after `Authorization:`.
+fn auth_scrubbed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let lower = text.to_ascii_lowercase();
+    let mut i = 0;
+    while i < text.len() {
+        let word_start = i == 0 || !text[..i].ends_with(|c: char| c.is_ascii_alphanumeric());
+        let found = if word_start {
+            [("bearer", false), ("authorization:", true)]
+                .into_iter()
+                .find(|(k, _)| lower[i..].starts_with(k))
+        } else {
+            None
+        };
+        let Some((key, to_eol)) = found else {
+            let c = text[i..].chars().next().expect("char boundary");
+            out.push(c);
+            i += c.len_utf8();
+            continue;
+        };
+        let after = i + key.len();
+        let gap = text[after..]
+            .find(|c: char| c != ' ' && c != '\t')
+            .unwrap_or(text.len() - after);
+        let v = after + gap;
+        let len = if to_eol {
+            text[v..].find(['\n', '"', '\'']).unwrap_or(text.len() - v)
+        } else {
+            text[v..].find(ends_value).unwrap_or(text.len() - v)
+        };
+        // `Bearer` must be followed by blanks and a credential; `bearer=` or a lone word is
+        // left to the other rules.
+        if (!to_eol && gap == 0) || len == 0 || text[v..].starts_with(SECRET) {
+            out.push_str(&text[i..after]);
+            i = after;
+            continue;
+        }
+        out.push_str(&text[i..v]);
+        out.push_str(SECRET);
+        i = v + len;
+    }
+    out
+}
+
+/// The value of `NAME=VALUE` when NAME names a secret (a quoted value up to its quote).
+fn assignments_scrubbed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(eq) = rest.find('=') {
+        let name_start = rest[..eq]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_name_char(*c))
+            .last()
+            .map_or(eq, |(i, _)| i);
+        let name = &rest[name_start..eq];
+        out.push_str(&rest[..=eq]);
+        let tail = &rest[eq + 1..];
+        if !is_secret_name(name) || tail.is_empty() || tail.starts_with(SECRET) {
+            rest = tail;
+            continue;
+        }
+        let len = match tail.chars().next() {
+            Some(q @ ('\'' | '"')) => tail[1..].find(q).map_or(tail.len(), |n| n + 2),
+            _ => tail.find(ends_value).unwrap_or(tail.len()),
+        };
+        if len > 0 {
+            out.push_str(SECRET);
+        }
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The word after an option `--NAME` or `-NAME` whose name names a secret (`--password x`).
+fn option_values_scrubbed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut prev_secret = false;
+    for piece in text.split_inclusive(char::is_whitespace) {
+        let word = piece.trim_end();
+        let blank = &piece[word.len()..];
+        if prev_secret && !word.is_empty() && !word.starts_with('-') {
+            out.push_str(SECRET);
+            out.push_str(blank);
+            prev_secret = false;
+            continue;
+        }
+        out.push_str(piece);
+        if !word.is_empty() {
+            prev_secret = word.starts_with('-')
+                && !word.contains('=')
+                && word.trim_start_matches('-').chars().all(is_name_char)
+                && is_secret_name(word.trim_start_matches('-'));
+        }
+        if blank.contains('\n') {
+            prev_secret = false;
+        }
+    }
+    out
+}
+
+/// Every occurrence of one of `homes` as a whole path (not inside a longer component)
+/// becomes [`HOME`].
+pub fn homes_replaced(text: &str, homes: &[String]) -> String {
+    let mut out = text.to_string();
+    for h in homes {
+        let mut next = String::with_capacity(out.len());
+        let mut i = 0;
+        while let Some(at) = out[i..].find(h.as_str()) {
+            let start = i + at;
+            let end = start + h.len();
+            let before_ok = out[..start].chars().next_back().is_none_or(ends_component);
+            let after_ok = out[end..].chars().next().is_none_or(ends_component);
+            next.push_str(&out[i..start]);
+            next.push_str(if before_ok && after_ok { HOME } else { h });
+            i = end;
+        }
+        next.push_str(&out[i..]);
+        out = next;
+    }
+    out
+}
+
 /// What a user name is replaced with.
 pub const USER: &str = "<user>";
 /// What a host name is replaced with.
@@ -89,6 +308,8 @@ pub struct Redactor {
     on: bool,
     /// Specific names, longest first.
     names: Vec<Name>,
+    /// Home directories of the users named, outside `/home`, longest first.
+    homes: Vec<String>,
 }
 
 impl Redactor {
@@ -136,7 +357,33 @@ impl Redactor {
         }
         // Longest first: a longer name containing a shorter one is replaced whole.
         names.sort_by_key(|n| std::cmp::Reverse(n.text.len()));
-        Redactor { on: true, names }
+        Redactor {
+            on: true,
+            names,
+            homes: Vec::new(),
+        }
+    }
+
+    /// Also replaces these home directories (of the users named) as whole paths: those under
+    /// `/home` are covered already, and `/`, `/root` and relative paths identify no one.
+    pub fn with_homes<I, S>(mut self, homes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        for h in homes {
+            let h = h.as_ref().trim().trim_end_matches('/');
+            let skip = !h.starts_with('/')
+                || h == "/root"
+                || h.starts_with("/home/")
+                || h.contains(['\n', '\r'])
+                || self.homes.iter().any(|k| k == h);
+            if !skip {
+                self.homes.push(h.to_string());
+            }
+        }
+        self.homes.sort_by_key(|h| std::cmp::Reverse(h.len()));
+        self
     }
 
     /// No redaction at all.
@@ -144,6 +391,7 @@ impl Redactor {
         Redactor {
             on: false,
             names: Vec::new(),
+            homes: Vec::new(),
         }
     }
 
@@ -156,7 +404,8 @@ impl Redactor {
         if !self.on {
             return text.to_string();
         }
-        self.names_replaced(&home_components_replaced(text))
+        let text = homes_replaced(text, &self.homes);
+        self.names_replaced(&home_components_replaced(&text))
     }
 
     /// Redacts a string in place.
@@ -332,6 +581,96 @@ mod tests {
     fn fqdn_first_label_is_a_name() {
         let red = r(&[] as &[&str], &["node7.cluster.example.org"]);
         assert_eq!(red.apply("node7 kernel: amdgpu"), "<host> kernel: amdgpu");
+    }
+
+    #[test]
+    fn url_credentials() {
+        assert_eq!(
+            scrub_secrets("HIP_PATH=https://bob:s3cret@example.invalid/x"),
+            "HIP_PATH=https://<redacted>@example.invalid/x"
+        );
+        // A lone user part (often a token), several URLs, a URL without credentials.
+        assert_eq!(
+            scrub_secrets("git+https://ghp_abc@github.com/a https://x.org/@b ftp://u:p@h"),
+            "git+https://<redacted>@github.com/a https://x.org/@b ftp://<redacted>@h"
+        );
+        assert_eq!(
+            scrub_secrets("https://repo.radeon.com/rocm/"),
+            "https://repo.radeon.com/rocm/"
+        );
+    }
+
+    #[test]
+    fn bearer_and_authorization() {
+        assert_eq!(
+            scrub_secrets("curl -H 'Authorization: Bearer abc.def.ghi' x"),
+            "curl -H 'Authorization: <redacted>' x"
+        );
+        assert_eq!(
+            scrub_secrets("HIP_X=bearer abc.def.ghi y"),
+            "HIP_X=bearer <redacted> y"
+        );
+        // Words that only start like it, and a bare word at the end.
+        assert_eq!(
+            scrub_secrets("bearers of news; Bearer"),
+            "bearers of news; Bearer"
+        );
+    }
+
+    #[test]
+    fn secret_assignments_and_options() {
+        assert_eq!(
+            scrub_secrets("-O2 -DDB_PASS=hunter2 -DUSE_X=1 --password='a b' x"),
+            "-O2 -DDB_PASS=<redacted> -DUSE_X=1 --password=<redacted> x"
+        );
+        assert_eq!(
+            scrub_secrets("https://h/p?api_key=K1&x=2 MY_TOKEN=\"t t\" --token T2 -v"),
+            "https://h/p?api_key=<redacted>&x=2 MY_TOKEN=<redacted> --token <redacted> -v"
+        );
+        // Not secrets: ordinary names, an option followed by another option.
+        let plain = "-DGPU_TARGETS=gfx90a PASSES=3 --token-file=/x --auth -v HSA_XNACK=1";
+        assert_eq!(scrub_secrets(plain), plain);
+        // Idempotent.
+        let once = scrub_secrets("A_PASS=x https://u:p@h Bearer t");
+        assert_eq!(scrub_secrets(&once), once);
+    }
+
+    #[test]
+    fn secret_names() {
+        for n in [
+            "DB_PASS",
+            "db-pass",
+            "FOO_AUTH",
+            "HIP_API_TOKEN",
+            "MY_SECRET",
+            "PASSWORD",
+            "aws_access_key_id",
+            "CREDENTIALS",
+            "x.pw",
+        ] {
+            assert!(is_secret_name(n), "{n}");
+        }
+        for n in [
+            "PASSES",
+            "BYPASS_CACHE",
+            "HIP_PATH",
+            "GPU_TARGETS",
+            "PWD",
+            "COMPASS",
+            "--token-file",
+            "SSL_KEY_PATH",
+        ] {
+            assert!(!is_secret_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn homes_outside_home() {
+        let red = r(&["al"], &[]).with_homes(["/data/users/al", "/root", "/", "/home/al", "rel"]);
+        assert_eq!(
+            red.apply("HIP_PATH=/data/users/al/hip:/mnt/data/users/al /data/users/alx /root/x"),
+            "HIP_PATH=<home>/hip:/mnt/data/users/al /data/users/alx /root/x"
+        );
     }
 
     #[test]

@@ -81,7 +81,9 @@ pub fn main(
     if json {
         report::write_stdout(report::Output::Json(&r), code)
     } else {
-        report::write_stdout::<()>(report::Output::Text(&render::render(&r)), code)
+        // Host names and summaries come from other machines' reports.
+        let text = render::render(&r);
+        report::write_stdout::<()>(report::Output::Text(&report::escape::visible(&text)), code)
     }
 }
 

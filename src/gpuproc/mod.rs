@@ -139,6 +139,11 @@ pub fn main(cfg: &Config, session: &Session) -> i32 {
         });
         report::write_stdout(report::Output::Json(&doc), exit::OK)
     } else {
-        report::write_stdout::<()>(report::Output::Text(&render(&s, session.verbose)), exit::OK)
+        // Process names and command lines are other users' text.
+        let text = render(&s, session.verbose);
+        report::write_stdout::<()>(
+            report::Output::Text(&report::escape::visible(&text)),
+            exit::OK,
+        )
     }
 }

@@ -91,9 +91,11 @@ pub fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
             prog.borrow_mut().clear();
             // Straight into the buffered stdout: a file's listing (tens of thousands of
             // kernel names with --kernels) is never built as one string.
+            // File and kernel names come from the tree: their control characters are shown.
             let mut w = FmtIo {
                 w: &mut *out,
                 err: None,
+                escape: report::escape::visible,
             };
             render_file(&r, &mut w);
             w.err.map_or(Ok(()), Err)
@@ -109,10 +111,12 @@ pub fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
     let code = tally.kept.counts().exit_code(run.strict);
     let tail = render_tail(&tally);
     // The findings go straight to the buffered stdout, read back from where they were kept.
+    let tail = report::escape::visible(&tail);
     let written = out.write_all(tail.as_bytes()).and_then(|_| {
         let mut w = FmtIo {
             w: &mut out,
             err: None,
+            escape: report::escape::visible_keep_colour,
         };
         let rendered = human::render_to(&tally.kept, &human::Options { color, verbose }, &mut w);
         w.err.map_or(rendered, Err)
@@ -257,6 +261,8 @@ fn size(n: u64) -> String {
 struct FmtIo<'a, W: Write> {
     w: &'a mut W,
     err: Option<io::Error>,
+    /// What every piece goes through on its way out (`report::escape`).
+    escape: fn(&str) -> std::borrow::Cow<'_, str>,
 }
 
 impl<W: Write> std::fmt::Write for FmtIo<'_, W> {
@@ -264,7 +270,7 @@ impl<W: Write> std::fmt::Write for FmtIo<'_, W> {
         if self.err.is_some() {
             return Err(std::fmt::Error);
         }
-        self.w.write_all(s.as_bytes()).map_err(|e| {
+        self.w.write_all((self.escape)(s).as_bytes()).map_err(|e| {
             self.err = Some(e);
             std::fmt::Error
         })

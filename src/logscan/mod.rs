@@ -90,7 +90,10 @@ pub fn main(session: &Session, path: &Path) -> i32 {
                 )
             } else {
                 let text = kernel::human(&name, &events, session.verbose);
-                report::write_stdout::<()>(report::Output::Text(&text), code)
+                report::write_stdout::<()>(
+                    report::Output::Text(&report::escape::visible(&text)),
+                    code,
+                )
             };
         }
     }
@@ -114,6 +117,6 @@ pub fn main(session: &Session, path: &Path) -> i32 {
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let text = render::human(&path.to_string_lossy(), comp, &s, &v, session.verbose);
-        report::write_stdout::<()>(report::Output::Text(&text), code)
+        report::write_stdout::<()>(report::Output::Text(&report::escape::visible(&text)), code)
     }
 }

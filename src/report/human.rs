@@ -1,6 +1,7 @@
 //! The human view: findings grouped by category, one line each, a fix under every problem,
 //! evidence with `-v`. Colours only when asked for or on a terminal without NO_COLOR.
 
+use super::escape::visible;
 use super::{Counts, Finding, Status};
 use owo_colors::{OwoColorize, Style};
 
@@ -126,7 +127,8 @@ pub fn render_to(
         if o.verbose == 0 && cat.all_skip {
             // The reason before its detail (`no GPU to judge: no KFD topology`), unless that
             // leaves too little to say anything.
-            let full = cat.first.as_str();
+            let first = visible(&cat.first);
+            let full = first.as_ref();
             let reason = full
                 .split(": ")
                 .next()
@@ -137,7 +139,7 @@ pub fn render_to(
                 out,
                 "{} {}: {reason} - {n} {} skipped",
                 paint(o, style(worst), &format!("[{}]", mark(worst))),
-                paint(o, Style::new().bold(), &cat.name),
+                paint(o, Style::new().bold(), &visible(&cat.name)),
                 if n == 1 { "check" } else { "checks" }
             );
             continue;
@@ -146,7 +148,7 @@ pub fn render_to(
             out,
             "{} {}",
             paint(o, style(worst), &format!("[{}]", mark(worst))),
-            paint(o, Style::new().bold(), &cat.name)
+            paint(o, Style::new().bold(), &visible(&cat.name))
         );
         // A fix already printed in this category is referred to, not repeated.
         let mut fixes_shown: std::collections::HashSet<super::Fix> =
@@ -176,15 +178,15 @@ fn render_one(
         .subject
         .as_deref()
         .filter(|s| !f.summary.contains(*s))
-        .map(|s| format!(" ({s})"))
+        .map(|s| format!(" ({})", visible(s)))
         .unwrap_or_default();
     let _ = writeln!(
         out,
         "    {} {}{}  {}",
         paint(o, style(f.status), mark(f.status)),
-        f.summary,
+        visible(&f.summary),
         subject,
-        paint(o, Style::new().dimmed(), &format!("[{}]", f.id))
+        paint(o, Style::new().dimmed(), &format!("[{}]", visible(&f.id)))
     );
     let problem = matches!(f.status, Status::Warn | Status::Fail | Status::Error);
     if let Some(fix) = f.fix.as_ref().filter(|_| problem) {
@@ -200,13 +202,18 @@ fn render_one(
                 out,
                 "        {} {}",
                 paint(o, Style::new().cyan().bold(), "fix:"),
-                fix.text
+                visible(&fix.text)
             );
             for c in &fix.commands {
-                let _ = writeln!(out, "          $ {c}");
+                let _ = writeln!(out, "          $ {}", visible(c));
             }
             for (k, v) in &fix.env {
-                let _ = writeln!(out, "          export {k}={}", shell_value(v));
+                let _ = writeln!(
+                    out,
+                    "          export {}={}",
+                    visible(k),
+                    visible(&shell_value(v))
+                );
             }
         }
     }
@@ -217,7 +224,7 @@ fn render_one(
                 let _ = writeln!(
                     out,
                     "        {}",
-                    paint(o, Style::new().dimmed(), &format!("| {line}"))
+                    paint(o, Style::new().dimmed(), &format!("| {}", visible(line)))
                 );
             }
         }

@@ -1,5 +1,6 @@
 //! The result model: findings, the report that collects them, and its renderers.
 
+pub mod escape;
 pub mod fingerprint;
 pub mod human;
 pub mod json;
@@ -197,10 +198,16 @@ pub fn write_stdout<T: serde::Serialize>(out: Output<'_, T>, code: i32) -> i32 {
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());
     let written = match out {
+        // An I/O error keeps its kind (a closed pipe is told apart from a full disk).
         Output::Json(doc) => serde_json::to_writer_pretty(&mut w, doc)
-            .map_err(std::io::Error::other)
+            .map_err(|e| match e.io_error_kind() {
+                Some(kind) => std::io::Error::from(kind),
+                None => std::io::Error::other(e),
+            })
             .and_then(|_| writeln!(w)),
-        Output::Text(t) => w.write_all(t.as_bytes()),
+        // Renderers escape the untrusted text they print (`escape::visible`); this is the
+        // last guard, keeping only the doctor's own colours.
+        Output::Text(t) => w.write_all(escape::visible_keep_colour(t).as_bytes()),
     }
     .and_then(|_| w.flush());
     match written {

@@ -40,7 +40,8 @@ impl Progress {
             return;
         }
         self.last = Some(Instant::now());
-        let line = fit(&msg(), WIDTH);
+        // The line names files of the tree walked: their control characters are shown.
+        let line = fit(&super::escape::visible(&msg()), WIDTH);
         let mut e = std::io::stderr().lock();
         let _ = write!(e, "\r\x1b[2K{line}");
         let _ = e.flush();

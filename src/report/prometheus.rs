@@ -44,7 +44,9 @@ pub struct Run<'a> {
     pub exit_code: i32,
 }
 
-/// A label value, escaped.
+/// A label value, escaped (the exposition format escapes `\\`, `"` and line feed). Other
+/// control characters are written as the human view shows them (`\x1b`, its backslash
+/// escaped): the text stays valid for the scraper and harmless on a terminal.
 pub fn escape_label(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
     for c in v.chars() {
@@ -52,6 +54,9 @@ pub fn escape_label(v: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
             '\n' => out.push_str("\\n"),
+            c if super::escape::is_unsafe(c) => out.push_str(&escape_label(
+                &super::escape::visible(c.encode_utf8(&mut [0; 4])),
+            )),
             c => out.push(c),
         }
     }
@@ -169,6 +174,11 @@ mod tests {
     #[test]
     fn escaping() {
         assert_eq!(escape_label("a\\b\"c\nd"), "a\\\\b\\\"c\\nd");
+        // Control characters: shown as `\x1b`, the backslash escaped; nothing raw is left.
+        assert_eq!(
+            escape_label("a\x1b]52\x07\u{9b}"),
+            "a\\\\x1b]52\\\\x07\\\\u{9b}"
+        );
         assert_eq!(escape_help("x\\y\nz \"q\""), "x\\\\y\\nz \"q\"");
     }
 
