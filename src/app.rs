@@ -265,7 +265,7 @@ pub fn run(args: &RunArgs) -> i32 {
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
         let color = human::use_color(args.color, &host.env);
-        let text = preamble
+        let mut text = preamble
             + &human::render(
                 &findings,
                 &human::Options {
@@ -273,8 +273,53 @@ pub fn run(args: &RunArgs) -> i32 {
                     verbose: args.verbose,
                 },
             );
+        if args.verbose > 0 && !host.fs.is_own_machine() {
+            text.push_str(&programs_run_text(&host));
+        }
         report::write_stdout::<()>(report::Output::Text(&text), code)
     }
+}
+
+/// `programs_run`: every child of a run on another root, once, with how often it ran.
+fn programs_run_json(host: &Host) -> serde_json::Value {
+    serde_json::Value::Array(
+        host.programs_run()
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "path": r.path.to_string_lossy(),
+                    "host_path": r.host_path.to_string_lossy(),
+                    "from_root": r.from_root,
+                    "in_chroot": r.in_chroot,
+                    "count": r.count,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The same for `-v`: a closing paragraph of the human report.
+fn programs_run_text(host: &Host) -> String {
+    let runs = host.programs_run();
+    let mut s = String::from("\nPrograms run for this root:");
+    if runs.is_empty() {
+        s.push_str(" none");
+        if let Some(why) = host.root_programs_refused() {
+            s.push_str(&format!(" ({why})"));
+        }
+        s.push('\n');
+        return s;
+    }
+    s.push('\n');
+    for r in runs {
+        let how = match (r.from_root, r.in_chroot) {
+            (false, _) => "the doctor's own probe child".to_string(),
+            (true, true) => "the root's, in a chroot".to_string(),
+            (true, false) => format!("the root's, from outside as {}", r.host_path.display()),
+        };
+        s.push_str(&format!("  {} ({how}; {}x)\n", r.path.display(), r.count));
+    }
+    s
 }
 
 /// The node's name for fleet summaries: `ROCM_DOCTOR_HOST` (e.g. a DaemonSet's `spec.nodeName`
@@ -367,6 +412,10 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         "environment",
         crate::fleet::baseline::environment(&host.env),
     ));
+    // On another root, which programs ran (issue 25, item 3; docs/json.md).
+    if !host.fs.is_own_machine() {
+        sections.push(("programs_run", programs_run_json(host)));
+    }
     Diagnosis {
         findings,
         sections,

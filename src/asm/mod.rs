@@ -101,9 +101,13 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
     let (isas, explicit) = select_isas(cfg, inv, cat);
     // Another root's assembler cannot run on this host: say so once, probe nothing.
     if let Some(e) = inv.cannot_run_here() {
+        let why = match inv.host.root_programs_refused() {
+            Some(_) => "programs of a foreign root are not executed",
+            None => "this root's programs cannot run on this host",
+        };
         findings.push(stamp(
             Finding::skip(format!(
-                "not run: this root's programs cannot run on this host ({})",
+                "not run: {why} ({})",
                 CheckId::ToolchainClang.see()
             ))
             .evidence(e.to_string()),

@@ -9,6 +9,7 @@ use super::env::Env;
 use super::Limits;
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,6 +32,9 @@ pub struct CommandSpec {
     pub cwd: Option<PathBuf>,
     /// The program is a path on this host (the doctor itself), never re-rooted in `--sysroot`.
     pub on_host: bool,
+    /// Set by `Host::run` only: the root to `chroot(2)` into before exec (a host path) and the
+    /// working directory inside it (`program` is then a path inside that root).
+    pub(super) chroot: Option<(PathBuf, PathBuf)>,
 }
 
 impl CommandSpec {
@@ -43,6 +47,7 @@ impl CommandSpec {
             env_overrides: Vec::new(),
             cwd: None,
             on_host: false,
+            chroot: None,
         }
     }
 
@@ -238,7 +243,38 @@ impl Runner {
                 None => cmd.env_remove(k),
             };
         }
-        cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
+        match &spec.chroot {
+            None => {
+                cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
+            }
+            Some((root, cwd)) => {
+                let (Ok(root), Ok(cwd)) = (
+                    std::ffi::CString::new(root.as_os_str().as_bytes()),
+                    std::ffi::CString::new(cwd.as_os_str().as_bytes()),
+                ) else {
+                    return RunOutput::spawn_failed(
+                        spec,
+                        SpawnFailure::other("a path holds a NUL byte".into()),
+                    );
+                };
+                // SAFETY: between fork and exec the closure calls only chroot(2) and chdir(2),
+                // async-signal-safe system calls (POSIX.1-2017 2.4.3 lists chdir; chroot is a
+                // plain system call), on strings allocated before the fork; it allocates
+                // nothing. std runs it after its own chdir and before execve(2), so the
+                // program path is looked up inside the new root (chroot(2): "This call changes
+                // the root directory of the calling process").
+                unsafe {
+                    cmd.pre_exec(move || {
+                        if nix::libc::chroot(root.as_ptr()) != 0
+                            || nix::libc::chdir(cwd.as_ptr()) != 0
+                        {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                        Ok(())
+                    });
+                }
+            }
+        }
         cmd.stdin(if spec.stdin.is_some() {
             Stdio::piped()
         } else {
