@@ -298,19 +298,14 @@ fn programs_run_json(host: &Host) -> serde_json::Value {
     )
 }
 
-/// The same for `-v`: a closing paragraph of the human report.
+/// The same for `-v`: a closing paragraph of the human report, when anything ran (a check
+/// that needed a run and had none says why itself).
 fn programs_run_text(host: &Host) -> String {
     let runs = host.programs_run();
-    let mut s = String::from("\nPrograms run for this root:");
     if runs.is_empty() {
-        s.push_str(" none");
-        if let Some(why) = host.root_programs_refused() {
-            s.push_str(&format!(" ({why})"));
-        }
-        s.push('\n');
-        return s;
+        return String::new();
     }
-    s.push('\n');
+    let mut s = String::from("\nPrograms run for this root:\n");
     for r in runs {
         let how = match (r.from_root, r.in_chroot) {
             (false, _) => "the doctor's own probe child".to_string(),
