@@ -25,6 +25,11 @@ use std::time::{Duration, Instant};
 /// reason the checks that need a run give when they skip (docs/security.md, item 3).
 pub const ROOT_PROGRAMS_NOT_RUN: &str = "programs of a foreign root are not executed (pass --run-root-programs to run them, inside the root with chroot when root; or run the doctor inside the root)";
 
+/// The user and group a foreign root's program runs as inside its chroot: the kernel's
+/// overflow id (`/proc/sys/kernel/overflowuid`, 65534 by default; `nobody` on Debian), never
+/// root.
+const JAIL_ID: u32 = 65534;
+
 /// One program the doctor ran for a run on another root (`programs_run` in the JSON report).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProgramRun {
@@ -331,9 +336,23 @@ impl Host {
                     .map(inside)
                     .unwrap_or_else(|| tmp_machine.clone());
                 spec.args = spec.args.iter().map(|a| replace_os(a, from, to)).collect();
+                // The root's /proc, resolved inside the root: a fresh procfs is mounted there
+                // for the child alone.
+                let proc_dir = self
+                    .fs
+                    .canonicalize(Path::new("/proc"))
+                    .ok()
+                    .filter(|p| self.fs.is_dir(p))
+                    .map(|p| root.join(p.strip_prefix("/").unwrap_or(&p)));
                 spec.program = machine.clone();
                 spec.cwd = None;
-                spec.chroot = Some((root, cwd));
+                spec.chroot = Some(process::Jail {
+                    root,
+                    cwd,
+                    proc_dir,
+                    uid: JAIL_ID,
+                    gid: JAIL_ID,
+                });
                 with_temp_vars(&mut spec, to, true);
                 self.record_run(ProgramRun {
                     path: machine,
@@ -420,11 +439,15 @@ impl Host {
             if !self.fs.is_dir(&tmp) {
                 return Err(format!("{} is not a directory", tmp.display()));
             }
-            tempfile::Builder::new()
+            let dir = tempfile::Builder::new()
                 .prefix("rocm-doctor-")
                 .tempdir_in(root.join(tmp.strip_prefix("/").unwrap_or(&tmp)))
                 .map(reaper::OwnedTempDir::new)
-                .map_err(|e| e.to_string())
+                .map_err(|e| e.to_string())?;
+            // The child runs as JAIL_ID and writes here.
+            std::os::unix::fs::chown(dir.path(), Some(JAIL_ID), Some(JAIL_ID))
+                .map_err(|e| e.to_string())?;
+            Ok(dir)
         });
         let tmp = made.as_ref().ok()?.path().to_path_buf();
         Some((root, tmp))
@@ -471,8 +494,13 @@ impl Host {
         let dir = tempfile::Builder::new()
             .prefix(&format!("{label}-"))
             .tempdir_in(base)
-            .map_err(|e| e.to_string())?;
-        Ok(dir.keep())
+            .map_err(|e| e.to_string())?
+            .keep();
+        if chrooted.is_some() {
+            std::os::unix::fs::chown(&dir, Some(JAIL_ID), Some(JAIL_ID))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(dir)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Issue 25, item 3. --sysroot: a foreign root's programs are not run unless asked, and then scrubbed and resolved inside the root.
 //!
-//! The root's `clang++` is a shell script that leaves a mark beside the root (`DIR/ran`) and
-//! its environment (`DIR/env`) when it runs, wherever it runs: `$0` is its path, inside a
-//! chroot or out of it. The root carries this machine's `/bin/sh` and the libraries it needs,
+//! The root's `clang++` is a shell script that leaves a mark (`DIR/out/ran`), its environment
+//! (`DIR/out/env`) and its user id (`DIR/out/uid`) when it runs, wherever it runs: `$0` is its
+//! path, inside a chroot or out of it. The root carries this machine's `/bin/sh` and the libraries it needs,
 //! so that the script can run chrooted too.
 
 use crate::common::{findings, need_tool, run_json};
@@ -12,9 +12,10 @@ use std::process::Command;
 /// The script: prints a clang banner of its own (99.1.0, no AMDGPU processors), so that a
 /// verdict on it is told apart from one on this machine's clang.
 const CLANG: &str = "#!/bin/sh\n\
-    top=\"${0%/*}/../..\"\n\
+    top=\"${0%/*}/../../out\"\n\
     echo ran >> \"$top/ran\"\n\
     export -p > \"$top/env\"\n\
+    while read -r k v rest; do [ \"$k\" = Uid: ] && echo \"$v\" > \"$top/uid\"; done < /proc/self/status\n\
     echo 'clang version 99.1.0'\n";
 
 /// A root with `usr/bin`, a writable `tmp` and a working `/bin/sh` (this machine's, with the
@@ -24,9 +25,14 @@ fn root_with_sh() -> Option<tempfile::TempDir> {
     let sh = std::fs::canonicalize("/bin/sh").unwrap();
     let t = tempfile::tempdir().unwrap();
     let r = t.path();
-    for d in ["usr/bin", "bin", "tmp"] {
+    for d in ["usr/bin", "bin", "tmp", "proc", "out"] {
         std::fs::create_dir_all(r.join(d)).unwrap();
     }
+    // An image's root is world-traversable; `out` is where the script, run as an unprivileged
+    // user in the chroot, leaves its marks.
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(r, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(r.join("out"), std::fs::Permissions::from_mode(0o777)).unwrap();
     std::fs::copy(&sh, r.join("bin/sh")).unwrap();
     let out = Command::new(ldd).arg(&sh).output().unwrap();
     for l in String::from_utf8_lossy(&out.stdout).lines() {
@@ -69,7 +75,7 @@ fn a_foreign_roots_program_is_not_run_by_default() {
     let r = t.path();
     script(&r.join("usr/bin/clang++"));
     let doc = doctor_on(r, &[], &[]);
-    assert!(!r.join("ran").exists(), "the root's clang++ was run");
+    assert!(!r.join("out/ran").exists(), "the root's clang++ was run");
     let c = clang_finding(&doc);
     assert_eq!(c["status"], "skip", "{c:#}");
     let s = c["summary"].as_str().unwrap();
@@ -113,8 +119,11 @@ fn run_root_programs_scrubs_the_environment_and_lists_the_programs() {
             ("HIP_PLATFORM", "amd"),
         ],
     );
-    assert!(r.join("ran").exists(), "not run with --run-root-programs");
-    let env = std::fs::read_to_string(r.join("env")).unwrap();
+    assert!(
+        r.join("out/ran").exists(),
+        "not run with --run-root-programs"
+    );
+    let env = std::fs::read_to_string(r.join("out/env")).unwrap();
     for secret in ["hf_secret_value", "aws_secret_value", "hip_secret_value"] {
         assert!(!env.contains(secret), "{env}");
     }
@@ -122,6 +131,11 @@ fn run_root_programs_scrubs_the_environment_and_lists_the_programs() {
         env.contains("HIP_PLATFORM"),
         "a ROCm variable is kept: {env}"
     );
+    if nix::unistd::geteuid().is_root() {
+        // Chrooted, with a /proc of its own, and never as root.
+        let uid = std::fs::read_to_string(r.join("out/uid")).unwrap();
+        assert_eq!(uid.trim(), "65534");
+    }
     let c = clang_finding(&doc);
     assert!(c.to_string().contains("99.1.0"), "{c:#}");
     let runs = doc["programs_run"].as_array().expect("programs_run");
@@ -160,14 +174,17 @@ fn an_absolute_link_never_runs_this_machines_program() {
     // With the root's own clang++-15 (the marking script): the default runs nothing ...
     script(&r.join("usr/bin/clang++-15"));
     let doc = doctor_on(r, &[], &[]);
-    assert!(!r.join("ran").exists());
+    assert!(!r.join("out/ran").exists());
     assert!(
         !clang_finding(&doc).to_string().contains("15.0."),
         "{doc:#}"
     );
     // ... and the flag runs the root's file, never this machine's.
     let doc = doctor_on(r, &["--run-root-programs"], &[]);
-    assert!(r.join("ran").exists(), "the root's clang++-15 did not run");
+    assert!(
+        r.join("out/ran").exists(),
+        "the root's clang++-15 did not run"
+    );
     let c = clang_finding(&doc);
     assert!(c.to_string().contains("99.1.0"), "{c:#}");
     assert!(!c.to_string().contains("15.0."), "{c:#}");
