@@ -74,6 +74,8 @@ pub struct Host {
     /// `--run-root-programs`: a `--sysroot`'s programs may be run (scrubbed, resolved inside
     /// the root, chrooted when root).
     run_root_programs: bool,
+    /// Root programs run chrooted when root (false only in unit tests of a stand-in program).
+    chroot_allowed: bool,
     /// The children of a run on another root, for the report.
     programs_run: Mutex<Vec<ProgramRun>>,
     /// The child's temp dir inside a `--sysroot` it is chrooted into (`ROOT/tmp/rocm-doctor-*`),
@@ -89,6 +91,7 @@ impl Host {
             runner: Runner::new(limits),
             tmp: OnceLock::new(),
             run_root_programs: false,
+            chroot_allowed: true,
             programs_run: Mutex::new(Vec::new()),
             root_tmp: OnceLock::new(),
         }
@@ -97,6 +100,14 @@ impl Host {
     /// `--run-root-programs`: let the programs of a `--sysroot` run (see [`Host::run`]).
     pub fn set_run_root_programs(&mut self, yes: bool) {
         self.run_root_programs = yes;
+    }
+
+    /// Unit tests of a caller of [`Host::run`] on a stand-in root: its programs (shell scripts
+    /// without a shell inside the root) run, from outside.
+    #[cfg(test)]
+    pub(crate) fn run_root_programs_from_outside(&mut self) {
+        self.run_root_programs = true;
+        self.chroot_allowed = false;
     }
 
     /// Why the root's programs are not run, or `None` when they may be: a `--sysroot` is
@@ -424,6 +435,7 @@ impl Host {
     fn chroot_tmp(&self) -> Option<(PathBuf, PathBuf)> {
         if self.fs.mode() != RootMode::Fixture
             || !self.run_root_programs
+            || !self.chroot_allowed
             || !nix::unistd::geteuid().is_root()
         {
             return None;

@@ -118,13 +118,11 @@ impl<'a> Inventory<'a> {
         self.hipcc.get_or_init(|| hipcc::discover(self)).as_ref()
     }
 
-    /// On another root: why its programs are not run (a `--sysroot` without
-    /// `--run-root-programs`: [`Host::root_programs_refused`]) or cannot run on this host (the
-    /// loader error of its clang), or `None` when they can (or nothing was run).
+    /// On another root, when it has a clang: why its programs are not run (a `--sysroot`
+    /// without `--run-root-programs`: [`Host::root_programs_refused`]) or cannot run on this host
+    /// (the loader error of its clang), or `None` when they can. Without a clang the checks say
+    /// what the files say ("no clang", "no assembler", "no target ISA").
     pub fn cannot_run_here(&self) -> Option<&str> {
-        if let Some(why) = self.host.root_programs_refused() {
-            return Some(why);
-        }
         self.clang()?.cannot_run_here.as_deref()
     }
 
