@@ -267,7 +267,7 @@ pub fn run(args: &RunArgs) -> i32 {
     } else {
         let color = human::use_color(args.color, &host.env);
         // The headline and the asm matrix name paths of the machine: shown, not obeyed.
-        let text = report::escape::visible(&preamble).into_owned()
+        let mut text = report::escape::visible(&preamble).into_owned()
             + &human::render(
                 &findings,
                 &human::Options {
@@ -275,8 +275,48 @@ pub fn run(args: &RunArgs) -> i32 {
                     verbose: args.verbose,
                 },
             );
+        if args.verbose > 0 && !host.fs.is_own_machine() {
+            text.push_str(&programs_run_text(&host));
+        }
         report::write_stdout::<()>(report::Output::Text(&text), code)
     }
+}
+
+/// `programs_run`: every child of a run on another root, once, with how often it ran.
+fn programs_run_json(host: &Host) -> serde_json::Value {
+    serde_json::Value::Array(
+        host.programs_run()
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "path": r.path.to_string_lossy(),
+                    "host_path": r.host_path.to_string_lossy(),
+                    "from_root": r.from_root,
+                    "in_chroot": r.in_chroot,
+                    "count": r.count,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The same for `-v`: a closing paragraph of the human report, when anything ran (a check
+/// that needed a run and had none says why itself).
+fn programs_run_text(host: &Host) -> String {
+    let runs = host.programs_run();
+    if runs.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\nPrograms run for this root:\n");
+    for r in runs {
+        let how = match (r.from_root, r.in_chroot) {
+            (false, _) => "the doctor's own probe child".to_string(),
+            (true, true) => "the root's, in a chroot".to_string(),
+            (true, false) => format!("the root's, from outside as {}", r.host_path.display()),
+        };
+        s.push_str(&format!("  {} ({how}; {}x)\n", r.path.display(), r.count));
+    }
+    s
 }
 
 /// The node's name for fleet summaries: `ROCM_DOCTOR_HOST` (e.g. a DaemonSet's `spec.nodeName`
@@ -369,6 +409,10 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         "environment",
         crate::fleet::baseline::environment(&host.env),
     ));
+    // On another root, which programs ran (issue 25, item 3; docs/json.md).
+    if !host.fs.is_own_machine() {
+        sections.push(("programs_run", programs_run_json(host)));
+    }
     Diagnosis {
         findings,
         sections,

@@ -101,6 +101,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", global = true, conflicts_with = "sysroot", value_parser = absolute_dir())]
     pub host_root: Option<PathBuf>,
 
+    /// Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default:
+    /// never executed, judged from their files. With this flag they are resolved inside DIR,
+    /// run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR;
+    /// the report lists them (programs_run). Run only roots you trust (docs/security.md).
+    #[arg(long, global = true)]
+    pub run_root_programs: bool,
+
     /// The ROCm root to judge first (like ROCM_PATH, but wins over it).
     #[arg(long, value_name = "DIR")]
     pub rocm_path: Option<PathBuf>,
@@ -319,6 +326,7 @@ impl RunArgs {
         crate::config::Session {
             sysroot,
             root_mode,
+            run_root_programs: self.run_root_programs,
             json: self.json,
             verbose: self.verbose,
             color: self.color,

@@ -32,6 +32,8 @@ pub struct Session {
     /// What that root is: a fixture (`--sysroot`) or the live host (`--host-root`); `/` is
     /// this machine either way.
     pub root_mode: RootMode,
+    /// `--run-root-programs`: a `--sysroot`'s programs may run (docs/security.md, item 3).
+    pub run_root_programs: bool,
     pub json: bool,
     pub verbose: u8,
     pub color: ColorChoice,
@@ -40,7 +42,9 @@ pub struct Session {
 impl Session {
     /// The Host of this session's root, with the process environment and these limits.
     pub fn host(&self, limits: Limits) -> Result<Host, String> {
-        Host::for_root(&self.sysroot, self.root_mode, limits)
+        let mut host = Host::for_root(&self.sysroot, self.root_mode, limits)?;
+        host.set_run_root_programs(self.run_root_programs);
+        Ok(host)
     }
 }
 

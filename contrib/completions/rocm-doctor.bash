@@ -122,7 +122,7 @@ _rocm__doctor() {
 
     case "${cmd}" in
         rocm__doctor)
-            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --host-root --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
+            opts="-v -h -V --json --verbose --color --strict --profile --only --skip --list-checks --isa --sysroot --host-root --run-root-programs --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -204,7 +204,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__checks)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help lint help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help lint help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -280,7 +280,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__checks__subcmd__lint)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,7 +314,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__completions)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help bash elvish fish powershell zsh"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -348,7 +348,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__docs__subcmd__checks)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,7 +382,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__explain)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,7 +416,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__gen__subcmd__log)
-            opts="-v -h --iterations --devices --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --iterations --devices --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,7 +682,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__inspect)
-            opts="-v -h --symbols --kernels --verify-hash --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --symbols --kernels --verify-hash --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -716,7 +716,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__log)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -750,7 +750,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__man)
-            opts="-v -h --out-dir --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --out-dir --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -788,7 +788,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__merge)
-            opts="-v -h --expect --baseline --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --expect --baseline --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -830,7 +830,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__probe__subcmd__library)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -864,7 +864,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__ps)
-            opts="-v -h --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -898,7 +898,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__report)
-            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -936,7 +936,7 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__why)
-            opts="-v -h --binary --json --verbose --color --isa --sysroot --host-root --checks --help"
+            opts="-v -h --binary --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

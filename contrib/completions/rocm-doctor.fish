@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_rocm_doctor_global_optspecs
-    string join \n json v/verbose color= strict profile= only= skip= list-checks isa= sysroot= host-root= rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= expect= h/help V/version
+    string join \n json v/verbose color= strict profile= only= skip= list-checks isa= sysroot= host-root= run-root-programs rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= expect= h/help V/version
 end
 
 function __fish_rocm_doctor_needs_command
@@ -49,6 +49,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l json -d 'Print 
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l strict -d 'Exit 1 on warnings too, not only on failures'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l list-checks -d 'List every check with its id, category and title, then exit'
+complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l asm-caps -d 'Probe the assembler like Tensile\'s GetAsmCaps and print the capability matrix'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l no-batch -d 'With --asm-caps: one assembler call per probe, in Tensile\'s order (slow, exact method)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l npd -d 'node-problem-detector custom plugin mode: one line of at most --npd-max-len bytes on stdout (the worst finding first), exit 0 OK, 1 a check failed (NonOK), 2 the doctor could not decide (Unknown: a check error, a tool past its timeout, a usage error). docs/fleet.md'
@@ -78,6 +79,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l host
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand explain" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
@@ -91,6 +93,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l kern
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l verify-hash -d 'Check the MD5 hash of every compressed bundle (default: zlib bundles only, where corruption is known; zstd frames fail to decode or miss their size when corrupt)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand inspect" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l expect -d 'Host names that must have sent a report (one per line, or space/comma separated); those without one are listed as missing' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l baseline -d 'Compare every node\'s report with this known-good report (saved with --json) and list, per drift kind, the nodes that drift' -r -F
@@ -103,6 +106,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l host-r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand merge" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
@@ -113,6 +117,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l host-roo
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand log" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
@@ -123,6 +128,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l host-root
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand ps" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l binary -d 'The program or library that failed: its code objects and bundles are judged too (as `inspect` does), against the GPUs or --isa (repeatable)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
@@ -134,6 +140,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l host-roo
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l output -d 'Write the report to FILE instead of stdout (the only file the doctor writes outside its temp dir, and only when named here)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
@@ -146,6 +153,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l check
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l no-redact -d 'Keep user names and host names as they are'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
@@ -156,6 +164,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not 
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -f -a "lint" -d 'Validate pack files: every problem as `file:line:column: message`'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and not __fish_seen_subcommand_from lint help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -168,6 +177,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fi
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from lint" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from help" -f -a "lint" -d 'Validate pack files: every problem as `file:line:column: message`'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand checks; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -180,6 +190,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l 
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l out-dir -d 'Write every page into this directory instead of printing rocm-doctor.1' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
@@ -191,6 +202,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l host-roo
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand man" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l iterations -d 'GEMM iterations (seed 003: 127644)' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l devices -d 'Devices the iterations rotate over' -r
@@ -203,6 +215,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l host
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand gen-log" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
@@ -213,6 +226,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l 
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand docs-checks" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
@@ -223,6 +237,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand probe-library" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand help; and not __fish_seen_subcommand_from explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help" -f -a "explain" -d 'Explain a check: what it checks, why it matters, how to fix it'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand help; and not __fish_seen_subcommand_from explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help" -f -a "inspect" -d 'List the GPU code that binaries, libraries and directories carry (bundles, CCOB, code objects, Tensile libraries) and whether each GPU (or --isa) would find a code object'

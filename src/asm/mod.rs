@@ -99,11 +99,20 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         core_clang.as_deref(),
     );
     let (isas, explicit) = select_isas(cfg, inv, cat);
-    // Another root's assembler cannot run on this host: say so once, probe nothing.
-    if let Some(e) = inv.cannot_run_here() {
+    // Another root's assembler cannot run on this host, or is not run: say so once, probe
+    // nothing (with no assembler found, that is said below, from the files).
+    let refused = resolved
+        .is_ok()
+        .then(|| inv.host.root_programs_refused())
+        .flatten();
+    if let Some(e) = refused.or_else(|| inv.cannot_run_here()) {
+        let why = match inv.host.root_programs_refused() {
+            Some(_) => "programs of a foreign root are not executed",
+            None => "this root's programs cannot run on this host",
+        };
         findings.push(stamp(
             Finding::skip(format!(
-                "not run: this root's programs cannot run on this host ({})",
+                "not run: {why} ({})",
                 CheckId::ToolchainClang.see()
             ))
             .evidence(e.to_string()),

@@ -54,7 +54,101 @@ impl Env {
         self.vars.remove(OsStr::new(key));
     }
 
+    /// The environment a child gets on another root (`--sysroot`, `--host-root`; issue 25,
+    /// item 3, docs/security.md): only [`FOREIGN_CHILD_VARS`] and the variables that begin with
+    /// [`FOREIGN_CHILD_PREFIXES`], and of those none whose name says it holds a secret
+    /// ([`names_a_secret`]). Tokens, keys and passwords in the caller's environment
+    /// (`HF_TOKEN`, `AWS_SECRET_ACCESS_KEY`) never reach another root's programs; on this
+    /// machine a child keeps the snapshot (the user's own programs, the user's own variables).
+    pub fn for_foreign_child(&self) -> Env {
+        Env {
+            vars: self
+                .vars
+                .iter()
+                .filter(|(k, _)| {
+                    k.to_str().is_some_and(|k| {
+                        (FOREIGN_CHILD_VARS.contains(&k)
+                            || FOREIGN_CHILD_PREFIXES.iter().any(|p| k.starts_with(p)))
+                            && !names_a_secret(k)
+                    })
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&OsString, &OsString)> {
         self.vars.iter()
+    }
+}
+
+/// Variables a child on another root keeps: the search path and locale, and what the ROCm
+/// tools read and the checks judge (hipcc's and clang's roots and flags, the target lists,
+/// device visibility, the loader's path).
+pub const FOREIGN_CHILD_VARS: &[&str] = &[
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "LD_LIBRARY_PATH",
+    "DEVICE_LIB_PATH",
+    "LLVM_PATH",
+    "AMDGPU_TARGETS",
+    "GPU_TARGETS",
+    "PYTORCH_ROCM_ARCH",
+    "GPU_DEVICE_ORDINAL",
+    "CUDA_VISIBLE_DEVICES",
+];
+
+/// Prefixes of the variables a child on another root keeps: locale, ROCm, HIP, HSA, ROCr.
+pub const FOREIGN_CHILD_PREFIXES: &[&str] = &[
+    "LC_", "ROCM_", "HIP_", "HIPCC_", "HSA_", "ROCR_", "AMD_", "HCC_",
+];
+
+/// Whether a variable's name says it holds a credential (`*TOKEN*`, `*SECRET*`, `*PASS*`,
+/// `*KEY*`, `*AUTH*`, `*CREDENTIAL*`, `*COOKIE*`, `*SESSION*`): dropped even when its prefix
+/// is allowed (`HIP_API_TOKEN`).
+pub fn names_a_secret(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    [
+        "TOKEN",
+        "SECRET",
+        "PASS",
+        "KEY",
+        "AUTH",
+        "CREDENTIAL",
+        "COOKIE",
+        "SESSION",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_foreign_child_gets_the_allow_list_only() {
+        let e = Env::from_pairs([
+            ("PATH", "/usr/bin"),
+            ("HF_TOKEN", "secret"),
+            ("AWS_SECRET_ACCESS_KEY", "secret"),
+            ("HIP_PATH", "/opt/rocm"),
+            ("HIP_API_TOKEN", "secret"),
+            ("LC_ALL", "C"),
+            ("HOME", "/root"),
+            ("LD_PRELOAD", "/x.so"),
+            ("HSA_OVERRIDE_GFX_VERSION", "10.3.0"),
+        ]);
+        let kept: Vec<String> = e
+            .for_foreign_child()
+            .iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            kept,
+            ["HIP_PATH", "HSA_OVERRIDE_GFX_VERSION", "LC_ALL", "PATH"]
+        );
     }
 }

@@ -19,8 +19,33 @@ pub use process::{tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure};
 pub use which::is_executable_at;
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
+
+/// Why a foreign root's program was not run (`--sysroot` without `--run-root-programs`): the
+/// reason the checks that need a run give when they skip (docs/security.md, item 3).
+pub const ROOT_PROGRAMS_NOT_RUN: &str = "programs of a foreign root are not executed (pass --run-root-programs to run them, inside the root with chroot when root; or run the doctor inside the root)";
+
+/// The user and group a foreign root's program runs as inside its chroot: the kernel's
+/// overflow id (`/proc/sys/kernel/overflowuid`, 65534 by default; `nobody` on Debian), never
+/// root.
+const JAIL_ID: u32 = 65534;
+
+/// One program the doctor ran for a run on another root (`programs_run` in the JSON report).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramRun {
+    /// The program as the root sees it (a machine path), or this machine's path for the
+    /// doctor's own probe child.
+    pub path: PathBuf,
+    /// The file executed, as this process sees it.
+    pub host_path: PathBuf,
+    /// A program of the root (false: the doctor itself, a probe child).
+    pub from_root: bool,
+    /// Run after `chroot(2)` into the root.
+    pub in_chroot: bool,
+    /// How many times it was started.
+    pub count: u32,
+}
 
 /// Limits that keep the doctor from hanging on a broken tool.
 #[derive(Debug, Clone, Copy)]
@@ -47,6 +72,16 @@ pub struct Host {
     pub env: Env,
     runner: Runner,
     tmp: OnceLock<Result<reaper::OwnedTempDir, String>>,
+    /// `--run-root-programs`: a `--sysroot`'s programs may be run (scrubbed, resolved inside
+    /// the root, chrooted when root).
+    run_root_programs: bool,
+    /// Root programs run chrooted when root (false only in unit tests of a stand-in program).
+    chroot_allowed: bool,
+    /// The children of a run on another root, for the report.
+    programs_run: Mutex<Vec<ProgramRun>>,
+    /// The child's temp dir inside a `--sysroot` it is chrooted into (`ROOT/tmp/rocm-doctor-*`),
+    /// made on the first chrooted run; `Err` when the root has no writable `/tmp`.
+    root_tmp: OnceLock<Result<reaper::OwnedTempDir, String>>,
 }
 
 impl Host {
@@ -56,6 +91,51 @@ impl Host {
             env,
             runner: Runner::new(limits),
             tmp: OnceLock::new(),
+            run_root_programs: false,
+            chroot_allowed: true,
+            programs_run: Mutex::new(Vec::new()),
+            root_tmp: OnceLock::new(),
+        }
+    }
+
+    /// `--run-root-programs`: let the programs of a `--sysroot` run (see [`Host::run`]).
+    pub fn set_run_root_programs(&mut self, yes: bool) {
+        self.run_root_programs = yes;
+    }
+
+    /// Unit tests of a caller of [`Host::run`] on a stand-in root: its programs (shell scripts
+    /// without a shell inside the root) run, from outside.
+    #[cfg(test)]
+    pub(crate) fn run_root_programs_from_outside(&mut self) {
+        self.run_root_programs = true;
+        self.chroot_allowed = false;
+    }
+
+    /// Why the root's programs are not run, or `None` when they may be: a `--sysroot` is
+    /// foreign (an image, a chroot, another user's tree), and its programs run only on
+    /// request (`--run-root-programs`). This machine's and a `--host-root`'s programs run.
+    pub fn root_programs_refused(&self) -> Option<&'static str> {
+        (self.fs.mode() == RootMode::Fixture && !self.run_root_programs)
+            .then_some(ROOT_PROGRAMS_NOT_RUN)
+    }
+
+    /// The children started so far by a run on another root (empty on this machine), in the
+    /// order first started.
+    pub fn programs_run(&self) -> Vec<ProgramRun> {
+        self.programs_run
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    fn record_run(&self, run: ProgramRun) {
+        let mut v = self.programs_run.lock().unwrap_or_else(|e| e.into_inner());
+        match v
+            .iter_mut()
+            .find(|r| r.host_path == run.host_path && r.in_chroot == run.in_chroot)
+        {
+            Some(r) => r.count += 1,
+            None => v.push(run),
         }
     }
 
@@ -150,6 +230,12 @@ impl Host {
             .cloned()
             .chain(defaults.iter().map(PathBuf::from))
         {
+            // Resolved inside DIR before the loader sees it (issue 25, item 2): handed over as
+            // `DIR/opt/rocm/lib`, AMD's `/opt/rocm -> /etc/alternatives/rocm -> /opt/rocm-6.x`
+            // would be followed by the kernel from this container's root, not the host's.
+            let Ok(d) = self.fs.canonicalize(&d) else {
+                continue;
+            };
             let h = self.fs.host_path(&d);
             if self.fs.is_dir(&d) && !dirs.contains(&h) {
                 dirs.push(h);
@@ -180,30 +266,204 @@ impl Host {
     }
 
     /// Runs a child process with the env snapshot, a private cwd and a timeout.
+    ///
+    /// On another root (issue 25, items 2 and 3; docs/security.md) a program of the root is
+    /// never started by a path the kernel would resolve here: it is resolved inside the root
+    /// first ([`RootedFs::canonicalize`]: an absolute link `clang++ -> /usr/bin/clang++-15`
+    /// names the root's file, never this machine's), looked up on the snapshot's `PATH` inside
+    /// the root when bare, and refused when it is not an executable file there. A `--sysroot`'s
+    /// programs are not run at all unless `--run-root-programs` was given
+    /// ([`Host::root_programs_refused`]); then, as root, they run after `chroot(2)` into the
+    /// root, with their temporaries in a directory of the root's `/tmp`. Every child of a run on
+    /// another root gets the allow-listed environment only ([`Env::for_foreign_child`]) and is
+    /// recorded ([`Host::programs_run`]).
     pub fn run(&self, spec: &CommandSpec) -> RunOutput {
-        let cwd = match self.temp_dir() {
-            Ok(d) => d.to_path_buf(),
-            Err(e) => {
-                return RunOutput::spawn_failed(
-                    spec,
-                    SpawnFailure::other(format!("no temp dir: {e}")),
-                )
-            }
-        };
-        let mut spec = spec.clone();
-        // A program found under another root (fixture or host root) runs from its path there.
-        if spec.program.is_absolute() && !spec.on_host && !self.fs.paths_are_native() {
-            spec.program = self.fs.host_path(&spec.program);
+        if self.fs.paths_are_native() {
+            let cwd = match self.temp_dir() {
+                Ok(d) => d.to_path_buf(),
+                Err(e) => {
+                    return RunOutput::spawn_failed(
+                        spec,
+                        SpawnFailure::other(format!("no temp dir: {e}")),
+                    )
+                }
+            };
+            let mut spec = spec.clone();
+            // Children write their temporaries (clang's `probe-XXXXXX` directories, the
+            // assembler's files) into the doctor's temp dir, which is removed at exit: nothing
+            // is left in /tmp. A variable the call sets itself still wins (overrides apply in
+            // order).
+            with_temp_vars(&mut spec, cwd.as_os_str(), false);
+            return self.runner.run(&spec, &self.env, &cwd);
         }
-        // Children write their temporaries (clang's `probe-XXXXXX` directories, the assembler's
-        // files) into the doctor's temp dir, which is removed at exit: nothing is left in /tmp.
-        // A variable the call sets itself still wins (overrides apply in order).
-        let tmp: Vec<_> = ["TMPDIR", "TMP", "TEMP"]
-            .into_iter()
-            .map(|k| (k.into(), Some(cwd.clone().into_os_string())))
-            .collect();
-        spec.env_overrides.splice(0..0, tmp);
-        self.runner.run(&spec, &self.env, &cwd)
+        let mut spec = spec.clone();
+        let env = self.env.for_foreign_child();
+        if spec.on_host {
+            // The doctor itself (a probe child), possibly through the host's loader.
+            let cwd = match self.temp_dir() {
+                Ok(d) => d.to_path_buf(),
+                Err(e) => {
+                    return RunOutput::spawn_failed(
+                        &spec,
+                        SpawnFailure::other(format!("no temp dir: {e}")),
+                    )
+                }
+            };
+            with_temp_vars(&mut spec, cwd.as_os_str(), true);
+            self.record_run(ProgramRun {
+                path: spec.program.clone(),
+                host_path: spec.program.clone(),
+                from_root: false,
+                in_chroot: false,
+                count: 1,
+            });
+            return self.runner.run(&spec, &env, &cwd);
+        }
+        if let Some(why) = self.root_programs_refused() {
+            return RunOutput::spawn_failed(
+                &spec,
+                SpawnFailure {
+                    errno: "not-run".into(),
+                    message: why.into(),
+                },
+            );
+        }
+        let machine = match self.resolve_root_program(&spec.program) {
+            Ok(m) => m,
+            Err(e) => return RunOutput::spawn_failed(&spec, e),
+        };
+        let host_path = self.fs.host_path(&machine);
+        match self.chroot_tmp() {
+            Some((root, tmp_host)) => {
+                // Inside the root: every path is the root's. Paths into the child's temp dir
+                // (probe sources, outputs, the working directory) are handed over as the root
+                // names them.
+                let inside = |p: &Path| Path::new("/").join(p.strip_prefix(&root).unwrap_or(p));
+                let tmp_machine = inside(&tmp_host);
+                let (from, to) = (tmp_host.as_os_str(), tmp_machine.as_os_str());
+                let cwd = spec
+                    .cwd
+                    .as_deref()
+                    .filter(|c| c.starts_with(&tmp_host))
+                    .map(inside)
+                    .unwrap_or_else(|| tmp_machine.clone());
+                spec.args = spec.args.iter().map(|a| replace_os(a, from, to)).collect();
+                // The root's /proc, resolved inside the root: a fresh procfs is mounted there
+                // for the child alone.
+                let proc_dir = self
+                    .fs
+                    .canonicalize(Path::new("/proc"))
+                    .ok()
+                    .filter(|p| self.fs.is_dir(p))
+                    .map(|p| root.join(p.strip_prefix("/").unwrap_or(&p)));
+                spec.program = machine.clone();
+                spec.cwd = None;
+                spec.chroot = Some(process::Jail {
+                    root,
+                    cwd,
+                    proc_dir,
+                    uid: JAIL_ID,
+                    gid: JAIL_ID,
+                });
+                with_temp_vars(&mut spec, to, true);
+                self.record_run(ProgramRun {
+                    path: machine,
+                    host_path,
+                    from_root: true,
+                    in_chroot: true,
+                    count: 1,
+                });
+                self.runner.run(&spec, &env, &tmp_host)
+            }
+            None => {
+                let cwd = match self.temp_dir() {
+                    Ok(d) => d.to_path_buf(),
+                    Err(e) => {
+                        return RunOutput::spawn_failed(
+                            &spec,
+                            SpawnFailure::other(format!("no temp dir: {e}")),
+                        )
+                    }
+                };
+                spec.program = host_path.clone();
+                with_temp_vars(&mut spec, cwd.as_os_str(), true);
+                self.record_run(ProgramRun {
+                    path: machine,
+                    host_path,
+                    from_root: true,
+                    in_chroot: false,
+                    count: 1,
+                });
+                self.runner.run(&spec, &env, &cwd)
+            }
+        }
+    }
+
+    /// The machine path of a root's program: a bare name looked up on the snapshot's `PATH`
+    /// inside the root, a path resolved inside the root; an executable regular file there.
+    fn resolve_root_program(&self, program: &Path) -> Result<PathBuf, SpawnFailure> {
+        let not_found = |why: String| SpawnFailure {
+            errno: "ENOENT".into(),
+            message: format!("{}: not found in the root ({why})", program.display()),
+        };
+        let named = if program.is_absolute() {
+            program.to_path_buf()
+        } else if program.components().count() == 1 {
+            let name = program.to_string_lossy();
+            self.which(&name)
+                .ok_or_else(|| not_found("not on PATH".into()))?
+        } else {
+            return Err(not_found("a relative path".into()));
+        };
+        let real = self
+            .fs
+            .canonicalize(&named)
+            .map_err(|e| not_found(io_error_text(&e)))?;
+        if !which::is_executable_at(self, &real) {
+            return Err(not_found(format!(
+                "{} is not an executable file",
+                real.display()
+            )));
+        }
+        Ok(real)
+    }
+
+    /// Whether a root's program runs chrooted, and then the root to chroot into and the
+    /// child's temp dir (a host path inside it): a `--sysroot` (with `--run-root-programs`),
+    /// as root (chroot(2): "Only a privileged process ... may change the root directory"), with
+    /// a writable `/tmp` in the root. Otherwise the program runs from outside, by its
+    /// resolved host path.
+    fn chroot_tmp(&self) -> Option<(PathBuf, PathBuf)> {
+        if self.fs.mode() != RootMode::Fixture
+            || !self.run_root_programs
+            || !self.chroot_allowed
+            || !nix::unistd::geteuid().is_root()
+        {
+            return None;
+        }
+        let root = std::fs::canonicalize(self.fs.root()).ok()?;
+        let made = self.root_tmp.get_or_init(|| {
+            // The root's /tmp resolved inside the root: a `tmp -> /etc` link in an image must
+            // not make the doctor write into this machine's /etc.
+            let tmp = self
+                .fs
+                .canonicalize(Path::new("/tmp"))
+                .map_err(|e| io_error_text(&e))?;
+            if !self.fs.is_dir(&tmp) {
+                return Err(format!("{} is not a directory", tmp.display()));
+            }
+            let dir = tempfile::Builder::new()
+                .prefix("rocm-doctor-")
+                .tempdir_in(root.join(tmp.strip_prefix("/").unwrap_or(&tmp)))
+                .map(reaper::OwnedTempDir::new)
+                .map_err(|e| e.to_string())?;
+            // The child runs as JAIL_ID and writes here.
+            std::os::unix::fs::chown(dir.path(), Some(JAIL_ID), Some(JAIL_ID))
+                .map_err(|e| e.to_string())?;
+            Ok(dir)
+        });
+        let tmp = made.as_ref().ok()?.path().to_path_buf();
+        Some((root, tmp))
     }
 
     /// The doctor's own temp dir, created on first use and removed when the Host is dropped.
@@ -237,12 +497,62 @@ impl Host {
     }
 
     /// Creates a fresh sub-directory of the temp dir for one probe.
+    /// Inside the root when its programs run chrooted (they could not see it otherwise).
     pub fn scratch_dir(&self, label: &str) -> Result<PathBuf, String> {
-        let base = self.temp_dir()?;
+        let chrooted = self.chroot_tmp().map(|(_, tmp)| tmp);
+        let base = match &chrooted {
+            Some(t) => t.as_path(),
+            None => self.temp_dir()?,
+        };
         let dir = tempfile::Builder::new()
             .prefix(&format!("{label}-"))
             .tempdir_in(base)
-            .map_err(|e| e.to_string())?;
-        Ok(dir.keep())
+            .map_err(|e| e.to_string())?
+            .keep();
+        if chrooted.is_some() {
+            std::os::unix::fs::chown(&dir, Some(JAIL_ID), Some(JAIL_ID))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(dir)
     }
+}
+
+/// Sets `TMPDIR`, `TMP` and `TEMP` (and, for a child on another root, `HOME`) to the child's
+/// temp dir, before the call's own overrides (which still win: they apply in order).
+fn with_temp_vars(spec: &mut CommandSpec, dir: &std::ffi::OsStr, home: bool) {
+    let keys: &[&str] = if home {
+        &["TMPDIR", "TMP", "TEMP", "HOME"]
+    } else {
+        &["TMPDIR", "TMP", "TEMP"]
+    };
+    let vars: Vec<_> = keys
+        .iter()
+        .map(|k| ((*k).into(), Some(dir.to_os_string())))
+        .collect();
+    spec.env_overrides.splice(0..0, vars);
+}
+
+/// `arg` with every occurrence of `from` replaced by `to` (byte-wise; paths need not be UTF-8).
+fn replace_os(
+    arg: &std::ffi::OsStr,
+    from: &std::ffi::OsStr,
+    to: &std::ffi::OsStr,
+) -> std::ffi::OsString {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let (a, f, t) = (arg.as_bytes(), from.as_bytes(), to.as_bytes());
+    if f.is_empty() {
+        return arg.to_os_string();
+    }
+    let mut out = Vec::with_capacity(a.len());
+    let mut i = 0;
+    while i < a.len() {
+        if a[i..].starts_with(f) {
+            out.extend_from_slice(t);
+            i += f.len();
+        } else {
+            out.push(a[i]);
+            i += 1;
+        }
+    }
+    std::ffi::OsString::from_vec(out)
 }

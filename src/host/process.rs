@@ -9,6 +9,7 @@ use super::env::Env;
 use super::Limits;
 use std::ffi::OsString;
 use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -31,6 +32,24 @@ pub struct CommandSpec {
     pub cwd: Option<PathBuf>,
     /// The program is a path on this host (the doctor itself), never re-rooted in `--sysroot`.
     pub on_host: bool,
+    /// Set by `Host::run` only: run inside another root (`program` is then a path inside it).
+    pub(super) chroot: Option<Jail>,
+}
+
+/// How a foreign root's program is started inside that root (docs/security.md, item 3).
+#[derive(Debug, Clone)]
+pub(super) struct Jail {
+    /// The root to `chroot(2)` into (a host path).
+    pub root: PathBuf,
+    /// The working directory inside it.
+    pub cwd: PathBuf,
+    /// The root's `/proc` directory (a host path, resolved inside the root), where a fresh
+    /// read-only procfs is mounted in the child's own mount namespace: programs that find
+    /// themselves through `/proc/self/exe` (hipcc 6 and later) need it.
+    pub proc_dir: Option<PathBuf>,
+    /// The user and group the program runs as (the unprivileged overflow id, 65534).
+    pub uid: u32,
+    pub gid: u32,
 }
 
 impl CommandSpec {
@@ -43,6 +62,7 @@ impl CommandSpec {
             env_overrides: Vec::new(),
             cwd: None,
             on_host: false,
+            chroot: None,
         }
     }
 
@@ -238,7 +258,75 @@ impl Runner {
                 None => cmd.env_remove(k),
             };
         }
-        cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
+        match &spec.chroot {
+            None => {
+                cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
+            }
+            Some(jail) => {
+                let cstr = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes());
+                let (Ok(root), Ok(cwd)) = (cstr(&jail.root), cstr(&jail.cwd)) else {
+                    return RunOutput::spawn_failed(
+                        spec,
+                        SpawnFailure::other("a path holds a NUL byte".into()),
+                    );
+                };
+                let proc_dir = jail.proc_dir.as_deref().and_then(|p| cstr(p).ok());
+                let (uid, gid) = (jail.uid, jail.gid);
+                // SAFETY: between fork and exec the closure makes only system calls (unshare,
+                // mount, chroot, chdir, setgroups, setgid, setuid) on strings allocated before
+                // the fork, and allocates nothing (POSIX.1-2017 2.4.3: a multi-threaded
+                // process's child may call only async-signal-safe functions). std runs it
+                // after its own set-up and right before execve(2), so the program path is
+                // looked up inside the new root.
+                unsafe {
+                    cmd.pre_exec(move || {
+                        use nix::libc;
+                        let fail = || Err(std::io::Error::last_os_error());
+                        // /proc for the child only: a mount namespace of its own
+                        // (unshare(2) CLONE_NEWNS; mount_namespaces(7): made private first so
+                        // that nothing propagates back). Best effort: without it the program
+                        // runs with the root's empty /proc.
+                        if let Some(p) = &proc_dir {
+                            if libc::unshare(libc::CLONE_NEWNS) == 0
+                                && libc::mount(
+                                    std::ptr::null(),
+                                    c"/".as_ptr(),
+                                    std::ptr::null(),
+                                    libc::MS_REC | libc::MS_PRIVATE,
+                                    std::ptr::null(),
+                                ) == 0
+                            {
+                                libc::mount(
+                                    c"proc".as_ptr(),
+                                    p.as_ptr(),
+                                    c"proc".as_ptr(),
+                                    libc::MS_RDONLY
+                                        | libc::MS_NOSUID
+                                        | libc::MS_NODEV
+                                        | libc::MS_NOEXEC,
+                                    std::ptr::null(),
+                                );
+                            }
+                        }
+                        if libc::chroot(root.as_ptr()) != 0 || libc::chdir(cwd.as_ptr()) != 0 {
+                            return fail();
+                        }
+                        // A root's program never runs as root: chroot(2) is no boundary for a
+                        // privileged process ("This call does not change the current working
+                        // directory ... the process can escape"), so it runs as the overflow
+                        // user, without supplementary groups (setgroups before setgid before
+                        // setuid: after setuid the others are not permitted).
+                        if libc::setgroups(0, std::ptr::null()) != 0
+                            || libc::setgid(gid) != 0
+                            || libc::setuid(uid) != 0
+                        {
+                            return fail();
+                        }
+                        Ok(())
+                    });
+                }
+            }
+        }
         cmd.stdin(if spec.stdin.is_some() {
             Stdio::piped()
         } else {

@@ -190,6 +190,26 @@ pub fn describe(
     // `Driver::ResourceDir`, after any `-resource-dir` flag: clang Driver.cpp and
     // ToolChains/Clang.cpp), so one clang start answers both (equal on Debian's clang 15, 17,
     // 19 and 21). When no job line shows it, `-print-resource-dir` is asked as before.
+    // A foreign root's clang is not run unless asked (issue 25, item 3): judged from its files.
+    if let Some(why) = host.root_programs_refused() {
+        return ClangInfo {
+            path,
+            source,
+            real_path,
+            is_script,
+            binary,
+            version: None,
+            banner: None,
+            resource_dir: None,
+            resource_dir_from: String::new(),
+            amdgpu_processors: Vec::new(),
+            amdgpu_registered: false,
+            probe_errors: Vec::new(),
+            cannot_run_here: Some(why.to_string()),
+            commands: Vec::new(),
+            others,
+        };
+    }
     let cpus_cmd = CommandSpec::new(&path).args([
         "--target=amdgcn-amd-amdhsa",
         "-nogpulib",

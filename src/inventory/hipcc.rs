@@ -47,6 +47,10 @@ pub fn discover(inv: &Inventory) -> Option<HipccView> {
         path: path.clone(),
         ..Default::default()
     };
+    if let Some(why) = inv.host.root_programs_refused() {
+        v.error = Some(format!("not run: {why}"));
+        return Some(v);
+    }
     if let Some(e) = inv.cannot_run_here() {
         v.error = Some(format!(
             "not run: this root's programs cannot run here ({e})"

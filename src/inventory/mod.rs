@@ -118,8 +118,10 @@ impl<'a> Inventory<'a> {
         self.hipcc.get_or_init(|| hipcc::discover(self)).as_ref()
     }
 
-    /// With `--sysroot`: why the root's programs cannot run on this host (the loader error of
-    /// its clang), or `None` when they can (or nothing was run).
+    /// On another root, when it has a clang: why its programs are not run (a `--sysroot`
+    /// without `--run-root-programs`: [`Host::root_programs_refused`]) or cannot run on this host
+    /// (the loader error of its clang), or `None` when they can. Without a clang the checks say
+    /// what the files say ("no clang", "no assembler", "no target ISA").
     pub fn cannot_run_here(&self) -> Option<&str> {
         self.clang()?.cannot_run_here.as_deref()
     }

@@ -344,6 +344,9 @@ fn command(ctx: &Ctx, argv: &[String], timeout: std::time::Duration) -> RawValue
     // Decision (issue 20): --host-root's programs are the host's, run in a container: like a
     // fixture's, they may not run here.
     if !ctx.host.fs.is_own_machine() {
+        if let Some(why) = ctx.host.root_programs_refused() {
+            return RawValue::missing(format!("not run: {why}"));
+        }
         if let Some(why) = ctx.inv.cannot_run_here() {
             return RawValue::missing(format!("programs of this root cannot run here: {why}"));
         }

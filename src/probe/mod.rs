@@ -50,17 +50,29 @@ pub struct ProbeResult {
 /// The command of a `rocm-doctor probe-library KIND PATH` child: the doctor itself (through
 /// the host's loader under --host-root, `Host::probe_spec`), the library's own directory first
 /// in its search path (its siblings, as its RUNPATH `$ORIGIN` finds them), then `lib_dirs`.
+///
+/// Under `--host-root` the library is handed over resolved inside the root (issue 25, item 2):
+/// `DIR/opt/rocm/lib/libamdhip64.so` with `/opt/rocm` an absolute link would be opened through
+/// this container's `/etc/alternatives`, or find the container's own `/opt/rocm-6.x`.
 pub fn spec(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> crate::host::CommandSpec {
+    let real = match host.fs.paths_are_native() {
+        true => lib.to_path_buf(),
+        false => host
+            .fs
+            .canonicalize(lib)
+            .unwrap_or_else(|_| lib.to_path_buf()),
+    };
     let dirs: Vec<PathBuf> = lib
         .parent()
-        .map(Path::to_path_buf)
         .into_iter()
+        .chain(real.parent())
+        .map(Path::to_path_buf)
         .chain(lib_dirs.iter().cloned())
         .collect();
     host.probe_spec(&dirs)
         .arg("probe-library")
         .arg(kind)
-        .arg(host.fs.host_path(lib))
+        .arg(host.fs.host_path(&real))
 }
 
 /// Runs `rocm-doctor probe-library KIND PATH` as a child of the doctor.

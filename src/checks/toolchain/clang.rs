@@ -6,7 +6,8 @@ use crate::report::{Finding, Fix};
 use std::path::Path;
 
 pub fn clang(ctx: &Ctx) -> Vec<Finding> {
-    if let Some(e) = ctx.inv.cannot_run_here() {
+    // A root without a clang says so from its files, run or not.
+    if let (Some(e), Some(_)) = (ctx.inv.cannot_run_here(), ctx.inv.clang()) {
         return vec![super::foreign_root_finding(ctx, e)];
     }
     let Some(c) = ctx.inv.clang() else {

@@ -222,7 +222,7 @@ impl Job<'_, '_> {
             return (f, text);
         }
         if out.success() {
-            if is_device_output(self.ctx, &out_file) {
+            if is_device_output(&out_file) {
                 let f = isas
                     .iter()
                     .map(|isa| {
@@ -291,10 +291,11 @@ fn error_names(text: &str, isa: &TargetId) -> bool {
     })
 }
 
-fn is_device_output(ctx: &Ctx, out_file: &Path) -> bool {
-    ctx.host
-        .fs
-        .read_bytes_limited(out_file, 256 << 20)
+/// `out_file` is in the doctor's scratch dir, a path on this machine (inside the root only when
+/// the root's clang runs chrooted, and then still named from here): read as such, never
+/// re-rooted.
+fn is_device_output(out_file: &Path) -> bool {
+    crate::host::open::read_regular(out_file, 256 << 20)
         .map(|b| {
             b.starts_with(b"__CLANG_OFFLOAD_BUNDLE__")
                 || b.starts_with(b"\x7fELF")
