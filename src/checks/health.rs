@@ -15,6 +15,7 @@ pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::HealthFirmware, firmware),
     (CheckId::HealthPartitions, partitions),
     (CheckId::HealthThermal, thermal),
+    (CheckId::HealthPcieErrors, pcie_errors),
 ];
 
 /// The findings of one kind of problem, or the pass (or skip) that says what was judged.
@@ -122,12 +123,21 @@ fn partitions(ctx: &Ctx) -> Vec<Finding> {
 
 fn thermal(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
-    let mut problems = judge::thermal_problems(&h.devices);
+    let mut problems = judge::thermal_problems(&h.devices, &Limits::default());
     // Files that exist but could not be read are reported once, here.
     problems.extend(judge::read_problems(h));
     report(
         ctx,
         problems,
         "temperatures below their critical limits, no thermal throttling",
+    )
+}
+
+fn pcie_errors(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::pcie_error_problems(&h.devices, &Limits::default()),
+        "no fatal or non-fatal PCIe AER errors on the GPUs and the ports above them, correctable errors and replays below the warning level",
     )
 }
