@@ -879,7 +879,7 @@ pub fn all(h: &Health, limits: &Limits) -> Vec<Problem> {
 mod tests {
     use super::*;
     use crate::gpu::health::parse::{
-        parse_gpu_metrics, BadPage, BadPages, Partition, RasCount, RasSource, Xgmi,
+        parse_gpu_metrics, BadPage, BadPages, Partition, RasCount, RasSource, TempSensor, Xgmi,
     };
     use crate::gpu::health::read::{Ras, RasBlock, Thermal};
 
@@ -1026,6 +1026,67 @@ mod tests {
         // Huge user thresholds do not overflow.
         let ps = bad_page_problems(&[d], Some(BadPageThreshold::User(u64::MAX)), None, &l);
         assert_eq!(ps.len(), 1);
+    }
+
+    /// A v1_3 sample with TEMP_HOTSPOT set, and the given hotspot and gfx activity (all-ones:
+    /// not reported).
+    fn hotspot_bit(hotspot: u16, activity: u16) -> DeviceHealth {
+        let mut b = vec![0xffu8; 120];
+        b[0..4].copy_from_slice(&[120, 0, 1, 3]);
+        b[6..8].copy_from_slice(&hotspot.to_le_bytes());
+        b[16..18].copy_from_slice(&activity.to_le_bytes());
+        b[112..120].copy_from_slice(&(1u64 << 36).to_le_bytes());
+        let mut d = dev("0000:05:00.0");
+        d.thermal = Some(Thermal {
+            metrics: Some(parse_gpu_metrics(&b).unwrap()),
+            ..Default::default()
+        });
+        d
+    }
+
+    #[test]
+    fn a_throttle_bit_is_judged_with_its_sample() {
+        let l = Limits::default();
+        let sev = |d: DeviceHealth| {
+            thermal_problems(&[d], &l)
+                .iter()
+                .map(|p| p.severity)
+                .collect::<Vec<_>>()
+        };
+        let with_crit = |mut d: DeviceHealth, crit: i64| {
+            d.thermal.as_mut().unwrap().temps = vec![TempSensor {
+                index: 2,
+                label: Some("junction".into()),
+                input: None,
+                crit: Some(crit),
+                emergency: None,
+            }];
+            d
+        };
+        // No limit to compare with: believed when busy, not when idle.
+        assert_eq!(sev(hotspot_bit(0xffff, 100)), [Severity::Warn]);
+        assert_eq!(sev(hotspot_bit(0xffff, 0)), [Severity::Info]);
+        // Activity not reported either: believed.
+        assert_eq!(sev(hotspot_bit(0xffff, 0xffff)), [Severity::Warn]);
+        // With hwmon's limit: the sensor decides, busy or not.
+        assert_eq!(
+            sev(with_crit(hotspot_bit(37, 100), 110_000)),
+            [Severity::Info]
+        );
+        assert_eq!(
+            sev(with_crit(hotspot_bit(96, 100), 110_000)),
+            [Severity::Warn]
+        );
+        assert_eq!(
+            sev(with_crit(hotspot_bit(104, 0), 110_000)),
+            [Severity::Warn]
+        );
+        let strict = Limits {
+            throttle_margin_c: 80,
+            ..Limits::default()
+        };
+        let ps = thermal_problems(&[with_crit(hotspot_bit(37, 0), 110_000)], &strict);
+        assert_eq!(ps[0].severity, Severity::Warn);
     }
 
     #[test]

@@ -1432,6 +1432,83 @@ mod tests {
     }
 
     #[test]
+    fn aer_stats_as_the_kernel_prints_them() {
+        // The ABI document's sample of aer_dev_correctable (sysfs-bus-pci-devices-aer_stats).
+        let cor = "Receiver Error 2\nBad TLP 0\nBad DLLP 0\nRELAY_NUM Rollover 0\nReplay Timer Timeout 0\nAdvisory Non-Fatal 0\nCorrected Internal Error 0\nHeader Log Overflow 0\nTOTAL_ERR_COR 2\n";
+        let st = parse_aer_stats(cor, "TOTAL_ERR_COR").unwrap();
+        assert_eq!(st.total, 2);
+        assert_eq!(st.kinds, [("Receiver Error".to_string(), 2)]);
+        // An unnamed bit with a count (aer.c prints `<array>_bit[N] C`), and a total that is
+        // not the sum (one message may carry several errors).
+        let st = parse_aer_stats(
+            "Undefined 0\ndev_fatal_errs_bit[26] 3\nTOTAL_ERR_FATAL 1\n",
+            "TOTAL_ERR_FATAL",
+        )
+        .unwrap();
+        assert_eq!((st.total, st.kinds.len()), (1, 1));
+        assert_eq!(st.kinds[0].0, "dev_fatal_errs_bit[26]");
+        // Not this format: no total, another file's total, a word for a count.
+        assert!(parse_aer_stats("Receiver Error 2\n", "TOTAL_ERR_COR").is_err());
+        assert!(parse_aer_stats("TOTAL_ERR_FATAL 0\n", "TOTAL_ERR_COR").is_err());
+        assert!(parse_aer_stats("Bad TLP many\nTOTAL_ERR_COR 1\n", "TOTAL_ERR_COR").is_err());
+        assert!(parse_aer_stats("", "TOTAL_ERR_COR").is_err());
+    }
+
+    #[test]
+    fn gpu_metrics_sample_and_pcie_counters() {
+        // v1_3: edge 4, hotspot 6, mem 8, gfx activity 16, current_gfxclk 54 (°C, %, MHz).
+        let mut b = metrics(1, 3, 120);
+        for (off, v) in [(4usize, 35u16), (6, 37), (8, 40), (16, 0), (54, 5)] {
+            b[off..off + 2].copy_from_slice(&v.to_le_bytes());
+        }
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            m.sample,
+            MetricsSample {
+                hotspot_c: Some(37),
+                edge_c: Some(35),
+                mem_c: Some(40),
+                gfx_activity_pct: Some(0),
+                current_gfxclk_mhz: Some(5),
+            }
+        );
+        assert_eq!(m.pcie, MetricsPcie::default());
+        // v1_5 (MI300): the PCIe counters at 144/152 (u64) and 168/172 (u32); all-ones is N/A.
+        let mut b = metrics(1, 5, 360);
+        b[144..152].copy_from_slice(&7u64.to_le_bytes());
+        b[152..160].copy_from_slice(&420u64.to_le_bytes());
+        b[168..172].copy_from_slice(&3u32.to_le_bytes());
+        b[4..6].copy_from_slice(&45u16.to_le_bytes());
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            m.pcie,
+            MetricsPcie {
+                recovery: Some(7),
+                replay: Some(420),
+                nak_sent: Some(3),
+                nak_rcvd: None,
+            }
+        );
+        assert_eq!((m.sample.hotspot_c, m.sample.edge_c), (Some(45), None));
+        // v2_2 (APU): centi-°C and centi-% become °C and %.
+        let mut b = metrics(2, 2, 128);
+        b[4..6].copy_from_slice(&4250u16.to_le_bytes());
+        b[28..30].copy_from_slice(&1200u16.to_le_bytes());
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            (m.sample.hotspot_c, m.sample.gfx_activity_pct),
+            (Some(42), Some(12))
+        );
+        // A truncated sample decodes nothing past the header.
+        let mut short = metrics(1, 5, 360);
+        short.truncate(100);
+        assert_eq!(
+            parse_gpu_metrics(&short).unwrap().pcie,
+            MetricsPcie::default()
+        );
+    }
+
+    #[test]
     fn partitions() {
         assert_eq!(
             parse_partition_mode("CPX\n", &COMPUTE_PARTITIONS),
