@@ -1,6 +1,7 @@
 //! GPU health a cluster operator acts on, from amdgpu sysfs (no amd-smi): RAS error counters,
 //! retired VRAM pages against the driver's threshold, the PCIe link, XGMI hives, firmware and
-//! partition modes that differ between GPUs of one model, temperatures and throttling. The
+//! partition modes that differ between GPUs of one model, temperatures and throttling, PCIe AER
+//! errors and replays. The
 //! evidence and the judgements are `src/gpu/health/`; each check here reports one kind.
 
 use super::{CheckFn, CheckId, Ctx};

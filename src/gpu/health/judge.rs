@@ -506,8 +506,8 @@ pub fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
 }
 
 /// Temperatures at their critical/emergency limits (hwmon, §4) and throttlers active in
-/// `gpu_metrics` (§3): thermal ones warn, power/current ones are info (a GPU at its power
-/// limit under load is working as designed).
+/// `gpu_metrics` (§3): thermal ones warn when the sample confirms them (`throttle_problems`),
+/// power/current ones are info (a GPU at its power limit under load is working as designed).
 pub fn thermal_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
     let mut out = Vec::new();
     for d in devs {
