@@ -2,7 +2,7 @@
 //! `Host::for_sysroot`, and the problems the judgements find. Healthy fixtures give none;
 //! each degraded signal gives its problem with the evidence an operator needs.
 
-use rocm_doctor::gpu::health::parse::{BadPageFlag, RasCount, RasSource};
+use rocm_doctor::gpu::health::parse::{AerSeverity, BadPageFlag, RasCount, RasSource};
 use rocm_doctor::gpu::health::{judge, read_health, Health, Limits, Problem, Severity};
 use rocm_doctor::host::{Host, Limits as HostLimits};
 use std::time::Duration;
@@ -287,4 +287,212 @@ fn without_an_amdgpu_device_the_health_checks_skip_in_every_profile_but_runtime(
             assert_eq!(f["status"], "skip", "{profile}: {f:#}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 26, item 3: PCIe AER counters and replays.
+// ---------------------------------------------------------------------------------------------
+
+fn pcie_problems(h: &Health) -> Vec<Problem> {
+    judge::pcie_error_problems(&h.devices, &Limits::default())
+}
+
+#[test]
+fn aer_counters_of_the_gpu_and_every_port_above_it() {
+    let h = health("health-pcie-aer");
+    let a = &h.devices[0];
+    assert_eq!(a.pci, "0000:03:00.0");
+    // The canonical path: the GPU, the board switch's two ports, the root port; nothing else.
+    let walked: Vec<(&str, bool)> = a
+        .pcie_errors
+        .aer
+        .iter()
+        .map(|p| (p.bdf.as_str(), p.is_gpu))
+        .collect();
+    assert_eq!(
+        walked,
+        [
+            ("0000:03:00.0", true),
+            ("0000:02:00.0", false),
+            ("0000:01:00.0", false),
+            ("0000:00:01.1", false)
+        ]
+    );
+    let rp = &a.pcie_errors.aer[3].stats[&AerSeverity::NonFatal];
+    assert_eq!(rp.total, 2);
+    assert_eq!(rp.kinds, [("Completion Timeout".to_string(), 2)]);
+    assert_eq!(a.pcie_errors.replay_count, Some(0));
+    // Unsupported reads (the manifest's EOPNOTSUPP and EINVAL) are recorded, not problems.
+    let d = &h.devices[3];
+    let unsupported: Vec<&str> = d
+        .pcie_errors
+        .unsupported
+        .iter()
+        .map(|i| i.error.as_str())
+        .collect();
+    assert_eq!(unsupported, ["EOPNOTSUPP", "EINVAL"], "{:?}", d.pcie_errors);
+    assert!(d.pcie_errors.unreadable.is_empty());
+    assert_eq!(d.pcie_errors.replay_count, None);
+    // The root port lost only its fatal file: its other two are still read.
+    assert_eq!(d.pcie_errors.aer[3].stats.len(), 2);
+
+    let ps = pcie_problems(&h);
+    let sev: Vec<(&str, Severity)> = ps.iter().map(|p| (p.device.as_str(), p.severity)).collect();
+    assert_eq!(
+        sev,
+        [
+            ("0000:03:00.0", Severity::Warn),
+            ("0000:23:00.0", Severity::Fail),
+            ("0000:43:00.0", Severity::Warn),
+            ("0000:43:00.0", Severity::Warn)
+        ],
+        "{ps:#?}"
+    );
+    assert!(find(&ps, "0000:03:00.0", "ERR_NONFATAL")
+        .what
+        .contains("port 0000:00:01.1 above the GPU"));
+    let ce = find(&ps, "0000:43:00.0", "correctable");
+    assert!(ce.what.contains("port 0000:42:00.0 above the GPU: 250"));
+    assert!(ce.evidence[0].contains("Receiver Error 180, Bad TLP 40, Bad DLLP 30"));
+    // The GPU's own 4 correctable errors are below the level and not named.
+    assert!(!ce.what.contains("0000:43:00.0"));
+    assert!(find(&ps, "0000:43:00.0", "320 PCIe replays").evidence[0]
+        .ends_with("pcie_replay_count: 320"));
+    // The whole judgement also puts them in `all`.
+    assert_eq!(
+        problems(&h)
+            .iter()
+            .filter(|p| p.what.contains("PCIe"))
+            .count(),
+        4
+    );
+}
+
+#[test]
+fn aer_files_absent_are_not_problems() {
+    // The MI210 fixtures have no AER file anywhere (kernels before 4.19, no AER capability).
+    for name in ["health-mi210x4-ok", "health-mi210-degraded"] {
+        let h = health(name);
+        for d in &h.devices {
+            assert_eq!(d.pcie_errors, Default::default(), "{name} {}", d.pci);
+        }
+        assert!(pcie_problems(&h).is_empty(), "{name}");
+    }
+}
+
+/// EACCES for real: a copy of the fixture with two AER files and one `pcie_replay_count` mode
+/// 0000, read by the binary as `nobody`. The fatal error and the replays behind them are not
+/// seen, so not judged: "could not read".
+#[test]
+fn aer_files_unreadable_as_nobody_are_said_not_judged() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let root = t.path().join("root");
+    let src = crate::common::fixture("sysroots", "health-pcie-aer");
+    let ok = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(&src)
+        .arg(&root)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let gpu_b =
+        root.join("sys/devices/pci0000:20/0000:20:01.1/0000:21:00.0/0000:22:00.0/0000:23:00.0");
+    let rp_a = root.join("sys/devices/pci0000:00/0000:00:01.1");
+    let gpu_c =
+        root.join("sys/devices/pci0000:40/0000:40:01.1/0000:41:00.0/0000:42:00.0/0000:43:00.0");
+    for f in [
+        gpu_b.join("aer_dev_fatal"),
+        rp_a.join("aer_dev_nonfatal"),
+        gpu_c.join("pcie_replay_count"),
+    ] {
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    let Some(doc) = crate::common::doctor_as_unprivileged(
+        &[],
+        &[
+            "--json",
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "health.pcie-errors",
+        ],
+    ) else {
+        return;
+    };
+    let fs = crate::common::findings(&doc, "health.pcie-errors");
+    let of = |pci: &str| -> Vec<&&serde_json::Value> {
+        fs.iter().filter(|f| f["subject"] == pci).collect()
+    };
+    for pci in ["0000:03:00.0", "0000:23:00.0"] {
+        let got = of(pci);
+        assert_eq!(got.len(), 1, "{pci}: {got:#?}");
+        assert_eq!(got[0]["status"], "pass", "{:#}", got[0]);
+        assert!(
+            got[0]["summary"]
+                .as_str()
+                .unwrap()
+                .contains("could not read 1 PCIe error file(s)"),
+            "{:#}",
+            got[0]
+        );
+        assert!(got[0].to_string().contains("EACCES"), "{:#}", got[0]);
+    }
+    // What could be read is still judged: GPU C's correctable errors warn, its unreadable
+    // replay count is said, not judged.
+    let c: Vec<(&str, &str)> = of("0000:43:00.0")
+        .iter()
+        .map(|f| {
+            (
+                f["status"].as_str().unwrap(),
+                f["summary"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(c.len(), 2, "{c:#?}");
+    assert_eq!(c[0].0, "warn");
+    assert!(c[0].1.contains("correctable PCIe errors"), "{c:#?}");
+    assert_eq!(c[1], ("pass", "could not read 1 PCIe error file(s)"));
+    assert!(!fs.iter().any(|f| f["status"] == "fail"), "{fs:#?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 26, item 7: a throttle bit judged with its sample.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_throttle_bit_at_idle_is_not_throttling_a_hot_gpu_under_load_is() {
+    let h = health("health-r9700-throttle");
+    let ps = problems(&h);
+    let on = |pci: &str| -> Vec<&Problem> { ps.iter().filter(|p| p.device == pci).collect() };
+    // Idle, 37 °C, the firmware's TEMP_HOTSPOT bit: information only.
+    let idle = on("0000:03:00.0");
+    assert_eq!(idle.len(), 1, "{idle:#?}");
+    assert_eq!(idle[0].severity, Severity::Info);
+    assert!(idle[0]
+        .what
+        .contains("while the GPU is idle (gfx activity 0%)"));
+    let m = h.devices[0]
+        .thermal
+        .as_ref()
+        .unwrap()
+        .metrics
+        .as_ref()
+        .unwrap();
+    assert_eq!(m.throttle_status, Some(0x2));
+    assert_eq!(m.sample.hotspot_c, Some(37));
+    // At its power cap, 72 °C: the power limit (information) and the doubted bit.
+    let capped = on("0000:23:00.0");
+    assert!(
+        capped.iter().all(|p| p.severity == Severity::Info),
+        "{capped:#?}"
+    );
+    assert!(capped
+        .iter()
+        .any(|p| p.what.contains("power/current limit: PPT0")));
+    // Hot under load: thermal throttling, with the sample as evidence.
+    let hot = find(&ps, "0000:43:00.0", "thermal throttling: TEMP_HOTSPOT");
+    assert_eq!(hot.severity, Severity::Warn);
+    assert!(hot.evidence[0].contains("hotspot 107 °C"), "{hot:#?}");
 }

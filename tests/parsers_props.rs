@@ -116,6 +116,9 @@ proptest! {
         if let Ok(m) = h::parse_gpu_metrics(&bytes) {
             let _ = h::active_throttlers(&m);
         }
+        if let Ok(a) = h::parse_aer_stats(&s, "TOTAL_ERR_COR") {
+            prop_assert!(a.kinds.len() < s.lines().count());
+        }
     }
 }
 
@@ -131,5 +134,6 @@ fn health_texty() -> impl Strategy<Value = String> {
         "((SPX|DPX|CPX|NPS[0-9]|Not supported)(, )?){0,5}\n?",
         "[a-z]{0,6}[0-9]{0,3}_[a-z_]{0,12}",
         "[0-9]{0,3}\\.[0-9]{0,3}[.\\-a-z0-9]{0,12}",
+        "([A-Za-z_ \\[\\]0-9]{0,24} [0-9]{0,21}\n){0,4}TOTAL_ERR_(COR|FATAL) [0-9]{0,21}\n?",
     ]
 }

@@ -56,6 +56,7 @@ check_ids! {
     HealthFirmware = "health.firmware",
     HealthPartitions = "health.partitions",
     HealthThermal = "health.thermal",
+    HealthPcieErrors = "health.pcie-errors",
     KernelLog = "kernel.log",
     KernelDriverInit = "kernel.driver-init",
     KernelHangs = "kernel.hangs",

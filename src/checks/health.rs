@@ -1,6 +1,7 @@
 //! GPU health a cluster operator acts on, from amdgpu sysfs (no amd-smi): RAS error counters,
 //! retired VRAM pages against the driver's threshold, the PCIe link, XGMI hives, firmware and
-//! partition modes that differ between GPUs of one model, temperatures and throttling. The
+//! partition modes that differ between GPUs of one model, temperatures and throttling, PCIe AER
+//! errors and replays. The
 //! evidence and the judgements are `src/gpu/health/`; each check here reports one kind.
 
 use super::{CheckFn, CheckId, Ctx};
@@ -15,6 +16,7 @@ pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::HealthFirmware, firmware),
     (CheckId::HealthPartitions, partitions),
     (CheckId::HealthThermal, thermal),
+    (CheckId::HealthPcieErrors, pcie_errors),
 ];
 
 /// The findings of one kind of problem, or the pass (or skip) that says what was judged.
@@ -122,12 +124,21 @@ fn partitions(ctx: &Ctx) -> Vec<Finding> {
 
 fn thermal(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
-    let mut problems = judge::thermal_problems(&h.devices);
+    let mut problems = judge::thermal_problems(&h.devices, &Limits::default());
     // Files that exist but could not be read are reported once, here.
     problems.extend(judge::read_problems(h));
     report(
         ctx,
         problems,
         "temperatures below their critical limits, no thermal throttling",
+    )
+}
+
+fn pcie_errors(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::pcie_error_problems(&h.devices, &Limits::default()),
+        "no fatal or non-fatal PCIe AER errors on the GPUs and the ports above them, correctable errors and replays below the warning level",
     )
 }

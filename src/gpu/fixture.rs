@@ -125,6 +125,8 @@ pub fn errno_from_name(name: &str) -> Option<i32> {
         "EINVAL" => EINVAL,
         "ENOTDIR" => ENOTDIR,
         "EROFS" => EROFS,
+        "EOPNOTSUPP" => EOPNOTSUPP,
+        "ENODATA" => ENODATA,
         _ => return None,
     };
     Some(e as i32)

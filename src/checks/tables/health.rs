@@ -214,3 +214,54 @@ fn thermal_table() {
         ),
     );
 }
+
+/// AER counters of the GPU and the ports above it, and amdgpu's replay count (issue 26, item
+/// 3). `health-pcie-aer`: a non-fatal error counted only at GPU A's root port, a fatal one on
+/// GPU B, 250 correctable errors on GPU C's switch port and 320 replays, GPU D healthy with two
+/// reads the kernel refuses (EOPNOTSUPP, EINVAL: not problems). Where no AER file exists (old
+/// kernels, no AER capability: the MI210 fixtures) there is nothing to report.
+#[test]
+fn pcie_errors_table() {
+    table(
+        CheckId::HealthPcieErrors,
+        &with(
+            &[
+                row(
+                    "health-pcie-aer",
+                    &[],
+                    &[
+                        (Warn, "uncorrectable non-fatal PCIe errors (ERR_NONFATAL) since boot on port 0000:00:01.1 above the GPU: 2"),
+                        (Fail, "fatal PCIe errors (ERR_FATAL) since boot on the GPU 0000:23:00.0: 1"),
+                        (Warn, "more than 100 correctable PCIe errors (ERR_COR) since boot on port 0000:42:00.0 above the GPU: 250"),
+                        (Warn, "320 PCIe replays on the GPU's link since the driver loaded"),
+                    ],
+                ),
+                // No AER files at all: absent is not a problem.
+                row(OK4, &[], &[(Pass, "4 amdgpu devices: no fatal or non-fatal PCIe AER errors")]),
+                row(DEGRADED, &[], &[(Pass, "2 amdgpu devices: no fatal or non-fatal PCIe AER errors")]),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+/// A throttle bit the same sample contradicts is not throttling (issue 26, item 7):
+/// `health-r9700-throttle` holds three Radeon AI PRO R9700 whose firmware keeps TEMP_HOTSPOT
+/// set (ROCm/rocm-systems#11781): idle at 37 °C, at its power cap at 72 °C, and hot (107 °C
+/// of 110 °C) under load. Only the last one warns.
+#[test]
+fn thermal_throttle_bit_table() {
+    table(
+        CheckId::HealthThermal,
+        &[row(
+            "health-r9700-throttle",
+            &[],
+            &[
+                (Pass, "temperature throttle bit not taken as throttling: TEMP_HOTSPOT with the sensor at 37 °C, 73 °C below its 110 °C limit while the GPU is idle (gfx activity 0%)"),
+                (Pass, "throttling at a power/current limit: PPT0"),
+                (Pass, "temperature throttle bit not taken as throttling: TEMP_HOTSPOT with the sensor at 72 °C, 38 °C below its 110 °C limit (the firmware"),
+                (Warn, "thermal throttling: TEMP_HOTSPOT"),
+            ],
+        )],
+    );
+}

@@ -4,10 +4,10 @@
 //! Thresholds that are a site's choice, not the kernel's, are in [`Limits`].
 
 use super::parse::{
-    active_throttlers, parse_kernel_release, threshold_policy, BadPageFlag, BadPageThreshold,
-    OnExceed, RasCount, RasSource, ThrottleKind,
+    active_throttlers, parse_kernel_release, threshold_policy, AerSeverity, BadPageFlag,
+    BadPageThreshold, GpuMetrics, OnExceed, RasCount, RasSource, ThrottleKind,
 };
-use super::read::{DeviceHealth, Health};
+use super::read::{DeviceHealth, Health, Thermal};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -42,6 +42,19 @@ pub struct Limits {
     /// Warn when the retired pages reach this percentage of the bad-page threshold: the kernel
     /// itself logs "RAS records:%u exceeds 90% of threshold:%d" from 6.15 (§1.1).
     pub bad_pages_near_pct: u64,
+    /// Correctable PCIe errors (`TOTAL_ERR_COR` of one function, or amdgpu's replay count) above
+    /// which to warn. The kernel keeps no threshold; a link replays a few packets during
+    /// training and power-state changes, so a handful is noise. DCGM warns at 8 replays per
+    /// minute (`DCGM_LIMIT_MAX_PCIREPLAY_RATE`, NVIDIA/DCGM `dcgm_gpu_hardware_limits.h`), a rate
+    /// that needs two samples; one read since boot cannot give a rate, so this tool warns on a
+    /// count: 100 by default, the same as `ce_warn`.
+    pub pcie_ce_warn: u64,
+    /// A temperature throttle bit is believed only when its sensor is within this many °C of
+    /// its critical limit, or when no sensor can confirm it and the GPU is busy (item 7 of
+    /// issue 26: firmware that sets TEMP_HOTSPOT at idle, rocm-systems#11781).
+    pub throttle_margin_c: i64,
+    /// gfx activity (%) at or below which a GPU is idle: not throttled by load.
+    pub idle_activity_pct: u16,
 }
 
 impl Default for Limits {
@@ -49,6 +62,9 @@ impl Default for Limits {
         Limits {
             ce_warn: 100,
             bad_pages_near_pct: 90,
+            pcie_ce_warn: 100,
+            throttle_margin_c: 15,
+            idle_activity_pct: 5,
         }
     }
 }
@@ -490,9 +506,9 @@ pub fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
 }
 
 /// Temperatures at their critical/emergency limits (hwmon, §4) and throttlers active in
-/// `gpu_metrics` (§3): thermal ones warn, power/current ones are info (a GPU at its power
-/// limit under load is working as designed).
-pub fn thermal_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+/// `gpu_metrics` (§3): thermal ones warn when the sample confirms them (`throttle_problems`),
+/// power/current ones are info (a GPU at its power limit under load is working as designed).
+pub fn thermal_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
     let mut out = Vec::new();
     for d in devs {
         let Some(t) = &d.thermal else { continue };
@@ -517,50 +533,292 @@ pub fn thermal_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
             });
         }
         let Some(m) = &t.metrics else { continue };
-        let active = active_throttlers(m);
-        if active.is_empty() {
+        throttle_problems(d, t, m, limits, &mut out);
+    }
+    out
+}
+
+/// The sensor a temperature throttler names, for the cross-check: (metrics value, hwmon label,
+/// hwmon index). TEMP_HOTSPOT/TEMP_GPU/TEMP_CORE and MI300's THERMAL_SOCKET limit the junction
+/// (hotspot) temperature, TEMP_EDGE the edge, TEMP_MEM and THERMAL_HBM the memory; the others
+/// (voltage regulators, liquid, PROCHOT) have no sensor here and are believed.
+fn throttler_sensor(name: &str, m: &GpuMetrics) -> Option<(Option<u16>, &'static str, u32)> {
+    match name {
+        "TEMP_HOTSPOT" | "TEMP_GPU" | "TEMP_CORE" | "THERMAL_SOCKET" => {
+            Some((m.sample.hotspot_c, "junction", 2))
+        }
+        "TEMP_EDGE" => Some((m.sample.edge_c, "edge", 1)),
+        "TEMP_MEM" | "THERMAL_HBM" => Some((m.sample.mem_c, "mem", 3)),
+        _ => None,
+    }
+}
+
+/// (temperature, critical limit) in m°C of the sensor a throttler names: the sample's value,
+/// else the hwmon input; the limit is hwmon's `temp*_crit` (amdgpu's hwmon: edge 1, junction
+/// 2, mem 3, found by label first).
+fn sensor_reading(t: &Thermal, m: &GpuMetrics, name: &str) -> Option<(Option<i64>, Option<i64>)> {
+    let (metric, label, index) = throttler_sensor(name, m)?;
+    let hw = t
+        .temps
+        .iter()
+        .find(|s| s.label.as_deref() == Some(label))
+        .or_else(|| {
+            t.temps
+                .iter()
+                .find(|s| s.index == index && s.label.is_none())
+        });
+    let value = metric
+        .map(|c| i64::from(c) * 1000)
+        .or_else(|| hw.and_then(|s| s.input));
+    Some((value, hw.and_then(|s| s.crit)))
+}
+
+/// Throttlers active in `gpu_metrics` (§3), each cross-checked with the same sample (issue 26,
+/// item 7). Some SMU firmware keeps a temperature bit set whatever the temperature: the Radeon
+/// AI PRO R9700 (Navi 48, SMU 14.0.2) reports TEMP_HOTSPOT at idle at 37 °C and under load at
+/// 63-75 °C with a 110 °C limit (ROCm/rocm-systems#11781), RDNA3 boards do the same
+/// (Umio-Yasuno/libdrm-amdgpu-sys-rs#7, MangoHud#1690). So a temperature bit is believed when
+/// its sensor is within `throttle_margin_c` of its critical limit; when no sensor or limit can
+/// tell, when the GPU is busy (gfx activity above `idle_activity_pct`). An idle GPU far from its
+/// limits is not throttled by anything that matters; a bit the sample contradicts is reported
+/// as information, not as a warning.
+fn throttle_problems(
+    d: &DeviceHealth,
+    t: &Thermal,
+    m: &GpuMetrics,
+    limits: &Limits,
+    out: &mut Vec<Problem>,
+) {
+    let active = active_throttlers(m);
+    if active.is_empty() {
+        return;
+    }
+    let activity = m.sample.gfx_activity_pct;
+    let idle = activity.is_some_and(|a| a <= limits.idle_activity_pct);
+    let mut believed: Vec<&str> = Vec::new();
+    let mut doubted: Vec<String> = Vec::new();
+    let mut power: Vec<&str> = Vec::new();
+    for (name, kind) in &active {
+        if *kind != ThrottleKind::Temperature {
+            power.push(name);
             continue;
         }
-        let thermal: Vec<&str> = active
-            .iter()
-            .filter(|(_, k)| matches!(k, ThrottleKind::Temperature))
-            .map(|(n, _)| n.as_str())
-            .collect();
-        let names: Vec<&str> = active.iter().map(|(n, _)| n.as_str()).collect();
-        let ev = format!(
-            "{}/gpu_metrics v{}_{}: throttle_status {}, indep_throttle_status {}",
-            d.dir,
-            m.format_revision,
-            m.content_revision,
-            m.throttle_status
-                .map(|v| format!("{v:#x}"))
-                .unwrap_or_else(|| "n/a".into()),
-            m.indep_throttle_status
-                .map(|v| format!("{v:#x}"))
-                .unwrap_or_else(|| "n/a".into())
-        );
-        let mut evidence = vec![ev];
-        if let (Some(avg), Some(cap)) = (t.power_average.or(t.power_input), t.power_cap) {
-            evidence.push(format!(
-                "power {} W of cap {} W",
-                avg / 1_000_000,
-                cap / 1_000_000
-            ));
+        let when = if idle {
+            format!(
+                " while the GPU is idle (gfx activity {}%)",
+                activity.unwrap_or(0)
+            )
+        } else {
+            String::new()
+        };
+        match sensor_reading(t, m, name) {
+            Some((Some(v), Some(crit))) => {
+                if v >= crit - limits.throttle_margin_c * 1000 {
+                    believed.push(name);
+                } else {
+                    doubted.push(format!(
+                        "{name} with the sensor at {:.0} °C, {:.0} °C below its {:.0} °C limit{when}",
+                        v as f64 / 1000.0,
+                        (crit - v) as f64 / 1000.0,
+                        crit as f64 / 1000.0
+                    ));
+                }
+            }
+            _ if idle => doubted.push(format!("{name}{when}")),
+            _ => believed.push(name),
         }
-        if !thermal.is_empty() {
+    }
+    let mut ev = format!(
+        "{}/gpu_metrics v{}_{}: throttle_status {}, indep_throttle_status {}",
+        d.dir,
+        m.format_revision,
+        m.content_revision,
+        m.throttle_status
+            .map(|v| format!("{v:#x}"))
+            .unwrap_or_else(|| "n/a".into()),
+        m.indep_throttle_status
+            .map(|v| format!("{v:#x}"))
+            .unwrap_or_else(|| "n/a".into())
+    );
+    let na = |v: Option<u16>, unit: &str| {
+        v.map(|x| format!("{x}{unit}"))
+            .unwrap_or_else(|| "n/a".into())
+    };
+    ev.push_str(&format!(
+        "; hotspot {}, mem {}, gfx activity {}, gfxclk {}",
+        na(m.sample.hotspot_c, " °C"),
+        na(m.sample.mem_c, " °C"),
+        na(activity, "%"),
+        na(m.sample.current_gfxclk_mhz, " MHz")
+    ));
+    let mut evidence = vec![ev];
+    if let (Some(avg), Some(cap)) = (t.power_average.or(t.power_input), t.power_cap) {
+        evidence.push(format!(
+            "power {} W of cap {} W",
+            avg / 1_000_000,
+            cap / 1_000_000
+        ));
+    }
+    if !believed.is_empty() {
+        out.push(Problem {
+            device: d.pci.clone(),
+            what: format!("thermal throttling: {}", believed.join(", ")),
+            evidence: evidence.clone(),
+            fix: "Check the node's cooling and the GPU's temperatures under load; thermal throttling lowers clocks and makes this GPU the slowest rank of a job.".into(),
+            severity: Severity::Warn,
+        });
+    } else if !power.is_empty() {
+        out.push(Problem {
+            device: d.pci.clone(),
+            what: format!(
+                "throttling at a power/current limit{}: {}",
+                if idle { " while idle" } else { "" },
+                power.join(", ")
+            ),
+            evidence: evidence.clone(),
+            fix: "Expected under full load; if the GPU is idle or slower than its peers, compare power1_cap with the other GPUs.".into(),
+            severity: Severity::Info,
+        });
+    }
+    if !doubted.is_empty() {
+        out.push(Problem {
+            device: d.pci.clone(),
+            what: format!(
+                "temperature throttle bit not taken as throttling: {} (the firmware of some GPUs sets it without throttling, ROCm/rocm-systems#11781)",
+                doubted.join("; ")
+            ),
+            evidence,
+            fix: String::new(),
+            severity: Severity::Info,
+        });
+    }
+}
+
+/// PCIe errors (issue 26, item 3): the AER counters of the GPU and of every port above it
+/// (`Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats`: an error caused by the GPU may
+/// be counted only at its link partner, so the ports count as much as the GPU), amdgpu's replay
+/// count and, for v1_4/v1_5, the replays and recoveries in `gpu_metrics`. A fatal error fails
+/// (the link was reset: drain), a non-fatal one warns, correctable errors and replays warn above
+/// `limits.pcie_ce_warn`. Unreadable files are information ("could not read"); files the
+/// device does not support are nothing.
+pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
+    let mut out = Vec::new();
+    for d in devs {
+        let pe = &d.pcie_errors;
+        for sev in [
+            AerSeverity::Fatal,
+            AerSeverity::NonFatal,
+            AerSeverity::Correctable,
+        ] {
+            let file = match sev {
+                AerSeverity::Fatal => "aer_dev_fatal",
+                AerSeverity::NonFatal => "aer_dev_nonfatal",
+                AerSeverity::Correctable => "aer_dev_correctable",
+            };
+            let mut at = Vec::new();
+            let mut evidence = Vec::new();
+            for port in &pe.aer {
+                let Some(st) = port.stats.get(&sev) else {
+                    continue;
+                };
+                let over = match sev {
+                    AerSeverity::Correctable => st.total > limits.pcie_ce_warn,
+                    _ => st.total > 0,
+                };
+                if !over {
+                    continue;
+                }
+                at.push(if port.is_gpu {
+                    format!("the GPU {}: {}", port.bdf, st.total)
+                } else if port.vendor == Some(super::parse::VENDOR_ATI) {
+                    format!(
+                        "{}, the switch inside the GPU package: {}",
+                        port.bdf, st.total
+                    )
+                } else {
+                    format!("port {} above the GPU: {}", port.bdf, st.total)
+                });
+                let kinds: Vec<String> = st.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                evidence.push(format!(
+                    "{}/{file}: total {}{}",
+                    port.dir,
+                    st.total,
+                    if kinds.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", kinds.join(", "))
+                    }
+                ));
+            }
+            if at.is_empty() {
+                continue;
+            }
+            let (what, fix, severity) = match sev {
+                AerSeverity::Fatal => (
+                    "fatal PCIe errors (ERR_FATAL)".to_string(),
+                    "Drain the GPU: a fatal PCIe error resets the link and loses the work in flight. Find the 'AER: ... Uncorrectable (Fatal)' lines of the named device in the kernel log, reseat the GPU and its riser/cable; if it comes back, send the GPU (or, when the port above it reports the error, the board or riser) for inspection.",
+                    Severity::Fail,
+                ),
+                AerSeverity::NonFatal => (
+                    "uncorrectable non-fatal PCIe errors (ERR_NONFATAL)".to_string(),
+                    "A transaction was lost (completion timeout, poisoned or malformed TLP): match the 'AER: ... Uncorrectable (Non-Fatal)' kernel-log lines of the named device with failed jobs, reseat the card and riser, and watch whether the count grows.",
+                    Severity::Warn,
+                ),
+                AerSeverity::Correctable => (
+                    format!("more than {} correctable PCIe errors (ERR_COR)", limits.pcie_ce_warn),
+                    "The link corrects these by replaying packets, but this many mean a marginal link (riser, cable, slot, signal integrity): reseat, compare with the node's other GPUs, and try another slot if the count keeps growing.",
+                    Severity::Warn,
+                ),
+            };
             out.push(Problem {
                 device: d.pci.clone(),
-                what: format!("thermal throttling: {}", thermal.join(", ")),
+                what: format!("{what} since boot on {}", at.join("; ")),
                 evidence,
-                fix: "Check the node's cooling and the GPU's temperatures under load; thermal throttling lowers clocks and makes this GPU the slowest rank of a job.".into(),
+                fix: fix.into(),
+                severity,
+            });
+        }
+        let metric = d
+            .thermal
+            .as_ref()
+            .and_then(|t| t.metrics.as_ref())
+            .map(|m| &m.pcie);
+        let (replays, src) = match (pe.replay_count, metric.and_then(|p| p.replay)) {
+            (Some(n), _) => (Some(n), format!("{}/pcie_replay_count: {n}", d.dir)),
+            (None, Some(n)) => (
+                Some(n),
+                format!("{}/gpu_metrics: pcie_replay_count_acc {n}", d.dir),
+            ),
+            _ => (None, String::new()),
+        };
+        if let Some(n) = replays.filter(|n| *n > limits.pcie_ce_warn) {
+            let mut evidence = vec![src];
+            if let Some(p) = metric {
+                if let Some(r) = p.recovery {
+                    evidence.push(format!("gpu_metrics: pcie_l0_to_recov_count_acc {r}"));
+                }
+                if let (Some(s), Some(r)) = (p.nak_sent, p.nak_rcvd) {
+                    evidence.push(format!("gpu_metrics: NAKs sent {s}, received {r}"));
+                }
+            }
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("{n} PCIe replays on the GPU's link since the driver loaded (more than {})", limits.pcie_ce_warn),
+                evidence,
+                fix: "Replays are packets the link had to resend: many mean a marginal link (riser, cable, slot). Reseat the GPU and compare with the node's other GPUs.".into(),
                 severity: Severity::Warn,
             });
-        } else {
+        }
+        if !pe.unreadable.is_empty() {
             out.push(Problem {
                 device: d.pci.clone(),
-                what: format!("throttling at a power/current limit: {}", names.join(", ")),
-                evidence,
-                fix: "Expected under full load; if the GPU is idle or slower than its peers, compare power1_cap with the other GPUs.".into(),
+                what: format!("could not read {} PCIe error file(s)", pe.unreadable.len()),
+                evidence: pe
+                    .unreadable
+                    .iter()
+                    .map(|i| format!("{}: {}", i.path, i.error))
+                    .collect(),
+                fix: "Run as root to read them (or read again after a reset completes).".into(),
                 severity: Severity::Info,
             });
         }
@@ -610,7 +868,8 @@ pub fn all(h: &Health, limits: &Limits) -> Vec<Problem> {
     v.extend(xgmi_problems(d));
     v.extend(firmware_problems(d));
     v.extend(partition_problems(d));
-    v.extend(thermal_problems(d));
+    v.extend(thermal_problems(d, limits));
+    v.extend(pcie_error_problems(d, limits));
     v.extend(read_problems(h));
     v.sort_by_key(|p| std::cmp::Reverse(p.severity));
     v
@@ -620,7 +879,7 @@ pub fn all(h: &Health, limits: &Limits) -> Vec<Problem> {
 mod tests {
     use super::*;
     use crate::gpu::health::parse::{
-        parse_gpu_metrics, BadPage, BadPages, Partition, RasCount, RasSource, Xgmi,
+        parse_gpu_metrics, BadPage, BadPages, Partition, RasCount, RasSource, TempSensor, Xgmi,
     };
     use crate::gpu::health::read::{Ras, RasBlock, Thermal};
 
@@ -769,6 +1028,67 @@ mod tests {
         assert_eq!(ps.len(), 1);
     }
 
+    /// A v1_3 sample with TEMP_HOTSPOT set, and the given hotspot and gfx activity (all-ones:
+    /// not reported).
+    fn hotspot_bit(hotspot: u16, activity: u16) -> DeviceHealth {
+        let mut b = vec![0xffu8; 120];
+        b[0..4].copy_from_slice(&[120, 0, 1, 3]);
+        b[6..8].copy_from_slice(&hotspot.to_le_bytes());
+        b[16..18].copy_from_slice(&activity.to_le_bytes());
+        b[112..120].copy_from_slice(&(1u64 << 36).to_le_bytes());
+        let mut d = dev("0000:05:00.0");
+        d.thermal = Some(Thermal {
+            metrics: Some(parse_gpu_metrics(&b).unwrap()),
+            ..Default::default()
+        });
+        d
+    }
+
+    #[test]
+    fn a_throttle_bit_is_judged_with_its_sample() {
+        let l = Limits::default();
+        let sev = |d: DeviceHealth| {
+            thermal_problems(&[d], &l)
+                .iter()
+                .map(|p| p.severity)
+                .collect::<Vec<_>>()
+        };
+        let with_crit = |mut d: DeviceHealth, crit: i64| {
+            d.thermal.as_mut().unwrap().temps = vec![TempSensor {
+                index: 2,
+                label: Some("junction".into()),
+                input: None,
+                crit: Some(crit),
+                emergency: None,
+            }];
+            d
+        };
+        // No limit to compare with: believed when busy, not when idle.
+        assert_eq!(sev(hotspot_bit(0xffff, 100)), [Severity::Warn]);
+        assert_eq!(sev(hotspot_bit(0xffff, 0)), [Severity::Info]);
+        // Activity not reported either: believed.
+        assert_eq!(sev(hotspot_bit(0xffff, 0xffff)), [Severity::Warn]);
+        // With hwmon's limit: the sensor decides, busy or not.
+        assert_eq!(
+            sev(with_crit(hotspot_bit(37, 100), 110_000)),
+            [Severity::Info]
+        );
+        assert_eq!(
+            sev(with_crit(hotspot_bit(96, 100), 110_000)),
+            [Severity::Warn]
+        );
+        assert_eq!(
+            sev(with_crit(hotspot_bit(104, 0), 110_000)),
+            [Severity::Warn]
+        );
+        let strict = Limits {
+            throttle_margin_c: 80,
+            ..Limits::default()
+        };
+        let ps = thermal_problems(&[with_crit(hotspot_bit(37, 0), 110_000)], &strict);
+        assert_eq!(ps[0].severity, Severity::Warn);
+    }
+
     #[test]
     fn power_throttling_is_info_thermal_is_warn() {
         let mut b = vec![0xffu8; 120];
@@ -779,7 +1099,7 @@ mod tests {
             metrics: Some(parse_gpu_metrics(&b).unwrap()),
             ..Default::default()
         });
-        let ps = thermal_problems(std::slice::from_ref(&d));
+        let ps = thermal_problems(std::slice::from_ref(&d), &Limits::default());
         assert_eq!(ps[0].severity, Severity::Info);
         assert!(ps[0].what.contains("PPT0"));
     }

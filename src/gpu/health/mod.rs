@@ -1,6 +1,8 @@
 //! GPU health from amdgpu sysfs, without amd-smi (issue 20, item 3): RAS error counters, retired
 //! VRAM pages against `amdgpu.bad_page_threshold`, the PCIe link to the platform, XGMI hives,
-//! firmware versions, temperatures and throttling, partition modes.
+//! firmware versions, temperatures and throttling, partition modes; and (issue 26) the PCIe AER
+//! counters of each GPU and the ports above it, replay counts, and throttle bits judged with the
+//! temperatures and activity of their own sample.
 //!
 //! - [`parse`]: pure parsers of the kernel's formats (each cites the kernel function and the
 //!   section of the project's amdgpu health reference).

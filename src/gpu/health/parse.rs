@@ -652,6 +652,127 @@ pub struct GpuMetrics {
     pub indep_throttle_status: Option<u64>,
     /// Why no throttle bitmap was read, when there is none.
     pub note: Option<String>,
+    /// The same sample's sensors and load, to judge a throttle bit by (issue 26, item 7): °C
+    /// (v2_x's centi-°C converted), % of gfx activity, MHz. None where the version has no such
+    /// field or the firmware left it all-ones.
+    pub sample: MetricsSample,
+    /// PCIe counters accumulated by the firmware (v1_4/v1_5 only, `kgd_pp_interface.h`).
+    pub pcie: MetricsPcie,
+}
+
+/// Temperatures, activity and clock of one `gpu_metrics` sample.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MetricsSample {
+    pub hotspot_c: Option<u16>,
+    pub edge_c: Option<u16>,
+    pub mem_c: Option<u16>,
+    pub gfx_activity_pct: Option<u16>,
+    pub current_gfxclk_mhz: Option<u16>,
+}
+
+/// `pcie_l0_to_recov_count_acc`, `pcie_replay_count_acc` (u64) and `pcie_nak_sent_count_acc`,
+/// `pcie_nak_rcvd_count_acc` (u32, v1_5 only) of `struct gpu_metrics_v1_4`/`_v1_5`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MetricsPcie {
+    pub recovery: Option<u64>,
+    pub replay: Option<u64>,
+    pub nak_sent: Option<u32>,
+    pub nak_rcvd: Option<u32>,
+}
+
+/// Offsets of the sample fields (hotspot, edge, mem, gfx activity, current gfxclk) per version,
+/// and the divisor that turns the stored unit into °C / %. From §3's offset tables (computed
+/// from `kgd_pp_interface.h`); v1_x store °C and %, v2_1+ centi-°C and centi-% (the header's
+/// comments). v2_0 (not naturally aligned) and v3_0 are not decoded.
+struct SampleOffsets {
+    hotspot: Option<usize>,
+    edge: Option<usize>,
+    mem: Option<usize>,
+    activity: usize,
+    gfxclk: usize,
+    scale: u16,
+}
+
+fn sample_offsets(format: u8, content: u8) -> Option<SampleOffsets> {
+    let v1 = |hotspot, edge, mem, activity, gfxclk| SampleOffsets {
+        hotspot: Some(hotspot),
+        edge,
+        mem: Some(mem),
+        activity,
+        gfxclk,
+        scale: 1,
+    };
+    Some(match (format, content) {
+        (1, 0) => v1(18, Some(16), 20, 28, 54),
+        (1, 1..=3) => v1(6, Some(4), 8, 16, 54),
+        (1, 4) => v1(4, None, 6, 12, 240),
+        (1, 5) => v1(4, None, 6, 12, 312),
+        (1, 6) => v1(4, None, 6, 12, 264),
+        (1, 7 | 8) => v1(4, None, 6, 12, 296),
+        // APUs: temperature_gfx at 4 stands for the hotspot; no memory sensor.
+        (2, 1..=4) => SampleOffsets {
+            hotspot: Some(4),
+            edge: None,
+            mem: None,
+            activity: 28,
+            gfxclk: 76,
+            scale: 100,
+        },
+        _ => return None,
+    })
+}
+
+/// Offsets of the NAK sent/received counters (v1_5 only).
+type NakOffsets = Option<(usize, usize)>;
+
+/// Offsets of (`pcie_l0_to_recov_count_acc`, `pcie_replay_count_acc`, NAK sent, NAK received)
+/// computed from `struct gpu_metrics_v1_4`/`_v1_5` (x86-64 natural alignment; the computation
+/// puts `current_gfxclk` at 240 and 312, as §3 does).
+fn pcie_offsets(format: u8, content: u8) -> Option<(usize, usize, NakOffsets)> {
+    match (format, content) {
+        (1, 4) => Some((80, 88, None)),
+        (1, 5) => Some((144, 152, Some((168, 172)))),
+        _ => None,
+    }
+}
+
+fn le_u16(b: &[u8], off: usize) -> Option<u16> {
+    let s = b.get(off..off.checked_add(2)?)?;
+    Some(u16::from_le_bytes([s[0], s[1]]))
+}
+
+fn decode_sample(b: &[u8], format: u8, content: u8) -> MetricsSample {
+    let Some(o) = sample_offsets(format, content) else {
+        return MetricsSample::default();
+    };
+    let get = |off: Option<usize>| {
+        off.and_then(|o2| le_u16(b, o2))
+            .filter(|v| *v != u16::MAX)
+            .map(|v| v / o.scale)
+    };
+    MetricsSample {
+        hotspot_c: get(o.hotspot),
+        edge_c: get(o.edge),
+        mem_c: get(o.mem),
+        gfx_activity_pct: get(Some(o.activity)),
+        current_gfxclk_mhz: le_u16(b, o.gfxclk).filter(|v| *v != u16::MAX),
+    }
+}
+
+fn decode_pcie(b: &[u8], format: u8, content: u8) -> MetricsPcie {
+    let Some((recov, replay, nak)) = pcie_offsets(format, content) else {
+        return MetricsPcie::default();
+    };
+    MetricsPcie {
+        recovery: le_u64(b, recov).filter(|v| *v != u64::MAX),
+        replay: le_u64(b, replay).filter(|v| *v != u64::MAX),
+        nak_sent: nak
+            .and_then(|(s, _)| le_u32(b, s))
+            .filter(|v| *v != u32::MAX),
+        nak_rcvd: nak
+            .and_then(|(_, r)| le_u32(b, r))
+            .filter(|v| *v != u32::MAX),
+    }
 }
 
 /// Sizes from §3 (computed there from `kgd_pp_interface.h`, x86-64).
@@ -719,6 +840,8 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
     let mut note = None;
     let mut throttle_status = None;
     let mut indep = None;
+    let mut sample = MetricsSample::default();
+    let mut pcie = MetricsPcie::default();
     if bytes.len() < structure_size as usize {
         note = Some(format!(
             "read {} bytes, header says {structure_size}",
@@ -745,6 +868,8 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
                 "v{format_revision}_{content_revision} has no throttle bitmap (residency counters need two samples)"
             ));
         }
+        sample = decode_sample(bytes, format_revision, content_revision);
+        pcie = decode_pcie(bytes, format_revision, content_revision);
     }
     Ok(GpuMetrics {
         structure_size,
@@ -754,6 +879,8 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
         throttle_status,
         indep_throttle_status: indep,
         note,
+        sample,
+        pcie,
     })
 }
 
@@ -853,6 +980,76 @@ pub fn active_throttlers(m: &GpuMetrics) -> Vec<(String, ThrottleKind)> {
         format!("throttle_status {raw:#010x} (ASIC-specific bits)"),
         ThrottleKind::Other,
     )]
+}
+
+// ---------------------------------------------------------------------------------------------
+// PCIe AER statistics (issue 26, item 3)
+// ---------------------------------------------------------------------------------------------
+
+/// The three AER statistics files of a PCI function, with the key of their last line.
+/// They exist only on AER-capable functions (`aer_stats_attrs_are_visible` in
+/// `drivers/pci/pcie/aer.c` hides them otherwise), from Linux 4.19
+/// (`Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats`).
+pub const AER_FILES: [(AerSeverity, &str, &str); 3] = [
+    (AerSeverity::Fatal, "aer_dev_fatal", "TOTAL_ERR_FATAL"),
+    (
+        AerSeverity::NonFatal,
+        "aer_dev_nonfatal",
+        "TOTAL_ERR_NONFATAL",
+    ),
+    (
+        AerSeverity::Correctable,
+        "aer_dev_correctable",
+        "TOTAL_ERR_COR",
+    ),
+];
+
+/// The class of an AER error message (ERR_FATAL, ERR_NONFATAL, ERR_COR).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AerSeverity {
+    Fatal,
+    NonFatal,
+    Correctable,
+}
+
+/// One `aer_dev_*` file: the total of error messages, and the error kinds seen (count > 0).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct AerStats {
+    /// The `TOTAL_ERR_*` line: error messages received (one message may report several errors,
+    /// so it need not equal the sum of the lines above it, per the ABI document).
+    pub total: u64,
+    /// The named lines with a count above zero, in file order (`Receiver Error 2`), and the
+    /// unnamed bits the kernel prints as `dev_cor_errs_bit[N] C`.
+    pub kinds: Vec<(String, u64)>,
+}
+
+/// Parses an `aer_dev_*` file: one `"%s %llu\n"` line per error kind the kernel names, a
+/// `"<array>_bit[%d] %llu\n"` line per unnamed bit with a count, then
+/// `"TOTAL_%s %llu\n"` (`drivers/pci/pcie/aer.c`, macro `aer_stats_dev_attr`). Names contain
+/// spaces (`Replay Timer Timeout 0`), so the count is the last word. The total line is required:
+/// without it the text is not this format.
+pub fn parse_aer_stats(text: &str, total_key: &str) -> Result<AerStats, String> {
+    let mut out = AerStats::default();
+    let mut total = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let Some((name, count)) = line.rsplit_once(' ') else {
+            return Err(format!("line without a count: {:?}", truncate(line, 40)));
+        };
+        let n: u64 = count
+            .parse()
+            .map_err(|_| format!("not a count: {:?}", truncate(line, 40)))?;
+        let name = name.trim();
+        if name == total_key {
+            total = Some(n);
+        } else if name.starts_with("TOTAL_") {
+            return Err(format!("{name} where {total_key} was expected"));
+        } else if n > 0 && out.kinds.len() < 64 {
+            out.kinds.push((truncate(name, 40), n));
+        }
+    }
+    out.total = total.ok_or_else(|| format!("no {total_key} line"))?;
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1232,6 +1429,83 @@ mod tests {
         short.truncate(50);
         assert!(parse_gpu_metrics(&short).unwrap().note.is_some());
         assert!(parse_gpu_metrics(&[1, 2]).is_err());
+    }
+
+    #[test]
+    fn aer_stats_as_the_kernel_prints_them() {
+        // The ABI document's sample of aer_dev_correctable (sysfs-bus-pci-devices-aer_stats).
+        let cor = "Receiver Error 2\nBad TLP 0\nBad DLLP 0\nRELAY_NUM Rollover 0\nReplay Timer Timeout 0\nAdvisory Non-Fatal 0\nCorrected Internal Error 0\nHeader Log Overflow 0\nTOTAL_ERR_COR 2\n";
+        let st = parse_aer_stats(cor, "TOTAL_ERR_COR").unwrap();
+        assert_eq!(st.total, 2);
+        assert_eq!(st.kinds, [("Receiver Error".to_string(), 2)]);
+        // An unnamed bit with a count (aer.c prints `<array>_bit[N] C`), and a total that is
+        // not the sum (one message may carry several errors).
+        let st = parse_aer_stats(
+            "Undefined 0\ndev_fatal_errs_bit[26] 3\nTOTAL_ERR_FATAL 1\n",
+            "TOTAL_ERR_FATAL",
+        )
+        .unwrap();
+        assert_eq!((st.total, st.kinds.len()), (1, 1));
+        assert_eq!(st.kinds[0].0, "dev_fatal_errs_bit[26]");
+        // Not this format: no total, another file's total, a word for a count.
+        assert!(parse_aer_stats("Receiver Error 2\n", "TOTAL_ERR_COR").is_err());
+        assert!(parse_aer_stats("TOTAL_ERR_FATAL 0\n", "TOTAL_ERR_COR").is_err());
+        assert!(parse_aer_stats("Bad TLP many\nTOTAL_ERR_COR 1\n", "TOTAL_ERR_COR").is_err());
+        assert!(parse_aer_stats("", "TOTAL_ERR_COR").is_err());
+    }
+
+    #[test]
+    fn gpu_metrics_sample_and_pcie_counters() {
+        // v1_3: edge 4, hotspot 6, mem 8, gfx activity 16, current_gfxclk 54 (°C, %, MHz).
+        let mut b = metrics(1, 3, 120);
+        for (off, v) in [(4usize, 35u16), (6, 37), (8, 40), (16, 0), (54, 5)] {
+            b[off..off + 2].copy_from_slice(&v.to_le_bytes());
+        }
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            m.sample,
+            MetricsSample {
+                hotspot_c: Some(37),
+                edge_c: Some(35),
+                mem_c: Some(40),
+                gfx_activity_pct: Some(0),
+                current_gfxclk_mhz: Some(5),
+            }
+        );
+        assert_eq!(m.pcie, MetricsPcie::default());
+        // v1_5 (MI300): the PCIe counters at 144/152 (u64) and 168/172 (u32); all-ones is N/A.
+        let mut b = metrics(1, 5, 360);
+        b[144..152].copy_from_slice(&7u64.to_le_bytes());
+        b[152..160].copy_from_slice(&420u64.to_le_bytes());
+        b[168..172].copy_from_slice(&3u32.to_le_bytes());
+        b[4..6].copy_from_slice(&45u16.to_le_bytes());
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            m.pcie,
+            MetricsPcie {
+                recovery: Some(7),
+                replay: Some(420),
+                nak_sent: Some(3),
+                nak_rcvd: None,
+            }
+        );
+        assert_eq!((m.sample.hotspot_c, m.sample.edge_c), (Some(45), None));
+        // v2_2 (APU): centi-°C and centi-% become °C and %.
+        let mut b = metrics(2, 2, 128);
+        b[4..6].copy_from_slice(&4250u16.to_le_bytes());
+        b[28..30].copy_from_slice(&1200u16.to_le_bytes());
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            (m.sample.hotspot_c, m.sample.gfx_activity_pct),
+            (Some(42), Some(12))
+        );
+        // A truncated sample decodes nothing past the header.
+        let mut short = metrics(1, 5, 360);
+        short.truncate(100);
+        assert_eq!(
+            parse_gpu_metrics(&short).unwrap().pcie,
+            MetricsPcie::default()
+        );
     }
 
     #[test]

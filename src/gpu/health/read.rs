@@ -88,8 +88,42 @@ pub struct DeviceHealth {
     pub firmware: BTreeMap<String, u32>,
     pub thermal: Option<Thermal>,
     pub partition: Option<Partition>,
+    /// AER counters of the GPU and the ports above it, and amdgpu's replay count (issue 26,
+    /// item 3). Their unreadable files are kept there, not in `issues`.
+    pub pcie_errors: PcieErrors,
     /// Files present but unreadable or malformed.
     pub issues: Vec<FileIssue>,
+}
+
+/// The AER statistics of one PCI function on the GPU's path to the root port.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PortAer {
+    /// PCI address of the function.
+    pub bdf: String,
+    /// Machine path of its directory.
+    pub dir: String,
+    /// The GPU function itself (else a bridge or port above it).
+    pub is_gpu: bool,
+    /// PCI vendor id (0x1002: the switch inside an AMD GPU package).
+    pub vendor: Option<u16>,
+    /// The files read, by severity; an absent file (no AER capability) is not in the map.
+    pub stats: BTreeMap<AerSeverity, AerStats>,
+}
+
+/// PCIe error counters of one GPU.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct PcieErrors {
+    /// The GPU function first, then every PCI function above it in the canonical sysfs path,
+    /// nearest first (up to the root port); only functions with at least one AER file.
+    pub aer: Vec<PortAer>,
+    /// amdgpu's `pcie_replay_count` (NAKs sent and received), when the file exists.
+    pub replay_count: Option<u64>,
+    /// Files present but not readable (`EACCES` as an unprivileged user, `EPERM`, `EBUSY`) or
+    /// not in the kernel's format: "could not read", never a verdict.
+    pub unreadable: Vec<FileIssue>,
+    /// Files whose read the kernel refuses because the device does not support it (`EINVAL`,
+    /// `EOPNOTSUPP`, `ENODATA`, `ENODEV`): not a problem.
+    pub unsupported: Vec<FileIssue>,
 }
 
 impl DeviceHealth {
@@ -357,8 +391,97 @@ fn read_device(r: &Reader, d: &DeviceDir) -> DeviceHealth {
     if part != Partition::default() {
         h.partition = Some(part);
     }
+    h.pcie_errors = read_pcie_errors(r, dir);
     h.issues = issues;
     h
+}
+
+/// errnos by which a sysfs read says "this device does not do that" (a show function returning
+/// -EINVAL/-EOPNOTSUPP/-ENODATA/-ENODEV), as opposed to "you may not" or "not now".
+fn unsupported_errno(e: &io::Error) -> bool {
+    use nix::errno::Errno;
+    e.raw_os_error().is_some_and(|c| {
+        [
+            Errno::EINVAL,
+            Errno::EOPNOTSUPP,
+            Errno::ENODATA,
+            Errno::ENODEV,
+        ]
+        .iter()
+        .any(|x| *x as i32 == c)
+    })
+}
+
+/// Reads one PCIe error file into `out`: Ok(None) when absent, unsupported or unreadable (those
+/// two recorded in `out`).
+fn pcie_file<T>(
+    r: &Reader,
+    p: &Path,
+    out: &mut PcieErrors,
+    parse: impl FnOnce(&str) -> Result<T, String>,
+) -> Option<T> {
+    match r.bytes(p) {
+        Ok(b) => match parse(&String::from_utf8_lossy(&b)) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                out.unreadable.push(issue(p, format!("malformed: {e}")));
+                None
+            }
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) if unsupported_errno(&e) => {
+            out.unsupported.push(issue(p, errno_name(&e)));
+            None
+        }
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            out.unreadable.push(issue(p, "EFBIG".into()));
+            None
+        }
+        Err(e) => {
+            out.unreadable.push(issue(p, errno_name(&e)));
+            None
+        }
+    }
+}
+
+/// The AER files of the GPU function and of each PCI function above it in its canonical path
+/// (`/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/...`: the directories named by a PCI
+/// address, the GPU's upstream bridges up to the root port), and `pcie_replay_count`. Only these
+/// few directories are visited, never the rest of /sys. A file that does not exist is not
+/// opened with any side effect: sysfs looks the name up and answers ENOENT, so a function
+/// without AER capability costs one failed lookup and no kernel-log line.
+fn read_pcie_errors(r: &Reader, dir: &Path) -> PcieErrors {
+    let mut out = PcieErrors::default();
+    out.replay_count = pcie_file(r, &dir.join("pcie_replay_count"), &mut out, parse_dec_u64);
+    for (i, f) in dir.ancestors().enumerate() {
+        let Some(bdf) = f.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            break;
+        };
+        if !is_pci_address(&bdf) {
+            break;
+        }
+        let mut stats = BTreeMap::new();
+        for (sev, file, total) in AER_FILES {
+            if let Some(st) = pcie_file(r, &f.join(file), &mut out, |t| parse_aer_stats(t, total)) {
+                stats.insert(sev, st);
+            }
+        }
+        if stats.is_empty() {
+            continue;
+        }
+        let vendor = r.text(&f.join("vendor")).ok().flatten().and_then(|t| {
+            let t = t.trim();
+            u16::from_str_radix(t.strip_prefix("0x").unwrap_or(t), 16).ok()
+        });
+        out.aer.push(PortAer {
+            bdf,
+            dir: f.display().to_string(),
+            is_gpu: i == 0,
+            vendor,
+            stats,
+        });
+    }
+    out
 }
 
 fn read_ras(r: &Reader, dir: &Path, issues: &mut Vec<FileIssue>) -> Option<Ras> {
