@@ -102,8 +102,20 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
     let mut lineno = 0usize;
     loop {
         raw.clear();
-        match r.read_until(b'\n', &mut raw) {
-            Ok(0) => break,
+        match crate::host::open::read_line_bounded(&mut r, &mut raw, MAX_DOC_BYTES) {
+            Ok((0, _)) => break,
+            Ok((n, true)) => {
+                // Issue 25, item 5: a line longer than a whole report (a newline-less stream,
+                // /dev/zero) is skipped as it is read, never held.
+                lineno += 1;
+                sum.note(
+                    Problem::Corrupt,
+                    &format!("{source}:{lineno}"),
+                    None,
+                    format!("line of {n} bytes skipped: longer than {MAX_DOC_BYTES} bytes"),
+                );
+                continue;
+            }
             Ok(_) => {}
             Err(e) => {
                 sum.note(Problem::Corrupt, source, None, format!("read error: {e}"));
@@ -206,6 +218,22 @@ mod tests {
         fold_bytes(&mut s, two.as_bytes(), "f", None);
         assert_eq!(s.nodes.len(), 2, "{:?}", s.notes);
         assert!(s.notes.is_empty());
+    }
+
+    #[test]
+    fn an_over_long_line_is_skipped_and_the_next_one_read() {
+        let mut input = vec![b'x'; 100];
+        input.push(b'\n');
+        input.extend_from_slice(b"short\n");
+        let mut r = std::io::Cursor::new(input);
+        let mut out = Vec::new();
+        assert_eq!(crate::host::open::read_line_bounded(&mut r, &mut out, 10).unwrap(), (101, true));
+        assert!(out.is_empty());
+        out.clear();
+        assert_eq!(crate::host::open::read_line_bounded(&mut r, &mut out, 10).unwrap(), (6, false));
+        assert_eq!(out, b"short\n");
+        out.clear();
+        assert_eq!(crate::host::open::read_line_bounded(&mut r, &mut out, 10).unwrap(), (0, false));
     }
 
     proptest! {
