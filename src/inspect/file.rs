@@ -281,12 +281,18 @@ impl<'o> Budget<'o> {
     fn inspect(&mut self, b: &[u8], base: u64) -> BlobReport {
         let mut o = *self.opts;
         o.cap = o.cap.min(self.left);
-        let rep = blob::inspect(b, base, &o);
+        let mut rep = blob::inspect(b, base, &o);
         if let Some(c) = &rep.ccob {
-            if c.uncompressed_size > o.cap && o.cap < self.opts.cap {
-                self.capped += 1;
-            } else if rep.error.is_none() {
+            if c.uncompressed_size <= o.cap {
+                // Decompressed (or tried: a stream that lies still cost up to its size).
                 self.left = self.left.saturating_sub(c.uncompressed_size);
+            } else if o.cap < self.opts.cap {
+                self.capped += 1;
+                rep.error = Some(format!(
+                    "not decompressed (capped): it would decompress to {} bytes, and {} of the {FILE_DECOMPRESS_CAP} bytes one file may decompress to are used",
+                    c.uncompressed_size,
+                    FILE_DECOMPRESS_CAP - self.left
+                ));
             }
         }
         rep
