@@ -93,8 +93,7 @@ fn register(start: usize, len: usize) -> Option<usize> {
         return None;
     }
     for (i, s) in TABLE.iter().enumerate() {
-        if s
-            .len
+        if s.len
             .compare_exchange(0, usize::MAX, Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
         {
@@ -181,7 +180,12 @@ mod tests {
         let m = SafeMap::map(&f).unwrap();
         assert!(!m.shrank());
         assert_eq!(m[0], 7);
-        File::options().write(true).open(&p).unwrap().set_len(4096).unwrap();
+        File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(4096)
+            .unwrap();
         // Past the new end: would be SIGBUS without the handler.
         let tail: u64 = m[512 * 1024..].iter().map(|&b| b as u64).sum();
         assert_eq!(tail, 0);

@@ -217,7 +217,10 @@ impl Host {
             b.prefix("rocm-doctor-");
             let mut errors = Vec::new();
             for base in temp_candidates(&self.env) {
-                match b.tempdir_in(&base).and_then(|d| writable(d.path()).map(|()| d)) {
+                match b
+                    .tempdir_in(&base)
+                    .and_then(|d| writable(d.path()).map(|()| d))
+                {
                     Ok(d) => return Ok(reaper::OwnedTempDir::new(d)),
                     Err(e) => errors.push(format!("{}: {}", base.display(), io_error_text(&e))),
                 }
@@ -275,9 +278,7 @@ fn temp_candidates(env: &Env) -> Vec<PathBuf> {
 fn writable(dir: &Path) -> std::io::Result<()> {
     use std::io::Write;
     let p = dir.join(".write-test");
-    let r = std::fs::File::create(&p).and_then(|mut f| {
-        f.write_all(b"x")
-    });
+    let r = std::fs::File::create(&p).and_then(|mut f| f.write_all(b"x"));
     let _ = std::fs::remove_file(&p);
     r
 }

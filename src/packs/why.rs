@@ -62,7 +62,10 @@ impl Unread {
 /// Reads a whole text stream for `why -`, line by line: the first [`MAX_INPUT`] bytes are kept
 /// as they are, later lines only when a symptom's regex (`patterns`, `needs`, `unless`) matches
 /// them, since recognition matches lines. Invalid UTF-8 becomes replacement characters.
-pub fn read_input<R: std::io::BufRead>(set: &PackSet, mut r: R) -> std::io::Result<(String, Unread)> {
+pub fn read_input<R: std::io::BufRead>(
+    set: &PackSet,
+    mut r: R,
+) -> std::io::Result<(String, Unread)> {
     let mut text = String::new();
     let mut u = Unread::default();
     let mut raw = Vec::new();

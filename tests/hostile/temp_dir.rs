@@ -31,9 +31,11 @@ fn in_namespace(setup: &str, args: &[&str]) -> Option<std::process::Output> {
 }
 
 const READ_ONLY: &str = "mount --bind /tmp /tmp; mount -o remount,bind,ro /tmp";
-const NOTHING_WRITABLE: &str = "for d in /tmp /var/tmp /dev/shm; do mount --bind $d $d; mount -o remount,bind,ro $d; done";
+const NOTHING_WRITABLE: &str =
+    "for d in /tmp /var/tmp /dev/shm; do mount --bind $d $d; mount -o remount,bind,ro $d; done";
 /// A 64 KiB tmpfs on /tmp, filled: `mkdir` still works there, writing does not.
-const FULL: &str = "mount -t tmpfs -o size=64k tmpfs /tmp; dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null || true";
+const FULL: &str =
+    "mount -t tmpfs -o size=64k tmpfs /tmp; dd if=/dev/zero of=/tmp/fill bs=4k 2>/dev/null || true";
 
 fn statuses(out: &std::process::Output) -> Vec<(String, String, String)> {
     let doc = common::json_of(out);
@@ -104,7 +106,12 @@ fn no_temp_dir_anywhere_is_an_error_never_a_failure() {
     if common::need_tool("clang-15").is_none() {
         return;
     }
-    let only = ["--only", "toolchain.clang,gpu.runtime-init", "--profile", "runtime"];
+    let only = [
+        "--only",
+        "toolchain.clang,gpu.runtime-init",
+        "--profile",
+        "runtime",
+    ];
     let mut args = vec!["--json"];
     args.extend(only);
     let Some(out) = in_namespace(NOTHING_WRITABLE, &args) else {

@@ -15,7 +15,8 @@ struct Ran {
     signal: Option<i32>,
     stdout: String,
     stderr: String,
-    /// Peak resident set of the child, KiB (wait4's ru_maxrss, or VmHWM when it was killed).
+    /// Peak resident set of the program, KiB (VmHWM sampled every 20 ms after `exec`; wait4's
+    /// ru_maxrss would count the process before `exec` too).
     maxrss_kb: u64,
     elapsed: Duration,
     /// Why it was killed by us (time or memory), if it was.
@@ -67,6 +68,7 @@ fn run_bounded(mut cmd: Command, feed: Option<Feed>, limit: Duration, max_rss_kb
     })
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
+    let program = std::fs::canonicalize(cmd.get_program()).unwrap();
     let start = Instant::now();
     let mut child = cmd.spawn().unwrap();
     let pid = child.id() as i32;
@@ -97,8 +99,13 @@ fn run_bounded(mut cmd: Command, feed: Option<Feed>, limit: Duration, max_rss_kb
         if r == pid {
             break;
         }
-        if let Some(k) = vm_hwm_kb(pid) {
-            hwm = hwm.max(k);
+        // Only once the child runs the program: before `exec` (vfork) /proc shows the test
+        // process's own memory.
+        let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
+        if exe.as_deref() == Some(program.as_path()) {
+            if let Some(k) = vm_hwm_kb(pid) {
+                hwm = hwm.max(k);
+            }
         }
         let why = if start.elapsed() > limit {
             Some(format!("still running after {limit:?}"))
@@ -137,7 +144,7 @@ fn run_bounded(mut cmd: Command, feed: Option<Feed>, limit: Duration, max_rss_kb
         signal,
         stdout,
         stderr,
-        maxrss_kb: hwm.max(ru.ru_maxrss as u64),
+        maxrss_kb: hwm,
         elapsed,
         killed,
     }
@@ -199,7 +206,10 @@ fn a_fifo_as_a_file_argument_is_refused_not_waited_for() {
         let r = run_bounded(doctor_cmd(&args), None, LIMIT, RSS_KB);
         assert_finished(&r);
         let all = format!("{}{}", r.stdout, r.stderr);
-        assert!(all.contains("not a regular file: a FIFO"), "{args:?}: {r:?}");
+        assert!(
+            all.contains("not a regular file: a FIFO"),
+            "{args:?}: {r:?}"
+        );
         assert_ne!(r.code, Some(0), "{args:?}: {r:?}");
     }
 }
@@ -210,7 +220,12 @@ fn a_fifo_as_a_file_argument_is_refused_not_waited_for() {
 fn a_fifo_in_a_sysroot_does_not_hang_the_run() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path();
-    for d in ["opt/rocm-6.2.0/lib", "opt/rocm-6.2.0/include/hip", "usr/bin", "etc"] {
+    for d in [
+        "opt/rocm-6.2.0/lib",
+        "opt/rocm-6.2.0/include/hip",
+        "usr/bin",
+        "etc",
+    ] {
         std::fs::create_dir_all(root.join(d)).unwrap();
     }
     std::os::unix::fs::symlink("rocm-6.2.0", root.join("opt/rocm")).unwrap();
@@ -231,8 +246,8 @@ fn a_fifo_in_a_sysroot_does_not_hang_the_run() {
     );
     assert_finished(&r);
     assert!(r.elapsed < Duration::from_secs(40), "{r:?}");
-    let doc: serde_json::Value = serde_json::from_str(&r.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {r:?}"));
+    let doc: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {r:?}"));
     assert!(doc["findings"].is_array(), "{r:?}");
 }
 
@@ -277,7 +292,10 @@ fn a_stream_as_the_baseline_is_refused_with_bounded_memory() {
             RSS_KB,
         );
         assert_finished(&r);
-        assert!(r.stderr.contains(what) || r.stdout.contains(what), "{arg}: {r:?}");
+        assert!(
+            r.stderr.contains(what) || r.stdout.contains(what),
+            "{arg}: {r:?}"
+        );
     }
 }
 
@@ -306,8 +324,8 @@ fn why_reads_the_whole_stream() {
         RSS_KB,
     );
     assert_finished(&r);
-    let doc: serde_json::Value = serde_json::from_str(&r.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {r:?}"));
+    let doc: serde_json::Value =
+        serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {r:?}"));
     let rec = doc["recognised"].as_array().cloned().unwrap_or_default();
     assert!(!rec.is_empty(), "{r:?}");
     assert!(r.stderr.contains("beyond the first 16 MiB"), "{r:?}");
