@@ -59,6 +59,8 @@ fn vm_hwm_kb(pid: i32) -> Option<u64> {
 
 /// Runs `cmd` (stdin fed by `feed`, else /dev/null), killing it after `limit` or when its peak
 /// RSS passes `max_rss_kb`.
+// The child is reaped by `wait4` (for its status), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run_bounded(mut cmd: Command, feed: Option<Feed>, limit: Duration, max_rss_kb: u64) -> Ran {
     use std::io::Read;
     cmd.stdin(if feed.is_some() {
