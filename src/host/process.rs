@@ -412,6 +412,32 @@ fn read_bounded(mut r: impl Read) -> (Vec<u8>, bool) {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_doctors_own_spawn_failures_are_told_apart() {
+        let spec = CommandSpec::new("clang");
+        for (errno, ours) in [
+            ("EMFILE", true),
+            ("ENFILE", true),
+            ("EAGAIN", true),
+            ("ENOMEM", true),
+            ("ENOENT", false),
+            ("EACCES", false),
+            ("ENOEXEC", false),
+        ] {
+            let f = SpawnFailure {
+                errno: errno.into(),
+                message: "x".into(),
+            };
+            assert_eq!(f.is_doctors_own(), ours, "{errno}");
+            let out = RunOutput::spawn_failed(&spec, f);
+            assert_eq!(out.doctor_failed(), ours, "{errno}");
+            assert_eq!(out.outcome().starts_with(DOCTOR_COULD_NOT_START), ours);
+        }
+        let out = RunOutput::spawn_failed(&spec, SpawnFailure::doctors_own("no temp dir".into()));
+        assert!(out.doctor_failed());
+        assert!(out.outcome().contains("no temp dir"), "{}", out.outcome());
+    }
+
     fn runner(per_call_ms: u64) -> Runner {
         Runner::new(Limits::new(
             Duration::from_millis(per_call_ms),
