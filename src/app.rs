@@ -191,6 +191,7 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    arm_watchdog(args, cfg.deadline);
     let Diagnosis {
         mut findings,
         sections,
@@ -338,9 +339,9 @@ fn host_name(host: &Host) -> String {
             return t.trim().to_string();
         }
     }
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
+    crate::host::open::read_regular(std::path::Path::new("/proc/sys/kernel/hostname"), 4096)
         .ok()
-        .map(|h| h.trim().to_string())
+        .map(|h| String::from_utf8_lossy(&h).trim().to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "unknown".into())
 }
@@ -454,26 +455,47 @@ fn explain(id: &str, packs: &crate::packs::PackSet) -> i32 {
     }
 }
 
+/// Issue 25, item 5: the run ends at `--deadline` (plus a grace) even when the doctor's own
+/// work is stuck (a stalled file, a stdin that never ends): exit 1 as a run that could not
+/// decide, or 2 (Unknown) with `--npd`, never a verdict (`host::watchdog`).
+fn arm_watchdog(args: &RunArgs, total: std::time::Duration) {
+    let started = std::time::Instant::now();
+    let on = crate::host::watchdog::OnExpiry {
+        code: if args.npd {
+            crate::report::npd::UNKNOWN
+        } else {
+            exit::FAILED
+        },
+        npd_max: args.npd.then_some(args.npd_max_len),
+    };
+    crate::host::watchdog::arm(started + total, total, on);
+}
+
 /// `why [TEXT|-]`: recognise symptoms, run only the checks that judge their causes, answer.
 fn why(args: &RunArgs, words: &[std::ffi::OsString], binaries: &[std::path::PathBuf]) -> i32 {
     use crate::packs::why as w;
+    if let Ok(total) = crate::config::seconds("deadline", args.deadline) {
+        arm_watchdog(args, total);
+    }
+    let packs = std::sync::Arc::new(load_packs(args));
     let text = if words.is_empty() || (words.len() == 1 && words[0] == "-") {
-        let mut buf = Vec::new();
-        use std::io::Read;
-        if let Err(e) = std::io::stdin()
-            .lock()
-            .take(w::MAX_INPUT)
-            .read_to_end(&mut buf)
-        {
-            return usage_error(&format!("cannot read stdin: {e}"));
+        // Issue 25, item 5: the whole stream is read, per line, with bounded memory; what was
+        // not kept is said.
+        let _w = crate::host::watchdog::Waiting::on("standard input to end".into());
+        match w::read_input(&packs, std::io::stdin().lock()) {
+            Ok((text, unread)) => {
+                if let Some(n) = unread.note() {
+                    eprintln!("rocm-doctor why: stdin: {n}");
+                }
+                text
+            }
+            Err(e) => return usage_error(&format!("cannot read stdin: {e}")),
         }
-        String::from_utf8_lossy(&buf).into_owned()
     } else {
         // Lossy, as stdin is read: a log line with a stray Latin-1 byte is still matched.
         let words: Vec<_> = words.iter().map(|w| w.to_string_lossy()).collect();
         words.join(" ")
     };
-    let packs = std::sync::Arc::new(load_packs(args));
     let hits = w::recognise(&packs, &text);
     if hits.is_empty() {
         return why_unrecognised(args, &packs);

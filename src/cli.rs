@@ -419,13 +419,13 @@ fn asm_request(a: &RunArgs) -> Result<Option<AsmRequest>, String> {
     let expect = match &a.expect {
         None => None,
         Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| {
-                format!(
-                    "--expect {}: {}",
-                    p.display(),
-                    crate::host::io_error_text(&e)
-                )
-            })?;
+            // A regular file only, opened without blocking, capped (issue 25, item 5).
+            let bytes = crate::host::open::open_argument(p)
+                .and_then(|f| {
+                    f.read_capped(16 << 20)
+                        .map_err(|e| format!("{}: {e}", p.display()))
+                })
+                .map_err(|e| format!("--expect {e}"))?;
             let map = crate::asm::expect::load(&String::from_utf8_lossy(&bytes))
                 .map_err(|e| format!("--expect {}: {e}", p.display()))?;
             Some((p.clone(), map))

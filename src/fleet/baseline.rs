@@ -69,15 +69,11 @@ pub fn environment(env: &crate::host::Env) -> Value {
 
 /// Reads a baseline file: a rocm-doctor `--json` report this build's `merge` accepts.
 pub fn read(path: &Path) -> Result<Value, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if meta.len() > super::input::MAX_DOC_BYTES as u64 {
-        return Err(format!(
-            "{}: {} bytes: too large",
-            path.display(),
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Issue 25, item 5: a FIFO, /dev/zero or /dev/stdin would block or never end; the file is
+    // opened without blocking, must be a regular file, and is read with the cap of one report.
+    let bytes = crate::host::open::open_argument(path)?
+        .read_capped(super::input::MAX_DOC_BYTES as u64)
+        .map_err(|e| format!("{}: {}: too large", path.display(), e))?;
     parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -11,6 +11,9 @@ use std::path::Path;
 /// Largest document accepted (a real report is ~10-100 KB; this bounds a runaway stream).
 pub const MAX_DOC_BYTES: usize = 64 << 20;
 
+/// Most bytes the unfinished documents of one stream may hold together (interleaved hosts).
+pub const MAX_PENDING_BYTES: usize = 4 * MAX_DOC_BYTES;
+
 /// Parses `bytes` as one document and folds it, or notes why not.
 pub fn fold_one(sum: &mut Summary, bytes: &[u8], fallback_host: Option<&str>, source: &str) {
     match doc::parse(bytes) {
@@ -100,10 +103,44 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
     let mut pending: HashMap<Option<String>, Pending> = HashMap::new();
     let mut raw: Vec<u8> = Vec::new();
     let mut lineno = 0usize;
+    // Bytes held in all pending documents: many interleaved hosts each just under the
+    // one-document cap must not add up without bound either.
+    let mut held = 0usize;
     loop {
+        if held > MAX_PENDING_BYTES {
+            if let Some(k) = pending
+                .iter()
+                .max_by_key(|(_, p)| p.buf.len())
+                .map(|(k, _)| k.clone())
+            {
+                let p = pending.remove(&k).unwrap_or_default();
+                held -= p.buf.len();
+                sum.note(
+                    Problem::Corrupt,
+                    &format!("{source}:{}", p.first_line),
+                    k.as_deref(),
+                    format!(
+                        "document of {} bytes dropped: the unfinished documents of this stream held more than {MAX_PENDING_BYTES} bytes",
+                        p.buf.len()
+                    ),
+                );
+            }
+        }
         raw.clear();
-        match r.read_until(b'\n', &mut raw) {
-            Ok(0) => break,
+        match crate::host::open::read_line_bounded(&mut r, &mut raw, MAX_DOC_BYTES) {
+            Ok((0, _)) => break,
+            Ok((n, true)) => {
+                // Issue 25, item 5: a line longer than a whole report (a newline-less stream,
+                // /dev/zero) is skipped as it is read, never held.
+                lineno += 1;
+                sum.note(
+                    Problem::Corrupt,
+                    &format!("{source}:{lineno}"),
+                    None,
+                    format!("line of {n} bytes skipped: longer than {MAX_DOC_BYTES} bytes"),
+                );
+                continue;
+            }
             Ok(_) => {}
             Err(e) => {
                 sum.note(Problem::Corrupt, source, None, format!("read error: {e}"));
@@ -132,12 +169,15 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
                     key.as_deref(),
                     format!("not a JSON document: {detail}"),
                 );
+                // No empty entry stays behind: a stream of ever new prefixes holds nothing.
+                pending.remove(&key);
                 continue;
             }
             p.first_line = lineno;
         }
         p.buf.push_str(body);
         p.buf.push('\n');
+        held += body.len() + 1;
         let closes =
             body.starts_with('}') || (p.first_line == lineno && body.trim_end().ends_with('}'));
         let src = format!("{source}:{}", p.first_line);
@@ -148,18 +188,24 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
                 key.as_deref(),
                 format!("document larger than {MAX_DOC_BYTES} bytes"),
             );
+            held -= p.buf.len();
             pending.remove(&key);
             continue;
         }
         if closes {
             let done = std::mem::take(&mut p.buf);
+            held -= done.len();
             match doc::parse(done.as_bytes()) {
                 Err((Problem::Truncated, _)) if !body.starts_with('}') => {
                     // A one-line start of a longer document: keep reading.
+                    held += done.len();
                     p.buf = done;
                 }
                 Ok(d) => sum.add(&d, done.as_bytes(), key.as_deref(), &src),
                 Err((kind, detail)) => sum.note(kind, &src, key.as_deref(), detail),
+            }
+            if pending.get(&key).is_some_and(|p| p.buf.is_empty()) {
+                pending.remove(&key);
             }
         }
     }
@@ -206,6 +252,31 @@ mod tests {
         fold_bytes(&mut s, two.as_bytes(), "f", None);
         assert_eq!(s.nodes.len(), 2, "{:?}", s.notes);
         assert!(s.notes.is_empty());
+    }
+
+    #[test]
+    fn an_over_long_line_is_skipped_and_the_next_one_read() {
+        let mut input = vec![b'x'; 100];
+        input.push(b'\n');
+        input.extend_from_slice(b"short\n");
+        let mut r = std::io::Cursor::new(input);
+        let mut out = Vec::new();
+        assert_eq!(
+            crate::host::open::read_line_bounded(&mut r, &mut out, 10).unwrap(),
+            (101, true)
+        );
+        assert!(out.is_empty());
+        out.clear();
+        assert_eq!(
+            crate::host::open::read_line_bounded(&mut r, &mut out, 10).unwrap(),
+            (6, false)
+        );
+        assert_eq!(out, b"short\n");
+        out.clear();
+        assert_eq!(
+            crate::host::open::read_line_bounded(&mut r, &mut out, 10).unwrap(),
+            (0, false)
+        );
     }
 
     proptest! {

@@ -88,8 +88,11 @@ pub fn main(
 }
 
 /// `--expect FILE`: host names, one per line or separated by spaces/commas.
-fn read_expect(p: &Path) -> std::io::Result<Vec<String>> {
-    let text = std::fs::read_to_string(p)?;
+fn read_expect(p: &Path) -> Result<Vec<String>, String> {
+    let bytes = crate::host::open::open_argument(p)?
+        .read_capped(MAX_FILE_BYTES)
+        .map_err(|e| format!("{}: {e}", p.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
     Ok(text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|s| !s.is_empty())
@@ -100,25 +103,32 @@ fn read_expect(p: &Path) -> std::io::Result<Vec<String>> {
 fn fold_file(sum: &mut Summary, f: &Path) {
     let src = f.display().to_string();
     let host = input::host_from_file(f);
-    match std::fs::metadata(f) {
-        Ok(m) if m.len() > MAX_FILE_BYTES => {
+    // Issue 25, item 5: opened without blocking and read through the descriptor, a regular
+    // file only (a FIFO or a device named as an input would hang or never end), capped.
+    let opened = match crate::host::open::open_regular(f, crate::host::open::FinalLink::Follow) {
+        Ok(o) => o,
+        Err(e) => {
             sum.note(
-                doc::Problem::Corrupt,
+                doc::Problem::Missing,
                 &src,
                 host.as_deref(),
-                format!("{} bytes: larger than {MAX_FILE_BYTES}", m.len()),
+                crate::host::io_error_text(&e),
             );
             return;
         }
-        Err(e) => {
-            sum.note(doc::Problem::Missing, &src, host.as_deref(), e.to_string());
-            return;
-        }
-        Ok(_) => {}
+    };
+    if opened.meta.len() > MAX_FILE_BYTES {
+        sum.note(
+            doc::Problem::Corrupt,
+            &src,
+            host.as_deref(),
+            format!("{} bytes: larger than {MAX_FILE_BYTES}", opened.meta.len()),
+        );
+        return;
     }
-    match std::fs::read(f) {
+    match opened.read_capped(MAX_FILE_BYTES) {
         Ok(bytes) => input::fold_bytes(sum, &bytes, &src, host.as_deref()),
-        Err(e) => sum.note(doc::Problem::Missing, &src, host.as_deref(), e.to_string()),
+        Err(e) => sum.note(doc::Problem::Corrupt, &src, host.as_deref(), e.to_string()),
     }
 }
 

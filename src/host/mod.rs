@@ -6,16 +6,20 @@
 
 mod env;
 mod fs;
+pub mod map;
 pub mod open;
 mod process;
 mod reaper;
 pub mod rusage;
 pub mod trust;
+pub mod watchdog;
 mod which;
 
 pub use env::Env;
 pub use fs::{errno_name, io_error_text, RootMode, RootedFs};
-pub use process::{tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure};
+pub use process::{
+    tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure, DOCTOR_COULD_NOT_START,
+};
 pub use which::is_executable_at;
 
 use std::path::{Path, PathBuf};
@@ -284,7 +288,7 @@ impl Host {
                 Err(e) => {
                     return RunOutput::spawn_failed(
                         spec,
-                        SpawnFailure::other(format!("no temp dir: {e}")),
+                        SpawnFailure::doctors_own(format!("no temp dir: {e}")),
                     )
                 }
             };
@@ -305,7 +309,7 @@ impl Host {
                 Err(e) => {
                     return RunOutput::spawn_failed(
                         &spec,
-                        SpawnFailure::other(format!("no temp dir: {e}")),
+                        SpawnFailure::doctors_own(format!("no temp dir: {e}")),
                     )
                 }
             };
@@ -381,7 +385,7 @@ impl Host {
                     Err(e) => {
                         return RunOutput::spawn_failed(
                             &spec,
-                            SpawnFailure::other(format!("no temp dir: {e}")),
+                            SpawnFailure::doctors_own(format!("no temp dir: {e}")),
                         )
                     }
                 };
@@ -467,22 +471,19 @@ impl Host {
     }
 
     /// The doctor's own temp dir, created on first use and removed when the Host is dropped.
-    /// It is the only place the doctor writes to.
+    /// It is the only place the doctor writes to. See [`temp_candidates`] for where it looks.
     pub fn temp_dir(&self) -> Result<&Path, String> {
         let made = self.tmp.get_or_init(|| {
             let mut b = tempfile::Builder::new();
             b.prefix("rocm-doctor-");
-            // $TMPDIR first (Nix sets it to the build dir), then /tmp: an unwritable $TMPDIR must
-            // not make every tool look broken.
             let mut errors = Vec::new();
-            let tmpdir = self
-                .env
-                .get_str("TMPDIR")
-                .filter(|s| Path::new(s).is_absolute());
-            for base in tmpdir.iter().map(String::as_str).chain(["/tmp"]) {
-                match b.tempdir_in(base) {
+            for base in temp_candidates(&self.env) {
+                match b
+                    .tempdir_in(&base)
+                    .and_then(|d| writable(d.path()).map(|()| d))
+                {
                     Ok(d) => return Ok(reaper::OwnedTempDir::new(d)),
-                    Err(e) => errors.push(format!("{base}: {e}")),
+                    Err(e) => errors.push(format!("{}: {}", base.display(), io_error_text(&e))),
                 }
             }
             Err(format!(
@@ -555,4 +556,40 @@ fn replace_os(
         }
     }
     std::ffi::OsString::from_vec(out)
+}
+
+/// Where the doctor's temp dir may go, in order (issue 25, item 4): `$TMPDIR` (Nix sets it to
+/// the build dir), `/tmp`, `/var/tmp`, `/dev/shm`, `$XDG_RUNTIME_DIR`. A variable counts only
+/// when it holds an absolute path. A read-only or full `/tmp` (a pod with a read-only root, a
+/// filled tmpfs) must not make every probe look broken: the next place that works is used.
+fn temp_candidates(env: &Env) -> Vec<PathBuf> {
+    let var = |k: &str| {
+        env.get_str(k)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let mut out: Vec<PathBuf> = Vec::new();
+    let fixed = ["/tmp", "/var/tmp", "/dev/shm"].map(PathBuf::from);
+    for c in var("TMPDIR")
+        .into_iter()
+        .chain(fixed)
+        .chain(var("XDG_RUNTIME_DIR"))
+    {
+        if c.is_dir() && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether files can really be written in `dir`: on a full tmpfs `mkdir` still succeeds (a
+/// directory takes no data page) but the first write fails with `ENOSPC` (tmpfs allocates a
+/// page per written page, Documentation/filesystems/tmpfs.rst "size"), so one byte is written
+/// and the file removed again.
+fn writable(dir: &Path) -> std::io::Result<()> {
+    use std::io::Write;
+    let p = dir.join(".write-test");
+    let r = std::fs::File::create(&p).and_then(|mut f| f.write_all(b"x"));
+    let _ = std::fs::remove_file(&p);
+    r
 }

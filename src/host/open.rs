@@ -83,6 +83,8 @@ pub fn not_regular(meta: &Metadata) -> io::Error {
 /// Opens the host path `path` for reading without blocking, and returns it only when the
 /// descriptor is a regular file.
 pub fn open_regular(path: &Path, final_link: FinalLink) -> io::Result<OpenedFile> {
+    // An open on a stalled mount can block: the deadline's watchdog names it.
+    let _w = super::watchdog::Waiting::on_path("opening", path);
     let mut flags = nix::libc::O_NONBLOCK | nix::libc::O_NOCTTY | nix::libc::O_CLOEXEC;
     if final_link == FinalLink::Refuse {
         flags |= nix::libc::O_NOFOLLOW;
@@ -102,7 +104,66 @@ pub fn open_regular(path: &Path, final_link: FinalLink) -> io::Result<OpenedFile
 /// Reads a regular file of at most `limit` bytes: [`open_regular`] then
 /// [`OpenedFile::read_capped`].
 pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    open_regular(path, FinalLink::Follow)?.read_capped(limit)
+    let f = open_regular(path, FinalLink::Follow)?;
+    let _w = super::watchdog::Waiting::on_path("reading", path);
+    f.read_capped(limit)
+}
+
+/// A file named on the command line (`--baseline`, `merge`, `inspect`, `log` arguments): a
+/// regular file opened as [`open_regular`] opens it; anything else is refused with what it is
+/// (a FIFO, a device: they can block or never end) and a hint to pipe it into `-` instead where
+/// the command reads standard input. The error text starts with the path.
+pub fn open_argument(path: &Path) -> Result<OpenedFile, String> {
+    open_regular(path, FinalLink::Follow).map_err(|e| {
+        let hint = if e.kind() == io::ErrorKind::InvalidInput {
+            " (only regular files are read; pipe a stream into `-` where the command takes one)"
+        } else {
+            ""
+        };
+        format!("{}: {}{hint}", path.display(), super::io_error_text(&e))
+    })
+}
+
+/// Reads one line (through its `\n`) into `out`, keeping at most `max` bytes: the bytes read
+/// and whether the line was longer than `max` (then `out` is left empty and the rest of the
+/// line is read and dropped). A stream without a newline is thus consumed in `BufRead`'s
+/// buffer-sized steps, never held.
+pub fn read_line_bounded<R: std::io::BufRead>(
+    r: &mut R,
+    out: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<(usize, bool)> {
+    let mut n = 0usize;
+    let mut over = false;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let (take, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        if !over {
+            if out.len() + take > max {
+                over = true;
+                out.clear();
+                out.shrink_to(0);
+            } else {
+                out.extend_from_slice(&buf[..take]);
+            }
+        }
+        r.consume(take);
+        n = n.saturating_add(take);
+        if end {
+            break;
+        }
+    }
+    Ok((n, over))
 }
 
 pub(crate) fn clear_nonblocking(file: &File) -> io::Result<()> {

@@ -124,6 +124,10 @@ fn shell_quote(s: &str) -> String {
     }
 }
 
+/// How [`RunOutput::outcome`] begins when the doctor itself could not start a child: checks that
+/// keep only that text (in evidence) recognise it by this prefix.
+pub const DOCTOR_COULD_NOT_START: &str = "the doctor could not start it";
+
 /// Why a child could not be started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SpawnFailure {
@@ -138,6 +142,25 @@ impl SpawnFailure {
             errno: "other".into(),
             message,
         }
+    }
+
+    /// A failure of the doctor's own making, before the program was reached (no temp dir).
+    pub fn doctors_own(message: String) -> Self {
+        SpawnFailure {
+            errno: "doctor".into(),
+            message,
+        }
+    }
+
+    /// Whether the doctor, not the program, is why the child did not start (issue 25, item 4):
+    /// no temp dir, or `fork`/`exec` refused for want of the doctor's resources (fork(2) and
+    /// execve(2) ERRORS: `EAGAIN` process limit, `ENOMEM`, `EMFILE`/`ENFILE` descriptors for
+    /// the pipes, `ENOSPC`). A program that is missing or not executable is the machine's.
+    pub fn is_doctors_own(&self) -> bool {
+        matches!(
+            self.errno.as_str(),
+            "doctor" | "EAGAIN" | "ENOMEM" | "EMFILE" | "ENFILE" | "ENOSPC"
+        )
     }
 }
 
@@ -157,6 +180,13 @@ pub struct RunOutput {
 }
 
 impl RunOutput {
+    /// Whether the child never started for a reason of the doctor's own (no verdict on it).
+    pub fn doctor_failed(&self) -> bool {
+        self.spawn_error
+            .as_ref()
+            .is_some_and(SpawnFailure::is_doctors_own)
+    }
+
     pub fn spawn_failed(spec: &CommandSpec, f: SpawnFailure) -> Self {
         RunOutput {
             command: spec.display(),
@@ -196,6 +226,9 @@ impl RunOutput {
     /// One line describing how the process ended, for evidence.
     pub fn outcome(&self) -> String {
         if let Some(f) = &self.spawn_error {
+            if f.is_doctors_own() {
+                return format!("{DOCTOR_COULD_NOT_START}: {}", f.message);
+            }
             return format!("could not start: {} ({})", f.errno, f.message);
         }
         if self.timed_out {
@@ -466,6 +499,32 @@ fn read_bounded(mut r: impl Read) -> (Vec<u8>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_doctors_own_spawn_failures_are_told_apart() {
+        let spec = CommandSpec::new("clang");
+        for (errno, ours) in [
+            ("EMFILE", true),
+            ("ENFILE", true),
+            ("EAGAIN", true),
+            ("ENOMEM", true),
+            ("ENOENT", false),
+            ("EACCES", false),
+            ("ENOEXEC", false),
+        ] {
+            let f = SpawnFailure {
+                errno: errno.into(),
+                message: "x".into(),
+            };
+            assert_eq!(f.is_doctors_own(), ours, "{errno}");
+            let out = RunOutput::spawn_failed(&spec, f);
+            assert_eq!(out.doctor_failed(), ours, "{errno}");
+            assert_eq!(out.outcome().starts_with(DOCTOR_COULD_NOT_START), ours);
+        }
+        let out = RunOutput::spawn_failed(&spec, SpawnFailure::doctors_own("no temp dir".into()));
+        assert!(out.doctor_failed());
+        assert!(out.outcome().contains("no temp dir"), "{}", out.outcome());
+    }
 
     fn runner(per_call_ms: u64) -> Runner {
         Runner::new(Limits::new(

@@ -191,13 +191,20 @@ pub fn inspect_file(host: &Host, path: &Path, opts: &Options) -> FileReport {
         r.error = Some("empty file".into());
         return r;
     }
-    // SAFETY: the mapping is read-only and never outlives this function; a file truncated by
-    // another process while we read it would raise SIGBUS, the accepted risk of any mmap reader.
-    let map = match unsafe { memmap2::Mmap::map(&file) } {
+    // A file truncated by another process while mapped reads as zeros past its new end instead
+    // of killing the doctor with SIGBUS (host::map); the report then says so.
+    let map = match crate::host::map::SafeMap::map(&file) {
         Ok(m) => m,
         Err(e) => return unreadable(path, format!("cannot map: {}", io_error_text(&e))),
     };
-    inspect_mapped(&map, path, opts, &|off, len| release(&map, off, len))
+    let mut r = inspect_mapped(&map, path, opts, &|off, len| release(map.inner(), off, len));
+    if map.shrank() {
+        let now = file.metadata().map(|m| m.len()).unwrap_or(0);
+        r.error = Some(format!(
+            "the file shrank while it was read ({size} bytes, now {now}): what lay past its new end read as zeros, so this report is unreliable"
+        ));
+    }
+    r
 }
 
 /// Drops the mapped pages of a range we are done with (they are re-read from the page cache if
@@ -248,6 +255,59 @@ pub fn inspect_mapped(
     }
 }
 
+/// Most bytes the compressed (`CCOB`) bundles of one file may decompress to in all (issue 25,
+/// item 5): each bundle has its own cap (`ccob::DEFAULT_CAP`), but a small file can hold many
+/// bundles that each claim just under it (a 292 KB ELF decompressed to 8 GiB). The largest real
+/// fat binaries measured decompress to far less (docs/security.md, section 5).
+pub const FILE_DECOMPRESS_CAP: u64 = 4 << 30;
+
+/// The decompression budget of one file: bundles are inspected with what is left of it as
+/// their cap, and the report says when it ran out.
+struct Budget<'o> {
+    opts: &'o Options,
+    left: u64,
+    capped: usize,
+}
+
+impl<'o> Budget<'o> {
+    fn new(opts: &'o Options) -> Self {
+        Budget {
+            opts,
+            left: FILE_DECOMPRESS_CAP,
+            capped: 0,
+        }
+    }
+
+    fn inspect(&mut self, b: &[u8], base: u64) -> BlobReport {
+        let mut o = *self.opts;
+        o.cap = o.cap.min(self.left);
+        let mut rep = blob::inspect(b, base, &o);
+        if let Some(c) = &rep.ccob {
+            if c.uncompressed_size <= o.cap {
+                // Decompressed (or tried: a stream that lies still cost up to its size).
+                self.left = self.left.saturating_sub(c.uncompressed_size);
+            } else if o.cap < self.opts.cap {
+                self.capped += 1;
+                rep.error = Some(format!(
+                    "not decompressed (capped): it would decompress to {} bytes, and {} of the {FILE_DECOMPRESS_CAP} bytes one file may decompress to are used",
+                    c.uncompressed_size,
+                    FILE_DECOMPRESS_CAP - self.left
+                ));
+            }
+        }
+        rep
+    }
+
+    fn note(&self) -> Option<String> {
+        (self.capped > 0).then(|| {
+            format!(
+                "decompression capped: the compressed bundles of this file decompress to more than {} bytes in all; {} bundles past the cap were not decompressed",
+                FILE_DECOMPRESS_CAP, self.capped
+            )
+        })
+    }
+}
+
 fn hex(b: &[u8]) -> String {
     b.iter()
         .take(8)
@@ -289,11 +349,12 @@ fn inspect_elf(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, u64)) -
     // Walk .hip_fatbin and read each bundle in the same pass, giving its pages back at once
     // (with the kernel's fault-around, touching a header maps up to 64 KiB around it).
     let mut seen = Vec::new();
+    let mut budget = Budget::new(opts);
     if let Some(f) = &layout.fatbin {
         let sec = crate::codeobj::slice(b, f.offset, f.size, ".hip_fatbin").unwrap_or(&[]);
         let mut pos = 0u64;
         while let Some(at) = blob::next_magic(sec, pos) {
-            let rep = blob::inspect(&sec[at as usize..], f.offset + at, opts);
+            let rep = budget.inspect(&sec[at as usize..], f.offset + at);
             release_around(done, f.offset + at, rep.stored_size);
             if rep.stored_size == 0 {
                 // Not a bundle after all (a magic in padding or a corrupt header): note and move on.
@@ -314,9 +375,12 @@ fn inspect_elf(b: &[u8], path: &Path, opts: &Options, done: &dyn Fn(u64, u64)) -
         let Some(at) = b.get(off as usize..) else {
             continue;
         };
-        let rep = blob::inspect(at, off, opts);
+        let rep = budget.inspect(at, off);
         release_around(done, off, rep.stored_size);
         r.bundles.push(rep);
+    }
+    if let Some(note) = budget.note() {
+        r.problems.push(note);
     }
     for (id, span) in &layout.object_sections {
         let data = crate::codeobj::slice(b, span.offset, span.size, "offload bundle section")

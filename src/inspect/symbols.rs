@@ -38,8 +38,8 @@ struct Parsed {
 
 fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
     let f = host.fs.open(path).map_err(|e| io_error_text(&e))?;
-    // SAFETY: read-only mapping dropped at the end of this function (see file.rs).
-    let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| io_error_text(&e))?;
+    // A file shrinking while mapped reads as zeros past its end (host::map), not SIGBUS.
+    let map = crate::host::map::SafeMap::map(&f).map_err(|e| io_error_text(&e))?;
     let elf = elf::Elf::parse(&map).map_err(|e| e.to_string())?;
     let dynamic = elf.dynamic().map_err(|e| e.to_string())?;
     let mut defined = Vec::new();

@@ -160,8 +160,9 @@ fn read_embedded(host: &Host, lib: &Path, loader: &Loader) -> Vec<String> {
     let Ok(file) = host.fs.open(lib) else {
         return Vec::new();
     };
-    // SAFETY: read-only mapping, dropped before returning; only `.rodata` is touched.
-    match unsafe { memmap2::Mmap::map(&file) } {
+    // Read-only, dropped before returning; only `.rodata` is touched; a file shrinking while
+    // mapped reads as zeros past its end (host::map), not SIGBUS.
+    match crate::host::map::SafeMap::map(&file) {
         Ok(map) => embedded_suffixes(&map, loader),
         Err(_) => Vec::new(),
     }

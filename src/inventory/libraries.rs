@@ -249,9 +249,9 @@ pub fn find_every(host: &Host, search: &Search, name: Name) -> Vec<Found> {
 /// The dynamic section of a library (`None` when it cannot be read or is not ELF).
 pub fn read_dynamic(host: &Host, lib: &Path) -> Option<elf::Dynamic> {
     let file = host.fs.open(lib).ok()?;
-    // SAFETY: read-only private mapping, dropped before returning; a concurrent truncation can
-    // only make the reader see garbage, which it reports as a parse error.
-    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    // Read-only, dropped before returning; a concurrent truncation reads as zeros past the new
+    // end (host::map, not SIGBUS), which the reader reports as a parse error.
+    let map = crate::host::map::SafeMap::map(&file).ok()?;
     elf::Elf::parse(&map).and_then(|e| e.dynamic()).ok()
 }
 

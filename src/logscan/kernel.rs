@@ -23,7 +23,10 @@ pub struct Reported {
 /// read as a plain file).
 pub fn events_of_file(path: &Path) -> Option<Vec<Reported>> {
     use std::io::Read;
-    let f = std::fs::File::open(path).ok()?;
+    // A regular file only, opened without blocking (issue 25, item 5).
+    let f = crate::host::open::open_regular(path, crate::host::open::FinalLink::Follow)
+        .ok()?
+        .file;
     let mut bytes = Vec::new();
     f.take(MAX_BYTES).read_to_end(&mut bytes).ok()?;
     let lines = kernlog::parse_text(&bytes);

@@ -304,8 +304,18 @@ pub fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compressio
         let r = io::Cursor::new(head[..n].to_vec()).chain(stdin);
         return Ok((scan_stream(r, c)?, c));
     }
-    let f = File::open(path)?;
-    let meta = f.metadata()?;
+    // Issue 25, item 5: a FIFO or a device named as the log would block or never end: opened
+    // without blocking, a regular file only (a stream goes through `-`).
+    let crate::host::open::OpenedFile { file: f, meta } =
+        crate::host::open::open_regular(path, crate::host::open::FinalLink::Follow).map_err(
+            |e| match e.kind() {
+                io::ErrorKind::InvalidInput => io::Error::new(
+                    e.kind(),
+                    format!("{e} (only regular files are read; pipe a stream into `-`)"),
+                ),
+                _ => e,
+            },
+        )?;
     let mut head = [0u8; 4];
     let n = f.read_at(&mut head, 0)?;
     let c = detect(&head[..n]);

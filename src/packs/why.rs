@@ -9,8 +9,121 @@ use crate::report::{Finding, Status};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-/// At most this much of stdin is read (a whole build log fits; the rest is ignored).
+/// This much of stdin is kept whole (a whole build log fits); beyond it, only the lines that
+/// a symptom's regex matches are kept (at most this much again), so the whole stream is read
+/// and matched per line with bounded memory (issue 25, item 5).
 pub const MAX_INPUT: u64 = 16 * 1024 * 1024;
+
+/// A line longer than this is skipped (read and dropped, never held).
+pub const MAX_LINE: usize = 1024 * 1024;
+
+/// What [`read_input`] did not keep.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Unread {
+    /// Bytes read in all.
+    pub total: u64,
+    /// Lines beyond the first [`MAX_INPUT`] bytes dropped because no symptom matches them.
+    pub dropped_lines: u64,
+    /// Lines longer than [`MAX_LINE`] skipped.
+    pub long_lines: u64,
+    /// Matching lines dropped once the second [`MAX_INPUT`] was full.
+    pub over_cap_lines: u64,
+}
+
+impl Unread {
+    /// The note for the user, when anything was not kept.
+    pub fn note(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.dropped_lines > 0 {
+            parts.push(format!(
+                "beyond the first {} MiB only lines matching a known symptom were kept ({} others dropped)",
+                MAX_INPUT >> 20,
+                self.dropped_lines
+            ));
+        }
+        if self.long_lines > 0 {
+            parts.push(format!(
+                "{} lines longer than {} MiB skipped",
+                self.long_lines,
+                MAX_LINE >> 20
+            ));
+        }
+        if self.over_cap_lines > 0 {
+            parts.push(format!(
+                "{} matching lines dropped past {} MiB kept",
+                self.over_cap_lines,
+                (2 * MAX_INPUT) >> 20
+            ));
+        }
+        (!parts.is_empty()).then(|| format!("read {} bytes: {}", self.total, parts.join("; ")))
+    }
+}
+
+/// Reads a whole text stream for `why -`, line by line: the first [`MAX_INPUT`] bytes are kept
+/// as they are, later lines only when a symptom's regex (`patterns`, `needs`, `unless`) matches
+/// them, since recognition matches lines. Invalid UTF-8 becomes replacement characters.
+pub fn read_input<R: std::io::BufRead>(
+    set: &PackSet,
+    mut r: R,
+) -> std::io::Result<(String, Unread)> {
+    let mut text = String::new();
+    let mut u = Unread::default();
+    let mut raw = Vec::new();
+    let mut filter: Option<regex::RegexSet> = None;
+    let mut past = false;
+    loop {
+        raw.clear();
+        let (n, long) = crate::host::open::read_line_bounded(&mut r, &mut raw, MAX_LINE)?;
+        if n == 0 {
+            break;
+        }
+        u.total += n as u64;
+        if long {
+            u.long_lines += 1;
+            continue;
+        }
+        let line = String::from_utf8_lossy(&raw);
+        past = past || (text.len() as u64) + (line.len() as u64) > MAX_INPUT;
+        if !past {
+            text.push_str(&line);
+            continue;
+        }
+        let f = filter.get_or_insert_with(|| symptom_filter(set));
+        if !f.is_match(&line) {
+            u.dropped_lines += 1;
+        } else if (text.len() as u64) + (line.len() as u64) <= 2 * MAX_INPUT {
+            if !text.ends_with('\n') && !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&line);
+        } else {
+            u.over_cap_lines += 1;
+        }
+    }
+    Ok((text, u))
+}
+
+/// One set of every symptom regex, to tell whether a line can matter to recognition.
+fn symptom_filter(set: &PackSet) -> regex::RegexSet {
+    let sources: Vec<String> = set
+        .symptoms()
+        .flat_map(|s| {
+            let m = s.matchers();
+            m.patterns
+                .iter()
+                .chain(&m.needs)
+                .chain(&m.unless)
+                .map(|r| r.as_str().to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // Each source compiled alone already; together they fit the default size limit unless a
+    // pack is huge, and then every line is kept (the cap still holds).
+    regex::RegexSetBuilder::new(&sources)
+        .size_limit(64 << 20)
+        .build()
+        .unwrap_or_else(|_| regex::RegexSet::new([""]).expect("the empty regex compiles"))
+}
 
 /// A symptom found in the text, with the line that showed it.
 pub struct Hit<'a> {

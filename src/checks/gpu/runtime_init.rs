@@ -54,6 +54,15 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         if run.timed_out || loader_refused {
             f.status = crate::report::Status::Error;
         }
+        // Issue 25, item 4: a probe the doctor could not start (no temp dir, out of
+        // descriptors or processes) says nothing about the GPU: undecided, never a failure.
+        if run.doctor_failed() {
+            let why = run
+                .spawn_error
+                .as_ref()
+                .map_or(String::new(), |e| e.message.clone());
+            f = Finding::error(format!("the doctor could not start the HSA probe: {why}"));
+        }
         let tail: Vec<String> = run
             .stderr_text()
             .lines()

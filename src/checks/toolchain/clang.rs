@@ -17,7 +17,16 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
     };
     let mut f = if !c.probe_errors.is_empty() && c.version.is_none() {
         let hung = c.probe_errors.iter().any(|e| e.contains("timed out"));
-        if hung {
+        // Issue 25, item 4: the doctor could not start the probe (no temp dir, out of
+        // descriptors or processes): nothing is known about this clang, so no verdict on it.
+        let ours = c
+            .probe_errors
+            .iter()
+            .any(|e| e.contains(crate::host::DOCTOR_COULD_NOT_START));
+        if ours {
+            Finding::error(format!("the doctor could not run {} to probe it", c.path.display()))
+                .fix(Fix::text("The doctor itself could not start the probe (see the evidence): give it a writable temp dir ($TMPDIR, /tmp, /var/tmp, /dev/shm or $XDG_RUNTIME_DIR with free space) or more file descriptors/processes, and run it again."))
+        } else if hung {
             Finding::error(format!("{} did not answer (timed out)", c.path.display()))
                 .fix(Fix::text("The clang (or a wrapper around it) hangs. Run it by hand with --version to see why; point HIP_CLANG_PATH or --clang at a working clang."))
         } else {
