@@ -367,6 +367,24 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         "environment",
         crate::fleet::baseline::environment(&host.env),
     ));
+    // The checks are done: what their probes left running (outside their process groups) is
+    // killed now and named, and what could not be killed is said (docs/security.md, item 7).
+    let left = crate::host::sweep_leftovers();
+    if !left.is_empty() {
+        for l in &left {
+            match &l.error {
+                None => eprintln!(
+                    "rocm-doctor: killed process {} ({}) left running by a probe",
+                    l.pid, l.name
+                ),
+                Some(e) => eprintln!(
+                    "rocm-doctor: could not kill process {} ({}) left running by a probe: {e}",
+                    l.pid, l.name
+                ),
+            }
+        }
+        sections.push(("leftover_processes", serde_json::json!(left)));
+    }
     Diagnosis {
         findings,
         sections,

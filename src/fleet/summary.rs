@@ -30,6 +30,9 @@ pub struct Note {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     pub detail: String,
+    /// For a `duplicate`: the input whose report for this host was used instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
 }
 
 /// A failing/warning check with one cause, and the nodes where it happened.
@@ -59,6 +62,13 @@ pub struct Summary {
     pub baseline: Option<Arc<serde_json::Value>>,
     /// Drift (with the baseline's value, the now value left empty) -> now value -> hosts.
     pub drifts: BTreeMap<Drift, BTreeMap<String, BTreeSet<String>>>,
+    /// The position, in input order, of the input being folded (set by the caller: the file's
+    /// index among the inputs, stdin last). With `seq` it orders every report, whichever worker
+    /// thread reads it: a host reported twice keeps its first report in input order.
+    pub input: usize,
+    seq: u64,
+    /// Where each node's report came from: (input, seq) and its source.
+    origin: BTreeMap<String, ((usize, u64), String)>,
 }
 
 impl Summary {
@@ -83,15 +93,18 @@ impl Summary {
                 return;
             }
         };
-        if self.nodes.contains_key(&host) {
-            self.note(
-                Problem::Duplicate,
-                source,
-                Some(&host),
-                "a second report for this host; the first one is kept".into(),
-            );
-            return;
+        let pos = (self.input, self.seq);
+        self.seq += 1;
+        if let Some((at, first)) = self.origin.get(&host).cloned() {
+            if at < pos {
+                self.duplicate(&host, source, &first);
+                return;
+            }
+            // An earlier input read after a later one: it is the one kept.
+            self.forget(&host);
+            self.duplicate(&host, &first, source);
         }
+        self.origin.insert(host.clone(), (pos, source.to_string()));
         self.reports += 1;
         let c = doc.summary.as_ref();
         let mut status = if c.is_some_and(|c| c.error > 0) {
@@ -160,18 +173,63 @@ impl Summary {
     }
 
     pub fn note(&mut self, kind: Problem, source: &str, host: Option<&str>, detail: String) {
-        let kept = self.kept.entry(kind).or_default();
-        if *kept >= MAX_NOTES_PER_KIND {
-            *self.notes_dropped.entry(kind).or_default() += 1;
-            return;
-        }
-        *kept += 1;
-        self.notes.push(Note {
+        self.push_note(Note {
             kind,
             source: source.to_string(),
             host: host.map(str::to_string),
             detail,
+            kept: None,
         });
+    }
+
+    fn push_note(&mut self, n: Note) {
+        let kept = self.kept.entry(n.kind).or_default();
+        if *kept >= MAX_NOTES_PER_KIND {
+            *self.notes_dropped.entry(n.kind).or_default() += 1;
+            return;
+        }
+        *kept += 1;
+        self.notes.push(n);
+    }
+
+    /// Notes that `unused`'s report for `host` was not used, `kept`'s was.
+    fn duplicate(&mut self, host: &str, unused: &str, kept: &str) {
+        self.push_note(Note {
+            kind: Problem::Duplicate,
+            source: unused.to_string(),
+            host: Some(host.to_string()),
+            detail: format!(
+                "a second report for this host; the first in input order is used: {kept}"
+            ),
+            kept: Some(kept.to_string()),
+        });
+    }
+
+    /// Removes everything `host`'s report added (its first report turned out to be a later
+    /// input than another one for the same host).
+    fn forget(&mut self, host: &str) {
+        if self.nodes.remove(host).is_some() {
+            self.reports -= 1;
+        }
+        self.origin.remove(host);
+        self.causes.retain(|_, hosts| {
+            hosts.remove(host);
+            !hosts.is_empty()
+        });
+        for vals in self.values.values_mut() {
+            vals.retain(|_, hosts| {
+                hosts.remove(host);
+                !hosts.is_empty()
+            });
+        }
+        self.values.retain(|_, vals| !vals.is_empty());
+        for vals in self.drifts.values_mut() {
+            vals.retain(|_, hosts| {
+                hosts.remove(host);
+                !hosts.is_empty()
+            });
+        }
+        self.drifts.retain(|_, vals| !vals.is_empty());
     }
 
     /// Hosts expected (`--expect`) that sent no report.
@@ -184,20 +242,38 @@ impl Summary {
     }
 
     /// Folds another partial summary (from another worker) into this one. Duplicates across
-    /// workers are noted like duplicates within one.
-    pub fn absorb(&mut self, other: Summary) {
-        self.reports += other.reports;
+    /// workers are noted like duplicates within one, and resolved the same way: the report
+    /// first in input order is used, whichever worker read it.
+    pub fn absorb(&mut self, mut other: Summary) {
+        // Hosts in both: `dup` keep this summary's report, the others `other`'s.
         let mut dup: BTreeSet<String> = BTreeSet::new();
-        for (h, s) in other.nodes {
-            match self.nodes.entry(h) {
-                std::collections::btree_map::Entry::Occupied(e) => {
-                    self.reports -= 1;
-                    dup.insert(e.key().clone());
+        let mut replaced: Vec<(String, String, String)> = Vec::new();
+        for (h, (pos, src)) in std::mem::take(&mut other.origin) {
+            match self.origin.get(&h) {
+                Some((mine, my_src)) if *mine < pos => {
+                    let unused = src;
+                    let kept = my_src.clone();
+                    dup.insert(h.clone());
+                    other.nodes.remove(&h);
+                    self.duplicate(&h, &unused, &kept);
                 }
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(s);
+                Some((_, my_src)) => {
+                    replaced.push((h.clone(), my_src.clone(), src.clone()));
+                    other.origin.insert(h, (pos, src));
+                }
+                None => {
+                    other.origin.insert(h, (pos, src));
                 }
             }
+        }
+        for (h, unused, kept) in replaced {
+            self.forget(&h);
+            self.duplicate(&h, &unused, &kept);
+        }
+        self.origin.append(&mut other.origin);
+        self.reports += other.nodes.len() as u64;
+        for (h, s) in other.nodes {
+            self.nodes.insert(h, s);
         }
         for (k, hosts) in other.causes {
             let hosts: BTreeSet<String> = hosts.into_iter().filter(|h| !dup.contains(h)).collect();
@@ -233,22 +309,8 @@ impl Summary {
                 }
             }
         }
-        for h in dup {
-            self.note(
-                Problem::Duplicate,
-                "(another input)",
-                Some(&h),
-                "a second report for this host; one is kept".into(),
-            );
-        }
         for n in other.notes {
-            let Note {
-                kind,
-                source,
-                host,
-                detail,
-            } = n;
-            self.note(kind, &source, host.as_deref(), detail);
+            self.push_note(n);
         }
         for (k, n) in other.notes_dropped {
             *self.notes_dropped.entry(k).or_default() += n;

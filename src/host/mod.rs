@@ -15,6 +15,7 @@ mod which;
 pub use env::Env;
 pub use fs::{errno_name, io_error_text, RootMode, RootedFs};
 pub use process::{tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure};
+pub use reaper::{sweep_leftovers, Leftover};
 pub use which::is_executable_at;
 
 use std::path::{Path, PathBuf};

@@ -277,13 +277,31 @@ pub fn detect(head: &[u8]) -> Compression {
 
 fn scan_stream<R: Read>(r: R, c: Compression) -> io::Result<Summary> {
     let mut s = Summary::default();
-    match c {
-        Compression::Plain => scan_reader(r, &mut s)?,
+    let read = match c {
+        Compression::Plain => return scan_reader(r, &mut s).map(|()| s),
         // Concatenated gzip members (`cat a.gz b.gz`) are one stream to gunzip, so to us too.
-        Compression::Gzip => scan_reader(flate2::read::MultiGzDecoder::new(r), &mut s)?,
-        Compression::Zstd => scan_reader(zstd::stream::read::Decoder::new(r)?, &mut s)?,
+        Compression::Gzip => scan_reader(flate2::read::MultiGzDecoder::new(r), &mut s),
+        Compression::Zstd => scan_reader(zstd::stream::read::Decoder::new(r)?, &mut s),
+    };
+    // A compressed log cut short (a copy interrupted, a full disk, a rotated file still being
+    // written) or corrupt further on: what was decompressed before is summarised, and the
+    // summary says where reading stopped rather than giving nothing.
+    if let Err(e) = read {
+        s.finish();
+        s.read_error = Some(stream_error(c, &e, s.bytes));
     }
     Ok(s)
+}
+
+/// One line for a compressed stream that ended early or is corrupt after `bytes` bytes of
+/// decompressed text.
+fn stream_error(c: Compression, e: &io::Error, bytes: u64) -> String {
+    let c = c.name();
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        format!("unexpected end of {c} stream after {bytes} bytes (decompressed); the summary covers what was read")
+    } else {
+        format!("{c} stream unreadable after {bytes} bytes (decompressed): {e}; the summary covers what was read")
+    }
 }
 
 /// Summarises a path (`-` = stdin), returning the summary and the input's compression.
