@@ -438,8 +438,13 @@ unsafe fn for_each_marked(mark: &[u8], f: &mut dyn FnMut(i32, RawFd)) {
             if pid == me || pid <= 1 {
                 continue;
             }
+            if !environ_has(proc_fd, name, mark) {
+                continue;
+            }
+            // Pinned, then read again: the process signalled is the one that carries the
+            // marker, never another that reused its pid in between.
             let pidfd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as RawFd;
-            if environ_has(proc_fd, name, mark) {
+            if pidfd < 0 || environ_has(proc_fd, name, mark) {
                 f(pid, pidfd);
             }
             if pidfd >= 0 {
@@ -498,6 +503,11 @@ unsafe fn environ_has(proc_fd: RawFd, name: &[u8], mark: &[u8]) -> bool {
             found = true;
             break;
         }
+        // environ_read (fs/proc/base.c) fills the buffer unless it reaches the end of the
+        // environment: a short read is the end, and spares one read per process.
+        if (n as usize) < buf.len() {
+            break;
+        }
     }
     libc::close(fd);
     found
@@ -513,20 +523,31 @@ struct EntryMatch {
 }
 
 impl EntryMatch {
+    /// Feeds the next bytes of the environment; true once an entry starts with `mark` (which
+    /// holds no NUL). Compares whole runs and skips to the next NUL with `memchr`: most
+    /// entries differ at their first byte.
     fn feed(&mut self, bytes: &[u8], mark: &[u8]) -> bool {
-        for &b in bytes {
-            if b == 0 {
-                self.pos = 0;
-                self.dead = false;
-            } else if !self.dead {
-                if mark.get(self.pos) == Some(&b) {
-                    self.pos += 1;
+        let mut i = 0;
+        while i < bytes.len() {
+            if !self.dead {
+                let want = &mark[self.pos..];
+                let n = want.len().min(bytes.len() - i);
+                if bytes[i..i + n] == want[..n] {
+                    self.pos += n;
                     if self.pos == mark.len() {
                         return true;
                     }
-                } else {
-                    self.dead = true;
+                    return false; // the chunk ended inside a match
                 }
+                self.dead = true;
+            }
+            match memchr::memchr(0, &bytes[i..]) {
+                Some(k) => {
+                    i += k + 1;
+                    self.pos = 0;
+                    self.dead = false;
+                }
+                None => return false,
             }
         }
         false
