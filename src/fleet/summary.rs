@@ -531,3 +531,62 @@ impl Report {
         i32::from(bad)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(host: &str, fail: bool) -> String {
+        let findings = if fail {
+            r#"[{"id":"gpu.visible","status":"fail","summary":"no GPU"}]"#
+        } else {
+            "[]"
+        };
+        format!(
+            r#"{{"schema_version":{},"tool":{{"name":"rocm-doctor"}},"host":"{host}","exit_code":{},"summary":{{"warn":0,"fail":{},"error":0}},"findings":{findings}}}"#,
+            crate::report::json::SCHEMA_VERSION,
+            u8::from(fail),
+            u8::from(fail)
+        )
+    }
+
+    fn fold(sum: &mut Summary, input: usize, text: &str, source: &str) {
+        sum.input = input;
+        super::super::input::fold_bytes(sum, text.as_bytes(), source, None);
+    }
+
+    /// Whatever the order the reports arrive in (one worker, or two absorbed either way), the
+    /// one first in input order is used and everything of the other is gone.
+    #[test]
+    fn the_first_report_in_input_order_is_used_whatever_the_arrival_order() {
+        let early = doc("x", false);
+        let late = doc("x", true);
+        let check = |s: &Summary| {
+            let r = s.finish();
+            assert_eq!(r.reports, 1);
+            assert_eq!(r.nodes.get(&NodeStatus::Ok).map(Vec::len), Some(1), "{r:?}");
+            assert!(
+                r.checks.is_empty(),
+                "the later report's causes are gone: {r:?}"
+            );
+            assert_eq!(r.notes.len(), 1);
+            assert_eq!(r.notes[0].source, "late.json");
+            assert_eq!(r.notes[0].kept.as_deref(), Some("early.json"));
+        };
+        // One summary, the later input first.
+        let mut one = Summary::default();
+        fold(&mut one, 7, &late, "late.json");
+        fold(&mut one, 2, &early, "early.json");
+        check(&one);
+        // Two workers, absorbed in both orders.
+        for early_first in [true, false] {
+            let mut a = Summary::default();
+            fold(&mut a, 2, &early, "early.json");
+            let mut b = Summary::default();
+            fold(&mut b, 7, &late, "late.json");
+            let (mut x, y) = if early_first { (a, b) } else { (b, a) };
+            x.absorb(y);
+            check(&x);
+        }
+    }
+}

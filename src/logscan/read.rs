@@ -337,6 +337,33 @@ pub fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compressio
 mod tests {
     use super::*;
 
+    /// Threads past the cap are counted the same in one pass and in regions merged.
+    #[test]
+    fn threads_past_the_cap_are_counted_across_regions() {
+        use std::io::Write;
+        let cap = super::super::summary::MAX_THREADS as u64;
+        let mut f = tempfile::tempfile().unwrap();
+        let mut text = String::new();
+        for t in 0..cap + 300 {
+            for k in 0..2 {
+                text.push_str(&format!(
+                    ":3:hip_memory.cpp           :100 : {:010} us: [pid:7     tid: 0x{:x}] \x1b[32m hipMalloc ( 0x1, 64 ) \x1b[0m\n",
+                    1000 + 2 * t + k,
+                    t + 1
+                ));
+            }
+        }
+        f.write_all(text.as_bytes()).unwrap();
+        let len = text.len() as u64;
+        for min_region in [len, 64 << 10] {
+            let s = scan_plain_regions(&f, len, 4, min_region).unwrap();
+            assert_eq!(s.threads.len() as u64, cap, "{min_region}");
+            assert_eq!(s.untracked_threads, 300, "{min_region}");
+            assert_eq!(s.untracked_thread_lines, 600, "{min_region}");
+            assert!(!s.untracked_threads_capped);
+        }
+    }
+
     /// Regions handed in out of order are merged in file order: the same summary as one pass,
     /// a call in one region paired with its return in the next included.
     #[test]
