@@ -198,9 +198,7 @@ impl Summary {
             kind: Problem::Duplicate,
             source: unused.to_string(),
             host: Some(host.to_string()),
-            detail: format!(
-                "a second report for this host; the first in input order is used: {kept}"
-            ),
+            detail: duplicate_detail(kept),
             kept: Some(kept.to_string()),
         });
     }
@@ -425,6 +423,16 @@ impl Summary {
             }
         });
         let mut notes = self.notes.clone();
+        // A host reported three times may have had its kept report replaced by an earlier one
+        // after a note named it: every duplicate names the report finally used.
+        for n in notes.iter_mut().filter(|n| n.kind == Problem::Duplicate) {
+            if let Some((_, used)) = n.host.as_ref().and_then(|h| self.origin.get(h)) {
+                if n.kept.as_ref() != Some(used) {
+                    n.kept = Some(used.clone());
+                    n.detail = duplicate_detail(used);
+                }
+            }
+        }
         notes.sort_by(|a, b| (a.kind, &a.source).cmp(&(b.kind, &b.source)));
         Report {
             schema_version: crate::report::json::SCHEMA_VERSION,
@@ -439,6 +447,10 @@ impl Summary {
             baseline,
         }
     }
+}
+
+fn duplicate_detail(kept: &str) -> String {
+    format!("a second report for this host; the first in input order is used: {kept}")
 }
 
 /// The comparison group of a fingerprint field (see [`Summary::values`]).
@@ -588,5 +600,16 @@ mod tests {
             x.absorb(y);
             check(&x);
         }
+        // Three reports, the first in input order absorbed last: both notes name it.
+        let mut a = Summary::default();
+        fold(&mut a, 5, &late, "b.json");
+        fold(&mut a, 9, &late, "c.json");
+        let mut b = Summary::default();
+        fold(&mut b, 1, &early, "a.json");
+        a.absorb(b);
+        let r = a.finish();
+        assert_eq!(r.nodes.get(&NodeStatus::Ok).map(Vec::len), Some(1), "{r:?}");
+        let kept: Vec<_> = r.notes.iter().map(|n| n.kept.as_deref()).collect();
+        assert_eq!(kept, [Some("a.json"), Some("a.json")], "{r:?}");
     }
 }
