@@ -414,6 +414,27 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
     if !host.fs.is_own_machine() {
         sections.push(("programs_run", programs_run_json(host)));
     }
+    // The checks are done: what their probes left running (outside their process groups) is
+    // killed now and named, and what could not be killed is said (docs/security.md, item 7).
+    let left = crate::host::sweep_leftovers();
+    if !left.is_empty() {
+        for l in &left {
+            match &l.error {
+                // A process names itself (comm): shown, not obeyed.
+                None => eprintln!(
+                    "rocm-doctor: killed process {} ({}) left running by a probe",
+                    l.pid,
+                    crate::report::escape::visible(&l.name)
+                ),
+                Some(e) => eprintln!(
+                    "rocm-doctor: could not kill process {} ({}) left running by a probe: {e}",
+                    l.pid,
+                    crate::report::escape::visible(&l.name)
+                ),
+            }
+        }
+        sections.push(("leftover_processes", serde_json::json!(left)));
+    }
     Diagnosis {
         findings,
         sections,

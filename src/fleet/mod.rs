@@ -70,6 +70,9 @@ pub fn main(
     };
     sum.absorb(fold_files(&files, base.as_ref()));
     if stdin {
+        // Standard input comes after every file in input order (a host reported in both keeps
+        // the file's report).
+        sum.input = files.len();
         let lock = std::io::stdin().lock();
         input::fold_lines(&mut sum, std::io::BufReader::new(lock), "-");
     }
@@ -132,8 +135,9 @@ fn fold_file(sum: &mut Summary, f: &Path) {
     }
 }
 
-/// Folds files on every core: each worker keeps its own summary; they are absorbed in
-/// worker order at the end. With a baseline, every report is compared with it.
+/// Folds files on every core: each worker keeps its own summary; they are absorbed at the
+/// end, and a host reported twice keeps the report first in `files` order whichever worker
+/// read it. With a baseline, every report is compared with it.
 pub fn fold_files(files: &[PathBuf], base: Option<&Arc<serde_json::Value>>) -> Summary {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -147,6 +151,7 @@ pub fn fold_files(files: &[PathBuf], base: Option<&Arc<serde_json::Value>>) -> S
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(f) = files.get(i) else { break };
+                        sum.input = i;
                         fold_file(&mut sum, f);
                     }
                     sum

@@ -30,6 +30,9 @@ pub struct Note {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     pub detail: String,
+    /// For a `duplicate`: the input whose report for this host was used instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
 }
 
 /// A failing/warning check with one cause, and the nodes where it happened.
@@ -59,6 +62,13 @@ pub struct Summary {
     pub baseline: Option<Arc<serde_json::Value>>,
     /// Drift (with the baseline's value, the now value left empty) -> now value -> hosts.
     pub drifts: BTreeMap<Drift, BTreeMap<String, BTreeSet<String>>>,
+    /// The position, in input order, of the input being folded (set by the caller: the file's
+    /// index among the inputs, stdin last). With `seq` it orders every report, whichever worker
+    /// thread reads it: a host reported twice keeps its first report in input order.
+    pub input: usize,
+    seq: u64,
+    /// Where each node's report came from: (input, seq) and its source.
+    origin: BTreeMap<String, ((usize, u64), String)>,
 }
 
 impl Summary {
@@ -83,15 +93,18 @@ impl Summary {
                 return;
             }
         };
-        if self.nodes.contains_key(&host) {
-            self.note(
-                Problem::Duplicate,
-                source,
-                Some(&host),
-                "a second report for this host; the first one is kept".into(),
-            );
-            return;
+        let pos = (self.input, self.seq);
+        self.seq += 1;
+        if let Some((at, first)) = self.origin.get(&host).cloned() {
+            if at < pos {
+                self.duplicate(&host, source, &first);
+                return;
+            }
+            // An earlier input read after a later one: it is the one kept.
+            self.forget(&host);
+            self.duplicate(&host, &first, source);
         }
+        self.origin.insert(host.clone(), (pos, source.to_string()));
         self.reports += 1;
         let c = doc.summary.as_ref();
         let mut status = if c.is_some_and(|c| c.error > 0) {
@@ -160,18 +173,61 @@ impl Summary {
     }
 
     pub fn note(&mut self, kind: Problem, source: &str, host: Option<&str>, detail: String) {
-        let kept = self.kept.entry(kind).or_default();
-        if *kept >= MAX_NOTES_PER_KIND {
-            *self.notes_dropped.entry(kind).or_default() += 1;
-            return;
-        }
-        *kept += 1;
-        self.notes.push(Note {
+        self.push_note(Note {
             kind,
             source: source.to_string(),
             host: host.map(str::to_string),
             detail,
+            kept: None,
         });
+    }
+
+    fn push_note(&mut self, n: Note) {
+        let kept = self.kept.entry(n.kind).or_default();
+        if *kept >= MAX_NOTES_PER_KIND {
+            *self.notes_dropped.entry(n.kind).or_default() += 1;
+            return;
+        }
+        *kept += 1;
+        self.notes.push(n);
+    }
+
+    /// Notes that `unused`'s report for `host` was not used, `kept`'s was.
+    fn duplicate(&mut self, host: &str, unused: &str, kept: &str) {
+        self.push_note(Note {
+            kind: Problem::Duplicate,
+            source: unused.to_string(),
+            host: Some(host.to_string()),
+            detail: duplicate_detail(kept),
+            kept: Some(kept.to_string()),
+        });
+    }
+
+    /// Removes everything `host`'s report added (its first report turned out to be a later
+    /// input than another one for the same host).
+    fn forget(&mut self, host: &str) {
+        if self.nodes.remove(host).is_some() {
+            self.reports -= 1;
+        }
+        self.origin.remove(host);
+        self.causes.retain(|_, hosts| {
+            hosts.remove(host);
+            !hosts.is_empty()
+        });
+        for vals in self.values.values_mut() {
+            vals.retain(|_, hosts| {
+                hosts.remove(host);
+                !hosts.is_empty()
+            });
+        }
+        self.values.retain(|_, vals| !vals.is_empty());
+        for vals in self.drifts.values_mut() {
+            vals.retain(|_, hosts| {
+                hosts.remove(host);
+                !hosts.is_empty()
+            });
+        }
+        self.drifts.retain(|_, vals| !vals.is_empty());
     }
 
     /// Hosts expected (`--expect`) that sent no report.
@@ -184,20 +240,38 @@ impl Summary {
     }
 
     /// Folds another partial summary (from another worker) into this one. Duplicates across
-    /// workers are noted like duplicates within one.
-    pub fn absorb(&mut self, other: Summary) {
-        self.reports += other.reports;
+    /// workers are noted like duplicates within one, and resolved the same way: the report
+    /// first in input order is used, whichever worker read it.
+    pub fn absorb(&mut self, mut other: Summary) {
+        // Hosts in both: `dup` keep this summary's report, the others `other`'s.
         let mut dup: BTreeSet<String> = BTreeSet::new();
-        for (h, s) in other.nodes {
-            match self.nodes.entry(h) {
-                std::collections::btree_map::Entry::Occupied(e) => {
-                    self.reports -= 1;
-                    dup.insert(e.key().clone());
+        let mut replaced: Vec<(String, String, String)> = Vec::new();
+        for (h, (pos, src)) in std::mem::take(&mut other.origin) {
+            match self.origin.get(&h) {
+                Some((mine, my_src)) if *mine < pos => {
+                    let unused = src;
+                    let kept = my_src.clone();
+                    dup.insert(h.clone());
+                    other.nodes.remove(&h);
+                    self.duplicate(&h, &unused, &kept);
                 }
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(s);
+                Some((_, my_src)) => {
+                    replaced.push((h.clone(), my_src.clone(), src.clone()));
+                    other.origin.insert(h, (pos, src));
+                }
+                None => {
+                    other.origin.insert(h, (pos, src));
                 }
             }
+        }
+        for (h, unused, kept) in replaced {
+            self.forget(&h);
+            self.duplicate(&h, &unused, &kept);
+        }
+        self.origin.append(&mut other.origin);
+        self.reports += other.nodes.len() as u64;
+        for (h, s) in other.nodes {
+            self.nodes.insert(h, s);
         }
         for (k, hosts) in other.causes {
             let hosts: BTreeSet<String> = hosts.into_iter().filter(|h| !dup.contains(h)).collect();
@@ -233,22 +307,8 @@ impl Summary {
                 }
             }
         }
-        for h in dup {
-            self.note(
-                Problem::Duplicate,
-                "(another input)",
-                Some(&h),
-                "a second report for this host; one is kept".into(),
-            );
-        }
         for n in other.notes {
-            let Note {
-                kind,
-                source,
-                host,
-                detail,
-            } = n;
-            self.note(kind, &source, host.as_deref(), detail);
+            self.push_note(n);
         }
         for (k, n) in other.notes_dropped {
             *self.notes_dropped.entry(k).or_default() += n;
@@ -363,6 +423,16 @@ impl Summary {
             }
         });
         let mut notes = self.notes.clone();
+        // A host reported three times may have had its kept report replaced by an earlier one
+        // after a note named it: every duplicate names the report finally used.
+        for n in notes.iter_mut().filter(|n| n.kind == Problem::Duplicate) {
+            if let Some((_, used)) = n.host.as_ref().and_then(|h| self.origin.get(h)) {
+                if n.kept.as_ref() != Some(used) {
+                    n.kept = Some(used.clone());
+                    n.detail = duplicate_detail(used);
+                }
+            }
+        }
         notes.sort_by(|a, b| (a.kind, &a.source).cmp(&(b.kind, &b.source)));
         Report {
             schema_version: crate::report::json::SCHEMA_VERSION,
@@ -377,6 +447,10 @@ impl Summary {
             baseline,
         }
     }
+}
+
+fn duplicate_detail(kept: &str) -> String {
+    format!("a second report for this host; the first in input order is used: {kept}")
 }
 
 /// The comparison group of a fingerprint field (see [`Summary::values`]).
@@ -467,5 +541,75 @@ impl Report {
             || !self.notes.is_empty()
             || !self.notes_dropped.is_empty();
         i32::from(bad)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(host: &str, fail: bool) -> String {
+        let findings = if fail {
+            r#"[{"id":"gpu.visible","status":"fail","summary":"no GPU"}]"#
+        } else {
+            "[]"
+        };
+        format!(
+            r#"{{"schema_version":{},"tool":{{"name":"rocm-doctor"}},"host":"{host}","exit_code":{},"summary":{{"warn":0,"fail":{},"error":0}},"findings":{findings}}}"#,
+            crate::report::json::SCHEMA_VERSION,
+            u8::from(fail),
+            u8::from(fail)
+        )
+    }
+
+    fn fold(sum: &mut Summary, input: usize, text: &str, source: &str) {
+        sum.input = input;
+        super::super::input::fold_bytes(sum, text.as_bytes(), source, None);
+    }
+
+    /// Whatever the order the reports arrive in (one worker, or two absorbed either way), the
+    /// one first in input order is used and everything of the other is gone.
+    #[test]
+    fn the_first_report_in_input_order_is_used_whatever_the_arrival_order() {
+        let early = doc("x", false);
+        let late = doc("x", true);
+        let check = |s: &Summary| {
+            let r = s.finish();
+            assert_eq!(r.reports, 1);
+            assert_eq!(r.nodes.get(&NodeStatus::Ok).map(Vec::len), Some(1), "{r:?}");
+            assert!(
+                r.checks.is_empty(),
+                "the later report's causes are gone: {r:?}"
+            );
+            assert_eq!(r.notes.len(), 1);
+            assert_eq!(r.notes[0].source, "late.json");
+            assert_eq!(r.notes[0].kept.as_deref(), Some("early.json"));
+        };
+        // One summary, the later input first.
+        let mut one = Summary::default();
+        fold(&mut one, 7, &late, "late.json");
+        fold(&mut one, 2, &early, "early.json");
+        check(&one);
+        // Two workers, absorbed in both orders.
+        for early_first in [true, false] {
+            let mut a = Summary::default();
+            fold(&mut a, 2, &early, "early.json");
+            let mut b = Summary::default();
+            fold(&mut b, 7, &late, "late.json");
+            let (mut x, y) = if early_first { (a, b) } else { (b, a) };
+            x.absorb(y);
+            check(&x);
+        }
+        // Three reports, the first in input order absorbed last: both notes name it.
+        let mut a = Summary::default();
+        fold(&mut a, 5, &late, "b.json");
+        fold(&mut a, 9, &late, "c.json");
+        let mut b = Summary::default();
+        fold(&mut b, 1, &early, "a.json");
+        a.absorb(b);
+        let r = a.finish();
+        assert_eq!(r.nodes.get(&NodeStatus::Ok).map(Vec::len), Some(1), "{r:?}");
+        let kept: Vec<_> = r.notes.iter().map(|n| n.kept.as_deref()).collect();
+        assert_eq!(kept, [Some("a.json"), Some("a.json")], "{r:?}");
     }
 }

@@ -20,6 +20,7 @@ pub use fs::{errno_name, io_error_text, RootMode, RootedFs};
 pub use process::{
     tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure, DOCTOR_COULD_NOT_START,
 };
+pub use reaper::{sweep_leftovers, Leftover};
 pub use which::is_executable_at;
 
 use std::path::{Path, PathBuf};

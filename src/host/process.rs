@@ -291,6 +291,11 @@ impl Runner {
                 None => cmd.env_remove(k),
             };
         }
+        // The run's marker, inherited by every descendant: the reaper finds those that leave
+        // the process group by it (reaper.rs).
+        if let Some((k, v)) = super::reaper::marker() {
+            cmd.env(k, v);
+        }
         match &spec.chroot {
             None => {
                 cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
@@ -589,6 +594,13 @@ mod tests {
     fn the_env_is_the_snapshot_only() {
         let e = Env::from_pairs([("ONLY_THIS", "1")]);
         let out = runner(5000).run(&CommandSpec::new("/usr/bin/env"), &e, Path::new("/"));
-        assert_eq!(out.stdout_text().trim(), "ONLY_THIS=1");
+        // Besides the reaper's marker (reaper.rs).
+        let vars: Vec<String> = out
+            .stdout_text()
+            .lines()
+            .filter(|l| !l.starts_with("ROCM_DOCTOR_REAP_"))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(vars, ["ONLY_THIS=1"]);
     }
 }

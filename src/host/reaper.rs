@@ -22,8 +22,32 @@
 //! allocates nothing: the doctor is multi-threaded, and a fork copies only the calling thread,
 //! so a lock held by another thread (the allocator's) would never be released in the copy.
 //!
+//! A process group is not enough: a descendant that calls `setsid()` (a daemonising tool, a
+//! `setsid sleep &` in a wrapper) leaves the group, and its parent's exit reparents it to init
+//! (or the nearest subreaper), out of every group the reaper holds. So every child also gets
+//! a marker in its environment, `ROCM_DOCTOR_REAP_<pid>_<nanoseconds>=1`, unique to the run,
+//! which descendants inherit across `fork`, `setsid` and `exec` (environ(7)). When the pipe
+//! ends, after killing the groups, the reaper reads `/proc/<pid>/environ` of every process
+//! (proc(5): the environment the process was started with; readable for the same user, and
+//! for root) and kills those carrying the marker, in passes until one finds none (a process
+//! may fork while a pass runs). A process is pinned with `pidfd_open(2)` before its
+//! environment is read and signalled through that descriptor (`pidfd_send_signal(2)`), so a
+//! pid reused meanwhile is never hit. At the end of a diagnosis the doctor sweeps the same
+//! way itself ([`sweep_leftovers`]) and says what it killed and what it could not (a set-user-ID
+//! program it cannot signal).
+//!
+//! Why not a subreaper or a cgroup: `PR_SET_CHILD_SUBREAPER` (prctl(2)) makes orphans the
+//! doctor's children only while it lives; a doctor killed with SIGKILL hands them to init
+//! like before, so it does not cover the case that matters. A cgroup v2 leaf with
+//! `cgroup.kill` (Linux 5.14) would also catch a descendant that clears its environment, but
+//! needs root, a writable unified hierarchy of the doctor's own cgroup, and is absent on v1 or
+//! hybrid hosts and in most containers; the marker works for every user everywhere `/proc`
+//! is mounted.
+//!
 //! Left open by design: a child killed in the microseconds between its spawn and its
-//! registration; a reaper that is itself sent SIGKILL (`pkill -9 rocm-doctor` matches it too).
+//! registration; a reaper that is itself sent SIGKILL (`pkill -9 rocm-doctor` matches it too);
+//! a descendant that both leaves the group and drops the marker (`env -i`, `setsid env -i ...`),
+//! or that runs as another user (set-user-ID) when the doctor is not root.
 
 use std::fs::File;
 use std::io::Write;
@@ -50,6 +74,103 @@ const DIR_SLOTS: usize = 8;
 const MAX_DEPTH: usize = 24;
 
 static REAPER: OnceLock<Option<Mutex<File>>> = OnceLock::new();
+/// The run's marker variable (`NAME`), set before the reaper is forked.
+static MARK: OnceLock<String> = OnceLock::new();
+/// Longest marker name: `ROCM_DOCTOR_REAP_` + a pid + `_` + 32 hex digits.
+const MAX_MARK: usize = 64;
+/// Sweep passes at most (each one kills what forked during the one before).
+const SWEEP_PASSES: usize = 8;
+
+/// The variable every child gets, `(name, "1")`: what the reaper and [`sweep_leftovers`] look for in
+/// `/proc/<pid>/environ`. Starts the reaper; `None` when it could not start (no marker is
+/// worth giving then).
+pub fn marker() -> Option<(&'static str, &'static str)> {
+    REAPER.get_or_init(start).as_ref()?;
+    MARK.get().map(|m| (m.as_str(), "1"))
+}
+
+/// A process the sweep found carrying the run's marker.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Leftover {
+    pub pid: i32,
+    /// Its `comm` (proc(5)), for the reader.
+    pub name: String,
+    /// Why it could not be killed (`EPERM`, ...); `None` when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Kills every process still carrying this run's marker (descendants of probes that left
+/// their process group and outlived them), and lists them. Called when the doctor's own work
+/// is done; the children it runs have all ended by then, so whatever carries the marker is a
+/// leftover. Empty when no child was ever started.
+pub fn sweep_leftovers() -> Vec<Leftover> {
+    let Some(mark) = MARK.get() else {
+        return Vec::new();
+    };
+    if REAPER.get().is_none_or(|r| r.is_none()) {
+        return Vec::new();
+    }
+    let mut entry = [0u8; MAX_MARK + 1];
+    let Some(m) = mark_entry(mark.as_bytes(), &mut entry) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Leftover> = Vec::new();
+    for _ in 0..SWEEP_PASSES {
+        let mut found = 0;
+        // Safety: plain system calls on descriptors this function opens and closes.
+        unsafe {
+            for_each_marked(m, &mut |pid, pidfd| {
+                if out.iter().any(|l| l.pid == pid && l.error.is_some()) {
+                    return;
+                }
+                found += 1;
+                // The name is the process's own choice: no control characters reach the
+                // terminal.
+                let name: String = std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                    .unwrap_or_default()
+                    .trim_end_matches('\n')
+                    .chars()
+                    .map(|c| if c.is_control() { '?' } else { c })
+                    .collect();
+                let error = if kill_pinned(pid, pidfd) {
+                    None
+                } else {
+                    Some(crate::host::fs::errno_name(&std::io::Error::last_os_error()))
+                };
+                if let Some(l) = out.iter_mut().find(|l| l.pid == pid) {
+                    l.error = error;
+                } else {
+                    out.push(Leftover { pid, name, error });
+                }
+            });
+        }
+        if found == 0 {
+            break;
+        }
+        // Let the killed ones die before the next pass looks again.
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    out
+}
+
+/// `NAME=` of the marker in `buf`; `None` when it does not fit.
+fn mark_entry<'a>(name: &[u8], buf: &'a mut [u8; MAX_MARK + 1]) -> Option<&'a [u8]> {
+    if name.is_empty() || name.len() > MAX_MARK {
+        return None;
+    }
+    buf[..name.len()].copy_from_slice(name);
+    buf[name.len()] = b'=';
+    Some(&buf[..=name.len()])
+}
+
+/// The run's marker name: unique per run (the doctor's pid and the time in nanoseconds).
+fn new_mark() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("ROCM_DOCTOR_REAP_{}_{nanos:x}", std::process::id())
+}
 
 /// Tells the reaper that `pgid` is live (after spawning its leader).
 pub fn track(pgid: i32) {
@@ -107,6 +228,10 @@ fn send(op: i32, n: i32, tail: &[u8]) {
 /// Forks the reaper; `None` when that fails (the run goes on without it).
 fn start() -> Option<Mutex<File>> {
     let (read_end, write_end) = pipe_cloexec()?;
+    // Made before the fork: the reaper reads its copy, allocating nothing.
+    let mut entry = [0u8; MAX_MARK + 1];
+    let mark = MARK.get_or_init(new_mark);
+    let mark_len = mark_entry(mark.as_bytes(), &mut entry).map_or(0, <[u8]>::len);
     // Safety: the child runs `reaper_main` only, which is async-signal-safe and never returns.
     match unsafe { libc::fork() } {
         -1 => {
@@ -116,7 +241,7 @@ fn start() -> Option<Mutex<File>> {
             }
             None
         }
-        0 => reaper_main(read_end),
+        0 => reaper_main(read_end, &entry[..mark_len]),
         _ => {
             // Nobody waits for the reaper while the doctor lives (it outlives every child);
             // at the doctor's exit it is reparented and reaped by init.
@@ -180,8 +305,9 @@ impl Table {
     }
 }
 
-/// The reaper's whole life, in the forked child.
-fn reaper_main(read_end: RawFd) -> ! {
+/// The reaper's whole life, in the forked child. `mark`: `NAME=` of the run's marker (empty:
+/// none).
+fn reaper_main(read_end: RawFd, mark: &[u8]) -> ! {
     unsafe {
         libc::setsid();
         for sig in [
@@ -236,6 +362,26 @@ fn reaper_main(read_end: RawFd) -> ! {
     for &g in table.groups.iter().filter(|&&g| g > 1) {
         unsafe { libc::kill(-g, libc::SIGKILL) };
     }
+    // Then what left the groups but still carries the run's marker.
+    if !mark.is_empty() {
+        for _ in 0..SWEEP_PASSES {
+            let mut found = 0;
+            unsafe {
+                for_each_marked(mark, &mut |pid, pidfd| {
+                    found += 1;
+                    kill_pinned(pid, pidfd);
+                })
+            };
+            if found == 0 {
+                break;
+            }
+            let pause = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 5_000_000,
+            };
+            unsafe { libc::nanosleep(&pause, std::ptr::null_mut()) };
+        }
+    }
     // A killed child may finish the system call it was in (a write into the temp dir) before
     // it dies: remove, wait a moment, remove what appeared meanwhile.
     for pass in 0..2 {
@@ -253,6 +399,175 @@ fn reaper_main(read_end: RawFd) -> ! {
         }
     }
     unsafe { libc::_exit(0) }
+}
+
+/// Calls `f(pid, pidfd)` for every live process (other than this one) whose environment holds
+/// an entry starting with `mark` (`NAME=`). `pidfd` pins the process (-1 when
+/// `pidfd_open(2)`, Linux 5.3, is missing); it is closed after `f` returns. Async-signal-safe:
+/// fixed buffers, plain system calls, no allocation.
+unsafe fn for_each_marked(mark: &[u8], f: &mut dyn FnMut(i32, RawFd)) {
+    let proc_fd = libc::open(
+        c"/proc".as_ptr(),
+        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+    );
+    if proc_fd < 0 {
+        return;
+    }
+    let me = libc::getpid();
+    let mut dents = [0u8; 4096];
+    loop {
+        let n = libc::syscall(
+            libc::SYS_getdents64,
+            proc_fd,
+            dents.as_mut_ptr(),
+            dents.len() as libc::c_uint,
+        );
+        if n <= 0 {
+            break;
+        }
+        let mut at = 0usize;
+        while at + 19 < n as usize {
+            // struct linux_dirent64: d_ino u64, d_off i64, d_reclen u16, d_type u8, d_name.
+            let reclen = u16::from_ne_bytes([dents[at + 16], dents[at + 17]]) as usize;
+            if reclen == 0 {
+                break;
+            }
+            let name = &dents[at + 19..(at + reclen).min(n as usize)];
+            at += reclen;
+            let Some(pid) = parse_pid(name) else { continue };
+            if pid == me || pid <= 1 {
+                continue;
+            }
+            if !environ_has(proc_fd, name, mark) {
+                continue;
+            }
+            // Pinned, then read again: the process signalled is the one that carries the
+            // marker, never another that reused its pid in between.
+            let pidfd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as RawFd;
+            if pidfd < 0 || environ_has(proc_fd, name, mark) {
+                f(pid, pidfd);
+            }
+            if pidfd >= 0 {
+                libc::close(pidfd);
+            }
+        }
+    }
+    libc::close(proc_fd);
+}
+
+/// The pid a `/proc` entry name (NUL-terminated digits) stands for.
+fn parse_pid(name: &[u8]) -> Option<i32> {
+    let mut pid: i32 = 0;
+    let mut digits = 0;
+    for &b in name {
+        if b == 0 {
+            break;
+        }
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        pid = pid.checked_mul(10)?.checked_add(i32::from(b - b'0'))?;
+        digits += 1;
+    }
+    (digits > 0).then_some(pid)
+}
+
+/// Whether `/proc/<name>/environ` has an entry starting with `mark`, read in fixed chunks.
+unsafe fn environ_has(proc_fd: RawFd, name: &[u8], mark: &[u8]) -> bool {
+    // "<digits>/environ\0"
+    let mut path = [0u8; 32];
+    let digits = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    const TAIL: &[u8] = b"/environ\0";
+    if digits + TAIL.len() > path.len() {
+        return false;
+    }
+    path[..digits].copy_from_slice(&name[..digits]);
+    path[digits..digits + TAIL.len()].copy_from_slice(TAIL);
+    let fd = libc::openat(
+        proc_fd,
+        path.as_ptr().cast(),
+        libc::O_RDONLY | libc::O_CLOEXEC,
+    );
+    if fd < 0 {
+        return false;
+    }
+    let mut m = EntryMatch::default();
+    let mut buf = [0u8; 4096];
+    let mut found = false;
+    loop {
+        let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+        if n <= 0 {
+            break;
+        }
+        if m.feed(&buf[..n as usize], mark) {
+            found = true;
+            break;
+        }
+        // environ_read (fs/proc/base.c) fills the buffer unless it reaches the end of the
+        // environment: a short read is the end, and spares one read per process.
+        if (n as usize) < buf.len() {
+            break;
+        }
+    }
+    libc::close(fd);
+    found
+}
+
+/// A streaming match of `mark` at the start of a NUL-separated entry.
+#[derive(Default)]
+struct EntryMatch {
+    /// Bytes of `mark` matched so far in the current entry.
+    pos: usize,
+    /// The current entry no longer can match.
+    dead: bool,
+}
+
+impl EntryMatch {
+    /// Feeds the next bytes of the environment; true once an entry starts with `mark` (which
+    /// holds no NUL). Compares whole runs and skips to the next NUL with `memchr`: most
+    /// entries differ at their first byte.
+    fn feed(&mut self, bytes: &[u8], mark: &[u8]) -> bool {
+        let mut i = 0;
+        while i < bytes.len() {
+            if !self.dead {
+                let want = &mark[self.pos..];
+                let n = want.len().min(bytes.len() - i);
+                if bytes[i..i + n] == want[..n] {
+                    self.pos += n;
+                    if self.pos == mark.len() {
+                        return true;
+                    }
+                    return false; // the chunk ended inside a match
+                }
+                self.dead = true;
+            }
+            match memchr::memchr(0, &bytes[i..]) {
+                Some(k) => {
+                    i += k + 1;
+                    self.pos = 0;
+                    self.dead = false;
+                }
+                None => return false,
+            }
+        }
+        false
+    }
+}
+
+/// SIGKILL through the pidfd when there is one (never a process that reused the pid), else
+/// by pid. True when sent.
+unsafe fn kill_pinned(pid: i32, pidfd: RawFd) -> bool {
+    if pidfd >= 0 {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            pidfd,
+            libc::SIGKILL,
+            std::ptr::null::<libc::siginfo_t>(),
+            0,
+        ) == 0
+    } else {
+        libc::kill(pid, libc::SIGKILL) == 0
+    }
 }
 
 /// Applies every whole message at the start of `buf`; returns the bytes used.
@@ -442,6 +757,24 @@ mod tests {
         assert_eq!(consume(&mut t, &stream), stream.len());
         t.apply(OP_REMOVE_DIR, 8, b"/tmp/abc");
         assert_eq!(t.dir_len[0], 0);
+    }
+
+    #[test]
+    fn the_marker_matches_whole_entry_starts_across_chunks() {
+        let mark = b"ROCM_DOCTOR_REAP_1_ab=";
+        let env =
+            b"A=1\0XROCM_DOCTOR_REAP_1_ab=1\0ROCM_DOCTOR_REAP_1_a=1\0ROCM_DOCTOR_REAP_1_ab=1\0";
+        // Only the fourth entry matches (the second has a prefix, the third is shorter).
+        for cut in 0..env.len() {
+            let mut m = EntryMatch::default();
+            let hit = m.feed(&env[..cut], mark) || m.feed(&env[cut..], mark);
+            assert!(hit, "cut at {cut}");
+        }
+        let mut m = EntryMatch::default();
+        assert!(!m.feed(&env[..env.len() - 25], mark));
+        assert_eq!(parse_pid(b"123\0"), Some(123));
+        assert_eq!(parse_pid(b"self\0"), None);
+        assert_eq!(parse_pid(b"99999999999\0"), None);
     }
 
     #[test]

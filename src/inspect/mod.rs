@@ -72,6 +72,10 @@ pub struct Tally {
     /// Files seen while walking directories that carry no device code.
     pub files_without_device_code: usize,
     pub walk_errors: Vec<String>,
+    /// Directories at [`MAX_DEPTH`] that were not descended (the first [`MAX_NOTED`]) and how
+    /// many there were: the listing says it stopped there rather than ending silently.
+    pub too_deep: Vec<String>,
+    pub too_deep_count: usize,
     /// Files listed so far.
     pub files: usize,
     /// Every finding, in listing order (kept on disk while the tree streams; `kept.rs`).
@@ -194,10 +198,16 @@ fn file_id(p: &Path) -> Option<((u64, u64), u64)> {
         .map(|m| ((m.dev(), m.ino()), m.nlink()))
 }
 
+/// Deepest directory level walked below an `inspect` argument (real trees are under 20 deep;
+/// this bounds a hostile or looping tree).
+pub const MAX_DEPTH: usize = 64;
+/// Walk errors and not-descended directories named, each; the rest are counted.
+const MAX_NOTED: usize = 50;
+
 fn walker(start: &Path, follow: bool) -> walkdir::WalkDir {
     walkdir::WalkDir::new(start)
         .follow_links(follow)
-        .max_depth(64)
+        .max_depth(MAX_DEPTH)
         .sort_by_file_name()
 }
 
@@ -263,12 +273,21 @@ fn walk(
         let e = match e {
             Ok(e) => e,
             Err(err) => {
-                if tally.walk_errors.len() < 50 {
+                if tally.walk_errors.len() < MAX_NOTED {
                     tally.walk_errors.push(err.to_string());
                 }
                 continue;
             }
         };
+        if e.depth() == MAX_DEPTH && e.file_type().is_dir() {
+            // walkdir yields nothing below `max_depth`: say where the walk stopped.
+            tally.too_deep_count += 1;
+            if tally.too_deep.len() < MAX_NOTED {
+                let mp = host.fs.machine_path(e.path());
+                tally.too_deep.push(mp.display().to_string());
+            }
+            continue;
+        }
         if !e.file_type().is_file() {
             continue;
         }

@@ -188,6 +188,16 @@ impl Serialize for Body<'_> {
         if !t.walk_errors.is_empty() {
             m.serialize_entry("walk_errors", &t.walk_errors)?;
         }
+        if t.too_deep_count > 0 {
+            m.serialize_entry(
+                "not_descended",
+                &serde_json::json!({
+                    "max_depth": super::MAX_DEPTH,
+                    "count": t.too_deep_count,
+                    "dirs": t.too_deep,
+                }),
+            )?;
+        }
         m.serialize_entry("findings", &Replay(&t.kept))?;
         m.end()
     }
@@ -390,6 +400,21 @@ pub fn render_tail(tally: &Tally) -> String {
             s,
             "({} other ELF files without device code)",
             tally.files_without_device_code
+        );
+    }
+    if tally.too_deep_count > 0 {
+        let more = tally.too_deep_count - tally.too_deep.len();
+        let _ = writeln!(
+            s,
+            "{} directories deeper than {} levels not descended: {}{}",
+            tally.too_deep_count,
+            super::MAX_DEPTH,
+            tally.too_deep.join(", "),
+            if more > 0 {
+                format!(" ... and {more} more")
+            } else {
+                String::new()
+            }
         );
     }
     if !tally.targets.is_empty() {

@@ -111,7 +111,15 @@ pub fn main(session: &Session, path: &Path) -> i32 {
             verdict::name_nodes(&mut v, &nodes::read(&host));
         }
     }
-    let code = if v.failed { exit::FAILED } else { exit::OK };
+    // A log read only in part (a truncated .gz) is summarised, but a clean verdict on it is
+    // not a clean bill: exit 2 unless what was read already shows a failure.
+    let code = if v.failed {
+        exit::FAILED
+    } else if s.read_error.is_some() {
+        exit::USAGE_OR_INTERNAL
+    } else {
+        exit::OK
+    };
     if session.json {
         let doc = render::json(&path.to_string_lossy(), comp, &s, &v, code);
         report::write_stdout(report::Output::Json(&doc), code)

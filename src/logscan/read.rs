@@ -277,13 +277,31 @@ pub fn detect(head: &[u8]) -> Compression {
 
 fn scan_stream<R: Read>(r: R, c: Compression) -> io::Result<Summary> {
     let mut s = Summary::default();
-    match c {
-        Compression::Plain => scan_reader(r, &mut s)?,
+    let read = match c {
+        Compression::Plain => return scan_reader(r, &mut s).map(|()| s),
         // Concatenated gzip members (`cat a.gz b.gz`) are one stream to gunzip, so to us too.
-        Compression::Gzip => scan_reader(flate2::read::MultiGzDecoder::new(r), &mut s)?,
-        Compression::Zstd => scan_reader(zstd::stream::read::Decoder::new(r)?, &mut s)?,
+        Compression::Gzip => scan_reader(flate2::read::MultiGzDecoder::new(r), &mut s),
+        Compression::Zstd => scan_reader(zstd::stream::read::Decoder::new(r)?, &mut s),
+    };
+    // A compressed log cut short (a copy interrupted, a full disk, a rotated file still being
+    // written) or corrupt further on: what was decompressed before is summarised, and the
+    // summary says where reading stopped rather than giving nothing.
+    if let Err(e) = read {
+        s.finish();
+        s.read_error = Some(stream_error(c, &e, s.bytes));
     }
     Ok(s)
+}
+
+/// One line for a compressed stream that ended early or is corrupt after `bytes` bytes of
+/// decompressed text.
+fn stream_error(c: Compression, e: &io::Error, bytes: u64) -> String {
+    let c = c.name();
+    if e.kind() == io::ErrorKind::UnexpectedEof {
+        format!("unexpected end of {c} stream after {bytes} bytes (decompressed); the summary covers what was read")
+    } else {
+        format!("{c} stream unreadable after {bytes} bytes (decompressed): {e}; the summary covers what was read")
+    }
 }
 
 /// Summarises a path (`-` = stdin), returning the summary and the input's compression.
@@ -328,6 +346,33 @@ pub fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compressio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Threads past the cap are counted the same in one pass and in regions merged.
+    #[test]
+    fn threads_past_the_cap_are_counted_across_regions() {
+        use std::io::Write;
+        let cap = super::super::summary::MAX_THREADS as u64;
+        let mut f = tempfile::tempfile().unwrap();
+        let mut text = String::new();
+        for t in 0..cap + 300 {
+            for k in 0..2 {
+                text.push_str(&format!(
+                    ":3:hip_memory.cpp           :100 : {:010} us: [pid:7     tid: 0x{:x}] \x1b[32m hipMalloc ( 0x1, 64 ) \x1b[0m\n",
+                    1000 + 2 * t + k,
+                    t + 1
+                ));
+            }
+        }
+        f.write_all(text.as_bytes()).unwrap();
+        let len = text.len() as u64;
+        for min_region in [len, 64 << 10] {
+            let s = scan_plain_regions(&f, len, 4, min_region).unwrap();
+            assert_eq!(s.threads.len() as u64, cap, "{min_region}");
+            assert_eq!(s.untracked_threads, 300, "{min_region}");
+            assert_eq!(s.untracked_thread_lines, 600, "{min_region}");
+            assert!(!s.untracked_threads_capped);
+        }
+    }
 
     /// Regions handed in out of order are merged in file order: the same summary as one pass,
     /// a call in one region paired with its return in the next included.

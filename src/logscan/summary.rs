@@ -11,7 +11,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 /// Distinct API names, kernel names, command kinds, error messages kept; the rest count as "other".
 const MAX_KEYS: usize = 10_000;
-const MAX_THREADS: usize = 4096;
+pub const MAX_THREADS: usize = 4096;
+/// Threads past [`MAX_THREADS`] counted one by one (their ids kept in a set); past this many the
+/// count is a lower bound (`untracked_threads_capped`).
+const MAX_UNTRACKED: usize = 1 << 16;
 const LAST_LINES: usize = 5;
 /// Bytes of a line kept as evidence.
 const TEXT_CAP: usize = 400;
@@ -207,6 +210,17 @@ pub struct Summary {
     /// Level-0 lines and ROCr fatal messages.
     pub fatal: Vec<Occurrence>,
     pub other_keys: u64,
+    /// Threads seen past the [`MAX_THREADS`] cap (not tracked: no last lines, no pairing), and
+    /// their lines. Filled by [`Summary::finish`] from `untracked_ids`.
+    pub untracked_threads: u64,
+    /// More than [`MAX_UNTRACKED`] such threads: `untracked_threads` is a lower bound.
+    pub untracked_threads_capped: bool,
+    pub untracked_thread_lines: u64,
+    #[serde(skip)]
+    untracked_ids: rustc_hash::FxHashSet<(u32, u64)>,
+    /// Why reading stopped before the end of the input (a truncated or corrupt compressed
+    /// stream, a read error): the summary covers what was read.
+    pub read_error: Option<String>,
     /// Filled by [`Summary::finish`].
     #[serde(skip)]
     pub threads: BTreeMap<(u32, u64), Thread>,
@@ -492,7 +506,8 @@ impl Summary {
         a.returns += 1;
         if let Some(d) = duration_us.or(pair_us) {
             a.timed += 1;
-            a.total_us += d;
+            // Durations come from the log: a hostile one must not overflow the sum.
+            a.total_us = a.total_us.saturating_add(d);
             a.max_us = a.max_us.max(d);
         }
         if result == b"hipErrorNotReady" {
@@ -668,6 +683,7 @@ impl Summary {
             Some(&i) => i,
             None => {
                 if self.thread_vec.len() >= MAX_THREADS {
+                    self.untrack(k, 1);
                     return None;
                 }
                 let i = self.thread_vec.len() as u32;
@@ -677,6 +693,16 @@ impl Summary {
             }
         };
         Some(i as usize)
+    }
+
+    /// Counts `lines` of thread `k`, which is over the cap.
+    fn untrack(&mut self, k: (u32, u64), lines: u64) {
+        self.untracked_thread_lines = self.untracked_thread_lines.saturating_add(lines);
+        if self.untracked_ids.len() < MAX_UNTRACKED {
+            self.untracked_ids.insert(k);
+        } else if !self.untracked_ids.contains(&k) {
+            self.untracked_threads_capped = true;
+        }
     }
 
     /// Moves the scanning structures into the public maps (`apis`, `threads`). Idempotent; the
@@ -702,6 +728,10 @@ impl Summary {
                 }
             }
         }
+        // A thread tracked in one region of the file may be over the cap in another.
+        let threads = &self.threads;
+        self.untracked_ids.retain(|k| !threads.contains_key(k));
+        self.untracked_threads = self.untracked_ids.len() as u64;
     }
 
     /// Appends `o`, the summary of the input that follows this one.
@@ -773,7 +803,7 @@ impl Summary {
                 if let (Some(x), Some(y)) = (p.ts, h.ts) {
                     if y >= x {
                         a.timed += 1;
-                        a.total_us += y - x;
+                        a.total_us = a.total_us.saturating_add(y - x);
                         a.max_us = a.max_us.max(y - x);
                     }
                 }
@@ -847,7 +877,7 @@ impl Summary {
                 None if room => {
                     self.threads.insert(k, t);
                 }
-                None => {}
+                None => self.untrack(k, t.lines),
             }
         }
         for t in o.thread_vec {
@@ -858,9 +888,17 @@ impl Summary {
                         .insert((t.pid, t.tid), self.thread_vec.len() as u32);
                     self.thread_vec.push(t);
                 }
-                None => {}
+                None => self.untrack((t.pid, t.tid), t.lines),
             }
         }
+        self.untracked_thread_lines = self
+            .untracked_thread_lines
+            .saturating_add(o.untracked_thread_lines);
+        self.untracked_threads_capped |= o.untracked_threads_capped;
+        for k in o.untracked_ids {
+            self.untrack(k, 0);
+        }
+        self.read_error = self.read_error.take().or(o.read_error);
         self.last_thread = None;
     }
 
@@ -929,7 +967,7 @@ impl ApiStat {
         self.returns += v.returns;
         self.not_ready += v.not_ready;
         self.timed += v.timed;
-        self.total_us += v.total_us;
+        self.total_us = self.total_us.saturating_add(v.total_us);
         self.max_us = self.max_us.max(v.max_us);
         merge_counted(&mut self.errors, v.errors, other);
     }

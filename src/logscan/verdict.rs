@@ -259,6 +259,24 @@ pub fn judge(s: &Summary) -> Verdict {
         v.notes
             .push("the last line has no newline: the log was cut or is still being written".into());
     }
+    if s.untracked_threads > 0 || s.untracked_thread_lines > 0 {
+        v.notes.push(format!(
+            "{} threads shown (the cap); {}{} more not tracked ({} lines: in the totals, not in the per-thread view or the call->return pairing)",
+            s.threads.len(),
+            if s.untracked_threads_capped { "at least " } else { "" },
+            s.untracked_threads,
+            s.untracked_thread_lines
+        ));
+    }
+    if s.other_keys > 0 {
+        v.notes.push(format!(
+            "{} occurrences past the cap of distinct names and messages (counted as other)",
+            s.other_keys
+        ));
+    }
+    if let Some(e) = &s.read_error {
+        v.notes.push(format!("reading stopped early: {e}"));
+    }
     v
 }
 

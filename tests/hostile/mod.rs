@@ -8,5 +8,6 @@ mod host_root_paths;
 mod pack_trust;
 mod report_leaks;
 mod small;
+mod small_reap;
 mod temp_dir;
 mod unbounded;
