@@ -284,14 +284,9 @@ impl Host {
     /// recorded ([`Host::programs_run`]).
     pub fn run(&self, spec: &CommandSpec) -> RunOutput {
         if self.fs.paths_are_native() {
-            let cwd = match self.temp_dir() {
-                Ok(d) => d.to_path_buf(),
-                Err(e) => {
-                    return RunOutput::spawn_failed(
-                        spec,
-                        SpawnFailure::doctors_own(format!("no temp dir: {e}")),
-                    )
-                }
+            let cwd = match self.child_cwd(spec) {
+                Ok(d) => d,
+                Err(failed) => return *failed,
             };
             let mut spec = spec.clone();
             // Children write their temporaries (clang's `probe-XXXXXX` directories, the
@@ -305,14 +300,9 @@ impl Host {
         let env = self.env.for_foreign_child();
         if spec.on_host {
             // The doctor itself (a probe child), possibly through the host's loader.
-            let cwd = match self.temp_dir() {
-                Ok(d) => d.to_path_buf(),
-                Err(e) => {
-                    return RunOutput::spawn_failed(
-                        &spec,
-                        SpawnFailure::doctors_own(format!("no temp dir: {e}")),
-                    )
-                }
+            let cwd = match self.child_cwd(&spec) {
+                Ok(d) => d,
+                Err(failed) => return *failed,
             };
             with_temp_vars(&mut spec, cwd.as_os_str(), true);
             self.record_run(ProgramRun {
@@ -381,14 +371,9 @@ impl Host {
                 self.runner.run(&spec, &env, &tmp_host)
             }
             None => {
-                let cwd = match self.temp_dir() {
-                    Ok(d) => d.to_path_buf(),
-                    Err(e) => {
-                        return RunOutput::spawn_failed(
-                            &spec,
-                            SpawnFailure::doctors_own(format!("no temp dir: {e}")),
-                        )
-                    }
+                let cwd = match self.child_cwd(&spec) {
+                    Ok(d) => d,
+                    Err(failed) => return *failed,
                 };
                 spec.program = host_path.clone();
                 with_temp_vars(&mut spec, cwd.as_os_str(), true);
@@ -402,6 +387,17 @@ impl Host {
                 self.runner.run(&spec, &env, &cwd)
             }
         }
+    }
+
+    /// The working directory of a child: the doctor's temp dir, or the outcome of a child the
+    /// doctor could not start (its own failure: `error`, never a verdict; issue 25, item 4).
+    fn child_cwd(&self, spec: &CommandSpec) -> Result<PathBuf, Box<RunOutput>> {
+        self.temp_dir().map(Path::to_path_buf).map_err(|e| {
+            Box::new(RunOutput::spawn_failed(
+                spec,
+                SpawnFailure::doctors_own(format!("no temp dir: {e}")),
+            ))
+        })
     }
 
     /// The machine path of a root's program: a bare name looked up on the snapshot's `PATH`

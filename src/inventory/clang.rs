@@ -191,39 +191,7 @@ pub fn describe(
     // ToolChains/Clang.cpp), so one clang start answers both (equal on Debian's clang 15, 17,
     // 19 and 21). When no job line shows it, `-print-resource-dir` is asked as before.
     // A foreign root's clang is not run unless asked (issue 25, item 3): judged from its files.
-    if let Some(why) = host.root_programs_refused() {
-        return ClangInfo {
-            path,
-            source,
-            real_path,
-            is_script,
-            binary,
-            version: None,
-            banner: None,
-            resource_dir: None,
-            resource_dir_from: String::new(),
-            amdgpu_processors: Vec::new(),
-            amdgpu_registered: false,
-            probe_errors: Vec::new(),
-            cannot_run_here: Some(why.to_string()),
-            commands: Vec::new(),
-            others,
-        };
-    }
-    let cpus_cmd = CommandSpec::new(&path).args([
-        "--target=amdgcn-amd-amdhsa",
-        "-nogpulib",
-        "-print-supported-cpus",
-        "-v",
-    ]);
-    let rdir_cmd = CommandSpec::new(&path).arg("-print-resource-dir");
-    let cpus = host.run(&cpus_cmd);
-    let from_job = resource_dir_of_job(&cpus.combined_text());
-    // A clang that hung once is not given a second chance to hang.
-    let rdir = (from_job.is_none() && !cpus.timed_out).then(|| host.run(&rdir_cmd));
-    let mut commands = vec![cpus.command.clone()];
-    commands.extend(rdir.as_ref().map(|r| r.command.clone()));
-    let mut info = ClangInfo {
+    let unprobed = ClangInfo {
         path,
         source,
         real_path,
@@ -237,8 +205,31 @@ pub fn describe(
         amdgpu_registered: false,
         probe_errors: Vec::new(),
         cannot_run_here: None,
-        commands,
+        commands: Vec::new(),
         others,
+    };
+    if let Some(why) = host.root_programs_refused() {
+        return ClangInfo {
+            cannot_run_here: Some(why.to_string()),
+            ..unprobed
+        };
+    }
+    let cpus_cmd = CommandSpec::new(&unprobed.path).args([
+        "--target=amdgcn-amd-amdhsa",
+        "-nogpulib",
+        "-print-supported-cpus",
+        "-v",
+    ]);
+    let rdir_cmd = CommandSpec::new(&unprobed.path).arg("-print-resource-dir");
+    let cpus = host.run(&cpus_cmd);
+    let from_job = resource_dir_of_job(&cpus.combined_text());
+    // A clang that hung once is not given a second chance to hang.
+    let rdir = (from_job.is_none() && !cpus.timed_out).then(|| host.run(&rdir_cmd));
+    let mut commands = vec![cpus.command.clone()];
+    commands.extend(rdir.as_ref().map(|r| r.command.clone()));
+    let mut info = ClangInfo {
+        commands,
+        ..unprobed
     };
     let text = cpus.combined_text();
     // Another root's clang (--sysroot, or the host's under --host-root) may fail to run here.
