@@ -8,36 +8,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The pids of live processes whose command line is exactly `sleep <secs>`.
-fn sleepers(secs: &str) -> Vec<i32> {
-    let mut found = Vec::new();
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return found;
-    };
-    for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
-            continue;
-        };
-        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
-            continue;
-        };
-        let args: Vec<&[u8]> = cmd.split(|&b| b == 0).filter(|a| !a.is_empty()).collect();
-        let zombie = std::fs::read_to_string(e.path().join("stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(false);
-        if !zombie && args.len() == 2 && args[0].ends_with(b"sleep") && args[1] == secs.as_bytes() {
-            found.push(pid);
-        }
-    }
-    found
-}
-
 enum Kill {
     SigkillDoctor,
     SigtermDoctor,
@@ -81,7 +51,11 @@ fn killed_doctor_leaves_nothing(how: Kill, secs: &str) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(sleepers(secs).len(), 1, "the probe's grandchild runs");
+    assert_eq!(
+        crate::common::sleepers(secs).len(),
+        1,
+        "the probe's grandchild runs"
+    );
     let pid = nix::unistd::Pid::from_raw(doctor.id() as i32);
     use nix::sys::signal::{kill, killpg, Signal};
     match how {
@@ -93,10 +67,10 @@ fn killed_doctor_leaves_nothing(how: Kill, secs: &str) {
     assert!(!status.success(), "the doctor was killed: {status:?}");
     // The reaper acts on end-of-file right away; give a loaded machine some slack.
     let t1 = Instant::now();
-    while !sleepers(secs).is_empty() && t1.elapsed() < Duration::from_secs(5) {
+    while !crate::common::sleepers(secs).is_empty() && t1.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let left = sleepers(secs);
+    let left = crate::common::sleepers(secs);
     for p in &left {
         let _ = kill(nix::unistd::Pid::from_raw(*p), Signal::SIGKILL);
     }

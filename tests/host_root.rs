@@ -11,7 +11,7 @@ fn host_tree(name: &str) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     let src = fixture("sysroots", name);
     for d in ["sys", "etc"] {
-        copy_tree(&src.join(d), &t.path().join(d));
+        crate::common::copy_tree(&src.join(d), &t.path().join(d));
     }
     std::fs::copy(
         src.join(".rocm-doctor-fixture.toml"),
@@ -19,22 +19,6 @@ fn host_tree(name: &str) -> tempfile::TempDir {
     )
     .unwrap();
     t
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let ft = e.file_type().unwrap();
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 /// Whether this test process can open /dev/kfd read-write (what a live judgement must find).

@@ -41,31 +41,10 @@ pub const SECRET: &str = "<redacted>";
 /// What a known user's home directory (outside `/home`) is replaced with.
 pub const HOME: &str = "<home>";
 
-/// Whether a variable, option or key name names a secret: it contains `PASSWORD`, `PASSWD`,
-/// `PASSPHRASE`, `SECRET`, `TOKEN`, `CREDENTIAL`, `AUTH` or `KEY`, or one of its parts (split
-/// at `_`, `-`, `.`) is `PASS` or `PW` (ASCII case ignored: `db_pass`, `DB_PASS`); but not when
-/// its last part is `FILE`, `PATH` or `DIR` (`--token-file`, `SSL_KEY_PATH`: where a secret is
-/// kept, not the secret).
+/// Whether a variable, option or key name names a secret: the one rule, shared with the
+/// environment given to another root's programs ([`crate::host::names_a_secret`]).
 pub fn is_secret_name(name: &str) -> bool {
-    const PARTS: &[&str] = &[
-        "PASSWORD",
-        "PASSWD",
-        "PASSPHRASE",
-        "SECRET",
-        "TOKEN",
-        "CREDENTIAL",
-        "AUTH",
-        "KEY",
-    ];
-    let upper = name.to_ascii_uppercase();
-    let last = upper.rsplit(['_', '-', '.']).next().unwrap_or("");
-    if matches!(last, "FILE" | "PATH" | "DIR") {
-        return false;
-    }
-    PARTS.iter().any(|p| upper.contains(p))
-        || upper
-            .split(['_', '-', '.'])
-            .any(|w| w == "PASS" || w == "PW")
+    crate::host::names_a_secret(name)
 }
 
 /// Characters of a name before `=` (`-DDB_PASS=`, `--password=`, `?token=`).

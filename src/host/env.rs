@@ -105,23 +105,35 @@ pub const FOREIGN_CHILD_PREFIXES: &[&str] = &[
     "LC_", "ROCM_", "HIP_", "HIPCC_", "HSA_", "ROCR_", "AMD_", "HCC_",
 ];
 
-/// Whether a variable's name says it holds a credential (`*TOKEN*`, `*SECRET*`, `*PASS*`,
-/// `*KEY*`, `*AUTH*`, `*CREDENTIAL*`, `*COOKIE*`, `*SESSION*`): dropped even when its prefix
-/// is allowed (`HIP_API_TOKEN`).
+/// Whether a variable, option or key name names a secret: it contains `PASSWORD`, `PASSWD`,
+/// `PASSPHRASE`, `SECRET`, `TOKEN`, `CREDENTIAL`, `AUTH`, `KEY`, `COOKIE` or `SESSION`, or one
+/// of its parts (split at `_`, `-`, `.`) is `PASS` or `PW` (ASCII case ignored: `db_pass`,
+/// `DB_PASS`); but not when its last part is `FILE`, `PATH` or `DIR` (`--token-file`,
+/// `SSL_KEY_PATH`: where a secret is kept, not the secret). The one rule for both uses: such a
+/// variable never reaches another root's programs even when its prefix is allowed
+/// (`HIP_API_TOKEN`), and `report` writes its value as `<redacted>` (bugreport::redact).
 pub fn names_a_secret(name: &str) -> bool {
-    let n = name.to_ascii_uppercase();
-    [
-        "TOKEN",
+    const PARTS: &[&str] = &[
+        "PASSWORD",
+        "PASSWD",
+        "PASSPHRASE",
         "SECRET",
-        "PASS",
-        "KEY",
-        "AUTH",
+        "TOKEN",
         "CREDENTIAL",
+        "AUTH",
+        "KEY",
         "COOKIE",
         "SESSION",
-    ]
-    .iter()
-    .any(|w| n.contains(w))
+    ];
+    let upper = name.to_ascii_uppercase();
+    let last = upper.rsplit(['_', '-', '.']).next().unwrap_or("");
+    if matches!(last, "FILE" | "PATH" | "DIR") {
+        return false;
+    }
+    PARTS.iter().any(|p| upper.contains(p))
+        || upper
+            .split(['_', '-', '.'])
+            .any(|w| w == "PASS" || w == "PW")
 }
 
 #[cfg(test)]

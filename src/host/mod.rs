@@ -15,7 +15,7 @@ pub mod trust;
 pub mod watchdog;
 mod which;
 
-pub use env::Env;
+pub use env::{names_a_secret, Env};
 pub use fs::{errno_name, io_error_text, RootMode, RootedFs};
 pub use process::{
     tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure, DOCTOR_COULD_NOT_START,

@@ -86,27 +86,11 @@ fn amd_layout_host() -> Option<tempfile::TempDir> {
     )
     .unwrap();
     std::fs::write(r.join("etc/ld.so.conf.d/rocm.conf"), "/opt/rocm/lib\n").unwrap();
-    copy_tree(
+    crate::common::copy_tree(
         &crate::common::fixture("sysroots", "gfx1030-dgpu").join("sys"),
         &r.join("sys"),
     );
     Some(t)
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        let ft = e.file_type().unwrap();
-        if ft.is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(&src).unwrap(), &dst).unwrap();
-        } else if ft.is_dir() {
-            copy_tree(&src, &dst);
-        } else {
-            std::fs::copy(&src, &dst).unwrap();
-        }
-    }
 }
 
 const ARGS: [&str; 4] = [

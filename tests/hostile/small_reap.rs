@@ -96,40 +96,13 @@ fn merge_keeps_the_first_report_in_input_order_and_names_both() {
 // ---------------------------------------------------------------------------------------
 // Probe descendants that leave their process group
 
-/// Live (not zombie) processes whose command line is exactly `sleep <secs>`.
-fn sleepers(secs: &str) -> Vec<i32> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
-            continue;
-        };
-        let Ok(cmd) = std::fs::read(e.path().join("cmdline")) else {
-            continue;
-        };
-        let args: Vec<&[u8]> = cmd.split(|&b| b == 0).filter(|a| !a.is_empty()).collect();
-        let zombie = std::fs::read_to_string(e.path().join("stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(false);
-        if !zombie && args.len() == 2 && args[0].ends_with(b"sleep") && args[1] == secs.as_bytes() {
-            found.push(pid);
-        }
-    }
-    found
-}
-
 /// Waits up to 5 s for the sleepers to go; kills and names any left.
 fn assert_gone(secs: &str, what: &str) {
     let t = Instant::now();
-    while !sleepers(secs).is_empty() && t.elapsed() < Duration::from_secs(5) {
+    while !crate::common::sleepers(secs).is_empty() && t.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let left = sleepers(secs);
+    let left = crate::common::sleepers(secs);
     for p in &left {
         let _ = nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(*p),
@@ -177,7 +150,7 @@ fn a_setsid_descendant_dies_with_a_doctor_killed_by_sigkill() {
         .spawn()
         .unwrap();
     let t0 = Instant::now();
-    while !(mark.exists() && sleepers(secs).len() == 1) {
+    while !(mark.exists() && crate::common::sleepers(secs).len() == 1) {
         assert!(
             t0.elapsed() < Duration::from_secs(30),
             "the probe never started its escapee"
@@ -207,7 +180,7 @@ fn a_normal_run_kills_and_names_what_a_probe_left_running() {
     assert!(mark.exists(), "the probe ran");
     // Gone when the doctor returns, not only some time later (the doctor swept before it
     // printed its report).
-    let left_at_exit = sleepers(secs);
+    let left_at_exit = crate::common::sleepers(secs);
     assert_gone(secs, "normal run");
     assert!(left_at_exit.is_empty(), "alive at exit: {left_at_exit:?}");
     let doc = json_of(&out);
