@@ -170,6 +170,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR|FILE", global = true)]
     pub checks: Vec<PathBuf>,
 
+    /// Read the kernel log of the last N boots (this one included) where the system keeps it
+    /// (a persistent journal, rotated kern.log files) and report per GPU what happened in which
+    /// boot (check kernel.history, docs/kernlog.md). Default: 5 with --npd and --prometheus,
+    /// else off; 0 or 1 turns it off.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=50))]
+    pub boots: Option<u16>,
+
     /// With --asm-caps: compare with a saved result (the JSON `asm_caps` object) and fail on
     /// any difference.
     #[arg(long, value_name = "FILE")]
@@ -377,6 +384,16 @@ impl RunArgs {
                 Some(_) => {}
             }
         }
+        // Earlier boots are read when asked (`--boots N`) and in the fleet modes, whose nodes
+        // were often rebooted to clear the very fault (docs/kernlog.md, "Earlier boots").
+        let boots = match a.boots {
+            Some(n) => usize::from(n),
+            None if a.npd || a.prometheus => crate::kernlog::history::DEFAULT_BOOTS,
+            None => 0,
+        };
+        if only.is_empty() && boots < 2 {
+            skip.push(CheckId::KernelHistory.into());
+        }
         Ok(Config {
             profile: a.profile,
             isas,
@@ -390,6 +407,7 @@ impl RunArgs {
             deadline: crate::config::seconds("deadline", a.deadline)?,
             strict: a.strict,
             asm,
+            boots,
         })
     }
 }
@@ -465,10 +483,10 @@ mod tests {
     fn asm_checks_are_opt_in() {
         let c = cfg(&[]);
         assert!(c.asm.is_none());
-        assert_eq!(c.skip, ["asm"]);
+        assert_eq!(c.skip, ["asm", "kernel.history"]);
         let c = cfg(&["--asm-caps"]);
         assert!(c.asm.is_some());
-        assert_eq!(c.skip, ["asm.expect"]);
+        assert_eq!(c.skip, ["asm.expect", "kernel.history"]);
         // Named by --only, they run (and say "not requested" without --asm-caps).
         let c = cfg(&["--only", "asm.caps"]);
         assert!(c.skip.is_empty());
@@ -478,5 +496,21 @@ mod tests {
             .config()
             .unwrap_err();
         assert_eq!(e.to_string(), "--no-batch only applies with --asm-caps");
+    }
+
+    #[test]
+    fn earlier_boots_are_read_when_asked_and_in_fleet_modes() {
+        let history = |c: &Config| !c.skip.iter().any(|s| s == "kernel.history");
+        let c = cfg(&[]);
+        assert_eq!((c.boots, history(&c)), (0, false));
+        let c = cfg(&["--boots", "3"]);
+        assert_eq!((c.boots, history(&c)), (3, true));
+        for fleet in ["--npd", "--prometheus"] {
+            let c = cfg(&[fleet]);
+            assert_eq!((c.boots, history(&c)), (5, true), "{fleet}");
+        }
+        let c = cfg(&["--npd", "--boots", "0"]);
+        assert_eq!((c.boots, history(&c)), (0, false));
+        assert!(Cli::try_parse_from(["rocm-doctor", "--boots", "51"]).is_err());
     }
 }

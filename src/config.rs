@@ -68,6 +68,9 @@ pub struct Config {
     /// `--asm-caps` and its flags (validated); `None` when the probe was not asked for. The
     /// `asm.*` checks run only when it is set (see `RunArgs::config` in src/cli.rs).
     pub asm: Option<AsmRequest>,
+    /// Boots whose kernel log `kernel.history` reads (this one and the earlier ones); 0 when
+    /// not asked (`--boots`, the fleet modes: see `RunArgs::config` in src/cli.rs).
+    pub boots: usize,
 }
 
 /// Which Tensile's probe to emulate (`--tensile-compat`).
@@ -137,6 +140,7 @@ impl Config {
             deadline: Duration::from_secs(120),
             strict: false,
             asm: None,
+            boots: 0,
         }
     }
 }

@@ -63,6 +63,7 @@ check_ids! {
     KernelPageFaults = "kernel.page-faults",
     KernelRas = "kernel.ras",
     KernelSmu = "kernel.smu",
+    KernelHistory = "kernel.history",
     LibsCodeObjects = "libs.code-objects",
     AsmAssembler = "asm.assembler",
     AsmCaps = "asm.caps",

@@ -15,6 +15,7 @@ pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::KernelPageFaults, page_faults),
     (CheckId::KernelRas, ras),
     (CheckId::KernelSmu, smu),
+    (CheckId::KernelHistory, history),
 ];
 
 fn log(ctx: &Ctx) -> Vec<Finding> {
@@ -219,4 +220,101 @@ fn smu(ctx: &Ctx) -> Vec<Finding> {
         |_| Status::Warn,
         "The power-management firmware failed or throttled the GPU: check cooling and power delivery, and update linux-firmware and the kernel.",
     )
+}
+
+/// Per GPU, what happened in which boot: this boot's events (the ones the checks above judge)
+/// beside the earlier boots the journal or the rotated kern.log still hold. One finding per GPU
+/// with events in any boot read; hangs, resets or uncorrectable errors in 2 boots are a warning
+/// (a reboot did not clear them), in [`history::ESCALATE_BOOTS`] boots a failure for hardware
+/// inspection (gpud's reboot threshold, cited there). Only in `--boots N` and the fleet modes.
+fn history(ctx: &Ctx) -> Vec<Finding> {
+    use crate::kernlog::history;
+    let asked = ctx.cfg.boots;
+    if asked < 2 {
+        return vec![Finding::skip(format!(
+            "earlier boots are read only when asked: --boots N (N >= 2; now {asked}), or --npd / --prometheus"
+        ))];
+    }
+    let h = match ctx.inv.kernel_history() {
+        Ok(h) => h,
+        Err(e) => {
+            return vec![Finding::skip(format!(
+                "no earlier boot's kernel log is kept here (of the {asked} boots asked for)"
+            ))
+            .evidence_lines(e.attempts.iter().map(|(s, why)| format!("{s}: {why}")))
+            .fix_text("To keep the kernel log across reboots: a persistent journal (sudo mkdir -p /var/log/journal, or Storage=persistent in /etc/systemd/journald.conf, then sudo systemctl restart systemd-journald), or rsyslog writing /var/log/kern.log.")]
+        }
+    };
+    let this_boot: Vec<&Event> = match ctx.inv.kernel_log() {
+        Ok(_) => ctx.inv.kernel_events().iter().map(|(_, e)| e).collect(),
+        Err(_) => Vec::new(),
+    };
+    let read = 1 + h.boots.len();
+    let mut evidence: Vec<String> = vec![format!("earlier boots from {}", h.source)];
+    for b in &h.boots {
+        let id = b.id.as_deref().map(|i| format!(" {i}")).unwrap_or_default();
+        let when = match (&b.first, &b.last) {
+            (Some(a), Some(z)) => format!(" ({a} .. {z})"),
+            (Some(a), None) => format!(" ({a})"),
+            _ => String::new(),
+        };
+        let partial = if b.partial {
+            ", its start not kept"
+        } else {
+            ""
+        };
+        evidence.push(format!(
+            "boot {}{id}{when}: {} amdgpu line(s), {} event(s){partial}",
+            b.offset,
+            b.lines,
+            b.events.len()
+        ));
+    }
+    if ctx.inv.kernel_log().is_err() {
+        evidence.push(format!(
+            "this boot's log cannot be read ({}): counted as none",
+            CheckId::KernelLog.see()
+        ));
+    }
+    evidence.extend(h.notes.iter().cloned());
+    let gpus = history::per_gpu(this_boot, &h.boots);
+    if gpus.is_empty() {
+        return vec![
+            Finding::pass(format!("no amdgpu/KFD event in the last {read} boots"))
+                .evidence_lines(evidence),
+        ];
+    }
+    let mut out = Vec::new();
+    for g in &gpus {
+        let summary = history::describe(g, read);
+        let serious = g.serious_boots.len();
+        let mut f = if serious >= history::ESCALATE_BOOTS {
+            Finding::fail(summary).fix_text(format!(
+                "The GPU hung, was reset or had uncorrectable errors in {serious} of the last {read} boots: rebooting has not cleared it. Drain the node and have the GPU inspected (amd-smi, the vendor's diagnostics; {} and {} show its error counters).",
+                CheckId::HealthRas,
+                CheckId::HealthBadPages
+            ))
+        } else if serious == 2 {
+            Finding::warn(summary).fix_text(
+                "The GPU hung, was reset or had uncorrectable errors again after a reboot: reboot once more and watch it; a third boot with the same errors means hardware inspection.",
+            )
+        } else {
+            Finding::pass(summary)
+        };
+        if g.device != "unknown" {
+            f = f.subject(g.device.clone());
+        }
+        let mut ev = Vec::new();
+        for b in &g.boots {
+            let counts: Vec<String> = b.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+            ev.push(format!(
+                "{}: {}",
+                history::boot_name(b.boot),
+                counts.join(", ")
+            ));
+        }
+        ev.extend(evidence.iter().cloned());
+        out.push(f.evidence_lines(ev));
+    }
+    out
 }

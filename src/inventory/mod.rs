@@ -53,6 +53,8 @@ pub struct Inventory<'a> {
     health: OnceLock<crate::gpu::health::Health>,
     kernel_log: OnceLock<Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>>,
     kernel_events: OnceLock<Vec<(usize, crate::kernlog::Event)>>,
+    kernel_history:
+        OnceLock<Result<crate::kernlog::history::History, crate::kernlog::history::NoHistory>>,
 }
 
 impl<'a> Inventory<'a> {
@@ -72,6 +74,7 @@ impl<'a> Inventory<'a> {
             health: OnceLock::new(),
             kernel_log: OnceLock::new(),
             kernel_events: OnceLock::new(),
+            kernel_history: OnceLock::new(),
         }
     }
 
@@ -163,6 +166,14 @@ impl<'a> Inventory<'a> {
             Ok(k) => crate::kernlog::amdgpu_events(&k.lines),
             Err(_) => Vec::new(),
         })
+    }
+
+    /// The earlier boots' kernel log (`--boots`, the fleet modes), read once.
+    pub fn kernel_history(
+        &self,
+    ) -> &Result<crate::kernlog::history::History, crate::kernlog::history::NoHistory> {
+        self.kernel_history
+            .get_or_init(|| crate::kernlog::history::read_history(self.host, self.cfg.boots))
     }
 
     pub fn gpu_if_computed(&self) -> Option<&crate::gpu::Topology> {
@@ -305,6 +316,15 @@ impl<'a> Inventory<'a> {
         }
         if let Some(t) = self.targets.get() {
             o.insert("targets".into(), json!(t));
+        }
+        if let Some(h) = self.kernel_history.get() {
+            let this_boot = self.kernel_events.get().map(Vec::as_slice).unwrap_or(&[]);
+            let json = crate::kernlog::history::to_json(
+                this_boot.iter().map(|(_, e)| e),
+                h,
+                self.cfg.boots,
+            );
+            o.insert("kernel_history".into(), json);
         }
         v
     }

@@ -7,11 +7,14 @@
 //!   [`summarize`] counts them per kind;
 //! - [`source`] (I/O through the `Host` only): [`read`] the log of this boot from `/dev/kmsg`,
 //!   `journalctl -k -b`, or `/var/log/kern.log` (under `--sysroot`, files of the sysroot), or
-//!   [`Unavailable`] with how to grant access.
+//!   [`Unavailable`] with how to grant access;
+//! - [`history`] (I/O through the `Host` only): the earlier boots the journal or the rotated
+//!   `kern.log` files still hold, per GPU and per boot.
 //!
 //! The formats and their sources: docs/kernlog.md.
 
 pub mod event;
+pub mod history;
 pub mod parse;
 pub mod source;
 

@@ -112,3 +112,91 @@ fn hangs_ras_smu_pass_on_logs_without_them() {
         );
     }
 }
+
+/// `kernel.history` on the fixture logs with `--boots N` (tests/fixtures/sysroots/
+/// kernlog-history-*, each with its SOURCE.md).
+fn history(name: &str, boots: usize) -> Vec<crate::report::Finding> {
+    let f = crate::checks::kernel::CHECKS
+        .iter()
+        .find(|(id, _)| *id == CheckId::KernelHistory)
+        .map(|(_, f)| *f)
+        .expect("kernel.history is registered");
+    crate::checks::testkit::judge_with(name, &[], |c| c.boots = boots, f)
+}
+
+#[test]
+fn history_escalates_a_gpu_reset_in_three_of_four_boots() {
+    let out = history("kernlog-history-recurring", 5);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    let f = &out[0];
+    assert_eq!(f.status, Fail);
+    assert_eq!(f.subject.as_deref(), Some("0000:03:00.0"));
+    assert_eq!(
+        f.summary,
+        "0000:03:00.0: ring timeout and GPU reset in 3 of the last 4 boots (boots 0, -1, -3)"
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e == "this boot: gpu-reset-begin 1, ring-timeout 1"),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.starts_with("boot -2 (Jan 25 09:01:15")),
+        "{:?}",
+        f.evidence
+    );
+    assert!(f.fix.is_some());
+}
+
+#[test]
+fn history_of_two_boots_only_warns() {
+    // --boots 3: this boot and two earlier (-1, -2): resets in 0 and -1.
+    let out = history("kernlog-history-recurring", 3);
+    assert_eq!(out[0].status, Warn, "{out:#?}");
+    assert!(
+        out[0]
+            .summary
+            .ends_with("in 2 of the last 3 boots (boots 0, -1)"),
+        "{}",
+        out[0].summary
+    );
+}
+
+#[test]
+fn history_of_a_reset_before_the_reboot_passes() {
+    let out = history("kernlog-history-previous", 5);
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(out[0].status, Pass);
+    assert_eq!(
+        out[0].summary,
+        "0000:28:00.0: ring timeout and GPU reset in the previous boot, none in this one"
+    );
+}
+
+#[test]
+fn history_without_earlier_boots_or_not_asked_is_a_skip() {
+    let out = history(NO_GPU, 5);
+    assert_eq!(out[0].status, Skip);
+    assert!(out[0]
+        .summary
+        .starts_with("no earlier boot's kernel log is kept here"));
+    assert!(out[0]
+        .evidence
+        .iter()
+        .any(|e| e.starts_with("/var/log/kern.log: ENOENT")));
+    // The existing one-boot fixture holds two boots: the earlier one's ring timeout is history.
+    let out = history(GFX1151, 5);
+    assert!(
+        out.iter().any(|f| f
+            .summary
+            .starts_with("0000:64:00.0: ring timeout in the previous boot")),
+        "{out:#?}"
+    );
+    let out = history(GFX1151, 0);
+    assert_eq!(out[0].status, Skip);
+    assert!(out[0].summary.contains("--boots N"));
+}
