@@ -335,3 +335,113 @@ fn harmless_kernel_lines_are_reported_as_harmless() {
         "{f:#}"
     );
 }
+
+/// `rocm-doctor --json --sysroot <fixture> --only kernel.history` plus `extra`.
+fn history_json(root: &Path, extra: &[&str]) -> (serde_json::Value, i32) {
+    let mut args = vec![
+        "--sysroot",
+        root.to_str().unwrap(),
+        "--only",
+        "kernel.history",
+    ];
+    args.extend_from_slice(extra);
+    crate::common::run_json(args, &[])
+}
+
+#[test]
+fn earlier_boots_from_rotated_files_escalate_and_carry_per_boot_counts() {
+    let (doc, code) = history_json(&sysroot("kernlog-history-recurring"), &["--boots", "5"]);
+    assert_eq!(code, 1, "{doc:#}");
+    let f = &crate::common::findings(&doc, "kernel.history")[0];
+    assert_eq!(f["status"], "fail", "{f:#}");
+    assert_eq!(f["subject"], "0000:03:00.0");
+    let h = &doc["inventory"]["kernel_history"];
+    assert_eq!(h["boots_asked"], 5);
+    assert_eq!(
+        h["source"],
+        "/var/log/kern.log, /var/log/kern.log.1, /var/log/kern.log.2.gz"
+    );
+    let offsets: Vec<i64> = h["earlier_boots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["offset"].as_i64().unwrap())
+        .collect();
+    assert_eq!(offsets, [-1, -2, -3]);
+    let gpu = &h["gpus"][0];
+    assert_eq!(gpu["device"], "0000:03:00.0");
+    assert_eq!(gpu["serious_boots"], serde_json::json!([0, -1, -3]));
+    assert_eq!(gpu["boots"][1]["boot"], -1);
+    assert_eq!(gpu["boots"][1]["counts"]["ring-timeout"], 1);
+    assert_eq!(gpu["boots"][1]["counts"]["gpu-reset-begin"], 1);
+}
+
+#[test]
+fn the_fleet_modes_read_earlier_boots_and_the_default_run_does_not() {
+    let root = sysroot("kernlog-history-previous");
+    // Default run: kernel.history is not selected, the files of earlier boots are not read.
+    let (doc, _) = crate::common::run_json(
+        ["--sysroot", root.to_str().unwrap(), "--only", "kernel.log"],
+        &[],
+    );
+    assert!(doc["inventory"].get("kernel_history").is_none(), "{doc:#}");
+    assert!(crate::common::findings(&doc, "kernel.history").is_empty());
+    // --npd: five boots by default; the previous boot's hang is a pass (the reboot cleared it)
+    // and the node is OK.
+    let out = crate::common::doctor()
+        .args([
+            "--npd",
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "kernel.history",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn an_unreadable_rotated_log_is_said_and_ends_the_history() {
+    use std::os::unix::fs::PermissionsExt;
+    let root = tempfile::tempdir().unwrap();
+    crate::common::copy_tree(&sysroot("kernlog-history-recurring"), root.path());
+    let dir = root.path().join("var/log");
+    for d in [root.path(), &root.path().join("var"), &dir] {
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for f in ["kern.log", "kern.log.2.gz"] {
+        std::fs::set_permissions(dir.join(f), std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    std::fs::set_permissions(
+        dir.join("kern.log.1"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    let Some(doc) = crate::common::doctor_as_unprivileged(
+        &[],
+        &[
+            "--json",
+            "--sysroot",
+            root.path().to_str().unwrap(),
+            "--only",
+            "kernel.history",
+            "--boots",
+            "5",
+        ],
+    ) else {
+        return;
+    };
+    let f = &crate::common::findings(&doc, "kernel.history")[0];
+    if nix::unistd::geteuid().is_root() {
+        // As nobody: kern.log.1 is not readable, so only this boot is known.
+        assert_eq!(f["status"], "skip", "{f:#}");
+        assert!(
+            f.to_string()
+                .contains("/var/log/kern.log.1 not read: EACCES"),
+            "{f:#}"
+        );
+    } else {
+        assert_ne!(f["status"], "error", "{f:#}");
+    }
+}

@@ -488,6 +488,11 @@ pub(crate) fn read_file_history(
         } else {
             format!("only this boot in {}", read.join(", "))
         };
+        // Why older files were not read belongs to the reason.
+        let why = std::iter::once(why)
+            .chain(notes)
+            .collect::<Vec<_>>()
+            .join("; ");
         return Err((src, why));
     }
     // The last boot in the files is this one.
