@@ -573,7 +573,8 @@ fn prometheus_output_parses_back_and_matches_the_json() {
     };
     let out = doctor().args(full(&["--prometheus"])).output().unwrap();
     let s = parse_prom(&String::from_utf8(out.stdout).unwrap());
-    let (j, jcode) = run_json(full(&[]), &[]);
+    // --prometheus reads 5 boots' kernel logs by default (kernel.history); the JSON run is asked to.
+    let (j, jcode) = run_json(full(&["--boots", "5"]), &[]);
     agrees(&s, out.status.code().unwrap(), &j, jcode, false);
     assert_eq!(jcode, 1);
 
