@@ -71,6 +71,8 @@ pub struct Config {
     /// Boots whose kernel log `kernel.history` reads (this one and the earlier ones); 0 when
     /// not asked (`--boots`, the fleet modes: see `RunArgs::config` in src/cli.rs).
     pub boots: usize,
+    /// The site policy (`--policy`, /etc/rocm-doctor/policy.toml, or the defaults).
+    pub policy: crate::policy::Policy,
 }
 
 /// Which Tensile's probe to emulate (`--tensile-compat`).
@@ -122,6 +124,9 @@ pub enum ConfigError {
     /// A bad `--asm-caps` flag combination or `--expect` file (the message names the flag).
     #[error("{0}")]
     Asm(String),
+    /// The site policy cannot be used (the message names the file and the line).
+    #[error("{0}")]
+    Policy(String),
 }
 
 impl Config {
@@ -141,6 +146,7 @@ impl Config {
             strict: false,
             asm: None,
             boots: 0,
+            policy: crate::policy::Policy::default(),
         }
     }
 }

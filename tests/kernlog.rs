@@ -355,6 +355,8 @@ fn earlier_boots_from_rotated_files_escalate_and_carry_per_boot_counts() {
     let f = &crate::common::findings(&doc, "kernel.history")[0];
     assert_eq!(f["status"], "fail", "{f:#}");
     assert_eq!(f["subject"], "0000:03:00.0");
+    assert_eq!(f["action"], "drain-and-inspect");
+    assert_eq!(f["event"], "recurring");
     let h = &doc["inventory"]["kernel_history"];
     assert_eq!(h["boots_asked"], 5);
     assert_eq!(
@@ -399,6 +401,24 @@ fn the_fleet_modes_read_earlier_boots_and_the_default_run_does_not() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // The recurring fixture: NonOK, and the line carries the escalated action.
+    let rec = sysroot("kernlog-history-recurring");
+    let out = crate::common::doctor()
+        .args([
+            "--npd",
+            "--sysroot",
+            rec.to_str().unwrap(),
+            "--only",
+            "kernel.history",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let line = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        line.starts_with("FAIL kernel.history action=drain-and-inspect: 0000:03:00.0: "),
+        "{line}"
+    );
 }
 
 #[test]

@@ -150,6 +150,8 @@ fn history_escalates_a_gpu_reset_in_three_of_four_boots() {
         f.evidence
     );
     assert!(f.fix.is_some());
+    assert_eq!(f.event.as_deref(), Some("recurring"));
+    assert_eq!(f.action, Some(crate::report::Action::DrainAndInspect));
 }
 
 #[test]
@@ -157,6 +159,8 @@ fn history_of_two_boots_only_warns() {
     // --boots 3: this boot and two earlier (-1, -2): resets in 0 and -1.
     let out = history("kernlog-history-recurring", 3);
     assert_eq!(out[0].status, Warn, "{out:#?}");
+    assert_eq!(out[0].action, Some(crate::report::Action::RebootNode));
+    assert_eq!(out[0].event.as_deref(), Some("recurred-after-reboot"));
     assert!(
         out[0]
             .summary
