@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_rocm_doctor_global_optspecs
-    string join \n json v/verbose color= strict policy= profile= only= skip= list-checks isa= sysroot= host-root= run-root-programs rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= expect= h/help V/version
+    string join \n json v/verbose color= strict policy= profile= only= skip= list-checks isa= sysroot= host-root= run-root-programs rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= boots= expect= h/help V/version
 end
 
 function __fish_rocm_doctor_needs_command
@@ -45,6 +45,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l tensile-compat 
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l baseline -d 'Compare this node with a known-good report saved with --json (ROCm, HIP runtime and driver versions, GPU count and models, firmware, partitions, key environment, check verdicts): each drift is a `fleet.baseline` warning; an unusable file is an error' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l npd-max-len -d 'With --npd: the message bound in bytes (NPD\'s `max_output_length`, default 80)' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l checks -d 'Also load the check packs in this file or directory of *.toml (repeatable), after the built-in ones, /etc/rocm-doctor/checks.d and ~/.config/rocm-doctor/checks.d (docs/check-packs.md)' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l boots -d 'Read the kernel log of the last N boots (this one included) where the system keeps it (a persistent journal, rotated kern.log files) and report per GPU what happened in which boot (check kernel.history, docs/kernlog.md). Default: 5 with --npd and --prometheus, else off; 0 or 1 turns it off' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l expect -d 'With --asm-caps: compare with a saved result (the JSON `asm_caps` object) and fail on any difference' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l json -d 'Print one JSON document on stdout and nothing else (schema: docs/json.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -s v -l verbose -d 'Show the evidence behind every finding (-vv: passing findings\' evidence too)'
