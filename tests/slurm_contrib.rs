@@ -159,7 +159,7 @@ fn health_check_drains_resumes_and_leaves_others_alone() {
     // The script's own options, once.
     assert_eq!(
         b.lines("args"),
-        [format!("--json --profile runtime --deadline 36 {failing}")]
+        [format!("--json --profile runtime --boots 5 --deadline 36 {failing}")]
     );
     // Unchanged: no update, and said so.
     b.clear();
@@ -317,7 +317,7 @@ fn health_check_options_deadline_and_settings_file() {
         assert_eq!(
             b.lines("args"),
             [format!(
-                "--json --profile runtime --deadline {deadline} {healthy}"
+                "--json --profile runtime --boots 5 --deadline {deadline} {healthy}"
             )],
             "limit {limit}"
         );
@@ -326,7 +326,7 @@ fn health_check_options_deadline_and_settings_file() {
     b.clear();
     let own = format!("--profile build --deadline=7 --json {healthy}");
     let r = b.run(HC, &own, &[NODE]);
-    assert_eq!(b.lines("args"), [own]);
+    assert_eq!(b.lines("args"), [format!("--boots 5 {own}")]);
     assert_eq!(b.calls(), ["show node gpu-07"], "{}", r.stderr);
 
     // Settings from the file when the environment has none; the environment wins; other
@@ -352,7 +352,7 @@ fn health_check_options_deadline_and_settings_file() {
     assert!(out.status.success());
     assert_eq!(
         b.lines("args"),
-        [format!("--json --profile runtime --deadline 8 {healthy}")],
+        [format!("--json --profile runtime --boots 5 --deadline 8 {healthy}")],
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -364,7 +364,7 @@ fn health_check_options_deadline_and_settings_file() {
     b.run(HC, &failing, &[NODE]);
     assert_eq!(
         b.lines("args"),
-        [format!("--json --profile runtime --deadline 8 {failing}")]
+        [format!("--json --profile runtime --boots 5 --deadline 8 {failing}")]
     );
     // A settings file that is named but missing is logged, and the run goes on.
     b.set_state("IDLE|");

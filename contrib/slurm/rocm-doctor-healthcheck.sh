@@ -169,6 +169,9 @@ has_opt() {
 args=()
 has_opt --json || args+=(--json)
 has_opt --profile || args+=(--profile runtime)
+# The kernel log of the last 5 boots (kernel.history, docs/kernlog.md): a GPU that failed again
+# after reboots is drained for inspection.
+has_opt --boots || args+=(--boots 5)
 if has_opt --deadline; then
     log info "ROCM_DOCTOR_ARGS sets --deadline: keep it below ROCM_DOCTOR_TIMEOUT ($limit s)"
 else
