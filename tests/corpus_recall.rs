@@ -16,11 +16,14 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The held-out part's floors, at the values measured when the split was fixed: a guard against
-/// regressions only. They are far below issue 28's goal for this part (85% of cases recognised,
-/// 70% with the confirmed cause first), which no rule written so far reaches.
-const HELD_OUT_MIN_RECALL: f64 = 0.0;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.0;
+/// The held-out part's floors, at the values measured when the split was fixed (13 held-out
+/// cases, all from `field-platform.toml`: 3 recognised, 1 with the confirmed cause first): a guard
+/// against regressions only, and honestly so. They are far below issue 28's goal for this part
+/// (85% of cases recognised, 70% with the confirmed cause first), which no rule written so far
+/// comes near: `why` has no rule yet for WSL, DKMS builds, package conflicts or unsupported
+/// distributions. Raise them as rules that generalise land; never lower them to admit a case.
+const HELD_OUT_MIN_RECALL: f64 = 0.076;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.23;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -115,23 +118,27 @@ fn the_frozen_ids_are_cases() {
 }
 
 /// The floors of the whole tuning part (the frozen cases and the new cases whose link hashes
-/// outside the held-out buckets), at the values measured when the split was fixed. The floors
-/// below them (`MIN_RECALL`, `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for
-/// the 166 cases frozen in the tuning part, whose figures the new cases do not move.
-const TUNING_MIN_RECALL: f64 = 0.0;
-const TUNING_MIN_PRECISION: f64 = 0.0;
-const TUNING_MIN_DECIDABLE: f64 = 0.0;
+/// outside the held-out buckets), at the values measured when the split was fixed: 204 cases,
+/// 149 with the cause first (of 168 recognised), 155 decidable. The floors below them
+/// (`MIN_RECALL`, `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for the 166
+/// cases frozen in the tuning part, whose figures the new cases do not move. A new case that
+/// lands in the tuning part and is not yet answered lowers these figures: say so when lowering
+/// them, as the floors below say why they moved.
+const TUNING_MIN_RECALL: f64 = 0.730;
+const TUNING_MIN_PRECISION: f64 = 0.886;
+const TUNING_MIN_DECIDABLE: f64 = 0.759;
 
-/// The share of all cases whose confirmed cause must come first from the text alone (a floor
-/// against regressions at the value reached: 148 of 166; issue 19's goal was 90%). It was 150 of
+/// The share of the cases seen before the split (all the corpus had until then) whose confirmed
+/// cause must come first from the text alone (a floor against regressions at the value reached:
+/// 148 of 166; issue 19's goal was 90%). It was 150 of
 /// 165 until issue 28 made three cases say what their threads say: TheRock#1258 now carries the
 /// thread's own text (its traceback came from a sibling pull request, now a case of its own),
 /// nixpkgs#207109's fix that worked was a kernel update, and ollama#11555's reporter says it works
 /// (harmless); `why` does not yet answer any of the three.
 const MIN_RECALL: f64 = 0.891;
-/// The share of recognised cases whose first answer must be the confirmed cause.
+/// The share of those cases, recognised, whose first answer must be the confirmed cause.
 const MIN_PRECISION: f64 = 0.90;
-/// The share of all cases answered right once the machine is asked: the cause first, or, when
+/// The share of those cases answered right once the machine is asked: the cause first, or, when
 /// the case says only the machine can tell (`machine_dependent`), among the candidates whose
 /// checks `why` runs (the machine then confirms one of them). At the value reached, 154 of 166
 /// (156 of 165 before the three relabels above).
