@@ -16,14 +16,15 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The held-out part's floors, at the values measured when the split was fixed (13 held-out
-/// cases, all from `field-platform.toml`: 3 recognised, 1 with the confirmed cause first): a guard
-/// against regressions only, and honestly so. They are far below issue 28's goal for this part
-/// (85% of cases recognised, 70% with the confirmed cause first), which no rule written so far
-/// comes near: `why` has no rule yet for WSL, DKMS builds, package conflicts or unsupported
-/// distributions. Raise them as rules that generalise land; never lower them to admit a case.
-const HELD_OUT_MIN_RECALL: f64 = 0.076;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.23;
+/// The held-out part's floors, at the values measured once both new files were in (30 held-out
+/// cases, 24 of them confirmed: 9 recognised, 5 with the confirmed cause first; when the split was
+/// fixed, 13 cases gave 0.077 / 0.23): a guard against regressions only, and honestly so. They
+/// are far below issue 28's goal for this part (85% of cases recognised, 70% with the confirmed
+/// cause first), which no rule written so far comes near: `why` has no rule yet for WSL, DKMS
+/// builds, package conflicts, unsupported distributions or most library messages. Raise them as
+/// rules that generalise land; never lower them to admit a case.
+const HELD_OUT_MIN_RECALL: f64 = 0.166;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.30;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -118,15 +119,17 @@ fn the_frozen_ids_are_cases() {
 }
 
 /// The floors of the whole tuning part (the frozen cases and the new cases whose link hashes
-/// outside the held-out buckets), at the values measured when the split was fixed: 204 cases,
-/// 149 with the cause first (of 168 recognised), 155 decidable. The floors below them
-/// (`MIN_RECALL`, `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for the 166
-/// cases frozen in the tuning part, whose figures the new cases do not move. A new case that
-/// lands in the tuning part and is not yet answered lowers these figures: say so when lowering
-/// them, as the floors below say why they moved.
-const TUNING_MIN_RECALL: f64 = 0.730;
-const TUNING_MIN_PRECISION: f64 = 0.886;
-const TUNING_MIN_DECIDABLE: f64 = 0.759;
+/// outside the held-out buckets), at the values measured with both new files (`field-platform`,
+/// `field-libs`): 228 cases, 153 with the cause first (of 181 recognised), 162 decidable. When the
+/// split was fixed (204 cases, before `field-libs.toml`) they were 0.730 / 0.886 / 0.759; the 24
+/// cases of `field-libs.toml` that hash into this part are mostly not answered yet (no rule was
+/// written for them), which lowered all three. The floors below them (`MIN_RECALL`,
+/// `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for the 166 cases frozen in the
+/// tuning part, whose figures the new cases do not move. A new case that lands in the tuning part
+/// and is not yet answered lowers these figures: say so when lowering them.
+const TUNING_MIN_RECALL: f64 = 0.671;
+const TUNING_MIN_PRECISION: f64 = 0.845;
+const TUNING_MIN_DECIDABLE: f64 = 0.710;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
