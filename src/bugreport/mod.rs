@@ -6,6 +6,7 @@
 //! `--sysroot`, `--profile`, `--isa`, `--only`/`--skip` apply as for the default run) and reads
 //! the rest through the `Host`; `redact.rs` and `render.rs` are pure.
 
+pub mod bundle;
 pub mod redact;
 pub mod render;
 
@@ -26,6 +27,17 @@ pub struct Options<'a> {
     pub output: Option<&'a Path>,
     /// The command line as typed (`argv`), shown at the end of the report.
     pub argv: Vec<String>,
+    /// `--bundle DIR|FILE.tar.gz`: the evidence bundle, with the run's other documents.
+    pub bundle: Option<BundleRequest>,
+}
+
+/// What `--bundle` adds to the report: where, and the documents of the same run that only the
+/// caller can render (the `--json` document and the human report).
+#[derive(Debug, Clone)]
+pub struct BundleRequest {
+    pub target: bundle::Target,
+    pub json: Value,
+    pub human: String,
 }
 
 /// Writes the report of a default run's findings and sections; exit 0 when written (the
@@ -46,6 +58,9 @@ pub fn run(
     // Control characters are shown, in the file as on the terminal (`report::escape`).
     let md = render::render(&report);
     let md = crate::report::escape::visible(&md);
+    if let Some(req) = &opts.bundle {
+        return write_bundle(host, &red, req, &md, opts.output);
+    }
     match opts.output {
         Some(path) => match std::fs::write(path, md.as_bytes()) {
             Ok(()) => exit::OK,
@@ -56,6 +71,46 @@ pub fn run(
         },
         None => crate::report::write_stdout::<()>(crate::report::Output::Text(&md), exit::OK),
     }
+}
+
+/// `--bundle`: collects and writes the bundle (and the Markdown to `--output` when named);
+/// says on stdout where it went and how much was left out. Exit 0 when written, 2 when not.
+fn write_bundle(
+    host: &Host,
+    red: &Redactor,
+    req: &BundleRequest,
+    md: &str,
+    output: Option<&Path>,
+) -> i32 {
+    let docs = bundle::Documents {
+        json: &req.json,
+        human: &req.human,
+        markdown: md,
+    };
+    let b = bundle::collect(host, red, &docs);
+    let shown = match &req.target {
+        bundle::Target::Dir(p) | bundle::Target::TarGz(p) => p.display().to_string(),
+    };
+    if let Err(e) = bundle::write(&b, &req.target) {
+        eprintln!("rocm-doctor: cannot write the bundle: {e}");
+        return exit::USAGE_OR_INTERNAL;
+    }
+    if let Some(path) = output {
+        if let Err(e) = std::fs::write(path, md.as_bytes()) {
+            eprintln!("rocm-doctor: cannot write {}: {e}", path.display());
+            return exit::USAGE_OR_INTERNAL;
+        }
+    }
+    let line = format!(
+        "bundle written to {shown}: {} files, {} items left out (see {})\n",
+        b.manifest.files.len() + 1,
+        b.manifest.left_out.len(),
+        bundle::MANIFEST
+    );
+    crate::report::write_stdout::<()>(
+        crate::report::Output::Text(&crate::report::escape::visible(&line)),
+        exit::OK,
+    )
 }
 
 /// The report's data, before redaction.
