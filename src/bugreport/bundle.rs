@@ -709,8 +709,10 @@ pub fn write(b: &Bundle, target: &Target) -> Result<(), String> {
     }
 }
 
-fn cstr(s: &str) -> io::Result<std::ffi::CString> {
-    std::ffi::CString::new(s).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+fn cstr(s: impl AsRef<std::ffi::OsStr>) -> io::Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(s.as_ref().as_bytes())
+        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
 }
 
 fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
@@ -723,7 +725,10 @@ fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
 
 /// Opens a directory below `at` (or the path itself when `at` is `None`) without following a
 /// final link.
-fn open_dir(at: Option<&std::os::fd::OwnedFd>, name: &str) -> io::Result<std::os::fd::OwnedFd> {
+fn open_dir(
+    at: Option<&std::os::fd::OwnedFd>,
+    name: impl AsRef<std::ffi::OsStr>,
+) -> io::Result<std::os::fd::OwnedFd> {
     use std::os::fd::{AsRawFd, FromRawFd};
     let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
     let c = cstr(name)?;
@@ -735,14 +740,14 @@ fn open_dir(at: Option<&std::os::fd::OwnedFd>, name: &str) -> io::Result<std::os
 }
 
 fn write_dir(b: &Bundle, dest: &Path) -> io::Result<()> {
-    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::fd::AsRawFd;
     use std::os::unix::fs::DirBuilderExt;
     let created = match std::fs::DirBuilder::new().mode(0o700).create(dest) {
         Ok(()) => true,
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => false,
         Err(e) => return Err(e),
     };
-    let root = open_dir(None, &dest.to_string_lossy())?;
+    let root = open_dir(None, dest)?;
     if !created {
         // Checked again through the descriptor: still empty.
         let listing = std::fs::read_dir(format!("/proc/self/fd/{}", root.as_raw_fd()))?;
@@ -752,6 +757,14 @@ fn write_dir(b: &Bundle, dest: &Path) -> io::Result<()> {
             ));
         }
     }
+    write_below(b, &root)
+}
+
+/// Writes the files and the manifest (last) below the open directory `root`: every
+/// directory made `0700` and opened without following a link, every file created `0600` with
+/// `O_EXCL | O_NOFOLLOW`, so nothing already there (a planted link) is followed or replaced.
+fn write_below(b: &Bundle, root: &std::os::fd::OwnedFd) -> io::Result<()> {
+    use std::os::fd::{AsRawFd, FromRawFd};
     let manifest = b.manifest_bytes();
     let files = b
         .contents
@@ -762,12 +775,12 @@ fn write_dir(b: &Bundle, dest: &Path) -> io::Result<()> {
     for (path, bytes) in files {
         let (parent, file) = path.rsplit_once('/').unwrap_or(("", path));
         let at = if parent.is_empty() {
-            &root
+            root
         } else {
             if !dirs.contains_key(parent) {
                 let mut cur: Option<std::os::fd::OwnedFd> = None;
                 for comp in parent.split('/') {
-                    let base = cur.as_ref().unwrap_or(&root);
+                    let base = cur.as_ref().unwrap_or(root);
                     let c = cstr(comp)?;
                     // SAFETY: valid descriptor and NUL-terminated name.
                     let r = unsafe { libc::mkdirat(base.as_raw_fd(), c.as_ptr(), 0o700) };
@@ -941,6 +954,52 @@ mod tests {
             .collect();
         assert_eq!(out, ["../escape", "ok", "big"]);
         assert!(c.bundle.manifest.left_out[2].why.contains("bound"));
+    }
+
+    #[test]
+    fn links_planted_in_the_target_are_not_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let outside = t.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::write(outside.join("doctor.json"), "theirs").unwrap();
+        let target = t.path().join("b");
+        std::fs::create_dir(&target).unwrap();
+        let red = Redactor::off();
+        let g = || Source::Generated { what: "t".into() };
+        // A link where a file goes, and one where a directory goes.
+        for (planted, name) in [
+            ("doctor.json", "doctor.json"),
+            ("kernel", "kernel/boot-0.log"),
+        ] {
+            let mut c = Collector::new(&red);
+            c.add(name, b"ours".to_vec(), g(), false);
+            let link = target.join(planted);
+            let to = outside.join(planted);
+            std::os::unix::fs::symlink(&to, &link).unwrap();
+            let root = open_dir(None, &target).unwrap();
+            let e = write_below(&c.bundle, &root).unwrap_err();
+            // O_EXCL on the file's link (EEXIST), O_NOFOLLOW on the directory's (ELOOP).
+            assert!(
+                e.kind() == io::ErrorKind::AlreadyExists
+                    || matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)),
+                "{planted}: {e}"
+            );
+            std::fs::remove_file(&link).unwrap();
+        }
+        assert_eq!(
+            std::fs::read_to_string(outside.join("doctor.json")).unwrap(),
+            "theirs"
+        );
+        assert_eq!(std::fs::read_dir(&outside).unwrap().count(), 1);
+        // And written when nothing is planted.
+        let mut c = Collector::new(&red);
+        c.add("kernel/boot-0.log", b"ours".to_vec(), g(), false);
+        let root = open_dir(None, &target).unwrap();
+        write_below(&c.bundle, &root).unwrap();
+        assert_eq!(
+            std::fs::read(target.join("kernel/boot-0.log")).unwrap(),
+            b"ours"
+        );
     }
 
     #[test]
