@@ -207,6 +207,8 @@ pub struct Documents<'a> {
     pub human: &'a str,
     /// The Markdown report (already redacted by `report`'s rules).
     pub markdown: &'a str,
+    /// This boot's kernel log, as the report read it (`kernlog::read`).
+    pub kernel_log: &'a super::KernelLogRead,
 }
 
 struct Collector<'a> {
@@ -389,7 +391,7 @@ pub fn collect(host: &Host, red: &Redactor, docs: &Documents<'_>) -> Bundle {
         false,
     );
 
-    kernel_logs(host, &mut c);
+    kernel_logs(host, docs.kernel_log, &mut c);
 
     let fx = crate::gpu::fixture::load(host);
     for p in MACHINE_FILES {
@@ -473,8 +475,8 @@ fn kfd_topology(host: &Host, fx: &crate::gpu::fixture::Fixture, c: &mut Collecto
 }
 
 /// The kernel log of this boot, and of earlier boots when a reader exists.
-fn kernel_logs(host: &Host, c: &mut Collector) {
-    match crate::kernlog::read(host) {
+fn kernel_logs(host: &Host, this_boot: &super::KernelLogRead, c: &mut Collector) {
+    match this_boot {
         Ok(log) => {
             let text = render_lines(&log.lines);
             let source = Source::KernelLog {

@@ -48,7 +48,9 @@ pub fn run(
     sections: &[(&'static str, Value)],
     opts: &Options<'_>,
 ) -> i32 {
-    let mut report = gather(host, findings, sections, &opts.argv);
+    // Read once: the report's kernel lines and the bundle's log come from the same read.
+    let log = crate::kernlog::read(host);
+    let mut report = gather_with_log(host, findings, sections, &opts.argv, &log);
     let red = if opts.redact {
         redactor(host)
     } else {
@@ -59,7 +61,7 @@ pub fn run(
     let md = render::render(&report);
     let md = crate::report::escape::visible(&md);
     if let Some(req) = &opts.bundle {
-        return write_bundle(host, &red, req, &md, opts.output);
+        return write_bundle(host, &red, req, &md, &log, opts.output);
     }
     match opts.output {
         Some(path) => match std::fs::write(path, md.as_bytes()) {
@@ -80,12 +82,14 @@ fn write_bundle(
     red: &Redactor,
     req: &BundleRequest,
     md: &str,
+    log: &KernelLogRead,
     output: Option<&Path>,
 ) -> i32 {
     let docs = bundle::Documents {
         json: &req.json,
         human: &req.human,
         markdown: md,
+        kernel_log: log,
     };
     let b = bundle::collect(host, red, &docs);
     let shown = match &req.target {
@@ -120,25 +124,35 @@ pub fn gather(
     sections: &[(&'static str, Value)],
     argv: &[String],
 ) -> Report {
+    gather_with_log(host, findings, sections, argv, &crate::kernlog::read(host))
+}
+
+/// What reading this boot's kernel log gave.
+pub type KernelLogRead = Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>;
+
+fn gather_with_log(
+    host: &Host,
+    findings: Vec<crate::report::Finding>,
+    sections: &[(&'static str, Value)],
+    argv: &[String],
+    log: &KernelLogRead,
+) -> Report {
     let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
     Report {
         findings,
         versions: versions(host, section("inventory")),
         gpus: section("agents").map_or(Gpus::NotExamined, gpus),
         env: relevant_env(host),
-        kernel_lines: kernel_lines(host),
+        kernel_lines: log.as_ref().map(kernel_lines_of).unwrap_or_default(),
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         command_line: shell_join(argv),
         redacted: false,
     }
 }
 
-/// The amdgpu/KFD lines of this boot's kernel log (`kernlog`, through the `Host`, so
-/// `--sysroot` fixtures work), for the "Kernel log" section; none when it cannot be read.
-pub fn kernel_lines(host: &Host) -> Vec<String> {
-    let Ok(log) = crate::kernlog::read(host) else {
-        return Vec::new();
-    };
+/// The amdgpu/KFD lines of this boot's kernel log (read by `kernlog` through the `Host`, so
+/// `--sysroot` fixtures work), for the "Kernel log" section.
+pub fn kernel_lines_of(log: &crate::kernlog::KernelLog) -> Vec<String> {
     let mut out = Vec::new();
     for (i, e) in crate::kernlog::amdgpu_events(&log.lines) {
         out.push(log.lines[i].text.clone());
