@@ -167,7 +167,8 @@ fn health_fixture_bundle_lists_every_file_with_its_hash() {
     let (doc, _) = run_json(["--sysroot", root.to_str().unwrap()], &[]);
     let bundled: Value =
         serde_json::from_slice(&std::fs::read(out.join("doctor.json")).unwrap()).unwrap();
-    let key = |d: &Value| -> Vec<(String, String, String)> {
+    // Findings with their repair action (issue 26 item 1) as --json has them.
+    let key = |d: &Value| -> Vec<(String, String, String, Value)> {
         d["findings"]
             .as_array()
             .unwrap()
@@ -177,6 +178,7 @@ fn health_fixture_bundle_lists_every_file_with_its_hash() {
                     f["id"].as_str().unwrap().into(),
                     f["status"].as_str().unwrap().into(),
                     f["summary"].as_str().unwrap().into(),
+                    f["action"].clone(),
                 )
             })
             .collect()
@@ -184,7 +186,7 @@ fn health_fixture_bundle_lists_every_file_with_its_hash() {
     assert_eq!(key(&bundled), key(&doc));
     assert!(key(&doc)
         .iter()
-        .any(|(id, s, _)| id == "health.thermal" && s == "warn"));
+        .any(|(id, s, _, a)| id == "health.thermal" && s == "warn" && a.is_string()));
     let top = |d: &Value| d.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(top(&bundled), top(&doc));
     let human = std::fs::read_to_string(out.join("doctor.txt")).unwrap();
