@@ -243,7 +243,12 @@ fn real_captures_are_copied_as_read() {
 
 #[test]
 fn fifo_unreadable_and_unsupported_files_are_recorded_not_fatal() {
-    let t = tempfile::tempdir().unwrap();
+    // Under the target directory, not TMPDIR: the suite's TMPDIR is private (0700), and
+    // nobody must reach the root and the output directory.
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bundle");
+    std::fs::create_dir_all(&base).unwrap();
+    std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let t = tempfile::tempdir_in(&base).unwrap();
     std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let root = t.path().join("root");
     copy_tree(&fixture("sysroots", "health-mi210-degraded"), &root);
