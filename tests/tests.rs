@@ -12,6 +12,7 @@ mod asm_equivalence;
 mod bad_input;
 mod baseline;
 mod broken_setups;
+mod bundle;
 mod cli;
 mod corpus_machine;
 mod corpus_recall;
