@@ -7,6 +7,7 @@ pub mod json;
 pub mod npd;
 pub mod progress;
 pub mod prometheus;
+pub mod telemetry;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
