@@ -523,7 +523,9 @@ mod tests {
         // A count the kernel does not print is no series (not a zero).
         assert!(!text.contains("type=\"deferred\""));
         // GT/s in transfers per second, as a plain number.
-        assert!(text.contains("gfx=\"\"} 16000000000\n"));
+        assert!(text.contains(
+            "rocm_doctor_gpu_pcie_current_link_transfers_per_second{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\"} 16000000000\n"
+        ));
         // The EEPROM's text, escaped: quote, line feed, ESC made visible.
         assert!(text.contains("product=\"x\\\"y\\nz\\\\x1b\""), "{text}");
         // Families without a sample are left out entirely.
