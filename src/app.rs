@@ -255,6 +255,7 @@ pub fn run(args: &RunArgs) -> i32 {
         mut findings,
         sections,
         preamble,
+        telemetry,
         ..
     } = diagnose(&host, &cfg, &packs);
     // The report as `--json` prints it: what `--baseline` compares and `--prometheus` reads.
@@ -318,6 +319,7 @@ pub fn run(args: &RunArgs) -> i32 {
             hip_version: fp.as_ref().and_then(|f| f.hip_runtime.as_deref()),
             baseline_drifts: args.baseline.as_ref().and(drifts),
             exit_code: code,
+            telemetry: telemetry.as_ref(),
         });
         return report::write_stdout::<()>(report::Output::Text(&text), code);
     }
@@ -422,6 +424,8 @@ pub struct Diagnosis {
     pub preamble: String,
     /// The paths the run examined (`why` weighs a pass against the paths a text names).
     pub examined: crate::inventory::Examined,
+    /// Per-GPU telemetry when the health checks ran (also the `telemetry` JSON section).
+    pub telemetry: Option<report::telemetry::Telemetry>,
 }
 
 /// Runs the selected checks on one shared inventory (each tool is asked once per run). The
@@ -470,6 +474,11 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         "environment",
         crate::fleet::baseline::environment(&host.env),
     ));
+    // Per-GPU telemetry from what the health and kernel-log checks read (issue 26, item 5).
+    let telemetry = crate::inventory::telemetry::of(&inv);
+    if let Some(t) = &telemetry {
+        sections.push(("telemetry", serde_json::json!(t)));
+    }
     // On another root, which programs ran (issue 25, item 3; docs/json.md).
     if !host.fs.is_own_machine() {
         sections.push(("programs_run", programs_run_json(host)));
@@ -500,6 +509,7 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         sections,
         preamble,
         examined: inv.examined(),
+        telemetry,
     }
 }
 

@@ -48,5 +48,6 @@ mod slurm_contrib;
 mod slurm_real;
 mod snapshots;
 mod targets_vs_gpus;
+mod telemetry;
 mod toolchain_real;
 mod why_cli;
