@@ -107,7 +107,11 @@ fn main_inner() -> i32 {
             Err(e) => usage_error(&format!("cannot write the man page: {e}")),
         },
         Some(Command::Ps) => crate::commands::ps(&cli.run),
-        Some(Command::Report { no_redact, output }) => report(&cli.run, !*no_redact, output),
+        Some(Command::Report {
+            no_redact,
+            output,
+            bundle,
+        }) => report(&cli.run, !*no_redact, output, bundle.as_deref()),
         Some(Command::Log { file }) => crate::commands::log(&cli.run, file),
         Some(Command::GenLog {
             iterations,
@@ -153,7 +157,12 @@ fn prepare(args: &RunArgs, packs: &crate::packs::PackSet) -> Result<(Config, Hos
 }
 
 /// `report`: the default run's findings and the machine's facts as a Markdown bug report.
-fn report(args: &RunArgs, redact: bool, output: &Option<std::path::PathBuf>) -> i32 {
+fn report(
+    args: &RunArgs,
+    redact: bool,
+    output: &Option<std::path::PathBuf>,
+    bundle: Option<&std::path::Path>,
+) -> i32 {
     // The report is Markdown only; these flags choose another output.
     for (set, flag) in [
         (args.json, "--json"),
@@ -164,20 +173,70 @@ fn report(args: &RunArgs, redact: bool, output: &Option<std::path::PathBuf>) -> 
             return usage_error(&format!("report writes Markdown; {flag} does not apply"));
         }
     }
+    // A bundle target that cannot be written is refused before the run.
+    let target = bundle.map(crate::bugreport::bundle::Target::of);
+    if let Some(Err(e)) = target.as_ref().map(|t| t.check()) {
+        return usage_error(&format!("--bundle {e}"));
+    }
     let packs = load_packs(args);
     let (cfg, host) = match prepare(args, &packs) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let opts = crate::bugreport::Options {
+    let mut opts = crate::bugreport::Options {
         redact,
         output: output.as_deref(),
         argv: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
+        bundle: None,
     };
     let d = diagnose(&host, &cfg, &packs);
+    if let Some(target) = target {
+        opts.bundle = Some(crate::bugreport::BundleRequest {
+            target,
+            json: json_document(&host, &cfg, &d.findings, d.sections.clone()),
+            human: report::escape::visible(&d.preamble).into_owned()
+                + &human::render(
+                    &d.findings,
+                    &human::Options {
+                        color: false,
+                        verbose: args.verbose,
+                    },
+                ),
+        });
+    }
     crate::bugreport::run(&host, d.findings, &d.sections, &opts)
+}
+
+/// The `--json` document of a run, as [`run`] builds it (for `report --bundle`).
+fn json_document(
+    host: &Host,
+    cfg: &Config,
+    findings: &[report::Finding],
+    sections: Vec<(&'static str, serde_json::Value)>,
+) -> serde_json::Value {
+    let driver = crate::gpu::platform::driver(host);
+    let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
+    let fp = crate::report::fingerprint::Fingerprint::from_report(
+        section("inventory"),
+        section("agents"),
+        driver.version.as_deref(),
+        driver.kernel_release.as_deref(),
+    );
+    let name = host_name(host);
+    let sysroot = host.fs.root().to_string_lossy();
+    json::document(
+        &json::Head {
+            profile: profile_name(cfg),
+            sysroot: &sysroot,
+            host: &name,
+            strict: cfg.strict,
+            fingerprint: &fp,
+        },
+        findings,
+        sections,
+    )
 }
 
 /// Runs the doctor with these arguments against this machine.
@@ -196,6 +255,7 @@ pub fn run(args: &RunArgs) -> i32 {
         mut findings,
         sections,
         preamble,
+        telemetry,
         ..
     } = diagnose(&host, &cfg, &packs);
     // The report as `--json` prints it: what `--baseline` compares and `--prometheus` reads.
@@ -259,6 +319,7 @@ pub fn run(args: &RunArgs) -> i32 {
             hip_version: fp.as_ref().and_then(|f| f.hip_runtime.as_deref()),
             baseline_drifts: args.baseline.as_ref().and(drifts),
             exit_code: code,
+            telemetry: telemetry.as_ref(),
         });
         return report::write_stdout::<()>(report::Output::Text(&text), code);
     }
@@ -363,6 +424,8 @@ pub struct Diagnosis {
     pub preamble: String,
     /// The paths the run examined (`why` weighs a pass against the paths a text names).
     pub examined: crate::inventory::Examined,
+    /// Per-GPU telemetry when the health checks ran (also the `telemetry` JSON section).
+    pub telemetry: Option<report::telemetry::Telemetry>,
 }
 
 /// Runs the selected checks on one shared inventory (each tool is asked once per run). The
@@ -411,6 +474,11 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         "environment",
         crate::fleet::baseline::environment(&host.env),
     ));
+    // Per-GPU telemetry from what the health and kernel-log checks read (issue 26, item 5).
+    let telemetry = crate::inventory::telemetry::of(&inv);
+    if let Some(t) = &telemetry {
+        sections.push(("telemetry", serde_json::json!(t)));
+    }
     // On another root, which programs ran (issue 25, item 3; docs/json.md).
     if !host.fs.is_own_machine() {
         sections.push(("programs_run", programs_run_json(host)));
@@ -441,6 +509,7 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         sections,
         preamble,
         examined: inv.examined(),
+        telemetry,
     }
 }
 

@@ -267,6 +267,12 @@ pub enum Command {
         /// its temp dir, and only when named here).
         #[arg(long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Also keep the evidence: write DIR (new or empty), or FILE.tar.gz (new), with the
+        /// --json and human reports, this report, the kernel log, the GPUs' sysfs files and the
+        /// output of lspci, rocminfo and amd-smi when installed, and a manifest.json (each file's
+        /// source, sha256, what was left out and why); redacted like the report.
+        #[arg(long, value_name = "DIR|FILE.tar.gz")]
+        bundle: Option<PathBuf>,
     },
     /// Check packs: `lint FILE...` validates pack files (exit 0 all valid, 1 a file has
     /// errors, 2 usage error); errors are `file:line:column: message`.

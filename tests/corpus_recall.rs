@@ -4,22 +4,144 @@
 //! adds is tested in tests/why_cli.rs. Prints recall and precision per file and in all, and
 //! fails below the bar; every symptom that names a cause must be shown by at least one real
 //! case (no symptom is written for a text nobody pasted).
+//!
+//! The corpus is split in two parts (issue 28, item 6): a held-out part, fixed by a hash of each
+//! case's thread link, that no rule may be written or tuned against, and the tuning part (the
+//! rest). The cases that existed when the split was fixed were all seen while the rules were
+//! written: their ids are frozen in `tests/corpus/seen-before-split.txt` and they count in the
+//! tuning part whatever their hash. Figures are printed for both parts, each with its own floor.
 
 use rocm_doctor::packs::{causes, sources, why};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The share of all cases whose confirmed cause must come first from the text alone (a floor
-/// against regressions at the value reached: 148 of 166; issue 19's goal was 90%). It was 150 of
+/// The held-out part's floors, at the values measured once both new files were in (30 held-out
+/// cases, 24 of them confirmed: 9 recognised, 5 with the confirmed cause first; when the split was
+/// fixed, 13 cases gave 0.077 / 0.23): a guard against regressions only, and honestly so. They
+/// are far below issue 28's goal for this part (85% of cases recognised, 70% with the confirmed
+/// cause first), which no rule written so far comes near: `why` has no rule yet for WSL, DKMS
+/// builds, package conflicts, unsupported distributions or most library messages. Raise them as
+/// rules that generalise land; never lower them to admit a case.
+const HELD_OUT_MIN_RECALL: f64 = 0.166;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.30;
+
+/// The share of cases held out: those whose link hashes to a bucket below this (of 100).
+const HELD_OUT_BUCKETS: u64 = 30;
+
+/// FNV-1a, 64 bits (the offset basis and prime of Fowler, Noll and Vo's published parameters,
+/// http://www.isthe.com/chongo/tech/comp/fnv/): small, fixed and the same on every machine, so a
+/// case's part never depends on the toolchain (std's `DefaultHasher` may change between
+/// releases).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// A thread link as the split hashes it: without its `#fragment` and trailing slashes,
+/// lowercased (two spellings of one thread land in one part).
+fn normalised_link(source: &str) -> String {
+    let s = source.split('#').next().unwrap_or("");
+    s.trim_end_matches('/').to_lowercase()
+}
+
+/// The bucket (0..100) of a thread link.
+fn bucket(source: &str) -> u64 {
+    fnv1a64(normalised_link(source).as_bytes()) % 100
+}
+
+/// The ids frozen in the tuning part (`tests/corpus/seen-before-split.txt`; `#` starts a
+/// comment line).
+fn seen_before_split() -> std::collections::BTreeSet<String> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/seen-before-split.txt");
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// Whether a case is held out: never one seen before the split, otherwise by its link's hash.
+fn held_out(c: &Case, seen: &std::collections::BTreeSet<String>) -> bool {
+    !seen.contains(&c.id) && bucket(&c.source) < HELD_OUT_BUCKETS
+}
+
+/// The repository or tracker a link belongs to (`host/owner/name`).
+fn repository(source: &str) -> String {
+    let s = normalised_link(source);
+    let s = s.trim_start_matches("https://");
+    s.split('/').take(3).collect::<Vec<_>>().join("/")
+}
+
+/// The kind of a cause: the part of its id before the first `-` (`gpu`, `codeobj`, `lib`, ...).
+fn kind(cause: &str) -> &str {
+    cause.split('-').next().unwrap_or(cause)
+}
+
+#[test]
+fn the_split_hash_is_fixed() {
+    // FNV-1a 64's published test vectors: the empty string and "a".
+    assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    // One link, however spelt, lands in one bucket, and that bucket never moves.
+    let link = "https://github.com/ollama/ollama/issues/4512";
+    assert_eq!(bucket(link), BUCKET_OF_OLLAMA_4512);
+    assert_eq!(
+        bucket("https://GitHub.com/ollama/ollama/issues/4512/#issuecomment-1"),
+        BUCKET_OF_OLLAMA_4512
+    );
+    assert_eq!(
+        repository("https://github.com/ROCm/TheRock/issues/1#x"),
+        "github.com/rocm/therock"
+    );
+}
+
+/// The bucket of `https://github.com/ollama/ollama/issues/4512`, computed once outside this code
+/// (an independent FNV-1a written in Python); if it changes, every case's part has changed.
+const BUCKET_OF_OLLAMA_4512: u64 = 54;
+
+#[test]
+fn the_frozen_ids_are_cases() {
+    let ids: std::collections::BTreeSet<String> = corpus()
+        .into_iter()
+        .flat_map(|(_, cs)| cs.into_iter().map(|c| c.id))
+        .collect();
+    let seen = seen_before_split();
+    assert_eq!(seen.len(), 166, "the list was fixed with 166 ids");
+    let gone: Vec<&String> = seen.difference(&ids).collect();
+    assert!(gone.is_empty(), "frozen ids that are no case: {gone:?}");
+}
+
+/// The floors of the whole tuning part (the frozen cases and the new cases whose link hashes
+/// outside the held-out buckets), at the values measured with both new files (`field-platform`,
+/// `field-libs`): 228 cases, 153 with the cause first (of 181 recognised), 162 decidable. When the
+/// split was fixed (204 cases, before `field-libs.toml`) they were 0.730 / 0.886 / 0.759; the 24
+/// cases of `field-libs.toml` that hash into this part are mostly not answered yet (no rule was
+/// written for them), which lowered all three. The floors below them (`MIN_RECALL`,
+/// `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for the 166 cases frozen in the
+/// tuning part, whose figures the new cases do not move. A new case that lands in the tuning part
+/// and is not yet answered lowers these figures: say so when lowering them.
+const TUNING_MIN_RECALL: f64 = 0.671;
+const TUNING_MIN_PRECISION: f64 = 0.845;
+const TUNING_MIN_DECIDABLE: f64 = 0.710;
+
+/// The share of the cases seen before the split (all the corpus had until then) whose confirmed
+/// cause must come first from the text alone (a floor against regressions at the value reached:
+/// 148 of 166; issue 19's goal was 90%). It was 150 of
 /// 165 until issue 28 made three cases say what their threads say: TheRock#1258 now carries the
 /// thread's own text (its traceback came from a sibling pull request, now a case of its own),
 /// nixpkgs#207109's fix that worked was a kernel update, and ollama#11555's reporter says it works
 /// (harmless); `why` does not yet answer any of the three.
 const MIN_RECALL: f64 = 0.891;
-/// The share of recognised cases whose first answer must be the confirmed cause.
+/// The share of those cases, recognised, whose first answer must be the confirmed cause.
 const MIN_PRECISION: f64 = 0.90;
-/// The share of all cases answered right once the machine is asked: the cause first, or, when
+/// The share of those cases answered right once the machine is asked: the cause first, or, when
 /// the case says only the machine can tell (`machine_dependent`), among the candidates whose
 /// checks `why` runs (the machine then confirms one of them). At the value reached, 154 of 166
 /// (156 of 165 before the three relabels above).
@@ -172,9 +294,20 @@ struct Outcome {
 #[test]
 fn recall_and_precision_over_the_corpus() {
     let set = sources::built_in();
+    let seen = seen_before_split();
     let mut per_file: BTreeMap<String, Tally> = BTreeMap::new();
-    // The cases whose cause somebody confirmed (`confirmed` is not `likely`).
-    let mut confirmed = Tally::default();
+    // The two parts of the split, and the cases whose cause somebody confirmed (`confirmed` is
+    // not `likely`) in each.
+    let mut tuning = Tally::default();
+    let mut frozen = Tally::default();
+    let mut held = Tally::default();
+    let mut tuning_confirmed = Tally::default();
+    let mut held_confirmed = Tally::default();
+    // The make-up of each part: repositories, cases by file and by cause kind.
+    let mut repos: [BTreeMap<String, usize>; 2] = Default::default();
+    let mut by_file: [BTreeMap<String, usize>; 2] = Default::default();
+    let mut by_kind: [BTreeMap<String, usize>; 2] = Default::default();
+    let mut held_misses: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut wrong = Vec::new();
     let mut shown_by: BTreeMap<String, usize> = BTreeMap::new();
@@ -198,19 +331,45 @@ fn recall_and_precision_over_the_corpus() {
                 decidable: first || (c.machine_dependent && anywhere),
             };
             t.add(&o);
-            if c.confirmed != "likely" {
-                confirmed.add(&o);
+            let out = held_out(c, &seen);
+            let part = usize::from(out);
+            if out { &mut held } else { &mut tuning }.add(&o);
+            if seen.contains(&c.id) {
+                frozen.add(&o);
             }
+            if c.confirmed != "likely" {
+                if out {
+                    &mut held_confirmed
+                } else {
+                    &mut tuning_confirmed
+                }
+                .add(&o);
+            }
+            *repos[part].entry(repository(&c.source)).or_default() += 1;
+            *by_file[part].entry(file.clone()).or_default() += 1;
+            *by_kind[part].entry(kind(&c.cause).to_string()).or_default() += 1;
+            let tag = if out { " [held out]" } else { "" };
             if hits.is_empty() {
-                misses.push(format!("{file}: {} ({})", c.id, c.cause));
+                misses.push(format!("{file}: {} ({}){tag}", c.id, c.cause));
             } else if !first {
                 wrong.push(format!(
-                    "{file}: {} ({}): first {} [{}]",
+                    "{file}: {} ({}): first {} [{}]{tag}",
                     c.id,
                     c.cause,
                     hits[0].symptom.id,
                     classes.join(", ")
                 ));
+            }
+            if out && !first {
+                let how = if hits.is_empty() {
+                    "not recognised".to_string()
+                } else {
+                    format!("first {}", hits[0].symptom.id)
+                };
+                held_misses
+                    .entry(kind(&c.cause).to_string())
+                    .or_default()
+                    .push(format!("{} ({}): {how}", c.id, c.cause));
             }
         }
     }
@@ -225,17 +384,48 @@ fn recall_and_precision_over_the_corpus() {
         all.decidable += t.decidable;
     }
     all.row("all");
-    confirmed.row("confirmed (not likely)");
-    let (recall, precision, decidable) = all.rates();
-    for (name, t) in [("all cases", &all), ("confirmed cases", &confirmed)] {
+    tuning.row("tuning part");
+    frozen.row("seen before the split");
+    tuning_confirmed.row("tuning, confirmed");
+    held.row("held-out part");
+    held_confirmed.row("held-out, confirmed");
+    for (name, t) in [
+        ("tuning part", &tuning),
+        ("seen before the split", &frozen),
+        ("tuning part, confirmed cases", &tuning_confirmed),
+        ("held-out part", &held),
+        ("held-out part, confirmed cases", &held_confirmed),
+    ] {
         let (r, p, d) = t.rates();
         println!(
             "{name}: recall (cause first / cases) {:.1}%, precision (cause first / recognised) \
-             {:.1}%, decidable with the machine {:.1}%",
+             {:.1}%, decidable with the machine {:.1}%, recognised {:.1}%",
             r * 100.0,
             p * 100.0,
-            d * 100.0
+            d * 100.0,
+            t.recognised as f64 * 100.0 / t.cases.max(1) as f64
         );
+    }
+    for (i, name) in ["tuning", "held-out"].iter().enumerate() {
+        let list = |m: &BTreeMap<String, usize>| {
+            m.iter()
+                .map(|(k, n)| format!("{k} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        println!(
+            "make-up of the {name} part: {} cases from {} repositories; by file: {}; by cause kind: {}",
+            by_file[i].values().sum::<usize>(),
+            repos[i].len(),
+            list(&by_file[i]),
+            list(&by_kind[i])
+        );
+    }
+    for (k, list) in &held_misses {
+        println!("held-out misses, {k} ({}):", list.len());
+        for m in list {
+            println!("    {m}");
+        }
     }
     for m in &misses {
         println!("not recognised: {m}");
@@ -253,14 +443,38 @@ fn recall_and_precision_over_the_corpus() {
         unshown.is_empty(),
         "symptoms no real case shows: {unshown:?}"
     );
+    let (recall, precision, decidable) = frozen.rates();
     assert!(
         recall >= MIN_RECALL && precision >= MIN_PRECISION && decidable >= MIN_DECIDABLE,
-        "recall {:.1}% / precision {:.1}% / decidable {:.1}% below the bar ({:.0}% / {:.0}% / {:.0}%)",
+        "cases seen before the split: recall {:.1}% / precision {:.1}% / decidable {:.1}% below the bar ({:.1}% / {:.0}% / {:.1}%)",
         recall * 100.0,
         precision * 100.0,
         decidable * 100.0,
         MIN_RECALL * 100.0,
         MIN_PRECISION * 100.0,
         MIN_DECIDABLE * 100.0
+    );
+    let (recall, precision, decidable) = tuning.rates();
+    assert!(
+        recall >= TUNING_MIN_RECALL
+            && precision >= TUNING_MIN_PRECISION
+            && decidable >= TUNING_MIN_DECIDABLE,
+        "tuning part: recall {:.1}% / precision {:.1}% / decidable {:.1}% below the bar ({:.1}% / {:.1}% / {:.1}%)",
+        recall * 100.0,
+        precision * 100.0,
+        decidable * 100.0,
+        TUNING_MIN_RECALL * 100.0,
+        TUNING_MIN_PRECISION * 100.0,
+        TUNING_MIN_DECIDABLE * 100.0
+    );
+    let (recall, _, _) = held.rates();
+    let recognised = held.recognised as f64 / held.cases.max(1) as f64;
+    assert!(
+        recall >= HELD_OUT_MIN_RECALL && recognised >= HELD_OUT_MIN_RECOGNISED,
+        "held-out part: cause first {:.1}% / recognised {:.1}% below the floor ({:.1}% / {:.1}%)",
+        recall * 100.0,
+        recognised * 100.0,
+        HELD_OUT_MIN_RECALL * 100.0,
+        HELD_OUT_MIN_RECOGNISED * 100.0
     );
 }

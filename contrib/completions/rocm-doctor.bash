@@ -906,13 +906,17 @@ _rocm__doctor() {
             return 0
             ;;
         rocm__subcmd__doctor__subcmd__report)
-            opts="-v -h --no-redact --output --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
+            opts="-v -h --no-redact --output --bundle --json --verbose --color --isa --sysroot --host-root --run-root-programs --checks --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bundle)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -145,6 +145,7 @@ complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -s v -l ver
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -l run-root-programs -d 'Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default: never executed, judged from their files. With this flag they are resolved inside DIR, run with a scrubbed environment (no tokens or keys) and, as root, after chroot into DIR; the report lists them (programs_run). Run only roots you trust (docs/security.md)'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand why" -s h -l help -d 'Print help'
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l output -d 'Write the report to FILE instead of stdout (the only file the doctor writes outside its temp dir, and only when named here)' -r -F
+complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l bundle -d 'Also keep the evidence: write DIR (new or empty), or FILE.tar.gz (new), with the --json and human reports, this report, the kernel log, the GPUs\' sysfs files and the output of lspci, rocminfo and amd-smi when installed, and a manifest.json (each file\'s source, sha256, what was left out and why); redacted like the report' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_using_subcommand report" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"

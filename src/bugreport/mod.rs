@@ -6,6 +6,7 @@
 //! `--sysroot`, `--profile`, `--isa`, `--only`/`--skip` apply as for the default run) and reads
 //! the rest through the `Host`; `redact.rs` and `render.rs` are pure.
 
+pub mod bundle;
 pub mod redact;
 pub mod render;
 
@@ -26,6 +27,17 @@ pub struct Options<'a> {
     pub output: Option<&'a Path>,
     /// The command line as typed (`argv`), shown at the end of the report.
     pub argv: Vec<String>,
+    /// `--bundle DIR|FILE.tar.gz`: the evidence bundle, with the run's other documents.
+    pub bundle: Option<BundleRequest>,
+}
+
+/// What `--bundle` adds to the report: where, and the documents of the same run that only the
+/// caller can render (the `--json` document and the human report).
+#[derive(Debug, Clone)]
+pub struct BundleRequest {
+    pub target: bundle::Target,
+    pub json: Value,
+    pub human: String,
 }
 
 /// Writes the report of a default run's findings and sections; exit 0 when written (the
@@ -36,7 +48,9 @@ pub fn run(
     sections: &[(&'static str, Value)],
     opts: &Options<'_>,
 ) -> i32 {
-    let mut report = gather(host, findings, sections, &opts.argv);
+    // Read once: the report's kernel lines and the bundle's log come from the same read.
+    let log = crate::kernlog::read(host);
+    let mut report = gather_with_log(host, findings, sections, &opts.argv, &log);
     let red = if opts.redact {
         redactor(host)
     } else {
@@ -46,6 +60,9 @@ pub fn run(
     // Control characters are shown, in the file as on the terminal (`report::escape`).
     let md = render::render(&report);
     let md = crate::report::escape::visible(&md);
+    if let Some(req) = &opts.bundle {
+        return write_bundle(host, &red, req, &md, &log, opts.output);
+    }
     match opts.output {
         Some(path) => match std::fs::write(path, md.as_bytes()) {
             Ok(()) => exit::OK,
@@ -58,6 +75,48 @@ pub fn run(
     }
 }
 
+/// `--bundle`: collects and writes the bundle (and the Markdown to `--output` when named);
+/// says on stdout where it went and how much was left out. Exit 0 when written, 2 when not.
+fn write_bundle(
+    host: &Host,
+    red: &Redactor,
+    req: &BundleRequest,
+    md: &str,
+    log: &KernelLogRead,
+    output: Option<&Path>,
+) -> i32 {
+    let docs = bundle::Documents {
+        json: &req.json,
+        human: &req.human,
+        markdown: md,
+        kernel_log: log,
+    };
+    let b = bundle::collect(host, red, &docs);
+    let shown = match &req.target {
+        bundle::Target::Dir(p) | bundle::Target::TarGz(p) => p.display().to_string(),
+    };
+    if let Err(e) = bundle::write(&b, &req.target) {
+        eprintln!("rocm-doctor: cannot write the bundle: {e}");
+        return exit::USAGE_OR_INTERNAL;
+    }
+    if let Some(path) = output {
+        if let Err(e) = std::fs::write(path, md.as_bytes()) {
+            eprintln!("rocm-doctor: cannot write {}: {e}", path.display());
+            return exit::USAGE_OR_INTERNAL;
+        }
+    }
+    let line = format!(
+        "bundle written to {shown}: {} files, {} items left out (see {})\n",
+        b.manifest.files.len() + 1,
+        b.manifest.left_out.len(),
+        bundle::MANIFEST
+    );
+    crate::report::write_stdout::<()>(
+        crate::report::Output::Text(&crate::report::escape::visible(&line)),
+        exit::OK,
+    )
+}
+
 /// The report's data, before redaction.
 pub fn gather(
     host: &Host,
@@ -65,25 +124,35 @@ pub fn gather(
     sections: &[(&'static str, Value)],
     argv: &[String],
 ) -> Report {
+    gather_with_log(host, findings, sections, argv, &crate::kernlog::read(host))
+}
+
+/// What reading this boot's kernel log gave.
+pub type KernelLogRead = Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>;
+
+fn gather_with_log(
+    host: &Host,
+    findings: Vec<crate::report::Finding>,
+    sections: &[(&'static str, Value)],
+    argv: &[String],
+    log: &KernelLogRead,
+) -> Report {
     let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
     Report {
         findings,
         versions: versions(host, section("inventory")),
         gpus: section("agents").map_or(Gpus::NotExamined, gpus),
         env: relevant_env(host),
-        kernel_lines: kernel_lines(host),
+        kernel_lines: log.as_ref().map(kernel_lines_of).unwrap_or_default(),
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         command_line: shell_join(argv),
         redacted: false,
     }
 }
 
-/// The amdgpu/KFD lines of this boot's kernel log (`kernlog`, through the `Host`, so
-/// `--sysroot` fixtures work), for the "Kernel log" section; none when it cannot be read.
-pub fn kernel_lines(host: &Host) -> Vec<String> {
-    let Ok(log) = crate::kernlog::read(host) else {
-        return Vec::new();
-    };
+/// The amdgpu/KFD lines of this boot's kernel log (read by `kernlog` through the `Host`, so
+/// `--sysroot` fixtures work), for the "Kernel log" section.
+pub fn kernel_lines_of(log: &crate::kernlog::KernelLog) -> Vec<String> {
     let mut out = Vec::new();
     for (i, e) in crate::kernlog::amdgpu_events(&log.lines) {
         out.push(log.lines[i].text.clone());

@@ -348,8 +348,8 @@ fn environment(env: &[(String, String)]) -> String {
 }
 
 /// HOOK (kernel log): the "Kernel log" section for amdgpu/KFD kernel lines (dmesg,
-/// `journalctl -k`, kern.log), given already filtered; empty input gives no section. The
-/// reader that finds those lines is not written yet: `bugreport::kernel_lines` returns none.
+/// `journalctl -k`, kern.log), given already filtered (`bugreport::kernel_lines_of`); empty
+/// input gives no section.
 /// Long logs keep their first and last lines (the driver's initialisation and the latest
 /// errors), with a marker between.
 pub fn kernel_log_section(lines: &[String]) -> String {

@@ -12,6 +12,7 @@ pub mod libraries;
 pub mod python;
 pub mod roots;
 pub mod targets;
+pub mod telemetry;
 pub mod versions;
 
 use crate::config::Config;

@@ -8,6 +8,7 @@ pub mod json;
 pub mod npd;
 pub mod progress;
 pub mod prometheus;
+pub mod telemetry;
 
 pub use action::Action;
 use serde::{Deserialize, Serialize};

@@ -15,7 +15,18 @@
 //! 1 for the check's worst status in this run and 0 for the others, so
 //! `rocm_doctor_check_status{status="fail"} == 1` selects the failing checks and a series
 //! never disappears when the verdict changes.
+//!
+//! Per-GPU telemetry (issue 26, item 5; [`super::telemetry`]) follows the naming practice of
+//! prometheus.io/docs/practices/naming and node_exporter: a `rocm_doctor_gpu_` prefix, base
+//! units in the name (`_celsius` as node_exporter's hwmon collector, `_transfers_per_second`
+//! and `_width` as its pcidevice collector's `node_pcidevice_current_link_transfers_per_second`),
+//! `_total` on counters (`# TYPE ... counter`: the RAS, AER, replay and reset counts only grow
+//! until the driver is reloaded or the node reboots, which Prometheus' `rate()` treats as a
+//! counter reset), and an `_info` gauge of value 1 carrying the labels that describe a GPU.
+//! Every GPU series carries `pci`, `model` (PCI `vendor:device`) and `gfx` (empty when
+//! unknown); label values are escaped, the product name being text from the board's EEPROM.
 
+use super::telemetry::{GpuTelemetry, Telemetry};
 use super::{Action, Finding, Status};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -42,6 +53,8 @@ pub struct Run<'a> {
     /// (the metric is left out; `fleet.baseline` is `error`).
     pub baseline_drifts: Option<usize>,
     pub exit_code: i32,
+    /// Per-GPU telemetry, when the health checks ran (the `telemetry` section of `--json`).
+    pub telemetry: Option<&'a Telemetry>,
 }
 
 /// A label value, escaped (the exposition format escapes `\\`, `"` and line feed). Other
@@ -72,8 +85,11 @@ struct Out(String);
 
 impl Out {
     fn family(&mut self, name: &str, help: &str) {
+        self.family_of(name, help, "gauge");
+    }
+    fn family_of(&mut self, name: &str, help: &str, kind: &str) {
         let _ = writeln!(self.0, "# HELP {name} {}", escape_help(help));
-        let _ = writeln!(self.0, "# TYPE {name} gauge");
+        let _ = writeln!(self.0, "# TYPE {name} {kind}");
     }
     fn sample(&mut self, name: &str, labels: &[(&str, &str)], value: f64) {
         self.0.push_str(name);
@@ -202,7 +218,221 @@ pub fn render(r: &Run<'_>) -> String {
         );
         o.sample("rocm_doctor_baseline_drifts", &[], n as f64);
     }
+    if let Some(t) = r.telemetry {
+        gpu_families(&mut o, t);
+    }
     o.0
+}
+
+/// One metric family of the telemetry: its samples are gathered over every GPU first, so that
+/// they are contiguous and the family is left out when no GPU has a value.
+struct Family {
+    name: &'static str,
+    help: &'static str,
+    kind: &'static str,
+    samples: Vec<(Vec<(&'static str, String)>, f64)>,
+}
+
+impl Family {
+    fn gauge(name: &'static str, help: &'static str) -> Self {
+        Family {
+            name,
+            help,
+            kind: "gauge",
+            samples: Vec::new(),
+        }
+    }
+    fn counter(name: &'static str, help: &'static str) -> Self {
+        Family {
+            kind: "counter",
+            ..Self::gauge(name, help)
+        }
+    }
+    /// A sample of GPU `g` with the extra labels `more`; nothing when `v` is None.
+    fn add(&mut self, g: &GpuTelemetry, more: &[(&'static str, &str)], v: Option<f64>) {
+        let Some(v) = v else { return };
+        let mut labels = gpu_labels(g);
+        labels.extend(more.iter().map(|(k, v)| (*k, v.to_string())));
+        self.samples.push((labels, v));
+    }
+    fn write(self, o: &mut Out) {
+        if self.samples.is_empty() {
+            return;
+        }
+        o.family_of(self.name, self.help, self.kind);
+        for (labels, v) in &self.samples {
+            let l: Vec<(&str, &str)> = labels.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            o.sample(self.name, &l, *v);
+        }
+    }
+}
+
+/// The labels every GPU series carries.
+fn gpu_labels(g: &GpuTelemetry) -> Vec<(&'static str, String)> {
+    vec![
+        ("pci", g.pci.clone()),
+        ("model", g.model.clone().unwrap_or_default()),
+        ("gfx", g.gfx.clone().unwrap_or_default()),
+    ]
+}
+
+fn num(v: Option<u64>) -> Option<f64> {
+    v.map(|n| n as f64)
+}
+
+/// The per-GPU families, in a fixed order.
+fn gpu_families(o: &mut Out, t: &Telemetry) {
+    let mut info = Family::gauge(
+        "rocm_doctor_gpu_info",
+        "An amdgpu GPU the health checks read; always 1. product: the board's FRU product name, card: its DRM card.",
+    );
+    let mut ras = Family::counter(
+        "rocm_doctor_gpu_ras_errors_total",
+        "RAS error counts since the driver was loaded, per block (ras/<block>_err_count or ras/aca_<block>) and type (correctable, uncorrectable, deferred).",
+    );
+    let mut pages = Family::gauge(
+        "rocm_doctor_gpu_retired_pages",
+        "VRAM pages in ras/gpu_vram_bad_pages by state: retired (R), pending (P), failed (F: could not be retired).",
+    );
+    let mut threshold = Family::gauge(
+        "rocm_doctor_gpu_bad_page_threshold",
+        "Retired pages at which the driver acts (amdgpu.bad_page_threshold applied to this GPU), when it can be known outside debugfs.",
+    );
+    let mut cur_speed = Family::gauge(
+        "rocm_doctor_gpu_pcie_current_link_transfers_per_second",
+        "Negotiated PCIe link speed where the GPU package meets the platform, in transfers per second (16.0 GT/s = 1.6e10).",
+    );
+    let mut max_speed = Family::gauge(
+        "rocm_doctor_gpu_pcie_max_link_transfers_per_second",
+        "Maximum speed of that PCIe link (the lower of its two ends), in transfers per second.",
+    );
+    let mut cur_width = Family::gauge(
+        "rocm_doctor_gpu_pcie_current_link_width",
+        "Negotiated width of that PCIe link, in lanes.",
+    );
+    let mut max_width = Family::gauge(
+        "rocm_doctor_gpu_pcie_max_link_width",
+        "Maximum width of that PCIe link (the lower of its two ends), in lanes.",
+    );
+    let mut aer = Family::counter(
+        "rocm_doctor_gpu_pcie_aer_errors_total",
+        "PCIe AER error messages since boot (TOTAL_ERR_* of aer_dev_correctable, aer_dev_nonfatal, aer_dev_fatal) of the GPU function and each port above it (port: its PCI address).",
+    );
+    let mut replays = Family::counter(
+        "rocm_doctor_gpu_pcie_replays_total",
+        "PCIe replays (NAKs sent and received) counted by amdgpu (pcie_replay_count).",
+    );
+    let mut m_replays = Family::counter(
+        "rocm_doctor_gpu_pcie_metrics_replays_total",
+        "PCIe replays accumulated by the GPU firmware (gpu_metrics pcie_replay_count_acc).",
+    );
+    let mut m_recov = Family::counter(
+        "rocm_doctor_gpu_pcie_recoveries_total",
+        "PCIe link entries into recovery accumulated by the GPU firmware (gpu_metrics pcie_l0_to_recov_count_acc).",
+    );
+    let mut naks = Family::counter(
+        "rocm_doctor_gpu_pcie_naks_total",
+        "PCIe NAKs sent and received accumulated by the GPU firmware (gpu_metrics pcie_nak_sent_count_acc, pcie_nak_rcvd_count_acc).",
+    );
+    let mut temp = Family::gauge(
+        "rocm_doctor_gpu_temp_celsius",
+        "GPU temperature by hwmon sensor (edge, junction, mem), in degrees Celsius.",
+    );
+    let mut crit = Family::gauge(
+        "rocm_doctor_gpu_temp_crit_celsius",
+        "Critical temperature limit of the sensor (hwmon temp*_crit), in degrees Celsius.",
+    );
+    let mut emergency = Family::gauge(
+        "rocm_doctor_gpu_temp_emergency_celsius",
+        "Emergency (shutdown) temperature limit of the sensor (hwmon temp*_emergency), in degrees Celsius.",
+    );
+    let mut throttlers = Family::gauge(
+        "rocm_doctor_gpu_throttlers_active",
+        "Throttlers set in the gpu_metrics sample (0 when none; left out when the sample has no throttle bitmap).",
+    );
+    let mut throttle = Family::gauge(
+        "rocm_doctor_gpu_throttle_active",
+        "A throttler set in the gpu_metrics sample, by name and kind (power, current, temperature, other); always 1 (whether a temperature bit is believed is judged by the thermal check, with the sample's temperatures).",
+    );
+    let mut resets = Family::counter(
+        "rocm_doctor_gpu_resets_total",
+        "GPU resets in the kernel log of this boot, by result (started, succeeded, failed); left out when the kernel log was not read.",
+    );
+    for g in &t.gpus {
+        info.add(
+            g,
+            &[
+                ("product", g.product.as_deref().unwrap_or("")),
+                ("card", g.card.as_deref().unwrap_or("")),
+            ],
+            Some(1.0),
+        );
+        for b in &g.ras {
+            for (ty, v) in [
+                ("correctable", b.correctable),
+                ("uncorrectable", b.uncorrectable),
+                ("deferred", b.deferred),
+            ] {
+                ras.add(g, &[("block", &b.block), ("type", ty)], num(v));
+            }
+        }
+        if let Some(b) = &g.bad_pages {
+            for (st, v) in [
+                ("retired", b.retired),
+                ("pending", b.pending),
+                ("failed", b.failed),
+            ] {
+                pages.add(g, &[("state", st)], num(Some(v)));
+            }
+            threshold.add(g, &[], num(b.threshold));
+        }
+        let p = &g.pcie;
+        let ts = |gts: Option<f64>| gts.map(|v| v * 1e9);
+        cur_speed.add(g, &[], ts(p.current_gts));
+        max_speed.add(g, &[], ts(p.max_gts));
+        cur_width.add(g, &[], p.current_width.map(f64::from));
+        max_width.add(g, &[], p.max_width.map(f64::from));
+        for a in &p.aer {
+            for (sev, v) in [
+                ("correctable", a.correctable),
+                ("nonfatal", a.nonfatal),
+                ("fatal", a.fatal),
+            ] {
+                aer.add(g, &[("port", &a.port), ("severity", sev)], num(v));
+            }
+        }
+        replays.add(g, &[], num(p.replays));
+        m_replays.add(g, &[], num(p.metrics_replays));
+        m_recov.add(g, &[], num(p.metrics_recoveries));
+        naks.add(g, &[("direction", "sent")], num(p.naks_sent));
+        naks.add(g, &[("direction", "received")], num(p.naks_received));
+        for s in &g.temperatures {
+            temp.add(g, &[("sensor", &s.sensor)], s.celsius);
+            crit.add(g, &[("sensor", &s.sensor)], s.crit_celsius);
+            emergency.add(g, &[("sensor", &s.sensor)], s.emergency_celsius);
+        }
+        if let Some(th) = &g.throttle {
+            throttlers.add(g, &[], Some(th.active.len() as f64));
+            for a in &th.active {
+                throttle.add(g, &[("throttler", &a.name), ("kind", &a.kind)], Some(1.0));
+            }
+        }
+        if let Some(r) = &g.resets {
+            for (res, v) in [
+                ("started", r.started),
+                ("succeeded", r.succeeded),
+                ("failed", r.failed),
+            ] {
+                resets.add(g, &[("result", res)], num(Some(v)));
+            }
+        }
+    }
+    for f in [
+        info, ras, pages, threshold, cur_speed, max_speed, cur_width, max_width, aer, replays,
+        m_replays, m_recov, naks, temp, crit, emergency, throttlers, throttle, resets,
+    ] {
+        f.write(o);
+    }
 }
 
 #[cfg(test)]
@@ -237,6 +467,7 @@ mod tests {
             hip_version: None,
             baseline_drifts: Some(0),
             exit_code: 0,
+            telemetry: None,
         });
         assert!(text.contains(
             "rocm_doctor_check_status{id=\"gpu.render\",category=\"gpu\",status=\"warn\"} 1\n"
@@ -249,6 +480,57 @@ mod tests {
         assert!(!text.contains("rocm_doctor_gpus"));
         assert!(text.contains("rocm_doctor_baseline_drifts 0\n"));
         assert!(text.ends_with('\n'));
+    }
+
+    #[test]
+    fn telemetry_families_counters_and_untrusted_labels() {
+        use crate::report::telemetry::*;
+        let g = GpuTelemetry {
+            pci: "0000:2b:00.0".into(),
+            model: Some("1002:740f".into()),
+            product: Some("x\"y\nz\x1b".into()),
+            ras: vec![RasBlock {
+                block: "umc".into(),
+                source: "err_count".into(),
+                accessible: true,
+                correctable: Some(4),
+                uncorrectable: Some(1),
+                deferred: None,
+            }],
+            pcie: Pcie {
+                current_gts: Some(16.0),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let t = Telemetry { gpus: vec![g] };
+        let text = render(&Run {
+            findings: &[],
+            duration_s: 0.1,
+            gpus: None,
+            version: "0.1.0",
+            rocm_version: None,
+            hip_version: None,
+            baseline_drifts: None,
+            exit_code: 0,
+            telemetry: Some(&t),
+        });
+        assert!(text.contains("# TYPE rocm_doctor_gpu_ras_errors_total counter\n"));
+        assert!(text.contains("# TYPE rocm_doctor_gpu_info gauge\n"));
+        assert!(text.contains(
+            "rocm_doctor_gpu_ras_errors_total{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\",block=\"umc\",type=\"uncorrectable\"} 1\n"
+        ));
+        // A count the kernel does not print is no series (not a zero).
+        assert!(!text.contains("type=\"deferred\""));
+        // GT/s in transfers per second, as a plain number.
+        assert!(text.contains(
+            "rocm_doctor_gpu_pcie_current_link_transfers_per_second{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\"} 16000000000\n"
+        ));
+        // The EEPROM's text, escaped: quote, line feed, ESC made visible.
+        assert!(text.contains("product=\"x\\\"y\\nz\\\\x1b\""), "{text}");
+        // Families without a sample are left out entirely.
+        assert!(!text.contains("rocm_doctor_gpu_temp_celsius"));
+        assert!(!text.contains("rocm_doctor_gpu_resets_total"));
     }
 
     #[test]
@@ -276,6 +558,7 @@ mod tests {
             hip_version: None,
             baseline_drifts: None,
             exit_code: 1,
+            telemetry: None,
         });
         assert!(text.contains(
             "rocm_doctor_check_action{id=\"health.ras\",action=\"drain-and-inspect\"} 1\n"
