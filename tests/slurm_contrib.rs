@@ -159,7 +159,9 @@ fn health_check_drains_resumes_and_leaves_others_alone() {
     // The script's own options, once.
     assert_eq!(
         b.lines("args"),
-        [format!("--json --profile runtime --boots 5 --deadline 36 {failing}")]
+        [format!(
+            "--json --profile runtime --boots 5 --deadline 36 {failing}"
+        )]
     );
     // Unchanged: no update, and said so.
     b.clear();
@@ -352,7 +354,9 @@ fn health_check_options_deadline_and_settings_file() {
     assert!(out.status.success());
     assert_eq!(
         b.lines("args"),
-        [format!("--json --profile runtime --boots 5 --deadline 8 {healthy}")],
+        [format!(
+            "--json --profile runtime --boots 5 --deadline 8 {healthy}"
+        )],
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -364,7 +368,9 @@ fn health_check_options_deadline_and_settings_file() {
     b.run(HC, &failing, &[NODE]);
     assert_eq!(
         b.lines("args"),
-        [format!("--json --profile runtime --boots 5 --deadline 8 {failing}")]
+        [format!(
+            "--json --profile runtime --boots 5 --deadline 8 {failing}"
+        )]
     );
     // A settings file that is named but missing is logged, and the run goes on.
     b.set_state("IDLE|");
