@@ -561,3 +561,41 @@ fn a_sysroots_programs_are_not_run_without_run_root_programs() {
         "{lo}"
     );
 }
+
+#[test]
+fn earlier_boots_are_bundled_as_kernel_history_reads_them() {
+    // Four boots in kern.log, kern.log.1 and kern.log.2.gz (the fixture's SOURCE.md): the
+    // bundle carries the three earlier ones and the GPU's events per boot.
+    let t = tempfile::tempdir().unwrap();
+    let root = fixture("sysroots", "kernlog-history-recurring");
+    let out = t.path().join("b");
+    let (code, stdout, stderr) = bundle(&["--sysroot", root.to_str().unwrap()], &out, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let m = manifest(&out);
+    let e = entry(&m, "kernel/history.json");
+    assert!(
+        e["source"]["what"]
+            .as_str()
+            .unwrap()
+            .starts_with("the 3 earlier boot(s) read by kernel.history from "),
+        "{e}"
+    );
+    let h: Value =
+        serde_json::from_slice(&std::fs::read(out.join("kernel/history.json")).unwrap()).unwrap();
+    let offsets: Vec<i64> = h["earlier_boots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["offset"].as_i64().unwrap())
+        .collect();
+    assert_eq!(offsets, [-1, -2, -3], "{h:#}");
+    assert!(!h["gpus"].as_array().unwrap().is_empty(), "{h:#}");
+    // Without a kept history it is said, not silent.
+    let out2 = t.path().join("c");
+    let root2 = fixture("sysroots", "health-mi210-degraded");
+    let (code, _, _) = bundle(&["--sysroot", root2.to_str().unwrap()], &out2, &[]);
+    assert_eq!(code, 0);
+    assert!(left_out(&manifest(&out2))
+        .iter()
+        .any(|l| l.starts_with("kernel log of earlier boots: ")));
+}

@@ -456,7 +456,7 @@ fn slurm_real_cluster_health_check_and_prolog() {
     c.set(&[("ROCM_DOCTOR_ARGS", &healthy_args())]);
     at = c.wait_log(
         at,
-        &format!("healthy again: resuming {NODE} (was: rocm-doctor: gpu.driver)"),
+        &format!("healthy again: resuming {NODE} (was: rocm-doctor: fix-config: gpu.driver)"),
     );
     wait_for(
         "resumed",

@@ -474,7 +474,7 @@ fn kfd_topology(host: &Host, fx: &crate::gpu::fixture::Fixture, c: &mut Collecto
     }
 }
 
-/// The kernel log of this boot, and of earlier boots when a reader exists.
+/// The kernel log of this boot, and what happened in the earlier boots.
 fn kernel_logs(host: &Host, this_boot: &super::KernelLogRead, c: &mut Collector) {
     match this_boot {
         Ok(log) => {
@@ -488,29 +488,32 @@ fn kernel_logs(host: &Host, this_boot: &super::KernelLogRead, c: &mut Collector)
         }
         Err(e) => c.left_out("kernel log of this boot", &e.to_string()),
     }
-    for (label, log) in earlier_boots(host) {
-        let text = render_lines(&log.lines);
-        let source = Source::KernelLog {
-            boot: label.clone(),
-            source: c.r(&log.described),
-            notes: log.notes.iter().map(|n| c.r(n)).collect(),
-        };
-        c.add(
-            &format!("kernel/boot{label}.log"),
-            text.into_bytes(),
-            source,
-            false,
-        );
+    // Earlier boots, as `kernel.history` reads them (a persistent journal on this machine, the
+    // rotated kern.log files of any root): per boot and per GPU, the events counted. The
+    // history keeps the events, not the lines, so no text log of an earlier boot is written.
+    let history = crate::kernlog::history::read_history(host, EARLIER_BOOTS + 1);
+    match &history {
+        Ok(h) => {
+            let doc =
+                crate::kernlog::history::to_json(std::iter::empty(), &history, EARLIER_BOOTS + 1);
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
+            let source = Source::Generated {
+                what: format!(
+                    "the {} earlier boot(s) read by {} from {}",
+                    h.boots.len(),
+                    crate::checkdoc::CheckId::KernelHistory,
+                    c.r(&h.source)
+                ),
+            };
+            c.add("kernel/history.json", text.into_bytes(), source, false);
+        }
+        Err(e) => c.left_out("kernel log of earlier boots", &e.to_string()),
     }
 }
 
-/// The hook for the kernel logs of earlier boots (issue 26 item 2, history across boots):
-/// `(label, log)` with the label as `journalctl -b` names the boot (`-1`, `-2`, ...). There is
-/// no reader of earlier boots in `kernlog` yet, so none are bundled; when one lands, this
-/// returns its logs and they are written as `kernel/boot-1.log`, ... .
-fn earlier_boots(_host: &Host) -> Vec<(String, crate::kernlog::source::KernelLog)> {
-    Vec::new()
-}
+/// How many boots before this one the bundle asks the history for (the fleet default of
+/// `--boots`, 5 in all).
+const EARLIER_BOOTS: usize = 4;
 
 /// One line per record: `[seconds] message` when the record carries printk's time, else the
 /// wall-clock time as printed, else the message alone.
