@@ -543,7 +543,7 @@ pub mod tests {
         }
         let good = amdgpu_record(2, notify_cmc(), section_nonstandard(), 0, "0:1", 1);
         // Truncated: the record runs past the end.
-        let mut t = ring(&[good.clone()]);
+        let mut t = ring(std::slice::from_ref(&good));
         t.truncate(RING_HEADER + 200);
         let log = parse_cper_ring(&t);
         assert!(log.records.is_empty());
