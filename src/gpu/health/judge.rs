@@ -1419,4 +1419,66 @@ mod tests {
         assert_eq!(ps[0].severity, Severity::Info);
         assert!(ps[0].what.contains("PPT0"));
     }
+
+    /// A v1_8 sample with these link states, and `xgmi_num_links` when given.
+    fn links(states: [u16; 8], num_links: Option<Vec<u8>>) -> DeviceHealth {
+        let mut b = vec![0xffu8; 3872];
+        b[0..4].copy_from_slice(&[0x20, 0x0f, 1, 8]);
+        for (i, v) in states.iter().enumerate() {
+            b[264 + 2 * i..266 + 2 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        let mut d = dev("0000:05:00.0");
+        d.thermal = Some(Thermal {
+            metrics: Some(parse_gpu_metrics(&b).unwrap()),
+            ..Default::default()
+        });
+        d.xgmi_links.num_links = num_links;
+        d
+    }
+
+    /// Only the hive's topology can make a link that is down a failure: seven peers with one
+    /// link each and link 3 down fails naming it; the same states with an eighth slot unused,
+    /// or without a readable topology, are information; values the driver never writes are
+    /// said; all-ones slots are not links.
+    #[test]
+    fn an_xgmi_link_down_fails_only_against_the_hive_topology() {
+        const N: u16 = 0xffff;
+        let seven = Some(vec![0, 1, 1, 1, 1, 1, 1, 1]);
+        let ev = xgmi_link_events(&[links([1, 1, 1, 0, 1, 1, 1, N], seven.clone())]);
+        assert_eq!(ev.len(), 1, "{ev:#?}");
+        assert_eq!((ev[0].0.severity, ev[0].1), (Severity::Fail, "link-down"));
+        assert!(
+            ev[0]
+                .0
+                .what
+                .starts_with("XGMI link 3 down: 6 of the 7 link(s)"),
+            "{ev:#?}"
+        );
+        assert!(!ev[0].0.fix.is_empty());
+        // Seven up, the eighth reads 0: enough links, the inactive one is information.
+        let ev = xgmi_link_events(&[links([1, 1, 1, 1, 1, 1, 1, 0], seven.clone())]);
+        assert_eq!(
+            (ev[0].0.severity, ev[0].1),
+            (Severity::Info, "link-inactive")
+        );
+        // No topology: a link down cannot be judged.
+        let ev = xgmi_link_events(&[links([1, 0, N, N, N, N, N, N], None)]);
+        assert_eq!(
+            (ev[0].0.severity, ev[0].1),
+            (Severity::Info, "link-inactive")
+        );
+        assert!(ev[0].0.what.contains("not readable"));
+        // Fewer up than counted but none down (slots not filled): information.
+        let ev = xgmi_link_events(&[links([1, 1, N, N, N, N, N, N], seven)]);
+        assert_eq!((ev[0].0.severity, ev[0].1), (Severity::Info, "link-count"));
+        // A value the driver never writes.
+        let ev = xgmi_link_events(&[links([1, 7, N, N, N, N, N, N], Some(vec![0, 1]))]);
+        assert_eq!(ev.len(), 1, "{ev:#?}");
+        assert_eq!(ev[0].1, "link-unknown");
+        // Everything up, or no link at all: nothing.
+        assert!(xgmi_link_events(&[links([1, 1, N, N, N, N, N, N], Some(vec![0, 2]))]).is_empty());
+        assert!(xgmi_link_events(&[links([N; 8], None)]).is_empty());
+        // A v1_3 sample has no link states: nothing to judge.
+        assert!(xgmi_link_events(&[hotspot_bit(40, 0)]).is_empty());
+    }
 }
