@@ -68,6 +68,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// The site policy (thresholds, ignore rules, severity and action overrides; docs/fleet.md).
+    /// Default: /etc/rocm-doctor/policy.toml when it exists. Read only if trusted: as root,
+    /// root's file on a path only root may write.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+
     /// Which checks judge what: `build` never fails for missing GPUs, `runtime` requires one.
     #[arg(long, value_enum, default_value_t = Profile::Auto)]
     pub profile: Profile,
@@ -390,6 +396,8 @@ impl RunArgs {
             deadline: crate::config::seconds("deadline", a.deadline)?,
             strict: a.strict,
             asm,
+            policy: crate::policy::Policy::load(a.policy.as_deref())
+                .map_err(ConfigError::Policy)?,
         })
     }
 }

@@ -68,6 +68,8 @@ pub struct Config {
     /// `--asm-caps` and its flags (validated); `None` when the probe was not asked for. The
     /// `asm.*` checks run only when it is set (see `RunArgs::config` in src/cli.rs).
     pub asm: Option<AsmRequest>,
+    /// The site policy (`--policy`, /etc/rocm-doctor/policy.toml, or the defaults).
+    pub policy: crate::policy::Policy,
 }
 
 /// Which Tensile's probe to emulate (`--tensile-compat`).
@@ -119,6 +121,9 @@ pub enum ConfigError {
     /// A bad `--asm-caps` flag combination or `--expect` file (the message names the flag).
     #[error("{0}")]
     Asm(String),
+    /// The site policy cannot be used (the message names the file and the line).
+    #[error("{0}")]
+    Policy(String),
 }
 
 impl Config {
@@ -137,6 +142,7 @@ impl Config {
             deadline: Duration::from_secs(120),
             strict: false,
             asm: None,
+            policy: crate::policy::Policy::default(),
         }
     }
 }
