@@ -598,6 +598,11 @@ fn mi300x_v1_8_counters_xgmi_links_and_cper_records_are_read() {
         "{down:#?}"
     );
     assert!(down.evidence[1].contains("xgmi_num_links: 00 02 (the hive's topology: 2 link(s))"));
+    use rocm_doctor::report::Action;
+    assert_eq!(
+        (down.event, down.action),
+        ("link-down", Some(Action::RebootNode))
+    );
     assert!(
         !ps.iter()
             .any(|p| p.device == "0000:27:00.0" && p.what.contains("XGMI")),
@@ -609,6 +614,13 @@ fn mi300x_v1_8_counters_xgmi_links_and_cper_records_are_read() {
         bp.evidence[0].contains("FRU OAM1, bad-page threshold exceeded"),
         "{bp:#?}"
     );
+    assert_eq!(
+        (bp.event, bp.action),
+        ("bad-page-threshold", Some(Action::DrainAndInspect))
+    );
+    let fatal = find(&ps, "0000:05:00.0", "CPER: 1 fatal error record(s)");
+    assert_eq!((fatal.severity, fatal.event), (Severity::Warn, "fatal"));
+    assert_eq!(fatal.action, Some(Action::DrainAndInspect));
     let replay = find(&ps, "0000:05:00.0", "140 PCIe replays");
     assert!(replay
         .evidence

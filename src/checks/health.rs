@@ -166,39 +166,20 @@ fn pcie_errors(ctx: &Ctx) -> Vec<Finding> {
     )
 }
 
-/// [`report`] for judgements that name their event inside the check (issue 26, item 1): the
-/// finding at the same position as each problem carries it.
-fn report_events(ctx: &Ctx, events: Vec<(Problem, &'static str)>, judged: &str) -> Vec<Finding> {
-    let names: Vec<&'static str> = events.iter().map(|(_, e)| *e).collect();
-    let mut out = report(ctx, events.into_iter().map(|(p, _)| p).collect(), judged);
-    // `report` puts one pass first when nothing is wrong; the others follow the problems.
-    let skip = out.len() - names.len();
-    for (f, e) in out.iter_mut().skip(skip).zip(names) {
-        *f = tag(std::mem::replace(f, Finding::pass(String::new())), e);
-    }
-    out
-}
-
-/// Names the event of a finding (the repair-action API of issue 26 item 1 lands separately).
-fn tag(f: Finding, event: &'static str) -> Finding {
-    let _ = event;
-    f
-}
-
 fn xgmi_links(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
-    report_events(
+    report(
         ctx,
-        judge::xgmi_link_events(&h.devices),
+        judge::xgmi_link_problems(&h.devices),
         "every XGMI link the hive's topology counts is up (or no per-link state: gpu_metrics before v1_7)",
     )
 }
 
 fn cper(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
-    report_events(
+    report(
         ctx,
-        judge::cper_events(&h.devices),
+        judge::cper_problems(&h.devices),
         "no fatal, uncorrected or bad-page-threshold CPER records (or none readable: debugfs, root, Linux 6.15+)",
     )
 }

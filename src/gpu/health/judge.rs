@@ -894,26 +894,25 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
 /// readable, or while enough links are up, is information (`link-inactive`: on a platform
 /// that wires fewer than eight links, unused slots may read 0); values the driver never
 /// writes are information; an unreadable `xgmi_num_links` is "could not read".
-pub fn xgmi_link_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
+pub fn xgmi_link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
     use super::parse::XgmiLinkState;
     let mut out = Vec::new();
     for d in devs {
         let xl = &d.xgmi_links;
         if !xl.unreadable.is_empty() {
-            out.push((
-                Problem {
-                    device: d.pci.clone(),
-                    what: "could not read the hive's XGMI link counts".into(),
-                    evidence: xl
-                        .unreadable
-                        .iter()
-                        .map(|i| format!("{}: {}", i.path, i.error))
-                        .collect(),
-                    fix: "Read again as root, or after a reset completes.".into(),
-                    severity: Severity::Info,
-                },
-                "unreadable",
-            ));
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: "could not read the hive's XGMI link counts".into(),
+                evidence: xl
+                    .unreadable
+                    .iter()
+                    .map(|i| format!("{}: {}", i.path, i.error))
+                    .collect(),
+                fix: "Read again as root, or after a reset completes.".into(),
+                event: "unreadable",
+                action: None,
+                severity: Severity::Info,
+            });
         }
         let Some(m) = d.thermal.as_ref().and_then(|t| t.metrics.as_ref()) else {
             continue;
@@ -975,8 +974,7 @@ pub fn xgmi_link_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
             ));
         }
         match expected {
-            Some(e) if (up.len() as u32) < e && !down.is_empty() => out.push((
-                Problem {
+            Some(e) if (up.len() as u32) < e && !down.is_empty() => out.push(Problem {
                     device: d.pci.clone(),
                     what: format!(
                         "XGMI {} down: {} of the {e} link(s) the hive's topology counts are up",
@@ -985,12 +983,15 @@ pub fn xgmi_link_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
                     ),
                     evidence,
                     fix: "A link that does not train leaves the hive's collectives to route around it or hang. A GPU reset cannot retrain one link alone: amdgpu resets every GPU of the hive together (amdgpu_device_gpu_recover walks hive->device_list), so drain the node and reboot it; if the link is down again after the reboot, reseat or replace the XGMI bridge/baseboard (hardware inspection).".into(),
+                    event: "link-down",
+                    // The driver retrains XGMI links only by resetting the whole hive
+                    // (amdgpu_device_gpu_recover resets every device of hive->device_list),
+                    // which on a node in use is a reboot; a link still down after it is
+                    // hardware (health.xgmi-links doc).
+                    action: Some(Action::RebootNode),
                     severity: Severity::Fail,
-                },
-                "link-down",
-            )),
-            Some(e) if (up.len() as u32) < e => out.push((
-                Problem {
+                }),
+            Some(e) if (up.len() as u32) < e => out.push(Problem {
                     device: d.pci.clone(),
                     what: format!(
                         "XGMI: {} link(s) up, the hive's topology counts {e}, none reported down",
@@ -998,12 +999,11 @@ pub fn xgmi_link_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
                     ),
                     evidence,
                     fix: String::new(),
+                    event: "link-count",
+                    action: None,
                     severity: Severity::Info,
-                },
-                "link-count",
-            )),
-            _ if !down.is_empty() => out.push((
-                Problem {
+                }),
+            _ if !down.is_empty() => out.push(Problem {
                     device: d.pci.clone(),
                     what: format!(
                         "XGMI {} inactive ({} up){}",
@@ -1017,36 +1017,31 @@ pub fn xgmi_link_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
                     ),
                     evidence,
                     fix: String::new(),
+                    event: "link-inactive",
+                    action: None,
                     severity: Severity::Info,
-                },
-                "link-inactive",
-            )),
+                }),
             _ => {}
         }
         if !odd.is_empty() {
-            out.push((
-                Problem {
-                    device: d.pci.clone(),
-                    what: format!(
-                        "XGMI link status values the driver does not write: {}",
-                        odd.join(", ")
-                    ),
-                    evidence: vec![format!(
-                        "{}/gpu_metrics: xgmi_link_status [{states}]",
-                        d.dir
-                    )],
-                    fix: String::new(),
-                    severity: Severity::Info,
-                },
-                "link-unknown",
-            ));
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!(
+                    "XGMI link status values the driver does not write: {}",
+                    odd.join(", ")
+                ),
+                evidence: vec![format!(
+                    "{}/gpu_metrics: xgmi_link_status [{states}]",
+                    d.dir
+                )],
+                fix: String::new(),
+                event: "link-unknown",
+                action: None,
+                severity: Severity::Info,
+            });
         }
     }
     out
-}
-
-pub fn xgmi_link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
-    xgmi_link_events(devs).into_iter().map(|(p, _)| p).collect()
 }
 
 /// amdgpu's CPER records (issue 26, item 3; `health.cper`), each problem with its event.
@@ -1055,7 +1050,7 @@ pub fn xgmi_link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
 /// replacement); fatal records warn (`fatal`), non-fatal uncorrected ones warn (`uncorrected`);
 /// corrected ones are information (`corrected`). A file that could not be read is information
 /// ("could not read", `unreadable`), never a failure; an absent or refused file is nothing.
-pub fn cper_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
+pub fn cper_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
     use super::cper::{CperRecord, CperSeverity};
     use super::read::CperRead;
     let mut out = Vec::new();
@@ -1092,16 +1087,15 @@ pub fn cper_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
         let (path, log) = match &d.cper {
             CperRead::Read { path, log } => (path, log),
             CperRead::Unreadable { path, error } => {
-                out.push((
-                    Problem {
+                out.push(Problem {
                         device: d.pci.clone(),
                         what: "could not read the GPU's CPER records".into(),
                         evidence: vec![format!("{path}: {error}")],
                         fix: "Run as root with debugfs mounted (mount -t debugfs none /sys/kernel/debug) to read them.".into(),
+                        event: "unreadable",
+                        action: None,
                         severity: Severity::Info,
-                    },
-                    "unreadable",
-                ));
+                    });
                 continue;
             }
             _ => continue,
@@ -1117,35 +1111,43 @@ pub fn cper_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
         let threshold = |r: &CperRecord| r.sections.iter().any(|s| s.threshold_exceeded);
         let n_threshold = log.records.iter().filter(|r| threshold(r)).count();
         if n_threshold > 0 {
-            out.push((
-                Problem {
+            out.push(Problem {
                     device: d.pci.clone(),
                     what: format!("CPER: the bad-page threshold was exceeded ({n_threshold} record(s))"),
                     evidence: ev(&threshold),
                     fix: "amdgpu wrote this record when the retired VRAM pages reached amdgpu.bad_page_threshold (amdgpu_ras_eeprom_update_header): drain the node and send the GPU for replacement (see health.bad-pages).".into(),
+                    event: "bad-page-threshold",
+                    // amdgpu writes this record when the bad pages reach the threshold
+                    // (amdgpu_ras_eeprom_update_header), the driver's own replacement signal.
+                    action: Some(Action::DrainAndInspect),
                     severity: Severity::Fail,
-                },
-                "bad-page-threshold",
-            ));
+                });
         }
-        for (sev, event, what, fix, severity) in [
+        // Actions as health.ras and kernel.ras give the same errors (docs/fleet.md): a fatal
+        // or uncorrected record is an uncorrectable hardware error the driver also counts in
+        // its RAS counters and toward the bad-page threshold (amdgpu_ras.c), so drain and
+        // inspect; corrected ones are watched.
+        for (sev, event, action, what, fix, severity) in [
             (
                 CperSeverity::Fatal,
                 "fatal",
+                Some(Action::DrainAndInspect),
                 "fatal error record(s)",
-                "A fatal error makes amdgpu reset the GPU (amdgpu_ras_global_ras_isr, then GPU recovery): jobs on it were lost. Check that the reset succeeded (kernel log) and reset the GPU if it did not; repeated fatal records: drain and have the GPU inspected, quoting the ACA STATUS values (AMD's tools decode them into AFIDs).",
+                "A fatal error made amdgpu reset the GPU (amdgpu_ras_global_ras_isr, then GPU recovery) and lost the jobs on it. Drain the GPU and have it inspected as for health.ras's uncorrectable errors, quoting these records and their ACA STATUS values (amd-smi decodes them into AFIDs for AMD's Service Action Guide).",
                 Severity::Warn,
             ),
             (
                 CperSeverity::Uncorrected,
                 "uncorrected",
+                Some(Action::DrainAndInspect),
                 "non-fatal uncorrected error record(s)",
-                "Uncorrected (poison) errors end the process that consumed the data and may reset the GPU; restart the affected jobs and watch health.ras and health.bad-pages.",
+                "Uncorrected (poison) errors end the process that consumed the data and may reset the GPU; drain the GPU, restart the affected jobs elsewhere and have it inspected as for health.ras's uncorrectable errors.",
                 Severity::Warn,
             ),
             (
                 CperSeverity::Corrected,
                 "corrected",
+                None,
                 "corrected error record(s)",
                 "",
                 Severity::Info,
@@ -1156,16 +1158,15 @@ pub fn cper_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
             if n == 0 {
                 continue;
             }
-            out.push((
-                Problem {
-                    device: d.pci.clone(),
-                    what: format!("CPER: {n} {what} since the driver loaded"),
-                    evidence: ev(&pick),
-                    fix: fix.into(),
-                    severity,
-                },
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("CPER: {n} {what} since the driver loaded"),
+                evidence: ev(&pick),
+                fix: fix.into(),
                 event,
-            ));
+                action,
+                severity,
+            });
         }
         if !log.damaged.is_empty() || log.more > 0 {
             let mut evidence: Vec<String> =
@@ -1173,23 +1174,18 @@ pub fn cper_events(devs: &[DeviceHealth]) -> Vec<(Problem, &'static str)> {
             if log.more > 0 {
                 evidence.push(format!("{path}: {} more record(s) not decoded", log.more));
             }
-            out.push((
-                Problem {
-                    device: d.pci.clone(),
-                    what: "CPER ring holds records that could not be decoded".into(),
-                    evidence,
-                    fix: String::new(),
-                    severity: Severity::Info,
-                },
-                "undecoded",
-            ));
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: "CPER ring holds records that could not be decoded".into(),
+                evidence,
+                fix: String::new(),
+                event: "undecoded",
+                action: None,
+                severity: Severity::Info,
+            });
         }
     }
     out
-}
-
-pub fn cper_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
-    cper_events(devs).into_iter().map(|(p, _)| p).collect()
 }
 
 /// Health files that exist but could not be read or parsed (§0: EPERM/EBUSY during reset or
@@ -1500,41 +1496,46 @@ mod tests {
     fn an_xgmi_link_down_fails_only_against_the_hive_topology() {
         const N: u16 = 0xffff;
         let seven = Some(vec![0, 1, 1, 1, 1, 1, 1, 1]);
-        let ev = xgmi_link_events(&[links([1, 1, 1, 0, 1, 1, 1, N], seven.clone())]);
+        let ev = xgmi_link_problems(&[links([1, 1, 1, 0, 1, 1, 1, N], seven.clone())]);
         assert_eq!(ev.len(), 1, "{ev:#?}");
-        assert_eq!((ev[0].0.severity, ev[0].1), (Severity::Fail, "link-down"));
+        assert_eq!((ev[0].severity, ev[0].event), (Severity::Fail, "link-down"));
+        assert_eq!(ev[0].action, Some(Action::RebootNode));
         assert!(
             ev[0]
-                .0
                 .what
                 .starts_with("XGMI link 3 down: 6 of the 7 link(s)"),
             "{ev:#?}"
         );
-        assert!(!ev[0].0.fix.is_empty());
+        assert!(!ev[0].fix.is_empty());
         // Seven up, the eighth reads 0: enough links, the inactive one is information.
-        let ev = xgmi_link_events(&[links([1, 1, 1, 1, 1, 1, 1, 0], seven.clone())]);
+        let ev = xgmi_link_problems(&[links([1, 1, 1, 1, 1, 1, 1, 0], seven.clone())]);
         assert_eq!(
-            (ev[0].0.severity, ev[0].1),
+            (ev[0].severity, ev[0].event),
             (Severity::Info, "link-inactive")
         );
         // No topology: a link down cannot be judged.
-        let ev = xgmi_link_events(&[links([1, 0, N, N, N, N, N, N], None)]);
+        let ev = xgmi_link_problems(&[links([1, 0, N, N, N, N, N, N], None)]);
         assert_eq!(
-            (ev[0].0.severity, ev[0].1),
+            (ev[0].severity, ev[0].event),
             (Severity::Info, "link-inactive")
         );
-        assert!(ev[0].0.what.contains("not readable"));
+        assert!(ev[0].what.contains("not readable"));
         // Fewer up than counted but none down (slots not filled): information.
-        let ev = xgmi_link_events(&[links([1, 1, N, N, N, N, N, N], seven)]);
-        assert_eq!((ev[0].0.severity, ev[0].1), (Severity::Info, "link-count"));
+        let ev = xgmi_link_problems(&[links([1, 1, N, N, N, N, N, N], seven)]);
+        assert_eq!(
+            (ev[0].severity, ev[0].event),
+            (Severity::Info, "link-count")
+        );
         // A value the driver never writes.
-        let ev = xgmi_link_events(&[links([1, 7, N, N, N, N, N, N], Some(vec![0, 1]))]);
+        let ev = xgmi_link_problems(&[links([1, 7, N, N, N, N, N, N], Some(vec![0, 1]))]);
         assert_eq!(ev.len(), 1, "{ev:#?}");
-        assert_eq!(ev[0].1, "link-unknown");
+        assert_eq!(ev[0].event, "link-unknown");
         // Everything up, or no link at all: nothing.
-        assert!(xgmi_link_events(&[links([1, 1, N, N, N, N, N, N], Some(vec![0, 2]))]).is_empty());
-        assert!(xgmi_link_events(&[links([N; 8], None)]).is_empty());
+        assert!(
+            xgmi_link_problems(&[links([1, 1, N, N, N, N, N, N], Some(vec![0, 2]))]).is_empty()
+        );
+        assert!(xgmi_link_problems(&[links([N; 8], None)]).is_empty());
         // A v1_3 sample has no link states: nothing to judge.
-        assert!(xgmi_link_events(&[hotspot_bit(40, 0)]).is_empty());
+        assert!(xgmi_link_problems(&[hotspot_bit(40, 0)]).is_empty());
     }
 }
