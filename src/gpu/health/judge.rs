@@ -1115,7 +1115,7 @@ pub fn cper_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                     device: d.pci.clone(),
                     what: format!("CPER: the bad-page threshold was exceeded ({n_threshold} record(s))"),
                     evidence: ev(&threshold),
-                    fix: "amdgpu wrote this record when the retired VRAM pages reached amdgpu.bad_page_threshold (amdgpu_ras_eeprom_update_header): drain the node and send the GPU for replacement (see health.bad-pages).".into(),
+                    fix: "amdgpu wrote this record when the retired VRAM pages reached amdgpu.bad_page_threshold (amdgpu_ras_eeprom_update_header): drain the node and send the GPU for replacement (the retired pages themselves: the bad-page check).".into(),
                     event: "bad-page-threshold",
                     // amdgpu writes this record when the bad pages reach the threshold
                     // (amdgpu_ras_eeprom_update_header), the driver's own replacement signal.
@@ -1133,7 +1133,7 @@ pub fn cper_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                 "fatal",
                 Some(Action::DrainAndInspect),
                 "fatal error record(s)",
-                "A fatal error made amdgpu reset the GPU (amdgpu_ras_global_ras_isr, then GPU recovery) and lost the jobs on it. Drain the GPU and have it inspected as for health.ras's uncorrectable errors, quoting these records and their ACA STATUS values (amd-smi decodes them into AFIDs for AMD's Service Action Guide).",
+                "A fatal error made amdgpu reset the GPU (amdgpu_ras_global_ras_isr, then GPU recovery) and lost the jobs on it. Drain the GPU and have it inspected as for uncorrectable RAS errors, quoting these records and their ACA STATUS values (amd-smi decodes them into AFIDs for AMD's Service Action Guide).",
                 Severity::Warn,
             ),
             (
@@ -1141,7 +1141,7 @@ pub fn cper_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                 "uncorrected",
                 Some(Action::DrainAndInspect),
                 "non-fatal uncorrected error record(s)",
-                "Uncorrected (poison) errors end the process that consumed the data and may reset the GPU; drain the GPU, restart the affected jobs elsewhere and have it inspected as for health.ras's uncorrectable errors.",
+                "Uncorrected (poison) errors end the process that consumed the data and may reset the GPU; drain the GPU, restart the affected jobs elsewhere and have it inspected as for uncorrectable RAS errors.",
                 Severity::Warn,
             ),
             (
