@@ -496,3 +496,263 @@ fn a_throttle_bit_at_idle_is_not_throttling_a_hot_gpu_under_load_is() {
     assert_eq!(hot.severity, Severity::Warn);
     assert!(hot.evidence[0].contains("hotspot 107 °C"), "{hot:#?}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Issue 26, item 3 (rest): gpu_metrics v1_6-v1_8 PCIe counters, per-link XGMI state, CPER.
+// ---------------------------------------------------------------------------------------------
+
+const XGMI_CPER: &str = "health-mi300x-xgmi-cper";
+const GPU_A: &str = "sys/devices/pci0000:02/0000:02:01.1/0000:03:00.0/0000:04:00.0/0000:05:00.0";
+
+/// A private copy of a fixture sysroot (world-readable, for the run as `nobody`).
+fn copy_fixture(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let root = t.path().join("root");
+    let ok = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(crate::common::fixture("sysroots", name))
+        .arg(&root)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    (t, root)
+}
+
+fn health_at(root: &std::path::Path) -> Health {
+    let host = Host::for_sysroot(
+        root,
+        HostLimits::new(Duration::from_secs(10), Duration::from_secs(60)),
+    )
+    .expect("fixture sysroot");
+    read_health(&host)
+}
+
+#[test]
+fn mi300x_v1_8_counters_xgmi_links_and_cper_records_are_read() {
+    use rocm_doctor::gpu::health::cper::{CperNotify, CperSectionKind, CperSeverity};
+    use rocm_doctor::gpu::health::parse::XgmiLinkState::*;
+    use rocm_doctor::gpu::health::read::CperRead;
+    let h = health(XGMI_CPER);
+    let a = &h.devices[0];
+    assert_eq!(a.pci, "0000:05:00.0");
+    let m = a.thermal.as_ref().unwrap().metrics.as_ref().unwrap();
+    assert_eq!((m.format_revision, m.content_revision), (1, 8));
+    assert_eq!(
+        m.note.as_deref().map(|n| n.contains("no throttle bitmap")),
+        Some(true)
+    );
+    assert_eq!(
+        (
+            m.pcie.replay,
+            m.pcie.recovery,
+            m.pcie.nak_sent,
+            m.pcie.nak_rcvd
+        ),
+        (Some(140), Some(12), Some(60), Some(58))
+    );
+    assert_eq!(
+        (
+            m.pcie.bandwidth_acc,
+            m.pcie.bandwidth_inst,
+            m.pcie.replay_rollover,
+            m.pcie.other_end_recovery
+        ),
+        (Some(1500), Some(21), Some(0), Some(9))
+    );
+    assert_eq!(
+        m.xgmi_links.as_deref(),
+        Some(
+            &[Up, Down, NotPresent, NotPresent, NotPresent, NotPresent, NotPresent, NotPresent][..]
+        )
+    );
+    assert_eq!(a.xgmi_links.num_links.as_deref(), Some(&[0u8, 2][..]));
+    let CperRead::Read { path, log } = &a.cper else {
+        panic!("{:?}", a.cper)
+    };
+    assert_eq!(path, "/sys/kernel/debug/dri/0/amdgpu_ring_cper");
+    assert!(log.damaged.is_empty(), "{:?}", log.damaged);
+    assert_eq!(log.records.len(), 2);
+    let f = &log.records[0];
+    assert_eq!(
+        (f.severity, &f.notify),
+        (CperSeverity::Fatal, &CperNotify::Mce)
+    );
+    assert_eq!(f.sections[0].kind, CperSectionKind::Crashdump);
+    assert_eq!(f.sections[0].fru_text.as_deref(), Some("OAM0"));
+    assert_eq!(f.sections[0].aca_status, Some(0xBAA0_0000_0001_0135));
+    assert_eq!(log.records[1].severity, CperSeverity::Corrected);
+    let CperRead::Read { log, .. } = &h.devices[1].cper else {
+        panic!("{:?}", h.devices[1].cper)
+    };
+    assert!(log.records[0].sections[0].threshold_exceeded);
+    // The problems, each with the evidence that names the file.
+    let ps = problems(&h);
+    let down = find(&ps, "0000:05:00.0", "XGMI link 1 down");
+    assert_eq!(down.severity, Severity::Fail);
+    assert!(
+        down.evidence[0].ends_with(
+            "gpu_metrics v1_8: xgmi_link_status [1 0 - - - - - -] (1 up, 0 down, - not a link)"
+        ),
+        "{down:#?}"
+    );
+    assert!(down.evidence[1].contains("xgmi_num_links: 00 02 (the hive's topology: 2 link(s))"));
+    use rocm_doctor::report::Action;
+    assert_eq!(
+        (down.event, down.action),
+        ("link-down", Some(Action::RebootNode))
+    );
+    assert!(
+        !ps.iter()
+            .any(|p| p.device == "0000:27:00.0" && p.what.contains("XGMI")),
+        "{ps:#?}"
+    );
+    let bp = find(&ps, "0000:27:00.0", "bad-page threshold was exceeded");
+    assert_eq!(bp.severity, Severity::Fail);
+    assert!(
+        bp.evidence[0].contains("FRU OAM1, bad-page threshold exceeded"),
+        "{bp:#?}"
+    );
+    assert_eq!(
+        (bp.event, bp.action),
+        ("bad-page-threshold", Some(Action::DrainAndInspect))
+    );
+    let fatal = find(&ps, "0000:05:00.0", "CPER: 1 fatal error record(s)");
+    assert_eq!((fatal.severity, fatal.event), (Severity::Warn, "fatal"));
+    assert_eq!(fatal.action, Some(Action::DrainAndInspect));
+    let replay = find(&ps, "0000:05:00.0", "140 PCIe replays");
+    assert!(replay
+        .evidence
+        .iter()
+        .any(|e| e.contains("pcie_lc_perf_other_end_recovery 9")));
+}
+
+/// Absent: `health-mi300x-aca` has v1_8 samples whose link slots are all-ones, no
+/// `xgmi_num_links` and no debugfs. Nothing is recorded as unreadable and nothing is judged.
+#[test]
+fn absent_link_counts_and_cper_ring_are_nothing() {
+    use rocm_doctor::gpu::health::read::CperRead;
+    let h = health("health-mi300x-aca");
+    for d in &h.devices {
+        assert_eq!(d.xgmi_links, Default::default());
+        assert!(
+            matches!(&d.cper, CperRead::Absent { path } if path.ends_with("amdgpu_ring_cper")),
+            "{:?}",
+            d.cper
+        );
+        assert!(d.issues.is_empty(), "{:?}", d.issues);
+    }
+    assert!(judge::xgmi_link_problems(&h.devices).is_empty());
+    assert!(judge::cper_problems(&h.devices).is_empty());
+}
+
+/// Unsupported: the driver refuses the reads (`xgmi_num_links` EOPNOTSUPP, the CPER ring
+/// EINVAL, fixture deny rules). Neither is a problem: the link down is then information (no
+/// topology to hold it against) and the CPER check says nothing. `xgmi_error` is present and
+/// refused too, and must never be opened: no trace of it anywhere in what was read.
+#[test]
+fn refused_reads_are_unsupported_not_problems_and_xgmi_error_is_never_read() {
+    use rocm_doctor::gpu::health::read::CperRead;
+    let (_t, root) = copy_fixture(XGMI_CPER);
+    std::fs::write(root.join(GPU_A).join("xgmi_error"), "3\n").unwrap();
+    std::fs::write(
+        root.join(".rocm-doctor-fixture.toml"),
+        format!(
+            "[[deny]]\npath = \"/{GPU_A}/xgmi_num_links\"\nerrno = \"EOPNOTSUPP\"\n\n\
+             [[deny]]\npath = \"/sys/kernel/debug/dri/0/amdgpu_ring_cper\"\nerrno = \"EINVAL\"\n\n\
+             [[deny]]\npath = \"/{GPU_A}/xgmi_error\"\nerrno = \"EINVAL\"\n"
+        ),
+    )
+    .unwrap();
+    let h = health_at(&root);
+    let a = &h.devices[0];
+    assert_eq!(a.xgmi_links.num_links, None);
+    assert_eq!(a.xgmi_links.unsupported.len(), 1, "{:?}", a.xgmi_links);
+    assert_eq!(a.xgmi_links.unsupported[0].error, "EOPNOTSUPP");
+    assert!(a.xgmi_links.unreadable.is_empty());
+    assert!(
+        matches!(&a.cper, CperRead::Unsupported { error, .. } if error == "EINVAL"),
+        "{:?}",
+        a.cper
+    );
+    let ps = problems(&h);
+    let on_a: Vec<&Problem> = ps.iter().filter(|p| p.device == "0000:05:00.0").collect();
+    let link = on_a
+        .iter()
+        .find(|p| p.what.contains("XGMI link 1"))
+        .expect("link 1 said");
+    assert_eq!(link.severity, Severity::Info);
+    assert!(
+        link.what.contains("xgmi_num_links not readable"),
+        "{link:#?}"
+    );
+    assert!(!on_a.iter().any(|p| p.what.contains("CPER")), "{on_a:#?}");
+    assert!(
+        !on_a
+            .iter()
+            .any(|p| p.severity == Severity::Fail && !p.what.contains("uncorrectable")),
+        "{on_a:#?}"
+    );
+    let all = serde_json::to_string(&h).unwrap();
+    assert!(!all.contains("xgmi_error"), "xgmi_error was read");
+}
+
+/// Unreadable for real: the CPER rings and GPU A's `xgmi_num_links` mode 0000, the binary run
+/// as `nobody`. "could not read", information with EACCES, never a failure; the link down is
+/// then information too (no topology to hold it against).
+#[test]
+fn link_counts_and_cper_unreadable_as_nobody_are_said_not_judged() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_t, root) = copy_fixture(XGMI_CPER);
+    for f in [
+        root.join(GPU_A).join("xgmi_num_links"),
+        root.join("sys/kernel/debug/dri/0/amdgpu_ring_cper"),
+        root.join("sys/kernel/debug/dri/1/amdgpu_ring_cper"),
+    ] {
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o000)).unwrap();
+    }
+    let Some(doc) = crate::common::doctor_as_unprivileged(
+        &[],
+        &[
+            "--json",
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "health.cper,health.xgmi-links",
+        ],
+    ) else {
+        return;
+    };
+    let cper = crate::common::findings(&doc, "health.cper");
+    assert_eq!(cper.len(), 3, "{cper:#?}");
+    for f in &cper[1..] {
+        assert_eq!(f["status"], "pass", "{f:#}");
+        assert_eq!(f["summary"], "could not read the GPU's CPER records");
+        assert!(f.to_string().contains("EACCES"), "{f:#}");
+    }
+    let links = crate::common::findings(&doc, "health.xgmi-links");
+    let shown: Vec<(&str, &str)> = links
+        .iter()
+        .map(|f| {
+            (
+                f["status"].as_str().unwrap(),
+                f["summary"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        shown.contains(&("pass", "could not read the hive's XGMI link counts")),
+        "{shown:#?}"
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|(s, w)| *s == "pass" && w.contains("XGMI link 1 inactive")),
+        "{shown:#?}"
+    );
+    assert!(
+        !shown.iter().any(|(s, _)| *s == "fail" || *s == "warn"),
+        "{shown:#?}"
+    );
+}

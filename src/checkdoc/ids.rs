@@ -57,6 +57,8 @@ check_ids! {
     HealthPartitions = "health.partitions",
     HealthThermal = "health.thermal",
     HealthPcieErrors = "health.pcie-errors",
+    HealthXgmiLinks = "health.xgmi-links",
+    HealthCper = "health.cper",
     KernelLog = "kernel.log",
     KernelDriverInit = "kernel.driver-init",
     KernelHangs = "kernel.hangs",

@@ -1,7 +1,7 @@
 //! GPU health a cluster operator acts on, from amdgpu sysfs (no amd-smi): RAS error counters,
 //! retired VRAM pages against the driver's threshold, the PCIe link, XGMI hives, firmware and
 //! partition modes that differ between GPUs of one model, temperatures and throttling, PCIe AER
-//! errors and replays. The
+//! errors and replays, per-link XGMI state and amdgpu's CPER records. The
 //! evidence and the judgements are `src/gpu/health/`; each check here reports one kind.
 
 use super::{CheckFn, CheckId, Ctx};
@@ -17,6 +17,8 @@ pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::HealthPartitions, partitions),
     (CheckId::HealthThermal, thermal),
     (CheckId::HealthPcieErrors, pcie_errors),
+    (CheckId::HealthXgmiLinks, xgmi_links),
+    (CheckId::HealthCper, cper),
 ];
 
 /// The findings of one kind of problem, or the pass (or skip) that says what was judged.
@@ -161,5 +163,23 @@ fn pcie_errors(ctx: &Ctx) -> Vec<Finding> {
         ctx,
         judge::pcie_error_problems(&h.devices, &limits(ctx)),
         "no fatal or non-fatal PCIe AER errors on the GPUs and the ports above them, correctable errors and replays below the warning level",
+    )
+}
+
+fn xgmi_links(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::xgmi_link_problems(&h.devices),
+        "every XGMI link the hive's topology counts is up (or no per-link state: gpu_metrics before v1_7)",
+    )
+}
+
+fn cper(ctx: &Ctx) -> Vec<Finding> {
+    let h = ctx.inv.health();
+    report(
+        ctx,
+        judge::cper_problems(&h.devices),
+        "no fatal, uncorrected or bad-page-threshold CPER records (or none readable: debugfs, root, Linux 6.15+)",
     )
 }

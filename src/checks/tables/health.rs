@@ -265,3 +265,82 @@ fn thermal_throttle_bit_table() {
         )],
     );
 }
+
+/// `health-mi300x-xgmi-cper` (issue 26, item 3): two MI300X whose `gpu_metrics` v1_8 carry
+/// per-link XGMI states and whose `xgmi_num_links` count 2 links to the other GPU. GPU A has
+/// link 1 down (fail, named); GPU B has both up. `health-mi300x-aca` has v1_8 samples with
+/// every link slot all-ones and no `xgmi_num_links`: nothing down, nothing to say. MI210
+/// (v1_3, no per-link state) passes.
+#[test]
+fn xgmi_links_table() {
+    table(
+        CheckId::HealthXgmiLinks,
+        &with(
+            &[
+                row(
+                    "health-mi300x-xgmi-cper",
+                    &[],
+                    &[(
+                        Fail,
+                        "XGMI link 1 down: 1 of the 2 link(s) the hive's topology counts are up",
+                    )],
+                ),
+                row(
+                    "health-mi300x-aca",
+                    &[],
+                    &[(
+                        Pass,
+                        "2 amdgpu devices: every XGMI link the hive's topology counts is up",
+                    )],
+                ),
+                row(OK4, &[], &[(Pass, "4 amdgpu devices: every XGMI link")]),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+/// amdgpu's CPER ring in debugfs (issue 26, item 3): GPU A's ring holds a fatal crashdump
+/// record (warn) and a corrected one (information), GPU B's a bad-page-threshold record
+/// (fail). Without debugfs (`health-mi300x-aca`, the MI210 fixtures) there is nothing to read
+/// and nothing to say.
+#[test]
+fn cper_table() {
+    table(
+        CheckId::HealthCper,
+        &with(
+            &[
+                row(
+                    "health-mi300x-xgmi-cper",
+                    &[],
+                    &[
+                        (Warn, "CPER: 1 fatal error record(s) since the driver loaded"),
+                        (Pass, "CPER: 1 corrected error record(s)"),
+                        (Fail, "CPER: the bad-page threshold was exceeded (1 record(s))"),
+                    ],
+                ),
+                row("health-mi300x-aca", &[], &[(Pass, "2 amdgpu devices: no fatal, uncorrected or bad-page-threshold CPER records")]),
+                row(OK4, &[], &[(Pass, "4 amdgpu devices: no fatal")]),
+            ],
+            nothing_to_read(),
+        ),
+    );
+}
+
+/// `gpu_metrics` v1_8's PCIe counters feed `health.pcie-errors` (issue 26, item 3): GPU A's
+/// sample counts 140 replays (warn), with its recoveries, NAKs and the link partner's
+/// recoveries as evidence; GPU B's 3 are below the level.
+#[test]
+fn pcie_errors_from_gpu_metrics_v1_8_table() {
+    table(
+        CheckId::HealthPcieErrors,
+        &[row(
+            "health-mi300x-xgmi-cper",
+            &[],
+            &[(
+                Warn,
+                "140 PCIe replays on the GPU's link since the driver loaded",
+            )],
+        )],
+    );
+}

@@ -736,7 +736,7 @@ fn throttle_problems(
 /// PCIe errors (issue 26, item 3): the AER counters of the GPU and of every port above it
 /// (`Documentation/ABI/testing/sysfs-bus-pci-devices-aer_stats`: an error caused by the GPU may
 /// be counted only at its link partner, so the ports count as much as the GPU), amdgpu's replay
-/// count and, for v1_4/v1_5, the replays and recoveries in `gpu_metrics`. A fatal error fails
+/// count and, for v1_4 to v1_8, the replays and recoveries in `gpu_metrics`. A fatal error fails
 /// (the link was reset: drain), a non-fatal one warns, correctable errors and replays warn above
 /// `limits.pcie_ce_warn`. Unreadable files are information ("could not read"); files the
 /// device does not support are nothing.
@@ -848,6 +848,14 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
                 if let (Some(s), Some(r)) = (p.nak_sent, p.nak_rcvd) {
                     evidence.push(format!("gpu_metrics: NAKs sent {s}, received {r}"));
                 }
+                if let Some(r) = p.replay_rollover.filter(|r| *r > 0) {
+                    evidence.push(format!("gpu_metrics: pcie_replay_rover_count_acc {r}"));
+                }
+                if let Some(r) = p.other_end_recovery {
+                    evidence.push(format!(
+                        "gpu_metrics: pcie_lc_perf_other_end_recovery {r} (recoveries the link partner entered)"
+                    ));
+                }
             }
             out.push(Problem {
                 device: d.pci.clone(),
@@ -870,6 +878,308 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
                     .collect(),
                 fix: "Run as root to read them (or read again after a reset completes).".into(),
                 event: "unreadable",
+                action: None,
+                severity: Severity::Info,
+            });
+        }
+    }
+    out
+}
+
+/// Per-link XGMI state (issue 26, item 3; `health.xgmi-links`), each problem with the name of
+/// its event. The states are `gpu_metrics` v1_7/v1_8 `xgmi_link_status[8]` (1 up, 0 down,
+/// all-ones not a link); what the hive expects is `xgmi_num_links`, the links the XGMI TA's
+/// topology counts to each node, summed. Fewer links up than the topology counts fails
+/// (`link-down`), naming the links that are down; a link down while the topology is not
+/// readable, or while enough links are up, is information (`link-inactive`: on a platform
+/// that wires fewer than eight links, unused slots may read 0); values the driver never
+/// writes are information; an unreadable `xgmi_num_links` is "could not read".
+pub fn xgmi_link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    use super::parse::XgmiLinkState;
+    let mut out = Vec::new();
+    for d in devs {
+        let xl = &d.xgmi_links;
+        if !xl.unreadable.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: "could not read the hive's XGMI link counts".into(),
+                evidence: xl
+                    .unreadable
+                    .iter()
+                    .map(|i| format!("{}: {}", i.path, i.error))
+                    .collect(),
+                fix: "Read again as root, or after a reset completes.".into(),
+                event: "unreadable",
+                action: None,
+                severity: Severity::Info,
+            });
+        }
+        let Some(m) = d.thermal.as_ref().and_then(|t| t.metrics.as_ref()) else {
+            continue;
+        };
+        let Some(links) = &m.xgmi_links else {
+            continue;
+        };
+        let idx = |want: &dyn Fn(&XgmiLinkState) -> bool| -> Vec<usize> {
+            links
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| want(s))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let up = idx(&|s| *s == XgmiLinkState::Up);
+        let down = idx(&|s| *s == XgmiLinkState::Down);
+        let odd: Vec<String> = links
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s {
+                XgmiLinkState::Unknown(v) => Some(format!("link {i}: {v}")),
+                _ => None,
+            })
+            .collect();
+        let names = |v: &[usize]| -> String {
+            v.iter()
+                .map(|i| format!("link {i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let states: String = links
+            .iter()
+            .map(|s| match s {
+                XgmiLinkState::Up => "1".to_string(),
+                XgmiLinkState::Down => "0".to_string(),
+                XgmiLinkState::NotPresent => "-".to_string(),
+                XgmiLinkState::Unknown(v) => v.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut evidence = vec![format!(
+            "{}/gpu_metrics v{}_{}: xgmi_link_status [{states}] (1 up, 0 down, - not a link)",
+            d.dir, m.format_revision, m.content_revision
+        )];
+        let expected: Option<u32> = xl
+            .num_links
+            .as_ref()
+            .map(|v| v.iter().map(|n| u32::from(*n)).sum());
+        if let Some(v) = &xl.num_links {
+            evidence.push(format!(
+                "{}/xgmi_num_links: {} (the hive's topology: {} link(s))",
+                d.dir,
+                v.iter()
+                    .map(|n| format!("{n:02x}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                expected.unwrap_or(0)
+            ));
+        }
+        match expected {
+            Some(e) if (up.len() as u32) < e && !down.is_empty() => out.push(Problem {
+                    device: d.pci.clone(),
+                    what: format!(
+                        "XGMI {} down: {} of the {e} link(s) the hive's topology counts are up",
+                        names(&down),
+                        up.len()
+                    ),
+                    evidence,
+                    fix: "A link that does not train leaves the hive's collectives to route around it or hang. A GPU reset cannot retrain one link alone: amdgpu resets every GPU of the hive together (amdgpu_device_gpu_recover walks hive->device_list), so drain the node and reboot it; if the link is down again after the reboot, reseat or replace the XGMI bridge/baseboard (hardware inspection).".into(),
+                    event: "link-down",
+                    // The driver retrains XGMI links only by resetting the whole hive
+                    // (amdgpu_device_gpu_recover resets every device of hive->device_list),
+                    // which on a node in use is a reboot; a link still down after it is
+                    // hardware (health.xgmi-links doc).
+                    action: Some(Action::RebootNode),
+                    severity: Severity::Fail,
+                }),
+            Some(e) if (up.len() as u32) < e => out.push(Problem {
+                    device: d.pci.clone(),
+                    what: format!(
+                        "XGMI: {} link(s) up, the hive's topology counts {e}, none reported down",
+                        up.len()
+                    ),
+                    evidence,
+                    fix: String::new(),
+                    event: "link-count",
+                    action: None,
+                    severity: Severity::Info,
+                }),
+            _ if !down.is_empty() => out.push(Problem {
+                    device: d.pci.clone(),
+                    what: format!(
+                        "XGMI {} inactive ({} up){}",
+                        names(&down),
+                        up.len(),
+                        if expected.is_some() {
+                            ", as many as the hive's topology counts"
+                        } else {
+                            "; xgmi_num_links not readable to tell whether it should be up"
+                        }
+                    ),
+                    evidence,
+                    fix: String::new(),
+                    event: "link-inactive",
+                    action: None,
+                    severity: Severity::Info,
+                }),
+            _ => {}
+        }
+        if !odd.is_empty() {
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!(
+                    "XGMI link status values the driver does not write: {}",
+                    odd.join(", ")
+                ),
+                evidence: vec![format!(
+                    "{}/gpu_metrics: xgmi_link_status [{states}]",
+                    d.dir
+                )],
+                fix: String::new(),
+                event: "link-unknown",
+                action: None,
+                severity: Severity::Info,
+            });
+        }
+    }
+    out
+}
+
+/// amdgpu's CPER records (issue 26, item 3; `health.cper`), each problem with its event.
+/// Records are evidence of what the driver already saw: a record whose section says the
+/// bad-page threshold was exceeded fails (`bad-page-threshold`: the GPU is due for
+/// replacement); fatal records warn (`fatal`), non-fatal uncorrected ones warn (`uncorrected`);
+/// corrected ones are information (`corrected`). A file that could not be read is information
+/// ("could not read", `unreadable`), never a failure; an absent or refused file is nothing.
+pub fn cper_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+    use super::cper::{CperRecord, CperSeverity};
+    use super::read::CperRead;
+    let mut out = Vec::new();
+    let describe = |r: &CperRecord| -> String {
+        let mut parts = vec![format!(
+            "record {} ({}, {}{})",
+            r.record_id,
+            r.severity.label(),
+            r.notify.label(),
+            r.timestamp
+                .as_ref()
+                .map(|t| format!(", {t}"))
+                .unwrap_or_default()
+        )];
+        for s in &r.sections {
+            let mut t = format!("{} section, {}", s.kind.label(), s.severity.label());
+            if let Some(f) = &s.fru_text {
+                t.push_str(&format!(", FRU {f}"));
+            }
+            if let Some(st) = s.aca_status {
+                t.push_str(&format!(", ACA STATUS {st:#018x}"));
+            }
+            if s.threshold_exceeded {
+                t.push_str(", bad-page threshold exceeded");
+            }
+            if s.latent {
+                t.push_str(", latent (poison)");
+            }
+            parts.push(t);
+        }
+        parts.join("; ")
+    };
+    for d in devs {
+        let (path, log) = match &d.cper {
+            CperRead::Read { path, log } => (path, log),
+            CperRead::Unreadable { path, error } => {
+                out.push(Problem {
+                        device: d.pci.clone(),
+                        what: "could not read the GPU's CPER records".into(),
+                        evidence: vec![format!("{path}: {error}")],
+                        fix: "Run as root with debugfs mounted (mount -t debugfs none /sys/kernel/debug) to read them.".into(),
+                        event: "unreadable",
+                        action: None,
+                        severity: Severity::Info,
+                    });
+                continue;
+            }
+            _ => continue,
+        };
+        let ev = |pred: &dyn Fn(&CperRecord) -> bool| -> Vec<String> {
+            log.records
+                .iter()
+                .filter(|r| pred(r))
+                .take(8)
+                .map(|r| format!("{path}: {}", describe(r)))
+                .collect()
+        };
+        let threshold = |r: &CperRecord| r.sections.iter().any(|s| s.threshold_exceeded);
+        let n_threshold = log.records.iter().filter(|r| threshold(r)).count();
+        if n_threshold > 0 {
+            out.push(Problem {
+                    device: d.pci.clone(),
+                    what: format!("CPER: the bad-page threshold was exceeded ({n_threshold} record(s))"),
+                    evidence: ev(&threshold),
+                    fix: "amdgpu wrote this record when the retired VRAM pages reached amdgpu.bad_page_threshold (amdgpu_ras_eeprom_update_header): drain the node and send the GPU for replacement (the retired pages themselves: the bad-page check).".into(),
+                    event: "bad-page-threshold",
+                    // amdgpu writes this record when the bad pages reach the threshold
+                    // (amdgpu_ras_eeprom_update_header), the driver's own replacement signal.
+                    action: Some(Action::DrainAndInspect),
+                    severity: Severity::Fail,
+                });
+        }
+        // Actions as health.ras and kernel.ras give the same errors (docs/fleet.md): a fatal
+        // or uncorrected record is an uncorrectable hardware error the driver also counts in
+        // its RAS counters and toward the bad-page threshold (amdgpu_ras.c), so drain and
+        // inspect; corrected ones are watched.
+        for (sev, event, action, what, fix, severity) in [
+            (
+                CperSeverity::Fatal,
+                "fatal",
+                Some(Action::DrainAndInspect),
+                "fatal error record(s)",
+                "A fatal error made amdgpu reset the GPU (amdgpu_ras_global_ras_isr, then GPU recovery) and lost the jobs on it. Drain the GPU and have it inspected as for uncorrectable RAS errors, quoting these records and their ACA STATUS values (amd-smi decodes them into AFIDs for AMD's Service Action Guide).",
+                Severity::Warn,
+            ),
+            (
+                CperSeverity::Uncorrected,
+                "uncorrected",
+                Some(Action::DrainAndInspect),
+                "non-fatal uncorrected error record(s)",
+                "Uncorrected (poison) errors end the process that consumed the data and may reset the GPU; drain the GPU, restart the affected jobs elsewhere and have it inspected as for uncorrectable RAS errors.",
+                Severity::Warn,
+            ),
+            (
+                CperSeverity::Corrected,
+                "corrected",
+                None,
+                "corrected error record(s)",
+                "",
+                Severity::Info,
+            ),
+        ] {
+            let pick = |r: &CperRecord| r.severity == sev && !threshold(r);
+            let n = log.records.iter().filter(|r| pick(r)).count();
+            if n == 0 {
+                continue;
+            }
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: format!("CPER: {n} {what} since the driver loaded"),
+                evidence: ev(&pick),
+                fix: fix.into(),
+                event,
+                action,
+                severity,
+            });
+        }
+        if !log.damaged.is_empty() || log.more > 0 {
+            let mut evidence: Vec<String> =
+                log.damaged.iter().map(|w| format!("{path}: {w}")).collect();
+            if log.more > 0 {
+                evidence.push(format!("{path}: {} more record(s) not decoded", log.more));
+            }
+            out.push(Problem {
+                device: d.pci.clone(),
+                what: "CPER ring holds records that could not be decoded".into(),
+                evidence,
+                fix: String::new(),
+                event: "undecoded",
                 action: None,
                 severity: Severity::Info,
             });
@@ -926,6 +1236,8 @@ pub fn all(h: &Health, limits: &Limits) -> Vec<Problem> {
     v.extend(partition_problems(d));
     v.extend(thermal_problems(d, limits));
     v.extend(pcie_error_problems(d, limits));
+    v.extend(xgmi_link_problems(d));
+    v.extend(cper_problems(d));
     v.extend(read_problems(h));
     v.sort_by_key(|p| std::cmp::Reverse(p.severity));
     v
@@ -1158,5 +1470,72 @@ mod tests {
         let ps = thermal_problems(std::slice::from_ref(&d), &Limits::default());
         assert_eq!(ps[0].severity, Severity::Info);
         assert!(ps[0].what.contains("PPT0"));
+    }
+
+    /// A v1_8 sample with these link states, and `xgmi_num_links` when given.
+    fn links(states: [u16; 8], num_links: Option<Vec<u8>>) -> DeviceHealth {
+        let mut b = vec![0xffu8; 3872];
+        b[0..4].copy_from_slice(&[0x20, 0x0f, 1, 8]);
+        for (i, v) in states.iter().enumerate() {
+            b[264 + 2 * i..266 + 2 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        let mut d = dev("0000:05:00.0");
+        d.thermal = Some(Thermal {
+            metrics: Some(parse_gpu_metrics(&b).unwrap()),
+            ..Default::default()
+        });
+        d.xgmi_links.num_links = num_links;
+        d
+    }
+
+    /// Only the hive's topology can make a link that is down a failure: seven peers with one
+    /// link each and link 3 down fails naming it; the same states with an eighth slot unused,
+    /// or without a readable topology, are information; values the driver never writes are
+    /// said; all-ones slots are not links.
+    #[test]
+    fn an_xgmi_link_down_fails_only_against_the_hive_topology() {
+        const N: u16 = 0xffff;
+        let seven = Some(vec![0, 1, 1, 1, 1, 1, 1, 1]);
+        let ev = xgmi_link_problems(&[links([1, 1, 1, 0, 1, 1, 1, N], seven.clone())]);
+        assert_eq!(ev.len(), 1, "{ev:#?}");
+        assert_eq!((ev[0].severity, ev[0].event), (Severity::Fail, "link-down"));
+        assert_eq!(ev[0].action, Some(Action::RebootNode));
+        assert!(
+            ev[0]
+                .what
+                .starts_with("XGMI link 3 down: 6 of the 7 link(s)"),
+            "{ev:#?}"
+        );
+        assert!(!ev[0].fix.is_empty());
+        // Seven up, the eighth reads 0: enough links, the inactive one is information.
+        let ev = xgmi_link_problems(&[links([1, 1, 1, 1, 1, 1, 1, 0], seven.clone())]);
+        assert_eq!(
+            (ev[0].severity, ev[0].event),
+            (Severity::Info, "link-inactive")
+        );
+        // No topology: a link down cannot be judged.
+        let ev = xgmi_link_problems(&[links([1, 0, N, N, N, N, N, N], None)]);
+        assert_eq!(
+            (ev[0].severity, ev[0].event),
+            (Severity::Info, "link-inactive")
+        );
+        assert!(ev[0].what.contains("not readable"));
+        // Fewer up than counted but none down (slots not filled): information.
+        let ev = xgmi_link_problems(&[links([1, 1, N, N, N, N, N, N], seven)]);
+        assert_eq!(
+            (ev[0].severity, ev[0].event),
+            (Severity::Info, "link-count")
+        );
+        // A value the driver never writes.
+        let ev = xgmi_link_problems(&[links([1, 7, N, N, N, N, N, N], Some(vec![0, 1]))]);
+        assert_eq!(ev.len(), 1, "{ev:#?}");
+        assert_eq!(ev[0].event, "link-unknown");
+        // Everything up, or no link at all: nothing.
+        assert!(
+            xgmi_link_problems(&[links([1, 1, N, N, N, N, N, N], Some(vec![0, 2]))]).is_empty()
+        );
+        assert!(xgmi_link_problems(&[links([N; 8], None)]).is_empty());
+        // A v1_3 sample has no link states: nothing to judge.
+        assert!(xgmi_link_problems(&[hotspot_bit(40, 0)]).is_empty());
     }
 }

@@ -2,14 +2,17 @@
 //! VRAM pages against `amdgpu.bad_page_threshold`, the PCIe link to the platform, XGMI hives,
 //! firmware versions, temperatures and throttling, partition modes; and (issue 26) the PCIe AER
 //! counters of each GPU and the ports above it, replay counts, and throttle bits judged with the
-//! temperatures and activity of their own sample.
+//! temperatures and activity of their own sample; per-link XGMI state, the PCIe counters of
+//! `gpu_metrics` v1_6 to v1_8, and amdgpu's CPER records where debugfs is readable.
 //!
 //! - [`parse`]: pure parsers of the kernel's formats (each cites the kernel function and the
 //!   section of the project's amdgpu health reference).
 //! - [`read`]: the only I/O, through `&Host` (rooted at `--sysroot`, fixture deny rules
 //!   honoured, bounded reads); absent files are None, unreadable ones are recorded by errno.
+//! - [`cper`]: the pure decoder of amdgpu's CPER ring (UEFI appendix N records).
 //! - [`judge`]: pure judgements returning [`judge::Problem`]s for the checks to report.
 
+pub mod cper;
 pub mod judge;
 pub mod parse;
 pub mod read;

@@ -602,6 +602,20 @@ pub struct Xgmi {
     pub hive_nodes: Option<usize>,
 }
 
+/// `xgmi_num_links` (§7, `amdgpu_xgmi.c:amdgpu_xgmi_show_num_links`): one `"%02x "` per node
+/// of the XGMI TA's topology of the hive (`psp.xgmi_context.top_info.nodes[]`, this GPU's own
+/// entry included, with 0 links), then `"\n"`: how many XGMI links join this GPU to each node.
+/// Their sum is the number of links the hive's topology says are trained and in use.
+pub fn parse_xgmi_num_links(text: &str) -> Result<Vec<u8>, String> {
+    text.split_whitespace()
+        .take(64)
+        .map(|w| {
+            u8::from_str_radix(w, 16)
+                .map_err(|_| format!("not a hex link count: {:?}", truncate(w, 12)))
+        })
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // hwmon (§4) and gpu_metrics (§3)
 // ---------------------------------------------------------------------------------------------
@@ -656,8 +670,10 @@ pub struct GpuMetrics {
     /// (v2_x's centi-°C converted), % of gfx activity, MHz. None where the version has no such
     /// field or the firmware left it all-ones.
     pub sample: MetricsSample,
-    /// PCIe counters accumulated by the firmware (v1_4/v1_5 only, `kgd_pp_interface.h`).
+    /// PCIe counters accumulated by the firmware (v1_4 to v1_8, `kgd_pp_interface.h`).
     pub pcie: MetricsPcie,
+    /// Per-link XGMI state (v1_7/v1_8 `xgmi_link_status[8]`), None for other versions.
+    pub xgmi_links: Option<Vec<XgmiLinkState>>,
 }
 
 /// Temperatures, activity and clock of one `gpu_metrics` sample.
@@ -671,13 +687,50 @@ pub struct MetricsSample {
 }
 
 /// `pcie_l0_to_recov_count_acc`, `pcie_replay_count_acc` (u64) and `pcie_nak_sent_count_acc`,
-/// `pcie_nak_rcvd_count_acc` (u32, v1_5 only) of `struct gpu_metrics_v1_4`/`_v1_5`.
+/// `pcie_nak_rcvd_count_acc` (u32, v1_5 to v1_8) of `struct gpu_metrics_v1_4` to `_v1_8`; from
+/// v1_4 the bandwidth and replay-rollover counters, from v1_6 the link partner's recovery count
+/// (`pcie_lc_perf_other_end_recovery`, u32).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct MetricsPcie {
     pub recovery: Option<u64>,
     pub replay: Option<u64>,
     pub nak_sent: Option<u32>,
     pub nak_rcvd: Option<u32>,
+    /// `pcie_bandwidth_acc` (u64): accumulated bandwidth, in the firmware's unit (the header
+    /// says GB/s; an intermediate v1_6 said Mbps): reported as read, never judged.
+    pub bandwidth_acc: Option<u64>,
+    /// `pcie_bandwidth_inst` (u64), the same unit.
+    pub bandwidth_inst: Option<u64>,
+    /// `pcie_replay_rover_count_acc` (u64): how often the replay counter rolled over.
+    pub replay_rollover: Option<u64>,
+    /// `pcie_lc_perf_other_end_recovery` (u32, v1_6+): recoveries the link partner entered.
+    pub other_end_recovery: Option<u32>,
+}
+
+/// `xgmi_link_status[NUM_XGMI_LINKS]` (u16 x 8) of `gpu_metrics_v1_7`/`_v1_8`, filled by
+/// `smu_v13_0_6_get_gpu_metrics` from `amdgpu_get_xgmi_link_status()`: 1 = active, 0 =
+/// inactive; a slot the firmware did not fill stays all-ones (`smu_cmn_init_soft_gpu_metrics`
+/// memsets 0xFF), which amd-smi reports as "disabled" (`amdsmi_get_gpu_xgmi_link_status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum XgmiLinkState {
+    Up,
+    Down,
+    /// All-ones: the slot is not a populated link.
+    NotPresent,
+    /// Any other value (the driver writes only 0 and 1).
+    Unknown(u16),
+}
+
+impl XgmiLinkState {
+    pub fn from_raw(v: u16) -> Self {
+        match v {
+            1 => XgmiLinkState::Up,
+            0 => XgmiLinkState::Down,
+            u16::MAX => XgmiLinkState::NotPresent,
+            n => XgmiLinkState::Unknown(n),
+        }
+    }
 }
 
 /// Offsets of the sample fields (hotspot, edge, mem, gfx activity, current gfxclk) per version,
@@ -722,19 +775,65 @@ fn sample_offsets(format: u8, content: u8) -> Option<SampleOffsets> {
     })
 }
 
-/// Offsets of the NAK sent/received counters (v1_5 only).
+/// Offsets of the NAK sent/received counters (v1_5 on).
 type NakOffsets = Option<(usize, usize)>;
 
 /// Offsets of (`pcie_l0_to_recov_count_acc`, `pcie_replay_count_acc`, NAK sent, NAK received)
 /// computed from `struct gpu_metrics_v1_4`/`_v1_5` (x86-64 natural alignment; the computation
 /// puts `current_gfxclk` at 240 and 312, as §3 does).
 fn pcie_offsets(format: u8, content: u8) -> Option<(usize, usize, NakOffsets)> {
-    match (format, content) {
-        (1, 4) => Some((80, 88, None)),
-        (1, 5) => Some((144, 152, Some((168, 172)))),
-        _ => None,
-    }
+    pcie_layout(format, content).map(|l| (l.recovery, l.replay, l.nak))
 }
+
+/// Where the PCIe and XGMI-link fields of one `gpu_metrics` version lie (byte offsets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PcieLayout {
+    pub bandwidth_acc: usize,
+    pub bandwidth_inst: usize,
+    pub recovery: usize,
+    pub replay: usize,
+    pub replay_rollover: usize,
+    pub nak: NakOffsets,
+    /// `pcie_lc_perf_other_end_recovery` (u32), v1_6+.
+    pub other_end_recovery: Option<usize>,
+    /// `xgmi_link_status[8]` (u16), v1_7+.
+    pub xgmi_link_status: Option<usize>,
+}
+
+/// Offsets in `struct gpu_metrics_v1_4` to `_v1_8` (`drivers/gpu/drm/amd/include/
+/// kgd_pp_interface.h`), computed by hand with x86-64 natural alignment and checked against
+/// what the kernel's `structure_size` must be (§3: 288, 360, 1664, 2208, 3872; the unit test
+/// `pcie_layouts_match_the_kernel_structs` redoes the arithmetic field by field). Layouts:
+/// v1_4/v1_5 as in torvalds/linux@00dedab0; v1_6 (the 6.13+ body, with `xcp_stats[8]` of
+/// `amdgpu_xcp_metrics` and `pcie_lc_perf_other_end_recovery`), v1_7 (`mem_max_bandwidth`,
+/// `xgmi_link_status[8]`, `amdgpu_xcp_metrics_v1_1`) and v1_8 (`amdgpu_xcp_metrics_v1_2`,
+/// `NUM_JPEG_ENG_V1` 40) as posted in "drm/amd/pm: Add gpu_metrics_v1_8" (amd-gfx, 2025-03-26,
+/// Asad Kamal) and carried by the S1 `pr/6.13`..`pr/6.18` trees of the health reference. The
+/// v1_6 of torvalds/linux@00dedab0 (an earlier body, 380 bytes, never emitted) differs in
+/// size, so `parse_gpu_metrics` notes the mismatch and decodes nothing.
+pub fn pcie_layout(format: u8, content: u8) -> Option<PcieLayout> {
+    let l = |bw: usize, nak: NakOffsets, other: Option<usize>, xgmi: Option<usize>| PcieLayout {
+        bandwidth_acc: bw,
+        bandwidth_inst: bw + 8,
+        recovery: bw + 16,
+        replay: bw + 24,
+        replay_rollover: bw + 32,
+        nak,
+        other_end_recovery: other,
+        xgmi_link_status: xgmi,
+    };
+    Some(match (format, content) {
+        (1, 4) => l(64, None, None, None),
+        (1, 5) => l(128, Some((168, 172)), None, None),
+        (1, 6) => l(80, Some((120, 124)), Some(1656), None),
+        (1, 7) => l(88, Some((128, 132)), Some(2200), Some(264)),
+        (1, 8) => l(88, Some((128, 132)), Some(3864), Some(264)),
+        _ => return None,
+    })
+}
+
+/// Number of `xgmi_link_status` slots (`NUM_XGMI_LINKS`, kgd_pp_interface.h).
+pub const NUM_XGMI_LINKS: usize = 8;
 
 fn le_u16(b: &[u8], off: usize) -> Option<u16> {
     let s = b.get(off..off.checked_add(2)?)?;
@@ -763,7 +862,7 @@ fn decode_pcie(b: &[u8], format: u8, content: u8) -> MetricsPcie {
     let Some((recov, replay, nak)) = pcie_offsets(format, content) else {
         return MetricsPcie::default();
     };
-    MetricsPcie {
+    let mut p = MetricsPcie {
         recovery: le_u64(b, recov).filter(|v| *v != u64::MAX),
         replay: le_u64(b, replay).filter(|v| *v != u64::MAX),
         nak_sent: nak
@@ -772,7 +871,28 @@ fn decode_pcie(b: &[u8], format: u8, content: u8) -> MetricsPcie {
         nak_rcvd: nak
             .and_then(|(_, r)| le_u32(b, r))
             .filter(|v| *v != u32::MAX),
+        ..Default::default()
+    };
+    if let Some(l) = pcie_layout(format, content) {
+        let u64_at = |o: usize| le_u64(b, o).filter(|v| *v != u64::MAX);
+        p.bandwidth_acc = u64_at(l.bandwidth_acc);
+        p.bandwidth_inst = u64_at(l.bandwidth_inst);
+        p.replay_rollover = u64_at(l.replay_rollover);
+        p.other_end_recovery = l
+            .other_end_recovery
+            .and_then(|o| le_u32(b, o))
+            .filter(|v| *v != u32::MAX);
     }
+    p
+}
+
+/// The `xgmi_link_status` slots of a v1_7/v1_8 sample, in link order; None for other versions
+/// or a sample too short to hold them.
+fn decode_xgmi_links(b: &[u8], format: u8, content: u8) -> Option<Vec<XgmiLinkState>> {
+    let off = pcie_layout(format, content)?.xgmi_link_status?;
+    (0..NUM_XGMI_LINKS)
+        .map(|i| le_u16(b, off + 2 * i).map(XgmiLinkState::from_raw))
+        .collect()
 }
 
 /// Sizes from §3 (computed there from `kgd_pp_interface.h`, x86-64).
@@ -842,9 +962,16 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
     let mut indep = None;
     let mut sample = MetricsSample::default();
     let mut pcie = MetricsPcie::default();
+    let mut xgmi_links = None;
     if bytes.len() < structure_size as usize {
         note = Some(format!(
             "read {} bytes, header says {structure_size}",
+            bytes.len()
+        ));
+    } else if bytes.len() > structure_size as usize {
+        // amdgpu_get_gpu_metrics copies exactly `structure_size` bytes: more is not one sample.
+        note = Some(format!(
+            "read {} bytes, more than the header's structure_size {structure_size}: not one gpu_metrics sample",
             bytes.len()
         ));
     } else if expected_size.is_some_and(|e| e != structure_size) {
@@ -870,6 +997,7 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
         }
         sample = decode_sample(bytes, format_revision, content_revision);
         pcie = decode_pcie(bytes, format_revision, content_revision);
+        xgmi_links = decode_xgmi_links(bytes, format_revision, content_revision);
     }
     Ok(GpuMetrics {
         structure_size,
@@ -881,6 +1009,7 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
         note,
         sample,
         pcie,
+        xgmi_links,
     })
 }
 
@@ -1487,6 +1616,7 @@ mod tests {
                 replay: Some(420),
                 nak_sent: Some(3),
                 nak_rcvd: None,
+                ..Default::default()
             }
         );
         assert_eq!((m.sample.hotspot_c, m.sample.edge_c), (Some(45), None));
@@ -1506,6 +1636,243 @@ mod tests {
             parse_gpu_metrics(&short).unwrap().pcie,
             MetricsPcie::default()
         );
+    }
+
+    /// Lays out C fields with x86-64 natural alignment: (name, element size, count); returns
+    /// every field's offset and the padded struct size.
+    fn layout(fields: &[(&'static str, usize, usize)]) -> (Vec<(&'static str, usize)>, usize) {
+        let (mut off, mut align, mut out) = (0usize, 1usize, Vec::new());
+        for &(name, size, count) in fields {
+            let a = size.min(8);
+            off = off.div_ceil(a) * a;
+            out.push((name, off));
+            off += size * count;
+            align = align.max(a);
+        }
+        (out, off.div_ceil(align) * align)
+    }
+
+    /// The PCIe/XGMI offsets of [`pcie_layout`] and the sizes of [`metrics_size`], recomputed
+    /// from the field lists of `struct gpu_metrics_v1_6`/`_v1_7`/`_v1_8` and of the per-XCP
+    /// structs they embed (`amdgpu_xcp_metrics`, `_v1_1`, `_v1_2`) in kgd_pp_interface.h
+    /// (MAX_XCC 8, NUM_XCP 8, NUM_JPEG_ENG 32, NUM_JPEG_ENG_V1 40, NUM_VCN 4, NUM_XGMI_LINKS 8,
+    /// MAX_GFX_CLKS 8, MAX_CLKS 4). A field left out or misplaced changes a size the kernel
+    /// states in `structure_size`, so this fails.
+    #[test]
+    fn pcie_layouts_match_the_kernel_structs() {
+        let xcp_v1_0 = [
+            ("gfx_busy_inst", 4, 8),
+            ("jpeg_busy", 2, 32),
+            ("vcn_busy", 2, 4),
+            ("gfx_busy_acc", 8, 8),
+        ];
+        let xcp_v1_1 = [
+            ("gfx_busy_inst", 4, 8),
+            ("jpeg_busy", 2, 32),
+            ("vcn_busy", 2, 4),
+            ("gfx_busy_acc", 8, 8),
+            ("gfx_below_host_limit_acc", 8, 8),
+        ];
+        let xcp_v1_2 = [
+            ("gfx_busy_inst", 4, 8),
+            ("jpeg_busy", 2, 40),
+            ("vcn_busy", 2, 4),
+            ("gfx_busy_acc", 8, 8),
+            ("ppt", 8, 8),
+            ("thm", 8, 8),
+            ("low_util", 8, 8),
+            ("total", 8, 8),
+        ];
+        let xcp_size = |f: &[(&'static str, usize, usize)]| layout(f).1;
+        // The per-XCP structs hold u64s: 8-aligned, so they can stand in as `count` u64s.
+        let body = |v17: bool, xcp: usize| -> Vec<(&'static str, usize, usize)> {
+            let mut f = vec![("header", 4, 1), ("temps+power+activity", 2, 6)];
+            if v17 {
+                f.push(("mem_max_bandwidth", 8, 1));
+            }
+            f.extend([
+                ("energy_accumulator", 8, 1),
+                ("system_clock_counter", 8, 1),
+                ("accumulation_counter+residencies+lock", 4, 7),
+                ("pcie_link_width/speed, xgmi_link_width/speed", 2, 4),
+                ("gfx/mem_activity_acc", 4, 2),
+                ("pcie_bandwidth_acc", 8, 1),
+                ("pcie_bandwidth_inst", 8, 1),
+                ("pcie_l0_to_recov_count_acc", 8, 1),
+                ("pcie_replay_count_acc", 8, 1),
+                ("pcie_replay_rover_count_acc", 8, 1),
+                ("pcie_nak_sent_count_acc", 4, 1),
+                ("pcie_nak_rcvd_count_acc", 4, 1),
+                ("xgmi_read/write_data_acc", 8, 16),
+            ]);
+            if v17 {
+                f.push(("xgmi_link_status", 2, 8));
+                f.push(("padding", 2, 1));
+            }
+            f.extend([
+                ("firmware_timestamp", 8, 1),
+                ("clocks+uclk+num_partition", 2, 22),
+                ("xcp_stats", 8, xcp),
+                ("pcie_lc_perf_other_end_recovery", 4, 1),
+            ]);
+            f
+        };
+        for (content, v17, xcp) in [
+            (6u8, false, xcp_size(&xcp_v1_0)),
+            (7, true, xcp_size(&xcp_v1_1)),
+            (8, true, xcp_size(&xcp_v1_2)),
+        ] {
+            let (offs, size) = layout(&body(v17, xcp));
+            let at = |n: &str| offs.iter().find(|(f, _)| *f == n).unwrap().1;
+            assert_eq!(
+                Some(size as u16),
+                metrics_size(1, content),
+                "v1_{content} size"
+            );
+            let l = pcie_layout(1, content).unwrap();
+            assert_eq!(l.bandwidth_acc, at("pcie_bandwidth_acc"), "v1_{content}");
+            assert_eq!(l.recovery, at("pcie_l0_to_recov_count_acc"));
+            assert_eq!(l.replay, at("pcie_replay_count_acc"));
+            assert_eq!(l.replay_rollover, at("pcie_replay_rover_count_acc"));
+            assert_eq!(
+                l.nak,
+                Some((at("pcie_nak_sent_count_acc"), at("pcie_nak_rcvd_count_acc")))
+            );
+            assert_eq!(
+                l.other_end_recovery,
+                Some(at("pcie_lc_perf_other_end_recovery"))
+            );
+            assert_eq!(l.xgmi_link_status, v17.then(|| at("xgmi_link_status")));
+            // The same computation puts current_gfxclk where §3's table does (264, 296).
+            assert_eq!(at("clocks+uclk+num_partition"), if v17 { 296 } else { 264 });
+        }
+        assert_eq!(xcp_size(&xcp_v1_0) * 8, 1344);
+        // v1_5 with the same arithmetic (vcn_activity[4], jpeg_activity[32], throttle_status).
+        let (offs, size) = layout(&[
+            ("header", 4, 1),
+            ("u16s", 2, 6),
+            ("vcn", 2, 4),
+            ("jpeg", 2, 32),
+            ("energy", 8, 1),
+            ("clock", 8, 1),
+            ("throttle+lock", 4, 2),
+            ("links", 2, 4),
+            ("acc", 4, 2),
+            ("bw_acc", 8, 1),
+            ("bw_inst", 8, 1),
+            ("recov", 8, 1),
+            ("replay", 8, 1),
+            ("rover", 8, 1),
+            ("nak_sent", 4, 1),
+            ("nak_rcvd", 4, 1),
+            ("xgmi", 8, 16),
+            ("fw", 8, 1),
+            ("clocks", 2, 22),
+        ]);
+        assert_eq!(size, 360);
+        let l = pcie_layout(1, 5).unwrap();
+        assert_eq!(
+            (l.bandwidth_acc, l.replay_rollover),
+            (offs[9].1, offs[13].1)
+        );
+    }
+
+    /// Bytes laid out as `struct gpu_metrics_v1_8` (3872 bytes, all-ones except the fields
+    /// set): every PCIe counter and the link states decode from their offsets; a v1_6 sample
+    /// has no link states; truncated, oversized and early-v1_6 (380-byte) blobs decode nothing
+    /// and say why.
+    #[test]
+    fn gpu_metrics_v1_6_to_v1_8_pcie_and_xgmi_links() {
+        let mut b = metrics(1, 8, 3872);
+        let put64 =
+            |b: &mut Vec<u8>, o: usize, v: u64| b[o..o + 8].copy_from_slice(&v.to_le_bytes());
+        let put32 =
+            |b: &mut Vec<u8>, o: usize, v: u32| b[o..o + 4].copy_from_slice(&v.to_le_bytes());
+        put64(&mut b, 88, 512);
+        put64(&mut b, 96, 12);
+        put64(&mut b, 104, 9);
+        put64(&mut b, 112, 4100);
+        put64(&mut b, 120, 2);
+        put32(&mut b, 128, 30);
+        put32(&mut b, 132, 31);
+        put32(&mut b, 3864, 5);
+        for (i, v) in [1u16, 1, 0, 1, 1, 1, 1, 0xffff].iter().enumerate() {
+            b[264 + 2 * i..266 + 2 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        let m = parse_gpu_metrics(&b).unwrap();
+        assert_eq!(
+            m.pcie,
+            MetricsPcie {
+                recovery: Some(9),
+                replay: Some(4100),
+                nak_sent: Some(30),
+                nak_rcvd: Some(31),
+                bandwidth_acc: Some(512),
+                bandwidth_inst: Some(12),
+                replay_rollover: Some(2),
+                other_end_recovery: Some(5),
+            }
+        );
+        use XgmiLinkState::*;
+        assert_eq!(
+            m.xgmi_links.as_deref(),
+            Some(&[Up, Up, Down, Up, Up, Up, Up, NotPresent][..])
+        );
+        // v1_7: same offsets up to the XCP stats, the other end's recoveries at 2200.
+        let mut b7 = metrics(1, 7, 2208);
+        put64(&mut b7, 112, 77);
+        put32(&mut b7, 2200, 3);
+        b7[264..266].copy_from_slice(&0u16.to_le_bytes());
+        let m = parse_gpu_metrics(&b7).unwrap();
+        assert_eq!(
+            (m.pcie.replay, m.pcie.other_end_recovery),
+            (Some(77), Some(3))
+        );
+        assert_eq!(m.xgmi_links.as_ref().unwrap()[0], Down);
+        // v1_6: replay at 104, no link states.
+        let mut b6 = metrics(1, 6, 1664);
+        put64(&mut b6, 104, 6);
+        put32(&mut b6, 1656, 1);
+        let m = parse_gpu_metrics(&b6).unwrap();
+        assert_eq!(
+            (m.pcie.replay, m.pcie.other_end_recovery),
+            (Some(6), Some(1))
+        );
+        assert_eq!(m.xgmi_links, None);
+        // Truncated: the header says 3872, 300 bytes came.
+        let mut short = b.clone();
+        short.truncate(300);
+        let m = parse_gpu_metrics(&short).unwrap();
+        assert_eq!((m.pcie.replay, m.xgmi_links.clone()), (None, None));
+        assert_eq!(m.note.as_deref(), Some("read 300 bytes, header says 3872"));
+        // Oversized: more bytes than the header's size is not one sample.
+        let mut long = b.clone();
+        long.extend_from_slice(&[0; 16]);
+        let m = parse_gpu_metrics(&long).unwrap();
+        assert_eq!((m.pcie.replay, m.xgmi_links.clone()), (None, None));
+        assert!(m
+            .note
+            .unwrap()
+            .contains("more than the header's structure_size 3872"));
+        // The early v1_6 body (torvalds/linux@00dedab0: vcn/jpeg arrays, 380 bytes).
+        let m = parse_gpu_metrics(&metrics(1, 6, 380)).unwrap();
+        assert_eq!(m.pcie, MetricsPcie::default());
+        assert!(m.note.unwrap().contains("differs from v1_6's 1664"));
+        // An unknown link value is kept as such, not taken as up.
+        assert_eq!(XgmiLinkState::from_raw(7), Unknown(7));
+    }
+
+    #[test]
+    fn xgmi_num_links_as_amdgpu_prints_them() {
+        // Eight nodes, this GPU's own entry 0, one link to each peer: "%02x " each, then "\n".
+        assert_eq!(
+            parse_xgmi_num_links("01 01 01 00 01 01 01 01 \n"),
+            Ok(vec![1, 1, 1, 0, 1, 1, 1, 1])
+        );
+        assert_eq!(parse_xgmi_num_links("0a 00 \n"), Ok(vec![10, 0]));
+        assert_eq!(parse_xgmi_num_links("\n"), Ok(vec![]));
+        assert!(parse_xgmi_num_links("01 zz \n").is_err());
+        assert!(parse_xgmi_num_links("100\n").is_err());
     }
 
     #[test]

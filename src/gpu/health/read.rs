@@ -8,6 +8,7 @@
 //! is recorded with its errno name (§0: `EPERM`/`EBUSY` while in reset or suspended, §10
 //! item 5), never treated as absent. No read is larger than [`MAX_FILE`].
 
+use super::cper::{parse_cper_ring, CperLog};
 use super::parse::{self, *};
 use crate::gpu::fixture::{self, Fixture};
 use crate::gpu::sysfs;
@@ -91,9 +92,63 @@ pub struct DeviceHealth {
     /// AER counters of the GPU and the ports above it, and amdgpu's replay count (issue 26,
     /// item 3). Their unreadable files are kept there, not in `issues`.
     pub pcie_errors: PcieErrors,
+    /// Per-link XGMI topology (`xgmi_num_links`, issue 26 item 3); the link states themselves
+    /// are in `gpu_metrics` v1_7+ (`thermal.metrics.xgmi_links`).
+    pub xgmi_links: XgmiLinkRead,
+    /// amdgpu's CPER records from debugfs (issue 26, item 3; root only).
+    pub cper: CperRead,
     /// Files present but unreadable or malformed.
     pub issues: Vec<FileIssue>,
 }
+
+/// `xgmi_num_links` of a GPU in a hive. `xgmi_error` is deliberately not read: its show
+/// function (`amdgpu_xgmi_show_error`) clears the DF counter it reports (`set_fica(..., 0, 0)`
+/// after the read) and, where the data fabric's FICA counters are not enabled, prints
+/// `pr_err("xGMI error counters not enabled!")` on every read; on data fabrics without FICA
+/// it returns -EINVAL. A doctor must neither reset a counter nor write to the kernel log.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct XgmiLinkRead {
+    /// Links to each node of the hive, in the XGMI TA's order (this GPU's entry 0).
+    pub num_links: Option<Vec<u8>>,
+    /// Present but not readable (`EACCES`, `EBUSY`) or not in the kernel's format.
+    pub unreadable: Vec<FileIssue>,
+    /// Refused by the device (`EINVAL`, `EOPNOTSUPP`, `ENODATA`, `ENODEV`): not a problem.
+    pub unsupported: Vec<FileIssue>,
+}
+
+/// `amdgpu_ring_cper` in debugfs (`/sys/kernel/debug/dri/<minor>/`, Linux 6.15+, parts with a
+/// CPER ring; mode 0444 under a 0700 debugfs root, so root only).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum CperRead {
+    /// No DRM card to find the debugfs directory by (a GPU seen only through KFD).
+    #[default]
+    NoCard,
+    /// The file is not there: debugfs not mounted, a kernel before 6.15, or no CPER ring on
+    /// this part. Nothing to judge, nothing to say.
+    Absent {
+        path: String,
+    },
+    /// There but not readable (`EACCES` as a user other than root, `EBUSY`) or larger than
+    /// the cap: "could not read", never a verdict.
+    Unreadable {
+        path: String,
+        error: String,
+    },
+    /// Refused by the driver (`EINVAL`, `EOPNOTSUPP`, `ENODATA`, `ENODEV`): not a problem.
+    Unsupported {
+        path: String,
+        error: String,
+    },
+    Read {
+        path: String,
+        log: CperLog,
+    },
+}
+
+/// The most read from `amdgpu_ring_cper`: the ring is at most `CPER_MAX_RING_SIZE` (1 MiB,
+/// amdgpu_cper.h) plus the 12-byte header.
+pub const MAX_CPER: u64 = (1 << 20) + 4096;
 
 /// The AER statistics of one PCI function on the GPU's path to the root port.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -392,8 +447,93 @@ fn read_device(r: &Reader, d: &DeviceDir) -> DeviceHealth {
         h.partition = Some(part);
     }
     h.pcie_errors = read_pcie_errors(r, dir);
+    if h.xgmi.is_some() {
+        h.xgmi_links = read_xgmi_links(r, dir);
+    }
+    if let Some(card) = &d.card {
+        h.cper = read_cper(r, card);
+    }
     h.issues = issues;
     h
+}
+
+/// `xgmi_num_links`, present only on GPUs in a hive (`amdgpu_xgmi_sysfs_add_dev_info`). Its
+/// show function prints the topology the driver cached at hive setup: no hardware access, no
+/// kernel-log line on any part.
+fn read_xgmi_links(r: &Reader, dir: &Path) -> XgmiLinkRead {
+    let mut pe = PcieErrors::default();
+    let num_links = pcie_file(
+        r,
+        &dir.join("xgmi_num_links"),
+        &mut pe,
+        parse_xgmi_num_links,
+    );
+    XgmiLinkRead {
+        num_links,
+        unreadable: pe.unreadable,
+        unsupported: pe.unsupported,
+    }
+}
+
+/// The debugfs directory of a DRM card is named by its minor (`/sys/kernel/debug/dri/<N>` for
+/// `cardN`, `drm_debugfs_register`). The CPER ring is read in 64 KiB reads, a multiple of 4
+/// (`amdgpu_debugfs_ring_read` refuses an offset or size that is not: EINVAL), until the end or
+/// [`MAX_CPER`]. Neither read path (`amdgpu_debugfs_ring_read`, `amdgpu_ras_cper_debugfs_read`)
+/// prints to the kernel log.
+fn read_cper(r: &Reader, card: &str) -> CperRead {
+    use std::io::Read;
+    let Some(minor) = card.strip_prefix("card") else {
+        return CperRead::NoCard;
+    };
+    let p = Path::new("/sys/kernel/debug/dri")
+        .join(minor)
+        .join("amdgpu_ring_cper");
+    let path = p.display().to_string();
+    let classify = |e: io::Error, path: String| -> CperRead {
+        if e.kind() == io::ErrorKind::NotFound {
+            CperRead::Absent { path }
+        } else if unsupported_errno(&e) {
+            CperRead::Unsupported {
+                path,
+                error: errno_name(&e),
+            }
+        } else {
+            CperRead::Unreadable {
+                path,
+                error: errno_name(&e),
+            }
+        }
+    };
+    if let Some(e) = r.fx.denied(&p) {
+        return classify(e, path);
+    }
+    let mut f = match r.host.fs.open(&p) {
+        Ok(f) => f,
+        Err(e) => return classify(e, path),
+    };
+    let _w = crate::host::watchdog::Waiting::on_path("reading", &p);
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match f.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                out.extend_from_slice(&chunk[..n]);
+                if out.len() as u64 > MAX_CPER {
+                    return CperRead::Unreadable {
+                        path,
+                        error: format!("larger than {MAX_CPER} bytes"),
+                    };
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return classify(e, path),
+        }
+    }
+    CperRead::Read {
+        path,
+        log: parse_cper_ring(&out),
+    }
 }
 
 /// errnos by which a sysfs read says "this device does not do that" (a show function returning
