@@ -68,6 +68,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Fail `gpu.layers` when fewer than N GPUs are usable by ROCr (a node that lost a GPU);
+    /// without it a GPU lost between layers fails and no GPU at all is a skip.
+    #[arg(long, value_name = "N")]
+    pub expect_gpus: Option<u32>,
+
     /// Which checks judge what: `build` never fails for missing GPUs, `runtime` requires one.
     #[arg(long, value_enum, default_value_t = Profile::Auto)]
     pub profile: Profile,
@@ -390,6 +395,7 @@ impl RunArgs {
             deadline: crate::config::seconds("deadline", a.deadline)?,
             strict: a.strict,
             asm,
+            expect_gpus: a.expect_gpus,
         })
     }
 }

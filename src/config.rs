@@ -68,6 +68,8 @@ pub struct Config {
     /// `--asm-caps` and its flags (validated); `None` when the probe was not asked for. The
     /// `asm.*` checks run only when it is set (see `RunArgs::config` in src/cli.rs).
     pub asm: Option<AsmRequest>,
+    /// `--expect-gpus N`: `gpu.layers` fails when fewer GPUs are usable by ROCr.
+    pub expect_gpus: Option<u32>,
 }
 
 /// Which Tensile's probe to emulate (`--tensile-compat`).
@@ -136,6 +138,7 @@ impl Config {
             per_call: Duration::from_secs(20),
             deadline: Duration::from_secs(120),
             strict: false,
+            expect_gpus: None,
             asm: None,
         }
     }
