@@ -210,16 +210,25 @@ fn list(host: &Host, fx: &Fixture, p: &Path) -> io::Result<Vec<String>> {
     Ok(v)
 }
 
-/// `dddd:bb:dd.f` (lower-case hex), the names the PCI core gives its devices.
+/// `dddd:bb:dd.f`, the names the PCI core gives its devices (`pci_setup_device`: `%04x:%02x:%02x.%d`;
+/// a domain above 0xffff, as behind Intel's VMD, prints with more digits).
 pub fn is_pci_address(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 12
-        && b[4] == b':'
-        && b[7] == b':'
-        && b[10] == b'.'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| matches!(i, 4 | 7 | 10) || c.is_ascii_hexdigit())
+    let hex = |t: &str, min: usize, max: usize| {
+        (min..=max).contains(&t.len()) && t.bytes().all(|c| c.is_ascii_hexdigit())
+    };
+    let mut it = s.split(':');
+    let (Some(dom), Some(bus), Some(devfn), None) = (it.next(), it.next(), it.next(), it.next())
+    else {
+        return false;
+    };
+    let Some((dev, func)) = devfn.split_once('.') else {
+        return false;
+    };
+    hex(dom, 4, 8)
+        && hex(bus, 2, 2)
+        && hex(dev, 2, 2)
+        && func.len() == 1
+        && matches!(func.as_bytes()[0], b'0'..=b'7')
 }
 
 /// Reads the AMD GPU functions of the PCI bus: `vendor` of every function, `class` of AMD ones,
@@ -601,12 +610,10 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
                 seen = true;
                 continue;
             }
-            if !seen {
-                // Not on an earlier layer either (an unreadable driver link): nothing lost.
-                if !matches!(g.driver, Some(Binding::Unreadable(_))) {
-                    continue;
-                }
-                break;
+            // First seen at a later layer (its PCI files unreadable), or a driver link that
+            // could not be read: unknown, not lost.
+            if !seen || (l == Layer::Amdgpu && matches!(g.driver, Some(Binding::Unreadable(_)))) {
+                continue;
             }
             g.lost = Some(loss(l, g, kfd, &mut hidden_left));
             break;
@@ -657,11 +664,6 @@ fn loss(l: Layer, g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> Loss {
                 format!("bound to {d}, not amdgpu"),
                 false,
             ),
-            Some(Binding::Unreadable(e)) => mk(
-                Cause::NoDriver,
-                format!("its driver link could not be read ({e})"),
-                false,
-            ),
             _ => mk(
                 Cause::NoDriver,
                 "AMD GPU on the PCI bus with no driver bound".into(),
@@ -686,7 +688,7 @@ fn loss(l: Layer, g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> Loss {
                 let (n, e) = &kfd.hidden[kfd.hidden.len() - 1 - *hidden_left];
                 mk(
                     Cause::HiddenFromProcess,
-                    format!("its KFD node is not readable by this process (node {n}: {e}; a device cgroup gives this process other GPUs)"),
+                    format!("no KFD node readable by this process: KFD node {n} is {e}, likely this GPU's (a device cgroup gives this process other GPUs)"),
                     e == "EPERM",
                 )
             } else {
@@ -767,6 +769,23 @@ mod tests {
         assert_eq!(parse_hex(""), None);
         assert_eq!(parse_hex("0xzz"), None);
         assert_eq!(parse_hex("0x1234567890"), None);
+    }
+
+    #[test]
+    fn pci_addresses_as_the_pci_core_names_them() {
+        for a in ["0000:03:00.0", "10000:e1:00.7", "0001:c3:1f.1"] {
+            assert!(is_pci_address(a), "{a}");
+        }
+        for a in [
+            "0000:03:00",
+            "000:03:00.0",
+            "0000:03:00.8",
+            "0000:3:00.0",
+            "pci0000:00",
+            "0000:03:00.0:1",
+        ] {
+            assert!(!is_pci_address(a), "{a}");
+        }
     }
 
     #[test]
