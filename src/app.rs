@@ -388,6 +388,7 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
         let mut findings = crate::registry::run(&ctx, &rust);
         findings.extend(crate::registry::load_errors(&reg, &cfg.only, &cfg.skip));
         findings.extend(packs.join().unwrap_or_default());
+        crate::registry::apply_policy(&mut findings, &cfg.policy);
         findings
     });
     let mut sections = Vec::new();
@@ -466,6 +467,12 @@ fn explain(id: &str, packs: &crate::packs::PackSet) -> i32 {
             let _ = writeln!(out, "What it checks\n  {}\n", d.what.trim());
             let _ = writeln!(out, "Why it matters\n  {}\n", d.why.trim());
             let _ = writeln!(out, "How to fix\n  {}", d.fix.trim());
+            let _ = writeln!(
+                out,
+                "\nRepair action\n  {} ({}), unless a finding names its own",
+                d.action,
+                d.action.meaning()
+            );
             if !d.sources.is_empty() {
                 let _ = writeln!(out, "\nSources");
                 for s in &d.sources {

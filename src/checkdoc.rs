@@ -5,7 +5,9 @@
 
 use serde::Deserialize;
 
+mod action;
 mod ids;
+pub use action::Action;
 pub use ids::CheckId;
 
 /// The check families. A check's category is the first word of its id (`gpu.kfd` is `gpu`);
@@ -99,6 +101,9 @@ pub struct CheckDoc {
     pub what: String,
     pub why: String,
     pub fix: String,
+    /// The repair action of the check's warn and fail findings unless a finding names its own
+    /// (`report::Action`; required in `checks/*.toml`).
+    pub action: Action,
     /// Where the facts behind the check come from.
     #[serde(default)]
     pub sources: Vec<String>,

@@ -72,6 +72,11 @@ pub struct RunArgs {
     /// without it a GPU lost between layers fails and no GPU at all is a skip.
     #[arg(long, value_name = "N")]
     pub expect_gpus: Option<u32>,
+    /// The site policy (thresholds, ignore rules, severity and action overrides; docs/fleet.md).
+    /// Default: /etc/rocm-doctor/policy.toml when it exists. Read only if trusted: as root,
+    /// root's file on a path only root may write.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
 
     /// Which checks judge what: `build` never fails for missing GPUs, `runtime` requires one.
     #[arg(long, value_enum, default_value_t = Profile::Auto)]
@@ -396,6 +401,8 @@ impl RunArgs {
             strict: a.strict,
             asm,
             expect_gpus: a.expect_gpus,
+            policy: crate::policy::Policy::load(a.policy.as_deref())
+                .map_err(ConfigError::Policy)?,
         })
     }
 }

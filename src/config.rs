@@ -70,6 +70,8 @@ pub struct Config {
     pub asm: Option<AsmRequest>,
     /// `--expect-gpus N`: `gpu.layers` fails when fewer GPUs are usable by ROCr.
     pub expect_gpus: Option<u32>,
+    /// The site policy (`--policy`, /etc/rocm-doctor/policy.toml, or the defaults).
+    pub policy: crate::policy::Policy,
 }
 
 /// Which Tensile's probe to emulate (`--tensile-compat`).
@@ -121,6 +123,9 @@ pub enum ConfigError {
     /// A bad `--asm-caps` flag combination or `--expect` file (the message names the flag).
     #[error("{0}")]
     Asm(String),
+    /// The site policy cannot be used (the message names the file and the line).
+    #[error("{0}")]
+    Policy(String),
 }
 
 impl Config {
@@ -140,6 +145,7 @@ impl Config {
             strict: false,
             expect_gpus: None,
             asm: None,
+            policy: crate::policy::Policy::default(),
         }
     }
 }

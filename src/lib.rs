@@ -26,6 +26,7 @@ pub mod kernlog;
 pub mod logscan;
 pub mod packaging;
 pub mod packs;
+pub mod policy;
 pub mod probe;
 pub mod registry;
 pub mod report;

@@ -169,6 +169,11 @@ impl<'a> Registry<'a> {
                     d.why.trim(),
                     d.fix.trim()
                 ));
+                s.push_str(&format!(
+                    "\n**Repair action.** `{}`: {}.\n",
+                    d.action,
+                    d.action.meaning()
+                ));
                 if !d.sources.is_empty() {
                     s.push_str("\n**Sources.**\n");
                     for src in &d.sources {
@@ -196,8 +201,96 @@ pub fn run(ctx: &Ctx, selected: &[&Entry]) -> Vec<Finding> {
                 }
             }
         }
+        stamp_actions(&mut findings, e.doc.action);
         findings
     })
+}
+
+/// A repair action on every warn and fail finding (the check's default unless the finding
+/// names its own), none on the others: a pass, a skip or the doctor's own error asks nothing
+/// of the node.
+pub fn stamp_actions(findings: &mut [Finding], default: crate::report::Action) {
+    for f in findings {
+        if matches!(f.status, Status::Warn | Status::Fail) {
+            f.action.get_or_insert(default);
+        } else {
+            f.action = None;
+        }
+    }
+}
+
+/// Applies the site policy's rules to a run's findings (docs/fleet.md, "Site policy"): a
+/// warning or failure an `[[ignore]]` matches becomes a skip, an `[[override]]` gives its
+/// severity and action (the last matching rule wins). Passes, skips and the doctor's own
+/// errors are never changed: a policy may quiet or escalate a problem, not invent one or hide
+/// that the doctor could not decide. Each change is said in the finding's evidence.
+pub fn apply_policy(findings: &mut [Finding], policy: &crate::policy::Policy) {
+    use crate::policy::Severity;
+    let origin = policy
+        .source
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "the site policy".into());
+    for f in findings {
+        if !matches!(f.status, Status::Warn | Status::Fail) {
+            continue;
+        }
+        let (event, subject) = (f.event.as_deref(), f.subject.as_deref());
+        if let Some(rule) = policy
+            .ignore
+            .iter()
+            .rev()
+            .find(|r| r.matching().matches(&f.id, event, subject))
+        {
+            let was = f.status;
+            f.status = Status::Skip;
+            f.action = None;
+            f.evidence.push(format!(
+                "ignored by {origin} (was {}): {}",
+                was.as_str(),
+                rule.reason.trim()
+            ));
+            continue;
+        }
+        let Some(rule) = policy
+            .overrides
+            .iter()
+            .rev()
+            .find(|r| r.matching().matches(&f.id, event, subject))
+        else {
+            continue;
+        };
+        let mut said = Vec::new();
+        if let Some(s) = rule.status {
+            let to = match s {
+                Severity::Pass => Status::Pass,
+                Severity::Warn => Status::Warn,
+                Severity::Fail => Status::Fail,
+            };
+            if to != f.status {
+                said.push(format!("status {} -> {}", f.status.as_str(), to.as_str()));
+                f.status = to;
+            }
+        }
+        if f.status == Status::Pass {
+            f.action = None;
+        } else if let Some(a) = rule.action {
+            if f.action != Some(a) {
+                let from = f.action.map_or("none", |a| a.as_str());
+                said.push(format!("action {from} -> {a}"));
+                f.action = Some(a);
+            }
+        }
+        if !said.is_empty() {
+            let why = rule
+                .reason
+                .as_deref()
+                .map(|r| format!(": {}", r.trim()))
+                .unwrap_or_default();
+            f.evidence
+                .push(format!("overridden by {origin} ({}){why}", said.join(", ")));
+        }
+    }
 }
 
 /// The findings of packs that failed to load (`packs.load`, when selected).

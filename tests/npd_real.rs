@@ -154,11 +154,17 @@ fn real_npd_sets_the_conditions() {
         .expect("start NPD"));
 
     let limit = Duration::from_secs(30);
-    wait_for(
+    let text = wait_for(
         &log,
         "Node condition ROCmRuntimeProblem is now: True, reason: ROCmRuntimeIsDown, message: \"FAIL runtime.libraries",
         limit,
     );
+    // The repair action is in the condition's message, before NPD's cut.
+    let runtime = text
+        .lines()
+        .find(|l| l.contains("ROCmRuntimeIsDown, message: \"FAIL runtime.libraries"))
+        .unwrap();
+    assert!(runtime.contains(" action=fix-config: "), "{runtime}");
     let text = wait_for(
         &log,
         "Node condition ROCmUsageProbe is now: Unknown, reason: ROCmUsageOK, message: \"UNKNOWN usage: no check matches 'gpu.kdf'",

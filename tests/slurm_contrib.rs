@@ -148,11 +148,11 @@ fn health_check_drains_resumes_and_leaves_others_alone() {
     assert_eq!(calls[0], "show node gpu-07");
     assert_eq!(
         calls[1],
-        "update NodeName=gpu-07 State=DRAIN Reason=rocm-doctor: toolchain.rocm-root,toolchain.clang,runtime.libraries,gpu.driver"
+        "update NodeName=gpu-07 State=DRAIN Reason=rocm-doctor: fix-config: toolchain.rocm-root,toolchain.clang,runtime.libraries,gpu.driver"
     );
     assert!(
         r.stderr
-            .contains("rocm-doctor-healthcheck: draining gpu-07: rocm-doctor: toolchain.rocm-root"),
+            .contains("rocm-doctor-healthcheck: draining gpu-07: rocm-doctor: fix-config: toolchain.rocm-root"),
         "{}",
         r.stderr
     );
@@ -261,7 +261,7 @@ fn health_check_never_drains_on_errors_only() {
         b.calls(),
         [
             "show node gpu-07",
-            "update NodeName=gpu-07 State=DRAIN Reason=rocm-doctor: gpu.driver"
+            "update NodeName=gpu-07 State=DRAIN Reason=rocm-doctor: fix-config: gpu.driver"
         ],
         "{}",
         r.stderr

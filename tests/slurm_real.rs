@@ -436,7 +436,7 @@ fn slurm_real_cluster_health_check_and_prolog() {
     at = c.wait_log(at, "killed after 3 s (ROCM_DOCTOR_TIMEOUT)");
     assert_eq!(c.node(), ("IDLE".to_string(), String::new()));
 
-    // fail: drained, the failing check ids as the reason.
+    // fail: drained, the repair action and the failing check ids as the reason.
     c.set(&[("ROCM_DOCTOR_ARGS", &failing_args())]);
     let (st, reason) = wait_for(
         "drained by the health check",
@@ -446,8 +446,11 @@ fn slurm_real_cluster_health_check_and_prolog() {
         },
         || c.logs(),
     );
-    assert_eq!(reason, "rocm-doctor: gpu.driver", "state {st}");
-    at = c.wait_log(at, &format!("draining {NODE}: rocm-doctor: gpu.driver"));
+    assert_eq!(reason, "rocm-doctor: fix-config: gpu.driver", "state {st}");
+    at = c.wait_log(
+        at,
+        &format!("draining {NODE}: rocm-doctor: fix-config: gpu.driver"),
+    );
 
     // resume: healthy again, and the drain is ours.
     c.set(&[("ROCM_DOCTOR_ARGS", &healthy_args())]);

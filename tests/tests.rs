@@ -5,6 +5,7 @@
 
 mod common;
 
+mod actions;
 mod architecture;
 mod asm_cli;
 mod asm_equivalence;

@@ -5,8 +5,9 @@
 # SLURMD_NODENAME (no PATH; seen under Slurm 22.05.8), and only logs its exit status, at
 # SlurmdDebug=debug2: any action must be taken by the program itself (slurm.conf(5),
 # HealthCheckProgram; slurmd.c run_script_health_check). So this script:
-#   - drains the node with the failing check ids as the reason when rocm-doctor reports a
-#     finding with status "fail",
+#   - drains the node when rocm-doctor reports a finding with status "fail", with the heaviest
+#     repair action of the failures and their check ids as the reason
+#     ("rocm-doctor: drain-and-inspect: health.ras,kernel.hangs"),
 #   - resumes it when healthy again, but only if the drain reason is its own ("rocm-doctor:"),
 #     never a drain an operator or another tool set (as LBNL NHC does with its "NHC:" prefix),
 #   - changes nothing when the doctor could not decide: a report whose problems are only
@@ -194,6 +195,20 @@ ids_with_status() {
     ' <<<"$report"
 }
 
+# The heaviest repair action of the failures (docs/json.md: none < fix-config < restart-process
+# < reset-gpu < reboot-node < drain-and-inspect): each finding's "action" comes after its
+# "status".
+fail_action() {
+    awk '
+        BEGIN { n = split("none fix-config restart-process reset-gpu reboot-node drain-and-inspect", names, " "); for (i = 1; i <= n; i++) rank[names[i]] = i }
+        /^  "findings": \[/ { inf = 1; next }
+        inf && /^  \]/ { inf = 0 }
+        inf && /^      "status": "/ { st = $2; gsub(/[",]/, "", st) }
+        inf && /^      "action": "/ { a = $2; gsub(/[",]/, "", a); if (st == "fail" && rank[a] > best) { best = rank[a]; out = a } }
+        END { print out }
+    ' <<<"$report"
+}
+
 # The node's state and reason (cur_state, cur_reason, drained, ours).
 read_node() {
     local state
@@ -236,7 +251,8 @@ case $rc in
         exit 0
     fi
     read_node || exit 0
-    reason="$prefix $fails"
+    action=$(fail_action)
+    reason="$prefix ${action:+$action: }$fails"
     reason=${reason:0:200}
     if [ -n "$cur_reason" ] && [ "$ours" = no ]; then
         log warning "failing ($fails) but $node is ${cur_state:-?} with another reason ($cur_reason): left alone"

@@ -41,7 +41,10 @@ fn report(ctx: &Ctx, problems: Vec<Problem>, judged: &str) -> Vec<Finding> {
             // Worth knowing, nothing to do: a pass that carries it.
             Severity::Info => Finding::pass(p.what),
         };
-        let mut f = f.evidence_lines(p.evidence);
+        let mut f = f.evidence_lines(p.evidence).event(p.event);
+        if let Some(a) = p.action {
+            f = f.action(a);
+        }
         if !p.device.is_empty() {
             f = f.subject(p.device);
         }
@@ -63,11 +66,29 @@ fn report(ctx: &Ctx, problems: Vec<Problem>, judged: &str) -> Vec<Finding> {
     out
 }
 
+/// The thresholds of this run: the site policy's where it sets them, the checks' defaults
+/// otherwise (`policy::THRESHOLDS`).
+fn limits(ctx: &Ctx) -> Limits {
+    let p = &ctx.cfg.policy;
+    let d = Limits::default();
+    Limits {
+        ce_warn: p.threshold(CheckId::HealthRas, "correctable"),
+        bad_pages_near_pct: p.threshold(CheckId::HealthBadPages, "near-percent"),
+        pcie_ce_warn: p.threshold(CheckId::HealthPcieErrors, "correctable"),
+        throttle_margin_c: i64::try_from(
+            p.threshold(CheckId::HealthThermal, "throttle-margin-celsius"),
+        )
+        .unwrap_or(d.throttle_margin_c),
+        idle_activity_pct: u16::try_from(p.threshold(CheckId::HealthThermal, "idle-percent"))
+            .unwrap_or(d.idle_activity_pct),
+    }
+}
+
 fn ras(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
     report(
         ctx,
-        judge::ras_problems(&h.devices, &Limits::default()),
+        judge::ras_problems(&h.devices, &limits(ctx)),
         "no uncorrectable or deferred RAS errors, correctable ones below the warning level",
     )
 }
@@ -80,7 +101,7 @@ fn bad_pages(ctx: &Ctx) -> Vec<Finding> {
             &h.devices,
             h.bad_page_threshold,
             h.kernel.as_deref(),
-            &Limits::default(),
+            &limits(ctx),
         ),
         "retired VRAM pages well below the driver's threshold",
     )
@@ -124,7 +145,7 @@ fn partitions(ctx: &Ctx) -> Vec<Finding> {
 
 fn thermal(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
-    let mut problems = judge::thermal_problems(&h.devices, &Limits::default());
+    let mut problems = judge::thermal_problems(&h.devices, &limits(ctx));
     // Files that exist but could not be read are reported once, here.
     problems.extend(judge::read_problems(h));
     report(
@@ -138,7 +159,7 @@ fn pcie_errors(ctx: &Ctx) -> Vec<Finding> {
     let h = ctx.inv.health();
     report(
         ctx,
-        judge::pcie_error_problems(&h.devices, &Limits::default()),
+        judge::pcie_error_problems(&h.devices, &limits(ctx)),
         "no fatal or non-fatal PCIe AER errors on the GPUs and the ports above them, correctable errors and replays below the warning level",
     )
 }

@@ -6,7 +6,7 @@
 
 use super::{CheckFn, CheckId, Ctx};
 use crate::kernlog::{Event, EventKind, KernelLog, RasSeverity};
-use crate::report::{Finding, Status};
+use crate::report::{Action, Finding, Status};
 
 pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::KernelLog, log),
@@ -121,6 +121,11 @@ fn judge(
         if let Some(d) = device {
             f = f.subject(d);
         }
+        let action = evs.iter().map(|(_, e)| action_of(e)).max();
+        f = f.event(kind.name());
+        if let Some(a) = action.filter(|_| !harmless) {
+            f = f.action(a);
+        }
         let mut evidence = Vec::new();
         for (i, e) in evs.iter().take(4) {
             evidence.push(format!("line {}: {}", i + 1, k.lines[*i].text));
@@ -219,4 +224,39 @@ fn smu(ctx: &Ctx) -> Vec<Finding> {
         |_| Status::Warn,
         "The power-management firmware failed or throttled the GPU: check cooling and power delivery, and update linux-firmware and the kernel.",
     )
+}
+
+/// The repair action of one kernel-log event, from what the driver did about it.
+/// - A ring timeout or hang the driver recovered from (`GPU reset succeeded`) leaves the GPU
+///   usable; the process whose job hung lost its context (amdgpu_device_gpu_recover marks the
+///   guilty context; its submissions fail with ECANCELED): restart that program.
+/// - A failed reset or VRAM lost leaves a GPU that only a fresh start trusts (amdgpu prints
+///   "GPU reset(%d) failed" and keeps the device in error).
+/// - A page fault is the faulting program's (the process is named): restart or debug it.
+/// - Uncorrectable, fatal or poison RAS events are hardware: the driver retires the page and
+///   counts toward the bad-page threshold (health.bad-pages); corrected ones ask nothing.
+/// - Initialisation failures are configuration (firmware, kernel, BIOS settings).
+fn action_of(e: &Event) -> Action {
+    match e.kind {
+        EventKind::RingTimeout
+        | EventKind::HwsHang
+        | EventKind::GpuResetBegin
+        | EventKind::GpuResetSucceeded
+        | EventKind::VmPageFault => Action::RestartProcess,
+        EventKind::GpuResetFailed | EventKind::VramLost | EventKind::SmuFailure => {
+            Action::RebootNode
+        }
+        EventKind::RasEvent => match e.ras {
+            Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred) => Action::None,
+            _ => Action::DrainAndInspect,
+        },
+        EventKind::Throttling | EventKind::TaskInfo => Action::None,
+        EventKind::FirmwareLoadFailed
+        | EventKind::IpInitFailed
+        | EventKind::ProbeFailed
+        | EventKind::AsicUnsupported
+        | EventKind::DeviceIdMissing
+        | EventKind::PcieAtomicsRejected
+        | EventKind::IommuFailure => Action::FixConfig,
+    }
 }

@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn a_doc_in_no_family_fails_its_load_with_file_line_column() {
-        let text = "[[check]]\nid = \"toolchian.lld\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n";
+        let text = "[[check]]\nid = \"toolchian.lld\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\naction = \"fix-config\"\n";
         let e = crate::data::load::<DocFile>("checks/x.toml", text)
             .unwrap_err()
             .to_string();
@@ -231,6 +231,23 @@ mod tests {
             &text.replace("toolchian", "toolchain")
         )
         .is_ok());
+        // Every check names its repair action, one of the documented words.
+        let good = text.replace("toolchian", "toolchain");
+        let e = crate::data::load::<DocFile>(
+            "checks/x.toml",
+            &good.replace("action = \"fix-config\"\n", ""),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("missing field `action`"), "{e}");
+        let e =
+            crate::data::load::<DocFile>("checks/x.toml", &good.replace("fix-config", "reboot"))
+                .unwrap_err()
+                .to_string();
+        assert!(
+            e.contains("checks/x.toml:7:") && e.contains("reboot-node"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -438,6 +438,7 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
             status: *rr.status.get_ref(),
             message,
             fix,
+            action: rr.action,
         });
     }
     Some(PackCheck {
@@ -448,6 +449,7 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
             what: rc.what,
             why: rc.why,
             fix: rc.fix,
+            action: rc.action.unwrap_or(crate::report::Action::FixConfig),
             sources: rc.sources,
         },
         when,

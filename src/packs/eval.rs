@@ -305,6 +305,9 @@ pub fn verdict(check: &Check, rule: Option<&Rule>, outs: &[Outcome], read: &[boo
     };
     let status = rule.status;
     let mut f = Finding::new(status, rule.message.render(&lookup)).evidence_lines(evidence);
+    if let Some(a) = rule.action {
+        f = f.action(a);
+    }
     if let Some(fix) = &rule.fix {
         f = f.fix(Fix::text(fix.render(&lookup)));
     }

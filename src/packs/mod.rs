@@ -148,6 +148,7 @@ pub struct Rule {
     pub status: Status,
     pub message: Template,
     pub fix: Option<Template>,
+    pub action: Option<crate::report::Action>,
 }
 
 /// One condition of a rule: a probe's state, maybe negated.

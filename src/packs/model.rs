@@ -36,6 +36,10 @@ pub struct RawCheck {
     pub what: String,
     pub why: String,
     pub fix: String,
+    /// The default repair action of the check's warn and fail findings (`fix-config` when
+    /// not written: a pack judges an installation).
+    #[serde(default)]
+    pub action: Option<crate::report::Action>,
     #[serde(default)]
     pub sources: Vec<String>,
     #[serde(default)]
@@ -135,6 +139,9 @@ pub struct RawRule {
     pub message: Spanned<String>,
     #[serde(default)]
     pub fix: Option<Spanned<String>>,
+    /// This rule's repair action, when it differs from the check's.
+    #[serde(default)]
+    pub action: Option<crate::report::Action>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -217,6 +217,15 @@ fn render_one(
             }
         }
     }
+    // A configuration fix is what `fix:` already says; an operation on the node is named.
+    if let Some(a) = f.action.filter(|a| *a > super::Action::FixConfig) {
+        let _ = writeln!(
+            out,
+            "        {} {a} ({})",
+            paint(o, Style::new().cyan().bold(), "action:"),
+            a.meaning()
+        );
+    }
     let show_evidence = o.verbose >= 2 || (o.verbose >= 1 && f.status != Status::Pass);
     if show_evidence {
         for e in &f.evidence {

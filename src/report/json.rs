@@ -43,6 +43,7 @@ pub fn document(
         "strict": head.strict,
         "exit_code": exit_code(findings, head.strict),
         "summary": Counts::of(findings),
+        "action": super::action::of_node(findings),
         "findings": findings,
     });
     if let Some(obj) = doc.as_object_mut() {

@@ -1,5 +1,6 @@
 //! The result model: findings, the report that collects them, and its renderers.
 
+pub mod action;
 pub mod escape;
 pub mod fingerprint;
 pub mod human;
@@ -8,6 +9,7 @@ pub mod npd;
 pub mod progress;
 pub mod prometheus;
 
+pub use action::Action;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -76,6 +78,14 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
     pub status: Status,
+    /// The event inside the check when it judges several kinds (`uncorrectable`,
+    /// `ring-timeout`): stable kebab-case words, matched by the site policy's rules.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// What to do about it (warn and fail findings; docs/json.md). The check may set it per
+    /// event; the engine fills the check doc's default otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
     pub summary: String,
     /// Facts behind the verdict: paths, versions, the exact command run and the lines of its
     /// output that matter, errno names.
@@ -92,6 +102,8 @@ impl Finding {
             category: String::new(),
             subject: None,
             status,
+            event: None,
+            action: None,
             summary: summary.into(),
             evidence: Vec::new(),
             fix: None,
@@ -131,6 +143,16 @@ impl Finding {
     }
     pub fn fix_text(self, t: impl Into<String>) -> Self {
         self.fix(Fix::text(t))
+    }
+    /// The repair action of this event (overrides the check doc's default).
+    pub fn action(mut self, a: Action) -> Self {
+        self.action = Some(a);
+        self
+    }
+    /// The event inside the check (stable kebab-case words).
+    pub fn event(mut self, e: impl Into<String>) -> Self {
+        self.event = Some(e.into());
+        self
     }
 }
 

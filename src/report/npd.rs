@@ -24,7 +24,15 @@ pub const UNKNOWN: i32 = 2;
 /// exit code.
 pub fn render(findings: &[Finding], max: usize) -> (String, i32) {
     let c = Counts::of(findings);
-    let first = |st: Status| findings.iter().find(|f| f.status == st);
+    // The finding of that status whose repair action is the heaviest (the first of equals):
+    // the condition names what the node needs most.
+    let first = |st: Status| {
+        findings
+            .iter()
+            .filter(|f| f.status == st)
+            .rev()
+            .max_by_key(|f| f.action)
+    };
     let (msg, code) = if let Some(f) = first(Status::Fail) {
         (headline("FAIL", f, c.fail + c.error), NON_OK)
     } else if let Some(f) = first(Status::Error) {
@@ -57,8 +65,9 @@ fn headline(word: &str, f: &Finding, total: usize) -> String {
     } else {
         String::new()
     };
-    // The count goes before the summary so that the cut never hides it.
-    format!("{word} {}{more}: {}", f.id, f.summary)
+    // The count and the action go before the summary so that the cut never hides them.
+    let action = f.action.map(|a| format!(" action={a}")).unwrap_or_default();
+    format!("{word} {}{more}{action}: {}", f.id, f.summary)
 }
 
 /// One ASCII line of at most `max` bytes: control characters become spaces, non-ASCII is
@@ -151,6 +160,32 @@ mod tests {
         assert_eq!(
             render(&fail, 80),
             ("FAIL gpu.kfd (+1 more): /dev/kfd: EACCES".into(), NON_OK)
+        );
+    }
+
+    #[test]
+    fn the_heaviest_action_heads_the_line_and_is_never_cut() {
+        let fails = [
+            f("gpu.kfd", Status::Fail, "/dev/kfd: EACCES").action(crate::report::Action::FixConfig),
+            f("health.ras", Status::Fail, "uncorrectable errors in umc")
+                .action(crate::report::Action::DrainAndInspect),
+            f("kernel.hangs", Status::Fail, "ring timeout")
+                .action(crate::report::Action::RestartProcess),
+        ];
+        let (m, code) = render(&fails, 200);
+        assert_eq!(code, NON_OK);
+        assert!(
+            m.starts_with("FAIL health.ras (+2 more) action=drain-and-inspect: uncorrectable"),
+            "{m}"
+        );
+        // Equal actions: the first finding of the report heads the line.
+        let equal = [
+            f("a.b", Status::Warn, "one").action(crate::report::Action::None),
+            f("a.c", Status::Warn, "two").action(crate::report::Action::None),
+        ];
+        assert_eq!(
+            render(&equal, 80).0,
+            "OK, warn a.b (+1 more) action=none: one"
         );
     }
 

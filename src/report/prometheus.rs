@@ -16,7 +16,7 @@
 //! `rocm_doctor_check_status{status="fail"} == 1` selects the failing checks and a series
 //! never disappears when the verdict changes.
 
-use super::{Finding, Status};
+use super::{Action, Finding, Status};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -129,6 +129,44 @@ pub fn render(r: &Run<'_>) -> String {
             );
         }
     }
+    // The repair action each check asks for (its heaviest over its warn and fail findings),
+    // and the node's: the heaviest of all, one-hot so that alert rules match one label.
+    let mut actions: BTreeMap<&str, Action> = BTreeMap::new();
+    for f in r
+        .findings
+        .iter()
+        .filter(|f| matches!(f.status, Status::Warn | Status::Fail))
+    {
+        if let Some(a) = f.action {
+            let e = actions.entry(f.id.as_str()).or_insert(a);
+            *e = (*e).max(a);
+        }
+    }
+    if !actions.is_empty() {
+        o.family(
+            "rocm_doctor_check_action",
+            "Repair action each warning or failing check asks for (its heaviest: none < fix-config < restart-process < reset-gpu < reboot-node < drain-and-inspect); always 1.",
+        );
+    }
+    for (id, a) in &actions {
+        o.sample(
+            "rocm_doctor_check_action",
+            &[("id", id), ("action", a.as_str())],
+            1.0,
+        );
+    }
+    let node = super::action::of_node(r.findings);
+    o.family(
+        "rocm_doctor_node_action",
+        "Repair action the node needs, one-hot: 1 for the heaviest action of the run's warnings and failures (none when there is nothing to do), 0 for the others.",
+    );
+    for a in Action::ALL {
+        o.sample(
+            "rocm_doctor_node_action",
+            &[("action", a.as_str())],
+            if *a == node { 1.0 } else { 0.0 },
+        );
+    }
     let counts = super::Counts::of(r.findings);
     o.family(
         "rocm_doctor_findings",
@@ -211,5 +249,47 @@ mod tests {
         assert!(!text.contains("rocm_doctor_gpus"));
         assert!(text.contains("rocm_doctor_baseline_drifts 0\n"));
         assert!(text.ends_with('\n'));
+    }
+
+    #[test]
+    fn actions_per_check_and_one_hot_for_the_node() {
+        let mk = |id: &str, st: Status, a: Option<Action>| {
+            let mut f = Finding::new(st, "x");
+            f.id = id.into();
+            f.category = "health".into();
+            f.action = a;
+            f
+        };
+        let findings = [
+            mk("health.ras", Status::Warn, Some(Action::None)),
+            mk("health.ras", Status::Fail, Some(Action::DrainAndInspect)),
+            mk("kernel.hangs", Status::Warn, Some(Action::RestartProcess)),
+            // A pass carries no action even if one was set by mistake.
+            mk("gpu.kfd", Status::Pass, Some(Action::RebootNode)),
+        ];
+        let text = render(&Run {
+            findings: &findings,
+            duration_s: 0.1,
+            gpus: Some(1),
+            version: "0.1.0",
+            rocm_version: None,
+            hip_version: None,
+            baseline_drifts: None,
+            exit_code: 1,
+        });
+        assert!(text.contains(
+            "rocm_doctor_check_action{id=\"health.ras\",action=\"drain-and-inspect\"} 1\n"
+        ));
+        assert!(text.contains(
+            "rocm_doctor_check_action{id=\"kernel.hangs\",action=\"restart-process\"} 1\n"
+        ));
+        assert!(!text.contains("rocm_doctor_check_action{id=\"gpu.kfd\""));
+        assert!(text.contains("rocm_doctor_node_action{action=\"drain-and-inspect\"} 1\n"));
+        assert!(text.contains("rocm_doctor_node_action{action=\"reboot-node\"} 0\n"));
+        let hot = text
+            .lines()
+            .filter(|l| l.starts_with("rocm_doctor_node_action{") && l.ends_with(" 1"))
+            .count();
+        assert_eq!(hot, 1);
     }
 }

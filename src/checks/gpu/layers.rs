@@ -6,7 +6,7 @@
 use crate::checks::{CheckId, Ctx};
 use crate::gpu::layers::{Cause, GpuPath, Layer, Layers, Loss};
 use crate::kernlog::{Event, EventKind};
-use crate::report::{Finding, Fix};
+use crate::report::{Action, Finding, Fix};
 
 /// What the kernel log says about one lost GPU.
 struct KernelWord {
@@ -71,8 +71,8 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
     w
 }
 
-/// The action a loss calls for (the lead's enum, kebab-case), the event name, the fix, and
-/// what the kernel log adds to the summary.
+/// The action a loss calls for, the event name, the fix, and what the kernel log adds to the
+/// summary.
 ///
 /// - No driver after a failed probe: the driver core does not retry a probe
 ///   (`drivers/base/dd.c`, `really_probe`: on error the device is left without a driver until
@@ -90,7 +90,7 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
 /// - No KFD node: `kgd2kfd_probe` refused the GPU (PCIe atomics, an ASIC or device id this KFD
 ///   does not know: configuration, `amdkfd/kfd_device.c`), else KFD's init failed: reboot.
 /// - ROCr cannot use it: device files or permissions (`gpu.kfd`, `gpu.render`): configuration.
-fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (&'static str, String, Fix, String) {
+fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String) {
     let pci = &g.pci;
     let said = if k.lines.is_empty() {
         if k.unreadable {
@@ -104,20 +104,20 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (&'static str, String, Fix, 
     match l.cause {
         Cause::NoDriver => {
             if k.firmware || k.probe_error == Some(-2) {
-                ("fix-config", "firmware-missing".into(), Fix::text("amdgpu could not load this GPU's firmware: install it (the distribution's `linux-firmware`/`firmware-amd-graphics` package, or the ROCm DKMS driver with its firmware), rebuild the initramfs and reboot.").command("dmesg | grep -i -e firmware -e amdgpu"),
+                (Action::FixConfig, "firmware-missing".into(), Fix::text("amdgpu could not load this GPU's firmware: install it (the distribution's `linux-firmware`/`firmware-amd-graphics` package, or the ROCm DKMS driver with its firmware), rebuild the initramfs and reboot.").command("dmesg | grep -i -e firmware -e amdgpu"),
                  " (the kernel log shows its firmware did not load and the probe failed)".into())
             } else if k.probe_error == Some(-12) {
-                ("fix-config", "probe-failed".into(), Fix::text("The probe failed with -12 (ENOMEM): the host firmware did not give the GPU's BARs enough address space. Enable Above 4G decoding and Resizable BAR (and disable CSM) in the firmware setup, then reboot."),
+                (Action::FixConfig, "probe-failed".into(), Fix::text("The probe failed with -12 (ENOMEM): the host firmware did not give the GPU's BARs enough address space. Enable Above 4G decoding and Resizable BAR (and disable CSM) in the firmware setup, then reboot."),
                  " (the kernel log shows the probe failed with error -12)".into())
             } else if k.probe_failed {
                 let e = k.probe_error.map(|e| format!(" with error {e}")).unwrap_or_default();
-                ("reboot-node", "probe-failed".into(), Fix::text(format!("The driver core does not retry a failed probe: reboot the node to run it again. If it fails again, drain the node and have the GPU at {pci} inspected (`dmesg | grep -i amdgpu` shows where initialisation stopped).")).command("dmesg | grep -i amdgpu"),
+                (Action::RebootNode, "probe-failed".into(), Fix::text(format!("The driver core does not retry a failed probe: reboot the node to run it again. If it fails again, drain the node and have the GPU at {pci} inspected (`dmesg | grep -i amdgpu` shows where initialisation stopped).")).command("dmesg | grep -i amdgpu"),
                  format!(" (the kernel log shows the probe failed{e})"))
             } else {
-                ("fix-config", "no-driver".into(), Fix::text(format!("Load amdgpu (`sudo modprobe amdgpu`; {} says whether it is loaded or blacklisted). A driver that does not know this device id needs a newer kernel or the ROCm DKMS driver.", CheckId::GpuDriver)).command("sudo modprobe amdgpu"), said)
+                (Action::FixConfig, "no-driver".into(), Fix::text(format!("Load amdgpu (`sudo modprobe amdgpu`; {} says whether it is loaded or blacklisted). A driver that does not know this device id needs a newer kernel or the ROCm DKMS driver.", CheckId::GpuDriver)).command("sudo modprobe amdgpu"), said)
             }
         }
-        Cause::Vfio => ("fix-config", "vfio".into(), Fix::text(format!("{pci} is reserved for a virtual machine (vfio-pci.ids= on the kernel command line, a modprobe.d `options vfio-pci ids=`, or a driverctl override). If this host should use it, remove that setting and reboot, or unbind it from vfio-pci and re-probe."))
+        Cause::Vfio => (Action::FixConfig, "vfio".into(), Fix::text(format!("{pci} is reserved for a virtual machine (vfio-pci.ids= on the kernel command line, a modprobe.d `options vfio-pci ids=`, or a driverctl override). If this host should use it, remove that setting and reboot, or unbind it from vfio-pci and re-probe."))
             .command(format!("echo {pci} | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind")), String::new()),
         Cause::OtherDriver => {
             let d = match &g.driver {
@@ -129,16 +129,16 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (&'static str, String, Fix, 
             } else {
                 format!("Unbind {pci} from {d} and let amdgpu probe it, or remove the setting that gives it to {d}.")
             };
-            ("fix-config", "other-driver".into(), Fix::text(text), String::new())
+            (Action::FixConfig, "other-driver".into(), Fix::text(text), String::new())
         }
-        Cause::NoDrmCard | Cause::NoRenderNode => ("reboot-node", l.cause.as_str().into(), Fix::text("amdgpu is bound but its probe did not register the DRM device (card and render node); only a new probe recreates them: reboot, and read `dmesg | grep -i -e amdgpu -e drm` if it happens again.").command("dmesg | grep -i -e amdgpu -e drm"), said),
+        Cause::NoDrmCard | Cause::NoRenderNode => (Action::RebootNode, l.cause.as_str().into(), Fix::text("amdgpu is bound but its probe did not register the DRM device (card and render node); only a new probe recreates them: reboot, and read `dmesg | grep -i -e amdgpu -e drm` if it happens again.").command("dmesg | grep -i -e amdgpu -e drm"), said),
         Cause::NoKfdNode => match k.kfd_refused {
-            Some(EventKind::PcieAtomicsRejected) => ("fix-config", "pcie-atomics-rejected".into(), Fix::text("KFD needs PCIe atomics for this GPU and the path to the CPU does not carry them: move it to a slot attached to the CPU (not behind a chipset or switch without AtomicOps routing), or enable atomics in the firmware setup."), " (the kernel log says KFD skipped it: PCI rejects atomics)".into()),
-            Some(_) => ("fix-config", "kfd-unsupported".into(), Fix::text("This kernel's KFD does not support the GPU: use a kernel or ROCm DKMS driver that lists it (ROCm's GPU support matrix)."), " (the kernel log says KFD does not support it)".into()),
-            None => ("reboot-node", "no-kfd-node".into(), Fix::text("amdgpu initialised the GPU but KFD did not add it; `dmesg | grep -i kfd` says why (IOMMU, atomics, an unsupported ASIC). A reboot runs KFD's probe again.").command("dmesg | grep -i kfd"), said),
+            Some(EventKind::PcieAtomicsRejected) => (Action::FixConfig, "pcie-atomics-rejected".into(), Fix::text("KFD needs PCIe atomics for this GPU and the path to the CPU does not carry them: move it to a slot attached to the CPU (not behind a chipset or switch without AtomicOps routing), or enable atomics in the firmware setup."), " (the kernel log says KFD skipped it: PCI rejects atomics)".into()),
+            Some(_) => (Action::FixConfig, "kfd-unsupported".into(), Fix::text("This kernel's KFD does not support the GPU: use a kernel or ROCm DKMS driver that lists it (ROCm's GPU support matrix)."), " (the kernel log says KFD does not support it)".into()),
+            None => (Action::RebootNode, "no-kfd-node".into(), Fix::text("amdgpu initialised the GPU but KFD did not add it; `dmesg | grep -i kfd` says why (IOMMU, atomics, an unsupported ASIC). A reboot runs KFD's probe again.").command("dmesg | grep -i kfd"), said),
         },
-        Cause::NotUsable | Cause::HiddenFromProcess => ("fix-config", "not-usable".into(), Fix::text(format!("ROCr cannot open this GPU's device files: {} and {} say which and how to grant access.", CheckId::GpuKfd, CheckId::GpuRender)), String::new()),
-        Cause::HiddenByVariable => ("none", "hidden-by-variable".into(), Fix::text(format!("{} explains the visibility variables.", CheckId::GpuVisibility)), String::new()),
+        Cause::NotUsable | Cause::HiddenFromProcess => (Action::FixConfig, "not-usable".into(), Fix::text(format!("ROCr cannot open this GPU's device files: {} and {} say which and how to grant access.", CheckId::GpuKfd, CheckId::GpuRender)), String::new()),
+        Cause::HiddenByVariable => (Action::None, "hidden-by-variable".into(), Fix::text(format!("{} explains the visibility variables.", CheckId::GpuVisibility)), String::new()),
     }
 }
 
@@ -214,9 +214,16 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
     let ev = common_evidence(l);
     if l.gpus.is_empty() && l.hidden_kfd_nodes.is_empty() {
         return vec![match expect {
+            Some(n) if n > 0 && l.pci.observed => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected (--expect-gpus)"))
+                .evidence_lines(ev)
+                .fix(Fix::text("No GPU is enumerated on the PCI bus: drain the node and inspect the hardware (seating, risers, power, the slot's firmware setting); `lspci -nn -d 1002:` lists what the bus shows.").command("lspci -nn -d 1002:"))
+                .action(Action::DrainAndInspect)
+                .event("fewer-gpus"),
             Some(n) if n > 0 => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected (--expect-gpus)"))
                 .evidence_lines(ev)
-                .fix(Fix::text("No GPU is enumerated on the PCI bus: drain the node and inspect the hardware (seating, risers, power, the slot's firmware setting); `lspci -d 1002:` lists what the bus shows.").command("lspci -nn -d 1002:")),
+                .fix(Fix::text("This root shows no GPU at any layer and not the PCI bus: run on the host, or give the container its GPUs (`--device=/dev/kfd --device=/dev/dri`) and `/sys`."))
+                .action(Action::FixConfig)
+                .event("fewer-gpus"),
             _ => Finding::skip(format!(
                 "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; {})",
                 l.pci.functions,
@@ -227,7 +234,7 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
     }
     let mut out = Vec::new();
     let mut deliberate = Vec::new();
-    let mut actions: Vec<&'static str> = Vec::new();
+    let mut actions: Vec<Action> = Vec::new();
     for g in &l.gpus {
         let Some(loss) = &g.lost else { continue };
         if loss.deliberate {
@@ -241,9 +248,10 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
             .subject(g.pci.clone())
             .evidence(gpu_line(g))
             .evidence_lines(k.lines)
-            .evidence(format!("action: {action}; event: {event}"))
             .evidence_lines(ev.iter().cloned())
-            .fix(fix);
+            .fix(fix)
+            .action(action)
+            .event(event);
         out.push(f);
     }
     let placed = l
@@ -277,13 +285,9 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
             let on_bus = l.count(Layer::Pci).filter(|c| c.observed).map(|c| c.gpus);
             let missing_from_bus = on_bus.is_some_and(|b| b < n as usize);
             let action = if missing_from_bus {
-                "drain-and-inspect"
+                Action::DrainAndInspect
             } else {
-                actions
-                    .iter()
-                    .copied()
-                    .max_by_key(|a| rank(a))
-                    .unwrap_or("fix-config")
+                actions.iter().copied().max().unwrap_or(Action::FixConfig)
             };
             out.push(
                 Finding::fail(format!(
@@ -291,12 +295,13 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
                 ))
                 .evidence_lines(ev.iter().cloned())
                 .evidence_lines(deliberate.iter().cloned())
-                .evidence(format!("action: {action}; event: fewer-gpus"))
                 .fix(Fix::text(if missing_from_bus {
                     "Fewer GPUs are enumerated on the PCI bus than expected: drain the node and inspect the hardware (seating, risers, power); `lspci -nn -d 1002:` lists what the bus shows. The findings above name GPUs lost at a later layer."
                 } else {
                     "The findings above name each lost GPU, its layer and its fix."
-                }).command("lspci -nn -d 1002:")),
+                }).command("lspci -nn -d 1002:"))
+                .action(action)
+                .event("fewer-gpus"),
             );
         }
         Some(n) => out.push(
@@ -331,16 +336,4 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
         None => {}
     }
     out
-}
-
-/// The lead's order of actions (later = heavier).
-fn rank(a: &str) -> u8 {
-    match a {
-        "none" => 0,
-        "fix-config" => 1,
-        "restart-process" => 2,
-        "reset-gpu" => 3,
-        "reboot-node" => 4,
-        _ => 5,
-    }
 }

@@ -8,6 +8,7 @@ use super::parse::{
     BadPageThreshold, GpuMetrics, OnExceed, RasCount, RasSource, ThrottleKind,
 };
 use super::read::{DeviceHealth, Health, Thermal};
+use crate::checkdoc::Action;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -30,6 +31,10 @@ pub struct Problem {
     /// The file values that show it (`path: value`).
     pub evidence: Vec<String>,
     pub fix: String,
+    /// The event inside the check (stable kebab-case: `uncorrectable`, `link-degraded`).
+    pub event: &'static str,
+    /// The repair action when it differs from the check doc's default.
+    pub action: Option<Action>,
     pub severity: Severity,
 }
 
@@ -124,6 +129,8 @@ pub fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
                 what: format!("uncorrectable hardware errors in {} since the driver loaded", names(&ue)),
                 evidence: evs(ue),
                 fix: "Drain the jobs on this GPU and look in the kernel log for 'uncorrectable hardware errors detected in ... block' and in gpu_vram_bad_pages for retired pages. The counters count since the driver loaded: if new uncorrectable errors appear after a reset or reboot, follow AMD's Service Action Guide for the GPU.".into(),
+                event: "uncorrectable",
+                action: Some(Action::DrainAndInspect),
                 severity: Severity::Fail,
             });
         }
@@ -133,6 +140,8 @@ pub fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
                 what: format!("deferred (poisoned, not yet consumed) errors in {}", names(&de)),
                 evidence: evs(de),
                 fix: "Deferred errors become uncorrectable when the data is read; watch the kernel log for 'Poison is created' / 'poison is consumed' and the bad-page list.".into(),
+                event: "deferred",
+                action: None,
                 severity: Severity::Warn,
             });
         }
@@ -146,6 +155,8 @@ pub fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
                 ),
                 evidence: evs(ce),
                 fix: "Correctable errors are fixed by ECC, but a high count on one GPU predicts page retirement; compare with the node's other GPUs and watch gpu_vram_bad_pages.".into(),
+                event: "correctable",
+                action: Some(Action::None),
                 severity: Severity::Warn,
             });
         }
@@ -157,6 +168,8 @@ pub fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
                 fix:
                     "Read again after the driver finished initialising or the GPU reset completed."
                         .into(),
+                event: "ras-not-ready",
+                action: None,
                 severity: Severity::Info,
             });
         }
@@ -190,6 +203,8 @@ pub fn bad_page_problems(
                 what: format!("{failed} bad VRAM page(s) could not be retired"),
                 evidence: vec![counts.clone()],
                 fix: "The page stays in use: drain the GPU and reset it (or reload amdgpu) so the driver retires it at init; if it stays F, follow AMD's Service Action Guide.".into(),
+                event: "retire-failed",
+                action: Some(Action::DrainAndInspect),
                 severity: Severity::Warn,
             });
         }
@@ -217,6 +232,8 @@ pub fn bad_page_problems(
                 what: format!("{n} retired VRAM pages reach the bad-page threshold {limit}: {consequence}"),
                 evidence,
                 fix: "Take the GPU out of service and follow AMD's Service Action Guide (replacement). Raising amdgpu.bad_page_threshold only hides the signal.".into(),
+                event: "threshold-reached",
+                action: Some(Action::DrainAndInspect),
                 severity: if policy.on_exceed == OnExceed::WarnOnly { Severity::Warn } else { Severity::Fail },
             });
         } else if u128::from(n) * 100 >= u128::from(limit) * u128::from(limits.bad_pages_near_pct) {
@@ -228,6 +245,8 @@ pub fn bad_page_problems(
                 ),
                 evidence,
                 fix: "Plan the GPU's replacement now (AMD Service Action Guide); each new uncorrectable memory error retires another page.".into(),
+                event: "threshold-near",
+                action: Some(Action::None),
                 severity: Severity::Warn,
             });
         }
@@ -287,6 +306,8 @@ pub fn link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                     l.limited_by.as_deref().unwrap_or(&l.package_port)
                 )
             },
+            event: "link-degraded",
+            action: None,
             severity: if idle { Severity::Info } else { Severity::Warn },
         });
     }
@@ -363,6 +384,8 @@ pub fn xgmi_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                 what: format!("XGMI hive {hive} is inconsistent: {}", what.join("; ")),
                 evidence,
                 fix: "Check the kernel log for 'XGMI: Failed to add node' or 'Set topology failure'; reload amdgpu or reboot so every GPU rejoins the hive.".into(),
+                event: "hive-inconsistent",
+                action: None,
                 severity: Severity::Warn,
             });
         }
@@ -394,6 +417,8 @@ pub fn xgmi_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                     ),
                 ],
                 fix: "Check the kernel log for 'XGMI: Failed to add node'; a GPU that cannot join its hive needs a reset or reboot, and if it persists a check of the XGMI bridge/board.".into(),
+                event: "not-in-hive",
+                action: None,
                 severity: Severity::Warn,
             });
         }
@@ -446,6 +471,8 @@ pub fn firmware_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                     .map(|(v, pcis)| format!("{name}_fw_version 0x{v:08x}: {}", pcis.join(", ")))
                     .collect(),
                 fix: "GPUs of one model in one node should run one firmware set: compare vbios_version, update the odd GPU(s) to the node's firmware/IFWI release, and make sure one amdgpu firmware package is installed.".into(),
+                event: "firmware-differs",
+                action: None,
                 severity: Severity::Warn,
             });
         }
@@ -484,6 +511,8 @@ pub fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                     .map(|(v, p)| format!("current_{what}_partition {v}: {}", p.join(", ")))
                     .collect(),
                 fix: format!("Set one {what} partition mode on every GPU (amd-smi set --{what}-partition, or write current_{what}_partition as root), so every GPU exposes the same devices to the scheduler."),
+                event: "partition-differs",
+                action: None,
                 severity: Severity::Warn,
             });
         }
@@ -497,6 +526,8 @@ pub fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
                     what: format!("{what} partition mode is UNKNOWN"),
                     evidence: vec![format!("{}/current_{what}_partition: UNKNOWN", d.dir)],
                     fix: format!("Set the {what} partition mode again and check the kernel log for partition switch errors."),
+                    event: "partition-unknown",
+                    action: None,
                     severity: Severity::Warn,
                 });
             }
@@ -529,6 +560,8 @@ pub fn thermal_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> 
                 what: format!("{label} temperature {:.1} °C at or above its {name} limit {:.1} °C", v as f64 / 1000.0, limit as f64 / 1000.0),
                 evidence: vec![format!("{hw}/temp{}_input: {v}; temp{}_{}: {limit} (m°C)", s.index, s.index, if name == "emergency" { "emergency" } else { "crit" })],
                 fix: "Check the node's cooling (fans, airflow, inlet temperature, blanking panels) and the GPU's heatsink contact; temp*_crit is the critical maximum and temp*_emergency the ASIC-shutdown limit (amdgpu's hwmon documentation).".into(),
+                event: "temperature-limit",
+                action: None,
                 severity: sev,
             });
         }
@@ -665,6 +698,8 @@ fn throttle_problems(
             what: format!("thermal throttling: {}", believed.join(", ")),
             evidence: evidence.clone(),
             fix: "Check the node's cooling and the GPU's temperatures under load; thermal throttling lowers clocks and makes this GPU the slowest rank of a job.".into(),
+            event: "throttling",
+            action: None,
             severity: Severity::Warn,
         });
     } else if !power.is_empty() {
@@ -677,6 +712,8 @@ fn throttle_problems(
             ),
             evidence: evidence.clone(),
             fix: "Expected under full load; if the GPU is idle or slower than its peers, compare power1_cap with the other GPUs.".into(),
+            event: "throttle-unconfirmed",
+            action: None,
             severity: Severity::Info,
         });
     }
@@ -689,6 +726,8 @@ fn throttle_problems(
             ),
             evidence,
             fix: String::new(),
+            event: "throttle-idle",
+            action: None,
             severity: Severity::Info,
         });
     }
@@ -753,6 +792,13 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
             if at.is_empty() {
                 continue;
             }
+            let (event, action) = match sev {
+                AerSeverity::Fatal => ("aer-fatal", Some(Action::DrainAndInspect)),
+                AerSeverity::NonFatal => ("aer-nonfatal", None),
+                // Corrected by the link itself: watch the count (gpud and DCGM raise no repair
+                // for corrected PCIe errors below their rate limits).
+                AerSeverity::Correctable => ("aer-correctable", Some(Action::None)),
+            };
             let (what, fix, severity) = match sev {
                 AerSeverity::Fatal => (
                     "fatal PCIe errors (ERR_FATAL)".to_string(),
@@ -775,6 +821,8 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
                 what: format!("{what} since boot on {}", at.join("; ")),
                 evidence,
                 fix: fix.into(),
+                event,
+                action,
                 severity,
             });
         }
@@ -806,6 +854,8 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
                 what: format!("{n} PCIe replays on the GPU's link since the driver loaded (more than {})", limits.pcie_ce_warn),
                 evidence,
                 fix: "Replays are packets the link had to resend: many mean a marginal link (riser, cable, slot). Reseat the GPU and compare with the node's other GPUs.".into(),
+                event: "pcie-replays",
+                action: None,
                 severity: Severity::Warn,
             });
         }
@@ -819,6 +869,8 @@ pub fn pcie_error_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Proble
                     .map(|i| format!("{}: {}", i.path, i.error))
                     .collect(),
                 fix: "Run as root to read them (or read again after a reset completes).".into(),
+                event: "unreadable",
+                action: None,
                 severity: Severity::Info,
             });
         }
@@ -836,6 +888,8 @@ pub fn read_problems(h: &Health) -> Vec<Problem> {
             what: "machine-wide amdgpu files could not be read".into(),
             evidence: h.issues.iter().map(|i| format!("{}: {}", i.path, i.error)).collect(),
             fix: "Read them again; if the error stays, check the amdgpu module's state (lsmod, dmesg).".into(),
+            event: "unreadable",
+            action: None,
             severity: Severity::Info,
         });
     }
@@ -848,6 +902,8 @@ pub fn read_problems(h: &Health) -> Vec<Problem> {
             what: format!("{} health file(s) could not be read or parsed", d.issues.len()),
             evidence: d.issues.iter().map(|i| format!("{}: {}", i.path, i.error)).collect(),
             fix: "EBUSY/EPERM: the GPU is in reset or runtime-suspended, read again later; other errors: check the kernel log for this GPU.".into(),
+            event: "unreadable",
+            action: None,
             severity: Severity::Info,
         });
     }

@@ -86,6 +86,8 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
         ),
         why: issue.symptom.clone(),
         fix: issue.fix.clone(),
+        // A known issue is a build or an installation meeting a bug: fixed by changing them.
+        action: crate::report::Action::FixConfig,
         sources: issue.sources.clone(),
     };
     doc.sources.push("checks/known-issues.toml".into());
@@ -112,12 +114,14 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
                 },
                 message: Template::parse(&applies)?,
                 fix: Some(Template::parse(&esc(&issue.fix))?),
+                action: None,
             },
             Rule {
                 terms: Vec::new(),
                 status: Status::Pass,
                 message: Template::parse(&format!("known issue {} does not apply here", issue.id))?,
                 fix: None,
+                action: None,
             },
         ],
     })
