@@ -209,7 +209,12 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
         return super::gate(ctx, t, true).unwrap_or_default();
     }
     let l = ctx.inv.gpu_layers();
-    let expect = ctx.cfg.expect_gpus;
+    // `--expect-gpus` wins over the site policy's `gpu.layers.expect-gpus` (0: none).
+    let expect = ctx.cfg.expect_gpus.or_else(|| {
+        Some(ctx.cfg.policy.threshold(CheckId::GpuLayers, "expect-gpus"))
+            .filter(|n| *n > 0)
+            .map(|n| n as u32)
+    });
     let usable = l.usable();
     let ev = common_evidence(l);
     if l.gpus.is_empty() && l.hidden_kfd_nodes.is_empty() {

@@ -297,6 +297,22 @@ fn layers_table() {
     let expect = |n: u32| -> fn(&mut crate::config::Config) {
         match n {
             8 => |c| c.expect_gpus = Some(8),
+            // The site policy's expectation, and --expect-gpus winning over it.
+            90 => |c| {
+                c.policy = crate::policy::Policy::parse(
+                    "policy.toml",
+                    "[thresholds]\n\"gpu.layers.expect-gpus\" = 9\n",
+                )
+                .unwrap()
+            },
+            91 => |c| {
+                c.policy = crate::policy::Policy::parse(
+                    "policy.toml",
+                    "[thresholds]\n\"gpu.layers.expect-gpus\" = 9\n",
+                )
+                .unwrap();
+                c.expect_gpus = Some(8);
+            },
             9 => |c| c.expect_gpus = Some(9),
             _ => |c| c.expect_gpus = Some(1),
         }
@@ -326,6 +342,22 @@ fn layers_table() {
                     "layers-mi210x8-ok",
                     &[],
                     &[(Fail, "8 GPU(s) usable by ROCr, 9 expected (--expect-gpus)")],
+                )
+            },
+            Row {
+                setup: expect(90),
+                ..row(
+                    "layers-mi210x8-ok",
+                    &[],
+                    &[(Fail, "8 GPU(s) usable by ROCr, 9 expected")],
+                )
+            },
+            Row {
+                setup: expect(91),
+                ..row(
+                    "layers-mi210x8-ok",
+                    &[],
+                    &[(Pass, "8 GPU(s) usable by ROCr, 8 expected")],
                 )
             },
             // The visibility variables hide GPUs on purpose: counted, not failed.
