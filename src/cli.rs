@@ -72,6 +72,7 @@ pub struct RunArgs {
     /// without it a GPU lost between layers fails and no GPU at all is a skip.
     #[arg(long, value_name = "N")]
     pub expect_gpus: Option<u32>,
+
     /// The site policy (thresholds, ignore rules, severity and action overrides; docs/fleet.md).
     /// Default: /etc/rocm-doctor/policy.toml when it exists. Read only if trusted: as root,
     /// root's file on a path only root may write.
