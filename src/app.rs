@@ -470,6 +470,9 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
     if let Some(t) = inv.gpu_if_computed() {
         sections.push(("agents", serde_json::json!(t.agents)));
     }
+    if let Some(l) = inv.gpu_layers_if_computed() {
+        sections.push(("gpu_layers", serde_json::json!(l)));
+    }
     sections.push((
         "environment",
         crate::fleet::baseline::environment(&host.env),

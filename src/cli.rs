@@ -68,6 +68,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Fail `gpu.layers` when fewer than N GPUs are usable by ROCr (a node that lost a GPU);
+    /// without it a GPU lost between layers fails and no GPU at all is a skip.
+    #[arg(long, value_name = "N")]
+    pub expect_gpus: Option<u32>,
+
     /// The site policy (thresholds, ignore rules, severity and action overrides; docs/fleet.md).
     /// Default: /etc/rocm-doctor/policy.toml when it exists. Read only if trusted: as root,
     /// root's file on a path only root may write.
@@ -420,6 +425,7 @@ impl RunArgs {
             strict: a.strict,
             asm,
             boots,
+            expect_gpus: a.expect_gpus,
             policy: crate::policy::Policy::load(a.policy.as_deref())
                 .map_err(ConfigError::Policy)?,
         })

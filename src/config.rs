@@ -71,6 +71,8 @@ pub struct Config {
     /// Boots whose kernel log `kernel.history` reads (this one and the earlier ones); 0 when
     /// not asked (`--boots`, the fleet modes: see `RunArgs::config` in src/cli.rs).
     pub boots: usize,
+    /// `--expect-gpus N`: `gpu.layers` fails when fewer GPUs are usable by ROCr.
+    pub expect_gpus: Option<u32>,
     /// The site policy (`--policy`, /etc/rocm-doctor/policy.toml, or the defaults).
     pub policy: crate::policy::Policy,
 }
@@ -144,6 +146,7 @@ impl Config {
             per_call: Duration::from_secs(20),
             deadline: Duration::from_secs(120),
             strict: false,
+            expect_gpus: None,
             asm: None,
             boots: 0,
             policy: crate::policy::Policy::default(),

@@ -77,6 +77,13 @@ pub const THRESHOLDS: &[Threshold] = &[
         default: 5,
         min: 0,
         max: 100,
+    },    Threshold {
+        check: CheckId::GpuLayers,
+        name: "expect-gpus",
+        meaning: "GPUs this node must show usable by ROCr (0: no expectation; `--expect-gpus N` wins)",
+        default: 0,
+        min: 0,
+        max: 4096,
     },
 ];
 

@@ -85,7 +85,7 @@ fn a_directory_family_gets_a_file_a_mod_line_a_registry_line_and_a_doc_stub() {
     let ids = read(t.path(), "src/checkdoc/ids.rs");
     assert!(
         ids.contains(
-            "    GpuProcesses = \"gpu.processes\",\n    GpuPcieAtomics = \"gpu.pcie-atomics\",\n    HealthRas = "
+            "    GpuLayers = \"gpu.layers\",\n    GpuPcieAtomics = \"gpu.pcie-atomics\",\n    HealthRas = "
         ),
         "{ids}"
     );

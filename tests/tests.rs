@@ -22,6 +22,7 @@ mod fleet_merge;
 mod fuzz_regressions;
 mod gpu_fixtures;
 mod gpu_isa_table;
+mod gpu_layers;
 mod health;
 mod host_root;
 mod hostile;

@@ -122,7 +122,7 @@ _rocm__doctor() {
 
     case "${cmd}" in
         rocm__doctor)
-            opts="-v -h -V --json --verbose --color --strict --policy --profile --only --skip --list-checks --isa --sysroot --host-root --run-root-programs --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --boots --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
+            opts="-v -h -V --json --verbose --color --strict --expect-gpus --policy --profile --only --skip --list-checks --isa --sysroot --host-root --run-root-programs --rocm-path --clang --timeout --deadline --asm-caps --assembler --no-batch --tensile-compat --npd --prometheus --baseline --npd-max-len --checks --boots --expect --help --version explain inspect merge log ps why report checks completions man gen-log docs-checks probe-library help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -130,6 +130,10 @@ _rocm__doctor() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --expect-gpus)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --policy)

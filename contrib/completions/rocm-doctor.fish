@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_rocm_doctor_global_optspecs
-    string join \n json v/verbose color= strict policy= profile= only= skip= list-checks isa= sysroot= host-root= run-root-programs rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= boots= expect= h/help V/version
+    string join \n json v/verbose color= strict expect-gpus= policy= profile= only= skip= list-checks isa= sysroot= host-root= run-root-programs rocm-path= clang= timeout= deadline= asm-caps assembler= no-batch tensile-compat= npd prometheus baseline= npd-max-len= checks= boots= expect= h/help V/version
 end
 
 function __fish_rocm_doctor_needs_command
@@ -27,6 +27,7 @@ end
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l color -d 'When to use colours. `auto` uses them on a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l expect-gpus -d 'Fail `gpu.layers` when fewer than N GPUs are usable by ROCr (a node that lost a GPU); without it a GPU lost between layers fails and no GPU at all is a skip' -r
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l policy -d 'The site policy (thresholds, ignore rules, severity and action overrides; docs/fleet.md). Default: /etc/rocm-doctor/policy.toml when it exists. Read only if trusted: as root, root\'s file on a path only root may write' -r -F
 complete -c rocm-doctor -n "__fish_rocm_doctor_needs_command" -l profile -d 'Which checks judge what: `build` never fails for missing GPUs, `runtime` requires one' -r -f -a "auto\t''
 build\t''

@@ -49,6 +49,7 @@ check_ids! {
     GpuXnack = "gpu.xnack",
     GpuRuntimeInit = "gpu.runtime-init",
     GpuProcesses = "gpu.processes",
+    GpuLayers = "gpu.layers",
     HealthRas = "health.ras",
     HealthBadPages = "health.bad-pages",
     HealthPcieLink = "health.pcie-link",

@@ -133,6 +133,12 @@ impl Devices {
         }
     }
 
+    /// The fixture manifest read for this run (empty on a real root), so later readers do not
+    /// read it again.
+    pub fn fixture(&self) -> &Fixture {
+        &self.fixture
+    }
+
     /// Facts about one device node (machine path).
     pub fn probe(&self, host: &Host, path: &Path) -> NodeState {
         match self.source {

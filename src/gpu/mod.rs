@@ -11,6 +11,7 @@ pub mod facts;
 pub mod fixture;
 pub mod health;
 pub mod hsa;
+pub mod layers;
 pub mod overrides;
 pub mod platform;
 pub mod props;

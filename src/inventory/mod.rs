@@ -52,6 +52,7 @@ pub struct Inventory<'a> {
     targets: OnceLock<targets::Targets>,
     gpu: OnceLock<crate::gpu::Topology>,
     health: OnceLock<crate::gpu::health::Health>,
+    gpu_layers: OnceLock<crate::gpu::layers::Layers>,
     kernel_log: OnceLock<Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>>,
     kernel_events: OnceLock<Vec<(usize, crate::kernlog::Event)>>,
     kernel_history:
@@ -73,6 +74,7 @@ impl<'a> Inventory<'a> {
             targets: OnceLock::new(),
             gpu: OnceLock::new(),
             health: OnceLock::new(),
+            gpu_layers: OnceLock::new(),
             kernel_log: OnceLock::new(),
             kernel_events: OnceLock::new(),
             kernel_history: OnceLock::new(),
@@ -153,6 +155,17 @@ impl<'a> Inventory<'a> {
     pub fn health(&self) -> &crate::gpu::health::Health {
         self.health
             .get_or_init(|| crate::gpu::health::read_health(self.host))
+    }
+
+    /// The GPUs counted at each layer, PCI bus to HIP (issue 26, item 4), read once.
+    pub fn gpu_layers(&self) -> &crate::gpu::layers::Layers {
+        self.gpu_layers
+            .get_or_init(|| crate::gpu::layers::read(self.host, self.gpu()))
+    }
+
+    /// The layer counts if a check asked for them (the `--json` section `gpu_layers`).
+    pub fn gpu_layers_if_computed(&self) -> Option<&crate::gpu::layers::Layers> {
+        self.gpu_layers.get()
     }
 
     /// The kernel log of this boot (or why it cannot be read), read once.

@@ -5,6 +5,7 @@
 mod agents;
 mod driver;
 mod kfd;
+mod layers;
 mod nodes;
 mod overrides;
 mod processes;
@@ -30,6 +31,7 @@ pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::GpuXnack, xnack::xnack),
     (CheckId::GpuRuntimeInit, runtime_init::runtime_init),
     (CheckId::GpuProcesses, processes::processes),
+    (CheckId::GpuLayers, layers::layers),
 ];
 
 const NO_GPU_FIX: &str = "Install a GPU supported by ROCm and load amdgpu (`sudo modprobe amdgpu`; check `dmesg | grep -i -e amdgpu -e kfd`). In a container, pass the devices: `--device=/dev/kfd --device=/dev/dri`.";

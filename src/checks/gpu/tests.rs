@@ -287,3 +287,152 @@ fn agents_table() {
         ],
     );
 }
+
+/// `gpu.layers`: fixtures with the PCI layer (`layers-*`, formats in their SOURCE.md) and the
+/// KFD-only ones (captures, APUs), each loss at its own layer.
+#[test]
+fn layers_table() {
+    use crate::checks::testkit::table;
+    use Status::*;
+    let expect = |n: u32| -> fn(&mut crate::config::Config) {
+        match n {
+            8 => |c| c.expect_gpus = Some(8),
+            // The site policy's expectation, and --expect-gpus winning over it.
+            90 => |c| {
+                c.policy = crate::policy::Policy::parse(
+                    "policy.toml",
+                    "[thresholds]\n\"gpu.layers.expect-gpus\" = 9\n",
+                )
+                .unwrap()
+            },
+            91 => |c| {
+                c.policy = crate::policy::Policy::parse(
+                    "policy.toml",
+                    "[thresholds]\n\"gpu.layers.expect-gpus\" = 9\n",
+                )
+                .unwrap();
+                c.expect_gpus = Some(8);
+            },
+            9 => |c| c.expect_gpus = Some(9),
+            _ => |c| c.expect_gpus = Some(1),
+        }
+    };
+    table(
+        CheckId::GpuLayers,
+        &[
+            row(
+                "layers-mi210x8-ok",
+                &[],
+                &[(
+                    Pass,
+                    "8 GPU(s) on every layer: pci 8 → amdgpu 8 → drm 8 → kfd 8 → rocr 8 → hip 8",
+                )],
+            ),
+            Row {
+                setup: expect(8),
+                ..row(
+                    "layers-mi210x8-ok",
+                    &[],
+                    &[(Pass, "8 GPU(s) usable by ROCr, 8 expected (--expect-gpus)")],
+                )
+            },
+            Row {
+                setup: expect(9),
+                ..row(
+                    "layers-mi210x8-ok",
+                    &[],
+                    &[(Fail, "8 GPU(s) usable by ROCr, 9 expected (--expect-gpus)")],
+                )
+            },
+            Row {
+                setup: expect(90),
+                ..row(
+                    "layers-mi210x8-ok",
+                    &[],
+                    &[(Fail, "8 GPU(s) usable by ROCr, 9 expected")],
+                )
+            },
+            Row {
+                setup: expect(91),
+                ..row(
+                    "layers-mi210x8-ok",
+                    &[],
+                    &[(Pass, "8 GPU(s) usable by ROCr, 8 expected")],
+                )
+            },
+            // The visibility variables hide GPUs on purpose: counted, not failed.
+            row(
+                "layers-mi210x8-ok",
+                &[("HIP_VISIBLE_DEVICES", "0,1")],
+                &[(Pass, "8 GPU(s) on every layer; 6 hidden on purpose")],
+            ),
+            row(
+                "layers-mi210x8-lost",
+                &[],
+                &[
+                    (Fail, "0000:83:00.0: AMD GPU on the PCI bus with no driver bound (the kernel log shows the probe failed with error -12)"),
+                    (Fail, "0000:a3:00.0: bound to vfio-pci"),
+                    (Fail, "0000:c3:00.0: amdgpu bound (card6) but no KFD node (the kernel log of this boot says nothing about it)"),
+                    (Fail, "0000:e3:00.0: /dev/dri/renderD132: ENOENT"),
+                ],
+            ),
+            Row {
+                setup: expect(8),
+                ..row(
+                    "layers-mi210x8-lost",
+                    &[],
+                    &[
+                        (Fail, "0000:83:00.0"),
+                        (Fail, "0000:a3:00.0"),
+                        (Fail, "0000:c3:00.0"),
+                        (Fail, "0000:e3:00.0"),
+                        (Fail, "4 GPU(s) usable by ROCr, 8 expected (--expect-gpus)"),
+                    ],
+                )
+            },
+            // MI300X in CPX mode: eight PCI functions, 63 KFD nodes in the real capture.
+            row(
+                "layers-mi300x-cpx",
+                &[],
+                &[(Pass, "8 GPU(s) on every layer: pci 8 → amdgpu 8 → drm 8 → kfd 8 (63 nodes) → rocr 8 (63 nodes) → hip 8 (63 nodes)")],
+            ),
+            // The same capture without the PCI layer.
+            row(
+                "k8s-mi300x-cpx-gfx942",
+                &[],
+                &[(Pass, "8 GPU(s) on every layer: pci not observed → amdgpu not observed → drm not observed → kfd 8 (63 nodes)")],
+            ),
+            row(
+                "gfx90c-apu",
+                &[],
+                &[(Pass, "1 GPU(s) on every layer: pci not observed → amdgpu not observed → drm 1 → kfd 1 → rocr 1 → hip 1")],
+            ),
+            row(
+                MIXED,
+                &[],
+                &[(Pass, "2 GPU(s) on every layer")],
+            ),
+            row(
+                "polaris-no-kfd-node",
+                &[],
+                &[(Fail, "0000:0b:00.0: DRM card1 but no KFD node (the kernel log cannot be read here: `dmesg` says why)")],
+            ),
+            // A device cgroup hides node 2: reported, not failed.
+            row(
+                "node-eperm",
+                &[],
+                &[(Pass, "1 GPU(s) on every layer; 1 KFD node(s) hidden from this process")],
+            ),
+            row(
+                "container-no-devices",
+                &[],
+                &[(Fail, "0000:03:00.0: ROCr cannot initialise: /dev/kfd cannot be opened read-write (ENOENT)")],
+            ),
+            row(NO_GPU, &[], &[(Skip, "no AMD GPU at any layer")]),
+            Row {
+                setup: expect(1),
+                ..row(NO_GPU, &[], &[(Fail, "no AMD GPU usable by ROCr, 1 expected")])
+            },
+        ],
+    );
+}
