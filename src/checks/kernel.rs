@@ -5,7 +5,7 @@
 //! says how to grant it.
 
 use super::{CheckFn, CheckId, Ctx};
-use crate::kernlog::{Event, EventKind, KernelLog, RasSeverity};
+use crate::kernlog::{Event, EventKind, KernelLog};
 use crate::report::{Action, Finding, Status};
 
 pub const CHECKS: &[(CheckId, CheckFn)] = &[
@@ -209,9 +209,12 @@ fn ras(ctx: &Ctx) -> Vec<Finding> {
         ctx,
         &[EventKind::RasEvent],
         "RAS (ECC) event",
-        |e| match e.ras {
-            Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred) => Status::Warn,
-            _ => Status::Fail,
+        |e| {
+            if e.is_uncorrected_ras() {
+                Status::Fail
+            } else {
+                Status::Warn
+            }
         },
         &format!("Uncorrectable or fatal memory errors: drain the node and follow the GPU's service procedure ({} and {} show the counters).", CheckId::HealthRas, CheckId::HealthBadPages),
     )
@@ -354,10 +357,8 @@ fn action_of(e: &Event) -> Action {
         EventKind::GpuResetFailed | EventKind::VramLost | EventKind::SmuFailure => {
             Action::RebootNode
         }
-        EventKind::RasEvent => match e.ras {
-            Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred) => Action::None,
-            _ => Action::DrainAndInspect,
-        },
+        EventKind::RasEvent if e.is_uncorrected_ras() => Action::DrainAndInspect,
+        EventKind::RasEvent => Action::None,
         EventKind::Throttling | EventKind::TaskInfo => Action::None,
         EventKind::FirmwareLoadFailed
         | EventKind::IpInitFailed

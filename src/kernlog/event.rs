@@ -125,6 +125,19 @@ pub enum RasSeverity {
     Poison,
 }
 
+impl Event {
+    /// A RAS event the hardware did not correct: uncorrectable, fatal, poison, or a RAS line
+    /// whose severity was not recognised (taken as the worse). Corrected and deferred ones are
+    /// counted, not acted on.
+    pub fn is_uncorrected_ras(&self) -> bool {
+        self.kind == EventKind::RasEvent
+            && !matches!(
+                self.ras,
+                Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred)
+            )
+    }
+}
+
 /// One recognised line (or, after [`super::amdgpu_events`], one report with its detail lines).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {

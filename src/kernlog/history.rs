@@ -21,7 +21,7 @@
 
 use super::parse::{parse_text, Format, KernelLine};
 use super::source::is_boot_marker;
-use super::{amdgpu_events, classify, Event, EventKind, RasSeverity};
+use super::{amdgpu_events, classify, Event, EventKind};
 use crate::host::{io_error_text, CommandSpec, Host};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -537,10 +537,7 @@ pub fn is_serious(e: &Event) -> bool {
         | EventKind::GpuResetSucceeded
         | EventKind::GpuResetFailed
         | EventKind::VramLost => true,
-        EventKind::RasEvent => !matches!(
-            e.ras,
-            Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred)
-        ),
+        EventKind::RasEvent => e.is_uncorrected_ras(),
         _ => false,
     }
 }

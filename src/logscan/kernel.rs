@@ -3,7 +3,7 @@
 //! by `kernlog`, and its amdgpu/KFD events are reported with the cause and fix the symptom
 //! catalogue gives each line (the one `why` and the kernel checks use).
 
-use crate::kernlog::{self, Event, EventKind, RasSeverity};
+use crate::kernlog::{self, Event, EventKind};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -75,10 +75,7 @@ fn is_failure(e: &Event) -> bool {
         | EventKind::PcieAtomicsRejected
         | EventKind::GpuResetFailed
         | EventKind::VramLost => true,
-        EventKind::RasEvent => !matches!(
-            e.ras,
-            Some(RasSeverity::Correctable) | Some(RasSeverity::Deferred)
-        ),
+        EventKind::RasEvent => e.is_uncorrected_ras(),
         _ => false,
     }
 }

@@ -521,19 +521,9 @@ pub fn resolve_link(chain: &[PortLink]) -> Option<Link> {
     })
 }
 
-/// Whether a name is a PCI address `dddd:bb:dd.f` (the names of PCI device directories).
-pub fn is_pci_address(s: &str) -> bool {
-    let b = s.as_bytes();
-    let hex = |r: std::ops::Range<usize>| b[r].iter().all(|c| c.is_ascii_hexdigit());
-    b.len() == 12
-        && hex(0..4)
-        && b[4] == b':'
-        && hex(5..7)
-        && b[7] == b':'
-        && hex(8..10)
-        && b[10] == b'.'
-        && (b'0'..=b'7').contains(&b[11])
-}
+/// Whether a name is a PCI address (the names of PCI device directories): the one rule of
+/// `gpu::layers`, which also knows the wide domains behind Intel's VMD.
+pub use crate::gpu::layers::is_pci_address;
 
 /// Counts the DPM levels of `pp_dpm_pcie` (`"%d: %s %s %dMhz %s\n"`, §2). More than one level
 /// means the SMU changes the link speed with load, so a lower speed at idle is expected.
