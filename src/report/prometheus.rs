@@ -108,25 +108,11 @@ impl Out {
     }
 }
 
-/// The whole exposition text.
-pub fn render(r: &Run<'_>) -> String {
-    let mut o = Out(String::new());
-    o.family(
-        "rocm_doctor_info",
-        "rocm-doctor version and the ROCm and HIP runtime versions it found (empty: not found); always 1.",
-    );
-    o.sample(
-        "rocm_doctor_info",
-        &[
-            ("version", r.version),
-            ("rocm_version", r.rocm_version.unwrap_or("")),
-            ("hip_version", r.hip_version.unwrap_or("")),
-        ],
-        1.0,
-    );
+/// The one-hot verdict of each check: its worst status over its findings.
+fn check_statuses(o: &mut Out, findings: &[Finding]) {
     // Worst status per check id, in id order; category from its findings.
     let mut checks: BTreeMap<&str, (&str, Status)> = BTreeMap::new();
-    for f in r.findings {
+    for f in findings {
         let e = checks
             .entry(f.id.as_str())
             .or_insert((f.category.as_str(), f.status));
@@ -145,11 +131,14 @@ pub fn render(r: &Run<'_>) -> String {
             );
         }
     }
+}
+
+/// The repair action of each check and of the node.
+fn actions(o: &mut Out, findings: &[Finding]) {
     // The repair action each check asks for (its heaviest over its warn and fail findings),
     // and the node's: the heaviest of all, one-hot so that alert rules match one label.
     let mut actions: BTreeMap<&str, Action> = BTreeMap::new();
-    for f in r
-        .findings
+    for f in findings
         .iter()
         .filter(|f| matches!(f.status, Status::Warn | Status::Fail))
     {
@@ -171,7 +160,7 @@ pub fn render(r: &Run<'_>) -> String {
             1.0,
         );
     }
-    let node = super::action::of_node(r.findings);
+    let node = super::action::of_node(findings);
     o.family(
         "rocm_doctor_node_action",
         "Repair action the node needs, one-hot: 1 for the heaviest action of the run's warnings and failures (none when there is nothing to do), 0 for the others.",
@@ -183,6 +172,26 @@ pub fn render(r: &Run<'_>) -> String {
             if *a == node { 1.0 } else { 0.0 },
         );
     }
+}
+
+/// The whole exposition text.
+pub fn render(r: &Run<'_>) -> String {
+    let mut o = Out(String::new());
+    o.family(
+        "rocm_doctor_info",
+        "rocm-doctor version and the ROCm and HIP runtime versions it found (empty: not found); always 1.",
+    );
+    o.sample(
+        "rocm_doctor_info",
+        &[
+            ("version", r.version),
+            ("rocm_version", r.rocm_version.unwrap_or("")),
+            ("hip_version", r.hip_version.unwrap_or("")),
+        ],
+        1.0,
+    );
+    check_statuses(&mut o, r.findings);
+    actions(&mut o, r.findings);
     let counts = super::Counts::of(r.findings);
     o.family(
         "rocm_doctor_findings",
@@ -280,86 +289,115 @@ fn num(v: Option<u64>) -> Option<f64> {
     v.map(|n| n as f64)
 }
 
-/// The per-GPU families, in a fixed order.
-fn gpu_families(o: &mut Out, t: &Telemetry) {
-    let mut info = Family::gauge(
-        "rocm_doctor_gpu_info",
-        "An amdgpu GPU the health checks read; always 1. product: the board's FRU product name, card: its DRM card.",
-    );
-    let mut ras = Family::counter(
-        "rocm_doctor_gpu_ras_errors_total",
-        "RAS error counts since the driver was loaded, per block (ras/<block>_err_count or ras/aca_<block>) and type (correctable, uncorrectable, deferred).",
-    );
-    let mut pages = Family::gauge(
-        "rocm_doctor_gpu_retired_pages",
-        "VRAM pages in ras/gpu_vram_bad_pages by state: retired (R), pending (P), failed (F: could not be retired).",
-    );
-    let mut threshold = Family::gauge(
-        "rocm_doctor_gpu_bad_page_threshold",
-        "Retired pages at which the driver acts (amdgpu.bad_page_threshold applied to this GPU), when it can be known outside debugfs.",
-    );
-    let mut cur_speed = Family::gauge(
-        "rocm_doctor_gpu_pcie_current_link_transfers_per_second",
-        "Negotiated PCIe link speed where the GPU package meets the platform, in transfers per second (16.0 GT/s = 1.6e10).",
-    );
-    let mut max_speed = Family::gauge(
-        "rocm_doctor_gpu_pcie_max_link_transfers_per_second",
-        "Maximum speed of that PCIe link (the lower of its two ends), in transfers per second.",
-    );
-    let mut cur_width = Family::gauge(
-        "rocm_doctor_gpu_pcie_current_link_width",
-        "Negotiated width of that PCIe link, in lanes.",
-    );
-    let mut max_width = Family::gauge(
-        "rocm_doctor_gpu_pcie_max_link_width",
-        "Maximum width of that PCIe link (the lower of its two ends), in lanes.",
-    );
-    let mut aer = Family::counter(
-        "rocm_doctor_gpu_pcie_aer_errors_total",
-        "PCIe AER error messages since boot (TOTAL_ERR_* of aer_dev_correctable, aer_dev_nonfatal, aer_dev_fatal) of the GPU function and each port above it (port: its PCI address).",
-    );
-    let mut replays = Family::counter(
-        "rocm_doctor_gpu_pcie_replays_total",
-        "PCIe replays (NAKs sent and received) counted by amdgpu (pcie_replay_count).",
-    );
-    let mut m_replays = Family::counter(
-        "rocm_doctor_gpu_pcie_metrics_replays_total",
-        "PCIe replays accumulated by the GPU firmware (gpu_metrics pcie_replay_count_acc).",
-    );
-    let mut m_recov = Family::counter(
-        "rocm_doctor_gpu_pcie_recoveries_total",
-        "PCIe link entries into recovery accumulated by the GPU firmware (gpu_metrics pcie_l0_to_recov_count_acc).",
-    );
-    let mut naks = Family::counter(
-        "rocm_doctor_gpu_pcie_naks_total",
-        "PCIe NAKs sent and received accumulated by the GPU firmware (gpu_metrics pcie_nak_sent_count_acc, pcie_nak_rcvd_count_acc).",
-    );
-    let mut temp = Family::gauge(
-        "rocm_doctor_gpu_temp_celsius",
-        "GPU temperature by hwmon sensor (edge, junction, mem), in degrees Celsius.",
-    );
-    let mut crit = Family::gauge(
-        "rocm_doctor_gpu_temp_crit_celsius",
-        "Critical temperature limit of the sensor (hwmon temp*_crit), in degrees Celsius.",
-    );
-    let mut emergency = Family::gauge(
-        "rocm_doctor_gpu_temp_emergency_celsius",
-        "Emergency (shutdown) temperature limit of the sensor (hwmon temp*_emergency), in degrees Celsius.",
-    );
-    let mut throttlers = Family::gauge(
-        "rocm_doctor_gpu_throttlers_active",
-        "Throttlers set in the gpu_metrics sample (0 when none; left out when the sample has no throttle bitmap).",
-    );
-    let mut throttle = Family::gauge(
-        "rocm_doctor_gpu_throttle_active",
-        "A throttler set in the gpu_metrics sample, by name and kind (power, current, temperature, other); always 1 (whether a temperature bit is believed is judged by the thermal check, with the sample's temperatures).",
-    );
-    let mut resets = Family::counter(
-        "rocm_doctor_gpu_resets_total",
-        "GPU resets in the kernel log of this boot, by result (started, succeeded, failed); left out when the kernel log was not read.",
-    );
-    for g in &t.gpus {
-        info.add(
+/// The per-GPU families, in the order they are written.
+struct GpuFamilies {
+    info: Family,
+    ras: Family,
+    pages: Family,
+    threshold: Family,
+    cur_speed: Family,
+    max_speed: Family,
+    cur_width: Family,
+    max_width: Family,
+    aer: Family,
+    replays: Family,
+    m_replays: Family,
+    m_recov: Family,
+    naks: Family,
+    temp: Family,
+    crit: Family,
+    emergency: Family,
+    throttlers: Family,
+    throttle: Family,
+    resets: Family,
+}
+
+impl GpuFamilies {
+    fn new() -> Self {
+        GpuFamilies {
+            info: Family::gauge(
+                "rocm_doctor_gpu_info",
+                "An amdgpu GPU the health checks read; always 1. product: the board's FRU product name, card: its DRM card.",
+            ),
+            ras: Family::counter(
+                "rocm_doctor_gpu_ras_errors_total",
+                "RAS error counts since the driver was loaded, per block (ras/<block>_err_count or ras/aca_<block>) and type (correctable, uncorrectable, deferred).",
+            ),
+            pages: Family::gauge(
+                "rocm_doctor_gpu_retired_pages",
+                "VRAM pages in ras/gpu_vram_bad_pages by state: retired (R), pending (P), failed (F: could not be retired).",
+            ),
+            threshold: Family::gauge(
+                "rocm_doctor_gpu_bad_page_threshold",
+                "Retired pages at which the driver acts (amdgpu.bad_page_threshold applied to this GPU), when it can be known outside debugfs.",
+            ),
+            cur_speed: Family::gauge(
+                "rocm_doctor_gpu_pcie_current_link_transfers_per_second",
+                "Negotiated PCIe link speed where the GPU package meets the platform, in transfers per second (16.0 GT/s = 1.6e10).",
+            ),
+            max_speed: Family::gauge(
+                "rocm_doctor_gpu_pcie_max_link_transfers_per_second",
+                "Maximum speed of that PCIe link (the lower of its two ends), in transfers per second.",
+            ),
+            cur_width: Family::gauge(
+                "rocm_doctor_gpu_pcie_current_link_width",
+                "Negotiated width of that PCIe link, in lanes.",
+            ),
+            max_width: Family::gauge(
+                "rocm_doctor_gpu_pcie_max_link_width",
+                "Maximum width of that PCIe link (the lower of its two ends), in lanes.",
+            ),
+            aer: Family::counter(
+                "rocm_doctor_gpu_pcie_aer_errors_total",
+                "PCIe AER error messages since boot (TOTAL_ERR_* of aer_dev_correctable, aer_dev_nonfatal, aer_dev_fatal) of the GPU function and each port above it (port: its PCI address).",
+            ),
+            replays: Family::counter(
+                "rocm_doctor_gpu_pcie_replays_total",
+                "PCIe replays (NAKs sent and received) counted by amdgpu (pcie_replay_count).",
+            ),
+            m_replays: Family::counter(
+                "rocm_doctor_gpu_pcie_metrics_replays_total",
+                "PCIe replays accumulated by the GPU firmware (gpu_metrics pcie_replay_count_acc).",
+            ),
+            m_recov: Family::counter(
+                "rocm_doctor_gpu_pcie_recoveries_total",
+                "PCIe link entries into recovery accumulated by the GPU firmware (gpu_metrics pcie_l0_to_recov_count_acc).",
+            ),
+            naks: Family::counter(
+                "rocm_doctor_gpu_pcie_naks_total",
+                "PCIe NAKs sent and received accumulated by the GPU firmware (gpu_metrics pcie_nak_sent_count_acc, pcie_nak_rcvd_count_acc).",
+            ),
+            temp: Family::gauge(
+                "rocm_doctor_gpu_temp_celsius",
+                "GPU temperature by hwmon sensor (edge, junction, mem), in degrees Celsius.",
+            ),
+            crit: Family::gauge(
+                "rocm_doctor_gpu_temp_crit_celsius",
+                "Critical temperature limit of the sensor (hwmon temp*_crit), in degrees Celsius.",
+            ),
+            emergency: Family::gauge(
+                "rocm_doctor_gpu_temp_emergency_celsius",
+                "Emergency (shutdown) temperature limit of the sensor (hwmon temp*_emergency), in degrees Celsius.",
+            ),
+            throttlers: Family::gauge(
+                "rocm_doctor_gpu_throttlers_active",
+                "Throttlers set in the gpu_metrics sample (0 when none; left out when the sample has no throttle bitmap).",
+            ),
+            throttle: Family::gauge(
+                "rocm_doctor_gpu_throttle_active",
+                "A throttler set in the gpu_metrics sample, by name and kind (power, current, temperature, other); always 1 (whether a temperature bit is believed is judged by the thermal check, with the sample's temperatures).",
+            ),
+            resets: Family::counter(
+                "rocm_doctor_gpu_resets_total",
+                "GPU resets in the kernel log of this boot, by result (started, succeeded, failed); left out when the kernel log was not read.",
+            ),
+        }
+    }
+
+    /// GPU `g`'s samples: identity, RAS and retired pages, the PCIe link, temperatures and
+    /// throttling, resets.
+    fn add(&mut self, g: &GpuTelemetry) {
+        self.info.add(
             g,
             &[
                 ("product", g.product.as_deref().unwrap_or("")),
@@ -367,13 +405,29 @@ fn gpu_families(o: &mut Out, t: &Telemetry) {
             ],
             Some(1.0),
         );
+        self.add_memory(g);
+        self.add_pcie(g);
+        self.add_thermal(g);
+        if let Some(r) = &g.resets {
+            for (res, v) in [
+                ("started", r.started),
+                ("succeeded", r.succeeded),
+                ("failed", r.failed),
+            ] {
+                self.resets.add(g, &[("result", res)], num(Some(v)));
+            }
+        }
+    }
+
+    fn add_memory(&mut self, g: &GpuTelemetry) {
         for b in &g.ras {
             for (ty, v) in [
                 ("correctable", b.correctable),
                 ("uncorrectable", b.uncorrectable),
                 ("deferred", b.deferred),
             ] {
-                ras.add(g, &[("block", &b.block), ("type", ty)], num(v));
+                self.ras
+                    .add(g, &[("block", &b.block), ("type", ty)], num(v));
             }
         }
         if let Some(b) = &g.bad_pages {
@@ -382,57 +436,87 @@ fn gpu_families(o: &mut Out, t: &Telemetry) {
                 ("pending", b.pending),
                 ("failed", b.failed),
             ] {
-                pages.add(g, &[("state", st)], num(Some(v)));
+                self.pages.add(g, &[("state", st)], num(Some(v)));
             }
-            threshold.add(g, &[], num(b.threshold));
+            self.threshold.add(g, &[], num(b.threshold));
         }
+    }
+
+    fn add_pcie(&mut self, g: &GpuTelemetry) {
         let p = &g.pcie;
         let ts = |gts: Option<f64>| gts.map(|v| v * 1e9);
-        cur_speed.add(g, &[], ts(p.current_gts));
-        max_speed.add(g, &[], ts(p.max_gts));
-        cur_width.add(g, &[], p.current_width.map(f64::from));
-        max_width.add(g, &[], p.max_width.map(f64::from));
+        self.cur_speed.add(g, &[], ts(p.current_gts));
+        self.max_speed.add(g, &[], ts(p.max_gts));
+        self.cur_width.add(g, &[], p.current_width.map(f64::from));
+        self.max_width.add(g, &[], p.max_width.map(f64::from));
         for a in &p.aer {
             for (sev, v) in [
                 ("correctable", a.correctable),
                 ("nonfatal", a.nonfatal),
                 ("fatal", a.fatal),
             ] {
-                aer.add(g, &[("port", &a.port), ("severity", sev)], num(v));
+                self.aer
+                    .add(g, &[("port", &a.port), ("severity", sev)], num(v));
             }
         }
-        replays.add(g, &[], num(p.replays));
-        m_replays.add(g, &[], num(p.metrics_replays));
-        m_recov.add(g, &[], num(p.metrics_recoveries));
-        naks.add(g, &[("direction", "sent")], num(p.naks_sent));
-        naks.add(g, &[("direction", "received")], num(p.naks_received));
+        self.replays.add(g, &[], num(p.replays));
+        self.m_replays.add(g, &[], num(p.metrics_replays));
+        self.m_recov.add(g, &[], num(p.metrics_recoveries));
+        self.naks.add(g, &[("direction", "sent")], num(p.naks_sent));
+        self.naks
+            .add(g, &[("direction", "received")], num(p.naks_received));
+    }
+
+    fn add_thermal(&mut self, g: &GpuTelemetry) {
         for s in &g.temperatures {
-            temp.add(g, &[("sensor", &s.sensor)], s.celsius);
-            crit.add(g, &[("sensor", &s.sensor)], s.crit_celsius);
-            emergency.add(g, &[("sensor", &s.sensor)], s.emergency_celsius);
+            self.temp.add(g, &[("sensor", &s.sensor)], s.celsius);
+            self.crit.add(g, &[("sensor", &s.sensor)], s.crit_celsius);
+            self.emergency
+                .add(g, &[("sensor", &s.sensor)], s.emergency_celsius);
         }
         if let Some(th) = &g.throttle {
-            throttlers.add(g, &[], Some(th.active.len() as f64));
+            self.throttlers.add(g, &[], Some(th.active.len() as f64));
             for a in &th.active {
-                throttle.add(g, &[("throttler", &a.name), ("kind", &a.kind)], Some(1.0));
-            }
-        }
-        if let Some(r) = &g.resets {
-            for (res, v) in [
-                ("started", r.started),
-                ("succeeded", r.succeeded),
-                ("failed", r.failed),
-            ] {
-                resets.add(g, &[("result", res)], num(Some(v)));
+                self.throttle
+                    .add(g, &[("throttler", &a.name), ("kind", &a.kind)], Some(1.0));
             }
         }
     }
-    for f in [
-        info, ras, pages, threshold, cur_speed, max_speed, cur_width, max_width, aer, replays,
-        m_replays, m_recov, naks, temp, crit, emergency, throttlers, throttle, resets,
-    ] {
-        f.write(o);
+
+    fn write(self, o: &mut Out) {
+        for f in [
+            self.info,
+            self.ras,
+            self.pages,
+            self.threshold,
+            self.cur_speed,
+            self.max_speed,
+            self.cur_width,
+            self.max_width,
+            self.aer,
+            self.replays,
+            self.m_replays,
+            self.m_recov,
+            self.naks,
+            self.temp,
+            self.crit,
+            self.emergency,
+            self.throttlers,
+            self.throttle,
+            self.resets,
+        ] {
+            f.write(o);
+        }
     }
+}
+
+/// The per-GPU families, in a fixed order.
+fn gpu_families(o: &mut Out, t: &Telemetry) {
+    let mut families = GpuFamilies::new();
+    for g in &t.gpus {
+        families.add(g);
+    }
+    families.write(o);
 }
 
 #[cfg(test)]
