@@ -267,6 +267,8 @@ impl Runner {
         self.limits
     }
 
+    /// Runs `spec` with the environment `env` only, in `default_cwd` unless the spec names
+    /// another directory or a jail, bounded by its timeout and the doctor's deadline.
     pub fn run(&self, spec: &CommandSpec, env: &Env, default_cwd: &Path) -> RunOutput {
         let start = Instant::now();
         let remaining = self.limits.deadline.saturating_duration_since(start);
@@ -280,99 +282,11 @@ impl Runner {
             out.spawn_error = None;
             return out;
         }
-        let mut cmd = Command::new(&spec.program);
-        cmd.args(&spec.args).env_clear();
-        for (k, v) in env.iter() {
-            cmd.env(k, v);
-        }
-        for (k, v) in &spec.env_overrides {
-            match v {
-                Some(v) => cmd.env(k, v),
-                None => cmd.env_remove(k),
-            };
-        }
-        // The run's marker, inherited by every descendant: the reaper finds those that leave
-        // the process group by it (reaper.rs).
-        if let Some((k, v)) = super::reaper::marker() {
-            cmd.env(k, v);
-        }
-        match &spec.chroot {
-            None => {
-                cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
-            }
-            Some(jail) => {
-                let cstr = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes());
-                let (Ok(root), Ok(cwd)) = (cstr(&jail.root), cstr(&jail.cwd)) else {
-                    return RunOutput::spawn_failed(
-                        spec,
-                        SpawnFailure::other("a path holds a NUL byte".into()),
-                    );
-                };
-                let proc_dir = jail.proc_dir.as_deref().and_then(|p| cstr(p).ok());
-                let (uid, gid) = (jail.uid, jail.gid);
-                // SAFETY: between fork and exec the closure makes only system calls (unshare,
-                // mount, chroot, chdir, setgroups, setgid, setuid) on strings allocated before
-                // the fork, and allocates nothing (POSIX.1-2017 2.4.3: a multi-threaded
-                // process's child may call only async-signal-safe functions). std runs it
-                // after its own set-up and right before execve(2), so the program path is
-                // looked up inside the new root.
-                unsafe {
-                    cmd.pre_exec(move || {
-                        use nix::libc;
-                        let fail = || Err(std::io::Error::last_os_error());
-                        // /proc for the child only: a mount namespace of its own
-                        // (unshare(2) CLONE_NEWNS; mount_namespaces(7): made private first so
-                        // that nothing propagates back). Best effort: without it the program
-                        // runs with the root's empty /proc.
-                        if let Some(p) = &proc_dir {
-                            if libc::unshare(libc::CLONE_NEWNS) == 0
-                                && libc::mount(
-                                    std::ptr::null(),
-                                    c"/".as_ptr(),
-                                    std::ptr::null(),
-                                    libc::MS_REC | libc::MS_PRIVATE,
-                                    std::ptr::null(),
-                                ) == 0
-                            {
-                                libc::mount(
-                                    c"proc".as_ptr(),
-                                    p.as_ptr(),
-                                    c"proc".as_ptr(),
-                                    libc::MS_RDONLY
-                                        | libc::MS_NOSUID
-                                        | libc::MS_NODEV
-                                        | libc::MS_NOEXEC,
-                                    std::ptr::null(),
-                                );
-                            }
-                        }
-                        if libc::chroot(root.as_ptr()) != 0 || libc::chdir(cwd.as_ptr()) != 0 {
-                            return fail();
-                        }
-                        // A root's program never runs as root: chroot(2) is no boundary for a
-                        // privileged process ("This call does not change the current working
-                        // directory ... the process can escape"), so it runs as the overflow
-                        // user, without supplementary groups (setgroups before setgid before
-                        // setuid: after setuid the others are not permitted).
-                        if libc::setgroups(0, std::ptr::null()) != 0
-                            || libc::setgid(gid) != 0
-                            || libc::setuid(uid) != 0
-                        {
-                            return fail();
-                        }
-                        Ok(())
-                    });
-                }
-            }
-        }
-        cmd.stdin(if spec.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        cmd.process_group(0);
-        let mut child = match cmd.spawn() {
+        let mut cmd = match command(spec, env, default_cwd) {
+            Ok(c) => c,
+            Err(f) => return RunOutput::spawn_failed(spec, f),
+        };
+        let child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
                 return RunOutput::spawn_failed(
@@ -384,69 +298,178 @@ impl Runner {
                 )
             }
         };
-        let pid = child.id() as i32;
-        super::reaper::track(pid);
-        let stdin_thread = spec.stdin.clone().and_then(|bytes| {
-            child.stdin.take().map(|mut w| {
-                std::thread::spawn(move || {
-                    let _ = w.write_all(&bytes);
-                })
-            })
-        });
-        let out_t = child
-            .stdout
-            .take()
-            .map(|r| std::thread::spawn(move || read_bounded(r)));
-        let err_t = child
-            .stderr
-            .take()
-            .map(|r| std::thread::spawn(move || read_bounded(r)));
+        supervise(child, spec, start, timeout)
+    }
+}
 
-        // A waiter thread blocks in wait(2) and hands the status over: the child's end is seen
-        // at once (no polling interval on every child of the critical path), and the timeout
-        // is the channel's.
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(child.wait().ok());
-        });
-        let mut timed_out = false;
-        let status = match rx.recv_timeout(timeout.saturating_sub(start.elapsed())) {
-            Ok(st) => st,
-            Err(_) => {
-                timed_out = true;
-                kill_group(pid);
-                // SIGKILL cannot be caught; a child stuck in the kernel (D state) is given up
-                // on rather than waited for.
-                rx.recv_timeout(Duration::from_secs(2)).ok().flatten()
-            }
+/// The command of `spec`: its program and arguments, the environment `env` and the spec's
+/// overrides only, the run's marker, piped output, a process group of its own, and its
+/// directory or its jail.
+fn command(spec: &CommandSpec, env: &Env, default_cwd: &Path) -> Result<Command, SpawnFailure> {
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args).env_clear();
+    for (k, v) in env.iter() {
+        cmd.env(k, v);
+    }
+    for (k, v) in &spec.env_overrides {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
         };
-        // A grandchild may still hold the pipes open after the child exited; make sure it
-        // cannot keep us waiting.
-        if timed_out {
+    }
+    // The run's marker, inherited by every descendant: the reaper finds those that leave
+    // the process group by it (reaper.rs).
+    if let Some((k, v)) = super::reaper::marker() {
+        cmd.env(k, v);
+    }
+    match &spec.chroot {
+        None => {
+            cmd.current_dir(spec.cwd.as_deref().unwrap_or(default_cwd));
+        }
+        Some(jail) => enter_jail(&mut cmd, jail)?,
+    }
+    cmd.stdin(if spec.stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.process_group(0);
+    Ok(cmd)
+}
+
+/// Makes the child enter `jail` between fork and exec: its own /proc, the new root, and the
+/// jail's unprivileged user.
+fn enter_jail(cmd: &mut Command, jail: &Jail) -> Result<(), SpawnFailure> {
+    let cstr = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes());
+    let (Ok(root), Ok(cwd)) = (cstr(&jail.root), cstr(&jail.cwd)) else {
+        return Err(SpawnFailure::other("a path holds a NUL byte".into()));
+    };
+    let proc_dir = jail.proc_dir.as_deref().and_then(|p| cstr(p).ok());
+    let (uid, gid) = (jail.uid, jail.gid);
+    // SAFETY: between fork and exec the closure makes only system calls (unshare,
+    // mount, chroot, chdir, setgroups, setgid, setuid) on strings allocated before
+    // the fork, and allocates nothing (POSIX.1-2017 2.4.3: a multi-threaded
+    // process's child may call only async-signal-safe functions). std runs it
+    // after its own set-up and right before execve(2), so the program path is
+    // looked up inside the new root.
+    unsafe {
+        cmd.pre_exec(move || {
+            use nix::libc;
+            let fail = || Err(std::io::Error::last_os_error());
+            // /proc for the child only: a mount namespace of its own
+            // (unshare(2) CLONE_NEWNS; mount_namespaces(7): made private first so
+            // that nothing propagates back). Best effort: without it the program
+            // runs with the root's empty /proc.
+            if let Some(p) = &proc_dir {
+                if libc::unshare(libc::CLONE_NEWNS) == 0
+                    && libc::mount(
+                        std::ptr::null(),
+                        c"/".as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_REC | libc::MS_PRIVATE,
+                        std::ptr::null(),
+                    ) == 0
+                {
+                    libc::mount(
+                        c"proc".as_ptr(),
+                        p.as_ptr(),
+                        c"proc".as_ptr(),
+                        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        std::ptr::null(),
+                    );
+                }
+            }
+            if libc::chroot(root.as_ptr()) != 0 || libc::chdir(cwd.as_ptr()) != 0 {
+                return fail();
+            }
+            // A root's program never runs as root: chroot(2) is no boundary for a
+            // privileged process ("This call does not change the current working
+            // directory ... the process can escape"), so it runs as the overflow
+            // user, without supplementary groups (setgroups before setgid before
+            // setuid: after setuid the others are not permitted).
+            if libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(gid) != 0
+                || libc::setuid(uid) != 0
+            {
+                return fail();
+            }
+            Ok(())
+        });
+    }
+    Ok(())
+}
+
+/// Feeds the child its stdin, reads its output (bounded), and waits for it until `timeout`
+/// after `start`; a child past its time is killed with its process group.
+fn supervise(
+    mut child: std::process::Child,
+    spec: &CommandSpec,
+    start: Instant,
+    timeout: Duration,
+) -> RunOutput {
+    let pid = child.id() as i32;
+    super::reaper::track(pid);
+    let stdin_thread = spec.stdin.clone().and_then(|bytes| {
+        child.stdin.take().map(|mut w| {
+            std::thread::spawn(move || {
+                let _ = w.write_all(&bytes);
+            })
+        })
+    });
+    let out_t = child
+        .stdout
+        .take()
+        .map(|r| std::thread::spawn(move || read_bounded(r)));
+    let err_t = child
+        .stderr
+        .take()
+        .map(|r| std::thread::spawn(move || read_bounded(r)));
+
+    // A waiter thread blocks in wait(2) and hands the status over: the child's end is seen
+    // at once (no polling interval on every child of the critical path), and the timeout
+    // is the channel's.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait().ok());
+    });
+    let mut timed_out = false;
+    let status = match rx.recv_timeout(timeout.saturating_sub(start.elapsed())) {
+        Ok(st) => st,
+        Err(_) => {
+            timed_out = true;
             kill_group(pid);
+            // SIGKILL cannot be caught; a child stuck in the kernel (D state) is given up
+            // on rather than waited for.
+            rx.recv_timeout(Duration::from_secs(2)).ok().flatten()
         }
-        let reap_deadline = Instant::now() + Duration::from_millis(500);
-        let (stdout, t1) = join_reader(out_t, reap_deadline, pid);
-        let (stderr, t2) = join_reader(err_t, reap_deadline, pid);
-        if let Some(t) = stdin_thread {
-            let _ = t.join();
-        }
-        super::reaper::untrack(pid);
-        RunOutput {
-            command: spec.display(),
-            code: status.and_then(|s| s.code()),
-            signal: if timed_out {
-                None
-            } else {
-                status.and_then(|s| s.signal())
-            },
-            stdout,
-            stderr,
-            timed_out,
-            spawn_error: None,
-            duration: start.elapsed(),
-            truncated: t1 || t2,
-        }
+    };
+    // A grandchild may still hold the pipes open after the child exited; make sure it
+    // cannot keep us waiting.
+    if timed_out {
+        kill_group(pid);
+    }
+    let reap_deadline = Instant::now() + Duration::from_millis(500);
+    let (stdout, t1) = join_reader(out_t, reap_deadline, pid);
+    let (stderr, t2) = join_reader(err_t, reap_deadline, pid);
+    if let Some(t) = stdin_thread {
+        let _ = t.join();
+    }
+    super::reaper::untrack(pid);
+    RunOutput {
+        command: spec.display(),
+        code: status.and_then(|s| s.code()),
+        signal: if timed_out {
+            None
+        } else {
+            status.and_then(|s| s.signal())
+        },
+        stdout,
+        stderr,
+        timed_out,
+        spawn_error: None,
+        duration: start.elapsed(),
+        truncated: t1 || t2,
     }
 }
 
