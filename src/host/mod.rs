@@ -284,39 +284,15 @@ impl Host {
     /// recorded ([`Host::programs_run`]).
     pub fn run(&self, spec: &CommandSpec) -> RunOutput {
         if self.fs.paths_are_native() {
-            let cwd = match self.child_cwd(spec) {
-                Ok(d) => d,
-                Err(failed) => return *failed,
-            };
-            let mut spec = spec.clone();
-            // Children write their temporaries (clang's `probe-XXXXXX` directories, the
-            // assembler's files) into the doctor's temp dir, which is removed at exit: nothing
-            // is left in /tmp. A variable the call sets itself still wins (overrides apply in
-            // order).
-            with_temp_vars(&mut spec, cwd.as_os_str(), false);
-            return self.runner.run(&spec, &self.env, &cwd);
+            return self.run_native(spec);
         }
-        let mut spec = spec.clone();
         let env = self.env.for_foreign_child();
         if spec.on_host {
-            // The doctor itself (a probe child), possibly through the host's loader.
-            let cwd = match self.child_cwd(&spec) {
-                Ok(d) => d,
-                Err(failed) => return *failed,
-            };
-            with_temp_vars(&mut spec, cwd.as_os_str(), true);
-            self.record_run(ProgramRun {
-                path: spec.program.clone(),
-                host_path: spec.program.clone(),
-                from_root: false,
-                in_chroot: false,
-                count: 1,
-            });
-            return self.runner.run(&spec, &env, &cwd);
+            return self.run_doctor_child(spec.clone(), &env);
         }
         if let Some(why) = self.root_programs_refused() {
             return RunOutput::spawn_failed(
-                &spec,
+                spec,
                 SpawnFailure {
                     errno: "not-run".into(),
                     message: why.into(),
@@ -325,68 +301,120 @@ impl Host {
         }
         let machine = match self.resolve_root_program(&spec.program) {
             Ok(m) => m,
-            Err(e) => return RunOutput::spawn_failed(&spec, e),
+            Err(e) => return RunOutput::spawn_failed(spec, e),
         };
-        let host_path = self.fs.host_path(&machine);
         match self.chroot_tmp() {
             Some((root, tmp_host)) => {
-                // Inside the root: every path is the root's. Paths into the child's temp dir
-                // (probe sources, outputs, the working directory) are handed over as the root
-                // names them.
-                let inside = |p: &Path| Path::new("/").join(p.strip_prefix(&root).unwrap_or(p));
-                let tmp_machine = inside(&tmp_host);
-                let (from, to) = (tmp_host.as_os_str(), tmp_machine.as_os_str());
-                let cwd = spec
-                    .cwd
-                    .as_deref()
-                    .filter(|c| c.starts_with(&tmp_host))
-                    .map(inside)
-                    .unwrap_or_else(|| tmp_machine.clone());
-                spec.args = spec.args.iter().map(|a| replace_os(a, from, to)).collect();
-                // The root's /proc, resolved inside the root: a fresh procfs is mounted there
-                // for the child alone.
-                let proc_dir = self
-                    .fs
-                    .canonicalize(Path::new("/proc"))
-                    .ok()
-                    .filter(|p| self.fs.is_dir(p))
-                    .map(|p| root.join(p.strip_prefix("/").unwrap_or(&p)));
-                spec.program = machine.clone();
-                spec.cwd = None;
-                spec.chroot = Some(process::Jail {
-                    root,
-                    cwd,
-                    proc_dir,
-                    uid: JAIL_ID,
-                    gid: JAIL_ID,
-                });
-                with_temp_vars(&mut spec, to, true);
-                self.record_run(ProgramRun {
-                    path: machine,
-                    host_path,
-                    from_root: true,
-                    in_chroot: true,
-                    count: 1,
-                });
-                self.runner.run(&spec, &env, &tmp_host)
+                self.run_in_chroot(spec.clone(), &env, machine, root, tmp_host)
             }
-            None => {
-                let cwd = match self.child_cwd(&spec) {
-                    Ok(d) => d,
-                    Err(failed) => return *failed,
-                };
-                spec.program = host_path.clone();
-                with_temp_vars(&mut spec, cwd.as_os_str(), true);
-                self.record_run(ProgramRun {
-                    path: machine,
-                    host_path,
-                    from_root: true,
-                    in_chroot: false,
-                    count: 1,
-                });
-                self.runner.run(&spec, &env, &cwd)
-            }
+            None => self.run_root_program_here(spec.clone(), &env, machine),
         }
+    }
+
+    /// A program of this machine, with the env snapshot.
+    fn run_native(&self, spec: &CommandSpec) -> RunOutput {
+        let cwd = match self.child_cwd(spec) {
+            Ok(d) => d,
+            Err(failed) => return *failed,
+        };
+        let mut spec = spec.clone();
+        // Children write their temporaries (clang's `probe-XXXXXX` directories, the
+        // assembler's files) into the doctor's temp dir, which is removed at exit: nothing is
+        // left in /tmp. A variable the call sets itself still wins (overrides apply in order).
+        with_temp_vars(&mut spec, cwd.as_os_str(), false);
+        self.runner.run(&spec, &self.env, &cwd)
+    }
+
+    /// The doctor itself (a probe child) on another root, possibly through the host's loader.
+    fn run_doctor_child(&self, mut spec: CommandSpec, env: &Env) -> RunOutput {
+        let cwd = match self.child_cwd(&spec) {
+            Ok(d) => d,
+            Err(failed) => return *failed,
+        };
+        with_temp_vars(&mut spec, cwd.as_os_str(), true);
+        self.record_run(ProgramRun {
+            path: spec.program.clone(),
+            host_path: spec.program.clone(),
+            from_root: false,
+            in_chroot: false,
+            count: 1,
+        });
+        self.runner.run(&spec, env, &cwd)
+    }
+
+    /// A root's program (`machine`, the root's path) run inside the root: every path is the
+    /// root's. Paths into the child's temp dir (probe sources, outputs, the working directory)
+    /// are handed over as the root names them.
+    fn run_in_chroot(
+        &self,
+        mut spec: CommandSpec,
+        env: &Env,
+        machine: PathBuf,
+        root: PathBuf,
+        tmp_host: PathBuf,
+    ) -> RunOutput {
+        let host_path = self.fs.host_path(&machine);
+        let inside = |p: &Path| Path::new("/").join(p.strip_prefix(&root).unwrap_or(p));
+        let tmp_machine = inside(&tmp_host);
+        let (from, to) = (tmp_host.as_os_str(), tmp_machine.as_os_str());
+        let cwd = spec
+            .cwd
+            .as_deref()
+            .filter(|c| c.starts_with(&tmp_host))
+            .map(inside)
+            .unwrap_or_else(|| tmp_machine.clone());
+        spec.args = spec.args.iter().map(|a| replace_os(a, from, to)).collect();
+        // The root's /proc, resolved inside the root: a fresh procfs is mounted there for the
+        // child alone.
+        let proc_dir = self
+            .fs
+            .canonicalize(Path::new("/proc"))
+            .ok()
+            .filter(|p| self.fs.is_dir(p))
+            .map(|p| root.join(p.strip_prefix("/").unwrap_or(&p)));
+        spec.program = machine.clone();
+        spec.cwd = None;
+        spec.chroot = Some(process::Jail {
+            root,
+            cwd,
+            proc_dir,
+            uid: JAIL_ID,
+            gid: JAIL_ID,
+        });
+        with_temp_vars(&mut spec, to, true);
+        self.record_run(ProgramRun {
+            path: machine,
+            host_path,
+            from_root: true,
+            in_chroot: true,
+            count: 1,
+        });
+        self.runner.run(&spec, env, &tmp_host)
+    }
+
+    /// A root's program run from outside the root, by its resolved host path (not root, no
+    /// writable `/tmp` in the root, or a root that is not a `--sysroot`: [`Host::chroot_tmp`]).
+    fn run_root_program_here(
+        &self,
+        mut spec: CommandSpec,
+        env: &Env,
+        machine: PathBuf,
+    ) -> RunOutput {
+        let host_path = self.fs.host_path(&machine);
+        let cwd = match self.child_cwd(&spec) {
+            Ok(d) => d,
+            Err(failed) => return *failed,
+        };
+        spec.program = host_path.clone();
+        with_temp_vars(&mut spec, cwd.as_os_str(), true);
+        self.record_run(ProgramRun {
+            path: machine,
+            host_path,
+            from_root: true,
+            in_chroot: false,
+            count: 1,
+        });
+        self.runner.run(&spec, env, &cwd)
     }
 
     /// The working directory of a child: the doctor's temp dir, or the outcome of a child the
