@@ -518,10 +518,34 @@ fn physical(addr: &str, exact: &dyn Fn(&str) -> bool, slot: &dyn Fn(&str) -> boo
     }
 }
 
-/// The layer counts and the losses, from the PCI scan and the topology (pure).
-pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
-    let mut gpus: BTreeMap<String, GpuPath> = BTreeMap::new();
-    let blank = |pci: &str| GpuPath {
+/// Which layers this run could see.
+#[derive(Clone, Copy)]
+struct Observed {
+    pci: bool,
+    drm: bool,
+    kfd: bool,
+}
+
+impl Observed {
+    fn of(pci: &PciScan, kfd: &KfdView) -> Self {
+        Observed {
+            pci: pci.observed,
+            drm: pci.observed || pci.drm_class,
+            kfd: kfd.observed,
+        }
+    }
+
+    fn layer(self, l: Layer) -> bool {
+        match l {
+            Layer::Pci | Layer::Amdgpu => self.pci,
+            Layer::Drm => self.drm,
+            Layer::Kfd | Layer::Rocr | Layer::Hip => self.kfd,
+        }
+    }
+}
+
+fn blank_path(pci: &str) -> GpuPath {
+    GpuPath {
         pci: pci.to_string(),
         id: None,
         driver: None,
@@ -532,20 +556,25 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
         hip_nodes: 0,
         present: Vec::new(),
         lost: None,
-    };
+    }
+}
+
+/// The GPUs of the PCI scan; without the scan, those the DRM cards name (the driver layer
+/// made them).
+fn gpus_of_pci_and_drm(pci: &PciScan, kfd: &KfdView) -> BTreeMap<String, GpuPath> {
+    let mut gpus: BTreeMap<String, GpuPath> = BTreeMap::new();
     for g in &pci.gpus {
-        let mut p = blank(&g.pci);
+        let mut p = blank_path(&g.pci);
         p.id = Some(g.id.clone());
         p.driver = Some(g.driver.clone());
         p.card = g.card.clone();
         p.render = g.render.clone();
         gpus.insert(g.pci.clone(), p);
     }
-    // Without the PCI scan, the DRM cards name the GPUs the driver layer made.
     if !pci.observed {
         for (card, slot, device) in &kfd.drm_cards {
             if let Some(s) = slot.as_deref().filter(|s| is_pci_address(s)) {
-                let g = gpus.entry(s.to_string()).or_insert_with(|| blank(s));
+                let g = gpus.entry(s.to_string()).or_insert_with(|| blank_path(s));
                 g.card.get_or_insert_with(|| card.clone());
                 if g.id.is_none() {
                     g.id = device.map(|d| format!("1002:{d:04x}"));
@@ -553,8 +582,13 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
             }
         }
     }
-    // KFD nodes: partitions join function 0 of their slot when a GPU (or another node of the
-    // same unique_id) is there.
+    gpus
+}
+
+/// KFD nodes onto their GPUs: partitions join function 0 of their slot when a GPU (or another
+/// node of the same unique_id) is there. A node counts for ROCr unless excluded (or ROCr is
+/// blocked), for HIP when also visible.
+fn place_kfd_nodes(gpus: &mut BTreeMap<String, GpuPath>, pci: &PciScan, kfd: &KfdView) {
     let node_at = |addr: &str, uid: Option<u64>| {
         kfd.nodes
             .iter()
@@ -568,7 +602,7 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
         let exact = |a: &str| gpus.contains_key(a);
         let slot = |a: &str| gpus.contains_key(a) || (!pci.observed && node_at(a, n.unique_id));
         let at = physical(loc, &exact, &slot);
-        let g = gpus.entry(at.clone()).or_insert_with(|| blank(&at));
+        let g = gpus.entry(at.clone()).or_insert_with(|| blank_path(&at));
         if g.id.is_none() {
             g.id = n.device_id.map(|d| format!("1002:{d:04x}"));
         }
@@ -580,15 +614,18 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
             }
         }
     }
-    let drm_observed = pci.observed || pci.drm_class;
-    let observed = |l: Layer| match l {
-        Layer::Pci | Layer::Amdgpu => pci.observed,
-        Layer::Drm => drm_observed,
-        Layer::Kfd | Layer::Rocr | Layer::Hip => kfd.observed,
-    };
+}
+
+/// Each GPU's layers, and where it was lost: the first observed layer it misses after one it
+/// reached. KFD nodes hidden from this process cannot be placed: they account for as many GPUs
+/// that reach DRM and no further.
+fn trace_paths(
+    gpus: &mut BTreeMap<String, GpuPath>,
+    pci: &PciScan,
+    kfd: &KfdView,
+    observed: Observed,
+) {
     let pci_gpus: Vec<&str> = pci.gpus.iter().map(|g| g.pci.as_str()).collect();
-    // KFD nodes hidden from this process cannot be placed: they account for as many GPUs
-    // that reach DRM and no further.
     let mut hidden_left = kfd.hidden.len();
     for g in gpus.values_mut() {
         let on_pci = pci_gpus.contains(&g.pci.as_str());
@@ -602,10 +639,10 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
         };
         g.present = Layer::ALL
             .into_iter()
-            .filter(|l| observed(*l) && has(*l))
+            .filter(|l| observed.layer(*l) && has(*l))
             .collect();
         let mut seen = false;
-        for l in Layer::ALL.into_iter().filter(|l| observed(*l)) {
+        for l in Layer::ALL.into_iter().filter(|l| observed.layer(*l)) {
             if g.at(l) {
                 seen = true;
                 continue;
@@ -619,25 +656,37 @@ pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
             break;
         }
     }
-    let mut out_gpus: Vec<GpuPath> = gpus.into_values().collect();
-    out_gpus.sort_by(|a, b| a.pci.cmp(&b.pci));
-    let counts = Layer::ALL
+}
+
+/// GPUs (and, for KFD, ROCr and HIP, nodes) at each layer.
+fn count_layers(gpus: &[GpuPath], observed: Observed) -> Vec<LayerCount> {
+    Layer::ALL
         .into_iter()
         .map(|l| LayerCount {
             layer: l,
-            observed: observed(l),
-            gpus: out_gpus.iter().filter(|g| g.at(l)).count(),
+            observed: observed.layer(l),
+            gpus: gpus.iter().filter(|g| g.at(l)).count(),
             nodes: match l {
-                Layer::Kfd => Some(out_gpus.iter().map(|g| g.kfd_nodes.len()).sum()),
-                Layer::Rocr => Some(out_gpus.iter().map(|g| g.rocr_nodes).sum()),
-                Layer::Hip => Some(out_gpus.iter().map(|g| g.hip_nodes).sum()),
+                Layer::Kfd => Some(gpus.iter().map(|g| g.kfd_nodes.len()).sum()),
+                Layer::Rocr => Some(gpus.iter().map(|g| g.rocr_nodes).sum()),
+                Layer::Hip => Some(gpus.iter().map(|g| g.hip_nodes).sum()),
                 _ => None,
             }
-            .filter(|_| observed(l)),
+            .filter(|_| observed.layer(l)),
         })
-        .collect();
+        .collect()
+}
+
+/// The layer counts and the losses, from the PCI scan and the topology (pure).
+pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
+    let observed = Observed::of(&pci, kfd);
+    let mut gpus = gpus_of_pci_and_drm(&pci, kfd);
+    place_kfd_nodes(&mut gpus, &pci, kfd);
+    trace_paths(&mut gpus, &pci, kfd, observed);
+    let mut out_gpus: Vec<GpuPath> = gpus.into_values().collect();
+    out_gpus.sort_by(|a, b| a.pci.cmp(&b.pci));
     Layers {
-        counts,
+        counts: count_layers(&out_gpus, observed),
         gpus: out_gpus,
         hidden_kfd_nodes: kfd.hidden.clone(),
         pci,
