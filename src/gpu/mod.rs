@@ -272,6 +272,91 @@ fn visibility_of(t: &mut Topology, env: &crate::host::Env) -> VisibilityReport {
     v
 }
 
+/// The agent of one readable GPU node: its ISA and target, its render node (whether
+/// libhsakmt can open it, skips it or fails on it), its user-visible number, override and
+/// properties. Problems that stop the runtime go to `t.runtime_blocked`.
+fn gpu_agent(
+    host: &Host,
+    devices: &Devices,
+    node: &sysfs::RawNode,
+    user_node: &mut u32,
+    xnack_mode: Option<bool>,
+    t: &mut Topology,
+) -> Agent {
+    let p = &node.props;
+    let gtv = opt(p, "gfx_target_version");
+    let gfx = gtv.and_then(decode_gfx_target_version);
+    let minor = opt(p, "drm_render_minor").filter(|m| *m > 0);
+    let render = minor.map(|m| devices.probe(host, &PathBuf::from(format!("/dev/dri/renderD{m}"))));
+    let mut excluded = None;
+    match (&minor, &render) {
+        (None, _) => t.runtime_blocked.push(format!(
+            "KFD node {} has no drm_render_minor: libhsakmt fails topology initialisation",
+            node.id
+        )),
+        (Some(m), Some(state)) => {
+            if let Some(e) = state.open_errno() {
+                if e == "ENOENT" || e == "EPERM" {
+                    excluded = Some(format!(
+                        "/dev/dri/renderD{m}: {e} (libhsakmt skips the node)"
+                    ));
+                } else {
+                    t.runtime_blocked.push(format!(
+                        "/dev/dri/renderD{m} cannot be opened read-write ({e}): libhsakmt \
+                         fails topology initialisation"
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    let this_user_node = if excluded.is_none() {
+        *user_node += 1;
+        Some(*user_node - 1)
+    } else {
+        None
+    };
+    let ov = this_user_node.and_then(|un| agent_override(host, un, &mut t.runtime_blocked));
+    let effective = ov
+        .as_ref()
+        .and_then(|o| o.gfx.clone())
+        .or_else(|| gfx.clone());
+    let target = effective.map(|name| target_id(name, p, xnack_mode));
+    let simd = p.get_or_zero("simd_count");
+    let integrated =
+        gfx.as_deref().is_some_and(facts::is_apu_processor) || p.get_or_zero("cpu_cores_count") > 0;
+    Agent {
+        node: node.id,
+        gfx,
+        gfx_target_version: gtv,
+        target,
+        visible: false,
+        name: node.name.clone(),
+        gpu_id: node.gpu_id,
+        vendor_id: opt(p, "vendor_id"),
+        device_id: opt(p, "device_id"),
+        location: opt(p, "location_id").map(|l| sysfs::bdf(p.get_or_zero("domain"), l)),
+        compute_units: opt(p, "simd_per_cu").filter(|s| *s > 0).map(|s| simd / s),
+        simd_count: simd,
+        wave_front_size: opt(p, "wave_front_size"),
+        vram_bytes: vram(node),
+        render_minor: minor,
+        num_xcc: opt(p, "num_xcc"),
+        hive_id: opt(p, "hive_id"),
+        unique_id: opt(p, "unique_id"),
+        capability: opt(p, "capability"),
+        fw_version: opt(p, "fw_version"),
+        sdma_fw_version: opt(p, "sdma_fw_version"),
+        integrated,
+        user_node: this_user_node,
+        rocr_index: None,
+        hip_index: None,
+        override_: ov,
+        excluded,
+        render,
+    }
+}
+
 pub fn discover(host: &Host) -> Topology {
     let fx = fixture::load(host);
     let raw = sysfs::read_topology(host, &fx);
@@ -312,76 +397,8 @@ pub fn discover(host: &Host) -> Topology {
             user_node += 1;
             continue;
         }
-        let p = &node.props;
-        let gtv = opt(p, "gfx_target_version");
-        let gfx = gtv.and_then(decode_gfx_target_version);
-        let minor = opt(p, "drm_render_minor").filter(|m| *m > 0);
-        let render =
-            minor.map(|m| devices.probe(host, &PathBuf::from(format!("/dev/dri/renderD{m}"))));
-        let mut excluded = None;
-        match (&minor, &render) {
-            (None, _) => t.runtime_blocked.push(format!(
-                "KFD node {} has no drm_render_minor: libhsakmt fails topology initialisation",
-                node.id
-            )),
-            (Some(m), Some(state)) => {
-                if let Some(e) = state.open_errno() {
-                    if e == "ENOENT" || e == "EPERM" {
-                        excluded = Some(format!(
-                            "/dev/dri/renderD{m}: {e} (libhsakmt skips the node)"
-                        ));
-                    } else {
-                        t.runtime_blocked.push(format!("/dev/dri/renderD{m} cannot be opened read-write ({e}): libhsakmt fails topology initialisation"));
-                    }
-                }
-            }
-            _ => {}
-        }
-        let this_user_node = if excluded.is_none() {
-            user_node += 1;
-            Some(user_node - 1)
-        } else {
-            None
-        };
-        let ov = this_user_node.and_then(|un| agent_override(host, un, &mut t.runtime_blocked));
-        let effective = ov
-            .as_ref()
-            .and_then(|o| o.gfx.clone())
-            .or_else(|| gfx.clone());
-        let target = effective.map(|name| target_id(name, p, xnack_mode));
-        let simd = p.get_or_zero("simd_count");
-        let integrated = gfx.as_deref().is_some_and(facts::is_apu_processor)
-            || p.get_or_zero("cpu_cores_count") > 0;
-        t.agents.push(Agent {
-            node: node.id,
-            gfx,
-            gfx_target_version: gtv,
-            target,
-            visible: false,
-            name: node.name.clone(),
-            gpu_id: node.gpu_id,
-            vendor_id: opt(p, "vendor_id"),
-            device_id: opt(p, "device_id"),
-            location: opt(p, "location_id").map(|l| sysfs::bdf(p.get_or_zero("domain"), l)),
-            compute_units: opt(p, "simd_per_cu").filter(|s| *s > 0).map(|s| simd / s),
-            simd_count: simd,
-            wave_front_size: opt(p, "wave_front_size"),
-            vram_bytes: vram(node),
-            render_minor: minor,
-            num_xcc: opt(p, "num_xcc"),
-            hive_id: opt(p, "hive_id"),
-            unique_id: opt(p, "unique_id"),
-            capability: opt(p, "capability"),
-            fw_version: opt(p, "fw_version"),
-            sdma_fw_version: opt(p, "sdma_fw_version"),
-            integrated,
-            user_node: this_user_node,
-            rocr_index: None,
-            hip_index: None,
-            override_: ov,
-            excluded,
-            render,
-        });
+        let agent = gpu_agent(host, &devices, node, &mut user_node, xnack_mode, &mut t);
+        t.agents.push(agent);
     }
 
     t.visibility = visibility_of(&mut t, &host.env);
