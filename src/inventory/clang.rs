@@ -7,7 +7,7 @@
 //! job line shows it.
 
 use super::Inventory;
-use crate::host::{CommandSpec, Host};
+use crate::host::{CommandSpec, Host, RunOutput};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -163,8 +163,9 @@ pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
     ))
 }
 
-/// Runs the two probes on one clang.
-pub fn describe(
+/// What one clang is before it runs: its real path, whether it is a script and the binary it
+/// wraps.
+fn unprobed(
     host: &Host,
     path: PathBuf,
     source: String,
@@ -185,13 +186,7 @@ pub fn describe(
     } else {
         real_path.clone()
     };
-    // `-v` makes the driver print the job it runs, and that job's `-resource-dir` is the
-    // driver's own resource dir: the value `-print-resource-dir` prints (both are
-    // `Driver::ResourceDir`, after any `-resource-dir` flag: clang Driver.cpp and
-    // ToolChains/Clang.cpp), so one clang start answers both (equal on Debian's clang 15, 17,
-    // 19 and 21). When no job line shows it, `-print-resource-dir` is asked as before.
-    // A foreign root's clang is not run unless asked (issue 25, item 3): judged from its files.
-    let unprobed = ClangInfo {
+    ClangInfo {
         path,
         source,
         real_path,
@@ -207,7 +202,24 @@ pub fn describe(
         cannot_run_here: None,
         commands: Vec::new(),
         others,
-    };
+    }
+}
+
+/// Runs the two probes on one clang.
+///
+/// `-v` makes the driver print the job it runs, and that job's `-resource-dir` is the driver's
+/// own resource dir: the value `-print-resource-dir` prints (both are `Driver::ResourceDir`,
+/// after any `-resource-dir` flag: clang Driver.cpp and ToolChains/Clang.cpp), so one clang
+/// start answers both (equal on Debian's clang 15, 17, 19 and 21). When no job line shows it,
+/// `-print-resource-dir` is asked as before. A foreign root's clang is not run unless asked
+/// (issue 25, item 3): judged from its files.
+pub fn describe(
+    host: &Host,
+    path: PathBuf,
+    source: String,
+    others: Vec<(PathBuf, String)>,
+) -> ClangInfo {
+    let unprobed = unprobed(host, path, source, others);
     if let Some(why) = host.root_programs_refused() {
         return ClangInfo {
             cannot_run_here: Some(why.to_string()),
@@ -231,6 +243,13 @@ pub fn describe(
         commands,
         ..unprobed
     };
+    read_cpus_probe(host, &cpus, &mut info);
+    read_resource_dir(rdir, from_job, &rdir_cmd, &mut info);
+    info
+}
+
+/// The version, banner and AMDGPU processors of `-print-supported-cpus -v`, and why it failed.
+fn read_cpus_probe(host: &Host, cpus: &RunOutput, info: &mut ClangInfo) {
     let text = cpus.combined_text();
     // Another root's clang (--sysroot, or the host's under --host-root) may fail to run here.
     if !host.fs.is_own_machine() && !cpus.success() {
@@ -255,6 +274,16 @@ pub fn describe(
             cpus.tail(6)
         ));
     }
+}
+
+/// The resource dir: from the job line, else from `-print-resource-dir` (`rdir`, not run when
+/// the first probe timed out).
+fn read_resource_dir(
+    rdir: Option<RunOutput>,
+    from_job: Option<PathBuf>,
+    rdir_cmd: &CommandSpec,
+    info: &mut ClangInfo,
+) {
     match rdir {
         None if from_job.is_some() => {
             info.resource_dir = from_job;
@@ -277,7 +306,6 @@ pub fn describe(
             rdir.tail(6)
         )),
     }
-    info
 }
 
 /// The `-resource-dir` argument of the job line `clang -v` prints (` "/usr/bin/clang" -cc1
