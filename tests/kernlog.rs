@@ -158,6 +158,10 @@ fn corpus_texts_give_exactly_these_events() {
             "co-nixpkgs-207109-5600g-override-1030-pagefault",
             &["vm-page-fault"],
         ),
+        (
+            "stack-rocm-804-wx7100-pci-rejects-atomics",
+            &["pcie-atomics-rejected", "pcie-atomics-rejected"],
+        ),
     ];
     #[derive(serde::Deserialize)]
     struct Case {
