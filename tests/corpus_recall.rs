@@ -126,10 +126,13 @@ fn the_frozen_ids_are_cases() {
 /// written for them), which lowered all three. The floors below them (`MIN_RECALL`,
 /// `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for the 166 cases frozen in the
 /// tuning part, whose figures the new cases do not move. A new case that lands in the tuning part
-/// and is not yet answered lowers these figures: say so when lowering them.
-const TUNING_MIN_RECALL: f64 = 0.671;
-const TUNING_MIN_PRECISION: f64 = 0.845;
-const TUNING_MIN_DECIDABLE: f64 = 0.710;
+/// and is not yet answered lowers these figures: say so when lowering them. Measured at 273 cases
+/// with `field-apps.toml` (69 cases from library and application trackers, 45 of them in this part,
+/// added without any rule for them): 160 with the cause first (of 206 recognised), 169 decidable,
+/// so 0.586 / 0.776 / 0.619.
+const TUNING_MIN_RECALL: f64 = 0.586;
+const TUNING_MIN_PRECISION: f64 = 0.776;
+const TUNING_MIN_DECIDABLE: f64 = 0.619;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
