@@ -23,8 +23,9 @@ use std::path::Path;
 /// cause first), which no rule written so far comes near: `why` has no rule yet for WSL, DKMS
 /// builds, package conflicts, unsupported distributions or most library messages. Raise them as
 /// rules that generalise land; never lower them to admit a case.
-// Measured at 321 cases (46 held out, 6 with the cause first) once field-stack.toml came in: its
-// 16 held-out cases were collected before any rule for them, and 1 of them is answered first.
+// Measured at 390 cases (70 held out: 10 with the cause first, 25 recognised, 14.3% / 35.7%) once
+// field-stack.toml and field-apps.toml came in: their 40 held-out cases were collected before any
+// rule for them. The recall floor was lowered from 0.166 to 0.130 for that reason only.
 const HELD_OUT_MIN_RECALL: f64 = 0.130;
 const HELD_OUT_MIN_RECOGNISED: f64 = 0.30;
 
@@ -129,12 +130,13 @@ fn the_frozen_ids_are_cases() {
 /// `MIN_PRECISION`, `MIN_DECIDABLE`) keep their meaning: they hold for the 166 cases frozen in the
 /// tuning part, whose figures the new cases do not move. A new case that lands in the tuning part
 /// and is not yet answered lowers these figures: say so when lowering them.
-// Measured at 321 cases (275 in the tuning part: 154 with the cause first of 194 recognised, 164
-// decidable) once field-stack.toml came in; its 47 tuning-part cases have no rule written for them
-// yet (1 answered first), which lowered all three.
-const TUNING_MIN_RECALL: f64 = 0.559;
-const TUNING_MIN_PRECISION: f64 = 0.793;
-const TUNING_MIN_DECIDABLE: f64 = 0.596;
+// Measured at 390 cases once field-stack.toml (63 cases from runtime, driver, distribution and
+// container trackers) and field-apps.toml (69 from library and application trackers) came in,
+// with no rule written for them: 320 cases in this part, 161 with the cause first of 219
+// recognised, 171 decidable (50.3% / 73.5% / 53.4%).
+const TUNING_MIN_RECALL: f64 = 0.502;
+const TUNING_MIN_PRECISION: f64 = 0.734;
+const TUNING_MIN_DECIDABLE: f64 = 0.533;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
