@@ -133,6 +133,61 @@ impl Decision {
     }
 }
 
+/// Read and write permission bits.
+const RW: u8 = 6;
+
+/// The ACL's decision (acl(5), "ACCESS CHECK ALGORITHM"), after the owner: a named user
+/// entry, else the group entries the caller is in, each through the mask; None when no entry
+/// matches (the other bits decide). Groups whose entry would grant rw are added to
+/// `grant_groups`.
+fn decide_by_acl(
+    cred: &Credentials,
+    gid: u32,
+    entries: &[AclEntry],
+    grant_groups: &mut Vec<u32>,
+) -> Option<Decision> {
+    let ok = |p: u8| p & RW == RW;
+    let mask = entries
+        .iter()
+        .find(|e| e.tag == AclTag::Mask)
+        .map(|e| e.perm)
+        .unwrap_or(7);
+    if let Some(e) = entries
+        .iter()
+        .find(|e| e.tag == AclTag::User && e.id == Some(cred.uid))
+    {
+        return Some(if ok(e.perm & mask) {
+            Decision::Granted(format!("ACL entry user:{}", cred.uid))
+        } else {
+            Decision::Denied {
+                reason: format!("ACL entry user:{} lacks rw after the mask", cred.uid),
+                groups_that_grant: vec![],
+            }
+        });
+    }
+    let mut matched = false;
+    for e in entries {
+        let g = match e.tag {
+            AclTag::GroupObj => gid,
+            AclTag::Group => e.id.unwrap_or(u32::MAX),
+            _ => continue,
+        };
+        if ok(e.perm & mask) {
+            grant_groups.push(g);
+        }
+        if cred.in_group(g) {
+            matched = true;
+            if ok(e.perm & mask) {
+                return Some(Decision::Granted(format!("ACL group entry for gid {g}")));
+            }
+        }
+    }
+    matched.then(|| Decision::Denied {
+        reason: "the matching ACL group entries lack rw after the mask".into(),
+        groups_that_grant: grant_groups.clone(),
+    })
+}
+
 /// Decides read-write access to a node with `mode` (permission bits), owner `uid:gid` and an
 /// optional ACL.
 pub fn decide_rw(
@@ -142,7 +197,6 @@ pub fn decide_rw(
     gid: u32,
     acl: Option<&[AclEntry]>,
 ) -> Decision {
-    const RW: u8 = 6;
     let ok = |p: u8| p & RW == RW;
     if cred.uid == 0 {
         return Decision::Granted("uid 0 (root) bypasses permission bits".into());
@@ -182,46 +236,8 @@ pub fn decide_rw(
             }
         }
         Some(entries) => {
-            let mask = entries
-                .iter()
-                .find(|e| e.tag == AclTag::Mask)
-                .map(|e| e.perm)
-                .unwrap_or(7);
-            if let Some(e) = entries
-                .iter()
-                .find(|e| e.tag == AclTag::User && e.id == Some(cred.uid))
-            {
-                return if ok(e.perm & mask) {
-                    Decision::Granted(format!("ACL entry user:{}", cred.uid))
-                } else {
-                    Decision::Denied {
-                        reason: format!("ACL entry user:{} lacks rw after the mask", cred.uid),
-                        groups_that_grant: vec![],
-                    }
-                };
-            }
-            let mut matched = false;
-            for e in entries {
-                let g = match e.tag {
-                    AclTag::GroupObj => gid,
-                    AclTag::Group => e.id.unwrap_or(u32::MAX),
-                    _ => continue,
-                };
-                if ok(e.perm & mask) {
-                    grant_groups.push(g);
-                }
-                if cred.in_group(g) {
-                    matched = true;
-                    if ok(e.perm & mask) {
-                        return Decision::Granted(format!("ACL group entry for gid {g}"));
-                    }
-                }
-            }
-            if matched {
-                return Decision::Denied {
-                    reason: "the matching ACL group entries lack rw after the mask".into(),
-                    groups_that_grant: grant_groups,
-                };
+            if let Some(d) = decide_by_acl(cred, gid, entries, &mut grant_groups) {
+                return d;
             }
         }
     }
@@ -231,7 +247,11 @@ pub fn decide_rw(
     grant_groups.sort_unstable();
     grant_groups.dedup();
     Decision::Denied {
-        reason: format!("uid {} is not the owner ({uid}) and in none of the groups with rw; mode {mode:04o} gives others no rw", cred.uid),
+        reason: format!(
+            "uid {} is not the owner ({uid}) and in none of the groups with rw; mode {mode:04o} \
+             gives others no rw",
+            cred.uid
+        ),
         groups_that_grant: grant_groups,
     }
 }
