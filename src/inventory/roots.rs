@@ -90,7 +90,9 @@ pub const TRIPLET_LIB_DIRS: &[&str] = &[
     "lib/powerpc64le-linux-gnu",
 ];
 
-pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
+/// Where a ROCm root may be, most explicit first: `--rocm-path`, the environment, the tools on
+/// `PATH` (links followed), `/opt/rocm*`, `/usr`.
+fn candidates(host: &Host, cfg: &Config) -> Vec<Candidate> {
     let mut cands: Vec<Candidate> = Vec::new();
     if let Some(p) = &cfg.rocm_path {
         cands.push(Candidate {
@@ -149,7 +151,13 @@ pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
         path: PathBuf::from("/usr"),
         source: "/usr".into(),
     });
+    cands
+}
 
+/// The ROCm roots: each candidate directory once (by its canonical path, with every source
+/// that names it), `/opt/rocm*` and `/usr` only when they hold ROCm.
+pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
+    let cands = candidates(host, cfg);
     let mut roots: Vec<RocmRoot> = Vec::new();
     for c in cands {
         if !host.fs.is_dir(&c.path) {
