@@ -430,13 +430,19 @@ pub fn split_boots(lines: Vec<KernelLine>) -> Vec<(bool, Vec<KernelLine>)> {
     out
 }
 
-/// Earlier boots from `base` and its rotated files, or (source, why).
-pub(crate) fn read_file_history(
-    host: &Host,
-    base: &Path,
-    earlier: usize,
-) -> Result<History, (String, String)> {
-    let src = base.display().to_string();
+/// What the rotated files gave: their lines oldest first, the files read, notes on cuts and
+/// files not read, and whether the oldest file read was cut.
+struct FileLines {
+    lines: Vec<KernelLine>,
+    read: Vec<String>,
+    notes: Vec<String>,
+    cut_oldest: bool,
+}
+
+/// Reads `base` and its rotated files, newest first, until `earlier + 1` boot banners were
+/// seen (the oldest needs its own banner to be whole) or a file cannot be read; Err when not
+/// even `base` can.
+fn read_rotated(host: &Host, base: &Path, earlier: usize) -> Result<FileLines, String> {
     let mut chunks: Vec<Vec<KernelLine>> = Vec::new();
     let mut notes = Vec::new();
     let mut read = Vec::new();
@@ -460,20 +466,52 @@ pub(crate) fn read_file_history(
             }
             Err(why) => {
                 if read.is_empty() {
-                    return Err((src, why));
+                    return Err(why);
                 }
                 // An unreadable older file ends the history there.
                 notes.push(format!("{name} not read: {why}"));
                 break;
             }
         }
-        // This boot and `earlier` before it: enough once `earlier + 1` banners were seen
-        // (the oldest needs its own banner to be whole).
         if markers > earlier {
             break;
         }
     }
-    let lines: Vec<KernelLine> = chunks.into_iter().rev().flatten().collect();
+    Ok(FileLines {
+        lines: chunks.into_iter().rev().flatten().collect(),
+        read,
+        notes,
+        cut_oldest,
+    })
+}
+
+/// One earlier boot's summary: its place before this boot, times, size and amdgpu events.
+fn boot_of(offset: i64, partial: bool, lines: &[KernelLine]) -> Boot {
+    let events = amdgpu_events(lines).into_iter().map(|(_, e)| e).collect();
+    Boot {
+        offset,
+        id: None,
+        first: lines.first().and_then(|l| l.wall.clone()),
+        last: lines.last().and_then(|l| l.wall.clone()),
+        partial,
+        lines: lines.iter().filter(|l| !is_boot_marker(l)).count(),
+        events,
+    }
+}
+
+/// Earlier boots from `base` and its rotated files, or (source, why).
+pub(crate) fn read_file_history(
+    host: &Host,
+    base: &Path,
+    earlier: usize,
+) -> Result<History, (String, String)> {
+    let src = base.display().to_string();
+    let FileLines {
+        lines,
+        read,
+        mut notes,
+        cut_oldest,
+    } = read_rotated(host, base, earlier).map_err(|why| (src.clone(), why))?;
     let mut split = split_boots(lines);
     // The oldest file was cut inside a boot with no amdgpu line kept: still a boot read.
     if cut_oldest && split.first().is_some_and(|(partial, _)| !partial) {
@@ -506,18 +544,7 @@ pub(crate) fn read_file_history(
         .enumerate()
         .rev()
         .take(earlier)
-        .map(|(i, (partial, lines))| {
-            let events = amdgpu_events(&lines).into_iter().map(|(_, e)| e).collect();
-            Boot {
-                offset: i as i64 - n as i64,
-                id: None,
-                first: lines.first().and_then(|l| l.wall.clone()),
-                last: lines.last().and_then(|l| l.wall.clone()),
-                partial,
-                lines: lines.iter().filter(|l| !is_boot_marker(l)).count(),
-                events,
-            }
-        })
+        .map(|(i, (partial, lines))| boot_of(i as i64 - n as i64, partial, &lines))
         .collect();
     notes.push("the last boot in the files is taken as this one".into());
     Ok(History {
