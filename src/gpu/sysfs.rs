@@ -72,6 +72,64 @@ fn numeric_names(names: Vec<String>) -> Vec<u32> {
     v
 }
 
+/// One node directory of the topology: `gpu_id`, `properties`, `name` and the memory banks.
+/// A file that exists but cannot be read marks the node unreadable; a missing `properties`, a
+/// bad `gpu_id` and malformed lines go to `problems`.
+fn read_node(host: &Host, fx: &Fixture, nd: &Path, id: u32, problems: &mut Vec<String>) -> RawNode {
+    let mut node = RawNode {
+        id,
+        ..Default::default()
+    };
+    match read(host, fx, &nd.join("gpu_id")) {
+        Ok(s) => match s.trim().parse::<u64>() {
+            Ok(v) => node.gpu_id = Some(v),
+            Err(_) => problems.push(format!(
+                "{}: not a number: {:?}",
+                nd.join("gpu_id").display(),
+                s.trim()
+            )),
+        },
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => {
+            node.unreadable = Some(errno_name(&e));
+            return node;
+        }
+    }
+    match read(host, fx, &nd.join("properties")) {
+        Ok(s) => node.props = props::parse(&s),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            problems.push(format!("{}: missing", nd.join("properties").display()));
+        }
+        Err(e) => {
+            node.unreadable = Some(errno_name(&e));
+            return node;
+        }
+    }
+    if !node.props.malformed.is_empty() {
+        problems.push(format!(
+            "{}: {} line(s) not 'key value': {:?}",
+            nd.join("properties").display(),
+            node.props.malformed.len(),
+            node.props.malformed.first()
+        ));
+    }
+    node.name = read(host, fx, &nd.join("name"))
+        .ok()
+        .map(|s| s.trim_end_matches('\n').to_string());
+    if let Ok(banks) = list(host, fx, &nd.join("mem_banks")) {
+        for b in numeric_names(banks) {
+            if let Ok(s) = read(
+                host,
+                fx,
+                &nd.join("mem_banks").join(b.to_string()).join("properties"),
+            ) {
+                node.mem_banks.push(props::parse(&s));
+            }
+        }
+    }
+    node
+}
+
 pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
     let mut t = RawTopology::default();
     let Some(dir) = TOPOLOGY_DIRS
@@ -97,60 +155,7 @@ pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
     };
     for id in numeric_names(names) {
         let nd = dir.join("nodes").join(id.to_string());
-        let mut node = RawNode {
-            id,
-            ..Default::default()
-        };
-        match read(host, fx, &nd.join("gpu_id")) {
-            Ok(s) => match s.trim().parse::<u64>() {
-                Ok(v) => node.gpu_id = Some(v),
-                Err(_) => t.problems.push(format!(
-                    "{}: not a number: {:?}",
-                    nd.join("gpu_id").display(),
-                    s.trim()
-                )),
-            },
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => {
-                node.unreadable = Some(errno_name(&e));
-                t.nodes.push(node);
-                continue;
-            }
-        }
-        match read(host, fx, &nd.join("properties")) {
-            Ok(s) => node.props = props::parse(&s),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                t.problems
-                    .push(format!("{}: missing", nd.join("properties").display()));
-            }
-            Err(e) => {
-                node.unreadable = Some(errno_name(&e));
-                t.nodes.push(node);
-                continue;
-            }
-        }
-        if !node.props.malformed.is_empty() {
-            t.problems.push(format!(
-                "{}: {} line(s) not 'key value': {:?}",
-                nd.join("properties").display(),
-                node.props.malformed.len(),
-                node.props.malformed.first()
-            ));
-        }
-        node.name = read(host, fx, &nd.join("name"))
-            .ok()
-            .map(|s| s.trim_end_matches('\n').to_string());
-        if let Ok(banks) = list(host, fx, &nd.join("mem_banks")) {
-            for b in numeric_names(banks) {
-                if let Ok(s) = read(
-                    host,
-                    fx,
-                    &nd.join("mem_banks").join(b.to_string()).join("properties"),
-                ) {
-                    node.mem_banks.push(props::parse(&s));
-                }
-            }
-        }
+        let node = read_node(host, fx, &nd, id, &mut t.problems);
         t.nodes.push(node);
     }
     t.path = Some(dir);
