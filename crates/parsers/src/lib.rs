@@ -5,6 +5,8 @@
 
 pub mod codeobj;
 pub mod fdinfo;
+pub mod gfx;
+pub mod gpu_health;
 pub mod kernlog;
 pub mod kfd_props;
 pub mod logscan;
