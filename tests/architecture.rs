@@ -463,7 +463,15 @@ const IMPURE: &[&str] = &[
 /// Crates the parsers crate may not depend on: the fuzz targets of the parsers link it without
 /// the command line (clap), the system calls (nix, libc) or the vendor libraries (libloading).
 const HEAVY: &[&str] = &[
-    "clap", "nix", "libloading", "libc", "which", "walkdir", "tempfile", "memmap2", "toml",
+    "clap",
+    "nix",
+    "libloading",
+    "libc",
+    "which",
+    "walkdir",
+    "tempfile",
+    "memmap2",
+    "toml",
 ];
 
 /// The impure uses in one parsers-crate file's code (comments and tests left out).
