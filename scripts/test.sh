@@ -15,7 +15,7 @@ scripts/real-roots.sh all || status=$?
 [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || exit "$status"
 
 cargo fmt --all -- --check
-cargo clippy --all-targets --locked -- -D warnings
+cargo clippy --workspace --all-targets --locked -- -D warnings
 
 # The doctor writes nothing outside its own temp dir, and the tests leave nothing behind: the
 # suite runs with a private TMPDIR, which must be empty afterwards (the doctor's temp dirs, its
@@ -23,7 +23,7 @@ cargo clippy --all-targets --locked -- -D warnings
 # directory, not /tmp, so that other programs on a shared machine (another doctor included)
 # cannot make the check fail.
 suite_tmp=$(mktemp -d "${TMPDIR:-/tmp}/rocm-doctor-suite.XXXXXX")
-ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1 TMPDIR="$suite_tmp" cargo test --all-targets --locked
+ROCM_DOCTOR_REQUIRE_TOOLCHAIN=1 TMPDIR="$suite_tmp" cargo test --workspace --all-targets --locked
 litter=$(ls -A "$suite_tmp")
 if [ -n "$litter" ]; then
   echo "left in the suite's TMPDIR by the tests: $litter" >&2

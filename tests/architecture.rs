@@ -446,3 +446,77 @@ fn the_layer_test_catches_a_back_import_and_an_indirect_cycle() {
     // The test module and the comment are not dependencies.
     assert!(!g["report"].contains("app"), "{g:?}");
 }
+
+/// What the parsers crate (crates/parsers) may not use: its parsers get bytes or text and return
+/// values, the main crate does every read (docs/architecture.md, "The parsers crate").
+const IMPURE: &[&str] = &[
+    "std::fs",
+    "std::process",
+    "std::net",
+    "std::env",
+    "std::os",
+    "File::",
+    "Command::",
+    "rocm_doctor::",
+];
+
+/// Crates the parsers crate may not depend on: the fuzz targets of the parsers link it without
+/// the command line (clap), the system calls (nix, libc) or the vendor libraries (libloading).
+const HEAVY: &[&str] = &[
+    "clap",
+    "nix",
+    "libloading",
+    "libc",
+    "which",
+    "walkdir",
+    "tempfile",
+    "memmap2",
+    "toml",
+];
+
+/// The impure uses in one parsers-crate file's code (comments and tests left out).
+fn impure_uses(text: &str) -> Vec<&'static str> {
+    let code = code_only(text);
+    IMPURE
+        .iter()
+        .copied()
+        .filter(|p| code.contains(p))
+        .collect()
+}
+
+#[test]
+fn the_parsers_crate_does_no_io_and_links_no_heavy_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/parsers");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let deps: Vec<&str> = manifest
+        .lines()
+        .skip_while(|l| l.trim() != "[dependencies]")
+        .skip(1)
+        .take_while(|l| !l.starts_with('['))
+        .filter_map(|l| l.split('=').next())
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && !n.starts_with('#'))
+        .collect();
+    assert!(deps.contains(&"thiserror"), "{deps:?}");
+    let heavy: Vec<_> = deps.iter().filter(|d| HEAVY.contains(d)).collect();
+    assert!(heavy.is_empty(), "crates/parsers depends on {heavy:?}");
+    let mut files = 0;
+    let mut stack = vec![root.join("src")];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files += 1;
+                let bad = impure_uses(&std::fs::read_to_string(&p).unwrap());
+                assert!(bad.is_empty(), "{} uses {bad:?}", p.display());
+            }
+        }
+    }
+    assert!(files >= 10, "{files} files");
+    // The rule sees a file read in code, not in a comment or a test module.
+    let fixture = "// std::fs is fine here\nfn f() { let _ = std::fs::read(\"x\"); }\n\
+                   #[cfg(test)]\nmod tests {\n    use std::process::Command;\n}\n";
+    assert_eq!(impure_uses(fixture), ["std::fs"]);
+}

@@ -1,7 +1,7 @@
 //! `/proc/PID/fdinfo/FD` of a DRM file, `/proc/PID/status`, `/proc/PID/cgroup`, `/etc/passwd`.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rocm_doctor::gpuproc::fdinfo;
+use rocm_doctor_parsers::fdinfo;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

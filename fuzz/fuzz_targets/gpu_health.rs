@@ -3,7 +3,7 @@
 //! (header, throttle, PCIe counters, XGMI link states), and the `xgmi_num_links` text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rocm_doctor::gpu::health::{cper, parse};
+use rocm_doctor_parsers::gpu_health::{cper, parse};
 
 fuzz_target!(|data: &[u8]| {
     let log = cper::parse_cper_ring(data);

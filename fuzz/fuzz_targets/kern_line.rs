@@ -3,7 +3,7 @@
 //! input as one `/dev/kmsg` record (`read(2)` on /dev/kmsg returns one record per call).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rocm_doctor::kernlog;
+use rocm_doctor_parsers::kernlog;
 
 fuzz_target!(|data: &[u8]| {
     let lines = kernlog::parse_text(data);

@@ -2,8 +2,8 @@
 //! kernel, and the `gfx_target_version` values it carries.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rocm_doctor::gpu::props;
-use rocm_doctor::isa;
+use rocm_doctor_parsers::kfd_props as props;
+use rocm_doctor_parsers::gfx as isa;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

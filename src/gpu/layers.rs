@@ -210,26 +210,8 @@ fn list(host: &Host, fx: &Fixture, p: &Path) -> io::Result<Vec<String>> {
     Ok(v)
 }
 
-/// `dddd:bb:dd.f`, the names the PCI core gives its devices (`pci_setup_device`: `%04x:%02x:%02x.%d`;
-/// a domain above 0xffff, as behind Intel's VMD, prints with more digits).
-pub fn is_pci_address(s: &str) -> bool {
-    let hex = |t: &str, min: usize, max: usize| {
-        (min..=max).contains(&t.len()) && t.bytes().all(|c| c.is_ascii_hexdigit())
-    };
-    let mut it = s.split(':');
-    let (Some(dom), Some(bus), Some(devfn), None) = (it.next(), it.next(), it.next(), it.next())
-    else {
-        return false;
-    };
-    let Some((dev, func)) = devfn.split_once('.') else {
-        return false;
-    };
-    hex(dom, 4, 8)
-        && hex(bus, 2, 2)
-        && hex(dev, 2, 2)
-        && func.len() == 1
-        && matches!(func.as_bytes()[0], b'0'..=b'7')
-}
+/// The PCI address rule lives with the health parsers in the parsers crate (crates/parsers).
+pub use rocm_doctor_parsers::gpu_health::parse::is_pci_address;
 
 /// Reads the AMD GPU functions of the PCI bus: `vendor` of every function, `class` of AMD ones,
 /// then the `driver` link and the `drm/` listing of the GPUs. Reads go through the fixture's

@@ -14,7 +14,8 @@ pub mod hsa;
 pub mod layers;
 pub mod overrides;
 pub mod platform;
-pub mod props;
+// The KFD properties parser lives in the parsers crate (crates/parsers).
+pub use rocm_doctor_parsers::kfd_props as props;
 pub mod sysfs;
 pub mod visibility;
 

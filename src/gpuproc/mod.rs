@@ -2,7 +2,8 @@
 //! render node, with user, command line, container and VRAM; what could not be seen and why.
 //! `fdinfo` holds the pure parsers, `scan` the I/O. docs/ps.md.
 
-pub mod fdinfo;
+// The fdinfo and /proc status parsers live in the parsers crate (crates/parsers).
+pub use rocm_doctor_parsers::fdinfo;
 pub mod scan;
 
 use crate::config::{Config, Session};

@@ -6,14 +6,14 @@
 
 pub mod gen;
 pub mod kernel;
-pub mod keyed;
-pub mod line;
-pub mod msg;
 pub mod nodes;
 pub mod read;
 pub mod render;
-pub mod summary;
 pub mod verdict;
+
+// The pure parsers (line prefixes, messages, the bounded summary) live in the parsers crate
+// (crates/parsers, docs/architecture.md "The parsers crate"); they keep their paths here.
+pub use rocm_doctor_parsers::logscan::{keyed, line, msg, summary};
 
 use crate::config::Session;
 use crate::report::{self, exit};

@@ -7,20 +7,19 @@
 //! count in the process's RSS.
 
 use super::summary::Summary;
+// Feeding a reader to a summary is pure and lives in the parsers crate (crates/parsers).
+use rocm_doctor_parsers::logscan::feed::feed;
+pub use rocm_doctor_parsers::logscan::feed::scan_reader;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Read buffer per thread. A line longer than this is counted as over-long and cut.
-const BUF: usize = 4 << 20;
 /// Bytes a region reader asks for per call: half the per-core L2 of the benchmark machine's
 /// AMD EPYC (512 KiB; newer cores have more), so the kernel copies into cache lines the parse
 /// then reads hot, instead of streaming 4 MiB through to the next level and back.
 const READ_CHUNK: usize = 256 << 10;
-/// The buffer a reader starts with.
-const FIRST_BUF: usize = 64 << 10;
 /// Regions smaller than this are not worth a thread.
 const MIN_REGION: u64 = 16 << 20;
 /// At most this many regions per thread: the threads take regions from a shared counter, so
@@ -28,77 +27,6 @@ const MIN_REGION: u64 = 16 << 20;
 /// fewer of them, and all threads finish together; with one region per thread the slowest
 /// would decide the time.
 const REGIONS_PER_THREAD: u64 = 16;
-
-/// Reads `reader` to the end, feeding complete lines to `s`, and finishes `s`.
-pub fn scan_reader<R: Read>(r: R, s: &mut Summary) -> io::Result<()> {
-    feed(r, s, &mut Vec::new())?;
-    s.finish();
-    Ok(())
-}
-
-/// Reads `reader` to the end, feeding complete lines to `s` (left unfinished for merging).
-/// `buf` is the read buffer, kept by the caller to be reused; an empty one is made here.
-fn feed<R: Read>(mut r: R, s: &mut Summary, buf: &mut Vec<u8>) -> io::Result<()> {
-    // Small inputs (a pasted excerpt on stdin) get a small buffer; one that keeps filling it
-    // doubles it up to BUF.
-    if buf.is_empty() {
-        buf.resize(FIRST_BUF, 0);
-    }
-    let mut filled = 0;
-    let mut line_no = 0u64;
-    let mut skipping = false; // inside the tail of an over-long line that was already counted
-    loop {
-        let space = buf.len() - filled;
-        let n = match r.read(&mut buf[filled..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        let eof = n == 0;
-        filled += n;
-        let mut start = 0;
-        let block = &buf[..filled];
-        for nl in memchr::memchr_iter(b'\n', block) {
-            if skipping {
-                skipping = false;
-            } else {
-                line_no += 1;
-                s.add_in(block, start, nl, line_no);
-            }
-            start = nl + 1;
-        }
-        if eof {
-            if start < filled && !skipping {
-                line_no += 1;
-                s.add_in(block, start, filled, line_no);
-                s.truncated_last_line = true;
-            }
-            s.end_block(block);
-            return Ok(());
-        }
-        // The buffer is about to move or be refilled: copy out what the summary keeps of it.
-        s.end_block(block);
-        let grow = n == space && buf.len() < BUF;
-        if grow {
-            buf.resize((buf.len() * 2).min(BUF), 0);
-            if start == 0 {
-                continue; // a line longer than the buffer so far: read on before cutting it
-            }
-        }
-        if start == 0 && filled == buf.len() {
-            // One line fills the whole buffer: summarise its head, skip the rest of it.
-            if !skipping {
-                line_no += 1;
-                s.add(&buf[..filled], line_no);
-            }
-            skipping = true;
-            filled = 0;
-            continue;
-        }
-        buf.copy_within(start..filled, 0);
-        filled -= start;
-    }
-}
 
 /// A reader over `[start, end)` of a file, by positioned reads.
 /// Bytes of the input read so far (all threads; compressed bytes for .gz/.zst files), for

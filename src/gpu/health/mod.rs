@@ -12,10 +12,12 @@
 //! - [`cper`]: the pure decoder of amdgpu's CPER ring (UEFI appendix N records).
 //! - [`judge`]: pure judgements returning [`judge::Problem`]s for the checks to report.
 
-pub mod cper;
 pub mod judge;
-pub mod parse;
 pub mod read;
+
+// The pure parsers (sysfs texts, gpu_metrics, the CPER ring) live in the parsers crate
+// (crates/parsers, docs/architecture.md "The parsers crate"); they keep their paths here.
+pub use rocm_doctor_parsers::gpu_health::{cper, parse};
 
 pub use judge::{Limits, Problem, Severity};
 pub use read::{read_health, DeviceHealth, Health};

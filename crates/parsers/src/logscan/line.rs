@@ -122,7 +122,7 @@ pub fn parse(raw: &[u8]) -> Line<'_> {
 /// the field is found by one comparison instead of a search, and [`Line::thread_is_hint`] says
 /// so. `hint` must be empty or a `thread` this parser returned (no `]`, shorter than the search
 /// window); then the result is the same as [`parse`]'s.
-pub(crate) fn parse_hinted<'a>(raw: &'a [u8], hint: &[u8]) -> Line<'a> {
+pub fn parse_hinted<'a>(raw: &'a [u8], hint: &[u8]) -> Line<'a> {
     let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
     parse_prefix(raw, hint).unwrap_or_else(|| Line::foreign(raw))
 }

@@ -706,7 +706,8 @@ impl Summary {
     }
 
     /// Moves the scanning structures into the public maps (`apis`, `threads`). Idempotent; the
-    /// scanning functions of [`super::read`] call it before returning.
+    /// scanning functions of [`super::feed`] and of the main crate's `logscan::read` call it
+    /// before returning.
     pub fn finish(&mut self) {
         for (k, v) in self.api_raw.take() {
             let name = String::from_utf8_lossy(&k).into_owned();

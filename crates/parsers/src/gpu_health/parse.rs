@@ -521,9 +521,28 @@ pub fn resolve_link(chain: &[PortLink]) -> Option<Link> {
     })
 }
 
-/// Whether a name is a PCI address (the names of PCI device directories): the one rule of
-/// `gpu::layers`, which also knows the wide domains behind Intel's VMD.
-pub use crate::gpu::layers::is_pci_address;
+/// Whether a name is a PCI address (the names of PCI device directories; `gpu::layers` of the
+/// main crate uses the same rule):
+/// `dddd:bb:dd.f`, the names the PCI core gives its devices (`pci_setup_device`: `%04x:%02x:%02x.%d`;
+/// a domain above 0xffff, as behind Intel's VMD, prints with more digits).
+pub fn is_pci_address(s: &str) -> bool {
+    let hex = |t: &str, min: usize, max: usize| {
+        (min..=max).contains(&t.len()) && t.bytes().all(|c| c.is_ascii_hexdigit())
+    };
+    let mut it = s.split(':');
+    let (Some(dom), Some(bus), Some(devfn), None) = (it.next(), it.next(), it.next(), it.next())
+    else {
+        return false;
+    };
+    let Some((dev, func)) = devfn.split_once('.') else {
+        return false;
+    };
+    hex(dom, 4, 8)
+        && hex(bus, 2, 2)
+        && hex(dev, 2, 2)
+        && func.len() == 1
+        && matches!(func.as_bytes()[0], b'0'..=b'7')
+}
 
 /// Counts the DPM levels of `pp_dpm_pcie` (`"%d: %s %s %dMhz %s\n"`, §2). More than one level
 /// means the SMU changes the link speed with load, so a lower speed at idle is expected.
