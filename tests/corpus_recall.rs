@@ -134,9 +134,13 @@ fn the_frozen_ids_are_cases() {
 // container trackers) and field-apps.toml (69 from library and application trackers) came in,
 // with no rule written for them: 320 cases in this part, 161 with the cause first of 219
 // recognised, 171 decidable (50.3% / 73.5% / 53.4%).
-const TUNING_MIN_RECALL: f64 = 0.502;
-const TUNING_MIN_PRECISION: f64 = 0.734;
-const TUNING_MIN_DECIDABLE: f64 = 0.533;
+// Measured at 408 cases once field-more.toml (20 cases, 14 of them in this part, no rule written
+// for them) came in and the duplicate cases of ROCm#1899 and ROCm#3561 (both held out) were
+// merged: 334 cases in this part, 164 with the cause first of 224 recognised, 174 decidable
+// (49.1% / 73.2% / 52.1%).
+const TUNING_MIN_RECALL: f64 = 0.491;
+const TUNING_MIN_PRECISION: f64 = 0.732;
+const TUNING_MIN_DECIDABLE: f64 = 0.520;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:

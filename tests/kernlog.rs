@@ -162,6 +162,10 @@ fn corpus_texts_give_exactly_these_events() {
             "stack-rocm-804-wx7100-pci-rejects-atomics",
             &["pcie-atomics-rejected", "pcie-atomics-rejected"],
         ),
+        (
+            "more-rocm-1320-radeon-vii-atombios-stuck",
+            &["ip-init-failed"],
+        ),
     ];
     #[derive(serde::Deserialize)]
     struct Case {
