@@ -44,42 +44,39 @@ fn stamp(mut f: Finding, id: CheckId, ms: u64) -> Finding {
     f
 }
 
-/// The ISAs to probe, with whether the user asked for each (vs Tensile's list).
+/// The ISAs to probe, with whether the user asked for each (vs Tensile's list): `--isa` (and
+/// Tensile's list with `--isa tensile`), else every GPU and then the inventory's targets (the one
+/// rule: `inventory::targets::pick`). Tensile names ISAs without features (gfxName): the
+/// processor is probed.
 fn select_isas(cfg: &Config, inv: &Inventory, cat: &Catalog) -> (Vec<String>, Vec<String>) {
-    let mut isas: Vec<String> = Vec::new();
-    let mut explicit: Vec<String> = Vec::new();
-    let add = |v: &mut Vec<String>, s: &str| {
-        if !v.iter().any(|x| x == s) {
-            v.push(s.to_string());
-        }
-    };
-    // Tensile names ISAs without features (gfxName): probe the processor.
-    for id in &cfg.isas {
-        add(&mut isas, &id.processor);
-        add(&mut explicit, &id.processor);
-    }
-    if cfg.isa_tensile {
-        for g in cat
-            .supported_isa
-            .iter()
-            .chain(std::iter::once(&cat.pseudo_isa))
-        {
-            add(&mut isas, g);
-        }
-    }
-    if isas.is_empty() {
-        for a in &inv.gpu().agents {
-            if let Some(g) = &a.gfx {
-                add(&mut isas, g);
-                add(&mut explicit, g);
-            }
-        }
-        for t in &inv.targets().isas {
-            add(&mut isas, &t.isa.processor);
-            add(&mut explicit, &t.isa.processor);
-        }
-    }
-    (isas, explicit)
+    let asked = cfg.isas.iter().map(|id| (id.processor.clone(), true));
+    let tensile = cfg
+        .isa_tensile
+        .then(|| {
+            cat.supported_isa
+                .iter()
+                .chain(std::iter::once(&cat.pseudo_isa))
+        })
+        .into_iter()
+        .flatten()
+        .map(|g| (g.clone(), false));
+    let fallback = std::iter::once_with(|| {
+        let agents = inv.gpu().agents.iter().filter_map(|a| a.gfx.clone());
+        let others = inv.targets().isas.iter().map(|t| t.isa.processor.clone());
+        agents.chain(others).map(|g| (g, true)).collect()
+    });
+    let picked = crate::inventory::targets::pick(
+        std::iter::once(asked.chain(tensile).collect()).chain(fallback),
+        |(g, _): &(String, bool)| g.clone(),
+        false,
+    );
+    let explicit = picked
+        .isas
+        .iter()
+        .filter(|(_, asked)| *asked)
+        .map(|(g, _)| g.clone())
+        .collect();
+    (picked.isas.into_iter().map(|(g, _)| g).collect(), explicit)
 }
 
 /// Runs the whole probe against this machine.
