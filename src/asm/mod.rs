@@ -10,7 +10,6 @@ pub mod assembler;
 pub mod catalog;
 pub mod diagnose;
 pub mod expect;
-pub mod matrix;
 pub mod parse;
 pub mod runner;
 
