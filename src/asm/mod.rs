@@ -3,8 +3,9 @@
 //!
 //! Flow: the validated flags ([`Request`], from `RunArgs::config`) -> [`run`]: resolve the assembler
 //! ([`assembler`]), pick the ISAs, probe them ([`runner`]), explain failures ([`diagnose`]),
-//! compare with `--expect` ([`expect`]) -> findings (`asm.*`), the `asm_caps` JSON object and
-//! the human matrix ([`matrix`]). Specification: docs/asm-caps.md.
+//! compare with `--expect` ([`expect`]) -> findings (`asm.*`) and the answers as one typed value
+//! of the report model ([`AsmCaps`]: the `asm_caps` JSON object and the human matrix are both
+//! rendered from it). Specification: docs/asm-caps.md.
 
 pub mod assembler;
 pub mod catalog;
@@ -17,6 +18,7 @@ use crate::checkdoc::CheckId;
 use crate::config::Config;
 use crate::host::Host;
 use crate::inventory::Inventory;
+use crate::report::asm_caps::{AsmCaps, IsaCaps};
 use crate::report::{Finding, Fix};
 use catalog::{Catalog, Compat};
 use runner::{IsaResult, Method};
@@ -29,18 +31,12 @@ pub type Request = crate::config::AsmRequest;
 
 /// Everything one probe run produced.
 pub struct Outcome {
-    pub findings: Vec<Finding>,
-    /// `{"<gfx>": {"<TensileKey>": value}}`, Tensile's names and types.
-    pub caps: Value,
-    pub matrix: String,
+    /// Each finding with the check it belongs to (`asm.assembler`, `asm.caps`, `asm.expect`):
+    /// each of those checks returns its own, and the engine stamps them (`runner::guarded`).
+    pub findings: Vec<(CheckId, Finding)>,
+    /// The answers: `--json`'s `asm_caps` and the human matrix, from one value.
+    pub caps: AsmCaps,
     pub results: Vec<IsaResult>,
-}
-
-fn stamp(mut f: Finding, id: CheckId, ms: u64) -> Finding {
-    f.id = id.to_string();
-    f.category = id.family().into();
-    f.duration_ms = ms;
-    f
 }
 
 /// The ISAs to probe, with whether the user asked for each (vs Tensile's list): `--isa` (and
@@ -106,14 +102,13 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             Some(_) => "programs of a foreign root are not executed",
             None => "this root's programs cannot run on this host",
         };
-        findings.push(stamp(
+        findings.push((
+            CheckId::AsmAssembler,
             Finding::skip(format!(
                 "not run: {why} ({})",
                 CheckId::ToolchainClang.see()
             ))
             .evidence(e.to_string()),
-            CheckId::AsmAssembler,
-            0,
         ));
         return Outcome::nothing_probed(findings, String::new());
     }
@@ -127,41 +122,34 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
     };
     let asm = match resolved {
         Err(steps) => {
-            findings.push(stamp(
+            findings.push((
+                CheckId::AsmAssembler,
                 Finding::fail("no assembler found: Tensile would find none either")
                     .evidence_lines(steps)
                     .fix(Fix::text("Install a clang with the AMDGPU target (ROCm's llvm, or Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or rocm-doctor's --assembler) at its clang++.")),
-                CheckId::AsmAssembler,
-                0,
             ));
             return Outcome::nothing_probed(findings, title("(none)", 0, 0));
         }
         Ok(r) => r,
     };
-    findings.push(stamp(
-        assembler_finding(host, req, &asm),
-        CheckId::AsmAssembler,
-        0,
-    ));
+    findings.push((CheckId::AsmAssembler, assembler_finding(host, req, &asm)));
 
     if isas.is_empty() {
-        findings.push(stamp(
+        findings.push((
+            CheckId::AsmCaps,
             Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
                 "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
             )),
-            CheckId::AsmCaps,
-            0,
         ));
         return Outcome::nothing_probed(findings, title(&asm.path.display().to_string(), 0, 0));
     }
 
     let results = runner::probe_all(host, &asm.path, cat, &isas, req.serial);
-    let ms = start.elapsed().as_millis() as u64;
     let calls: usize = results.iter().map(|r| r.calls).sum();
     findings.extend(
         caps_findings(&results)
             .into_iter()
-            .map(|f| stamp(f, CheckId::AsmCaps, ms)),
+            .map(|f| (CheckId::AsmCaps, f)),
     );
     let cx = diagnose::Context {
         host,
@@ -170,37 +158,37 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         pseudo_isa: &cat.pseudo_isa,
     };
     for f in diagnose::findings(&cx, &results) {
-        findings.push(stamp(f, CheckId::AsmCaps, ms));
+        findings.push((CheckId::AsmCaps, f));
     }
 
-    let caps = caps_json(&results);
+    let caps = AsmCaps {
+        title: title(&asm.path.display().to_string(), results.len(), calls),
+        probed: true,
+        isas: results
+            .iter()
+            .map(|r| IsaCaps {
+                isa: r.isa.clone(),
+                values: r.values.clone(),
+            })
+            .collect(),
+    };
     if let Some((path, expected)) = &req.expect {
-        let actual = caps.as_object().cloned().unwrap_or_default();
-        findings.push(stamp(
-            expect_finding(path, expected, &actual),
-            CheckId::AsmExpect,
-            ms,
-        ));
+        let actual = caps.to_json().as_object().cloned().unwrap_or_default();
+        findings.push((CheckId::AsmExpect, expect_finding(path, expected, &actual)));
     }
-    let matrix = matrix::render(
-        &results,
-        &title(&asm.path.display().to_string(), results.len(), calls),
-    );
     Outcome {
         findings,
         caps,
-        matrix,
         results,
     }
 }
 
 impl Outcome {
     /// A run that stopped before probing: its findings and the matrix title (if any).
-    fn nothing_probed(findings: Vec<Finding>, matrix: String) -> Outcome {
+    fn nothing_probed(findings: Vec<(CheckId, Finding)>, title: String) -> Outcome {
         Outcome {
             findings,
-            caps: Value::Object(Map::new()),
-            matrix,
+            caps: AsmCaps::not_probed(title),
             results: Vec::new(),
         }
     }
@@ -322,17 +310,4 @@ fn expect_finding(
             format!("The toolchain's capabilities changed: find which assembler or ISA changed ({}), or refresh the expected file from this run's --json `asm_caps`.", CheckId::AsmAssembler.see()),
         ))
     }
-}
-
-/// `{"<gfx>": {"<TensileKey>": value}}` in probe order and Tensile's key order.
-pub fn caps_json(results: &[IsaResult]) -> Value {
-    let mut m = Map::new();
-    for r in results {
-        let mut caps = Map::new();
-        for (k, v) in &r.values {
-            caps.insert(k.clone(), v.to_json());
-        }
-        m.insert(r.isa.clone(), Value::Object(caps));
-    }
-    Value::Object(m)
 }

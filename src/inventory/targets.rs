@@ -135,11 +135,14 @@ pub fn pick<T, K: PartialEq>(
         isas: Vec::new(),
         also: Vec::new(),
     };
-    for g in groups {
+    let mut groups = groups.into_iter();
+    loop {
         let won = !out.isas.is_empty();
+        // Decided before the next source is asked for.
         if won && !keep_also {
             break;
         }
+        let Some(g) = groups.next() else { break };
         let list = if won { &mut out.also } else { &mut out.isas };
         for item in g {
             let k = key(&item);
@@ -162,7 +165,11 @@ mod tests {
     #[test]
     fn the_first_source_that_names_an_isa_wins_and_the_others_are_listed() {
         let p = pick(
-            [ids(&[]), ids(&["gfx90a", "gfx1030", "gfx90a"]), ids(&["gfx1030", "gfx942", "gfx942"])],
+            [
+                ids(&[]),
+                ids(&["gfx90a", "gfx1030", "gfx90a"]),
+                ids(&["gfx1030", "gfx942", "gfx942"]),
+            ],
             |s| s.clone(),
             true,
         );
@@ -178,10 +185,17 @@ mod tests {
             asked.set(true);
             ids(&["gfx942"])
         });
-        let p = pick(std::iter::once(ids(&["gfx90a"])).chain(later), |s| s.clone(), false);
+        let p = pick(
+            std::iter::once(ids(&["gfx90a"])).chain(later),
+            |s| s.clone(),
+            false,
+        );
         assert_eq!(p.isas, ids(&["gfx90a"]));
         assert!(p.also.is_empty());
-        assert!(!asked.get(), "the fallback was discovered although --isa named one");
+        assert!(
+            !asked.get(),
+            "the fallback was discovered although --isa named one"
+        );
         // With nothing named first, the fallback is asked and wins.
         let p = pick([ids(&[]), ids(&["gfx942"])], |s| s.clone(), false);
         assert_eq!(p.isas, ids(&["gfx942"]));
