@@ -94,7 +94,7 @@ check_tree() { # $1: tree to check
     fi
     return 0
   fi
-  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); a new family needs a Category variant in src/checkdoc.rs" >&2; exit 2; }
+  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); start one with: scripts/new-check.sh --family $family $name" >&2; exit 2; }
   if grep -q "^id = \"$id\"" "$t/checks/$family.toml"; then
     echo "new-check: $id already exists in checks/$family.toml" >&2; exit 2
   fi
