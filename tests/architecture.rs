@@ -446,3 +446,27 @@ fn the_layer_test_catches_a_back_import_and_an_indirect_cycle() {
     // The test module and the comment are not dependencies.
     assert!(!g["report"].contains("app"), "{g:?}");
 }
+
+/// A finding gets its check's id from the engine alone (issue 27, item 4): `runner::stamp` for
+/// every check the registry runs (and `packs.load`); outside the registry, the `inspect`
+/// command's own stamp for `libs.code-objects` and `--baseline`'s `fleet.baseline` (a comparison
+/// of two reports, made after the run). A check or a probe that wrote an id on its findings
+/// would show up here.
+#[test]
+fn finding_ids_are_written_only_by_the_engine() {
+    let mut writers: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| {
+            code_only(text)
+                .lines()
+                .any(|l| l.contains("f.id = ") || l.contains("f.category = "))
+        })
+        .map(|(rel, _)| rel)
+        .collect();
+    writers.sort();
+    assert_eq!(
+        writers,
+        ["fleet/baseline.rs", "inspect/judge.rs", "runner.rs"],
+        "finding ids written outside the engine"
+    );
+}
