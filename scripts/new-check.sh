@@ -2,6 +2,7 @@
 # Scaffolds a new check, so that adding one is this command plus the logic:
 #
 #   scripts/new-check.sh [--dry-run] FAMILY NAME      e.g.  scripts/new-check.sh gpu pcie-atomics
+#   scripts/new-check.sh [--dry-run] --family FAMILY NAME   a new family and its first check
 #
 # A FAMILY that is a check pack (checks/packs/FAMILY.toml: pytorch, slurm, nix, cmake) gets a pack
 # check instead: a [[check]] stub with a probe and a rule, in that pack's file.
@@ -20,17 +21,30 @@
 # test refuses a doc containing TODO, and the test stub's row expects a pass saying TODO, so it
 # fails until the check is written and the row replaced: a scaffold cannot be merged unfinished.
 # --dry-run applies the edits to a temporary copy, prints them as a diff and removes the copy.
-# A new FAMILY is not scaffolded: it needs a `Category` variant (src/checkdoc.rs) by hand.
+#
+# --family FAMILY NAME starts a new Rust family with its first check, FAMILY.NAME. Besides the
+# check's five places above it writes what a family needs (docs/architecture.md, rule 2):
+#   6. its `Category` variant in src/checkdoc.rs (the enum, `Category::ALL`, `as_str`);
+#   7. in src/checks/mod.rs: `pub mod FAMILY;`, the doc file in `DOC_FILES` (compiled in; the
+#      report's order is this list's) and `FAMILY::CHECKS` in `implementations()`;
+#   8. the doc file in src/data.rs's `every_embedded_table_loads`;
+#   9. new files: src/checks/FAMILY.rs (its `CHECKS`), checks/FAMILY.toml, and the table-test
+#      file src/checks/tables/FAMILY.rs (with `mod FAMILY;` in src/checks/tables/mod.rs).
+# The tree then builds and is clippy-clean; the new check's stubs say TODO as above.
 set -euo pipefail
 
 dry=0
-if [ "${1:-}" = "--dry-run" ]; then
-  dry=1
-  shift
-fi
+newfam=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dry-run) dry=1; shift ;;
+    --family) newfam=1; shift ;;
+    *) break ;;
+  esac
+done
 family=${1:-}
 name=${2:-}
-usage="usage: scripts/new-check.sh [--dry-run] FAMILY NAME"
+usage="usage: scripts/new-check.sh [--dry-run] [--family] FAMILY NAME"
 [ -n "$family" ] && [ -n "$name" ] && [ $# -eq 2 ] || { echo "$usage" >&2; exit 2; }
 [[ $family =~ ^[a-z][a-z0-9]*$ ]] || { echo "new-check: bad FAMILY '$family' (lowercase letters and digits)" >&2; exit 2; }
 [[ $name =~ ^[a-z][a-z0-9]*(-[a-z0-9]+)*$ ]] || { echo "new-check: bad NAME '$name' (lowercase words joined by dashes)" >&2; exit 2; }
@@ -42,6 +56,8 @@ snake=${name//-/_}
 variant=$(printf '%s' "$family-$name" | awk -F- '{ for (i = 1; i <= NF; i++) printf "%s", toupper(substr($i, 1, 1)) substr($i, 2) }')
 
 pack=0
+# The Category variant of a new family: the family in CamelCase (health -> Health).
+catvar=$(printf '%s' "$family" | awk '{ printf "%s", toupper(substr($0, 1, 1)) substr($0, 2) }')
 # The file of the family's table tests.
 table_file() { # $1: tree
   if [ -f "$1/src/checks/$family/tests.rs" ]; then
@@ -50,8 +66,27 @@ table_file() { # $1: tree
     echo "$1/src/checks/tables/$family.rs"
   fi
 }
+# A new family: nothing of that name may exist yet.
+check_new_family() { # $1: tree to check
+  local t=$1 f
+  for f in "checks/$family.toml" "checks/packs/$family.toml" "src/checks/$family.rs" "src/checks/$family" "src/checks/tables/$family.rs"; do
+    [ ! -e "$t/$f" ] || { echo "new-check: family '$family' exists ($f); without --family, scripts/new-check.sh $family $name adds a check to it" >&2; exit 2; }
+  done
+  if grep -qE "^    $catvar,$" "$t/src/checkdoc.rs"; then
+    echo "new-check: src/checkdoc.rs already has Category::$catvar" >&2; exit 2
+  fi
+  case $family in
+    packs|known|other|quiet|self|super|crate|mod|fn|type|use|tables|testkit|loop|match|move|ref|box|dyn|impl|where|async|await|static|const|enum|struct|trait|unsafe|extern|pub|let|for|while|if|else|return|break|continue|in|as)
+      echo "new-check: '$family' cannot be a family name (a Rust keyword, a module of src/checks, or a pack namespace)" >&2; exit 2 ;;
+  esac
+}
+
 check_tree() { # $1: tree to check
   local t=$1
+  if [ $newfam -eq 1 ]; then
+    check_new_family "$t"
+    return 0
+  fi
   if [ ! -f "$t/checks/$family.toml" ] && [ -f "$t/checks/packs/$family.toml" ]; then
     pack=1
     if grep -q "^id = \"$id\"" "$t/checks/packs/$family.toml"; then
@@ -59,7 +94,7 @@ check_tree() { # $1: tree to check
     fi
     return 0
   fi
-  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); a new family needs a Category variant in src/checkdoc.rs" >&2; exit 2; }
+  [ -f "$t/checks/$family.toml" ] || { echo "new-check: no family '$family' (no checks/$family.toml); start one with: scripts/new-check.sh --family $family $name" >&2; exit 2; }
   if grep -q "^id = \"$id\"" "$t/checks/$family.toml"; then
     echo "new-check: $id already exists in checks/$family.toml" >&2; exit 2
   fi
@@ -87,9 +122,15 @@ add_registry_line() {
 }
 
 # Declares the CheckId variant in src/checkdoc/ids.rs of tree $1: after the family's last id, so
-# the declaration stays grouped by family.
+# the declaration stays grouped by family (a new family's first id goes last).
 add_check_id() {
   local file=$1/src/checkdoc/ids.rs
+  if [ $newfam -eq 1 ]; then
+    LINE="    $variant = \"$id\"," perl -0pi -e '
+      s/(check_ids! \{\n(?:    [A-Za-z0-9]+ = "[^"]*",\n)+)\}/$1$ENV{LINE}\n}/
+        or die "no check_ids! list in $ARGV\n"' "$file"
+    return 0
+  fi
   LINE="    $variant = \"$id\"," FAMILY="$family" perl -0pi -e '
     my $line = $ENV{LINE}; my $fam = quotemeta($ENV{FAMILY});
     s/(check_ids! \{\n(?:.*\n)*    [A-Za-z0-9]+ = "$fam\.[^"]*",\n)/$1$line\n/
@@ -184,8 +225,48 @@ message = "TODO: judge {fact}"
 EOF2
 }
 
+# What a new family needs besides its first check (items 6-9 of the header).
+apply_family() { # $1: tree to edit
+  local t=$1
+  CAT="$catvar" FAM="$family" perl -0pi -e '
+    my ($v, $f) = ($ENV{CAT}, $ENV{FAM});
+    s/(pub enum Category \{\n(?:    [A-Za-z0-9]+,\n)+)\}/$1    $v,\n}/
+      or die "no enum Category in $ARGV\n";
+    s/(pub const ALL: &\x27static \[Category\] = &\[\n(?:        Category::[A-Za-z0-9]+,\n)+)(    \];)/$1        Category::$v,\n$2/
+      or die "no Category::ALL in $ARGV\n";
+    s/(pub fn as_str\(self\) -> &\x27static str \{\n        match self \{\n(?:            Category::[A-Za-z0-9]+ => "[^"]*",\n)+)(        \})/$1            Category::$v => "$f",\n$2/
+      or die "no Category::as_str in $ARGV\n"' "$t/src/checkdoc.rs"
+  FAM="$family" perl -0pi -e '
+    my $f = $ENV{FAM};
+    s/^(pub mod [a-z0-9_]+;\n)(?!(?:#\[cfg\(test\)\]\n(?:pub\(crate\) )?mod [a-z0-9_]+;\n)*pub mod )/$1pub mod $f;\n/m
+      or die "no pub mod lines in $ARGV\n";
+    s/(const DOC_FILES: &\[\(&str, &str\)\] = &\[\n.*?\n)(\];)/$1    ("checks\/$f.toml", include_str!("..\/..\/checks\/$f.toml")),\n$2/s
+      or die "no DOC_FILES in $ARGV\n";
+    s/(fn implementations\(\) -> Vec<\(CheckId, CheckFn\)> \{\n.*?)(\n    v\n\})/$1\n    v.extend_from_slice($f\:\:CHECKS);$2/s
+      or die "no implementations() in $ARGV\n"' "$t/src/checks/mod.rs"
+  FAM="$family" perl -0pi -e '
+    my $f = $ENV{FAM};
+    s/((?:\n *\("[a-z0-9]+\.toml", &\|\| crate::checks::docs\(\)\.len\(\)\),)+)/$1\n            ("$f.toml", &|| crate::checks::docs().len()),/
+      or die "no doc files in every_embedded_table_loads in $ARGV\n"' "$t/src/data.rs"
+  cat >"$t/src/checks/$family.rs" <<EOF
+//! The \`$family\` family (docs: \`checks/$family.toml\`): TODO what these checks judge, from which
+//! facts (\`ctx.inv\`, read once per run) and why they belong together.
+
+use super::{CheckFn, CheckId};
+
+pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::$variant, $snake)];
+EOF
+  cat >"$t/checks/$family.toml" <<EOF
+# Documentation of the $family checks (one [[check]] per check; the family is the id's first
+# word). TODO: say here what the family judges.
+EOF
+}
+
 apply() { # $1: tree to edit
   local t=$1
+  if [ $newfam -eq 1 ]; then
+    apply_family "$t"
+  fi
   if [ $pack -eq 1 ]; then
     apply_pack "$t"
     add_pack_test "$t"
@@ -208,13 +289,15 @@ apply() { # $1: tree to edit
     add_registry_line "$t/src/checks/$family/mod.rs" "(CheckId::$variant, $snake::$snake)"
   else
     { echo; body ""; } >>"$t/src/checks/$family.rs"
-    add_registry_line "$t/src/checks/$family.rs" "(CheckId::$variant, $snake)"
+    # A new family's file was written with this check in its `CHECKS`.
+    [ $newfam -eq 1 ] || add_registry_line "$t/src/checks/$family.rs" "(CheckId::$variant, $snake)"
   fi
   add_table_test "$t"
   cat >>"$t/checks/$family.toml" <<EOF
 
 [[check]]
 id = "$id"
+action = "fix-config" # TODO: the repair action of its warn and fail findings (src/checkdoc/action.rs)
 title = "TODO"
 what = """TODO: what is examined, and how (which tool is asked, which file is read)."""
 why = """TODO: what breaks for the user when this is wrong (the exact error they see)."""
@@ -223,7 +306,9 @@ sources = []
 EOF
   if command -v rustfmt >/dev/null; then
     local f
-    for f in "$t/src/checkdoc/ids.rs" "$(table_file "$t")" "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs"; do
+    local more=()
+    [ $newfam -eq 0 ] || more=("$t/src/checkdoc.rs" "$t/src/checks/mod.rs" "$t/src/checks/tables/mod.rs" "$t/src/data.rs")
+    for f in "$t/src/checkdoc/ids.rs" "$(table_file "$t")" "$t/src/checks/$family.rs" "$t/src/checks/$family/mod.rs" "$t/src/checks/$family/$snake.rs" "${more[@]}"; do
       [ -f "$f" ] && rustfmt --edition 2021 "$f" 2>/dev/null || true
     done
   fi
@@ -251,6 +336,14 @@ if [ $pack -eq 1 ]; then
   echo "(run it: cargo test --test integration packs_real::${family}_${snake}_table),"
   echo "then rocm-doctor checks lint checks/packs/$family.toml && cargo run -q -- docs-checks > docs/checks.md"
   exit 0
+fi
+if [ $newfam -eq 1 ]; then
+  cat <<EOF
+new-check: started the family $family (Category::$catvar):
+  src/checkdoc.rs (Category::$catvar), src/checks/mod.rs (mod, DOC_FILES, implementations),
+  src/data.rs (every_embedded_table_loads), src/checks/tables/mod.rs (mod $family)
+  src/checks/$family.rs, checks/$family.toml, src/checks/tables/$family.rs (new)
+EOF
 fi
 cat <<EOF
 new-check: scaffolded $id:

@@ -457,10 +457,9 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
     let mut sections = Vec::new();
     let mut preamble = String::new();
     if let Some(out) = asm.into_inner() {
-        sections.push(("asm_caps", out.caps));
-        if !out.matrix.is_empty() {
-            preamble = out.matrix + "\n";
-        }
+        // One value, two views: the `asm_caps` object and the matrix.
+        sections.push(("asm_caps", out.caps.to_json()));
+        preamble = out.caps.human();
     }
     let headline = inv.headline();
     if !headline.is_empty() {

@@ -298,18 +298,18 @@ pub fn load_errors(reg: &Registry, only: &[String], skip: &[String]) -> Vec<Find
     if !checks::selected(packs::LOAD_ERROR_ID, only, skip) {
         return Vec::new();
     }
-    reg.broken
+    let mut findings = reg
+        .broken
         .iter()
         .map(|(origin, errors)| {
-            let mut f = Finding::error(format!("check pack {origin} was not loaded"))
+            Finding::error(format!("check pack {origin} was not loaded"))
                 .subject(origin.to_string())
                 .evidence_lines(errors.iter().map(|e| e.to_string()))
-                .fix_text(format!("Fix the file (`rocm-doctor checks lint {origin}` shows every problem) or remove it; the other checks ran."));
-            f.id = packs::LOAD_ERROR_ID.into();
-            f.category = "packs".into();
-            f
+                .fix_text(format!("Fix the file (`rocm-doctor checks lint {origin}` shows every problem) or remove it; the other checks ran."))
         })
-        .collect()
+        .collect::<Vec<_>>();
+    crate::runner::stamp(&mut findings, packs::LOAD_ERROR_ID, "packs", 0);
+    findings
 }
 
 #[cfg(test)]

@@ -49,10 +49,42 @@ pub fn guarded(id: &str, category: &str, run: impl FnOnce() -> Vec<Finding>) -> 
                 .fix_text("This is a bug in rocm-doctor; please report it with the output of `rocm-doctor -v --json`.")]
         }
     };
-    for f in &mut findings {
+    stamp(&mut findings, id, category, ms);
+    findings
+}
+
+/// Writes a check's id, family and duration on its findings: the one place a finding gets its
+/// id in a run (a check never writes its own; the Rust checks' ids are their `CheckId`s, given
+/// by the registry, a pack check's its pack's).
+pub fn stamp(findings: &mut [Finding], id: &str, category: &str, ms: u64) {
+    for f in findings {
         f.id = id.to_string();
         f.category = category.to_string();
         f.duration_ms = ms;
     }
-    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_gives_every_finding_its_checks_id_whatever_the_check_wrote() {
+        let f = guarded("gpu.kfd", "gpu", || {
+            let mut own = Finding::pass("ok");
+            own.id = "libs.other".into();
+            own.category = "libs".into();
+            vec![own, Finding::warn("two")]
+        });
+        assert_eq!(f.len(), 2);
+        for x in &f {
+            assert_eq!((x.id.as_str(), x.category.as_str()), ("gpu.kfd", "gpu"));
+        }
+        // A panic or no verdict is the check's own error, under its id.
+        let p = guarded("asm.caps", "asm", || panic!("boom"));
+        assert_eq!(p[0].id, "asm.caps");
+        assert!(p[0].summary.contains("boom"), "{}", p[0].summary);
+        let none = guarded("asm.caps", "asm", Vec::new);
+        assert_eq!((none.len(), none[0].id.as_str()), (1, "asm.caps"));
+    }
 }

@@ -520,3 +520,27 @@ fn the_parsers_crate_does_no_io_and_links_no_heavy_crate() {
                    #[cfg(test)]\nmod tests {\n    use std::process::Command;\n}\n";
     assert_eq!(impure_uses(fixture), ["std::fs"]);
 }
+
+/// A finding gets its check's id from the engine alone (issue 27, item 4): `runner::stamp` for
+/// every check the registry runs (and `packs.load`); outside the registry, the `inspect`
+/// command's own stamp for `libs.code-objects` and `--baseline`'s `fleet.baseline` (a comparison
+/// of two reports, made after the run). A check or a probe that wrote an id on its findings
+/// would show up here.
+#[test]
+fn finding_ids_are_written_only_by_the_engine() {
+    let mut writers: Vec<String> = sources()
+        .into_iter()
+        .filter(|(_, text)| {
+            code_only(text)
+                .lines()
+                .any(|l| l.contains("f.id = ") || l.contains("f.category = "))
+        })
+        .map(|(rel, _)| rel)
+        .collect();
+    writers.sort();
+    assert_eq!(
+        writers,
+        ["fleet/baseline.rs", "inspect/judge.rs", "runner.rs"],
+        "finding ids written outside the engine"
+    );
+}

@@ -188,6 +188,125 @@ fn bad_requests_are_refused_without_edits() {
     }
 }
 
+/// `--family`: a new Rust family and its first check in one step. (That the scaffolded tree
+/// builds and is clippy-clean, and that only the stubs' own refusals fail, was checked by hand,
+/// 2026-11-27: `scripts/new-check.sh --family power cap-limit` in a copy of the tree, then
+/// `cargo clippy --all-targets -- -D warnings` (clean) and `cargo test --lib -- data:: checkdoc::
+/// registry:: checks::`: 57 pass with the new family (every embedded table loads, every family
+/// has an id); 3 fail as they must: the stub row `cap_limit_table` (`todo!`) and the two TODO
+/// refusals of the doc (`checks::tests`, `registry::tests`).)
+#[test]
+fn a_new_family_is_one_step_with_its_category_docs_registry_and_first_check() {
+    let (t, out) = scaffold(&["--family", "power", "cap-limit"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The family: its Category variant in the enum, the list and the name.
+    let cd = read(t.path(), "src/checkdoc.rs");
+    assert!(cd.contains("    Asm,\n    Power,\n}"), "{cd}");
+    assert!(cd.contains("        Category::Power,\n    ];"), "{cd}");
+    assert!(
+        cd.contains("            Category::Power => \"power\",\n        }"),
+        "{cd}"
+    );
+    rustfmt_parses(&t.path().join("src/checkdoc.rs"));
+    // Its module, its compiled-in docs and its implementations in src/checks/mod.rs.
+    let m = read(t.path(), "src/checks/mod.rs");
+    assert!(
+        m.contains("\npub mod libs;\npub mod power;\npub mod runtime;\n"),
+        "{m}"
+    );
+    assert!(m.contains("(\"checks/power.toml\", include_str!(\"../../checks/power.toml\")),\n];"));
+    assert!(
+        m.contains("    v.extend_from_slice(power::CHECKS);\n    v\n}"),
+        "{m}"
+    );
+    rustfmt_parses(&t.path().join("src/checks/mod.rs"));
+    // The family's file: its CHECKS holding the first check, and the check's stub.
+    let f = read(t.path(), "src/checks/power.rs");
+    assert!(
+        f.contains(
+            "pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::PowerCapLimit, cap_limit)];"
+        ),
+        "{f}"
+    );
+    assert!(f.contains("fn cap_limit(ctx: &crate::checks::Ctx)"), "{f}");
+    assert_eq!(f.matches("PowerCapLimit").count(), 2, "{f}");
+    rustfmt_parses(&t.path().join("src/checks/power.rs"));
+    // The first id goes last in the declaration.
+    let ids = read(t.path(), "src/checkdoc/ids.rs");
+    assert!(
+        ids.contains(
+            "    AsmExpect = \"asm.expect\",\n    PowerCapLimit = \"power.cap-limit\",\n}"
+        ),
+        "{ids}"
+    );
+    // The doc file is new, loads, and is listed by the embedded-table test.
+    let doc = read(t.path(), "checks/power.toml");
+    let v: toml::Value = rocm_doctor::data::load("checks/power.toml", &doc)
+        .unwrap_or_else(|e| panic!("the new doc file does not parse: {e}"));
+    let checks = v["check"].as_array().unwrap();
+    assert_eq!(checks.len(), 1);
+    assert_eq!(checks[0]["id"].as_str(), Some("power.cap-limit"));
+    assert!(checks[0]["action"].as_str().is_some());
+    assert!(checks[0]["title"].as_str().unwrap().contains("TODO"));
+    let data = read(t.path(), "src/data.rs");
+    assert!(data.contains("(\"power.toml\", &|| crate::checks::docs().len()),"));
+    // The table tests: a new file with the failing stub row, and its `mod` line.
+    let tables = read(t.path(), "src/checks/tables/mod.rs");
+    assert!(
+        tables.contains("\nmod libs;\nmod power;\nmod runtime;\n"),
+        "{tables}"
+    );
+    let stub = read(t.path(), "src/checks/tables/power.rs");
+    assert!(stub.contains("fn cap_limit_table()"), "{stub}");
+    assert!(stub.contains("TODO: what power.cap-limit says"), "{stub}");
+    rustfmt_parses(&t.path().join("src/checks/tables/power.rs"));
+    // An existing family, a pack's namespace or a second run are refused without edits.
+    for args in [
+        &["--family", "gpu", "x"][..],
+        &["--family", "cmake", "x"],
+        &["--family", "power", "other"],
+        &["--family", "tables", "x"],
+    ] {
+        let again = Command::new(t.path().join("scripts/new-check.sh"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(again.status.code(), Some(2), "{args:?}");
+    }
+    assert_eq!(
+        read(t.path(), "src/checkdoc.rs")
+            .matches("Category::Power,")
+            .count(),
+        1
+    );
+    assert!(!read(t.path(), "src/checks/mod.rs").contains("pub mod tables;"));
+}
+
+#[test]
+fn a_new_familys_dry_run_prints_every_edit_and_changes_nothing() {
+    let (t, out) = scaffold(&["--dry-run", "--family", "power", "cap-limit"]);
+    assert!(out.status.success(), "{out:?}");
+    let diff = String::from_utf8_lossy(&out.stdout);
+    for edit in [
+        "+++ b/src/checks/power.rs",
+        "+++ b/checks/power.toml",
+        "+++ b/src/checks/tables/power.rs",
+        "+    Power,",
+        "+pub mod power;",
+        "+    v.extend_from_slice(power::CHECKS);",
+        "+            (\"power.toml\", &|| crate::checks::docs().len()),",
+        "+    PowerCapLimit = \"power.cap-limit\",",
+    ] {
+        assert!(diff.contains(edit), "{edit} missing from:\n{diff}");
+    }
+    assert!(!t.path().join("src/checks/power.rs").exists());
+    assert!(!read(t.path(), "src/checkdoc.rs").contains("Power"));
+}
+
 #[test]
 fn a_pack_family_gets_a_pack_check_stub_that_lints_and_is_refused_until_written() {
     let (t, out) = scaffold(&["cmake", "hip-arch"]);

@@ -8,29 +8,9 @@ use std::sync::OnceLock;
 /// Which Tensile's probe to emulate (defined with the configuration).
 pub use crate::config::AsmCompat as Compat;
 
-/// A value of one capability, typed as Tensile has it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Value {
-    Bool(bool),
-    Int(i64),
-}
-
-impl Value {
-    pub fn to_json(self) -> serde_json::Value {
-        match self {
-            Value::Bool(b) => serde_json::Value::Bool(b),
-            Value::Int(i) => serde_json::Value::from(i),
-        }
-    }
-    /// Compact cell for the matrix: ✓ / ✗ / the number.
-    pub fn cell(self) -> String {
-        match self {
-            Value::Bool(true) => "✓".into(),
-            Value::Bool(false) => "✗".into(),
-            Value::Int(i) => i.to_string(),
-        }
-    }
-}
+/// A value of one capability, typed as Tensile has it (part of the report model: the matrix
+/// and the `asm_caps` JSON object are rendered from it).
+pub use crate::report::asm_caps::Cap as Value;
 
 /// How one key is derived.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,14 +3,14 @@
 //!
 //! Flow: the validated flags ([`Request`], from `RunArgs::config`) -> [`run`]: resolve the assembler
 //! ([`assembler`]), pick the ISAs, probe them ([`runner`]), explain failures ([`diagnose`]),
-//! compare with `--expect` ([`expect`]) -> findings (`asm.*`), the `asm_caps` JSON object and
-//! the human matrix ([`matrix`]). Specification: docs/asm-caps.md.
+//! compare with `--expect` ([`expect`]) -> findings (`asm.*`) and the answers as one typed value
+//! of the report model ([`AsmCaps`]: the `asm_caps` JSON object and the human matrix are both
+//! rendered from it). Specification: docs/asm-caps.md.
 
 pub mod assembler;
 pub mod catalog;
 pub mod diagnose;
 pub mod expect;
-pub mod matrix;
 pub mod parse;
 pub mod runner;
 
@@ -18,6 +18,7 @@ use crate::checkdoc::CheckId;
 use crate::config::Config;
 use crate::host::Host;
 use crate::inventory::Inventory;
+use crate::report::asm_caps::{AsmCaps, IsaCaps};
 use crate::report::{Finding, Fix};
 use catalog::{Catalog, Compat};
 use runner::{IsaResult, Method};
@@ -30,56 +31,47 @@ pub type Request = crate::config::AsmRequest;
 
 /// Everything one probe run produced.
 pub struct Outcome {
-    pub findings: Vec<Finding>,
-    /// `{"<gfx>": {"<TensileKey>": value}}`, Tensile's names and types.
-    pub caps: Value,
-    pub matrix: String,
+    /// Each finding with the check it belongs to (`asm.assembler`, `asm.caps`, `asm.expect`):
+    /// each of those checks returns its own, and the engine stamps them (`runner::guarded`).
+    pub findings: Vec<(CheckId, Finding)>,
+    /// The answers: `--json`'s `asm_caps` and the human matrix, from one value.
+    pub caps: AsmCaps,
     pub results: Vec<IsaResult>,
 }
 
-fn stamp(mut f: Finding, id: CheckId, ms: u64) -> Finding {
-    f.id = id.to_string();
-    f.category = id.family().into();
-    f.duration_ms = ms;
-    f
-}
-
-/// The ISAs to probe, with whether the user asked for each (vs Tensile's list).
+/// The ISAs to probe, with whether the user asked for each (vs Tensile's list): `--isa` (and
+/// Tensile's list with `--isa tensile`), else every GPU and then the inventory's targets (the one
+/// rule: `inventory::targets::pick`). Tensile names ISAs without features (gfxName): the
+/// processor is probed.
 fn select_isas(cfg: &Config, inv: &Inventory, cat: &Catalog) -> (Vec<String>, Vec<String>) {
-    let mut isas: Vec<String> = Vec::new();
-    let mut explicit: Vec<String> = Vec::new();
-    let add = |v: &mut Vec<String>, s: &str| {
-        if !v.iter().any(|x| x == s) {
-            v.push(s.to_string());
-        }
-    };
-    // Tensile names ISAs without features (gfxName): probe the processor.
-    for id in &cfg.isas {
-        add(&mut isas, &id.processor);
-        add(&mut explicit, &id.processor);
-    }
-    if cfg.isa_tensile {
-        for g in cat
-            .supported_isa
-            .iter()
-            .chain(std::iter::once(&cat.pseudo_isa))
-        {
-            add(&mut isas, g);
-        }
-    }
-    if isas.is_empty() {
-        for a in &inv.gpu().agents {
-            if let Some(g) = &a.gfx {
-                add(&mut isas, g);
-                add(&mut explicit, g);
-            }
-        }
-        for t in &inv.targets().isas {
-            add(&mut isas, &t.isa.processor);
-            add(&mut explicit, &t.isa.processor);
-        }
-    }
-    (isas, explicit)
+    let asked = cfg.isas.iter().map(|id| (id.processor.clone(), true));
+    let tensile = cfg
+        .isa_tensile
+        .then(|| {
+            cat.supported_isa
+                .iter()
+                .chain(std::iter::once(&cat.pseudo_isa))
+        })
+        .into_iter()
+        .flatten()
+        .map(|g| (g.clone(), false));
+    let fallback = std::iter::once_with(|| {
+        let agents = inv.gpu().agents.iter().filter_map(|a| a.gfx.clone());
+        let others = inv.targets().isas.iter().map(|t| t.isa.processor.clone());
+        agents.chain(others).map(|g| (g, true)).collect()
+    });
+    let picked = crate::inventory::targets::pick(
+        std::iter::once(asked.chain(tensile).collect()).chain(fallback),
+        |(g, _): &(String, bool)| g.clone(),
+        false,
+    );
+    let explicit = picked
+        .isas
+        .iter()
+        .filter(|(_, asked)| *asked)
+        .map(|(g, _)| g.clone())
+        .collect();
+    (picked.isas.into_iter().map(|(g, _)| g).collect(), explicit)
 }
 
 /// Runs the whole probe against this machine.
@@ -110,14 +102,13 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
             Some(_) => "programs of a foreign root are not executed",
             None => "this root's programs cannot run on this host",
         };
-        findings.push(stamp(
+        findings.push((
+            CheckId::AsmAssembler,
             Finding::skip(format!(
                 "not run: {why} ({})",
                 CheckId::ToolchainClang.see()
             ))
             .evidence(e.to_string()),
-            CheckId::AsmAssembler,
-            0,
         ));
         return Outcome::nothing_probed(findings, String::new());
     }
@@ -131,41 +122,34 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
     };
     let asm = match resolved {
         Err(steps) => {
-            findings.push(stamp(
+            findings.push((
+                CheckId::AsmAssembler,
                 Finding::fail("no assembler found: Tensile would find none either")
                     .evidence_lines(steps)
                     .fix(Fix::text("Install a clang with the AMDGPU target (ROCm's llvm, or Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or rocm-doctor's --assembler) at its clang++.")),
-                CheckId::AsmAssembler,
-                0,
             ));
             return Outcome::nothing_probed(findings, title("(none)", 0, 0));
         }
         Ok(r) => r,
     };
-    findings.push(stamp(
-        assembler_finding(host, req, &asm),
-        CheckId::AsmAssembler,
-        0,
-    ));
+    findings.push((CheckId::AsmAssembler, assembler_finding(host, req, &asm)));
 
     if isas.is_empty() {
-        findings.push(stamp(
+        findings.push((
+            CheckId::AsmCaps,
             Finding::skip("no ISA to probe: no --isa and no GPU").fix(Fix::text(
                 "Pass --isa gfx1030 (repeatable) or --isa tensile for Tensile's list.",
             )),
-            CheckId::AsmCaps,
-            0,
         ));
         return Outcome::nothing_probed(findings, title(&asm.path.display().to_string(), 0, 0));
     }
 
     let results = runner::probe_all(host, &asm.path, cat, &isas, req.serial);
-    let ms = start.elapsed().as_millis() as u64;
     let calls: usize = results.iter().map(|r| r.calls).sum();
     findings.extend(
         caps_findings(&results)
             .into_iter()
-            .map(|f| stamp(f, CheckId::AsmCaps, ms)),
+            .map(|f| (CheckId::AsmCaps, f)),
     );
     let cx = diagnose::Context {
         host,
@@ -174,37 +158,37 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         pseudo_isa: &cat.pseudo_isa,
     };
     for f in diagnose::findings(&cx, &results) {
-        findings.push(stamp(f, CheckId::AsmCaps, ms));
+        findings.push((CheckId::AsmCaps, f));
     }
 
-    let caps = caps_json(&results);
+    let caps = AsmCaps {
+        title: title(&asm.path.display().to_string(), results.len(), calls),
+        probed: true,
+        isas: results
+            .iter()
+            .map(|r| IsaCaps {
+                isa: r.isa.clone(),
+                values: r.values.clone(),
+            })
+            .collect(),
+    };
     if let Some((path, expected)) = &req.expect {
-        let actual = caps.as_object().cloned().unwrap_or_default();
-        findings.push(stamp(
-            expect_finding(path, expected, &actual),
-            CheckId::AsmExpect,
-            ms,
-        ));
+        let actual = caps.to_json().as_object().cloned().unwrap_or_default();
+        findings.push((CheckId::AsmExpect, expect_finding(path, expected, &actual)));
     }
-    let matrix = matrix::render(
-        &results,
-        &title(&asm.path.display().to_string(), results.len(), calls),
-    );
     Outcome {
         findings,
         caps,
-        matrix,
         results,
     }
 }
 
 impl Outcome {
     /// A run that stopped before probing: its findings and the matrix title (if any).
-    fn nothing_probed(findings: Vec<Finding>, matrix: String) -> Outcome {
+    fn nothing_probed(findings: Vec<(CheckId, Finding)>, title: String) -> Outcome {
         Outcome {
             findings,
-            caps: Value::Object(Map::new()),
-            matrix,
+            caps: AsmCaps::not_probed(title),
             results: Vec::new(),
         }
     }
@@ -326,17 +310,4 @@ fn expect_finding(
             format!("The toolchain's capabilities changed: find which assembler or ISA changed ({}), or refresh the expected file from this run's --json `asm_caps`.", CheckId::AsmAssembler.see()),
         ))
     }
-}
-
-/// `{"<gfx>": {"<TensileKey>": value}}` in probe order and Tensile's key order.
-pub fn caps_json(results: &[IsaResult]) -> Value {
-    let mut m = Map::new();
-    for r in results {
-        let mut caps = Map::new();
-        for (k, v) in &r.values {
-            caps.insert(k.clone(), v.to_json());
-        }
-        m.insert(r.isa.clone(), Value::Object(caps));
-    }
-    Value::Object(m)
 }

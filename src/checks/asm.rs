@@ -52,8 +52,8 @@ fn findings_for(ctx: &Ctx, id: CheckId, why_none: String) -> Vec<Finding> {
     let mine: Vec<Finding> = out
         .findings
         .iter()
-        .filter(|f| f.id == id.as_str())
-        .cloned()
+        .filter(|(of, _)| *of == id)
+        .map(|(_, f)| f.clone())
         .collect();
     if mine.is_empty() {
         vec![Finding::skip(why_none)]

@@ -84,28 +84,33 @@ pub struct Tally {
     deferred: Vec<(usize, FileReport)>,
 }
 
-/// Targets: `--isa` first, then the visible GPU agents, then the inventory's other targets.
+/// Targets: `--isa` first, else the visible GPU agents and then the inventory's other targets
+/// (the one rule: `inventory::targets::pick`).
 pub fn targets(inv: &Inventory) -> Vec<Target> {
-    let mut out: Vec<Target> = Vec::new();
-    let mut add = |t: TargetId, source: String| {
-        if !out.iter().any(|o| o.target == t) {
-            out.push(Target { target: t, source });
-        }
-    };
-    for t in &inv.cfg.isas {
-        add(t.clone(), "--isa".into());
-    }
-    if inv.cfg.isas.is_empty() {
-        for a in inv.gpu().agents.iter().filter(|a| a.visible) {
-            if let Some(t) = &a.target {
-                add(t.clone(), format!("agent {}", a.node));
-            }
-        }
-        for t in &inv.targets().isas {
-            add(t.isa.clone(), t.source.clone());
-        }
-    }
-    out
+    let explicit = inv.cfg.isas.iter().map(|t| Target {
+        target: t.clone(),
+        source: "--isa".into(),
+    });
+    let fallback = std::iter::once_with(|| {
+        let agents = inv.gpu().agents.iter().filter(|a| a.visible);
+        let agents = agents.filter_map(|a| {
+            a.target.clone().map(|t| Target {
+                target: t,
+                source: format!("agent {}", a.node),
+            })
+        });
+        let others = inv.targets().isas.iter().map(|t| Target {
+            target: t.isa.clone(),
+            source: t.source.clone(),
+        });
+        agents.chain(others).collect()
+    });
+    crate::inventory::targets::pick(
+        std::iter::once(explicit.collect()).chain(fallback),
+        |t: &Target| t.target.clone(),
+        false,
+    )
+    .isas
 }
 
 fn blob_options(o: &Options) -> blob::Options {

@@ -106,15 +106,112 @@ pub fn collect(inv: &Inventory) -> Targets {
         })
         .collect();
     groups.push(agents);
-    let mut won = false;
-    for g in groups {
-        for ti in g {
-            let list = if won { &mut t.also } else { &mut t.isas };
-            if !list.iter().any(|x| x.isa == ti.isa) {
-                list.push(ti);
+    let picked = pick(groups, |ti| ti.isa.clone(), true);
+    t.isas = picked.isas;
+    t.also = picked.also;
+    t
+}
+
+/// What [`pick`] chose: the ISAs to judge, and what the sources that did not win named.
+#[derive(Debug, PartialEq)]
+pub struct Picked<T> {
+    pub isas: Vec<T>,
+    pub also: Vec<T>,
+}
+
+/// The one rule for which ISAs to judge, used by the toolchain's targets ([`collect`]),
+/// `inspect` and `libs.code-objects` (`inspect::targets`) and the asm probe (`asm::run`): the
+/// sources in order of precedence, the first that names any ISA wins, as a build would use it;
+/// each ISA (as `key` tells two apart) is kept once, at its first mention. With `keep_also`, the
+/// ISAs the later sources name are listed apart (once each), for the report; without it the
+/// later sources are not even asked (`groups` is lazy: a fallback such as the GPUs is only
+/// discovered when nothing before it named an ISA).
+pub fn pick<T, K: PartialEq>(
+    groups: impl IntoIterator<Item = Vec<T>>,
+    key: impl Fn(&T) -> K,
+    keep_also: bool,
+) -> Picked<T> {
+    let mut out = Picked {
+        isas: Vec::new(),
+        also: Vec::new(),
+    };
+    let mut groups = groups.into_iter();
+    loop {
+        let won = !out.isas.is_empty();
+        // Decided before the next source is asked for.
+        if won && !keep_also {
+            break;
+        }
+        let Some(g) = groups.next() else { break };
+        let list = if won { &mut out.also } else { &mut out.isas };
+        for item in g {
+            let k = key(&item);
+            if !list.iter().any(|x| key(x) == k) {
+                list.push(item);
             }
         }
-        won = !t.isas.is_empty();
     }
-    t
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_first_source_that_names_an_isa_wins_and_the_others_are_listed() {
+        let p = pick(
+            [
+                ids(&[]),
+                ids(&["gfx90a", "gfx1030", "gfx90a"]),
+                ids(&["gfx1030", "gfx942", "gfx942"]),
+            ],
+            |s| s.clone(),
+            true,
+        );
+        assert_eq!(p.isas, ids(&["gfx90a", "gfx1030"]));
+        // Listed once each, even when the winner has them too.
+        assert_eq!(p.also, ids(&["gfx1030", "gfx942"]));
+    }
+
+    #[test]
+    fn without_also_the_later_sources_are_not_asked() {
+        let asked = std::cell::Cell::new(false);
+        let later = std::iter::once_with(|| {
+            asked.set(true);
+            ids(&["gfx942"])
+        });
+        let p = pick(
+            std::iter::once(ids(&["gfx90a"])).chain(later),
+            |s| s.clone(),
+            false,
+        );
+        assert_eq!(p.isas, ids(&["gfx90a"]));
+        assert!(p.also.is_empty());
+        assert!(
+            !asked.get(),
+            "the fallback was discovered although --isa named one"
+        );
+        // With nothing named first, the fallback is asked and wins.
+        let p = pick([ids(&[]), ids(&["gfx942"])], |s| s.clone(), false);
+        assert_eq!(p.isas, ids(&["gfx942"]));
+    }
+
+    #[test]
+    fn the_key_decides_what_is_the_same_isa() {
+        // The asm probe keys by processor: gfx90a:xnack+ and gfx90a are one ISA to probe.
+        let p = pick(
+            [vec![("gfx90a", "xnack+"), ("gfx90a", ""), ("gfx1030", "")]],
+            |(proc, _)| *proc,
+            true,
+        );
+        assert_eq!(p.isas, vec![("gfx90a", "xnack+"), ("gfx1030", "")]);
+        // Nothing named anywhere: nothing to judge.
+        let p = pick(Vec::<Vec<String>>::new(), |s| s.clone(), true);
+        assert!(p.isas.is_empty() && p.also.is_empty());
+    }
 }

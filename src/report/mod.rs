@@ -1,6 +1,7 @@
 //! The result model: findings, the report that collects them, and its renderers.
 
 pub mod action;
+pub mod asm_caps;
 pub mod escape;
 pub mod fingerprint;
 pub mod human;
