@@ -79,7 +79,7 @@ fn main_inner() -> i32 {
         Some(Command::Checks {
             action: crate::cli::ChecksAction::Lint { files },
         }) => {
-            let (lines, ok) = crate::packs::sources::lint(files);
+            let (lines, ok) = crate::registry::sources::lint(files);
             let code = if ok { exit::OK } else { exit::FAILED };
             let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
             // A pack file's text (names, messages) may be quoted in the lint's lines.
@@ -518,7 +518,7 @@ pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Dia
 /// The run's check packs: built-in, checks.d, then `--checks` (docs/check-packs.md).
 fn load_packs(args: &RunArgs) -> crate::packs::PackSet {
     let env = |k: &str| std::env::var(k).ok();
-    crate::packs::sources::load_all(&env, &args.checks)
+    crate::registry::sources::load_all(&env, &args.checks)
 }
 
 fn explain(id: &str, packs: &crate::packs::PackSet) -> i32 {
@@ -734,5 +734,5 @@ fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet
 
 /// docs/checks.md, generated from the registry: every built-in check, Rust and pack alike.
 pub fn checks_markdown() -> String {
-    Registry::new(&crate::packs::sources::built_in()).markdown()
+    Registry::new(&crate::registry::sources::built_in()).markdown()
 }

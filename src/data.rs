@@ -19,7 +19,7 @@
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
-//! | `checks/known-issues.toml` | `inspect::known_issues::load` (conditions and ranges checked, compiled into pack checks) |
+//! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
 //! | `checks/packs/*.toml`, `checks.d/*.toml`, `--checks` files | `packs::compile` (`checks lint` prints every error) |
 //! | a fixture sysroot's `/.rocm-doctor-fixture.toml` | `gpu::fixture::parse` |
 //! | `tests/corpus/*.toml` (test data) | the corpus tests |
@@ -193,7 +193,7 @@ mod tests {
             ("libs.toml", &|| crate::checks::docs().len()),
             ("asm.toml", &|| crate::checks::docs().len()),
             ("known-issues.toml", &|| {
-                use crate::inspect::known_issues::{load, FILE, TEXT};
+                use crate::known_issues::{load, FILE, TEXT};
                 let (issues, logs) = load(FILE, TEXT).unwrap_or_else(|errs| {
                     panic!(
                         "{}",

@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod asm;
+pub mod binfacts;
 pub mod bugreport;
 pub mod checkdoc;
 pub mod checks;
@@ -23,6 +24,7 @@ pub mod inspect;
 pub mod inventory;
 pub mod isa;
 pub mod kernlog;
+pub mod known_issues;
 pub mod logscan;
 pub mod packaging;
 pub mod packs;

@@ -6,6 +6,8 @@
 //! thread per check, and the `build` profile turning a failure of a check that needs GPU
 //! hardware into a skip (absent hardware is never a failure on a build machine).
 
+pub mod sources;
+
 use crate::checks::{self, CheckDoc, CheckFn, Ctx};
 use crate::config::Profile;
 use crate::packs::{self, Loaded, Origin, PackSet};
@@ -192,7 +194,14 @@ pub fn run(ctx: &Ctx, selected: &[&Entry]) -> Vec<Finding> {
     crate::runner::in_threads(selected, |e| {
         let mut findings = crate::runner::guarded(e.id(), e.category(), || match &e.engine {
             Engine::Rust(f) => f(ctx),
-            Engine::Pack(c) => packs::probe::run_check(ctx, c),
+            Engine::Pack(c) => {
+                let on = packs::probe::Machine {
+                    host: ctx.host,
+                    inv: ctx.inv,
+                    cfg: ctx.cfg,
+                };
+                packs::probe::run_check(&on, c)
+            }
         });
         if ctx.cfg.profile == Profile::Build && e.needs_gpu() {
             for f in &mut findings {
@@ -320,7 +329,7 @@ mod tests {
     /// check, whatever its engine, may ship with it, and every one has its three docs.
     #[test]
     fn every_built_in_check_is_documented_and_none_says_todo() {
-        let packs = crate::packs::sources::built_in();
+        let packs = sources::built_in();
         let reg = Registry::new(&packs);
         assert!(reg.broken.is_empty(), "a built-in pack does not load");
         assert!(reg.entries.len() > 40);
@@ -382,7 +391,7 @@ mod tests {
     /// message, a symptom's answer or a known issue.
     #[test]
     fn every_check_id_mentioned_in_the_docs_prose_is_registered() {
-        let packs = crate::packs::sources::built_in();
+        let packs = sources::built_in();
         let reg = Registry::new(&packs);
         let known: Vec<&str> = reg.ids().collect();
         let mut families: Vec<&str> = crate::checkdoc::Category::ALL

@@ -36,11 +36,12 @@ fn offenders(pattern: &str, allowed: impl Fn(&str) -> bool) -> Vec<String> {
 
 #[test]
 fn only_checks_app_and_runner_use_the_check_registry() {
-    // data.rs: its unit test loads every embedded table, the check docs included. packs/: the
-    // declarative check engine (issue 9) is a source of checks and plugs into the registry.
+    // data.rs: its unit test loads every embedded table, the check docs included. registry/:
+    // the pack loader checks that symptoms name real checks. The pack engine (packs/) no
+    // longer needs them: its probes take the Host, the inventory and the config.
     let bad = offenders("crate::checks", |f| {
         f.starts_with("checks/")
-            || f.starts_with("packs/")
+            || f.starts_with("registry/")
             || matches!(f, "app.rs" | "runner.rs" | "registry.rs" | "data.rs")
     });
     assert!(bad.is_empty(), "modules below checks/ import it: {bad:?}");
@@ -92,10 +93,11 @@ fn embedded_tables_are_loaded_by_the_one_loader() {
 // The layer order (docs/architecture.md, "Layers"). A module may use only modules of lower
 // layers; the few pairs that share a layer and may use each other are listed. The graph is
 // read from the source text (paths `crate::a::b`, `use crate::{a, b}`, `super::x`), comments
-// and `#[cfg(test)]` modules left out, at the granularity of top-level modules except the
-// submodules named in SPLIT, which are nodes of their own.
+// and `#[cfg(test)]` modules left out. A node is a folder (a top-level module of `src/`): every
+// file of a folder sits on its folder's layer, none is split out (issue 27).
 
-/// Lowest first.
+/// Lowest first: one line per layer, each name a top-level module (`src/NAME/` or
+/// `src/NAME.rs`).
 const LAYERS: &[&[&str]] = &[
     &["host", "data", "glob"],
     &["isa", "version", "checkdoc", "probe"],
@@ -104,28 +106,17 @@ const LAYERS: &[&[&str]] = &[
     &["report", "gpu", "diag"],
     &["kernlog"],
     &["inventory"],
-    &["packs", "inspect::file"],
-    &["inspect::known_issues"],
+    &["binfacts"],
+    &["packs"],
+    &["known_issues"],
     &["inspect", "logscan", "gpuproc", "asm", "fleet"],
     &["bugreport"],
     &["checks"],
-    &["packs::probe", "packs::sources"],
     &["runner"],
     &["registry"],
     &["cli"],
     &["commands", "packaging"],
     &["app"],
-];
-
-/// Submodules that are nodes of their own: the pack engine's core (compiler, evaluator,
-/// symptoms) sits low, its probes (which run with the inventory and the checks' context) and
-/// its loader (which knows the built-in checks) high; `inspect`'s file reader and known issues
-/// sit below the rest of `inspect`, which the pack engine's core may not reach.
-const SPLIT: &[&str] = &[
-    "packs::probe",
-    "packs::sources",
-    "inspect::file",
-    "inspect::known_issues",
 ];
 
 /// Same-layer edges that are allowed.
@@ -146,15 +137,9 @@ fn module_path(rel: &str) -> Vec<String> {
     parts
 }
 
+/// The folder (top-level module) a module path is in.
 fn node_of(path: &[String]) -> Option<String> {
-    let first = path.first()?;
-    if path.len() >= 2 {
-        let two = format!("{}::{}", first, path[1]);
-        if SPLIT.contains(&two.as_str()) {
-            return Some(two);
-        }
-    }
-    Some(first.clone())
+    path.first().cloned()
 }
 
 /// The text without comments and without `#[cfg(test)]` items (a test module may reach up).
@@ -325,8 +310,15 @@ fn violations(g: &Graph) -> Vec<String> {
             }
         }
     }
-    // Cycles, indirect ones included: a depth-first search over the known nodes.
-    let nodes: Vec<&String> = g.keys().filter(|n| layer_of(n).is_some()).collect();
+    bad.extend(cycles(g, &|n| layer_of(n).is_some()));
+    bad
+}
+
+/// Every cycle among the nodes `known` accepts, indirect ones included, each once with its
+/// path: a depth-first search from every node.
+fn cycles(g: &Graph, known: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut bad = Vec::new();
+    let nodes: Vec<&String> = g.keys().filter(|n| known(n)).collect();
     for start in &nodes {
         let mut stack = vec![(start.to_string(), vec![start.to_string()])];
         let mut seen = std::collections::BTreeSet::new();
@@ -339,7 +331,7 @@ fn violations(g: &Graph) -> Vec<String> {
                     if !bad.contains(&cycle) && p.iter().min() == Some(&start.to_string()) {
                         bad.push(cycle);
                     }
-                } else if layer_of(next).is_some() && seen.insert(next.clone()) {
+                } else if known(next) && seen.insert(next.clone()) {
                     let mut p = path.clone();
                     p.push(next.clone());
                     stack.push((next.clone(), p));
@@ -386,11 +378,96 @@ fn rust_check_ids_are_written_only_in_their_declaration() {
     assert!(mentioned_ids(&code_only(&decl.1), &families).contains(&"gpu.kfd"));
 }
 
+/// Inside each folder its files and sub-folders (`folder::child`; the folder's own `mod.rs`
+/// aside) and the edges between them: a folder's files must not form a circle either (the
+/// fleet's `baseline -> input -> summary -> baseline` was one).
+fn sibling_graph(files: &[(String, String)]) -> Graph {
+    let child = |p: &[String]| (p.len() >= 2).then(|| format!("{}::{}", p[0], p[1]));
+    let known: std::collections::BTreeSet<String> = files
+        .iter()
+        .filter_map(|(rel, _)| child(&module_path(rel)))
+        .collect();
+    let mut g = Graph::new();
+    for (rel, text) in files {
+        let me = module_path(rel);
+        let Some(from) = child(&me) else {
+            continue;
+        };
+        let entry = g.entry(from.clone()).or_default();
+        for r in references(rel, text) {
+            if r.first() == me.first() {
+                if let Some(to) = child(&r).filter(|t| *t != from && known.contains(t)) {
+                    entry.insert(to);
+                }
+            }
+        }
+    }
+    g
+}
+
 #[test]
 fn modules_use_only_lower_layers_and_form_no_cycle() {
-    let g = graph_of(&sources());
-    let bad = violations(&g);
+    let files = sources();
+    let g = graph_of(&files);
+    let mut bad = violations(&g);
+    // Every layer names real folders (a stale name would hide a module that moved).
+    for name in LAYERS.iter().flat_map(|l| l.iter()) {
+        if !g.contains_key(*name) {
+            bad.push(format!("layer entry `{name}` is no module of src/"));
+        }
+    }
+    bad.extend(cycles(&sibling_graph(&files), &|_| true));
     assert!(bad.is_empty(), "layering violations:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn a_folder_is_one_layer_and_its_files_form_no_circle() {
+    // A deliberately bad tree: the pack engine's probe reaching the checks' context and the
+    // known issues reaching `inspect`'s file reader (both were allowed while `packs::probe` and
+    // `inspect::file` were nodes of their own; a file sits on its folder's layer now), and the
+    // fleet circle through `super::`.
+    let files = vec![
+        (
+            "packs/probe.rs".to_string(),
+            "use crate::checks::Ctx;\npub fn run_check(ctx: &Ctx) {}\n".to_string(),
+        ),
+        (
+            "known_issues/mod.rs".to_string(),
+            "use crate::inspect::file::FileReport;\n".to_string(),
+        ),
+        (
+            "fleet/baseline.rs".to_string(),
+            "fn f() -> usize { super::input::MAX_DOC_BYTES }\n".to_string(),
+        ),
+        (
+            "fleet/input.rs".to_string(),
+            "use super::summary::Summary;\n".to_string(),
+        ),
+        (
+            "fleet/summary.rs".to_string(),
+            "use super::{baseline, doc::Doc};\n".to_string(),
+        ),
+        ("fleet/doc.rs".to_string(), "pub struct Doc;\n".to_string()),
+    ];
+    let bad = violations(&graph_of(&files));
+    assert!(
+        bad.contains(&"`packs` (layer 8) uses `checks` (layer 12)".to_string()),
+        "{bad:?}"
+    );
+    assert!(
+        bad.contains(&"`known_issues` (layer 9) uses `inspect` (layer 10)".to_string()),
+        "{bad:?}"
+    );
+    let circles = cycles(&sibling_graph(&files), &|_| true);
+    assert_eq!(
+        circles,
+        ["cycle: fleet::baseline -> fleet::input -> fleet::summary -> fleet::baseline"],
+        "{circles:?}"
+    );
+    // Cut as in the tree: the limit read from the document, below all three.
+    let mut cut = files.clone();
+    cut[2].1 = "fn f() -> usize { super::doc::MAX_DOC_BYTES }\n".to_string();
+    assert!(cycles(&sibling_graph(&cut), &|_| true).is_empty());
 }
 
 #[test]

@@ -11,7 +11,8 @@
 //! written: their ids are frozen in `tests/corpus/seen-before-split.txt` and they count in the
 //! tuning part whatever their hash. Figures are printed for both parts, each with its own floor.
 
-use rocm_doctor::packs::{causes, sources, why};
+use rocm_doctor::packs::{causes, why};
+use rocm_doctor::registry::sources;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;

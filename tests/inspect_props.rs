@@ -2,8 +2,8 @@
 //! or a clear error, never a panic; the size cap holds against decompression bombs.
 
 use proptest::prelude::*;
+use rocm_doctor::binfacts::file::inspect_mapped;
 use rocm_doctor::codeobj::{amdgpu, blob, bundle, ccob, entry_id, hostelf, msgpack};
-use rocm_doctor::inspect::file::inspect_mapped;
 use std::path::Path;
 
 fn sample_bundle() -> Vec<u8> {

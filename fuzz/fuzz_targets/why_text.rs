@@ -3,7 +3,8 @@
 //! paths the text names (compilers, ROCm roots, libraries) that decide what a run examined.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use rocm_doctor::packs::{paths, sources, why, PackSet};
+use rocm_doctor::packs::{paths, why, PackSet};
+use rocm_doctor::registry::sources;
 use std::sync::OnceLock;
 
 fn symptoms() -> &'static PackSet {

@@ -3,16 +3,17 @@
 //! what they carry. The reading and judging is `crate::inspect`'s, shared with `inspect`.
 
 use super::{CheckFn, CheckId, Ctx};
+use crate::binfacts::{file, runtime, tensile, tensile_path};
 use crate::codeobj::blob;
 use crate::inspect::judge;
-use crate::inspect::{file, runtime, targets, tensile, tensile_path};
+use crate::inspect::targets;
 use crate::report::Finding;
 
 pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::LibsCodeObjects, code_objects)];
 
 /// Libraries whose device code matters, by file stem: the one list, shared with the known
 /// issues' `code-objects` probe.
-use crate::inspect::known_issues::KEY_LIBS;
+use crate::known_issues::{Flag, KEY_LIBS};
 
 /// The key libraries that ship a Tensile library directory named after them.
 const WITH_TENSILE: &[&str] = &["rocblas", "hipblaslt"];
@@ -80,7 +81,7 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
             }
             if t.is_empty() {
                 if loader.component == "rocblas" {
-                    extra.push("dir.tensile-missing");
+                    extra.push(Flag::TensileMissing);
                 } else {
                     out.push(
                         Finding::fail(format!(
@@ -105,7 +106,7 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
             // Issues about what a file carries and the environment are the default run's
             // `known-issues.*` pack checks; the ones that need the Tensile directory stay here.
             judge::known_issues_where(&r, &extra, &versions, &env, &[], &|i| {
-                !crate::inspect::known_issues::runs_on_machine(i)
+                !crate::known_issues::runs_on_machine(i)
             })
             .into_iter()
             .map(|f| {

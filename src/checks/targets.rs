@@ -142,8 +142,8 @@ fn other_clangs(ctx: &Ctx, judged: &crate::inventory::clang::ClangInfo) -> Vec<O
 /// a GPU whose ISA they miss cannot run what that build produces. Judged with the runtime's
 /// target-id rules (features, generic targets), as `inspect` judges code objects.
 fn build_targets_vs_gpus(ctx: &Ctx) -> Vec<Finding> {
-    use crate::inspect::file::Candidate;
-    use crate::inspect::matching;
+    use crate::binfacts::file::Candidate;
+    use crate::binfacts::matching;
     let t = ctx.inv.targets();
     let Some(source) = t
         .isas

@@ -72,7 +72,7 @@ pub fn read(path: &Path) -> Result<Value, String> {
     // Issue 25, item 5: a FIFO, /dev/zero or /dev/stdin would block or never end; the file is
     // opened without blocking, must be a regular file, and is read with the cap of one report.
     let bytes = crate::host::open::open_argument(path)?
-        .read_capped(super::input::MAX_DOC_BYTES as u64)
+        .read_capped(doc::MAX_DOC_BYTES as u64)
         .map_err(|e| format!("{}: {}: too large", path.display(), e))?;
     parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }

@@ -4,6 +4,11 @@
 use serde::Deserialize;
 use std::borrow::Cow;
 
+/// Largest document accepted (a real report is ~10-100 KB; this bounds a runaway stream).
+/// Here, with the document, so that the inputs and the baseline both read it from below
+/// (`doc` <- `baseline` <- `summary` <- `input`: one direction, no circle).
+pub const MAX_DOC_BYTES: usize = 64 << 20;
+
 #[derive(Debug, Deserialize)]
 pub struct Doc<'a> {
     pub schema_version: Option<u64>,

@@ -8,8 +8,7 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-/// Largest document accepted (a real report is ~10-100 KB; this bounds a runaway stream).
-pub const MAX_DOC_BYTES: usize = 64 << 20;
+pub use super::doc::MAX_DOC_BYTES;
 
 /// Most bytes the unfinished documents of one stream may hold together (interleaved hosts).
 pub const MAX_PENDING_BYTES: usize = 4 * MAX_DOC_BYTES;

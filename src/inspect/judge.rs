@@ -1,11 +1,11 @@
 //! Findings: code objects against targets, Tensile directories against targets, known issues.
 
-use super::file::{Candidate, FileReport};
-use super::known_issues::{self, Facts};
-use super::matching::{self, Coverage};
-use super::tensile::TensileDir;
 use super::Target;
+use crate::binfacts::file::{Candidate, FileReport};
+use crate::binfacts::matching::{self, Coverage};
+use crate::binfacts::tensile::TensileDir;
 use crate::checkdoc::CheckId;
+use crate::known_issues::{self, Facts, Flag};
 use crate::report::{Finding, Fix, Status};
 use std::collections::BTreeMap;
 
@@ -172,7 +172,7 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
 /// Known-issue findings for one inspected file.
 pub fn known_issues_for(
     r: &FileReport,
-    extra_flags: &[&str],
+    extra_flags: &[Flag],
     versions: &BTreeMap<String, String>,
     env: &dyn Fn(&str) -> Option<String>,
     undefined: &[String],
@@ -184,14 +184,14 @@ pub fn known_issues_for(
 /// the ones the default run judges as `known-issues.*` pack checks).
 pub fn known_issues_where(
     r: &FileReport,
-    extra_flags: &[&str],
+    extra_flags: &[Flag],
     versions: &BTreeMap<String, String>,
     env: &dyn Fn(&str) -> Option<String>,
     undefined: &[String],
     keep: &dyn Fn(&known_issues::Issue) -> bool,
 ) -> Vec<Finding> {
     let mut flags = known_issues::file_flags(r);
-    flags.extend(extra_flags.iter().map(|s| s.to_string()));
+    flags.extend(extra_flags.iter().copied());
     let facts = Facts {
         versions,
         env,

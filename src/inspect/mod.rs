@@ -1,19 +1,16 @@
 //! `rocm-doctor inspect FILE|DIR...`: what GPU code binaries and libraries really carry, and
 //! whether the runtime would find a code object for each GPU (or `--isa`). The I/O side:
 //! memory-mapped files through `host.fs`, directory walking, Tensile library directories,
-//! `--symbols`. The formats are parsed by [`crate::codeobj`]; docs/inspect.md documents the
-//! output.
+//! `--symbols`. The facts about each file come from [`crate::binfacts`] (formats parsed by
+//! [`crate::codeobj`]); this module is the report: the walk, the verdicts (`judge`), the kept
+//! findings (`kept`) and the output (`output`). docs/inspect.md documents the output.
 
-pub mod file;
 pub mod judge;
 pub mod kept;
-pub mod known_issues;
-pub mod matching;
 pub mod output;
-pub mod runtime;
-pub mod symbols;
-pub mod tensile;
-pub mod tensile_path;
+
+/// The binary facts lived here before they had their own module; their old paths still work.
+pub use crate::binfacts::{file, matching, runtime, symbols, tensile, tensile_path};
 
 use crate::codeobj::{self, blob};
 use crate::config::Config;
@@ -426,9 +423,9 @@ fn judge_file(host: &Host, r: &FileReport, tally: &Tally) -> Vec<Finding> {
     } else {
         findings.extend(judge::file_against_targets(r, &tally.targets));
     }
-    let mut extra: Vec<&str> = Vec::new();
+    let mut extra: Vec<crate::binfacts::flags::Flag> = Vec::new();
     if rocblas_without_tensile(host, r, &tally.tensile).is_some() {
-        extra.push("dir.tensile-missing");
+        extra.push(crate::binfacts::flags::Flag::TensileMissing);
     }
     let undefined: Vec<String> = tally
         .symbols

@@ -4,8 +4,8 @@
 //! that depend on every file (`findings`, `exit_code`, `summary`) come after the listing
 //! (docs/json.md).
 
-use super::file::{FileKind, FileReport};
 use super::{finish, visit, Options, Tally};
+use crate::binfacts::file::{FileKind, FileReport};
 use crate::codeobj::blob;
 use crate::host::Host;
 use crate::report::progress::Progress;

@@ -3,7 +3,7 @@
 
 use super::nodes::NodeName;
 use super::summary::{Counted, Occurrence, Summary};
-use crate::inspect::known_issues;
+use crate::known_issues;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

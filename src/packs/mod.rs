@@ -14,7 +14,6 @@ pub use crate::glob;
 pub mod model;
 pub mod paths;
 pub mod probe;
-pub mod sources;
 pub mod template;
 pub mod why;
 
@@ -92,7 +91,7 @@ pub enum ProbeSpec {
     /// directories without running it (`inventory::python`).
     PythonPackage(String),
     /// What the device code of these libraries carries: one `PATH: FLAG` item per flag of
-    /// each file (`file.ccob`, `file.uncompressed-bundle`, ...; `known_issues::FLAGS`).
+    /// each file (`file.ccob`, `file.uncompressed-bundle`, ...; `crate::binfacts::flags::Flag`).
     CodeObjects(Vec<String>),
     /// Undefined symbols of an inspected file (`inspect --symbols`): bound in memory by the
     /// known-issue evaluation only; a run on the machine does not read them.

@@ -3,8 +3,9 @@
 
 use super::eval::{self, RawValue, Situation};
 use super::{Check, Fact, ProbeSpec};
-use crate::checks::Ctx;
-use crate::host::CommandSpec;
+use crate::config::Config;
+use crate::host::{CommandSpec, Host};
+use crate::inventory::Inventory;
 use crate::report::Finding;
 use std::path::{Path, PathBuf};
 
@@ -12,8 +13,18 @@ const READ_LIMIT: u64 = 64 * 1024;
 const GLOB_LIMIT: usize = 1000;
 const OUTPUT_LIMIT: usize = 64 * 1024;
 
+/// What pack probes read: the machine (through its `Host`), the run's inventory (each fact
+/// discovered once, shared with the Rust checks) and its configuration. Not the checks'
+/// context: the pack engine sits below the checks (docs/architecture.md, "Layers").
+#[derive(Clone, Copy)]
+pub struct Machine<'a> {
+    pub host: &'a Host,
+    pub inv: &'a Inventory<'a>,
+    pub cfg: &'a Config,
+}
+
 /// Runs one pack check: `when`, then its probes, then its rules.
-pub fn run_check(ctx: &Ctx, check: &Check) -> Vec<Finding> {
+pub fn run_check(ctx: &Machine, check: &Check) -> Vec<Finding> {
     let isas = if needs_gpu(check) {
         gpu_isas(ctx, false)
     } else {
@@ -55,7 +66,7 @@ fn needs_gpu(check: &Check) -> bool {
     check.when.gpu.is_some() || !check.when.isa_family.is_empty()
 }
 
-fn version_of(ctx: &Ctx, component: &str) -> Option<String> {
+fn version_of(ctx: &Machine, component: &str) -> Option<String> {
     let root = ctx.inv.primary_root();
     match component {
         "rocm" => root.and_then(|r| r.versions.rocm.as_ref().map(|v| v.version.clone())),
@@ -66,7 +77,7 @@ fn version_of(ctx: &Ctx, component: &str) -> Option<String> {
 }
 
 /// The processors of the GPUs a HIP program would load code for (`visible_only`) or of all.
-fn gpu_isas(ctx: &Ctx, visible_only: bool) -> Vec<String> {
+fn gpu_isas(ctx: &Machine, visible_only: bool) -> Vec<String> {
     let mut v: Vec<String> = ctx
         .inv
         .gpu()
@@ -86,7 +97,7 @@ fn gpu_isas(ctx: &Ctx, visible_only: bool) -> Vec<String> {
 }
 
 /// `lib<name>.so` as the loader would find it: (machine path, version from the real name).
-fn library(ctx: &Ctx, name: &str) -> Option<(PathBuf, Option<String>)> {
+fn library(ctx: &Machine, name: &str) -> Option<(PathBuf, Option<String>)> {
     use crate::inventory::libraries as l;
     if let Some(r) = ctx.inv.libraries().iter().find(|r| r.name == name) {
         return r.path.clone().map(|p| (p, r.version.clone()));
@@ -117,7 +128,7 @@ pub fn expand(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, S
     Ok(out)
 }
 
-fn read(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
+fn read(ctx: &Machine, spec: &ProbeSpec) -> RawValue {
     let env = |k: &str| ctx.host.env.get_str(k);
     let spec = match expand_spec(spec, &env) {
         Ok(s) => s,
@@ -156,7 +167,7 @@ fn expand_spec(
     })
 }
 
-fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
+fn read_expanded(ctx: &Machine, spec: &ProbeSpec) -> RawValue {
     let host = ctx.host;
     match spec {
         ProbeSpec::Env(var) => match host.env.get_str(var) {
@@ -264,7 +275,7 @@ fn read_expanded(ctx: &Ctx, spec: &ProbeSpec) -> RawValue {
 /// Found when the `python3` on `PATH` may import package `name` (the paths that say so), or
 /// when its interpreter cannot be read without running it; missing when no site directory
 /// has it (the directories looked in are the evidence) or there is no `python3`.
-fn python_package(ctx: &Ctx, name: &str) -> RawValue {
+fn python_package(ctx: &Machine, name: &str) -> RawValue {
     use crate::inventory::python::{find_package, PackageSearch};
     match find_package(ctx.host, name) {
         PackageSearch::Maybe(paths) => {
@@ -290,10 +301,10 @@ fn python_package(ctx: &Ctx, name: &str) -> RawValue {
     }
 }
 
-/// The device code each library carries, as `PATH: FLAG` items (super::known_issues flags);
+/// The device code each library carries, as `PATH: FLAG` items (`crate::binfacts::flags`);
 /// a library that is not found, or carries no bundle, adds none. Found when a library was read.
-fn code_objects(ctx: &Ctx, names: &[String]) -> RawValue {
-    use crate::inspect::{file, known_issues};
+fn code_objects(ctx: &Machine, names: &[String]) -> RawValue {
+    use crate::binfacts::{file, flags};
     let mut items = Vec::new();
     let mut ev = Vec::new();
     let mut read_any = false;
@@ -309,14 +320,18 @@ fn code_objects(ctx: &Ctx, names: &[String]) -> RawValue {
             continue;
         }
         read_any = true;
-        let flags = known_issues::file_flags(&r);
+        let flags = flags::file_flags(&r);
         ev.push(format!(
             "{}: {}",
             real.display(),
             if flags.is_empty() {
                 "no offload bundle".to_string()
             } else {
-                flags.iter().cloned().collect::<Vec<_>>().join(", ")
+                flags
+                    .iter()
+                    .map(|f| f.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         ));
         items.extend(flags.iter().map(|f| format!("{}: {f}", real.display())));
@@ -329,7 +344,7 @@ fn code_objects(ctx: &Ctx, names: &[String]) -> RawValue {
     }
 }
 
-fn command(ctx: &Ctx, argv: &[String], timeout: std::time::Duration) -> RawValue {
+fn command(ctx: &Machine, argv: &[String], timeout: std::time::Duration) -> RawValue {
     let prog = &argv[0];
     let path = if prog.contains('/') {
         PathBuf::from(prog)
@@ -382,7 +397,7 @@ fn command(ctx: &Ctx, argv: &[String], timeout: std::time::Duration) -> RawValue
     }
 }
 
-fn fact(ctx: &Ctx, f: Fact) -> RawValue {
+fn fact(ctx: &Machine, f: Fact) -> RawValue {
     let opt = |v: Option<String>, what: &str| match v {
         Some(v) => RawValue::found(v),
         None => RawValue::missing(format!("{what} is unknown")),
@@ -420,7 +435,7 @@ const GLOB_MAX_LISTINGS: usize = 4096;
 /// or more directories; crate::glob), rooted in --sysroot, sorted, at most GLOB_LIMIT. `**`
 /// never follows a symbolic link to a directory (no loops) and stops at GLOB_MAX_DEPTH; every
 /// glob lists at most GLOB_MAX_LISTINGS directories.
-fn glob(ctx: &Ctx, pattern: &str) -> Vec<PathBuf> {
+fn glob(ctx: &Machine, pattern: &str) -> Vec<PathBuf> {
     if !pattern.starts_with('/') {
         return Vec::new();
     }
@@ -443,7 +458,7 @@ fn glob(ctx: &Ctx, pattern: &str) -> Vec<PathBuf> {
 }
 
 struct Walk<'a, 'c> {
-    ctx: &'a Ctx<'c>,
+    ctx: &'a Machine<'c>,
     listings: usize,
     out: Vec<PathBuf>,
 }

@@ -1,10 +1,11 @@
 //! Known issues as data (`checks/known-issues.toml`), evaluated against installed versions,
-//! the environment and what an inspected file carries.
+//! the environment and what an inspected file carries (`crate::binfacts`). They sit just below
+//! the checks: `inspect`, `log`, `libs.code-objects` and the default run (as pack checks,
+//! through the registry) read them; they read the binary facts and the pack engine's core.
 
 pub mod pack;
 
-use super::file::FileReport;
-use crate::codeobj::ccob::Method;
+pub use crate::binfacts::flags::{file_flags, Flag};
 use crate::data::{self, DataError};
 use crate::report::{Finding, Fix};
 use serde::Deserialize;
@@ -43,22 +44,12 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Condition {
     /// A `file.*` / `dir.*` flag that must be set.
-    Flag(&'static str),
+    Flag(Flag),
     /// `env.NAME=v1|v2`: the variable is set to one of the values (case-insensitive).
     Env { name: String, values: Vec<String> },
     /// `symbols.undefined=PREFIX`.
     Undefined(String),
 }
-
-/// The flags a file or directory can set (see `file_flags` and the `dir.*` callers).
-pub const FLAGS: &[&str] = &[
-    "file.uncompressed-bundle",
-    "file.ccob",
-    "file.ccob-v3",
-    "file.ccob-magic-inside",
-    "file.ccob-zlib-broken",
-    "dir.tensile-missing",
-];
 
 impl Condition {
     pub fn parse(s: &str) -> Result<Self, String> {
@@ -75,10 +66,10 @@ impl Condition {
         if let Some(prefix) = s.strip_prefix("symbols.undefined=") {
             return Ok(Condition::Undefined(prefix.to_string()));
         }
-        match FLAGS.iter().find(|f| **f == s) {
+        match Flag::parse(s) {
             Some(f) => Ok(Condition::Flag(f)),
             None => {
-                let mut cands: Vec<&str> = FLAGS.to_vec();
+                let mut cands: Vec<&str> = Flag::ALL.iter().map(|f| f.as_str()).collect();
                 cands.extend(["env.NAME=VALUE", "symbols.undefined=PREFIX"]);
                 let hint = data::hint(s, &cands);
                 Err(format!(
@@ -129,7 +120,7 @@ struct Table {
 
 /// The table's name in errors, and its text (compiled in).
 pub const FILE: &str = "checks/known-issues.toml";
-pub const TEXT: &str = include_str!("../../../checks/known-issues.toml");
+pub const TEXT: &str = include_str!("../../checks/known-issues.toml");
 
 /// Loads and validates the table with the one loader (`crate::data`): `file:line:column`
 /// errors, did-you-mean for unknown keys, misspelt values and conditions.
@@ -203,21 +194,25 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
     }
 }
 
-fn table() -> &'static (Vec<Issue>, Vec<LogSignal>) {
-    static T: OnceLock<(Vec<Issue>, Vec<LogSignal>)> = OnceLock::new();
-    T.get_or_init(|| {
-        load(FILE, TEXT).unwrap_or_else(|errs| {
-            for e in errs {
-                eprintln!("rocm-doctor: {e}");
-            }
-            (Vec::new(), Vec::new())
-        })
-    })
+/// The loaded table: its issues and log signals, or every error that kept it from loading.
+pub type Catalogue = Result<(Vec<Issue>, Vec<LogSignal>), Vec<DataError>>;
+
+/// The compiled-in table, loaded once. A broken table is an error that its users report (an
+/// `error` finding in `inspect` and `libs.code-objects`, a `packs.load` finding in the default
+/// run), never an empty table that would pass every file.
+pub fn catalogue() -> &'static Catalogue {
+    static T: OnceLock<Catalogue> = OnceLock::new();
+    T.get_or_init(|| load(FILE, TEXT))
 }
 
 /// The log view's knowledge of a signal, if any.
 pub fn log_signal(signal: &str) -> Option<&'static LogSignal> {
-    table().1.iter().find(|l| l.signal == signal)
+    catalogue()
+        .as_ref()
+        .ok()?
+        .1
+        .iter()
+        .find(|l| l.signal == signal)
 }
 
 /// An issue by id.
@@ -225,8 +220,16 @@ pub fn issue(id: &str) -> Option<&'static Issue> {
     issues().iter().find(|i| i.id == id)
 }
 
+/// The issues (none when the table is broken: callers that judge use [`catalogue`] and
+/// report its errors).
 pub fn issues() -> &'static [Issue] {
-    &table().0
+    catalogue().as_ref().map_or(&[], |t| &t.0)
+}
+
+/// The table's errors as one message.
+pub fn error_text(errors: &[DataError]) -> String {
+    let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    format!("the known-issues table is broken: {}", lines.join("; "))
 }
 
 /// Everything an issue's conditions can ask about.
@@ -236,7 +239,7 @@ pub struct Facts<'a> {
     /// The environment the binary would run with.
     pub env: &'a dyn Fn(&str) -> Option<String>,
     /// `file.*` / `dir.*` flags that hold.
-    pub flags: &'a BTreeSet<String>,
+    pub flags: &'a BTreeSet<Flag>,
     /// Undefined symbols no needed library defines (`--symbols`).
     pub undefined: &'a [String],
 }
@@ -253,29 +256,6 @@ pub enum Outcome {
     },
 }
 
-/// The flags a file report sets.
-pub fn file_flags(r: &FileReport) -> BTreeSet<String> {
-    let mut f = BTreeSet::new();
-    if r.uncompressed_bundles() > 0 {
-        f.insert("file.uncompressed-bundle".to_string());
-    }
-    for b in r.ccob_bundles() {
-        f.insert("file.ccob".to_string());
-        if let Some(c) = &b.ccob {
-            if c.version == 3 {
-                f.insert("file.ccob-v3".to_string());
-            }
-            if c.magic_inside {
-                f.insert("file.ccob-magic-inside".to_string());
-            }
-            if c.method == Method::Zlib && (b.error.is_some() || c.hash_ok == Some(false)) {
-                f.insert("file.ccob-zlib-broken".to_string());
-            }
-        }
-    }
-    f
-}
-
 /// The pack id prefix of known issues run as checks.
 pub const PACK: &str = "known-issues";
 
@@ -290,7 +270,7 @@ const SUBJECT: &str = "the inspected file";
 /// directory `libs.code-objects` locates, `symbols.*` needs `inspect --symbols`).
 pub fn runs_on_machine(issue: &Issue) -> bool {
     issue.conditions.iter().all(|c| match c {
-        Condition::Flag(f) => f.starts_with("file."),
+        Condition::Flag(f) => f.of_file(),
         Condition::Env { .. } => true,
         Condition::Undefined(_) => false,
     })
@@ -362,8 +342,26 @@ pub fn findings(subject: &str, facts: &Facts) -> Vec<Finding> {
 
 /// Findings of the issues `keep` selects that apply (or cannot be ruled out) for a subject.
 pub fn findings_where(subject: &str, facts: &Facts, keep: &dyn Fn(&Issue) -> bool) -> Vec<Finding> {
+    findings_in(catalogue(), subject, facts, keep)
+}
+
+/// [`findings_where`] over a given table: a broken one is one `error` finding for the subject.
+pub fn findings_in(
+    table: &Catalogue,
+    subject: &str,
+    facts: &Facts,
+    keep: &dyn Fn(&Issue) -> bool,
+) -> Vec<Finding> {
+    let issues = match table {
+        Ok((issues, _)) => issues,
+        Err(errors) => {
+            return vec![Finding::error(error_text(errors))
+                .subject(subject.to_string())
+                .fix_text("this build of rocm-doctor is broken: report it with this message")]
+        }
+    };
     let mut out = Vec::new();
-    for issue in issues().iter().filter(|i| keep(i)) {
+    for issue in issues.iter().filter(|i| keep(i)) {
         let f = match evaluate(issue, facts) {
             Outcome::DoesNotApply => continue,
             Outcome::Applies { version } => {
@@ -464,6 +462,32 @@ mod tests {
         assert_eq!(errs[0].to_string(), "k.toml:2:6: issue x cites no source");
     }
 
+    #[test]
+    fn a_broken_table_is_an_error_finding_not_an_empty_table() {
+        let bad = TEXT.replacen("status = \"fail\"", "status = \"fial\"", 1);
+        let broken = load("k.toml", &bad);
+        assert!(broken.is_err());
+        let flags: BTreeSet<Flag> = [Flag::UncompressedBundle].into();
+        let v = BTreeMap::new();
+        let facts = Facts {
+            versions: &v,
+            env: &|_| None,
+            flags: &flags,
+            undefined: &[],
+        };
+        let f = findings_in(&broken, "/lib/x.so", &facts, &|_| true);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].status, crate::report::Status::Error);
+        assert!(
+            f[0].summary
+                .starts_with("the known-issues table is broken: k.toml:")
+                && f[0].summary.contains("fial"),
+            "{f:?}"
+        );
+        // The compiled-in table loads (else every user would see that error).
+        assert!(catalogue().is_ok());
+    }
+
     /// The first `issues = [...]` line of a `[[log]]` entry.
     fn logs_issue_line(text: &str) -> String {
         let at = text.find("[[log]]").unwrap();
@@ -491,7 +515,7 @@ mod tests {
             .iter()
             .find(|i| i.id == "clr-bundle-magic-nul")
             .unwrap();
-        let flags: BTreeSet<String> = ["file.uncompressed-bundle".to_string()].into();
+        let flags: BTreeSet<Flag> = [Flag::UncompressedBundle].into();
         let v: BTreeMap<String, String> =
             [("amdhip64".to_string(), "6.2.41134".to_string())].into();
         let on = |k: &str| (k == "HIP_USE_RUNTIME_UNBUNDLER").then(|| "1".to_string());

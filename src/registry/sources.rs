@@ -11,10 +11,10 @@
 //! descriptor that was judged. As root only root-owned files and directories pass, so another
 //! user's `$XDG_CONFIG_HOME` (kept by `sudo -E`) is skipped, with a `packs.load` entry saying why.
 
-use super::compile::{self, MAX_FILE_BYTES};
-use super::{Loaded, Origin, PackSet};
 use crate::data::DataError;
 use crate::host::trust::{self, Either, Owners, Refusal, TrustedDir};
+use crate::packs::compile::{self, MAX_FILE_BYTES};
+use crate::packs::{Loaded, Origin, PackSet};
 use std::path::{Path, PathBuf};
 
 /// The packs shipped with the doctor (`checks/packs/`).
@@ -57,14 +57,22 @@ pub fn user_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// user directory is normal; a missing `--checks` path is a broken entry.
 pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> PackSet {
     let mut set = PackSet::default();
-    for (name, text) in BUILT_IN.iter().chain(super::SYMPTOM_PACKS) {
+    for (name, text) in BUILT_IN.iter().chain(crate::packs::SYMPTOM_PACKS) {
         push(&mut set, Origin::BuiltIn(name), Ok(text.to_string()), name);
     }
     // The known issues, compiled from their own table into pack checks (one engine; the
     // table stays the single source `inspect` and `log` read).
-    set.loaded.push(Loaded::Ok {
-        origin: Origin::BuiltIn("checks/known-issues.toml"),
-        pack: crate::inspect::known_issues::pack::pack(),
+    // A broken table is a broken pack (one `packs.load` finding), not an empty one.
+    let origin = Origin::BuiltIn(crate::known_issues::FILE);
+    set.loaded.push(match crate::known_issues::catalogue() {
+        Ok(_) => Loaded::Ok {
+            origin,
+            pack: crate::known_issues::pack::pack(),
+        },
+        Err(errors) => Loaded::Broken {
+            origin,
+            errors: errors.clone(),
+        },
     });
     let owners = Owners::current();
     load_config_dir(&mut set, Path::new(SYSTEM_DIR), owners, false);

@@ -4,9 +4,7 @@
 //! the inspected file (`known_issues::evaluate`); the default run reads the installed key
 //! libraries through a `code-objects` probe. Pure: no I/O.
 
-use crate::inspect::known_issues::{
-    issues, runs_on_machine, Condition, Issue, Severity, KEY_LIBS, PACK,
-};
+use crate::known_issues::{issues, runs_on_machine, Condition, Issue, Severity, KEY_LIBS, PACK};
 use crate::packs::{template::Template, Check, Probe, ProbeSpec, Rule, Term, When};
 use crate::report::Status;
 
@@ -25,7 +23,7 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
                 file_ref.get_or_insert_with(|| name.clone());
                 (
                     ProbeSpec::CodeObjects(KEY_LIBS.iter().map(|s| s.to_string()).collect()),
-                    format!("(?m)^(?P<file>.+): {}$", regex::escape(f)),
+                    format!("(?m)^(?P<file>.+): {}$", regex::escape(f.as_str())),
                 )
             }
             Condition::Env { name: var, values } => (
