@@ -42,6 +42,8 @@ fn only_checks_app_and_runner_use_the_check_registry() {
         f.starts_with("checks/")
             || f.starts_with("packs/")
             || matches!(f, "app.rs" | "runner.rs" | "registry.rs" | "data.rs")
+            // the default run's room, which runs them (`diagnose`)
+            || f == "commands/run.rs"
     });
     assert!(bad.is_empty(), "modules below checks/ import it: {bad:?}");
 }
@@ -128,8 +130,8 @@ const SPLIT: &[&str] = &[
     "inspect::known_issues",
 ];
 
-/// Same-layer edges that are allowed.
-const SAME_LAYER: &[(&str, &str)] = &[];
+/// Same-layer edges that are allowed: the `completions` and `man` rooms call the generators.
+const SAME_LAYER: &[(&str, &str)] = &[("commands", "packaging")];
 
 type Graph = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
 
