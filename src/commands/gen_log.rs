@@ -8,6 +8,6 @@ pub fn main(iterations: u64, devices: u64) -> Outcome {
         Ok(()) => Ok(exit::OK),
         // A reader that went away (`| head`) is not the doctor failing.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(exit::OK),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(anyhow::anyhow!("{e}")),
     }
 }
