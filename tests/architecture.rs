@@ -448,3 +448,15 @@ fn the_layer_test_catches_a_back_import_and_an_indirect_cycle() {
     // The test module and the comment are not dependencies.
     assert!(!g["report"].contains("app"), "{g:?}");
 }
+
+#[test]
+fn only_the_commands_rooms_have_a_main_and_only_host_asks_the_uid() {
+    // Issue 27: a command's orchestration lives in its room (`src/commands/`), the libraries
+    // keep the functions it calls; who the doctor is (getuid) is asked through `Host::uid`.
+    let bad = offenders("fn main(", |f| {
+        f.starts_with("commands/") || matches!(f, "app.rs" | "main.rs")
+    });
+    assert!(bad.is_empty(), "library modules with a main: {bad:?}");
+    let bad = offenders("getuid", |f| f.starts_with("host/"));
+    assert!(bad.is_empty(), "getuid outside Host: {bad:?}");
+}

@@ -59,18 +59,25 @@ pub fn scoped<T>(command: &'static str, message: String) -> anyhow::Result<T> {
     Err(Scoped { command, message }.into())
 }
 
-/// The one way a command ends: its exit code, or its error on stderr (`rocm-doctor: ERROR`,
-/// the context chain joined by `: `) and exit 2, with NPD's line under `--npd`.
+/// The one way a command ends: its exit code, or its error on stderr ([`said`]) and exit 2,
+/// with NPD's line under `--npd`.
 pub fn finish(outcome: Outcome) -> i32 {
     match outcome {
         Ok(code) => code,
-        Err(e) => match e.downcast_ref::<Scoped>() {
-            Some(s) => {
-                eprintln!("rocm-doctor {}: {}", s.command, s.message);
-                exit::USAGE_OR_INTERNAL
-            }
-            None => usage_error(&format!("{e:#}")),
-        },
+        Err(e) if e.downcast_ref::<Scoped>().is_some() => {
+            eprintln!("{}", said(&e));
+            exit::USAGE_OR_INTERNAL
+        }
+        Err(e) => usage_error(&format!("{e:#}")),
+    }
+}
+
+/// How an error is said: `rocm-doctor: ERROR` with its context chain joined by `: `, or
+/// `rocm-doctor COMMAND: MESSAGE` for a [`Scoped`] one.
+pub fn said(e: &anyhow::Error) -> String {
+    match e.downcast_ref::<Scoped>() {
+        Some(s) => format!("rocm-doctor {}: {}", s.command, s.message),
+        None => format!("rocm-doctor: {e:#}"),
     }
 }
 
@@ -151,4 +158,29 @@ pub fn arm_watchdog(args: &RunArgs, total: std::time::Duration) {
 pub fn absolute(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
     paths.iter().map(|p| cwd.join(p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context;
+
+    #[test]
+    fn an_error_is_said_with_its_context_or_under_its_command() {
+        let e = Err::<(), _>(std::io::Error::other("disk full"))
+            .context("cannot write /x")
+            .unwrap_err();
+        assert_eq!(said(&e), "rocm-doctor: cannot write /x: disk full");
+        let e = scoped::<()>("merge", "--baseline: no such file".into()).unwrap_err();
+        assert_eq!(said(&e), "rocm-doctor merge: --baseline: no such file");
+        assert_eq!(finish(Ok(exit::FAILED)), exit::FAILED);
+        assert_eq!(finish(Err(e)), exit::USAGE_OR_INTERNAL);
+    }
+
+    #[test]
+    fn relative_paths_are_made_absolute_and_absolute_ones_kept() {
+        let cwd = std::env::current_dir().unwrap();
+        let got = absolute(&["a/b".into(), "/etc/hosts".into()]);
+        assert_eq!(got, vec![cwd.join("a/b"), "/etc/hosts".into()]);
+    }
 }
