@@ -288,3 +288,30 @@ fn shipped_daemonset_mounts_the_host_root() {
     );
     assert!(!cfg.contains("--sysroot"), "{cfg}");
 }
+
+#[test]
+fn a_usage_error_is_npd_s_line_only_for_the_runs_npd_reads() {
+    // The default run (and `why`, `report`, `explain`) under --npd also prints NPD's one line on
+    // stdout; `ps` and `inspect` are not NPD plugins: their usage errors go to stderr only.
+    let out = doctor()
+        .args(["--npd", "--isa", "gfx9999x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("UNKNOWN usage: --isa"), "{stdout}");
+    for sub in [&["ps"][..], &["inspect", "/bin/true"]] {
+        let out = doctor()
+            .args(["--npd", "--isa", "gfx9999x"])
+            .args(sub)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{sub:?}");
+        assert!(out.stdout.is_empty(), "{sub:?}: {:?}", out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with("rocm-doctor: --isa"),
+            "{sub:?}: {stderr}"
+        );
+    }
+}

@@ -2,7 +2,7 @@
 //! versions, GPUs, the ROCm/GPU environment, kernel lines), as Markdown ready to paste into an
 //! issue, with user and host names redacted unless `--no-redact` (docs/report.md).
 //!
-//! `gather` collects plain data from one default run (the caller's `app::diagnose`, so
+//! `gather` collects plain data from one default run (the caller's `commands::run::diagnose`, so
 //! `--sysroot`, `--profile`, `--isa`, `--only`/`--skip` apply as for the default run) and reads
 //! the rest through the `Host`; `redact.rs` and `render.rs` are pure.
 
@@ -11,111 +11,10 @@ pub mod redact;
 pub mod render;
 
 use crate::host::Host;
-use crate::report::exit;
 use redact::Redactor;
 use render::{GpuRow, Gpus, Report};
 use serde_json::Value;
 use std::path::Path;
-
-/// What the `report` subcommand was asked for.
-#[derive(Debug, Clone)]
-pub struct Options<'a> {
-    /// Replace user and host names (default; `--no-redact` turns it off).
-    pub redact: bool,
-    /// Write here instead of stdout (`--output FILE`): the only file the doctor writes outside
-    /// its temp dir, and only because the user named it.
-    pub output: Option<&'a Path>,
-    /// The command line as typed (`argv`), shown at the end of the report.
-    pub argv: Vec<String>,
-    /// `--bundle DIR|FILE.tar.gz`: the evidence bundle, with the run's other documents.
-    pub bundle: Option<BundleRequest>,
-}
-
-/// What `--bundle` adds to the report: where, and the documents of the same run that only the
-/// caller can render (the `--json` document and the human report).
-#[derive(Debug, Clone)]
-pub struct BundleRequest {
-    pub target: bundle::Target,
-    pub json: Value,
-    pub human: String,
-}
-
-/// Writes the report of a default run's findings and sections; exit 0 when written (the
-/// verdict is in the report, not the exit code), 2 when it cannot be written.
-pub fn run(
-    host: &Host,
-    findings: Vec<crate::report::Finding>,
-    sections: &[(&'static str, Value)],
-    opts: &Options<'_>,
-) -> i32 {
-    // Read once: the report's kernel lines and the bundle's log come from the same read.
-    let log = crate::kernlog::read(host);
-    let mut report = gather_with_log(host, findings, sections, &opts.argv, &log);
-    let red = if opts.redact {
-        redactor(host)
-    } else {
-        Redactor::off()
-    };
-    redact_report(&mut report, &red);
-    // Control characters are shown, in the file as on the terminal (`report::escape`).
-    let md = render::render(&report);
-    let md = crate::report::escape::visible(&md);
-    if let Some(req) = &opts.bundle {
-        return write_bundle(host, &red, req, &md, &log, opts.output);
-    }
-    match opts.output {
-        Some(path) => match std::fs::write(path, md.as_bytes()) {
-            Ok(()) => exit::OK,
-            Err(e) => {
-                eprintln!("rocm-doctor: cannot write {}: {e}", path.display());
-                exit::USAGE_OR_INTERNAL
-            }
-        },
-        None => crate::report::write_stdout::<()>(crate::report::Output::Text(&md), exit::OK),
-    }
-}
-
-/// `--bundle`: collects and writes the bundle (and the Markdown to `--output` when named);
-/// says on stdout where it went and how much was left out. Exit 0 when written, 2 when not.
-fn write_bundle(
-    host: &Host,
-    red: &Redactor,
-    req: &BundleRequest,
-    md: &str,
-    log: &KernelLogRead,
-    output: Option<&Path>,
-) -> i32 {
-    let docs = bundle::Documents {
-        json: &req.json,
-        human: &req.human,
-        markdown: md,
-        kernel_log: log,
-    };
-    let b = bundle::collect(host, red, &docs);
-    let shown = match &req.target {
-        bundle::Target::Dir(p) | bundle::Target::TarGz(p) => p.display().to_string(),
-    };
-    if let Err(e) = bundle::write(&b, &req.target) {
-        eprintln!("rocm-doctor: cannot write the bundle: {e}");
-        return exit::USAGE_OR_INTERNAL;
-    }
-    if let Some(path) = output {
-        if let Err(e) = std::fs::write(path, md.as_bytes()) {
-            eprintln!("rocm-doctor: cannot write {}: {e}", path.display());
-            return exit::USAGE_OR_INTERNAL;
-        }
-    }
-    let line = format!(
-        "bundle written to {shown}: {} files, {} items left out (see {})\n",
-        b.manifest.files.len() + 1,
-        b.manifest.left_out.len(),
-        bundle::MANIFEST
-    );
-    crate::report::write_stdout::<()>(
-        crate::report::Output::Text(&crate::report::escape::visible(&line)),
-        exit::OK,
-    )
-}
 
 /// The report's data, before redaction.
 pub fn gather(
@@ -130,7 +29,9 @@ pub fn gather(
 /// What reading this boot's kernel log gave.
 pub type KernelLogRead = Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>;
 
-fn gather_with_log(
+/// The same, with the kernel log already read (`report --bundle` also puts that read in the
+/// bundle).
+pub fn gather_with_log(
     host: &Host,
     findings: Vec<crate::report::Finding>,
     sections: &[(&'static str, Value)],
@@ -227,7 +128,7 @@ pub fn redactor(host: &Host) -> Redactor {
     // sudo(8) sets SUDO_USER and SUDO_UID to the invoking user. The login uid is the audit
     // uid set at login by pam_loginuid(8); 4294967295 ((uid_t)-1) means none.
     let own = crate::host::RootedFs::new(std::path::PathBuf::from("/"));
-    let mut uids = vec![nix::unistd::getuid().as_raw()];
+    let mut uids = vec![host.uid()];
     uids.extend(
         host.env
             .get_nonempty("SUDO_UID")

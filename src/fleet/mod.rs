@@ -10,7 +10,6 @@ pub mod input;
 pub mod render;
 pub mod summary;
 
-use crate::report::{self, exit};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -19,23 +18,12 @@ use summary::Summary;
 /// Files larger than this are noted, not read.
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
-/// `rocm-doctor merge INPUT...`: returns the exit code.
-pub fn main(
-    inputs: &[PathBuf],
-    expect: Option<&Path>,
-    baseline_file: Option<&Path>,
-    json: bool,
-) -> i32 {
-    let base = match baseline_file.map(baseline::read).transpose() {
-        Ok(b) => b.map(Arc::new),
-        Err(e) => {
-            eprintln!("rocm-doctor merge: --baseline: {e}");
-            return exit::USAGE_OR_INTERNAL;
-        }
-    };
+/// The inputs of `rocm-doctor merge` (`commands::merge`): the files named and the `.json`
+/// files of the directories named (sorted), and whether `-` (standard input) is one. A
+/// directory that cannot be listed is noted in `sum`.
+pub fn list_inputs(inputs: &[PathBuf], sum: &mut Summary) -> (Vec<PathBuf>, bool) {
     let mut files: Vec<PathBuf> = Vec::new();
     let mut stdin = false;
-    let mut sum = Summary::with_baseline(base.clone());
     for p in inputs {
         if p.as_os_str() == "-" {
             stdin = true;
@@ -61,37 +49,11 @@ pub fn main(
             files.push(p.clone());
         }
     }
-    let expected = match expect.map(read_expect).transpose() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("rocm-doctor merge: --expect: {e}");
-            return exit::USAGE_OR_INTERNAL;
-        }
-    };
-    sum.absorb(fold_files(&files, base.as_ref()));
-    if stdin {
-        // Standard input comes after every file in input order (a host reported in both keeps
-        // the file's report).
-        sum.input = files.len();
-        let lock = std::io::stdin().lock();
-        input::fold_lines(&mut sum, std::io::BufReader::new(lock), "-");
-    }
-    if let Some(hosts) = expected {
-        sum.expect(&hosts);
-    }
-    let r = sum.finish();
-    let code = r.exit_code();
-    if json {
-        report::write_stdout(report::Output::Json(&r), code)
-    } else {
-        // Host names and summaries come from other machines' reports.
-        let text = render::render(&r);
-        report::write_stdout::<()>(report::Output::Text(&report::escape::visible(&text)), code)
-    }
+    (files, stdin)
 }
 
 /// `--expect FILE`: host names, one per line or separated by spaces/commas.
-fn read_expect(p: &Path) -> Result<Vec<String>, String> {
+pub fn read_expect(p: &Path) -> Result<Vec<String>, String> {
     let bytes = crate::host::open::open_argument(p)?
         .read_capped(MAX_FILE_BYTES)
         .map_err(|e| format!("{}: {e}", p.display()))?;

@@ -6,9 +6,6 @@
 pub use rocm_doctor_parsers::fdinfo;
 pub mod scan;
 
-use crate::config::{Config, Session};
-use crate::host::Limits;
-use crate::report::{self, exit};
 use std::fmt::Write;
 
 /// Why some holders may be missing, in words (empty when everything was visible).
@@ -109,42 +106,4 @@ pub fn render(s: &scan::Scan, verbose: u8) -> String {
         let _ = writeln!(o, "note: {e}");
     }
     o
-}
-
-/// Runs `rocm-doctor ps`. Exit 0 (a listing is not a verdict); 2 when the sysroot is unusable.
-pub fn main(cfg: &Config, session: &Session) -> i32 {
-    // --timeout/--deadline apply here too (validated like every run's).
-    let limits = Limits::new(cfg.per_call, cfg.deadline);
-    let host = match session.host(limits) {
-        Ok(h) => h,
-        Err(e) => {
-            eprintln!("rocm-doctor: {e}");
-            return exit::USAGE_OR_INTERNAL;
-        }
-    };
-    let uid = nix::unistd::getuid().as_raw();
-    let s = scan::scan(&host, uid);
-    if session.json {
-        let doc = serde_json::json!({
-            "schema_version": report::json::SCHEMA_VERSION,
-            "tool": &report::json::TOOL,
-            "command": "ps",
-            "exit_code": exit::OK,
-            "ps": {
-                "processes": s.processes,
-                "unseen": s.unseen,
-                "kfd_present": s.kfd_present,
-                "render_nodes": s.render_nodes,
-                "notes": explanations(&s),
-            }
-        });
-        report::write_stdout(report::Output::Json(&doc), exit::OK)
-    } else {
-        // Process names and command lines are other users' text.
-        let text = render(&s, session.verbose);
-        report::write_stdout::<()>(
-            report::Output::Text(&report::escape::visible(&text)),
-            exit::OK,
-        )
-    }
 }

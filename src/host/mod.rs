@@ -103,6 +103,12 @@ impl Host {
         }
     }
 
+    /// The doctor's own real user id (getuid(2)): whose processes it may inspect and whose
+    /// name a bug report redacts. The one place outside `host` that asks the kernel who we are.
+    pub fn uid(&self) -> u32 {
+        nix::unistd::getuid().as_raw()
+    }
+
     /// `--run-root-programs`: let the programs of a `--sysroot` run (see [`Host::run`]).
     pub fn set_run_root_programs(&mut self, yes: bool) {
         self.run_root_programs = yes;

@@ -14,11 +14,10 @@ pub use crate::binfacts::{file, matching, runtime, symbols, tensile, tensile_pat
 
 use crate::codeobj::{self, blob};
 use crate::config::Config;
-use crate::config::Session;
-use crate::host::{Host, Limits};
+use crate::host::Host;
 use crate::inventory::Inventory;
 use crate::isa::TargetId;
-use crate::report::{exit, human, Finding};
+use crate::report::Finding;
 use file::{FileKind, FileReport};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -534,45 +533,17 @@ pub fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Ve
         .unwrap_or_else(|e| vec![judge::stamp(Finding::error(format!("cannot inspect: {e}")))])
 }
 
-/// `rocm-doctor inspect`: the subcommand's entry point; returns the exit code.
-pub fn main(
-    cfg: &Config,
-    session: &Session,
-    paths: &[PathBuf],
-    symbols: bool,
-    kernels: bool,
-    verify_hash: bool,
-) -> i32 {
-    if paths.is_empty() {
-        eprintln!("rocm-doctor inspect: give at least one file or directory");
-        return exit::USAGE_OR_INTERNAL;
-    }
-    let host = match session.host(Limits::new(cfg.per_call, cfg.deadline)) {
-        Ok(h) => h,
-        Err(e) => {
-            eprintln!("rocm-doctor: {e}");
-            return exit::USAGE_OR_INTERNAL;
-        }
-    };
-    // Relative paths are the user's: make them absolute against the current directory.
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let abs: Vec<PathBuf> = paths
-        .iter()
-        .map(|p| {
-            if p.is_absolute() {
-                p.clone()
-            } else {
-                cwd.join(p)
-            }
-        })
-        .collect();
-    let o = Options {
-        symbols,
-        kernels,
-        verify_hash,
-        ..Default::default()
-    };
-    let inv = Inventory::new(&host, cfg);
+/// How `inspect` prints: `--json`, or the human listing with its colour and `-v`.
+pub struct View {
+    pub json: bool,
+    pub color: bool,
+    pub verbose: u8,
+}
+
+/// Inspects `paths` (absolute) and prints the listing and the findings as `view` says; returns
+/// the exit code (the command is `commands::inspect`).
+pub fn print(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options, view: &View) -> i32 {
+    let inv = Inventory::new(host, cfg);
     let tally = Tally {
         targets: targets(&inv),
         versions: runtime::versions(&inv).0,
@@ -580,15 +551,14 @@ pub fn main(
         ..Default::default()
     };
     let run = output::Run {
-        host: &host,
-        paths: &abs,
-        o: &o,
+        host,
+        paths,
+        o,
         strict: cfg.strict,
     };
-    if session.json {
+    if view.json {
         output::json(&run, tally)
     } else {
-        let color = human::use_color(session.color, &host.env);
-        output::human(&run, tally, color, session.verbose)
+        output::human(&run, tally, view.color, view.verbose)
     }
 }

@@ -21,8 +21,7 @@ pub(super) fn processes(ctx: &Ctx) -> Vec<Finding> {
             return skip;
         }
     }
-    let uid = nix::unistd::getuid().as_raw();
-    let mut s = scan::scan(ctx.host, uid);
+    let mut s = scan::scan(ctx.host, ctx.host.uid());
     // The doctor's own gpu.kfd check opens /dev/kfd: not a holder worth listing. Under
     // --host-root /proc is the host's: the doctor is there under its host pid.
     if let Some(me) = ctx.host.own_pid_in_proc() {

@@ -1,0 +1,173 @@
+//! `rocm-doctor why [TEXT|-] [--binary FILE]`: recognise symptoms, run only the checks that
+//! judge their causes, answer.
+
+use super::run::diagnose;
+use super::Outcome;
+use crate::cli::RunArgs;
+use crate::config::Config;
+use crate::host::Host;
+use crate::inventory::Examined;
+use crate::packs::why as w;
+use crate::packs::PackSet;
+use crate::report::{self, exit, Finding};
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Symptoms are judged in groups by the value they carry from the text (`[symptom.with]`) and
+/// by whether their checks run under the runtime profile.
+type Key = (Option<String>, bool);
+
+/// A group: its key, the checks its symptoms name, their findings and what the run examined.
+type Group = (Key, Vec<String>, Vec<Finding>, Examined);
+
+pub fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> Outcome {
+    if let Ok(total) = crate::config::seconds("deadline", args.deadline) {
+        super::arm_watchdog(args, total);
+    }
+    let packs = std::sync::Arc::new(super::load_packs(args));
+    let text = read_text(&packs, words)?;
+    let hits = w::recognise(&packs, &text);
+    if hits.is_empty() {
+        return unrecognised(args, &packs);
+    }
+    let mut cfg = super::config(args)?;
+    let host = super::host(args, &cfg)?;
+    // The failing file itself, judged as `inspect` judges it (its findings are
+    // libs.code-objects findings, which the code-object symptoms name).
+    let mut from_binaries = Vec::new();
+    if !binaries.is_empty() {
+        let opts = crate::inspect::Options::default();
+        from_binaries = crate::inspect::findings(&host, &cfg, &super::absolute(binaries), &opts);
+    }
+    cfg.skip.clear();
+    cfg.asm = None;
+    let groups = judge_groups(&host, &cfg, &packs, &hits, &from_binaries);
+    // The paths the text names (compilers, roots, libraries): a pass rules a cause out only
+    // for what the run examined.
+    let named = crate::packs::paths::named_paths(&text);
+    let resolve = |p: &std::path::Path| host.fs.canonicalize(p).ok();
+    let exists = |p: &std::path::Path| host.fs.exists(p);
+    let mut judged: Vec<w::Judged> = hits
+        .iter()
+        .map(|h| {
+            let key = key_of(h);
+            let g = groups
+                .iter()
+                .find(|g| g.0 == key)
+                .expect("every hit has a group");
+            let u = w::unexamined_for(h.symptom, &g.2, &named, &g.3, &resolve, &exists);
+            (h, g.2.as_slice(), u)
+        })
+        .collect();
+    // The machine decides what the text cannot: causes confirmed here first, those ruled out
+    // here last, the text's own order within each.
+    judged.sort_by_key(|(h, f, u)| w::machine_order(w::final_answer(h.symptom, f, u)));
+    let code = if judged.iter().any(|(h, f, u)| {
+        !h.symptom.harmless && w::final_answer(h.symptom, f, u) == w::Answer::Confirmed
+    }) {
+        exit::FAILED
+    } else {
+        exit::OK
+    };
+    Ok(if args.json {
+        report::write_stdout(report::Output::Json(&w::render_json(&judged, code)), code)
+    } else {
+        // The text quotes the paste: its control characters are shown, not obeyed.
+        super::print_visible(&w::render_human(&judged), code)
+    })
+}
+
+/// The text to read: the words given, or standard input for none or `-`.
+fn read_text(packs: &PackSet, words: &[OsString]) -> anyhow::Result<String> {
+    if words.is_empty() || (words.len() == 1 && words[0] == "-") {
+        // Issue 25, item 5: the whole stream is read, per line, with bounded memory; what was
+        // not kept is said.
+        let _w = crate::host::watchdog::Waiting::on("standard input to end".into());
+        let (text, unread) = w::read_input(packs, std::io::stdin().lock())
+            .map_err(|e| anyhow::anyhow!("cannot read stdin: {e}"))?;
+        if let Some(n) = unread.note() {
+            eprintln!("rocm-doctor why: stdin: {n}");
+        }
+        Ok(text)
+    } else {
+        // Lossy, as stdin is read: a log line with a stray Latin-1 byte is still matched.
+        let words: Vec<_> = words.iter().map(|w| w.to_string_lossy()).collect();
+        Ok(words.join(" "))
+    }
+}
+
+/// A processor one message names (clang's `invalid target ID 'gfx1200'`, rocBLAS's `for GPU
+/// arch : gfx942`) is judged beside --isa for that symptom's checks only, so it cannot confirm
+/// another symptom of the same log. A symptom whose checks run under the runtime profile (a
+/// "no GPU" message: a machine without one confirms it) is judged in a group of its own too.
+fn key_of(h: &w::Hit) -> Key {
+    (
+        h.carried_isa().map(str::to_string),
+        h.symptom.runtime_profile,
+    )
+}
+
+/// Runs each group's checks only (with `cfg`, its skips and asm request cleared), and adds the
+/// findings of the `--binary` files to every group.
+fn judge_groups(
+    host: &Host,
+    cfg: &Config,
+    packs: &PackSet,
+    hits: &[w::Hit],
+    from_binaries: &[Finding],
+) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for h in hits {
+        let key = key_of(h);
+        let i = match groups.iter().position(|g| g.0 == key) {
+            Some(i) => i,
+            None => {
+                groups.push((key, Vec::new(), Vec::new(), Default::default()));
+                groups.len() - 1
+            }
+        };
+        for c in &h.symptom.checks {
+            // Every reference was checked when the packs were loaded (a typo breaks its pack).
+            if !groups[i].1.contains(c) {
+                groups[i].1.push(c.clone());
+            }
+        }
+    }
+    for ((isa, runtime), only, findings, examined) in &mut groups {
+        if !only.is_empty() {
+            let mut c = cfg.clone();
+            c.only = only.clone();
+            if *runtime {
+                c.profile = crate::config::Profile::Runtime;
+            }
+            // Validated by the inventory like an AMDGPU_TARGETS entry (a malformed value is
+            // reported as an invalid ISA).
+            c.isas_from_text = isa.iter().cloned().collect();
+            let d = diagnose(host, &c, packs);
+            *findings = d.findings;
+            *examined = d.examined;
+        }
+        findings.extend(from_binaries.iter().cloned());
+    }
+    groups
+}
+
+/// `why` on text that matches no symptom: says so first (human and JSON alike), then gives the
+/// default checks' findings, so an unknown error never reads as a clean bill of health.
+fn unrecognised(args: &RunArgs, packs: &PackSet) -> Outcome {
+    let known = packs.symptoms().count();
+    let note = format!(
+        "NOT RECOGNISED: this text matches none of the {known} known symptoms, so nothing below \
+         is a diagnosis of it. The default checks of this machine follow."
+    );
+    if !args.json {
+        super::print_text(&format!("{note}\n\n"), exit::OK);
+        return super::run::main(args);
+    }
+    let cfg = super::config(args)?;
+    let host = super::host(args, &cfg)?;
+    let findings = diagnose(&host, &cfg, packs).findings;
+    let code = report::exit_code(&findings, cfg.strict);
+    let doc = crate::packs::why::render_unrecognised_json(&note, &findings, code);
+    Ok(report::write_stdout(report::Output::Json(&doc), code))
+}
