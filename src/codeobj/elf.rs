@@ -629,4 +629,96 @@ mod tests {
         assert_eq!(machine(b"\x7fELF"), None);
         assert_eq!(machine(b"!<arch>\n"), None);
     }
+
+    #[test]
+    fn a_short_header_names_the_first_field_it_lacks() {
+        let good = library(&[(DT_NEEDED, "liba.so")], &[]);
+        for (cut, range) in [
+            (16, "16..18"),
+            (19, "18..20"),
+            (20, "48..52"),
+            (52, "54..56"),
+            (63, "62..64"),
+        ] {
+            let err = parse_header(&good[..cut]).unwrap_err().to_string();
+            let want = format!("truncated ELF header: needs bytes {range}, only {cut} available");
+            assert_eq!(err, want);
+        }
+        let err = parse_header(&good[..10]).unwrap_err().to_string();
+        assert!(err.starts_with("truncated ELF identification"), "{err}");
+        assert!(parse_header(&good[..64]).is_ok());
+    }
+
+    #[test]
+    fn extended_numbering_reads_counts_from_section_header_0() {
+        let good = library(&[(DT_NEEDED, "liba.so")], &[("f", 1, 1)]);
+        let plain = Elf::parse(&good).unwrap();
+        let mut b = good.clone();
+        let sh0 = plain.header.shoff as usize;
+        b[56..58].copy_from_slice(&0xffffu16.to_le_bytes()); // e_phnum = PN_XNUM
+        b[60..62].copy_from_slice(&0u16.to_le_bytes()); // e_shnum = 0
+        b[62..64].copy_from_slice(&0xffffu16.to_le_bytes()); // e_shstrndx = SHN_XINDEX
+        b[sh0 + 32..sh0 + 40].copy_from_slice(&3u64.to_le_bytes()); // sh_size: shnum
+        b[sh0 + 40..sh0 + 44].copy_from_slice(&2u32.to_le_bytes()); // sh_link: shstrndx
+        b[sh0 + 44..sh0 + 48].copy_from_slice(&2u32.to_le_bytes()); // sh_info: phnum
+        let ext = Elf::parse(&b).unwrap();
+        assert_eq!(
+            (ext.header.shnum, ext.header.shstrndx, ext.header.phnum),
+            (3, 2, 2)
+        );
+        assert_eq!(ext.sections[1..], plain.sections[1..]);
+        assert_eq!(ext.segments, plain.segments);
+        assert_eq!(ext.dynamic().unwrap().needed, ["liba.so"]);
+        // Section header 0 cut off: a clear error naming it.
+        let err = parse_header(&b[..sh0 + 40]).unwrap_err().to_string();
+        assert!(err.contains("truncated section header 0"), "{err}");
+    }
+
+    #[test]
+    fn notes_keep_raw_names_and_stop_at_trailing_padding() {
+        let mut data = Vec::new();
+        let mut note = |name: &[u8], ty: u32, desc: &[u8]| {
+            data.extend_from_slice(&(name.len() as u32).to_le_bytes());
+            data.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+            data.extend_from_slice(&ty.to_le_bytes());
+            data.extend_from_slice(name);
+            data.resize(data.len().next_multiple_of(4), 0);
+            data.extend_from_slice(desc);
+            data.resize(data.len().next_multiple_of(4), 0);
+        };
+        note(b"\xff\xfe\0", 1, b"wxyz");
+        note(b"AMDGPU\0", 32, b"abc");
+        data.extend_from_slice(&[0; 4]); // padding of the section to 8 bytes
+        let got = notes(&data).unwrap();
+        assert_eq!(
+            got,
+            [
+                Note {
+                    name: b"\xff\xfe",
+                    n_type: 1,
+                    desc: b"wxyz"
+                },
+                Note {
+                    name: b"AMDGPU",
+                    n_type: 32,
+                    desc: b"abc"
+                }
+            ]
+        );
+        // Why the name and descriptor stay ours: goblin's own note iterator takes the name as
+        // UTF-8 text and reads the padding as a note, so on these bytes it fails.
+        let goblin_notes = goblin::elf::note::NoteDataIterator {
+            data: &data,
+            size: data.len(),
+            offset: 0,
+            ctx: (
+                4,
+                goblin::container::Ctx::new(goblin::container::Container::Big, LE),
+            ),
+        };
+        assert!(goblin_notes.into_iter().any(|n| n.is_err()));
+        // A descriptor running past the data is a clear error.
+        let err = notes(&data[..36]).unwrap_err().to_string();
+        assert!(err.starts_with("truncated note"), "{err}");
+    }
 }
