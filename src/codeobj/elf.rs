@@ -707,7 +707,7 @@ mod tests {
         );
         // Why the name and descriptor stay ours: goblin's own note iterator takes the name as
         // UTF-8 text and reads the padding as a note, so on these bytes it fails.
-        let goblin_notes = goblin::elf::note::NoteDataIterator {
+        let mut goblin_notes = goblin::elf::note::NoteDataIterator {
             data: &data,
             size: data.len(),
             offset: 0,
@@ -716,7 +716,7 @@ mod tests {
                 goblin::container::Ctx::new(goblin::container::Container::Big, LE),
             ),
         };
-        assert!(goblin_notes.into_iter().any(|n| n.is_err()));
+        assert!(goblin_notes.any(|n| n.is_err()));
         // A descriptor running past the data is a clear error.
         let err = notes(&data[..36]).unwrap_err().to_string();
         assert!(err.starts_with("truncated note"), "{err}");
