@@ -1,37 +1,74 @@
-//! The doctor's one ELF reader: a minimal, bounds-checked ELF64 little-endian reader of the
-//! header, section and program headers, section names, notes, the dynamic section
-//! (`DT_NEEDED`, `DT_RPATH`, `DT_RUNPATH`) and the dynamic symbols; and the machine of any ELF
-//! (32/64-bit, either byte order). Enough for host libraries and AMDGPU code objects; every
-//! offset and count is checked against the input (System V gABI layout, "Object Files" and
-//! "Dynamic Linking" chapters), so it works on a memory map of a file of any size and reads only
-//! the bytes it is asked for. Why it and not a general crate: docs/architecture.md, "One ELF
-//! reader".
+//! The doctor's one ELF reader: ELF64 little-endian header, section and program headers,
+//! section names, notes, the dynamic section (`DT_NEEDED`, `DT_RPATH`, `DT_RUNPATH`) and the
+//! dynamic symbols; and the machine of any ELF (32/64-bit, either byte order). Enough for host
+//! libraries and AMDGPU code objects. The records are decoded by `goblin`'s piecewise API: its
+//! ELF64 structs (`elf64::header::Header`, `SectionHeader`, `ProgramHeader`, `Dyn`, `Sym`,
+//! `Rela`, and `elf::note::Nhdr32`) read one at a time through their `scroll` contexts, never
+//! `goblin::elf::Elf::parse`, which reads every table up front. The bounds, caps and error
+//! messages around them are ours: every offset and count is checked against the input (System V
+//! gABI layout, "Object Files" and "Dynamic Linking" chapters) before goblin reads a record, so
+//! the reader works on a memory map of a file of any size and reads only the bytes it is asked
+//! for. Why: docs/architecture.md, "One ELF reader" and "ELF reading (goblin)".
 
-use super::{invalid, slice, u16_at, u32_at, u64_at, Error, Result};
+use super::{invalid, slice, Error, Result};
+use goblin::elf::dynamic::{DT_NEEDED, DT_NULL, DT_RPATH, DT_RUNPATH, DT_STRSZ, DT_STRTAB};
+use goblin::elf::note::Nhdr32;
+use goblin::elf64::{dynamic::Dyn, program_header::ProgramHeader, section_header::SectionHeader};
+use scroll::{ctx::TryFromCtx, Pread, LE};
 
-pub const EM_AMDGPU: u16 = 224;
-pub const SHT_RELA: u32 = 4;
-pub const SHT_NOTE: u32 = 7;
-pub const SHT_NOBITS: u32 = 8;
-pub const SHT_DYNSYM: u32 = 11;
-pub const PT_LOAD: u32 = 1;
-pub const PT_DYNAMIC: u32 = 2;
-pub const PT_NOTE: u32 = 4;
-pub const EM_386: u16 = 3;
-pub const EM_X86_64: u16 = 62;
-pub const EM_AARCH64: u16 = 183;
-/// Dynamic tags (gABI, "Dynamic Section").
-const DT_NULL: u64 = 0;
-const DT_NEEDED: u64 = 1;
-const DT_STRTAB: u64 = 5;
-const DT_STRSZ: u64 = 10;
-const DT_RPATH: u64 = 15;
-const DT_RUNPATH: u64 = 29;
+// The constants callers use, as goblin names them (its `elf::header`, `section_header`,
+// `program_header` and `sym` modules; values from the gABI and LLVM's `BinaryFormat/ELF.h`).
+pub const EM_AMDGPU: u16 = goblin::elf::header::EM_AMDGPU;
+pub const SHT_RELA: u32 = goblin::elf::section_header::SHT_RELA;
+pub const SHT_NOTE: u32 = goblin::elf::section_header::SHT_NOTE;
+pub const SHT_NOBITS: u32 = goblin::elf::section_header::SHT_NOBITS;
+pub const SHT_DYNSYM: u32 = goblin::elf::section_header::SHT_DYNSYM;
+pub const PT_LOAD: u32 = goblin::elf::program_header::PT_LOAD;
+pub const PT_DYNAMIC: u32 = goblin::elf::program_header::PT_DYNAMIC;
+pub const PT_NOTE: u32 = goblin::elf::program_header::PT_NOTE;
+pub const EM_386: u16 = goblin::elf::header::EM_386;
+pub const EM_X86_64: u16 = goblin::elf::header::EM_X86_64;
+pub const EM_AARCH64: u16 = goblin::elf::header::EM_AARCH64;
 /// Symbol bindings (gABI, "Symbol Table": the high 4 bits of `st_info`).
-pub const STB_LOCAL: u8 = 0;
-pub const STB_WEAK: u8 = 2;
+pub const STB_LOCAL: u8 = goblin::elf::sym::STB_LOCAL;
+pub const STB_WEAK: u8 = goblin::elf::sym::STB_WEAK;
 /// More section headers than this is not a real file.
 const MAX_HEADERS: u64 = 1 << 20;
+/// Record sizes in ELF64 (gABI): section header, program header, dynamic entry, symbol,
+/// relocation with addend, note header.
+const SHDR_SIZE: u16 = 64;
+const PHDR_SIZE: u16 = 56;
+const DYN_SIZE: u64 = 16;
+pub(crate) const SYM_SIZE: u64 = 24;
+pub(crate) const RELA_SIZE: u64 = 24;
+const NHDR_SIZE: u64 = 12;
+/// The header fields, as (offset, size) in the order they used to be read one by one: a file
+/// shorter than the 64-byte header is reported as missing the first of them it lacks.
+const HEADER_FIELDS: [(u64, u64); 10] = [
+    (16, 2),
+    (18, 2),
+    (48, 4),
+    (32, 8),
+    (40, 8),
+    (54, 2),
+    (56, 2),
+    (58, 2),
+    (60, 2),
+    (62, 2),
+];
+
+/// Decodes one goblin record of type `T` at `off` in `b`, whose bounds the caller checked (a
+/// short read is still an error naming `what`, never a panic).
+pub(crate) fn record<'a, T, C, E>(b: &'a [u8], off: u64, ctx: C, what: &'static str) -> Result<T>
+where
+    C: Copy,
+    T: TryFromCtx<'a, C, [u8], Error = E>,
+    E: From<scroll::Error> + std::fmt::Display,
+{
+    let at = usize::try_from(off).map_err(|_| invalid(what, format!("offset {off:#x}")))?;
+    b.pread_with::<T>(at, ctx)
+        .map_err(|e| invalid(what, e.to_string()))
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Header {
@@ -91,31 +128,45 @@ pub fn parse_header(b: &[u8]) -> Result<Header> {
             detail: format!("{} (only little-endian is read)", ident[5]),
         });
     }
+    let len = b.len() as u64;
+    if let Some(&(start, size)) = HEADER_FIELDS.iter().find(|(o, n)| o + n > len) {
+        return Err(Error::Truncated {
+            what: "ELF header",
+            start,
+            end: start + size,
+            len,
+        });
+    }
+    let g: goblin::elf64::header::Header = record(b, 0, LE, "ELF header")?;
     let mut h = Header {
         osabi: ident[7],
         abi_version: ident[8],
-        e_type: u16_at(b, 16, "ELF header")?,
-        e_machine: u16_at(b, 18, "ELF header")?,
-        e_flags: u32_at(b, 48, "ELF header")?,
-        phoff: u64_at(b, 32, "ELF header")?,
-        shoff: u64_at(b, 40, "ELF header")?,
-        phentsize: u16_at(b, 54, "ELF header")?,
-        phnum: u16_at(b, 56, "ELF header")? as u64,
-        shentsize: u16_at(b, 58, "ELF header")?,
-        shnum: u16_at(b, 60, "ELF header")? as u64,
-        shstrndx: u16_at(b, 62, "ELF header")? as u64,
+        e_type: g.e_type,
+        e_machine: g.e_machine,
+        e_flags: g.e_flags,
+        phoff: g.e_phoff,
+        shoff: g.e_shoff,
+        phentsize: g.e_phentsize,
+        phnum: g.e_phnum as u64,
+        shentsize: g.e_shentsize,
+        shnum: g.e_shnum as u64,
+        shstrndx: g.e_shstrndx as u64,
     };
-    // Extended numbering (gABI): counts that do not fit live in section header 0.
-    if h.shoff != 0 && (h.shnum == 0 || h.shstrndx == 0xffff) {
+    // Extended numbering (gABI): counts that do not fit live in section header 0 (`sh_size`,
+    // `sh_link`, `sh_info`).
+    let extended = h.shnum == 0 || h.shstrndx == 0xffff || h.phnum == 0xffff;
+    if h.shoff != 0 && extended {
+        let at = slice(b, h.shoff, SHDR_SIZE as u64, "section header 0")?;
+        let sh0: SectionHeader = record(at, 0, LE, "section header 0")?;
         if h.shnum == 0 {
-            h.shnum = u64_at(b, h.shoff.saturating_add(32), "section header 0")?;
+            h.shnum = sh0.sh_size;
         }
         if h.shstrndx == 0xffff {
-            h.shstrndx = u32_at(b, h.shoff.saturating_add(24), "section header 0")? as u64;
+            h.shstrndx = sh0.sh_link as u64;
         }
-    }
-    if h.phnum == 0xffff && h.shoff != 0 {
-        h.phnum = u32_at(b, h.shoff.saturating_add(44), "section header 0")? as u64;
+        if h.phnum == 0xffff {
+            h.phnum = sh0.sh_info as u64;
+        }
     }
     Ok(h)
 }
@@ -124,10 +175,10 @@ pub fn sections(b: &[u8], h: &Header) -> Result<Vec<Section>> {
     if h.shoff == 0 || h.shnum == 0 {
         return Ok(Vec::new());
     }
-    if h.shentsize < 64 {
+    if h.shentsize < SHDR_SIZE {
         return Err(invalid(
             "ELF section headers",
-            format!("entry size {} < 64", h.shentsize),
+            format!("entry size {} < {SHDR_SIZE}", h.shentsize),
         ));
     }
     if h.shnum > MAX_HEADERS {
@@ -140,19 +191,19 @@ pub fn sections(b: &[u8], h: &Header) -> Result<Vec<Section>> {
     let table = slice(b, h.shoff, h.shnum * es, "ELF section header table")?;
     let mut raw = Vec::with_capacity(h.shnum as usize);
     for i in 0..h.shnum {
-        let o = i * es;
+        let g: SectionHeader = record(table, i * es, LE, "section header")?;
         raw.push((
-            u32_at(table, o, "section header")?,
+            g.sh_name,
             Section {
                 name: String::new(),
-                sh_type: u32_at(table, o + 4, "section header")?,
-                flags: u64_at(table, o + 8, "section header")?,
-                addr: u64_at(table, o + 16, "section header")?,
-                offset: u64_at(table, o + 24, "section header")?,
-                size: u64_at(table, o + 32, "section header")?,
-                link: u32_at(table, o + 40, "section header")?,
-                info: u32_at(table, o + 44, "section header")?,
-                entsize: u64_at(table, o + 56, "section header")?,
+                sh_type: g.sh_type,
+                flags: g.sh_flags,
+                addr: g.sh_addr,
+                offset: g.sh_offset,
+                size: g.sh_size,
+                link: g.sh_link,
+                info: g.sh_info,
+                entsize: g.sh_entsize,
             },
         ));
     }
@@ -173,7 +224,7 @@ pub fn segments(b: &[u8], h: &Header) -> Result<Vec<Segment>> {
     if h.phoff == 0 || h.phnum == 0 {
         return Ok(Vec::new());
     }
-    if h.phentsize < 56 || h.phnum > MAX_HEADERS {
+    if h.phentsize < PHDR_SIZE || h.phnum > MAX_HEADERS {
         return Err(invalid(
             "ELF program headers",
             format!("{} entries of {} bytes", h.phnum, h.phentsize),
@@ -183,13 +234,13 @@ pub fn segments(b: &[u8], h: &Header) -> Result<Vec<Segment>> {
     let table = slice(b, h.phoff, h.phnum * es, "ELF program header table")?;
     (0..h.phnum)
         .map(|i| {
-            let o = i * es;
+            let g: ProgramHeader = record(table, i * es, LE, "program header")?;
             Ok(Segment {
-                p_type: u32_at(table, o, "program header")?,
-                offset: u64_at(table, o + 8, "program header")?,
-                vaddr: u64_at(table, o + 16, "program header")?,
-                filesz: u64_at(table, o + 32, "program header")?,
-                memsz: u64_at(table, o + 40, "program header")?,
+                p_type: g.p_type,
+                offset: g.p_offset,
+                vaddr: g.p_vaddr,
+                filesz: g.p_filesz,
+                memsz: g.p_memsz,
             })
         })
         .collect()
@@ -235,11 +286,12 @@ pub fn notes(data: &[u8]) -> Result<Vec<Note<'_>>> {
     let mut out = Vec::new();
     let mut pos = 0u64;
     let len = data.len() as u64;
-    while pos + 12 <= len {
-        let namesz = u32_at(data, pos, "note header")? as u64;
-        let descsz = u32_at(data, pos + 4, "note header")? as u64;
-        let n_type = u32_at(data, pos + 8, "note header")?;
-        let name_off = pos + 12;
+    while pos + NHDR_SIZE <= len {
+        // goblin's `Note` would also decode the name, but as UTF-8 text, and its iterator
+        // fails on trailing padding: the header is goblin's, the name and descriptor ours.
+        let nh: Nhdr32 = record(data, pos, LE, "note header")?;
+        let (namesz, descsz, n_type) = (nh.n_namesz as u64, nh.n_descsz as u64, nh.n_type);
+        let name_off = pos + NHDR_SIZE;
         let name = slice(data, name_off, namesz, "note name")?;
         let desc_off = super::align_up(name_off + namesz, 4);
         let desc = slice(data, desc_off, descsz, "note descriptor")?;
@@ -301,14 +353,15 @@ pub fn dynamic(b: &[u8], segs: &[Segment]) -> Result<Dynamic> {
         return Ok(Dynamic::default());
     };
     let table = slice(b, seg.offset, seg.filesz, "ELF dynamic segment")?;
-    // Elf64_Dyn: i64 d_tag, u64 d_val.
     let mut entries = Vec::new();
     let (mut strtab, mut strsz) = (None, None);
     let mut o = 0u64;
-    while o + 16 <= table.len() as u64 {
-        let tag = u64_at(table, o, "dynamic entry")?;
-        let val = u64_at(table, o + 8, "dynamic entry")?;
-        o += 16;
+    while o + DYN_SIZE <= table.len() as u64 {
+        let Dyn {
+            d_tag: tag,
+            d_val: val,
+        } = record(table, o, LE, "dynamic entry")?;
+        o += DYN_SIZE;
         match tag {
             DT_NULL => break,
             DT_STRTAB => strtab = Some(val),
@@ -367,21 +420,18 @@ pub fn dynamic_symbols(b: &[u8], secs: &[Section]) -> Result<Vec<DynSym>> {
         .map(|s| section_data(b, s))
         .transpose()?
         .unwrap_or(&[]);
-    // Elf64_Sym: u32 st_name, u8 st_info, u8 st_other, u16 st_shndx, u64 value, u64 size.
-    let es = if sec.entsize >= 24 { sec.entsize } else { 24 };
+    let es = sec.entsize.max(SYM_SIZE);
     let mut out = Vec::new();
     let mut o = 0u64;
-    while o + 24 <= table.len() as u64 {
-        let name_off = u32_at(table, o, "dynamic symbol")?;
-        let info = table[o as usize + 4];
-        let shndx = u16_at(table, o + 6, "dynamic symbol")?;
+    while o + SYM_SIZE <= table.len() as u64 {
+        let sym: goblin::elf64::sym::Sym = record(table, o, LE, "dynamic symbol")?;
         o += es;
-        let name = cstr_at(strings, name_off as usize);
+        let name = cstr_at(strings, sym.st_name as usize);
         if !name.is_empty() {
             out.push(DynSym {
                 name,
-                bind: info >> 4,
-                shndx,
+                bind: goblin::elf::sym::st_bind(sym.st_info),
+                shndx: sym.st_shndx,
             });
         }
     }
@@ -578,5 +628,97 @@ mod tests {
         assert_eq!(machine_name(0x1234), "EM_4660");
         assert_eq!(machine(b"\x7fELF"), None);
         assert_eq!(machine(b"!<arch>\n"), None);
+    }
+
+    #[test]
+    fn a_short_header_names_the_first_field_it_lacks() {
+        let good = library(&[(DT_NEEDED, "liba.so")], &[]);
+        for (cut, range) in [
+            (16, "16..18"),
+            (19, "18..20"),
+            (20, "48..52"),
+            (52, "54..56"),
+            (63, "62..64"),
+        ] {
+            let err = parse_header(&good[..cut]).unwrap_err().to_string();
+            let want = format!("truncated ELF header: needs bytes {range}, only {cut} available");
+            assert_eq!(err, want);
+        }
+        let err = parse_header(&good[..10]).unwrap_err().to_string();
+        assert!(err.starts_with("truncated ELF identification"), "{err}");
+        assert!(parse_header(&good[..64]).is_ok());
+    }
+
+    #[test]
+    fn extended_numbering_reads_counts_from_section_header_0() {
+        let good = library(&[(DT_NEEDED, "liba.so")], &[("f", 1, 1)]);
+        let plain = Elf::parse(&good).unwrap();
+        let mut b = good.clone();
+        let sh0 = plain.header.shoff as usize;
+        b[56..58].copy_from_slice(&0xffffu16.to_le_bytes()); // e_phnum = PN_XNUM
+        b[60..62].copy_from_slice(&0u16.to_le_bytes()); // e_shnum = 0
+        b[62..64].copy_from_slice(&0xffffu16.to_le_bytes()); // e_shstrndx = SHN_XINDEX
+        b[sh0 + 32..sh0 + 40].copy_from_slice(&3u64.to_le_bytes()); // sh_size: shnum
+        b[sh0 + 40..sh0 + 44].copy_from_slice(&2u32.to_le_bytes()); // sh_link: shstrndx
+        b[sh0 + 44..sh0 + 48].copy_from_slice(&2u32.to_le_bytes()); // sh_info: phnum
+        let ext = Elf::parse(&b).unwrap();
+        assert_eq!(
+            (ext.header.shnum, ext.header.shstrndx, ext.header.phnum),
+            (3, 2, 2)
+        );
+        assert_eq!(ext.sections[1..], plain.sections[1..]);
+        assert_eq!(ext.segments, plain.segments);
+        assert_eq!(ext.dynamic().unwrap().needed, ["liba.so"]);
+        // Section header 0 cut off: a clear error naming it.
+        let err = parse_header(&b[..sh0 + 40]).unwrap_err().to_string();
+        assert!(err.contains("truncated section header 0"), "{err}");
+    }
+
+    #[test]
+    fn notes_keep_raw_names_and_stop_at_trailing_padding() {
+        let mut data = Vec::new();
+        let mut note = |name: &[u8], ty: u32, desc: &[u8]| {
+            data.extend_from_slice(&(name.len() as u32).to_le_bytes());
+            data.extend_from_slice(&(desc.len() as u32).to_le_bytes());
+            data.extend_from_slice(&ty.to_le_bytes());
+            data.extend_from_slice(name);
+            data.resize(data.len().next_multiple_of(4), 0);
+            data.extend_from_slice(desc);
+            data.resize(data.len().next_multiple_of(4), 0);
+        };
+        note(b"\xff\xfe\0", 1, b"wxyz");
+        note(b"AMDGPU\0", 32, b"abc");
+        data.extend_from_slice(&[0; 4]); // padding of the section to 8 bytes
+        let got = notes(&data).unwrap();
+        assert_eq!(
+            got,
+            [
+                Note {
+                    name: b"\xff\xfe",
+                    n_type: 1,
+                    desc: b"wxyz"
+                },
+                Note {
+                    name: b"AMDGPU",
+                    n_type: 32,
+                    desc: b"abc"
+                }
+            ]
+        );
+        // Why the name and descriptor stay ours: goblin's own note iterator takes the name as
+        // UTF-8 text and reads the padding as a note, so on these bytes it fails.
+        let mut goblin_notes = goblin::elf::note::NoteDataIterator {
+            data: &data,
+            size: data.len(),
+            offset: 0,
+            ctx: (
+                4,
+                goblin::container::Ctx::new(goblin::container::Container::Big, LE),
+            ),
+        };
+        assert!(goblin_notes.any(|n| n.is_err()));
+        // A descriptor running past the data is a clear error.
+        let err = notes(&data[..36]).unwrap_err().to_string();
+        assert!(err.starts_with("truncated note"), "{err}");
     }
 }

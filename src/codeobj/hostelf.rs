@@ -12,6 +12,9 @@
 
 use super::elf::{self, Section, SHT_RELA};
 use super::{blob, invalid, u32_at, u64_at, Result};
+use goblin::elf::reloc::{R_AARCH64_RELATIVE, R_X86_64_RELATIVE};
+use goblin::elf64::reloc::{r_type, Rela};
+use scroll::LE;
 use serde::Serialize;
 
 pub const FATBIN_SECTION: &str = ".hip_fatbin";
@@ -20,8 +23,6 @@ pub const OBJECT_BUNDLE_PREFIX: &str = "__CLANG_OFFLOAD_BUNDLE__";
 const WRAPPER_SIZE: u64 = 24;
 const HIPF: u32 = 0x4849_5046;
 const HIPK: u32 = 0x4849_504b;
-const R_X86_64_RELATIVE: u32 = 8;
-const R_AARCH64_RELATIVE: u32 = 1027;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Span {
@@ -188,14 +189,15 @@ fn wrappers(
         let Ok(rd) = elf::section_data(b, r) else {
             continue;
         };
-        for i in 0..(rd.len() as u64 / 24) {
-            let off = u64_at(rd, i * 24, "relocation")?;
-            if off < lo || off >= hi {
+        for i in 0..(rd.len() as u64 / elf::RELA_SIZE) {
+            let r: Rela = elf::record(rd, i * elf::RELA_SIZE, LE, "relocation")?;
+            if r.r_offset < lo || r.r_offset >= hi {
                 continue;
             }
-            let ty = (u64_at(rd, i * 24 + 8, "relocation")? & 0xffff_ffff) as u32;
+            let ty = r_type(r.r_info);
             if ty == R_X86_64_RELATIVE || ty == R_AARCH64_RELATIVE {
-                addends.push((off, u64_at(rd, i * 24 + 16, "relocation")?));
+                // The addend's bits, as the slot would hold them once relocated at base 0.
+                addends.push((r.r_offset, r.r_addend as u64));
             }
         }
     }
