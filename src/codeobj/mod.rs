@@ -19,6 +19,6 @@ pub mod mach;
 // The error type, the readers they share and the container parsers live in the parsers crate
 // (crates/parsers, docs/architecture.md "The parsers crate"); these keep their paths here.
 pub(crate) use rocm_doctor_parsers::codeobj::{
-    align_up, hex_prefix, invalid, slice, u16_at, u32_at, u64_at,
+    align_up, hex_prefix, invalid, slice, u32_at, u64_at,
 };
 pub use rocm_doctor_parsers::codeobj::{bundle, ccob, msgpack, sniff, Error, Magic, Result};
