@@ -291,6 +291,24 @@ def literal_concat(arg):
     return "".join(out) if seen else None
 
 
+def fill_literal_args(fmt, args):
+    """`("%s", "text")`: a `%s` whose argument is a literal prints that literal (CLR's
+    `LogPrintfError("%s", "hipErrorNoBinaryForGpu: ...")`). Only for formats whose every
+    conversion is `%s`, so arguments line up with conversions."""
+    convs = re.findall(r"%.", fmt.replace("%%", ""))
+    if not convs or any(c != "%s" for c in convs) or len(args) < len(convs):
+        return fmt
+    out, k = [], 0
+    for piece in re.split(r"(%%|%s)", fmt):
+        if piece == "%s":
+            lit = literal_concat(args[k])
+            out.append(lit.replace("%", "%%") if lit is not None else "%s")
+            k += 1
+        else:
+            out.append(piece)
+    return "".join(out)
+
+
 def stream_format(chain):
     """A `<<` chain as a template: literal pieces exact, every other operand a `{}` capture."""
     out, any_lit = [], False
@@ -391,9 +409,10 @@ def c_sites(path, text, printers):
             elif kind == "printf":
                 if name == "fprintf" and not (parts and parts[0].strip() in ("stderr", "stdout")):
                     continue
-                for p in parts:
+                for k, p in enumerate(parts):
                     fmt = literal_concat(p)
                     if fmt is not None:
+                        fmt = fill_literal_args(fmt, parts[k + 1:])
                         break
             elif kind in ("macro-stream", "throw", "throw-if", "printf-or-stream", "stream-args"):
                 cand = parts
