@@ -598,7 +598,7 @@ fn why(args: &RunArgs, words: &[std::ffi::OsString], binaries: &[std::path::Path
     };
     let hits = w::recognise(&packs, &text);
     if hits.is_empty() {
-        return why_unrecognised(args, &packs);
+        return why_unrecognised(args, &packs, &text);
     }
     let mut cfg = match args.config() {
         Ok(c) => c,
@@ -699,24 +699,34 @@ fn why(args: &RunArgs, words: &[std::ffi::OsString], binaries: &[std::path::Path
         exit::OK
     };
     if args.json {
-        report::write_stdout(report::Output::Json(&w::render_json(&judged, code)), code)
+        let mut doc = w::render_json(&judged, code);
+        w::add_origins(&mut doc, &text);
+        report::write_stdout(report::Output::Json(&doc), code)
     } else {
         // The text quotes the paste: its control characters are shown, not obeyed.
-        let text = w::render_human(&judged);
+        let text = w::render_human(&judged) + &w::origins_human(&text);
         report::write_stdout::<()>(report::Output::Text(&report::escape::visible(&text)), code)
     }
 }
 
 /// `why` on text that matches no symptom: says so first (human and JSON alike), then gives the
 /// default checks' findings, so an unknown error never reads as a clean bill of health.
-fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet>) -> i32 {
+fn why_unrecognised(
+    args: &RunArgs,
+    packs: &std::sync::Arc<crate::packs::PackSet>,
+    text: &str,
+) -> i32 {
     let known = packs.symptoms().count();
     let note = format!(
         "NOT RECOGNISED: this text matches none of the {known} known symptoms, so nothing below \
          is a diagnosis of it. The default checks of this machine follow."
     );
     if !args.json {
-        print_text(&format!("{note}\n\n"), exit::OK);
+        let origins = crate::packs::why::origins_human(text);
+        print_text(
+            &report::escape::visible(&format!("{note}\n{origins}\n")),
+            exit::OK,
+        );
         return run(args);
     }
     let cfg = match args.config() {
@@ -729,7 +739,8 @@ fn why_unrecognised(args: &RunArgs, packs: &std::sync::Arc<crate::packs::PackSet
     };
     let findings = diagnose(&host, &cfg, packs).findings;
     let code = report::exit_code(&findings, cfg.strict);
-    let doc = crate::packs::why::render_unrecognised_json(&note, &findings, code);
+    let mut doc = crate::packs::why::render_unrecognised_json(&note, &findings, code);
+    crate::packs::why::add_origins(&mut doc, text);
     report::write_stdout(report::Output::Json(&doc), code)
 }
 

@@ -436,7 +436,11 @@ impl Attribution<'_> {
             out.push_str(&format!(" when `{}`", s.condition));
         }
         if o.sites.len() > 1 {
-            out.push_str(&format!(" (and {} other sites)", o.sites.len() - 1));
+            out.push_str(&format!(
+                " (and {} other site{})",
+                o.sites.len() - 1,
+                if o.sites.len() == 2 { "" } else { "s" }
+            ));
         }
         out
     }
