@@ -38,6 +38,14 @@ PINS = {
     "ollama/ollama": "fb30760996871fa9460115c753afd2c60d4ab0f7",
 }
 
+# Older releases users still run, read after the pins above: they add only the formats whose
+# text the newer commit no longer prints (each such site names its release with `at`).
+# (repository, release tag, the tag's commit)
+OLDER = [
+    ("ROCm/clr", "rocm-5.7.0", "d1770ee1baf5ede2e723490024d5038e95df85b6"),
+    ("ollama/ollama", "v0.5.7", "a420a453b4783841e3e79c248ef0fe9548df6914"),
+]
+
 C_EXT = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx")
 
 # Printers: name -> (kind, level, gate). kind: `printf` (the first argument that is a string
@@ -98,6 +106,7 @@ OLLAMA = {
     "slog.Warn": ("go-slog", "warning", "always"),
     "slog.Info": ("go-slog", "info", "always"),
     "fmt.Errorf": ("go-fmt", "error", "returned; logged by the caller"),
+    "fmt.Sprintf": ("go-fmt", "warning", "formatted, then logged by the caller"),
 }
 
 # (component, repository, path prefixes, printers)
@@ -111,9 +120,10 @@ SPECS = [
     ("ollama", "ollama/ollama", ["discover/"], OLLAMA),
 ]
 
-# A format must carry this many letters of literal text to become a matcher: shorter ones
-# ("%s\n", "Error: %s") would attribute lines to a component on no evidence.
-MIN_LETTERS = 12
+# A format must carry this many letters of literal text to be kept. The matchers need 12 to
+# attribute a line on its text alone; shorter formats are kept for the lines whose prefix names
+# their source file (CLR's `:1:hip_code_object.cpp :509 :` before `    %s - [%s]`).
+MIN_LETTERS = 3
 
 CLR_LEVELS = {"LOG_NONE": 0, "LOG_ERROR": 1, "LOG_WARNING": 2, "LOG_INFO": 3, "LOG_DEBUG": 4, "LOG_EXTRA_DEBUG": 5}
 LEVEL_NAMES = {0: "fatal", 1: "error", 2: "warning", 3: "info"}
@@ -451,6 +461,8 @@ def go_sites(path, text, printers):
         kind, level, gate = printers[name]
         raw = m.group(2)
         fmt = re.sub(r"\\(.)", lambda x: ESCAPES.get(x.group(1), x.group(1)), raw)
+        if name == "fmt.Sprintf" and " " not in fmt.strip():
+            continue  # a path or a number, not a message
         line = text.count("\n", 0, m.start())
         func = ""
         for j in range(line, -1, -1):
@@ -505,9 +517,11 @@ def q(s):
 def harvest(gits):
     rows = {}
     counted = {}
-    for component, repo, prefixes, printers in SPECS:
+    runs = [(c, r, p, pr, PINS[r], "") for c, r, p, pr in SPECS]
+    runs += [(c, r, p + ["gpu/"], pr, commit, tag) for c, r, p, pr in SPECS for (rr, tag, commit) in OLDER if rr == r]
+    for component, repo, prefixes, printers, commit, tag in runs:
         git = gits[repo]
-        commit = PINS[repo]
+        newest = set(k for k in rows if k[0] == component)
         go = any(k.startswith(("slog.", "fmt.")) for k in printers)
         ext = (".go",) if go else C_EXT
         paths = [p for p in git.files(commit, prefixes) if p.endswith(ext) and not p.endswith("_test.go")]
@@ -518,17 +532,20 @@ def harvest(gits):
                 continue
             sites = go_sites(p, texts[p], printers) if go else c_sites(p, texts[p], printers)
             for s in sites:
-                if letters(s["format"], s["syntax"]) < MIN_LETTERS:
+                if letters(s["format"], s["syntax"]) < MIN_LETTERS and not (
+                        component == "clr" and re.search(r"[^\s%sdxu{}]", s["format"])):
+                    continue
+                key = (component, s["syntax"], s["format"])
+                if tag and key in newest:
                     continue
                 n += 1
-                key = (component, s["syntax"], s["format"])
                 row = rows.setdefault(key, {"level": s["level"], "printer": s["printer"], "gate": s["gate"], "sites": []})
                 # the most severe level and its printer name the row; every site is kept
                 order = ["fatal", "error", "warning", "info"]
                 if order.index(s["level"]) < order.index(row["level"]):
                     row.update(level=s["level"], printer=s["printer"], gate=s["gate"])
-                row["sites"].append((repo, s["path"], s["line"], s["function"], s["condition"]))
-        counted[component] = n
+                row["sites"].append((repo, tag, s["path"], s["line"], s["function"], s["condition"]))
+        counted[component] = counted.get(component, 0) + n
     return rows, counted
 
 
@@ -548,6 +565,12 @@ def render(rows, counted):
         out.append(f"repo = {q(repo)}")
         out.append(f"commit = {q(PINS[repo])}")
         out.append("")
+    for repo, tag, commit in OLDER:
+        out.append("[[source]]")
+        out.append(f"repo = {q(repo)}")
+        out.append(f"at = {q(tag)}")
+        out.append(f"commit = {q(commit)}")
+        out.append("")
     total = 0
     for key in sorted(rows):
         component, syntax, fmt = key
@@ -561,8 +584,11 @@ def render(rows, counted):
         out.append(f"printer = {q(row['printer'])}")
         out.append(f"gate = {q(row['gate'])}")
         out.append("sites = [")
-        for repo, path, line, func, cond in sorted(set(row["sites"])):
-            parts = [f"repo = {q(repo)}", f"path = {q(path)}", f"line = {line}"]
+        for repo, tag, path, line, func, cond in sorted(set(row["sites"])):
+            parts = [f"repo = {q(repo)}"]
+            if tag:
+                parts.append(f"at = {q(tag)}")
+            parts += [f"path = {q(path)}", f"line = {line}"]
             if func:
                 parts.append(f"function = {q(func)}")
             if cond:
@@ -589,10 +615,11 @@ def main():
         if not d or not os.path.isdir(d):
             sys.exit(f"harvest-origins: no git directory for {repo} (fetch it, then pass --mirror or --git {repo}=DIR)")
         gits[repo] = Git(d)
-        try:
-            gits[repo].run("cat-file", "-e", PINS[repo] + "^{commit}")
-        except subprocess.CalledProcessError:
-            sys.exit(f"harvest-origins: {d} does not hold {repo}@{PINS[repo]}")
+        for c in [PINS[repo]] + [c for r, _, c in OLDER if r == repo]:
+            try:
+                gits[repo].run("cat-file", "-e", c + "^{commit}")
+            except subprocess.CalledProcessError:
+                sys.exit(f"harvest-origins: {d} does not hold {repo}@{c}")
     text = render(*harvest(gits)) + "\n"
     if a.check:
         try:

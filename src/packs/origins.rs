@@ -25,6 +25,9 @@ const TEXT: &str = include_str!("../../checks/origins.toml");
 #[serde(deny_unknown_fields)]
 pub struct Source {
     pub repo: String,
+    /// The release tag, for an older release read beside the newest pin (empty for the pin).
+    #[serde(default)]
+    pub at: String,
     pub commit: String,
 }
 
@@ -45,6 +48,9 @@ pub enum Syntax {
 #[serde(deny_unknown_fields)]
 pub struct Site {
     pub repo: String,
+    /// The older release this site was read at (empty: the repository's newest pin).
+    #[serde(default)]
+    pub at: String,
     pub path: String,
     pub line: u32,
     #[serde(default)]
@@ -91,6 +97,8 @@ pub struct Table {
     matchers: Vec<Matcher>,
     /// First four bytes of a matcher's word -> the matchers keyed by it.
     index: FxHashMap<u32, Vec<u32>>,
+    /// CLR source file name -> the anchored matchers of its short lines.
+    by_file: FxHashMap<String, Vec<Matcher>>,
 }
 
 /// A piece of one format line.
@@ -198,17 +206,22 @@ fn stream_pieces(f: &str) -> Vec<Piece> {
     out
 }
 
+/// The pieces of one line of a format, as printed.
+fn pieces_of(syntax: Syntax, l: &str) -> Vec<Piece> {
+    match syntax {
+        Syntax::Printf => printf_pieces(l),
+        Syntax::Stream => stream_pieces(l),
+        Syntax::GoSlog => vec![Piece::Lit(l.to_string())],
+    }
+}
+
 /// The pieces of each line a format prints, trimmed of blanks and of captures at either end
 /// (the match is not anchored, so a capture there adds nothing).
 fn lines_of(o: &Origin) -> Vec<Vec<Piece>> {
     o.format
         .split('\n')
         .map(|l| {
-            let mut p = match o.syntax {
-                Syntax::Printf => printf_pieces(l),
-                Syntax::Stream => stream_pieces(l),
-                Syntax::GoSlog => vec![Piece::Lit(l.to_string())],
-            };
+            let mut p = pieces_of(o.syntax, l);
             while matches!(p.first(), Some(Piece::Cap(_))) {
                 p.remove(0);
             }
@@ -256,15 +269,91 @@ fn words(p: &[Piece]) -> impl Iterator<Item = &str> {
         .filter(|w| w.len() >= MIN_WORD)
 }
 
+/// The regex of a line's pieces (unanchored) and its bytes of literal text.
+fn regex_of(p: &[Piece]) -> (String, usize) {
+    let mut re = String::new();
+    let mut literal = 0;
+    for x in p {
+        match x {
+            Piece::Lit(s) => {
+                literal += s.len();
+                let parts: Vec<String> = s.split_whitespace().map(regex::escape).collect();
+                if s.starts_with(char::is_whitespace) {
+                    re.push_str(r"\s*");
+                }
+                re.push_str(&parts.join(r"\s+"));
+                if s.ends_with(char::is_whitespace) && !parts.is_empty() {
+                    re.push_str(r"\s*");
+                }
+            }
+            Piece::Cap(c) => {
+                re.push('(');
+                re.push_str(c);
+                re.push(')');
+            }
+        }
+    }
+    (re, literal)
+}
+
+/// The shortest run of pieces from the start that carries [`MIN_LETTERS`] letters, when it is
+/// shorter than the whole line: a paste cut short, or a later release that changed the end of
+/// the message (MIOpen's kernel-database warning names another URL), still shows this head.
+fn head_of(p: &[Piece]) -> Option<&[Piece]> {
+    (1..p.len())
+        .find(|&k| letters(&p[..k]) >= MIN_LETTERS)
+        .map(|k| &p[..k])
+}
+
 impl Table {
     /// Compiles the table (`file` names it in errors).
     pub fn parse(file: &str, text: &str) -> Result<Table, crate::data::DataError> {
         let f: File = crate::data::load(file, text)?;
         let mut lines: Vec<(usize, Vec<Piece>)> = Vec::new();
+        let mut by_file: FxHashMap<String, Vec<Matcher>> = FxHashMap::default();
         for (i, o) in f.origin.iter().enumerate() {
             for p in lines_of(o) {
                 if letters(&p) >= MIN_LETTERS && words(&p).next().is_some() {
+                    if let Some(h) = head_of(&p) {
+                        if words(h).next().is_some() {
+                            let h: Vec<Piece> = h
+                                .iter()
+                                .map(|x| match x {
+                                    Piece::Lit(s) => Piece::Lit(s.clone()),
+                                    Piece::Cap(c) => Piece::Cap(c),
+                                })
+                                .collect();
+                            lines.push((i, h));
+                        }
+                    }
                     lines.push((i, p));
+                }
+            }
+            // CLR's prefix names the source file: a short line of a CLR format is attributed
+            // when the file agrees and the whole rest of the line matches.
+            if o.component == "clr" {
+                for l in o.format.split('\n') {
+                    let p = pieces_of(o.syntax, l);
+                    if letters(&p) >= MIN_LETTERS
+                        || !p
+                            .iter()
+                            .any(|x| matches!(x, Piece::Lit(s) if !s.trim().is_empty()))
+                    {
+                        continue;
+                    }
+                    let (re, literal) = regex_of(&p);
+                    let Ok(regex) = Regex::new(&format!(r"^\s*{re}\s*$")) else {
+                        continue;
+                    };
+                    for site in &o.sites {
+                        let base = site.path.rsplit('/').next().unwrap_or(&site.path);
+                        by_file.entry(base.to_string()).or_default().push(Matcher {
+                            origin: i,
+                            regex: regex.clone(),
+                            word: String::new(),
+                            literal,
+                        });
+                    }
                 }
             }
         }
@@ -282,29 +371,7 @@ impl Table {
                 .min_by_key(|w| (freq[w], std::cmp::Reverse(w.len())))
                 .expect("filtered above")
                 .to_string();
-            let mut re = String::new();
-            let mut literal = 0;
-            for x in p {
-                match x {
-                    Piece::Lit(s) => {
-                        literal += s.len();
-                        let parts: Vec<String> =
-                            s.split_whitespace().map(regex::escape).collect::<Vec<_>>();
-                        if s.starts_with(char::is_whitespace) {
-                            re.push_str(r"\s*");
-                        }
-                        re.push_str(&parts.join(r"\s+"));
-                        if s.ends_with(char::is_whitespace) && !parts.is_empty() {
-                            re.push_str(r"\s*");
-                        }
-                    }
-                    Piece::Cap(c) => {
-                        re.push('(');
-                        re.push_str(c);
-                        re.push(')');
-                    }
-                }
-            }
+            let (re, literal) = regex_of(p);
             let regex = Regex::new(&re).map_err(|e| {
                 crate::data::DataError::whole(
                     file,
@@ -330,6 +397,7 @@ impl Table {
             origins: f.origin,
             matchers,
             index,
+            by_file,
         })
     }
 
@@ -338,11 +406,11 @@ impl Table {
         self.matchers.len()
     }
 
-    /// The commit the harvest read `repo` at.
-    pub fn commit_of(&self, repo: &str) -> Option<&str> {
+    /// The commit the harvest read `repo` at (`at`: an older release's tag, or empty).
+    pub fn commit_of(&self, repo: &str, at: &str) -> Option<&str> {
         self.sources
             .iter()
-            .find(|s| s.repo == repo)
+            .find(|s| s.repo == repo && s.at == at)
             .map(|s| s.commit.as_str())
     }
 
@@ -380,6 +448,18 @@ impl Table {
                 }
             }
         }
+        if best.is_none() {
+            if let Some(c) = clr_prefix().captures(line) {
+                let rest = &line[c.get(0).map_or(0, |m| m.end())..];
+                best = self
+                    .by_file
+                    .get(&c[1])
+                    .into_iter()
+                    .flatten()
+                    .filter(|m| m.regex.is_match(rest))
+                    .max_by_key(|m| m.literal);
+            }
+        }
         best.map(|m| &self.origins[m.origin])
     }
 
@@ -396,6 +476,18 @@ impl Table {
             })
             .collect()
     }
+}
+
+/// CLR's log prefix, every release's variant (docs/log.md): `:<level>:<file> :<line> : <µs> us:`
+/// then, by release, `<pid>: [tid:0x..]` or `[pid:N tid:0x..]`; captures the file name.
+fn clr_prefix() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"^\s*:\d:\s*([\w.]+)\s*:\s*\d+\s*:\s*\d+\s*us:\s*(?:\d+:\s*)?(?:\[[^\]]*tid:[^\]]*\]\s?)?",
+        )
+        .expect("valid")
+    })
 }
 
 fn strip_ansi(s: &str) -> String {
@@ -429,6 +521,9 @@ impl Attribution<'_> {
         let o = self.origin;
         let s = &o.sites[0];
         let mut out = format!("{} `{}:{}`", component_name(&o.component), s.path, s.line);
+        if !s.at.is_empty() {
+            out.push_str(&format!(" as of {}", s.at));
+        }
         if !s.function.is_empty() {
             out.push_str(&format!(" ({})", s.function));
         }
@@ -593,12 +688,12 @@ mod tests {
         let t = one("printf", "bad value 0x%x in the queue packet");
         assert!(t.origin_of("bad value 0x1f in the queue packet").is_some());
         assert!(t.origin_of("bad value 0xZZ in the queue packet").is_none());
-        let t = one("printf", "failed to allocate %d bytes of device memory now");
+        let t = one("printf", "Queue sizes: %d bytes of device memory");
         assert!(t
-            .origin_of("failed to allocate 12 bytes of device memory now")
+            .origin_of("Queue sizes: 12 bytes of device memory")
             .is_some());
         assert!(t
-            .origin_of("failed to allocate many bytes of device memory now")
+            .origin_of("Queue sizes: many bytes of device memory")
             .is_none());
     }
 
@@ -622,6 +717,39 @@ mod tests {
     }
 
     #[test]
+    fn a_line_cut_short_or_reworded_at_its_end_matches_by_its_head() {
+        let t = one(
+            "stream",
+            "Missing system database file: {} Performance may degrade. Please see https://a/b",
+        );
+        assert!(t
+            .origin_of(
+                "MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx90878.kdb"
+            )
+            .is_some());
+        assert!(t.origin_of("Missing system file: x").is_none());
+    }
+
+    #[test]
+    fn a_short_clr_line_is_attributed_only_where_the_prefix_names_its_file() {
+        let t = one("printf", "  Devices:");
+        assert!(t
+            .origin_of(":1:a.cpp                   :458 : 1885938540 us:   Devices:")
+            .is_some());
+        assert!(t
+            .origin_of(":1:b.cpp                   :458 : 1885938540 us:   Devices:")
+            .is_none());
+        assert!(t.origin_of("  Devices:").is_none());
+        // The rest of the line must be the whole format.
+        assert!(t
+            .origin_of(":1:a.cpp :458 : 1 us: 350457: [tid:0x7f02] Devices: and more")
+            .is_none());
+        assert!(t
+            .origin_of(":1:a.cpp :458 : 1 us: 350457: [tid:0x7f02]   Devices:")
+            .is_some());
+    }
+
+    #[test]
     fn short_formats_make_no_matcher() {
         let t = one("printf", "Error: %s\n");
         assert_eq!(t.matchers(), 0);
@@ -640,7 +768,8 @@ mod tests {
     fn the_built_in_table_loads_and_attributes_a_real_line() {
         let t = table();
         assert!(t.origins.len() > 1000, "{}", t.origins.len());
-        assert!(t.commit_of("ROCm/clr").is_some());
+        assert!(t.commit_of("ROCm/clr", "").is_some());
+        assert!(t.commit_of("ROCm/clr", "rocm-5.7.0").is_some());
         // ollama's discovery line, as slog prints it (ollama/ollama#4512's shape).
         let l = "time=2024-05-20T10:00:00Z level=WARN source=amd_linux.go:346 msg=\"dropping ROCm device — no rocblas support for gfx target\" gpu=0 gpu_type=gfx1103";
         let a = t.attribute(l);

@@ -590,7 +590,7 @@ pub fn origins_json(text: &str) -> Value {
                 "format": o.format,
                 "sites": o.sites.iter().map(|s| json!({
                     "repo": s.repo,
-                    "commit": t.commit_of(&s.repo),
+                    "commit": t.commit_of(&s.repo, &s.at),
                     "path": s.path,
                     "line": s.line,
                     "function": s.function,
