@@ -500,16 +500,23 @@ const PRINTED_BY: &[(&str, &str)] = &[
         r"hsa api call failure at|ROCk module is NOT|Unable to open /dev/kfd",
     ),
     ("ollama", r"source=amd\w*\.go:\d+ "),
+    (
+        "amdgpu",
+        r"\bamdgpu [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: |\[drm:\w+ \[amdgpu\]\] \*ERROR\*",
+    ),
+    ("amdkfd", r"\bkfd kfd: "),
 ];
 
 /// The floors of the attribution of those lines to a harvested format, per part, at the values
 /// measured when the table was generated: held-out 8 of 9 lines (the miss: ROCm 4.0's
-/// `guarantee(... "Coudn't find binary ...")`, older than any release harvested), tuning 76 of
-/// 93 (misses: CLR texts newer than the pinned commit or older than ROCm 5.7, MIOpen texts of
-/// older releases, hipBLASLt's `Heuristic Fetch Failed`, the CLR API trace). Issue 28's goal is
-/// 95% on the held-out part. A floor against regressions: the harvest may only add.
+/// `guarantee(... "Coudn't find binary ...")`, older than any release harvested), tuning 111 of
+/// 141 (misses: CLR texts newer than the pinned commit or older than ROCm 5.7, MIOpen texts of
+/// older releases, hipBLASLt's `Heuristic Fetch Failed`, kernel lines with the amdgpu device
+/// prefix printed by the PCI core or the firmware loader, KFD's short `added device %x:%x`, and
+/// page-fault detail lines of kernels newer than 6.1). Issue 28's goal is 95% on the held-out
+/// part. A floor against regressions: the harvest may only add.
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.888;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.817;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.787;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {

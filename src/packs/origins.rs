@@ -83,11 +83,25 @@ struct File {
 /// A compiled line of a format.
 struct Matcher {
     origin: usize,
-    regex: Regex,
+    /// The pattern, compiled on first use: most matchers never meet their word.
+    pattern: String,
+    regex: OnceLock<Option<Regex>>,
     /// The literal word the line must contain (the index key).
     word: String,
     /// Bytes of literal text: the most specific matcher wins a line.
     literal: usize,
+}
+
+impl Matcher {
+    fn compiled(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| Regex::new(&self.pattern).ok())
+            .as_ref()
+    }
+
+    fn is_match(&self, s: &str) -> bool {
+        self.compiled().is_some_and(|r| r.is_match(s))
+    }
 }
 
 /// The loaded table and its index.
@@ -342,14 +356,12 @@ impl Table {
                         continue;
                     }
                     let (re, literal) = regex_of(&p);
-                    let Ok(regex) = Regex::new(&format!(r"^\s*{re}\s*$")) else {
-                        continue;
-                    };
                     for site in &o.sites {
                         let base = site.path.rsplit('/').next().unwrap_or(&site.path);
                         by_file.entry(base.to_string()).or_default().push(Matcher {
                             origin: i,
-                            regex: regex.clone(),
+                            pattern: format!(r"^\s*{re}\s*$"),
+                            regex: OnceLock::new(),
                             word: String::new(),
                             literal,
                         });
@@ -372,15 +384,10 @@ impl Table {
                 .expect("filtered above")
                 .to_string();
             let (re, literal) = regex_of(p);
-            let regex = Regex::new(&re).map_err(|e| {
-                crate::data::DataError::whole(
-                    file,
-                    format!("format {:?}: {e}", f.origin[*i].format),
-                )
-            })?;
             matchers.push(Matcher {
                 origin: *i,
-                regex,
+                pattern: re,
+                regex: OnceLock::new(),
                 word,
                 literal,
             });
@@ -404,6 +411,17 @@ impl Table {
     /// How many line matchers the table compiled to.
     pub fn matchers(&self) -> usize {
         self.matchers.len()
+    }
+
+    /// The formats whose pattern does not compile (each is compiled lazily, on first use; the
+    /// built-in table's test asserts there is none).
+    pub fn bad_patterns(&self) -> Vec<String> {
+        self.matchers
+            .iter()
+            .chain(self.by_file.values().flatten())
+            .filter(|m| m.compiled().is_none())
+            .map(|m| self.origins[m.origin].format.clone())
+            .collect()
     }
 
     /// The commit the harvest read `repo` at (`at`: an older release's tag, or empty).
@@ -443,7 +461,7 @@ impl Table {
                     continue;
                 }
                 tried.push(n);
-                if m.regex.is_match(line) {
+                if m.is_match(line) {
                     best = Some(m);
                 }
             }
@@ -456,7 +474,7 @@ impl Table {
                     .get(&c[1])
                     .into_iter()
                     .flatten()
-                    .filter(|m| m.regex.is_match(rest))
+                    .filter(|m| m.is_match(rest))
                     .max_by_key(|m| m.literal);
             }
         }
@@ -556,6 +574,8 @@ pub fn component_name(c: &str) -> &str {
         "miopen" => "MIOpen",
         "rocminfo" => "rocminfo",
         "ollama" => "ollama",
+        "amdgpu" => "the amdgpu kernel driver",
+        "amdkfd" => "the amdkfd kernel driver",
         other => other,
     }
 }
@@ -643,6 +663,20 @@ pub const FAMILIES: &[Family] = &[
         contains: "ROCk module is NOT loaded",
         cause: "gpu-driver-missing",
         reason: "rocminfo found no amdgpu (ROCk) kernel module loaded (rocminfo.cc)",
+    },
+    Family {
+        component: "amdkfd",
+        contains: "PCI rejects atomics",
+        cause: "gpu-pcie-atomics",
+        reason: "KFD skips the GPU because the PCIe path to it does not complete atomic \
+                 operations (kfd_device.c, kgd2kfd_device_init)",
+    },
+    Family {
+        component: "amdgpu",
+        contains: "ring %s timeout, signaled seq=",
+        cause: "gpu-hang-reset",
+        reason: "the driver's job timeout handler found a ring that stopped making progress \
+                 and starts a GPU reset (amdgpu_job.c, amdgpu_job_timedout)",
     },
     Family {
         component: "miopen",
@@ -768,6 +802,7 @@ mod tests {
     fn the_built_in_table_loads_and_attributes_a_real_line() {
         let t = table();
         assert!(t.origins.len() > 1000, "{}", t.origins.len());
+        assert_eq!(t.bad_patterns(), Vec::<String>::new());
         assert!(t.commit_of("ROCm/clr", "").is_some());
         assert!(t.commit_of("ROCm/clr", "rocm-5.7.0").is_some());
         // ollama's discovery line, as slog prints it (ollama/ollama#4512's shape).
