@@ -12,9 +12,12 @@ or on the newest snapshot. A git directory is found as `--mirror DIR/<owner>+<na
 layout of the snapshots this project's tools fetch) or given per repository as
 `--git owner/name=PATH`.
 
+The amdgpu and amdkfd drivers are read from Debian's linux-source .deb (KERNEL below: package,
+version and the .deb's SHA-256), given with --kernel-deb.
+
 Usage:
-  scripts/harvest-origins.py --mirror DIR              # rewrite checks/origins.toml
-  scripts/harvest-origins.py --mirror DIR --check      # exit 1 if the file is not what it would write
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB           # rewrite checks/origins.toml
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB --check   # exit 1 unless reproduced
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/why.md.
@@ -689,7 +692,9 @@ def main():
                 gits[repo].run("cat-file", "-e", c + "^{commit}")
             except subprocess.CalledProcessError:
                 sys.exit(f"harvest-origins: {d} does not hold {repo}@{c}")
-    kernel = kernel_texts(a.kernel_deb) if a.kernel_deb else None
+    if not a.kernel_deb:
+        sys.exit(f"harvest-origins: give --kernel-deb (apt-get download {KERNEL['package']}={KERNEL['version']})")
+    kernel = kernel_texts(a.kernel_deb)
     text = render(*harvest(gits, kernel), kernel=bool(kernel)) + "\n"
     if a.check:
         try:
