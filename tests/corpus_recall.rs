@@ -480,7 +480,7 @@ fn recall_and_precision_over_the_corpus() {
 }
 
 /// Lines that a harvested component printed, known by the shape its printer gives them (the
-/// printers and prefixes of each component, docs/why.md "Where a line comes from"): CLR's
+/// printers and prefixes of each component, docs/check-packs.md "Where a line comes from"): CLR's
 /// `:<level>:<file>:<line>:` prefix and its `hipErrorNoBinaryForGpu` text, rocBLAS's and
 /// hipBLASLt's `... error:` heads, MIOpen's `MIOpen(HIP): Error|Warning`, rocminfo's failure lines,
 /// and the slog lines of ollama's AMD discovery sources (`amd*.go`).

@@ -7,7 +7,7 @@
 //! line). Literal text is matched exactly (runs of blanks as runs of blanks: a paste re-wraps
 //! them), printf conversions (`%s %d %u %x %p %lu %zu %f`, Go's `%v %w %q`) and stream or fmt
 //! placeholders (`{}`) become typed captures, and the match may start anywhere in the line, since
-//! every collector puts its own prefix in front (docs/why.md). Speed: each matcher is indexed by
+//! every collector puts its own prefix in front (docs/check-packs.md). Speed: each matcher is indexed by
 //! its rarest literal word; a line is scanned once for the 4-byte heads of those words and only
 //! the matchers whose word is really there run their regex.
 
@@ -560,7 +560,7 @@ impl Attribution<'_> {
 
     /// The cause a family of messages names, where the source makes it clear.
     pub fn cause(&self) -> Option<&'static Family> {
-        family_of(self.origin)
+        family_of(self.origin).filter(|f| self.line.contains(f.line_has))
     }
 }
 
@@ -585,6 +585,9 @@ pub struct Family {
     pub component: &'static str,
     /// Text every format of the family contains.
     pub contains: &'static str,
+    /// Text the printed line must contain too ("" for none): the part the format leaves open
+    /// that decides the cause (an errno's text).
+    pub line_has: &'static str,
     /// An id of checks/causes.toml.
     pub cause: &'static str,
     /// Why the source supports that cause.
@@ -596,6 +599,7 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "clr",
         contains: "Cannot find CO in the bundle",
+        line_has: "",
         cause: "codeobj-no-binary",
         reason: "CLR's fat-binary reader found no code object for the device's ISA in the \
                  bundle (hip_fatbin.cpp): the program was not built for this GPU",
@@ -603,12 +607,14 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "clr",
         contains: "Unable to find code object for all current devices",
+        line_has: "",
         cause: "codeobj-no-binary",
         reason: "CLR found no code object for at least one device (hip_code_object.cpp)",
     },
     Family {
         component: "rocblas",
         contains: "Cannot read ",
+        line_has: "",
         cause: "lib-rocblas-data",
         reason: "rocBLAS's Tensile host could not open a kernel library file it looked for \
                  (tensile_host.cpp): the library directory lacks this GPU's files or is not found",
@@ -616,6 +622,7 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "rocblas",
         contains: "Could not initialize Tensile host",
+        line_has: "",
         cause: "lib-rocblas-data",
         reason: "rocBLAS could not load its Tensile kernel library for the device \
                  (tensile_host.cpp)",
@@ -623,18 +630,21 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "rocblas",
         contains: "Could not load ",
+        line_has: "",
         cause: "lib-rocblas-data",
         reason: "rocBLAS could not load a Tensile code-object file (tensile_host.cpp)",
     },
     Family {
         component: "hipblaslt",
         contains: "Cannot read ",
+        line_has: "",
         cause: "lib-hipblaslt-data",
         reason: "hipBLASLt's Tensile host could not open a kernel library file it looked for",
     },
     Family {
         component: "ollama",
         contains: "no rocblas support for gfx target",
+        line_has: "",
         cause: "gpu-unsupported-asic",
         reason: "ollama's discovery drops the GPU because its bundled rocBLAS ships no kernels \
                  for the GPU's ISA (discover/amd.go filterUnsupportedROCmDevices)",
@@ -642,6 +652,7 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "ollama",
         contains: "AMD driver is too old",
+        line_has: "",
         cause: "gpu-driver-missing",
         reason: "ollama's discovery read a driver version older than it supports \
                  (discover/amd.go)",
@@ -649,24 +660,29 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "rocminfo",
         contains: "Unable to open /dev/kfd read-write",
+        line_has: "Permission denied",
         cause: "gpu-kfd-permission",
-        reason: "rocminfo could not open /dev/kfd for reading and writing (rocminfo.cc)",
+        reason: "rocminfo could not open /dev/kfd for reading and writing: permission denied \
+                 (rocminfo.cc; other errnos have other causes)",
     },
     Family {
         component: "rocminfo",
         contains: "is not member of",
+        line_has: "",
         cause: "gpu-kfd-permission",
         reason: "rocminfo found the user outside the group that owns the render nodes",
     },
     Family {
         component: "rocminfo",
         contains: "ROCk module is NOT loaded",
+        line_has: "",
         cause: "gpu-driver-missing",
         reason: "rocminfo found no amdgpu (ROCk) kernel module loaded (rocminfo.cc)",
     },
     Family {
         component: "amdkfd",
         contains: "PCI rejects atomics",
+        line_has: "",
         cause: "gpu-pcie-atomics",
         reason: "KFD skips the GPU because the PCIe path to it does not complete atomic \
                  operations (kfd_device.c, kgd2kfd_device_init)",
@@ -674,6 +690,7 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "amdgpu",
         contains: "ring %s timeout, signaled seq=",
+        line_has: "",
         cause: "gpu-hang-reset",
         reason: "the driver's job timeout handler found a ring that stopped making progress \
                  and starts a GPU reset (amdgpu_job.c, amdgpu_job_timedout)",
@@ -681,6 +698,7 @@ pub const FAMILIES: &[Family] = &[
     Family {
         component: "miopen",
         contains: "Missing system database file",
+        line_has: "",
         cause: "benign-miopen-kdb",
         reason: "MIOpen warns that a precompiled kernel database is absent and compiles the \
                  kernels itself instead (sqlite_db.hpp)",

@@ -540,7 +540,7 @@ pub fn origins_human(text: &str) -> String {
         return String::new();
     }
     let mut s = String::from(
-        "\nWhere the lines come from (format strings harvested from the sources, docs/why.md):\n",
+        "\nWhere the lines come from (format strings harvested from the sources, docs/check-packs.md):\n",
     );
     for (lines, n, a) in found.iter().take(ORIGINS_SHOWN) {
         let more = if *n > 1 {
