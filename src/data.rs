@@ -18,6 +18,7 @@
 //! | `checks/gpu-facts.toml` | `gpu::facts::facts` ([`embedded`]) |
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
+//! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load`]) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
 //! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
 //! | `checks/packs/*.toml`, `checks.d/*.toml`, `--checks` files | `packs::compile` (`checks lint` prints every error) |
@@ -206,6 +207,9 @@ mod tests {
                 issues.len().min(logs.len())
             }),
             ("causes.toml", &|| crate::packs::causes::all().len()),
+            ("origins.toml", &|| {
+                crate::packs::origins::table().matchers()
+            }),
         ];
         for (name, f) in loaded {
             assert!(f() > 0, "{name} loaded empty");

@@ -490,3 +490,104 @@ fn recall_and_precision_over_the_corpus() {
         HELD_OUT_MIN_RECOGNISED * 100.0
     );
 }
+
+/// Lines that a harvested component printed, known by the shape its printer gives them (the
+/// printers and prefixes of each component, docs/check-packs.md "Where a line comes from"): CLR's
+/// `:<level>:<file>:<line>:` prefix and its `hipErrorNoBinaryForGpu` text, rocBLAS's and
+/// hipBLASLt's `... error:` heads, MIOpen's `MIOpen(HIP): Error|Warning`, rocminfo's failure lines,
+/// and the slog lines of ollama's AMD discovery sources (`amd*.go`).
+const PRINTED_BY: &[(&str, &str)] = &[
+    (
+        "clr",
+        r"^\s*:[0-3]:[\w.]+\s*:\s*\d+\s*:|hipErrorNoBinaryForGpu: |Callback: Queue ",
+    ),
+    ("rocblas", r"rocBLAS (error|warning):"),
+    (
+        "hipblaslt",
+        r"rocblaslt (error|warning):|hipBLASLt (error|warning):",
+    ),
+    ("miopen", r"MIOpen\(HIP\): (Error|Warning)|MIOpen Error:"),
+    (
+        "rocminfo",
+        r"hsa api call failure at|ROCk module is NOT|Unable to open /dev/kfd",
+    ),
+    ("ollama", r"source=amd\w*\.go:\d+ "),
+    (
+        "amdgpu",
+        r"\bamdgpu [0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.\d: |\[drm:\w+ \[amdgpu\]\] \*ERROR\*",
+    ),
+    ("amdkfd", r"\bkfd kfd: "),
+];
+
+/// The floors of the attribution of those lines to a harvested format, per part, at the values
+/// measured when the table was generated: held-out 8 of 9 lines (the miss: ROCm 4.0's
+/// `guarantee(... "Coudn't find binary ...")`, older than any release harvested), tuning 111 of
+/// 141 (misses: CLR texts newer than the pinned commit or older than ROCm 5.7, MIOpen texts of
+/// older releases, hipBLASLt's `Heuristic Fetch Failed`, kernel lines with the amdgpu device
+/// prefix printed by the PCI core or the firmware loader, KFD's short `added device %x:%x`, and
+/// page-fault detail lines of kernels newer than 6.1). Issue 28's goal is 95% on the held-out
+/// part. A floor against regressions: the harvest may only add.
+const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.888;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.787;
+
+#[test]
+fn lines_printed_by_a_harvested_component_are_attributed() {
+    let markers: Vec<(&str, regex::Regex)> = PRINTED_BY
+        .iter()
+        .map(|(c, r)| (*c, regex::Regex::new(r).unwrap()))
+        .collect();
+    let table = rocm_doctor::packs::origins::table();
+    let seen = seen_before_split();
+    // [held-out, tuning]: (lines, attributed), and the first misses of each part.
+    let mut tally = [(0usize, 0usize); 2];
+    let mut misses: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut per_component: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (_, cases) in corpus() {
+        for c in &cases {
+            let part = usize::from(!held_out(c, &seen));
+            for line in c.text.lines() {
+                let Some((comp, _)) = markers.iter().find(|(_, r)| r.is_match(line)) else {
+                    continue;
+                };
+                let hit = table.origin_of(line).is_some();
+                tally[part].0 += 1;
+                tally[part].1 += usize::from(hit);
+                let e = per_component.entry(comp).or_default();
+                e.0 += 1;
+                e.1 += usize::from(hit);
+                if !hit && misses[part].len() < 40 {
+                    misses[part].push(format!("{}: {}", c.id, line.trim()));
+                }
+            }
+        }
+    }
+    let share = |(n, a): (usize, usize)| if n == 0 { 1.0 } else { a as f64 / n as f64 };
+    for (name, i) in [("held-out", 0), ("tuning", 1)] {
+        println!(
+            "{name}: {} of {} lines printed by a harvested component attributed ({:.1}%)",
+            tally[i].1,
+            tally[i].0,
+            share(tally[i]) * 100.0
+        );
+        for m in &misses[i] {
+            println!("  not attributed: {m}");
+        }
+    }
+    for (c, (n, a)) in &per_component {
+        println!("  {c}: {a} of {n}");
+    }
+    assert!(
+        tally[0].0 + tally[1].0 > 50,
+        "the markers find too few lines"
+    );
+    assert!(
+        share(tally[0]) >= HELD_OUT_MIN_ATTRIBUTED,
+        "held-out attribution {:.3} below its floor",
+        share(tally[0])
+    );
+    assert!(
+        share(tally[1]) >= TUNING_MIN_ATTRIBUTED,
+        "tuning attribution {:.3} below its floor",
+        share(tally[1])
+    );
+}

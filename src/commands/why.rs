@@ -28,7 +28,7 @@ pub fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> Outcome
     let text = read_text(&packs, words)?;
     let hits = w::recognise(&packs, &text);
     if hits.is_empty() {
-        return unrecognised(args, &packs);
+        return unrecognised(args, &packs, &text);
     }
     let mut cfg = super::config(args)?;
     let host = super::host(args, &cfg)?;
@@ -70,10 +70,12 @@ pub fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> Outcome
         exit::OK
     };
     Ok(if args.json {
-        report::write_stdout(report::Output::Json(&w::render_json(&judged, code)), code)
+        let mut doc = w::render_json(&judged, code);
+        w::add_origins(&mut doc, &text);
+        report::write_stdout(report::Output::Json(&doc), code)
     } else {
         // The text quotes the paste: its control characters are shown, not obeyed.
-        super::print_visible(&w::render_human(&judged), code)
+        super::print_visible(&(w::render_human(&judged) + &w::origins_human(&text)), code)
     })
 }
 
@@ -154,20 +156,25 @@ fn judge_groups(
 
 /// `why` on text that matches no symptom: says so first (human and JSON alike), then gives the
 /// default checks' findings, so an unknown error never reads as a clean bill of health.
-fn unrecognised(args: &RunArgs, packs: &PackSet) -> Outcome {
+fn unrecognised(args: &RunArgs, packs: &PackSet, text: &str) -> Outcome {
     let known = packs.symptoms().count();
     let note = format!(
         "NOT RECOGNISED: this text matches none of the {known} known symptoms, so nothing below \
          is a diagnosis of it. The default checks of this machine follow."
     );
     if !args.json {
-        super::print_text(&format!("{note}\n\n"), exit::OK);
+        let origins = w::origins_human(text);
+        super::print_text(
+            &report::escape::visible(&format!("{note}\n{origins}\n")),
+            exit::OK,
+        );
         return super::run::main(args);
     }
     let cfg = super::config(args)?;
     let host = super::host(args, &cfg)?;
     let findings = diagnose(&host, &cfg, packs).findings;
     let code = report::exit_code(&findings, cfg.strict);
-    let doc = crate::packs::why::render_unrecognised_json(&note, &findings, code);
+    let mut doc = w::render_unrecognised_json(&note, &findings, code);
+    w::add_origins(&mut doc, text);
     Ok(report::write_stdout(report::Output::Json(&doc), code))
 }

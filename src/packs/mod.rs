@@ -12,6 +12,7 @@ pub mod eval;
 /// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
 pub use crate::glob;
 pub mod model;
+pub mod origins;
 pub mod paths;
 pub mod probe;
 pub mod template;

@@ -504,6 +504,112 @@ pub fn render_unrecognised_json(note: &str, findings: &[Finding], exit_code: i32
     })
 }
 
+/// The lines of a text printed by a harvested component, grouped by origin (issue 28, item 1):
+/// each origin once, with the numbers of the lines it printed (the first [`LINES_KEPT`]) and
+/// how many.
+pub fn origins_of(text: &str) -> Vec<(Vec<usize>, usize, super::origins::Attribution<'_>)> {
+    let t = super::origins::table();
+    let mut out: Vec<(Vec<usize>, usize, super::origins::Attribution<'_>)> = Vec::new();
+    for a in t.attribute(text) {
+        match out
+            .iter_mut()
+            .find(|(_, _, b)| std::ptr::eq(b.origin, a.origin))
+        {
+            Some((lines, n, _)) => {
+                if lines.len() < LINES_KEPT {
+                    lines.push(a.line_no);
+                }
+                *n += 1;
+            }
+            None => out.push((vec![a.line_no], 1, a)),
+        }
+    }
+    out
+}
+
+/// Line numbers kept per origin.
+pub const LINES_KEPT: usize = 20;
+
+/// Origins shown by the human answer (the JSON has them all).
+const ORIGINS_SHOWN: usize = 12;
+
+/// The human section: where the text's lines come from, and the cause a family names.
+pub fn origins_human(text: &str) -> String {
+    let found = origins_of(text);
+    if found.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\nWhere the lines come from (format strings harvested from the sources, docs/check-packs.md):\n",
+    );
+    for (lines, n, a) in found.iter().take(ORIGINS_SHOWN) {
+        let more = if *n > 1 {
+            format!(" (and {} more lines)", n - 1)
+        } else {
+            String::new()
+        };
+        s.push_str(&format!("  line {}{more}: {}\n", lines[0], a.line));
+        s.push_str(&format!(
+            "    printed by {} [{}; {}]\n",
+            a.printed_by(),
+            a.origin.level,
+            a.origin.gate
+        ));
+        if let Some(f) = a.cause() {
+            let title = super::causes::get(f.cause).map_or("", |c| c.title.as_str());
+            s.push_str(&format!(
+                "    cause:      {} ({title}): {}\n",
+                f.cause, f.reason
+            ));
+        }
+    }
+    if found.len() > ORIGINS_SHOWN {
+        s.push_str(&format!(
+            "  ... and {} more origins (--json lists them)\n",
+            found.len() - ORIGINS_SHOWN
+        ));
+    }
+    s
+}
+
+/// The JSON `origins` array (an added field of `why --json`): one object per origin.
+pub fn origins_json(text: &str) -> Value {
+    let t = super::origins::table();
+    let items: Vec<Value> = origins_of(text)
+        .iter()
+        .map(|(lines, n, a)| {
+            let o = a.origin;
+            json!({
+                "line": a.line,
+                "line_numbers": lines,
+                "lines": n,
+                "component": o.component,
+                "level": o.level,
+                "printer": o.printer,
+                "gate": o.gate,
+                "format": o.format,
+                "sites": o.sites.iter().map(|s| json!({
+                    "repo": s.repo,
+                    "commit": t.commit_of(&s.repo, &s.at),
+                    "path": s.path,
+                    "line": s.line,
+                    "function": s.function,
+                    "condition": s.condition,
+                })).collect::<Vec<_>>(),
+                "cause": a.cause().map(|f| json!({"id": f.cause, "reason": f.reason})),
+            })
+        })
+        .collect();
+    Value::Array(items)
+}
+
+/// Adds `origins` to a `why --json` document.
+pub fn add_origins(doc: &mut Value, text: &str) {
+    if let Some(m) = doc.as_object_mut() {
+        m.insert("origins".into(), origins_json(text));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,715 @@
+#!/usr/bin/env python3
+"""Harvests the user-visible error and warning format strings of the ROCm stack from its sources.
+
+Writes checks/origins.toml: one row per (component, format), with every call site that prints it
+(repository, file, line, function, and the condition in front of the call where the source shows
+it), the printer, the level and what gates the print. `rocm-doctor why` and `log` turn each
+format into a matcher (src/logscan/origins.rs) and attribute the lines of a paste to their origin.
+
+The sources are read from git directories, only through `git cat-file` at the pinned commit of
+each repository (PINS below), so the table depends only on those commits, never on a work tree
+or on the newest snapshot. A git directory is found as `--mirror DIR/<owner>+<name>/repo` (the
+layout of the snapshots this project's tools fetch) or given per repository as
+`--git owner/name=PATH`.
+
+The amdgpu and amdkfd drivers are read from Debian's linux-source .deb (KERNEL below: package,
+version and the .deb's SHA-256), given with --kernel-deb.
+
+Usage:
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB           # rewrite checks/origins.toml
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB --check   # exit 1 unless reproduced
+
+How printers, prefixes and gates work per component: the project's reference notes on message
+origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# The repositories read, each at one commit (the state of its default development branch in
+# Oct 2024, before ROCm's monorepo move; ollama at its Aug 2026 `main`).
+PINS = {
+    "ROCm/clr": "f9f995c6d0aecec28debd3db0f41df0c15ec003d",
+    "ROCm/ROCR-Runtime": "c7785a6da1c10c25bc8d527c00b1fe79bfbd84c9",
+    "ROCm/rocBLAS": "b520bc83fa67045bed4544f33ba83ce3a7c39c44",
+    "ROCm/hipBLASLt": "7d9fb683db25941d38c5f89749a2c26acc493992",
+    "ROCm/MIOpen": "2d1fd997a6fcf801ac4ca7a63e0656ef1cb9f488",
+    "ROCm/rocminfo": "c6f7a17c85e0cdd75bf062e7a3490e831c87eb94",
+    "ollama/ollama": "fb30760996871fa9460115c753afd2c60d4ab0f7",
+}
+
+# Older releases users still run, read after the pins above: they add only the formats whose
+# text the newer commit no longer prints (each such site names its release with `at`).
+# (repository, release tag, the tag's commit)
+OLDER = [
+    ("ROCm/clr", "rocm-5.7.0", "d1770ee1baf5ede2e723490024d5038e95df85b6"),
+    ("ollama/ollama", "v0.5.7", "a420a453b4783841e3e79c248ef0fe9548df6914"),
+]
+
+C_EXT = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx")
+
+# Printers: name -> (kind, level, gate). kind: `printf` (the first argument that is a string
+# literal, or a concatenation of them, is the format), `stream` (a `<<` chain after the name
+# up to `;`), `macro-stream` (the call's argument is a `<<` chain), `clprint` (level in the
+# first argument), `go-slog` (constant message), `go-fmt` (Go printf).
+CLR = {
+    "ClPrint": ("clprint", None, None),
+    "LogPrintfError": ("printf", "error", "always (AMD_LOG_LEVEL >= 1)"),
+    "LogPrintfWarning": ("printf", "warning", "AMD_LOG_LEVEL >= 2"),
+    "LogPrintfInfo": ("printf", "info", "AMD_LOG_LEVEL >= 3"),
+    "LogError": ("printf", "error", "always (AMD_LOG_LEVEL >= 1)"),
+    "LogWarning": ("printf", "warning", "AMD_LOG_LEVEL >= 2"),
+    "LogInfo": ("printf", "info", "AMD_LOG_LEVEL >= 3"),
+    "guarantee": ("printf", "fatal", "always (then abort)"),
+    "fprintf": ("printf", "error", "always"),
+}
+ROCR = {
+    "fprintf": ("printf", "error", "always"),
+    "pr_err": ("printf", "error", "HSAKMT_DEBUG_LEVEL >= 3"),
+    "pr_err_once": ("printf", "error", "HSAKMT_DEBUG_LEVEL >= 3, once"),
+    "pr_warn": ("printf", "warning", "HSAKMT_DEBUG_LEVEL >= 4"),
+    "pr_warn_once": ("printf", "warning", "HSAKMT_DEBUG_LEVEL >= 4, once"),
+    "pr_info": ("printf", "info", "HSAKMT_DEBUG_LEVEL >= 6"),
+    "debug_print": ("printf", "error", "debug builds only"),
+}
+ROCBLAS = {
+    "rocblas_cerr": ("stream", "error", "always"),
+    "print_once": ("stream-args", "warning", "always, once per process"),
+    "std::cerr": ("stream", "error", "always"),
+    "fprintf": ("printf", "error", "always"),
+}
+HIPBLASLT = {
+    "log_error": ("printf-or-stream", "error", "HIPBLASLT_LOG_LEVEL >= 1 or HIPBLASLT_LOG_MASK"),
+    "rocblaslt_log_error": ("printf-or-stream", "error", "HIPBLASLT_LOG_LEVEL >= 1 or HIPBLASLT_LOG_MASK"),
+    "log_info": ("printf-or-stream", "info", "HIPBLASLT_LOG_LEVEL >= 4"),
+    "hipblaslt_cerr": ("stream", "error", "always"),
+    "rocblaslt_cerr": ("stream", "error", "always"),
+    "std::cerr": ("stream", "error", "always"),
+    "print_once": ("stream-args", "warning", "always, once per process"),
+    "fprintf": ("printf", "error", "always"),
+}
+MIOPEN = {
+    "MIOPEN_LOG_E": ("macro-stream", "error", "MIOPEN_LOG_LEVEL >= 3 (on by default)"),
+    "MIOPEN_LOG_W": ("macro-stream", "warning", "MIOPEN_LOG_LEVEL >= 4 (on by default)"),
+    "MIOPEN_LOG_WE": ("macro-stream", "warning", "MIOPEN_LOG_LEVEL >= 4 (on by default)"),
+    "MIOPEN_LOG_I": ("macro-stream", "info", "MIOPEN_LOG_LEVEL >= 5"),
+    "MIOPEN_THROW": ("throw", "error", "thrown; printed by the caller"),
+    "MIOPEN_THROW_IF": ("throw-if", "error", "thrown; printed by the caller"),
+}
+ROCMINFO = {
+    "printf": ("printf", "error", "always (stdout)"),
+    "fprintf": ("printf", "error", "always"),
+    "std::cerr": ("stream", "error", "always"),
+}
+OLLAMA = {
+    "slog.Error": ("go-slog", "error", "always"),
+    "slog.Warn": ("go-slog", "warning", "always"),
+    "slog.Info": ("go-slog", "info", "always"),
+    "fmt.Errorf": ("go-fmt", "error", "returned; logged by the caller"),
+    "fmt.Sprintf": ("go-fmt", "warning", "formatted, then logged by the caller"),
+}
+
+_KV = ("printf", "error", "always (kernel log)")
+KERNEL_PRINTERS = {}
+for _p, _lv in (("dev_err", "error"), ("dev_warn", "warning"), ("dev_info", "info"),
+                ("dev_notice", "info"), ("drm_err", "error"), ("drm_warn", "warning"),
+                ("drm_info", "info"), ("pr_err", "error"), ("pr_warn", "warning"),
+                ("pr_info", "info"), ("pr_notice", "info")):
+    KERNEL_PRINTERS[_p] = ("printf", _lv, "always (kernel log)")
+    KERNEL_PRINTERS[_p + "_once"] = ("printf", _lv, "once per boot (kernel log)")
+    KERNEL_PRINTERS[_p + "_ratelimited"] = ("printf", _lv, "rate-limited (kernel log)")
+for _p, _lv in (("DRM_ERROR", "error"), ("DRM_WARN", "warning"), ("DRM_INFO", "info"),
+                ("DRM_NOTE", "info"), ("DRM_ERROR_RATELIMITED", "error"), ("DRM_WARN_ONCE", "warning"),
+                ("DRM_INFO_ONCE", "info")):
+    KERNEL_PRINTERS[_p] = ("printf", _lv, "always (kernel log)")
+
+# The kernel driver: Debian's source package (its version and the .deb's SHA-256 pin it), read
+# from the .deb given with --kernel-deb (`apt-get download linux-source-6.1=VERSION`).
+KERNEL = {
+    "package": "linux-source-6.1",
+    "version": "6.1.192-2",
+    "sha256": "ae95fe63d4c553f8d0e6c86cb1ab566f3894a43743eb19ab585cd97d82f26514",
+    "dirs": {"amdgpu": "drivers/gpu/drm/amd/amdgpu/", "amdkfd": "drivers/gpu/drm/amd/amdkfd/"},
+}
+
+# (component, repository, path prefixes, printers)
+SPECS = [
+    ("clr", "ROCm/clr", ["hipamd/src/", "rocclr/device/rocm/", "rocclr/device/", "rocclr/platform/", "rocclr/os/", "rocclr/utils/"], CLR),
+    ("rocr", "ROCm/ROCR-Runtime", ["src/core/", "src/loader/", "src/image/", "runtime/hsa-runtime/core/", "runtime/hsa-runtime/loader/", "runtime/hsa-runtime/image/", "libhsakmt/src/"], ROCR),
+    ("rocblas", "ROCm/rocBLAS", ["library/src/"], ROCBLAS),
+    ("hipblaslt", "ROCm/hipBLASLt", ["library/src/"], HIPBLASLT),
+    ("miopen", "ROCm/MIOpen", ["src/"], MIOPEN),
+    ("rocminfo", "ROCm/rocminfo", ["rocminfo.cc"], ROCMINFO),
+    ("ollama", "ollama/ollama", ["discover/"], OLLAMA),
+]
+
+# A format must carry this many letters of literal text to be kept. The matchers need 12 to
+# attribute a line on its text alone; shorter formats are kept for the lines whose prefix names
+# their source file (CLR's `:1:hip_code_object.cpp :509 :` before `    %s - [%s]`).
+MIN_LETTERS = 3
+
+CLR_LEVELS = {"LOG_NONE": 0, "LOG_ERROR": 1, "LOG_WARNING": 2, "LOG_INFO": 3, "LOG_DEBUG": 4, "LOG_EXTRA_DEBUG": 5}
+LEVEL_NAMES = {0: "fatal", 1: "error", 2: "warning", 3: "info"}
+
+
+class Git:
+    def __init__(self, gitdir):
+        self.gitdir = gitdir
+
+    def run(self, *args):
+        return subprocess.run(["git", "--git-dir", self.gitdir, *args], check=True,
+                              capture_output=True, timeout=600).stdout
+
+    def files(self, commit, prefixes):
+        out = self.run("ls-tree", "-r", "--name-only", "-z", commit).decode()
+        names = [n for n in out.split("\0") if n]
+        return sorted(n for n in names if any(n == p or n.startswith(p) for p in prefixes))
+
+    def blobs(self, commit, paths):
+        """The text of each path at commit, through one `git cat-file --batch`."""
+        inp = "".join(f"{commit}:{p}\n" for p in paths).encode()
+        out = subprocess.run(["git", "--git-dir", self.gitdir, "cat-file", "--batch"], input=inp,
+                             check=True, capture_output=True, timeout=600).stdout
+        res, i = {}, 0
+        for p in paths:
+            nl = out.index(b"\n", i)
+            head = out[i:nl].split()
+            if len(head) < 3 or head[1] != b"blob":  # missing (a large file not in the snapshot)
+                i = nl + 1
+                continue
+            size = int(head[2])
+            res[p] = out[nl + 1:nl + 1 + size].decode("utf-8", "replace")
+            i = nl + 1 + size + 1
+        return res
+
+
+# --- C/C++ lexing -------------------------------------------------------------------------------
+
+ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "r": "", "0": "", "a": "", "e": "\x1b"}
+
+
+def read_c_string(s, i):
+    """s[i] == '"': returns (text, index after the closing quote)."""
+    out, i = [], i + 1
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            n = s[i + 1]
+            if n == "x":
+                m = re.match(r"[0-9a-fA-F]{1,2}", s[i + 2:])
+                out.append(chr(int(m.group(0), 16)) if m else "")
+                i += 2 + (len(m.group(0)) if m else 0)
+                continue
+            if n == "\n":
+                i += 2
+                continue
+            out.append(ESCAPES.get(n, n))
+            i += 2
+            continue
+        if c == '"':
+            return "".join(out), i + 1
+        out.append(c)
+        i += 1
+    return "".join(out), i
+
+
+def strip_comments(src):
+    """Blanks C/C++ comments (keeping newlines, so line numbers stay) and leaves strings intact."""
+    out, i, n = [], 0, len(src)
+    while i < n:
+        c = src[i]
+        if c == '"':
+            _, j = read_c_string(src, i)
+            out.append(src[i:j])
+            i = j
+        elif c == "'":
+            m = re.match(r"'(\\.|[^'\\])*'", src[i:])
+            j = i + (len(m.group(0)) if m else 1)
+            out.append(src[i:j])
+            i = j
+        elif src.startswith("//", i):
+            j = src.find("\n", i)
+            j = n if j < 0 else j
+            i = j
+        elif src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", src[i:j]))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def split_top(s, sep):
+    """Splits s at top-level occurrences of sep (outside brackets, strings and chars)."""
+    parts, depth, i, start = [], 0, 0, 0
+    while i < len(s):
+        c = s[i]
+        if c == '"':
+            _, i = read_c_string(s, i)
+            continue
+        if c == "'":
+            m = re.match(r"'(\\.|[^'\\])*'", s[i:])
+            i += len(m.group(0)) if m else 1
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and s.startswith(sep, i):
+            parts.append(s[start:i])
+            i += len(sep)
+            start = i
+            continue
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+def call_args(src, open_paren):
+    """The text between src[open_paren] == '(' and its matching ')' (None when unbalanced)."""
+    depth, i = 0, open_paren
+    while i < len(src):
+        c = src[i]
+        if c == '"':
+            _, i = read_c_string(src, i)
+            continue
+        if c == "'":
+            m = re.match(r"'(\\.|[^'\\])*'", src[i:])
+            i += len(m.group(0)) if m else 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return src[open_paren + 1:i]
+        elif c == ";" and depth <= 1 and src[open_paren - 1:open_paren] != "r":
+            pass
+        i += 1
+    return None
+
+
+PRI = re.compile(r"^PRI([diouxX])(8|16|32|64|PTR|MAX)$")
+
+
+def literal_concat(arg):
+    """The string of an argument made of adjacent literals (and PRIx64-style macros), else None."""
+    s, i, out, seen = arg.strip(), 0, [], False
+    while i < len(s):
+        c = s[i]
+        if c.isspace():
+            i += 1
+        elif c == '"':
+            t, i = read_c_string(s, i)
+            out.append(t)
+            seen = True
+        elif re.match(r"(u8|L|u|U)\"", s[i:i + 3]):
+            i = s.index('"', i)
+        else:
+            m = re.match(r"[A-Za-z_]\w*", s[i:])
+            if not m:
+                return None
+            name = m.group(0)
+            p = PRI.match(name)
+            if p:
+                out.append(p.group(1))
+            elif name in ("KRED", "KGRN", "KNRM", "COL_RED", "COL_RESET", "COL_BLU", "COL_GRN"):
+                pass
+            else:
+                return None
+            i += len(name)
+    return "".join(out) if seen else None
+
+
+def fill_literal_args(fmt, args):
+    """`("%s", "text")`: a `%s` whose argument is a literal prints that literal (CLR's
+    `LogPrintfError("%s", "hipErrorNoBinaryForGpu: ...")`). Only for formats whose every
+    conversion is `%s`, so arguments line up with conversions."""
+    convs = re.findall(r"%.", fmt.replace("%%", ""))
+    if not convs or any(c != "%s" for c in convs) or len(args) < len(convs):
+        return fmt
+    out, k = [], 0
+    for piece in re.split(r"(%%|%s)", fmt):
+        if piece == "%s":
+            lit = literal_concat(args[k])
+            out.append(lit.replace("%", "%%") if lit is not None else "%s")
+            k += 1
+        else:
+            out.append(piece)
+    return "".join(out)
+
+
+def stream_format(chain):
+    """A `<<` chain as a template: literal pieces exact, every other operand a `{}` capture."""
+    out, any_lit = [], False
+    for piece in split_top(chain, "<<"):
+        p = piece.strip()
+        if not p:
+            continue
+        lit = literal_concat(p)
+        if lit is not None:
+            out.append(lit.replace("{", "{{").replace("}", "}}"))
+            any_lit = True
+        elif p in ("std::endl", "endl", "'\\n'", "std::flush"):
+            out.append("\n" if "endl" in p or "n" in p else "")
+        elif re.fullmatch(r"'(\\.|[^'\\])'", p):
+            ch = p[1:-1]
+            ch = ESCAPES.get(ch[1], ch[1]) if ch.startswith("\\") else ch
+            out.append(ch.replace("{", "{{").replace("}", "}}"))
+        else:
+            out.append("{}")
+    return "".join(out) if any_lit else None
+
+
+# --- where a call sits: its function and the condition that guards it ---------------------------
+
+KEYWORDS = {"if", "for", "while", "switch", "return", "catch", "sizeof", "else", "do", "case", "defined", "decltype", "static_assert"}
+FUNC_RE = re.compile(r"^[A-Za-z_][\w:<>,\*&\s~]*?\b([A-Za-z_~][\w:~]*)\s*\(")
+
+
+def enclosing_function(lines, idx):
+    for j in range(idx, max(-1, idx - 400), -1):
+        ln = lines[j]
+        if not ln or ln[0].isspace() or ln.startswith(("#", "}", "{", "//")):
+            continue
+        m = FUNC_RE.match(ln)
+        if m and m.group(1).split("::")[-1] not in KEYWORDS and not ln.rstrip().endswith(";"):
+            return m.group(1)
+    return ""
+
+
+def guarding_condition(lines, idx):
+    """The condition of the nearest `if (...)` on the call's line or the two lines above it."""
+    for j in range(idx, max(-1, idx - 3), -1):
+        text = lines[j]
+        m = None
+        for m in re.finditer(r"\bif\s*\(", text):
+            pass
+        if m is None:
+            if j < idx and text.strip().endswith(";"):
+                return ""
+            continue
+        rest = "\n".join(lines[j:j + 4])
+        k = m.end() - 1
+        inner = call_args(rest, k)
+        if inner is None:
+            return ""
+        cond = " ".join(inner.split())
+        return cond if len(cond) <= 160 else cond[:157] + "..."
+    return ""
+
+
+# --- extraction per file ------------------------------------------------------------------------
+
+
+def c_sites(path, text, printers):
+    src = strip_comments(text)
+    lines = src.split("\n")
+    starts = [0]
+    for ln in lines:
+        starts.append(starts[-1] + len(ln) + 1)
+    names = sorted(printers, key=len, reverse=True)
+    pat = re.compile(r"(?<![\w.>:])(" + "|".join(re.escape(n) for n in names) + r")\s*(\(|<<)")
+    for m in pat.finditer(src):
+        name, tok = m.group(1), m.group(2)
+        kind, level, gate = printers[name]
+        fmt, syntax = None, "printf"
+        if tok == "<<":
+            if kind not in ("stream",):
+                continue
+            end = src.find(";", m.end())
+            chain = src[m.end():end if end > 0 else len(src)]
+            # a `;` inside a literal ends the statement early; good enough for messages
+            fmt, syntax = stream_format(chain), "stream"
+        else:
+            if kind == "stream":
+                continue
+            args = call_args(src, m.end() - 1)
+            if args is None:
+                continue
+            parts = split_top(args, ",")
+            if kind == "clprint":
+                lv = re.search(r"LOG_\w+", parts[0]) if parts else None
+                n = CLR_LEVELS.get(lv.group(0)) if lv else None
+                if n is None or n > 3 or len(parts) < 3:
+                    continue
+                level = LEVEL_NAMES[n]
+                gate = "always" if n == 0 else f"AMD_LOG_LEVEL >= {n} and the AMD_LOG_MASK bit"
+                fmt = literal_concat(parts[2])
+            elif kind == "printf":
+                if name == "fprintf" and not (parts and parts[0].strip() in ("stderr", "stdout")):
+                    continue
+                for k, p in enumerate(parts):
+                    fmt = literal_concat(p)
+                    if fmt is not None:
+                        fmt = fill_literal_args(fmt, parts[k + 1:])
+                        break
+            elif kind in ("macro-stream", "throw", "throw-if", "printf-or-stream", "stream-args"):
+                cand = parts
+                if kind == "throw-if":
+                    cand = parts[1:]
+                for p in cand:
+                    if "<<" in p:
+                        fmt, syntax = stream_format(p), "stream"
+                    else:
+                        fmt = literal_concat(p)
+                    if fmt is not None:
+                        break
+                if kind == "stream-args" and fmt is None:
+                    fmt = stream_format(" << ".join(parts))
+                    syntax = "stream"
+                if kind == "stream-args" or (kind == "printf-or-stream" and "%" not in (fmt or "")):
+                    syntax = "stream" if kind == "stream-args" else syntax
+        if not fmt:
+            continue
+        line = src.count("\n", 0, m.start())
+        yield {
+            "format": fmt, "syntax": syntax, "level": level, "printer": name, "gate": gate,
+            "path": path, "line": line + 1, "function": enclosing_function(lines, line),
+            "condition": guarding_condition(lines, line),
+        }
+
+
+GO_STR = r'"((?:\\.|[^"\\])*)"'
+
+
+def go_sites(path, text, printers):
+    lines = text.split("\n")
+    names = "|".join(re.escape(n) for n in printers)
+    for m in re.finditer(r"\b(" + names + r")\(\s*" + GO_STR, text):
+        name = m.group(1)
+        kind, level, gate = printers[name]
+        raw = m.group(2)
+        fmt = re.sub(r"\\(.)", lambda x: ESCAPES.get(x.group(1), x.group(1)), raw)
+        if name == "fmt.Sprintf" and " " not in fmt.strip():
+            continue  # a path or a number, not a message
+        line = text.count("\n", 0, m.start())
+        func = ""
+        for j in range(line, -1, -1):
+            f = re.match(r"^func (?:\([^)]*\) )?(\w+)", lines[j])
+            if f:
+                func = f.group(1)
+                break
+        cond = ""
+        for j in range(line, max(-1, line - 3), -1):
+            c = re.search(r"\bif (.*?)\s*\{\s*$", lines[j])
+            if c:
+                cond = c.group(1)
+                break
+        yield {
+            "format": fmt, "syntax": "go-slog" if kind == "go-slog" else "printf", "level": level,
+            "printer": name, "gate": gate, "path": path, "line": line + 1, "function": func,
+            "condition": cond[:160],
+        }
+
+
+def kernel_texts(deb):
+    """{component: {path: text}} of the driver's C files in Debian's linux-source .deb."""
+    import hashlib
+    import io
+    import tarfile
+    h = hashlib.sha256()
+    with open(deb, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    if h.hexdigest() != KERNEL["sha256"]:
+        sys.exit(f"harvest-origins: {deb} is not {KERNEL['package']} {KERNEL['version']} (SHA-256 differs)")
+    outer = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], check=True, capture_output=True, timeout=600).stdout
+    with tarfile.open(fileobj=io.BytesIO(outer)) as t:
+        m = next(x for x in t.getmembers() if x.name.endswith(".tar.xz") and "/usr/src/" in "/" + x.name.lstrip("./"))
+        inner = t.extractfile(m).read()
+    res = {c: {} for c in KERNEL["dirs"]}
+    with tarfile.open(fileobj=io.BytesIO(inner), mode="r:xz") as t:
+        for x in t:
+            if not x.isfile() or not x.name.endswith((".c", ".h")):
+                continue
+            rel = x.name.split("/", 1)[1] if "/" in x.name else x.name
+            for c, d in KERNEL["dirs"].items():
+                if rel.startswith(d):
+                    res[c][rel] = t.extractfile(x).read().decode("utf-8", "replace")
+    return res
+
+
+def letters(fmt, syntax):
+    if syntax == "stream" or syntax == "go-slog":
+        lit = fmt.replace("{}", "")
+    else:
+        lit = re.sub(r"%[-+ #0-9.*]*(hh|h|ll|l|z|j|t|L|q)?[diouxXeEfgGcspn%v]", "", fmt)
+    return sum(ch.isalpha() for ch in lit)
+
+
+# --- output ------------------------------------------------------------------------------------
+
+
+def q(s):
+    """A TOML basic string."""
+    out = ['"']
+    for ch in s:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append("\\u%04X" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def harvest(gits, kernel=None):
+    rows = {}
+    counted = {}
+    if kernel:
+        repo = f"{KERNEL['package']}={KERNEL['version']}"
+        for component in sorted(kernel):
+            n = 0
+            for p in sorted(kernel[component]):
+                for s in c_sites(p, kernel[component][p], KERNEL_PRINTERS):
+                    if letters(s["format"], s["syntax"]) < MIN_LETTERS:
+                        continue
+                    n += 1
+                    key = (component, s["syntax"], s["format"])
+                    row = rows.setdefault(key, {"level": s["level"], "printer": s["printer"], "gate": s["gate"], "sites": []})
+                    row["sites"].append((repo, "", s["path"], s["line"], s["function"], s["condition"]))
+            counted[component] = n
+    runs = [(c, r, p, pr, PINS[r], "") for c, r, p, pr in SPECS]
+    runs += [(c, r, p + ["gpu/"], pr, commit, tag) for c, r, p, pr in SPECS for (rr, tag, commit) in OLDER if rr == r]
+    for component, repo, prefixes, printers, commit, tag in runs:
+        git = gits[repo]
+        newest = set(k for k in rows if k[0] == component)
+        go = any(k.startswith(("slog.", "fmt.")) for k in printers)
+        ext = (".go",) if go else C_EXT
+        paths = [p for p in git.files(commit, prefixes) if p.endswith(ext) and not p.endswith("_test.go")]
+        texts = git.blobs(commit, paths)
+        n = 0
+        for p in paths:
+            if p not in texts:
+                continue
+            sites = go_sites(p, texts[p], printers) if go else c_sites(p, texts[p], printers)
+            for s in sites:
+                if letters(s["format"], s["syntax"]) < MIN_LETTERS and not (
+                        component == "clr" and re.search(r"[^\s%sdxu{}]", s["format"])):
+                    continue
+                key = (component, s["syntax"], s["format"])
+                if tag and key in newest:
+                    continue
+                n += 1
+                row = rows.setdefault(key, {"level": s["level"], "printer": s["printer"], "gate": s["gate"], "sites": []})
+                # the most severe level and its printer name the row; every site is kept
+                order = ["fatal", "error", "warning", "info"]
+                if order.index(s["level"]) < order.index(row["level"]):
+                    row.update(level=s["level"], printer=s["printer"], gate=s["gate"])
+                row["sites"].append((repo, tag, s["path"], s["line"], s["function"], s["condition"]))
+        counted[component] = counted.get(component, 0) + n
+    return rows, counted
+
+
+def render(rows, counted, kernel=False):
+    out = [
+        "# GENERATED by scripts/harvest-origins.py; do not edit. Re-run it to refresh, and",
+        "# `scripts/harvest-origins.py --mirror DIR --check` to verify this file (docs/check-packs.md).",
+        "# One [[origin]] per (component, format): every user-visible error, warning and info",
+        "# format string the sources below print, with each call site (file and line at the pinned",
+        "# commit, enclosing function, the `if` condition in front of the call when the source",
+        "# shows one). `syntax`: printf (C or Go verbs), stream (`<<` operands, `{}` a non-literal",
+        "# operand, `{{`/`}}` literal braces), go-slog (a constant message; attributes follow it).",
+        "",
+    ]
+    for repo in sorted(PINS):
+        out.append("[[source]]")
+        out.append(f"repo = {q(repo)}")
+        out.append(f"commit = {q(PINS[repo])}")
+        out.append("")
+    for repo, tag, commit in OLDER:
+        out.append("[[source]]")
+        out.append(f"repo = {q(repo)}")
+        out.append(f"at = {q(tag)}")
+        out.append(f"commit = {q(commit)}")
+        out.append("")
+    if kernel:
+        out.append("[[source]]")
+        out.append(f"repo = {q(KERNEL['package'] + '=' + KERNEL['version'])}")
+        out.append(f"commit = {q('sha256:' + KERNEL['sha256'])}")
+        out.append("")
+    total = 0
+    for key in sorted(rows):
+        component, syntax, fmt = key
+        row = rows[key]
+        total += 1
+        out.append("[[origin]]")
+        out.append(f"component = {q(component)}")
+        out.append(f"syntax = {q(syntax)}")
+        out.append(f"format = {q(fmt)}")
+        out.append(f"level = {q(row['level'])}")
+        out.append(f"printer = {q(row['printer'])}")
+        out.append(f"gate = {q(row['gate'])}")
+        out.append("sites = [")
+        for repo, tag, path, line, func, cond in sorted(set(row["sites"])):
+            parts = [f"repo = {q(repo)}"]
+            if tag:
+                parts.append(f"at = {q(tag)}")
+            parts += [f"path = {q(path)}", f"line = {line}"]
+            if func:
+                parts.append(f"function = {q(func)}")
+            if cond:
+                parts.append(f"condition = {q(cond)}")
+            out.append("  { " + ", ".join(parts) + " },")
+        out.append("]")
+        out.append("")
+    summary = ", ".join(f"{c} {counted[c]}" for c in sorted(counted))
+    out.insert(7, f"# {total} formats from {sum(counted.values())} call sites ({summary}).")
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mirror", help="directory holding <owner>+<name>/repo git directories")
+    ap.add_argument("--git", action="append", default=[], help="owner/name=GITDIR (repeatable)")
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "checks", "origins.toml"))
+    ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
+    ap.add_argument("--kernel-deb", help=f"Debian's {KERNEL['package']}_{KERNEL['version']}_all.deb (the amdgpu/amdkfd driver)")
+    a = ap.parse_args()
+    given = dict(g.split("=", 1) for g in a.git)
+    gits = {}
+    for repo in PINS:
+        d = given.get(repo) or (a.mirror and os.path.join(a.mirror, repo.replace("/", "+"), "repo"))
+        if not d or not os.path.isdir(d):
+            sys.exit(f"harvest-origins: no git directory for {repo} (fetch it, then pass --mirror or --git {repo}=DIR)")
+        gits[repo] = Git(d)
+        for c in [PINS[repo]] + [c for r, _, c in OLDER if r == repo]:
+            try:
+                gits[repo].run("cat-file", "-e", c + "^{commit}")
+            except subprocess.CalledProcessError:
+                sys.exit(f"harvest-origins: {d} does not hold {repo}@{c}")
+    if not a.kernel_deb:
+        sys.exit(f"harvest-origins: give --kernel-deb (apt-get download {KERNEL['package']}={KERNEL['version']})")
+    kernel = kernel_texts(a.kernel_deb)
+    text = render(*harvest(gits, kernel), kernel=bool(kernel)) + "\n"
+    if a.check:
+        try:
+            with open(a.out, encoding="utf-8") as f:
+                old = f.read()
+        except OSError as e:
+            sys.exit(f"harvest-origins: {e}")
+        if old != text:
+            sys.exit(f"harvest-origins: {a.out} differs from what the pinned sources give; re-run without --check")
+        print(f"harvest-origins: {a.out} is reproduced byte for byte")
+        return
+    with open(a.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"harvest-origins: wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,855 @@
+//! Where a line comes from (issue 28, item 1): the format strings harvested from the sources of
+//! the stack (`checks/origins.toml`, written by `scripts/harvest-origins.py` from pinned commits)
+//! turned into matchers, and the attribution of each line of a text to the call site that
+//! prints it. Pure: no I/O.
+//!
+//! A format becomes one matcher per line it prints (a `\n` inside a format starts another
+//! line). Literal text is matched exactly (runs of blanks as runs of blanks: a paste re-wraps
+//! them), printf conversions (`%s %d %u %x %p %lu %zu %f`, Go's `%v %w %q`) and stream or fmt
+//! placeholders (`{}`) become typed captures, and the match may start anywhere in the line, since
+//! every collector puts its own prefix in front (docs/check-packs.md). Speed: each matcher is indexed by
+//! its rarest literal word; a line is scanned once for the 4-byte heads of those words and only
+//! the matchers whose word is really there run their regex.
+
+use regex::Regex;
+use rustc_hash::FxHashMap;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// The path of the table, as errors name it.
+pub const FILE: &str = "checks/origins.toml";
+const TEXT: &str = include_str!("../../checks/origins.toml");
+
+/// One repository the harvest read, at its pinned commit.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub repo: String,
+    /// The release tag, for an older release read beside the newest pin (empty for the pin).
+    #[serde(default)]
+    pub at: String,
+    pub commit: String,
+}
+
+/// How a format's placeholders are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Syntax {
+    /// C printf (or Go fmt) conversions.
+    Printf,
+    /// A `<<` chain: `{}` for a non-literal operand, `{{`/`}}` for literal braces.
+    Stream,
+    /// Go slog: a constant message (its attributes follow it on the line).
+    GoSlog,
+}
+
+/// One call site of a format.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Site {
+    pub repo: String,
+    /// The older release this site was read at (empty: the repository's newest pin).
+    #[serde(default)]
+    pub at: String,
+    pub path: String,
+    pub line: u32,
+    #[serde(default)]
+    pub function: String,
+    /// The `if` condition in front of the call, where the source shows it.
+    #[serde(default)]
+    pub condition: String,
+}
+
+/// One format string and every place that prints it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Origin {
+    pub component: String,
+    pub syntax: Syntax,
+    pub format: String,
+    pub level: String,
+    pub printer: String,
+    pub gate: String,
+    pub sites: Vec<Site>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    source: Vec<Source>,
+    origin: Vec<Origin>,
+}
+
+/// A compiled line of a format.
+struct Matcher {
+    origin: usize,
+    /// The pattern, compiled on first use: most matchers never meet their word.
+    pattern: String,
+    regex: OnceLock<Option<Regex>>,
+    /// The literal word the line must contain (the index key).
+    word: String,
+    /// Bytes of literal text: the most specific matcher wins a line.
+    literal: usize,
+}
+
+impl Matcher {
+    fn compiled(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| Regex::new(&self.pattern).ok())
+            .as_ref()
+    }
+
+    fn is_match(&self, s: &str) -> bool {
+        self.compiled().is_some_and(|r| r.is_match(s))
+    }
+}
+
+/// The loaded table and its index.
+pub struct Table {
+    pub sources: Vec<Source>,
+    pub origins: Vec<Origin>,
+    matchers: Vec<Matcher>,
+    /// First four bytes of a matcher's word -> the matchers keyed by it.
+    index: FxHashMap<u32, Vec<u32>>,
+    /// CLR source file name -> the anchored matchers of its short lines.
+    by_file: FxHashMap<String, Vec<Matcher>>,
+}
+
+/// A piece of one format line.
+#[derive(Debug, PartialEq)]
+enum Piece {
+    Lit(String),
+    /// A capture: its regex.
+    Cap(&'static str),
+}
+
+/// The regex of a printf conversion (`spec` is its letter; `alt` the `#` flag).
+fn conversion(spec: char, alt: bool) -> &'static str {
+    match spec {
+        'd' | 'i' => r"\s*-?\d+",
+        'u' => r"\s*\d+",
+        'x' | 'X' if alt => r"(?:0[xX])?[0-9a-fA-F]+",
+        'x' | 'X' | 'o' => r"\s*[0-9a-fA-F]+",
+        'p' => r"(?:0x[0-9a-fA-F]+|\(nil\)|[0-9a-fA-F]+)",
+        'f' | 'e' | 'E' | 'g' | 'G' => r"\s*(?:[-+]?[0-9.]+(?:[eE][-+]?\d+)?|-?nan|-?inf)",
+        'c' => r".",
+        _ => r".*?",
+    }
+}
+
+/// Splits one line of a printf format into pieces.
+fn printf_pieces(f: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut lit = String::new();
+    let mut it = f.chars().peekable();
+    while let Some(c) = it.next() {
+        if c != '%' {
+            lit.push(c);
+            continue;
+        }
+        if it.peek() == Some(&'%') {
+            it.next();
+            lit.push('%');
+            continue;
+        }
+        let mut alt = false;
+        while let Some(&n) = it.peek() {
+            if "-+ #0".contains(n) {
+                alt |= n == '#';
+                it.next();
+            } else {
+                break;
+            }
+        }
+        while it
+            .peek()
+            .is_some_and(|n| n.is_ascii_digit() || *n == '.' || *n == '*')
+        {
+            it.next();
+        }
+        while it.peek().is_some_and(|n| "hlzjtLq".contains(*n)) {
+            it.next();
+        }
+        match it.next() {
+            Some(spec) if spec.is_ascii_alphabetic() => {
+                if !lit.is_empty() {
+                    out.push(Piece::Lit(std::mem::take(&mut lit)));
+                }
+                out.push(Piece::Cap(conversion(spec, alt)));
+            }
+            // A lone `%` (a percentage sign in a message): literal.
+            Some(other) => {
+                lit.push('%');
+                lit.push(other);
+            }
+            None => lit.push('%'),
+        }
+    }
+    if !lit.is_empty() {
+        out.push(Piece::Lit(lit));
+    }
+    out
+}
+
+/// Splits one line of a stream template (`{}` captures, `{{`/`}}` braces) into pieces.
+fn stream_pieces(f: &str) -> Vec<Piece> {
+    let mut out = Vec::new();
+    let mut lit = String::new();
+    let mut rest = f;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("{{") {
+            lit.push('{');
+            rest = &rest[2..];
+        } else if rest.starts_with("}}") {
+            lit.push('}');
+            rest = &rest[2..];
+        } else if rest.starts_with("{}") {
+            if !lit.is_empty() {
+                out.push(Piece::Lit(std::mem::take(&mut lit)));
+            }
+            out.push(Piece::Cap(r".*?"));
+            rest = &rest[2..];
+        } else {
+            lit.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    if !lit.is_empty() {
+        out.push(Piece::Lit(lit));
+    }
+    out
+}
+
+/// The pieces of one line of a format, as printed.
+fn pieces_of(syntax: Syntax, l: &str) -> Vec<Piece> {
+    match syntax {
+        Syntax::Printf => printf_pieces(l),
+        Syntax::Stream => stream_pieces(l),
+        Syntax::GoSlog => vec![Piece::Lit(l.to_string())],
+    }
+}
+
+/// The pieces of each line a format prints, trimmed of blanks and of captures at either end
+/// (the match is not anchored, so a capture there adds nothing).
+fn lines_of(o: &Origin) -> Vec<Vec<Piece>> {
+    o.format
+        .split('\n')
+        .map(|l| {
+            let mut p = pieces_of(o.syntax, l);
+            while matches!(p.first(), Some(Piece::Cap(_))) {
+                p.remove(0);
+            }
+            while matches!(p.last(), Some(Piece::Cap(_))) {
+                p.pop();
+            }
+            if let Some(Piece::Lit(s)) = p.first_mut() {
+                *s = s.trim_start().to_string();
+            }
+            if let Some(Piece::Lit(s)) = p.last_mut() {
+                *s = s.trim_end().to_string();
+            }
+            p.retain(|x| !matches!(x, Piece::Lit(s) if s.is_empty()));
+            p
+        })
+        .collect()
+}
+
+/// The letters of literal text in a line's pieces.
+fn letters(p: &[Piece]) -> usize {
+    p.iter()
+        .map(|x| match x {
+            Piece::Lit(s) => s.chars().filter(|c| c.is_alphabetic()).count(),
+            Piece::Cap(_) => 0,
+        })
+        .sum()
+}
+
+/// A line with fewer letters of its own than this is no evidence of where it comes from.
+const MIN_LETTERS: usize = 12;
+/// The shortest index word (the index reads 4-byte heads).
+const MIN_WORD: usize = 4;
+
+fn head(b: &[u8]) -> u32 {
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+fn words(p: &[Piece]) -> impl Iterator<Item = &str> {
+    p.iter()
+        .filter_map(|x| match x {
+            Piece::Lit(s) => Some(s.split_whitespace()),
+            Piece::Cap(_) => None,
+        })
+        .flatten()
+        .filter(|w| w.len() >= MIN_WORD)
+}
+
+/// The regex of a line's pieces (unanchored) and its bytes of literal text.
+fn regex_of(p: &[Piece]) -> (String, usize) {
+    let mut re = String::new();
+    let mut literal = 0;
+    for x in p {
+        match x {
+            Piece::Lit(s) => {
+                literal += s.len();
+                let parts: Vec<String> = s.split_whitespace().map(regex::escape).collect();
+                if s.starts_with(char::is_whitespace) {
+                    re.push_str(r"\s*");
+                }
+                re.push_str(&parts.join(r"\s+"));
+                if s.ends_with(char::is_whitespace) && !parts.is_empty() {
+                    re.push_str(r"\s*");
+                }
+            }
+            Piece::Cap(c) => {
+                re.push('(');
+                re.push_str(c);
+                re.push(')');
+            }
+        }
+    }
+    (re, literal)
+}
+
+/// The shortest run of pieces from the start that carries [`MIN_LETTERS`] letters, when it is
+/// shorter than the whole line: a paste cut short, or a later release that changed the end of
+/// the message (MIOpen's kernel-database warning names another URL), still shows this head.
+fn head_of(p: &[Piece]) -> Option<&[Piece]> {
+    (1..p.len())
+        .find(|&k| letters(&p[..k]) >= MIN_LETTERS)
+        .map(|k| &p[..k])
+}
+
+impl Table {
+    /// Compiles the table (`file` names it in errors).
+    pub fn parse(file: &str, text: &str) -> Result<Table, crate::data::DataError> {
+        let f: File = crate::data::load(file, text)?;
+        let mut lines: Vec<(usize, Vec<Piece>)> = Vec::new();
+        let mut by_file: FxHashMap<String, Vec<Matcher>> = FxHashMap::default();
+        for (i, o) in f.origin.iter().enumerate() {
+            for p in lines_of(o) {
+                if letters(&p) >= MIN_LETTERS && words(&p).next().is_some() {
+                    if let Some(h) = head_of(&p) {
+                        if words(h).next().is_some() {
+                            let h: Vec<Piece> = h
+                                .iter()
+                                .map(|x| match x {
+                                    Piece::Lit(s) => Piece::Lit(s.clone()),
+                                    Piece::Cap(c) => Piece::Cap(c),
+                                })
+                                .collect();
+                            lines.push((i, h));
+                        }
+                    }
+                    lines.push((i, p));
+                }
+            }
+            // CLR's prefix names the source file: a short line of a CLR format is attributed
+            // when the file agrees and the whole rest of the line matches.
+            if o.component == "clr" {
+                for l in o.format.split('\n') {
+                    let p = pieces_of(o.syntax, l);
+                    if letters(&p) >= MIN_LETTERS
+                        || !p
+                            .iter()
+                            .any(|x| matches!(x, Piece::Lit(s) if !s.trim().is_empty()))
+                    {
+                        continue;
+                    }
+                    let (re, literal) = regex_of(&p);
+                    for site in &o.sites {
+                        let base = site.path.rsplit('/').next().unwrap_or(&site.path);
+                        by_file.entry(base.to_string()).or_default().push(Matcher {
+                            origin: i,
+                            pattern: format!(r"^\s*{re}\s*$"),
+                            regex: OnceLock::new(),
+                            word: String::new(),
+                            literal,
+                        });
+                    }
+                }
+            }
+        }
+        // The rarest word of each line keys it: a common word ("failed") would send every line
+        // that has it through hundreds of regexes.
+        let mut freq: FxHashMap<&str, usize> = FxHashMap::default();
+        for (_, p) in &lines {
+            for w in words(p) {
+                *freq.entry(w).or_default() += 1;
+            }
+        }
+        let mut matchers = Vec::with_capacity(lines.len());
+        for (i, p) in &lines {
+            let word = words(p)
+                .min_by_key(|w| (freq[w], std::cmp::Reverse(w.len())))
+                .expect("filtered above")
+                .to_string();
+            let (re, literal) = regex_of(p);
+            matchers.push(Matcher {
+                origin: *i,
+                pattern: re,
+                regex: OnceLock::new(),
+                word,
+                literal,
+            });
+        }
+        let mut index: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for (n, m) in matchers.iter().enumerate() {
+            index
+                .entry(head(m.word.as_bytes()))
+                .or_default()
+                .push(n as u32);
+        }
+        Ok(Table {
+            sources: f.source,
+            origins: f.origin,
+            matchers,
+            index,
+            by_file,
+        })
+    }
+
+    /// How many line matchers the table compiled to.
+    pub fn matchers(&self) -> usize {
+        self.matchers.len()
+    }
+
+    /// The formats whose pattern does not compile (each is compiled lazily, on first use; the
+    /// built-in table's test asserts there is none).
+    pub fn bad_patterns(&self) -> Vec<String> {
+        self.matchers
+            .iter()
+            .chain(self.by_file.values().flatten())
+            .filter(|m| m.compiled().is_none())
+            .map(|m| self.origins[m.origin].format.clone())
+            .collect()
+    }
+
+    /// The commit the harvest read `repo` at (`at`: an older release's tag, or empty).
+    pub fn commit_of(&self, repo: &str, at: &str) -> Option<&str> {
+        self.sources
+            .iter()
+            .find(|s| s.repo == repo && s.at == at)
+            .map(|s| s.commit.as_str())
+    }
+
+    /// The origin of one line (ANSI colour codes ignored), the most specific when several
+    /// formats match.
+    pub fn origin_of(&self, line: &str) -> Option<&Origin> {
+        let clean;
+        let line = if line.contains('\x1b') {
+            clean = strip_ansi(line);
+            clean.as_str()
+        } else {
+            line
+        };
+        let b = line.as_bytes();
+        if b.len() < MIN_WORD {
+            return None;
+        }
+        let mut best: Option<&Matcher> = None;
+        let mut tried: Vec<u32> = Vec::new();
+        for i in 0..=b.len() - MIN_WORD {
+            let Some(cands) = self.index.get(&head(&b[i..])) else {
+                continue;
+            };
+            for &n in cands {
+                let m = &self.matchers[n as usize];
+                if !b[i..].starts_with(m.word.as_bytes())
+                    || best.is_some_and(|x| x.literal >= m.literal)
+                    || tried.contains(&n)
+                {
+                    continue;
+                }
+                tried.push(n);
+                if m.is_match(line) {
+                    best = Some(m);
+                }
+            }
+        }
+        if best.is_none() {
+            if let Some(c) = clr_prefix().captures(line) {
+                let rest = &line[c.get(0).map_or(0, |m| m.end())..];
+                best = self
+                    .by_file
+                    .get(&c[1])
+                    .into_iter()
+                    .flatten()
+                    .filter(|m| m.is_match(rest))
+                    .max_by_key(|m| m.literal);
+            }
+        }
+        best.map(|m| &self.origins[m.origin])
+    }
+
+    /// Every line of `text` that a harvested format prints, with its origin.
+    pub fn attribute<'a>(&'a self, text: &'a str) -> Vec<Attribution<'a>> {
+        text.lines()
+            .enumerate()
+            .filter_map(|(n, l)| {
+                self.origin_of(l).map(|o| Attribution {
+                    line_no: n + 1,
+                    line: l.trim(),
+                    origin: o,
+                })
+            })
+            .collect()
+    }
+}
+
+/// CLR's log prefix, every release's variant (docs/log.md): `:<level>:<file> :<line> : <µs> us:`
+/// then, by release, `<pid>: [tid:0x..]` or `[pid:N tid:0x..]`; captures the file name.
+fn clr_prefix() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"^\s*:\d:\s*([\w.]+)\s*:\s*\d+\s*:\s*\d+\s*us:\s*(?:\d+:\s*)?(?:\[[^\]]*tid:[^\]]*\]\s?)?",
+        )
+        .expect("valid")
+    })
+}
+
+fn strip_ansi(s: &str) -> String {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"\x1b\[[0-9;]*[A-Za-z]").expect("valid"))
+        .replace_all(s, "")
+        .into_owned()
+}
+
+/// The built-in table.
+pub fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| match Table::parse(FILE, TEXT) {
+        Ok(t) => t,
+        Err(e) => panic!("the built-in {FILE} does not load: {e}"),
+    })
+}
+
+/// One attributed line.
+pub struct Attribution<'a> {
+    /// 1-based, in the text.
+    pub line_no: usize,
+    pub line: &'a str,
+    pub origin: &'a Origin,
+}
+
+impl Attribution<'_> {
+    /// `rocBLAS \`library/src/tensile_host.cpp:839\` (function)`, the first site, and how
+    /// many others print the same text.
+    pub fn printed_by(&self) -> String {
+        let o = self.origin;
+        let s = &o.sites[0];
+        let mut out = format!("{} `{}:{}`", component_name(&o.component), s.path, s.line);
+        if !s.at.is_empty() {
+            out.push_str(&format!(" as of {}", s.at));
+        }
+        if !s.function.is_empty() {
+            out.push_str(&format!(" ({})", s.function));
+        }
+        if !s.condition.is_empty() {
+            out.push_str(&format!(" when `{}`", s.condition));
+        }
+        if o.sites.len() > 1 {
+            out.push_str(&format!(
+                " (and {} other site{})",
+                o.sites.len() - 1,
+                if o.sites.len() == 2 { "" } else { "s" }
+            ));
+        }
+        out
+    }
+
+    /// The cause a family of messages names, where the source makes it clear.
+    pub fn cause(&self) -> Option<&'static Family> {
+        family_of(self.origin).filter(|f| self.line.contains(f.line_has))
+    }
+}
+
+/// The display name of a component of the table.
+pub fn component_name(c: &str) -> &str {
+    match c {
+        "clr" => "HIP runtime (CLR)",
+        "rocr" => "ROCr/libhsakmt",
+        "rocblas" => "rocBLAS",
+        "hipblaslt" => "hipBLASLt",
+        "miopen" => "MIOpen",
+        "rocminfo" => "rocminfo",
+        "ollama" => "ollama",
+        "amdgpu" => "the amdgpu kernel driver",
+        "amdkfd" => "the amdkfd kernel driver",
+        other => other,
+    }
+}
+
+/// A family of messages whose source makes its cause clear.
+pub struct Family {
+    pub component: &'static str,
+    /// Text every format of the family contains.
+    pub contains: &'static str,
+    /// Text the printed line must contain too ("" for none): the part the format leaves open
+    /// that decides the cause (an errno's text).
+    pub line_has: &'static str,
+    /// An id of checks/causes.toml.
+    pub cause: &'static str,
+    /// Why the source supports that cause.
+    pub reason: &'static str,
+}
+
+/// The families: each reason says what the printing code does, read at the pinned commit.
+pub const FAMILIES: &[Family] = &[
+    Family {
+        component: "clr",
+        contains: "Cannot find CO in the bundle",
+        line_has: "",
+        cause: "codeobj-no-binary",
+        reason: "CLR's fat-binary reader found no code object for the device's ISA in the \
+                 bundle (hip_fatbin.cpp): the program was not built for this GPU",
+    },
+    Family {
+        component: "clr",
+        contains: "Unable to find code object for all current devices",
+        line_has: "",
+        cause: "codeobj-no-binary",
+        reason: "CLR found no code object for at least one device (hip_code_object.cpp)",
+    },
+    Family {
+        component: "rocblas",
+        contains: "Cannot read ",
+        line_has: "",
+        cause: "lib-rocblas-data",
+        reason: "rocBLAS's Tensile host could not open a kernel library file it looked for \
+                 (tensile_host.cpp): the library directory lacks this GPU's files or is not found",
+    },
+    Family {
+        component: "rocblas",
+        contains: "Could not initialize Tensile host",
+        line_has: "",
+        cause: "lib-rocblas-data",
+        reason: "rocBLAS could not load its Tensile kernel library for the device \
+                 (tensile_host.cpp)",
+    },
+    Family {
+        component: "rocblas",
+        contains: "Could not load ",
+        line_has: "",
+        cause: "lib-rocblas-data",
+        reason: "rocBLAS could not load a Tensile code-object file (tensile_host.cpp)",
+    },
+    Family {
+        component: "hipblaslt",
+        contains: "Cannot read ",
+        line_has: "",
+        cause: "lib-hipblaslt-data",
+        reason: "hipBLASLt's Tensile host could not open a kernel library file it looked for",
+    },
+    Family {
+        component: "ollama",
+        contains: "no rocblas support for gfx target",
+        line_has: "",
+        cause: "gpu-unsupported-asic",
+        reason: "ollama's discovery drops the GPU because its bundled rocBLAS ships no kernels \
+                 for the GPU's ISA (discover/amd.go filterUnsupportedROCmDevices)",
+    },
+    Family {
+        component: "ollama",
+        contains: "AMD driver is too old",
+        line_has: "",
+        cause: "gpu-driver-missing",
+        reason: "ollama's discovery read a driver version older than it supports \
+                 (discover/amd.go)",
+    },
+    Family {
+        component: "rocminfo",
+        contains: "Unable to open /dev/kfd read-write",
+        line_has: "Permission denied",
+        cause: "gpu-kfd-permission",
+        reason: "rocminfo could not open /dev/kfd for reading and writing: permission denied \
+                 (rocminfo.cc; other errnos have other causes)",
+    },
+    Family {
+        component: "rocminfo",
+        contains: "is not member of",
+        line_has: "",
+        cause: "gpu-kfd-permission",
+        reason: "rocminfo found the user outside the group that owns the render nodes",
+    },
+    Family {
+        component: "rocminfo",
+        contains: "ROCk module is NOT loaded",
+        line_has: "",
+        cause: "gpu-driver-missing",
+        reason: "rocminfo found no amdgpu (ROCk) kernel module loaded (rocminfo.cc)",
+    },
+    Family {
+        component: "amdkfd",
+        contains: "PCI rejects atomics",
+        line_has: "",
+        cause: "gpu-pcie-atomics",
+        reason: "KFD skips the GPU because the PCIe path to it does not complete atomic \
+                 operations (kfd_device.c, kgd2kfd_device_init)",
+    },
+    Family {
+        component: "amdgpu",
+        contains: "ring %s timeout, signaled seq=",
+        line_has: "",
+        cause: "gpu-hang-reset",
+        reason: "the driver's job timeout handler found a ring that stopped making progress \
+                 and starts a GPU reset (amdgpu_job.c, amdgpu_job_timedout)",
+    },
+    Family {
+        component: "miopen",
+        contains: "Missing system database file",
+        line_has: "",
+        cause: "benign-miopen-kdb",
+        reason: "MIOpen warns that a precompiled kernel database is absent and compiles the \
+                 kernels itself instead (sqlite_db.hpp)",
+    },
+];
+
+/// The family of an origin, if any.
+pub fn family_of(o: &Origin) -> Option<&'static Family> {
+    FAMILIES
+        .iter()
+        .find(|f| f.component == o.component && o.format.contains(f.contains))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(syntax: &str, format: &str) -> Table {
+        let text = format!(
+            "[[source]]\nrepo = \"r/r\"\ncommit = \"c\"\n\n[[origin]]\ncomponent = \"clr\"\n\
+             syntax = \"{syntax}\"\nformat = {format:?}\nlevel = \"error\"\nprinter = \"p\"\n\
+             gate = \"always\"\nsites = [{{ repo = \"r/r\", path = \"a.cpp\", line = 7 }}]\n"
+        );
+        Table::parse("t.toml", &text).unwrap()
+    }
+
+    #[test]
+    fn printf_conversions_become_typed_captures() {
+        let t = one("printf", "Cannot find CO in the bundle %s for ISA: %s");
+        assert!(t
+            .origin_of(":1:hip_fatbin.cpp :277 : 123 us: Cannot find CO in the bundle /x/y for ISA: amdgcn-amd-amdhsa--gfx1103")
+            .is_some());
+        assert!(t.origin_of("Cannot find the bundle x for ISA: y").is_none());
+        let t = one("printf", "Queue %p aborting with error : %s code: 0x%x");
+        assert!(t
+            .origin_of("Callback: Queue 0x7f00 aborting with error : HSA_STATUS_ERROR_EXCEPTION: x code: 0x1016")
+            .is_some());
+        // %x takes hex digits only; %d a number.
+        let t = one("printf", "bad value 0x%x in the queue packet");
+        assert!(t.origin_of("bad value 0x1f in the queue packet").is_some());
+        assert!(t.origin_of("bad value 0xZZ in the queue packet").is_none());
+        let t = one("printf", "Queue sizes: %d bytes of device memory");
+        assert!(t
+            .origin_of("Queue sizes: 12 bytes of device memory")
+            .is_some());
+        assert!(t
+            .origin_of("Queue sizes: many bytes of device memory")
+            .is_none());
+    }
+
+    #[test]
+    fn stream_templates_match_their_literals_and_any_operand() {
+        let t = one("stream", "\nrocBLAS error: Cannot read {}: {}\n");
+        assert!(t
+            .origin_of("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory")
+            .is_some());
+        assert!(t.origin_of("rocBLAS error: Cannot write x: y").is_none());
+        let t = one("stream", "literal {{braces}} stay literal {}");
+        assert!(t.origin_of("literal {braces} stay literal 3").is_some());
+    }
+
+    #[test]
+    fn blanks_are_rewrapped_and_colours_ignored() {
+        let t = one("printf", "%sUnable to open /dev/kfd read-write: %s%s\n");
+        assert!(t
+            .origin_of("\x1b[31mUnable to open  /dev/kfd read-write: Permission denied\x1b[0m")
+            .is_some());
+    }
+
+    #[test]
+    fn a_line_cut_short_or_reworded_at_its_end_matches_by_its_head() {
+        let t = one(
+            "stream",
+            "Missing system database file: {} Performance may degrade. Please see https://a/b",
+        );
+        assert!(t
+            .origin_of(
+                "MIOpen(HIP): Warning [SQLiteBase] Missing system database file: gfx90878.kdb"
+            )
+            .is_some());
+        assert!(t.origin_of("Missing system file: x").is_none());
+    }
+
+    #[test]
+    fn a_short_clr_line_is_attributed_only_where_the_prefix_names_its_file() {
+        let t = one("printf", "  Devices:");
+        assert!(t
+            .origin_of(":1:a.cpp                   :458 : 1885938540 us:   Devices:")
+            .is_some());
+        assert!(t
+            .origin_of(":1:b.cpp                   :458 : 1885938540 us:   Devices:")
+            .is_none());
+        assert!(t.origin_of("  Devices:").is_none());
+        // The rest of the line must be the whole format.
+        assert!(t
+            .origin_of(":1:a.cpp :458 : 1 us: 350457: [tid:0x7f02] Devices: and more")
+            .is_none());
+        assert!(t
+            .origin_of(":1:a.cpp :458 : 1 us: 350457: [tid:0x7f02]   Devices:")
+            .is_some());
+    }
+
+    #[test]
+    fn short_formats_make_no_matcher() {
+        let t = one("printf", "Error: %s\n");
+        assert_eq!(t.matchers(), 0);
+        assert!(t.origin_of("Error: anything").is_none());
+    }
+
+    #[test]
+    fn a_bad_table_is_a_clear_error() {
+        let e = Table::parse("t.toml", "[[origin]]\ncomponent = 1\n")
+            .err()
+            .expect("refused");
+        assert!(e.to_string().starts_with("t.toml:"), "{e}");
+    }
+
+    #[test]
+    fn the_built_in_table_loads_and_attributes_a_real_line() {
+        let t = table();
+        assert!(t.origins.len() > 1000, "{}", t.origins.len());
+        assert_eq!(t.bad_patterns(), Vec::<String>::new());
+        assert!(t.commit_of("ROCm/clr", "").is_some());
+        assert!(t.commit_of("ROCm/clr", "rocm-5.7.0").is_some());
+        // ollama's discovery line, as slog prints it (ollama/ollama#4512's shape).
+        let l = "time=2024-05-20T10:00:00Z level=WARN source=amd_linux.go:346 msg=\"dropping ROCm device — no rocblas support for gfx target\" gpu=0 gpu_type=gfx1103";
+        let a = t.attribute(l);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].origin.component, "ollama");
+        assert_eq!(a[0].cause().map(|f| f.cause), Some("gpu-unsupported-asic"));
+        assert!(a[0].printed_by().starts_with("ollama `discover/amd.go:"));
+    }
+
+    #[test]
+    fn every_family_names_a_cause_and_a_harvested_format() {
+        for f in FAMILIES {
+            assert!(
+                crate::packs::causes::get(f.cause).is_some(),
+                "{}: no cause {}",
+                f.contains,
+                f.cause
+            );
+            assert!(
+                table()
+                    .origins
+                    .iter()
+                    .any(|o| o.component == f.component && o.format.contains(f.contains)),
+                "no harvested {} format contains {:?}",
+                f.component,
+                f.contains
+            );
+        }
+    }
+}
