@@ -176,7 +176,9 @@ mod tests {
         let loaded: &[(&str, &dyn Fn() -> usize)] = &[
             ("isa.toml", &|| crate::isa::processors().len()),
             ("gpu-facts.toml", &|| crate::gpu::facts::facts().apu.len()),
-            ("why-facts.toml", &|| crate::packs::facts::table().name.len()),
+            ("why-facts.toml", &|| {
+                crate::packs::facts::table().name.len()
+            }),
             ("elf-mach.toml", &|| crate::codeobj::mach::table().len()),
             ("asm-caps.toml", &|| {
                 crate::asm::catalog::catalog(crate::asm::catalog::Compat::Current)

@@ -209,17 +209,23 @@ fn platforms(text: &str) -> Vec<Platform> {
             r"\bsrun\b|\bsbatch\b|\bSLURM_[A-Z_]+",
             Platform::Slurm,
         ),
-        (
-            &NIX,
-            r"/nix/store/|\bnixpkgs\b|\bNixOS\b",
-            Platform::Nix,
-        ),
+        (&NIX, r"/nix/store/|\bnixpkgs\b|\bNixOS\b", Platform::Nix),
     ];
-    table
+    static WINDOWS: OnceLock<Regex> = OnceLock::new();
+    let mut found: Vec<Platform> = table
         .iter()
         .filter(|(cell, src, _)| re(cell, src).is_match(text))
         .map(|(_, _, p)| *p)
-        .collect()
+        .collect();
+    // Docker on a Windows host (a `C:\Users\...` path beside a docker command) runs its Linux
+    // containers in WSL 2 (Docker Desktop's WSL 2 backend, docs.docker.com/desktop/features/wsl/).
+    if found.contains(&Platform::Container)
+        && !found.contains(&Platform::Wsl)
+        && re(&WINDOWS, r"(?i)\b[A-Z]:\\(?:Users|Windows)\\").is_match(text)
+    {
+        found.insert(0, Platform::Wsl);
+    }
+    found
 }
 
 /// What the facts say about an ISA.
@@ -253,7 +259,11 @@ pub fn isa_verdict(isa: &str) -> IsaVerdict {
             };
         }
     }
-    if let Some(n) = t.no_override.iter().find(|n| n.isas.iter().any(|i| i == isa)) {
+    if let Some(n) = t
+        .no_override
+        .iter()
+        .find(|n| n.isas.iter().any(|i| i == isa))
+    {
         return IsaVerdict::NoOverride {
             instead: n.instead.clone(),
         };
@@ -274,6 +284,10 @@ pub struct Derived {
     /// Causes this rule does not displace when a symptom already answers one of them first
     /// (a more specific reading of the same failure).
     pub defers_to: &'static [&'static str],
+    /// Causes the facts decide against: a symptom of one of them never comes before this one
+    /// (a "no code" message reads as either a build without the ISA or an ISA nobody builds; the
+    /// ISA's support decides which).
+    pub overrules: &'static [&'static str],
 }
 
 /// A rule's symptom: its id, class and the text `why` shows (the reasoning is a capture).
@@ -285,7 +299,11 @@ fn symptom(
     cause: &str,
     fix: &str,
 ) -> &'static Symptom {
-    cell.get_or_init(|| Symptom {
+    cell.get_or_init(|| new_symptom(id, title, class, cause, fix))
+}
+
+fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Symptom {
+    Symptom {
         id: id.to_string(),
         title: title.to_string(),
         sources: Default::default(),
@@ -303,7 +321,7 @@ fn symptom(
         harmless: false,
         runtime_profile: false,
         check_locations: Vec::new(),
-    })
+    }
 }
 
 fn line_of(text: &str, re: &Regex) -> Option<String> {
@@ -335,6 +353,34 @@ fn wsl(text: &str, f: &Facts) -> Option<Derived> {
          WSL runtime package of a release that lists WSL support), use a GPU on that list, and \
          pass /dev/dxg (not /dev/kfd) to containers; or run on a native Linux host.",
     );
+    // amd-smi is not available on WSL (AMD's WSL limitations list it); PyTorch only warns that it
+    // cannot initialise it and goes on, so that warning alone is harmless there.
+    static SMI: OnceLock<Symptom> = OnceLock::new();
+    static SMI_WARN: OnceLock<Regex> = OnceLock::new();
+    let warn = re(&SMI_WARN, r"UserWarning: Can't initialize amdsmi");
+    if let Some(line) = line_of(text, warn) {
+        let sy = SMI.get_or_init(|| Symptom {
+            harmless: true,
+            ..new_symptom(
+                "facts.wsl-amdsmi-warning",
+                "PyTorch cannot initialise amd-smi under WSL: harmless",
+                "benign-other",
+                "amd-smi is not available under WSL; PyTorch warns that it cannot initialise it \
+                 and uses the GPU through the WSL runtime all the same.",
+                "Nothing to fix; the warning can be ignored under WSL.",
+            )
+        });
+        return Some(Derived {
+            symptom: sy,
+            line,
+            captures: vec![(
+                "reasoning".into(),
+                "platform WSL, from the text (this machine was not asked)".into(),
+            )],
+            defers_to: &[],
+            overrules: &[],
+        });
+    }
     let l = re(
         &LINE,
         r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected|\bWSL ?2?\b|\bWLS2\b",
@@ -347,6 +393,58 @@ fn wsl(text: &str, f: &Facts) -> Option<Derived> {
             "platform WSL, from the text (this machine was not asked)".into(),
         )],
         defers_to: &[],
+        overrules: &[],
+    })
+}
+
+/// "A container started without the GPU's devices (or their groups)": a text from a container
+/// (not WSL's, whose answer is the WSL one) that shows the GPU device missing or closed, and no
+/// `/dev/kfd` passed in what it shows of the container's command. ROCm in a container needs
+/// /dev/kfd and /dev/dri (or the render node) passed, and the groups owning them (AMD, "Running
+/// ROCm Docker containers", rocm.docs.amd.com/projects/install-on-linux, docker.md).
+fn container(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FAIL: OnceLock<Regex> = OnceLock::new();
+    static PASSED: OnceLock<Regex> = OnceLock::new();
+    if !f.on(Platform::Container) || f.on(Platform::Wsl) {
+        return None;
+    }
+    if re(
+        &PASSED,
+        r"--device[= ]/dev/kfd|/dev/kfd:/dev/kfd|-\s*/dev/kfd\b|--rocm\b",
+    )
+    .is_match(text)
+    {
+        return None;
+    }
+    let fail = re(
+        &FAIL,
+        r"(?i)Unable to open /dev/kfd|/dev/kfd\S*:? (?:No such file|Permission denied|not found|is missing|does not exist)|missing\b.{0,60}/dev/kfd|No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+    );
+    let line = line_of(text, fail)?;
+    let sy = symptom(
+        &S,
+        "facts.container-devices",
+        "the container was started without the GPU's devices",
+        "gpu-container-devices",
+        "The text comes from a container, the GPU device is missing or closed in it, and what it \
+         shows of the container's command passes no /dev/kfd: ROCm in a container needs /dev/kfd \
+         and /dev/dri passed, and the groups that own them.",
+        "Start the container with --device=/dev/kfd --device=/dev/dri and --group-add for the \
+         groups owning them on the host (video, render); for a rootless engine, the user's own \
+         access to them (or keep-groups).",
+    );
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: vec![(
+            "reasoning".into(),
+            "platform container, from the text, with no /dev/kfd passed in what it shows (this \
+             machine was not asked)"
+                .into(),
+        )],
+        defers_to: &["gpu-kfd-permission"],
+        overrules: &[],
     })
 }
 
@@ -439,6 +537,7 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
             "tensile-assembler",
             "lib-stale-path",
         ],
+        overrules: &["gpu-unsupported-asic", "codeobj-no-binary"],
     })
 }
 
@@ -446,7 +545,7 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
 /// missing code is a WSL question first).
 pub fn rules(text: &str) -> Vec<Derived> {
     let f = Facts::of(text);
-    [wsl(text, &f), no_code(text, &f)]
+    [wsl(text, &f), container(text, &f), no_code(text, &f)]
         .into_iter()
         .flatten()
         .collect()
@@ -500,11 +599,18 @@ mod tests {
             .supported
             .iter()
             .chain(&t.datacenter)
-            .chain(t.overrides.iter().flat_map(|o| o.isas.iter().chain([&o.runs])))
+            .chain(
+                t.overrides
+                    .iter()
+                    .flat_map(|o| o.isas.iter().chain([&o.runs])),
+            )
             .chain(t.no_override.iter().flat_map(|n| &n.isas))
             .chain(t.name.iter().map(|n| &n.isa));
         for isa in all {
-            assert!(crate::isa::processor(isa).is_some(), "{isa} is no processor");
+            assert!(
+                crate::isa::processor(isa).is_some(),
+                "{isa} is no processor"
+            );
         }
         // An override target is itself one a build ships, never an ISA listed as unfixable.
         for o in &t.overrides {
@@ -537,11 +643,43 @@ mod tests {
         let rocm_1088 = "My system is a fresh Ubuntu 18.04.4 LTS install with Ubuntu's upstream kernel \"Linux 5.3.0-050300-generic #201909152230 SMP Sun Sep 15 22:32:54 UTC 2019 x86_64 x86_64 x86_64 GNU/Linux\" installed. Then rocm 3.3.0 installed via apt-get install rocm-dev. Then rocminfo only works for root but not regular user. As a regular user rocminfo reports the dreaded HSA_STATUS_ERROR_OUT_OF_RESOURCES message and fails.\n";
         let f = Facts::of(rocm_1088);
         assert!(!f.on(Platform::Wsl) && f.platforms.is_empty());
-        assert!(f.versions.contains(&("ubuntu".into(), "18.04".into())), "{:?}", f.versions);
+        assert!(
+            f.versions.contains(&("ubuntu".into(), "18.04".into())),
+            "{:?}",
+            f.versions
+        );
         assert!(classes(rocm_1088).is_empty());
         let native = "Unable to open /dev/kfd read-write: Permission denied\nuser is not member of \"render\" group, the default DRM access group in ROCm\nLinux box 6.8.0-45-generic #45-Ubuntu SMP\n/usr/lib/x86_64-linux-gnu/libwslay.so\n";
         assert!(!Facts::of(native).on(Platform::Wsl));
         assert!(classes(native).is_empty());
+    }
+
+    /// tests/corpus/field-libs.toml, https://github.com/ROCm/legacy-rocm-build/issues/5000
+    /// (lines of the paste): on WSL, PyTorch's amd-smi warning is harmless, not a WSL fault.
+    #[test]
+    fn pytorchs_amdsmi_warning_on_wsl_is_harmless() {
+        let t = "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:736: UserWarning: Can't initialize amdsmi - Error code: 34\nDevice: cuda:0 AMD Radeon RX 7900 XTX : native\n\nWSL environment detected.\n";
+        let d = rules(t);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].symptom.harmless);
+        assert_eq!(d[0].symptom.class.as_deref(), Some("benign-other"));
+    }
+
+    /// tests/corpus/gpu.toml, https://github.com/SirUli/homeassistant-ollama-addon/issues/309
+    /// and https://github.com/ollama/ollama/issues/6685 (lines of the paste); then the same
+    /// failure with /dev/kfd passed, and from Docker on a Windows host (WSL's answer).
+    #[test]
+    fn a_container_without_dev_kfd_gets_the_device_passing_answer() {
+        let haollama = "Looking at your config.yaml and Ollama's official docker-compose that does allow my Vega 56 to utilized, the only thing missing that I can see is the existence of /dev/kfd\n";
+        assert_eq!(classes(haollama), ["gpu-container-devices"]);
+        let ollama = "(base) steven@LinuxPC:~$ docker exec -it ollama rocminfo\nROCk module version 6.8.5 is loaded\nUnable to open /dev/kfd read-write: Permission denied\n";
+        assert_eq!(classes(ollama), ["gpu-container-devices"]);
+        let passed = "docker run --device=/dev/kfd --device=/dev/dri rocm/pytorch\nUnable to open /dev/kfd read-write: Permission denied\n";
+        assert!(classes(passed).is_empty());
+        let native = "Unable to open /dev/kfd read-write: Permission denied\n";
+        assert!(classes(native).is_empty());
+        let windows = "(.venv) C:\\Users\\me\\pytorch>docker run --device=/dev/dri rocm/pytorch\nUnable to open /dev/kfd read-write: No such file or directory\n";
+        assert_eq!(classes(windows), ["platform-wsl"]);
     }
 
     #[test]
@@ -549,7 +687,10 @@ mod tests {
         assert_eq!(classes(OLLAMA_3189), ["gpu-unsupported-asic"]);
         let r = reasoning(OLLAMA_3189, "gpu-unsupported-asic");
         assert!(r.contains("HSA_OVERRIDE_GFX_VERSION=11.0.0"), "{r}");
-        assert!(r.contains("an integrated GPU") && r.contains("own risk"), "{r}");
+        assert!(
+            r.contains("an integrated GPU") && r.contains("own risk"),
+            "{r}"
+        );
         let r = reasoning(LLAMACPP_19949, "gpu-unsupported-asic");
         assert!(r.contains("HSA_OVERRIDE_GFX_VERSION=11.5.1"), "{r}");
     }
@@ -605,9 +746,21 @@ mod tests {
         let t = "torch 2.6.0+rocm6.4.1\nROCm version: 6.4.1\nHIP version: 6.4.43482\nLinux gpu1 6.8.0-45-generic x86_64\nUbuntu 24.04 LTS\nsrun -N1 ./a.out\nopen /dev/kfd failed: EACCES\n/nix/store/abc-rocm-runtime/lib\ndocker run --device=/dev/kfd rocm/pytorch\n";
         let f = Facts::of(t);
         let has = |k: &str, v: &str| f.versions.contains(&(k.to_string(), v.to_string()));
-        assert!(has("torch", "2.6.0") && has("torch-rocm", "6.4.1"), "{:?}", f.versions);
-        assert!(has("rocm", "6.4.1") && has("hip", "6.4.43482"), "{:?}", f.versions);
-        assert!(has("kernel", "6.8.0-45-generic") && has("ubuntu", "24.04"), "{:?}", f.versions);
+        assert!(
+            has("torch", "2.6.0") && has("torch-rocm", "6.4.1"),
+            "{:?}",
+            f.versions
+        );
+        assert!(
+            has("rocm", "6.4.1") && has("hip", "6.4.43482"),
+            "{:?}",
+            f.versions
+        );
+        assert!(
+            has("kernel", "6.8.0-45-generic") && has("ubuntu", "24.04"),
+            "{:?}",
+            f.versions
+        );
         assert_eq!(
             f.platforms,
             [Platform::Container, Platform::Slurm, Platform::Nix]
