@@ -16,6 +16,7 @@
 //! | `checks/<family>.toml` (check docs) | `checks::docs` ([`embedded`]) |
 //! | `checks/isa.toml` | `isa::processors` ([`embedded`]) |
 //! | `checks/gpu-facts.toml` | `gpu::facts::facts` ([`embedded`]) |
+//! | `checks/why-facts.toml` | `packs::facts::table` ([`embedded`]) |
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
 //! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load`]) |
@@ -176,6 +177,9 @@ mod tests {
         let loaded: &[(&str, &dyn Fn() -> usize)] = &[
             ("isa.toml", &|| crate::isa::processors().len()),
             ("gpu-facts.toml", &|| crate::gpu::facts::facts().apu.len()),
+            ("why-facts.toml", &|| {
+                crate::packs::facts::table().name.len()
+            }),
             ("elf-mach.toml", &|| crate::codeobj::mach::table().len()),
             ("asm-caps.toml", &|| {
                 crate::asm::catalog::catalog(crate::asm::catalog::Compat::Current)

@@ -9,6 +9,7 @@
 pub mod causes;
 pub mod compile;
 pub mod eval;
+pub mod facts;
 /// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
 pub use crate::glob;
 pub mod model;

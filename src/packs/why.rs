@@ -167,7 +167,61 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
         }
         None => true,
     });
+    add_derived(&mut hits, text);
     hits
+}
+
+/// The one place the rules over the text's facts ([`super::facts`]) join the answer. A symptom of
+/// the derived cause keeps its place and checks and gains the reasoning from the facts; else the
+/// derived cause goes first, since it reasons from what the text states about the user's
+/// machine; but after a first symptom whose more specific cause the rule defers to, and after
+/// the symptoms of a text whose only symptoms are harmless by design (a harmless message on WSL
+/// is still harmless). A derived cause that overrules others (the facts decide between them)
+/// comes before the first of them. The most deciding rule comes first ([`super::facts::rules`]).
+fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str) {
+    let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
+    for d in super::facts::rules(text).into_iter().rev() {
+        let class = d.symptom.class.as_deref();
+        let overruled = |h: &Hit| {
+            h.symptom
+                .class
+                .as_deref()
+                .is_some_and(|c| Some(c) != class && d.overrules.contains(&c))
+        };
+        let first_overruled = hits.iter().position(overruled);
+        if let Some(i) = hits
+            .iter()
+            .position(|h| h.symptom.class.as_deref() == class)
+        {
+            // The symptom keeps its checks; it gains the facts' reasoning, and comes before the
+            // causes the facts decide against.
+            let mut h = hits.remove(i);
+            for (k, v) in d.captures {
+                if h.capture(&k).is_none() {
+                    h.captures.push((k, v));
+                }
+            }
+            let at = first_overruled.filter(|&j| j < i).unwrap_or(i);
+            hits.insert(at, h);
+            continue;
+        }
+        let hit = Hit {
+            symptom: d.symptom,
+            line: d.line,
+            captures: d.captures,
+        };
+        let first = hits.first().and_then(|h| h.symptom.class.as_deref());
+        let at = if only_harmless || d.symptom.harmless {
+            hits.len()
+        } else if let Some(j) = first_overruled {
+            j
+        } else if first.is_some_and(|c| d.defers_to.contains(&c)) {
+            1
+        } else {
+            0
+        };
+        hits.insert(at, hit);
+    }
 }
 
 /// Whether two versions are of different releases: neither is a dotted prefix of the other
@@ -378,6 +432,9 @@ pub fn render_human(judged: &[Judged]) -> String {
         }
         s.push_str(&format!("   seen:         {}\n", h.line));
         s.push_str(&format!("   text from:    {}\n", sy.source));
+        if let Some(r) = h.capture("reasoning") {
+            s.push_str(&format!("   reasoning:    {r}\n"));
+        }
         if let Some(isa) = h.carried_isa() {
             s.push_str(&format!("   judged for:   {isa} (named in the text)\n"));
         }

@@ -1,0 +1,770 @@
+//! Facts in a pasted text and rules over them (issue 28, items 2-4, first slice). Pure.
+//!
+//! [`Facts::of`] reads the entities a text states about the user's machine: ISAs (`gfxNNNN`, and
+//! marketing names mapped to ISAs by `checks/why-facts.toml`), versions (ROCm, HIP, torch
+//! `+rocmX.Y`, kernel, distribution release), the platform (WSL, a container, a Kubernetes pod, a
+//! Slurm job, Nix) and errno names. [`rules`] applies the rules that hold for every tool printing
+//! a variant of one failure ("no code for ISA X", "wrong platform") and answers with a cause
+//! class and a reasoning built from the facts: the exact override of the same family and its
+//! risk, or that none works. `why::recognise` calls it at one place; what the text says about
+//! the user's machine is what these rules use (this machine is not asked here), and the
+//! reasoning says so.
+
+use super::Symptom;
+use regex::Regex;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// `checks/why-facts.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    pub supported: Vec<String>,
+    pub datacenter: Vec<String>,
+    #[serde(rename = "override")]
+    pub overrides: Vec<Override>,
+    pub no_override: Vec<NoOverride>,
+    pub name: Vec<Name>,
+}
+
+/// ISAs that run the kernels of `runs` with `HSA_OVERRIDE_GFX_VERSION`, at `risk`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Override {
+    pub isas: Vec<String>,
+    pub runs: String,
+    pub risk: String,
+}
+
+/// ISAs no override value helps, and what does.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoOverride {
+    pub isas: Vec<String>,
+    pub instead: String,
+}
+
+/// A marketing name (a regex) and its ISA.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Name {
+    pub pattern: String,
+    pub isa: String,
+}
+
+pub fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| {
+        crate::data::embedded(
+            "checks/why-facts.toml",
+            include_str!("../../checks/why-facts.toml"),
+        )
+    })
+}
+
+fn names() -> &'static [(Regex, String)] {
+    static N: OnceLock<Vec<(Regex, String)>> = OnceLock::new();
+    N.get_or_init(|| {
+        table()
+            .name
+            .iter()
+            .map(|n| {
+                let re = Regex::new(&n.pattern)
+                    .unwrap_or_else(|e| panic!("checks/why-facts.toml: {}: {e}", n.pattern));
+                (re, n.isa.clone())
+            })
+            .collect()
+    })
+}
+
+fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
+    cell.get_or_init(|| Regex::new(src).expect("a fixed regex compiles"))
+}
+
+/// Where the text says it ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Platform {
+    Wsl,
+    Container,
+    Kubernetes,
+    Slurm,
+    Nix,
+}
+
+/// What a text states about the machine it came from.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// The ISAs named (known processors only), in order of first mention, with where each came
+    /// from: the ISA itself or a marketing name.
+    pub isas: Vec<(String, Option<String>)>,
+    /// `(what, version)`: `rocm`, `hip`, `torch`, `torch-rocm`, `kernel`, `ubuntu`, ...
+    pub versions: Vec<(String, String)>,
+    pub platforms: Vec<Platform>,
+    pub errnos: Vec<String>,
+}
+
+impl Facts {
+    pub fn of(text: &str) -> Facts {
+        static ISA: OnceLock<Regex> = OnceLock::new();
+        static VER: OnceLock<Regex> = OnceLock::new();
+        static ERRNO: OnceLock<Regex> = OnceLock::new();
+        let mut f = Facts::default();
+        // A line naming three or more ISAs is a list (a build's targets, "supported types"), not
+        // the GPU at hand.
+        for line in text.lines() {
+            let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
+            let found: Vec<&str> = isa.find_iter(line).map(|m| m.as_str()).collect();
+            if found.len() >= 3 {
+                continue;
+            }
+            for g in found {
+                if crate::isa::processor(g).is_some() && !f.isas.iter().any(|(i, _)| i == g) {
+                    f.isas.push((g.to_string(), None));
+                }
+            }
+            for (n, g) in names() {
+                if let Some(m) = n.find(line) {
+                    if !f.isas.iter().any(|(i, _)| i == g) {
+                        f.isas.push((g.clone(), Some(m.as_str().to_string())));
+                    }
+                }
+            }
+        }
+        let ver = re(
+            &VER,
+            r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
+        );
+        for c in ver.captures_iter(text) {
+            let mut push = |k: &str, v: Option<regex::Match>| {
+                if let Some(v) = v {
+                    let e = (k.to_string(), v.as_str().to_string());
+                    if !f.versions.contains(&e) {
+                        f.versions.push(e);
+                    }
+                }
+            };
+            if c.name("rocm").is_some() {
+                push("rocm", c.name("rv"));
+            } else if c.name("hip").is_some() {
+                push("hip", c.name("hv"));
+            } else if c.name("torch").is_some() {
+                push("torch", c.name("tv"));
+                push("torch-rocm", c.name("trv"));
+            } else if c.name("kernel").is_some() {
+                push("kernel", c.name("kv"));
+            } else if let Some(d) = c.name("distro") {
+                push(&d.as_str().to_lowercase(), c.name("dv"));
+            }
+        }
+        f.platforms = platforms(text);
+        let errno = re(
+            &ERRNO,
+            r"\b(E(?:NOENT|ACCES|PERM|NODEV|NXIO|INVAL|NOMEM|BUSY|AGAIN|IO|FAULT|NOSPC|NOEXEC|TIMEDOUT))\b",
+        );
+        for m in errno.find_iter(text) {
+            if !f.errnos.iter().any(|e| e == m.as_str()) {
+                f.errnos.push(m.as_str().to_string());
+            }
+        }
+        f
+    }
+
+    /// The ISA the text is about: the first named outside a list.
+    pub fn isa(&self) -> Option<&str> {
+        self.isas.first().map(|(i, _)| i.as_str())
+    }
+
+    pub fn on(&self, p: Platform) -> bool {
+        self.platforms.contains(&p)
+    }
+}
+
+/// The platforms a text says it ran on. WSL: its kernel's release string
+/// (`microsoft-standard-WSL2`), its GPU device (`/dev/dxg`), the WSL runtime library
+/// (`librocdxg`, `/usr/lib/wsl`), rocminfo's "WSL environment detected", or the name itself.
+fn platforms(text: &str) -> Vec<Platform> {
+    static WSL: OnceLock<Regex> = OnceLock::new();
+    static CONTAINER: OnceLock<Regex> = OnceLock::new();
+    static POD: OnceLock<Regex> = OnceLock::new();
+    static SLURM: OnceLock<Regex> = OnceLock::new();
+    static NIX: OnceLock<Regex> = OnceLock::new();
+    let table: [(&'static OnceLock<Regex>, &str, Platform); 5] = [
+        (
+            &WSL,
+            r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected|\bWSL ?2?\b|\bWLS2\b",
+            Platform::Wsl,
+        ),
+        (
+            &CONTAINER,
+            r"(?i)\bdocker (?:run|exec|compose)|\bpodman\b|/\.dockerenv|\bdocker-compose\b|\bapptainer\b|\bsingularity\b",
+            Platform::Container,
+        ),
+        (
+            &POD,
+            r"(?i)\bkubectl\b|\bkind: Pod\b|\bamd\.com/gpu\b",
+            Platform::Kubernetes,
+        ),
+        (
+            &SLURM,
+            r"\bsrun\b|\bsbatch\b|\bSLURM_[A-Z_]+",
+            Platform::Slurm,
+        ),
+        (&NIX, r"/nix/store/|\bnixpkgs\b|\bNixOS\b", Platform::Nix),
+    ];
+    static WINDOWS: OnceLock<Regex> = OnceLock::new();
+    let mut found: Vec<Platform> = table
+        .iter()
+        .filter(|(cell, src, _)| re(cell, src).is_match(text))
+        .map(|(_, _, p)| *p)
+        .collect();
+    // Docker on a Windows host (a `C:\Users\...` path beside a docker command) runs its Linux
+    // containers in WSL 2 (Docker Desktop's WSL 2 backend, docs.docker.com/desktop/features/wsl/).
+    if found.contains(&Platform::Container)
+        && !found.contains(&Platform::Wsl)
+        && re(&WINDOWS, r"(?i)\b[A-Z]:\\(?:Users|Windows)\\").is_match(text)
+    {
+        found.insert(0, Platform::Wsl);
+    }
+    found
+}
+
+/// What the facts say about an ISA.
+#[derive(Debug, PartialEq, Eq)]
+pub enum IsaVerdict {
+    /// ROCm supports it: a build without its code is a build problem.
+    Supported,
+    /// Not supported; `value` of the same family runs it, at `risk`.
+    Override {
+        runs: String,
+        value: String,
+        risk: String,
+    },
+    /// Not supported and no override works; `instead` says what does.
+    NoOverride { instead: String },
+    /// Not in the tables.
+    Unknown,
+}
+
+pub fn isa_verdict(isa: &str) -> IsaVerdict {
+    let t = table();
+    if t.supported.iter().any(|s| s == isa) {
+        return IsaVerdict::Supported;
+    }
+    if let Some(o) = t.overrides.iter().find(|o| o.isas.iter().any(|i| i == isa)) {
+        if let Some(value) = crate::gpu::overrides::override_value_for(&o.runs) {
+            return IsaVerdict::Override {
+                runs: o.runs.clone(),
+                value,
+                risk: o.risk.clone(),
+            };
+        }
+    }
+    if let Some(n) = t
+        .no_override
+        .iter()
+        .find(|n| n.isas.iter().any(|i| i == isa))
+    {
+        return IsaVerdict::NoOverride {
+            instead: n.instead.clone(),
+        };
+    }
+    IsaVerdict::Unknown
+}
+
+/// Whether an ISA is an Instinct (datacenter) part.
+pub fn is_datacenter(isa: &str) -> bool {
+    table().datacenter.iter().any(|s| s == isa)
+}
+
+/// The line of the text a rule fired on, and the rule's reasoning.
+pub struct Derived {
+    pub symptom: &'static Symptom,
+    pub line: String,
+    pub captures: Vec<(String, String)>,
+    /// Causes this rule does not displace when a symptom already answers one of them first
+    /// (a more specific reading of the same failure).
+    pub defers_to: &'static [&'static str],
+    /// Causes the facts decide against: a symptom of one of them never comes before this one
+    /// (a "no code" message reads as either a build without the ISA or an ISA nobody builds; the
+    /// ISA's support decides which).
+    pub overrules: &'static [&'static str],
+}
+
+/// A rule's symptom: its id, class and the text `why` shows (the reasoning is a capture).
+fn symptom(
+    cell: &'static OnceLock<Symptom>,
+    id: &str,
+    title: &str,
+    class: &str,
+    cause: &str,
+    fix: &str,
+) -> &'static Symptom {
+    cell.get_or_init(|| new_symptom(id, title, class, cause, fix))
+}
+
+fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Symptom {
+    Symptom {
+        id: id.to_string(),
+        title: title.to_string(),
+        sources: Default::default(),
+        matchers: OnceLock::new(),
+        text: String::new(),
+        source: "rule over the facts of the text (checks/why-facts.toml)".to_string(),
+        cause: cause.to_string(),
+        fix: fix.to_string(),
+        checks: Vec::new(),
+        rule_out_by: Some(Vec::new()),
+        with_isa: None,
+        differ: None,
+        class: Some(class.to_string()),
+        rank: 90,
+        harmless: false,
+        runtime_profile: false,
+        check_locations: Vec::new(),
+    }
+}
+
+fn line_of(text: &str, re: &Regex) -> Option<String> {
+    text.lines()
+        .find(|l| re.is_match(l))
+        .map(|l| l.trim().chars().take(300).collect())
+}
+
+/// The "wrong platform: WSL" rule. ROCm on WSL runs through the Windows driver and the WSL
+/// runtime (librocdxg, /dev/dxg): there is no /dev/kfd and no render group to join, and only the
+/// releases, distributions and GPUs of AMD's WSL support matrix work (AMD, "Install Radeon
+/// software for WSL with ROCm", rocm.docs.amd.com/projects/radeon).
+fn wsl(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    if !f.on(Platform::Wsl) {
+        return None;
+    }
+    let sy = symptom(
+        &S,
+        "facts.wsl",
+        "the text comes from WSL, where ROCm works unlike native Linux",
+        "platform-wsl",
+        "The text says it ran under WSL. There ROCm reaches the GPU through the Windows driver and \
+         the WSL runtime (librocdxg, /dev/dxg): /dev/kfd does not exist, the render group and the \
+         amdgpu module do not apply, and only the ROCm releases, distributions, GPUs and Windows \
+         drivers of AMD's WSL support matrix work (a framework's bundled native runtime does not).",
+        "Install ROCm for WSL as AMD documents it (a supported Windows Adrenalin driver, then the \
+         WSL runtime package of a release that lists WSL support), use a GPU on that list, and \
+         pass /dev/dxg (not /dev/kfd) to containers; or run on a native Linux host.",
+    );
+    // amd-smi is not available on WSL (AMD's WSL limitations list it); PyTorch only warns that it
+    // cannot initialise it and goes on, so that warning alone is harmless there.
+    static SMI: OnceLock<Symptom> = OnceLock::new();
+    static SMI_WARN: OnceLock<Regex> = OnceLock::new();
+    let warn = re(&SMI_WARN, r"UserWarning: Can't initialize amdsmi");
+    if let Some(line) = line_of(text, warn) {
+        let sy = SMI.get_or_init(|| Symptom {
+            harmless: true,
+            ..new_symptom(
+                "facts.wsl-amdsmi-warning",
+                "PyTorch cannot initialise amd-smi under WSL: harmless",
+                "benign-other",
+                "amd-smi is not available under WSL; PyTorch warns that it cannot initialise it \
+                 and uses the GPU through the WSL runtime all the same.",
+                "Nothing to fix; the warning can be ignored under WSL.",
+            )
+        });
+        return Some(Derived {
+            symptom: sy,
+            line,
+            captures: vec![(
+                "reasoning".into(),
+                "platform WSL, from the text (this machine was not asked)".into(),
+            )],
+            defers_to: &[],
+            overrules: &[],
+        });
+    }
+    let l = re(
+        &LINE,
+        r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected|\bWSL ?2?\b|\bWLS2\b",
+    );
+    Some(Derived {
+        symptom: sy,
+        line: line_of(text, l).unwrap_or_default(),
+        captures: vec![(
+            "reasoning".into(),
+            "platform WSL, from the text (this machine was not asked)".into(),
+        )],
+        defers_to: &[],
+        overrules: &[],
+    })
+}
+
+/// "A container started without the GPU's devices (or their groups)": a text from a container
+/// (not WSL's, whose answer is the WSL one) that shows the GPU device missing or closed, and no
+/// `/dev/kfd` passed in what it shows of the container's command. ROCm in a container needs
+/// /dev/kfd and /dev/dri (or the render node) passed, and the groups owning them (AMD, "Running
+/// ROCm Docker containers", rocm.docs.amd.com/projects/install-on-linux, docker.md).
+fn container(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FAIL: OnceLock<Regex> = OnceLock::new();
+    static PASSED: OnceLock<Regex> = OnceLock::new();
+    if !f.on(Platform::Container) || f.on(Platform::Wsl) {
+        return None;
+    }
+    if re(
+        &PASSED,
+        r"--device[= ]/dev/kfd|/dev/kfd:/dev/kfd|-\s*/dev/kfd\b|--rocm\b",
+    )
+    .is_match(text)
+    {
+        return None;
+    }
+    let fail = re(
+        &FAIL,
+        r"(?i)Unable to open /dev/kfd|/dev/kfd\S*:? (?:No such file|Permission denied|not found|is missing|does not exist)|missing\b.{0,60}/dev/kfd|No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+    );
+    let line = line_of(text, fail)?;
+    let sy = symptom(
+        &S,
+        "facts.container-devices",
+        "the container was started without the GPU's devices",
+        "gpu-container-devices",
+        "The text comes from a container, the GPU device is missing or closed in it, and what it \
+         shows of the container's command passes no /dev/kfd: ROCm in a container needs /dev/kfd \
+         and /dev/dri passed, and the groups that own them.",
+        "Start the container with --device=/dev/kfd --device=/dev/dri and --group-add for the \
+         groups owning them on the host (video, render); for a rootless engine, the user's own \
+         access to them (or keep-groups).",
+    );
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: vec![(
+            "reasoning".into(),
+            "platform container, from the text, with no /dev/kfd passed in what it shows (this \
+             machine was not asked)"
+                .into(),
+        )],
+        defers_to: &["gpu-kfd-permission"],
+        overrules: &[],
+    })
+}
+
+/// Any tool's "this build has no code for the GPU's ISA" (rocBLAS, hipBLASLt, MIOpen, PyTorch,
+/// ollama, llama.cpp variants): the message formats as their sources print them
+/// (rocBLAS `tensile_host.cpp` "Cannot read ... TensileLibrary", HIP's
+/// `hipErrorNoBinaryForGpu` and "invalid device function", ollama's `amdgpu is not supported`,
+/// PyTorch's "no kernel image is available").
+const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx";
+
+/// The symptom of an ISA ROCm does not build (its reasoning says what runs it).
+fn unsupported() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    symptom(
+        &S,
+        "facts.isa-unsupported",
+        "the GPU's ISA is not one ROCm builds",
+        "gpu-unsupported-asic",
+        "The ISA the text names is not one ROCm or the library builds, so no kernels exist for \
+         it; the reasoning says whether a same-family override runs it or what does.",
+        "See the reasoning: the exact HSA_OVERRIDE_GFX_VERSION of the same family, at its risk, \
+         or what runs this ISA when no override does.",
+    )
+}
+
+fn no_code(text: &str, f: &Facts) -> Option<Derived> {
+    static SUP: OnceLock<Symptom> = OnceLock::new();
+    static TRIGGER: OnceLock<Regex> = OnceLock::new();
+    let trigger = re(&TRIGGER, NO_CODE);
+    let line = line_of(text, trigger)?;
+    let isa = f.isa()?;
+    let named = match f.isas.first().and_then(|(_, n)| n.as_deref()) {
+        Some(n) => format!("{isa} ({n}, named in the text; this machine was not asked)"),
+        None => format!("{isa} (named in the text; this machine was not asked)"),
+    };
+    let kind = if is_datacenter(isa) {
+        "an Instinct (datacenter) part"
+    } else if crate::gpu::facts::is_apu_processor(isa) {
+        "an integrated GPU"
+    } else {
+        "a discrete Radeon part"
+    };
+    let (sy, reasoning) = match isa_verdict(isa) {
+        IsaVerdict::Supported => (
+            symptom(
+                &SUP,
+                "facts.isa-no-code",
+                "the build has no code for a supported ISA",
+                "codeobj-no-binary",
+                "The ISA the text names is one ROCm supports, so the runtime is not at fault: the \
+                 program, library or wheel that printed this was built without code for it.",
+                "Install a build that covers this ISA (a wheel or package for your ROCm release \
+                 that lists it), or rebuild with it in the targets (AMDGPU_TARGETS / \
+                 PYTORCH_ROCM_ARCH). An override is not needed for a supported ISA.",
+            ),
+            format!("{named}: {kind} that ROCm supports; the build at hand lacks its code"),
+        ),
+        IsaVerdict::Override { runs, value, risk } => (
+            unsupported(),
+            format!(
+                "{named}: {kind} not supported by ROCm; the kernels of {runs} (same ISA family) \
+                 run on it with HSA_OVERRIDE_GFX_VERSION={value}, at your own risk: {risk}"
+            ),
+        ),
+        IsaVerdict::NoOverride { instead } => (
+            unsupported(),
+            format!(
+                "{named}: {kind} not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value \
+                 helps: {instead}"
+            ),
+        ),
+        IsaVerdict::Unknown => return None,
+    };
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: vec![
+            ("isa".into(), isa.to_string()),
+            ("reasoning".into(), reasoning),
+        ],
+        defers_to: &[
+            "lib-rocblas-data",
+            "lib-hipblaslt-data",
+            "lib-miopen-data",
+            "gpu-igpu-interference",
+            "gpu-override-misuse",
+            "codeobj-xnack-sramecc",
+            "codeobj-invalid-image",
+            "lib-mixed-releases",
+            "tensile-assembler",
+            "lib-stale-path",
+        ],
+        overrules: &["gpu-unsupported-asic", "codeobj-no-binary"],
+    })
+}
+
+/// The rules that fire on a text, most deciding first: the platform before the ISA (a WSL text's
+/// missing code is a WSL question first).
+pub fn rules(text: &str) -> Vec<Derived> {
+    let f = Facts::of(text);
+    [wsl(text, &f), container(text, &f), no_code(text, &f)]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(text: &str) -> Vec<String> {
+        rules(text)
+            .iter()
+            .filter_map(|d| d.symptom.class.clone())
+            .collect()
+    }
+
+    fn reasoning(text: &str, class: &str) -> String {
+        rules(text)
+            .into_iter()
+            .find(|d| d.symptom.class.as_deref() == Some(class))
+            .and_then(|d| {
+                d.captures
+                    .into_iter()
+                    .find(|(k, _)| k == "reasoning")
+                    .map(|(_, v)| v)
+            })
+            .unwrap_or_default()
+    }
+
+    /// tests/corpus/field-platform.toml, https://github.com/unslothai/unsloth/issues/9729 (lines of
+    /// the paste)
+    const UNSLOTH_9729: &str = "unset HSA_ENABLE_DXG_DETECTION\nrocminfo\n# WSL environment detected.\n# hsa_init Failed, possibly no supported GPU devices\n# exit 1\n";
+
+    /// tests/corpus/field-apps.toml, https://github.com/ollama/ollama/issues/3189
+    const OLLAMA_3189: &str = "Not working (\"amdgpu [0] gfx1103 is not supported\"):\n";
+
+    /// tests/corpus/codeobj-memory.toml, https://github.com/ROCm/legacy-rocm-build/issues/1525 (lines
+    /// of the paste, each verbatim)
+    const ROCM_1525: &str = "ERROR：\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n\nDEVICE\n**********************************\nName:                            gfx1012                            \nMarketing Name:          Navi 14 [Radeon RX 5500/5500M / Pro 5500M]\n";
+
+    /// tests/corpus/field-apps.toml, https://github.com/jax-ml/jax/issues/13006 (lines of the paste)
+    const JAX_13006: &str = "After the compilation, JAX worked on MI100 (gfx908) but not on MI210 (gfx90a). \n\nWhen I run the code, I get \"hipErrorNoBinaryForGPU: Unable to find code object for all current devices!\"\n";
+
+    /// tests/corpus/gpu.toml, https://github.com/ggml-org/llama.cpp/issues/19949 (lines of the paste)
+    const LLAMACPP_19949: &str = "ggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon Graphics, gfx1152 (0x1152), VMM: no, Wave Size: 32\n:1:hip_fatbin.cpp           :687 : 114369963532 us:  No compatible code objects found for: gfx1152, value of HIP_FORCE_SPIRV_CODEOBJECT: 0\n";
+
+    #[test]
+    fn the_table_loads_and_names_known_processors() {
+        let t = table();
+        let all = t
+            .supported
+            .iter()
+            .chain(&t.datacenter)
+            .chain(
+                t.overrides
+                    .iter()
+                    .flat_map(|o| o.isas.iter().chain([&o.runs])),
+            )
+            .chain(t.no_override.iter().flat_map(|n| &n.isas))
+            .chain(t.name.iter().map(|n| &n.isa));
+        for isa in all {
+            assert!(
+                crate::isa::processor(isa).is_some(),
+                "{isa} is no processor"
+            );
+        }
+        // An override target is itself one a build ships, never an ISA listed as unfixable.
+        for o in &t.overrides {
+            assert!(!o.isas.contains(&o.runs));
+            assert!(!t.no_override.iter().any(|n| n.isas.contains(&o.runs)));
+        }
+        assert_eq!(names().len(), t.name.len());
+    }
+
+    #[test]
+    fn a_wsl_text_gets_the_wsl_answer() {
+        let f = Facts::of(UNSLOTH_9729);
+        assert!(f.on(Platform::Wsl));
+        assert_eq!(classes(UNSLOTH_9729), ["platform-wsl"]);
+        assert!(reasoning(UNSLOTH_9729, "platform-wsl").contains("from the text"));
+        for t in [
+            "Linux host 5.15.153.1-microsoft-standard-WSL2 #1 SMP",
+            "ls: cannot access '/dev/dxg'",
+            "/opt/rocm/lib/librocdxg.so",
+        ] {
+            assert_eq!(classes(t), ["platform-wsl"], "{t}");
+        }
+    }
+
+    /// tests/corpus/gpu.toml, https://github.com/ROCm/legacy-rocm-build/issues/1088
+    /// (gpu-kfd-permission, native Ubuntu), then a made-up native paste whose words hold "wsl"
+    /// inside others.
+    #[test]
+    fn a_native_linux_text_does_not_get_the_wsl_answer() {
+        let rocm_1088 = "My system is a fresh Ubuntu 18.04.4 LTS install with Ubuntu's upstream kernel \"Linux 5.3.0-050300-generic #201909152230 SMP Sun Sep 15 22:32:54 UTC 2019 x86_64 x86_64 x86_64 GNU/Linux\" installed. Then rocm 3.3.0 installed via apt-get install rocm-dev. Then rocminfo only works for root but not regular user. As a regular user rocminfo reports the dreaded HSA_STATUS_ERROR_OUT_OF_RESOURCES message and fails.\n";
+        let f = Facts::of(rocm_1088);
+        assert!(!f.on(Platform::Wsl) && f.platforms.is_empty());
+        assert!(
+            f.versions.contains(&("ubuntu".into(), "18.04".into())),
+            "{:?}",
+            f.versions
+        );
+        assert!(classes(rocm_1088).is_empty());
+        let native = "Unable to open /dev/kfd read-write: Permission denied\nuser is not member of \"render\" group, the default DRM access group in ROCm\nLinux box 6.8.0-45-generic #45-Ubuntu SMP\n/usr/lib/x86_64-linux-gnu/libwslay.so\n";
+        assert!(!Facts::of(native).on(Platform::Wsl));
+        assert!(classes(native).is_empty());
+    }
+
+    /// tests/corpus/field-libs.toml, https://github.com/ROCm/legacy-rocm-build/issues/5000
+    /// (lines of the paste): on WSL, PyTorch's amd-smi warning is harmless, not a WSL fault.
+    #[test]
+    fn pytorchs_amdsmi_warning_on_wsl_is_harmless() {
+        let t = "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:736: UserWarning: Can't initialize amdsmi - Error code: 34\nDevice: cuda:0 AMD Radeon RX 7900 XTX : native\n\nWSL environment detected.\n";
+        let d = rules(t);
+        assert_eq!(d.len(), 1);
+        assert!(d[0].symptom.harmless);
+        assert_eq!(d[0].symptom.class.as_deref(), Some("benign-other"));
+    }
+
+    /// tests/corpus/gpu.toml, https://github.com/SirUli/homeassistant-ollama-addon/issues/309
+    /// and https://github.com/ollama/ollama/issues/6685 (lines of the paste); then the same
+    /// failure with /dev/kfd passed, and from Docker on a Windows host (WSL's answer).
+    #[test]
+    fn a_container_without_dev_kfd_gets_the_device_passing_answer() {
+        let haollama = "Looking at your config.yaml and Ollama's official docker-compose that does allow my Vega 56 to utilized, the only thing missing that I can see is the existence of /dev/kfd\n";
+        assert_eq!(classes(haollama), ["gpu-container-devices"]);
+        let ollama = "(base) steven@LinuxPC:~$ docker exec -it ollama rocminfo\nROCk module version 6.8.5 is loaded\nUnable to open /dev/kfd read-write: Permission denied\n";
+        assert_eq!(classes(ollama), ["gpu-container-devices"]);
+        let passed = "docker run --device=/dev/kfd --device=/dev/dri rocm/pytorch\nUnable to open /dev/kfd read-write: Permission denied\n";
+        assert!(classes(passed).is_empty());
+        let native = "Unable to open /dev/kfd read-write: Permission denied\n";
+        assert!(classes(native).is_empty());
+        let windows = "(.venv) C:\\Users\\me\\pytorch>docker run --device=/dev/dri rocm/pytorch\nUnable to open /dev/kfd read-write: No such file or directory\n";
+        assert_eq!(classes(windows), ["platform-wsl"]);
+    }
+
+    #[test]
+    fn an_unsupported_igpu_gets_the_exact_override_of_its_family() {
+        assert_eq!(classes(OLLAMA_3189), ["gpu-unsupported-asic"]);
+        let r = reasoning(OLLAMA_3189, "gpu-unsupported-asic");
+        assert!(r.contains("HSA_OVERRIDE_GFX_VERSION=11.0.0"), "{r}");
+        assert!(
+            r.contains("an integrated GPU") && r.contains("own risk"),
+            "{r}"
+        );
+        let r = reasoning(LLAMACPP_19949, "gpu-unsupported-asic");
+        assert!(r.contains("HSA_OVERRIDE_GFX_VERSION=11.5.1"), "{r}");
+    }
+
+    #[test]
+    fn a_generation_with_no_working_override_is_never_told_to_set_one() {
+        assert_eq!(classes(ROCM_1525), ["gpu-unsupported-asic"]);
+        let r = reasoning(ROCM_1525, "gpu-unsupported-asic");
+        assert!(r.starts_with("gfx1012"), "{r}");
+        assert!(r.contains("no HSA_OVERRIDE_GFX_VERSION value helps"), "{r}");
+        assert!(!r.contains("HSA_OVERRIDE_GFX_VERSION="), "{r}");
+        // Every unfixable ISA, asked through any tool's variant of the message.
+        for n in &table().no_override {
+            for isa in &n.isas {
+                let t = format!("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : {isa}");
+                let r = reasoning(&t, "gpu-unsupported-asic");
+                assert!(!r.contains("VERSION="), "{isa}: {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_supported_datacenter_part_is_a_build_without_its_code() {
+        assert_eq!(classes(JAX_13006), ["codeobj-no-binary"]);
+        let r = reasoning(JAX_13006, "codeobj-no-binary");
+        assert!(r.contains("an Instinct (datacenter) part"), "{r}");
+        assert!(!r.contains("consumer") && !r.contains("VERSION="), "{r}");
+    }
+
+    #[test]
+    fn a_marketing_name_says_the_isa() {
+        let t = "RuntimeError: HIP error: invalid device function\nGPU: AMD Radeon RX 6700 XT\n";
+        let f = Facts::of(t);
+        assert_eq!(
+            f.isas,
+            [("gfx1031".to_string(), Some("RX 6700 XT".to_string()))]
+        );
+        let r = reasoning(t, "gpu-unsupported-asic");
+        assert!(r.contains("RX 6700 XT") && r.contains("=10.3.0"), "{r}");
+    }
+
+    #[test]
+    fn a_list_of_targets_is_not_the_gpu_at_hand() {
+        let t = "amdgpu is not supported (supported types:[gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx942])\n";
+        assert!(Facts::of(t).isas.is_empty());
+        assert!(classes(t).is_empty());
+        // And without a failure, an ISA is only a fact.
+        assert!(classes("Name: gfx1035\nMarketing Name: AMD Radeon 680M").is_empty());
+    }
+
+    #[test]
+    fn versions_platforms_and_errnos_are_entities() {
+        let t = "torch 2.6.0+rocm6.4.1\nROCm version: 6.4.1\nHIP version: 6.4.43482\nLinux gpu1 6.8.0-45-generic x86_64\nUbuntu 24.04 LTS\nsrun -N1 ./a.out\nopen /dev/kfd failed: EACCES\n/nix/store/abc-rocm-runtime/lib\ndocker run --device=/dev/kfd rocm/pytorch\n";
+        let f = Facts::of(t);
+        let has = |k: &str, v: &str| f.versions.contains(&(k.to_string(), v.to_string()));
+        assert!(
+            has("torch", "2.6.0") && has("torch-rocm", "6.4.1"),
+            "{:?}",
+            f.versions
+        );
+        assert!(
+            has("rocm", "6.4.1") && has("hip", "6.4.43482"),
+            "{:?}",
+            f.versions
+        );
+        assert!(
+            has("kernel", "6.8.0-45-generic") && has("ubuntu", "24.04"),
+            "{:?}",
+            f.versions
+        );
+        assert_eq!(
+            f.platforms,
+            [Platform::Container, Platform::Slurm, Platform::Nix]
+        );
+        assert_eq!(f.errnos, ["EACCES"]);
+    }
+}
