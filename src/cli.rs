@@ -39,7 +39,8 @@ Examples:
 #[command(
     name = "rocm-doctor",
     version,
-    about = "Tells whether an AMD ROCm toolchain and its GPUs work, and if not, exactly what to fix",
+    about = "Tells whether an AMD ROCm toolchain and its GPUs work, and if not, exactly what to \
+        fix",
     after_help = AFTER_HELP
 )]
 pub struct Cli {

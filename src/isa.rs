@@ -86,7 +86,10 @@ pub struct TargetId {
 pub enum TargetIdError {
     #[error("empty target id")]
     Empty,
-    #[error("'{0}' is not a gfx processor name: expected 'gfx' followed by 3 or 4 hex digits (gfx90a, gfx1030) or a generic name (gfx10-3-generic)")]
+    #[error(
+        "'{0}' is not a gfx processor name: expected 'gfx' followed by 3 or 4 hex digits \
+        (gfx90a, gfx1030) or a generic name (gfx10-3-generic)"
+    )]
     BadProcessor(String),
     #[error("'{0}' is not a target feature: expected sramecc+, sramecc-, xnack+ or xnack-")]
     BadFeature(String),

@@ -41,7 +41,8 @@ pub const THRESHOLDS: &[Threshold] = &[
     Threshold {
         check: CheckId::HealthRas,
         name: "correctable",
-        meaning: "correctable RAS errors of one block since the driver loaded above which the check warns",
+        meaning: "correctable RAS errors of one block since the driver loaded above which the \
+            check warns",
         default: 100,
         min: 0,
         max: u64::MAX,
@@ -57,7 +58,8 @@ pub const THRESHOLDS: &[Threshold] = &[
     Threshold {
         check: CheckId::HealthPcieErrors,
         name: "correctable",
-        meaning: "correctable PCIe errors (ERR_COR of one function) or link replays since boot above which the check warns",
+        meaning: "correctable PCIe errors (ERR_COR of one function) or link replays since boot \
+            above which the check warns",
         default: 100,
         min: 0,
         max: u64::MAX,
@@ -65,7 +67,8 @@ pub const THRESHOLDS: &[Threshold] = &[
     Threshold {
         check: CheckId::HealthThermal,
         name: "throttle-margin-celsius",
-        meaning: "a temperature throttle bit counts only when its sensor is within this many °C of its critical limit",
+        meaning: "a temperature throttle bit counts only when its sensor is within this many °C \
+            of its critical limit",
         default: 15,
         min: 0,
         max: 200,
@@ -73,14 +76,17 @@ pub const THRESHOLDS: &[Threshold] = &[
     Threshold {
         check: CheckId::HealthThermal,
         name: "idle-percent",
-        meaning: "gfx activity (%) at or below which a GPU is idle (a throttle bit no sensor confirms is not believed)",
+        meaning: "gfx activity (%) at or below which a GPU is idle (a throttle bit no sensor \
+            confirms is not believed)",
         default: 5,
         min: 0,
         max: 100,
-    },    Threshold {
+    },
+    Threshold {
         check: CheckId::GpuLayers,
         name: "expect-gpus",
-        meaning: "GPUs this node must show usable by ROCr (0: no expectation; `--expect-gpus N` wins)",
+        meaning: "GPUs this node must show usable by ROCr (0: no expectation; `--expect-gpus N` \
+            wins)",
         default: 0,
         min: 0,
         max: 4096,
@@ -253,7 +259,8 @@ impl Policy {
         for i in &file.ignore {
             if i.reason.trim().is_empty() {
                 return Err(format!(
-                    "{name}: [[ignore]] for {:?}: `reason` is empty (say why: a ticket, a known defect)",
+                    "{name}: [[ignore]] for {:?}: `reason` is empty (say why: a ticket, a known \
+                        defect)",
                     i.check
                 ));
             }
@@ -308,7 +315,8 @@ fn check_match(name: &str, kind: &str, m: &Match<'_>) -> Result<(), String> {
         || c.contains('.');
     if c.is_empty() || !known_family {
         return Err(format!(
-            "{name}: [[{kind}]] check {c:?} names no check family (a check id, a prefix ending in a dot, or a family such as health)"
+            "{name}: [[{kind}]] check {c:?} names no check family (a check id, a prefix ending in \
+                a dot, or a family such as health)"
         ));
     }
     if let Some(g) = m.gpu {

@@ -45,8 +45,12 @@ pub fn guarded(id: &str, category: &str, run: impl FnOnce() -> Vec<Finding>) -> 
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            vec![Finding::error(format!("the check crashed: {msg}"))
-                .fix_text("This is a bug in rocm-doctor; please report it with the output of `rocm-doctor -v --json`.")]
+            vec![
+                Finding::error(format!("the check crashed: {msg}")).fix_text(
+                    "This is a bug in rocm-doctor; please report it with the output of \
+                    `rocm-doctor -v --json`.",
+                ),
+            ]
         }
     };
     stamp(&mut findings, id, category, ms);

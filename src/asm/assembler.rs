@@ -64,8 +64,12 @@ pub fn resolve(
     if let Some(v) = host.env.get_nonempty("TENSILE_ROCM_ASSEMBLER_PATH") {
         steps.push(format!("TENSILE_ROCM_ASSEMBLER_PATH={v}"));
         let how = match compat {
-            Compat::V6_2 => "TENSILE_ROCM_ASSEMBLER_PATH (Tensile 6.2 uses it as given)".to_string(),
-            Compat::Current => "TENSILE_ROCM_ASSEMBLER_PATH (read by Tensile up to rocm-6.3; current Tensile takes --assembler instead)".to_string(),
+            Compat::V6_2 => {
+                "TENSILE_ROCM_ASSEMBLER_PATH (Tensile 6.2 uses it as given)".to_string()
+            }
+            Compat::Current => "TENSILE_ROCM_ASSEMBLER_PATH (read by Tensile up to rocm-6.3; \
+                current Tensile takes --assembler instead)"
+                .to_string(),
         };
         return Ok(Resolved {
             path: PathBuf::from(v),

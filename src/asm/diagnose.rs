@@ -131,27 +131,34 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
         };
         let f = match &cause {
             Cause::UnknownIsa => unknown_isa(cx, &names, sample),
-            Cause::PseudoIsa => Finding::pass(format!("{} is Tensile's placeholder ISA: unsupported, as Tensile expects", cx.pseudo_isa)),
+            Cause::PseudoIsa => Finding::pass(format!("{} is Tensile's placeholder ISA: \
+                unsupported, as Tensile expects", cx.pseudo_isa)),
             Cause::NotStarted { errno, message } => Finding::fail(format!(
-                "the assembler {} cannot be started ({errno}): the tool is broken, not the ISAs; {verdict}",
+                "the assembler {} cannot be started ({errno}): the tool is broken, not the ISAs; \
+                    {verdict}",
                 cx.asm.display()
             ))
             .evidence(message.clone())
             .fix(fix_use_real_clang(cx, "point the assembler at an existing, executable clang++")),
             Cause::WrapperBroken { code } => Finding::fail(format!(
-                "the assembler {} exits {code} (a wrapper script could not run its compiler): the tool is broken, not the ISAs; {verdict}",
+                "the assembler {} exits {code} (a wrapper script could not run its compiler): the \
+                    tool is broken, not the ISAs; {verdict}",
                 cx.asm.display()
             ))
             .fix(fix_use_real_clang(cx, "repair the wrapper script, or bypass it")),
             Cause::TimedOut => Finding::error(format!("the assembler {} did not finish in time: no answer", cx.asm.display())).fix(
-                Fix::text("Run the command shown with -v by hand; if it hangs, repair or replace the assembler (a wrapper waiting for input, a network file system); or raise --timeout."),
+                Fix::text("Run the command shown with -v by hand; if it hangs, repair or replace \
+                    the assembler (a wrapper waiting for input, a network file system); or raise \
+                    --timeout."),
             ),
-            Cause::Signal(s) => Finding::fail(format!("the assembler {} was killed by signal {s}: {verdict}", cx.asm.display()))
+            Cause::Signal(s) => Finding::fail(format!("the assembler {} was killed by signal {s}: \
+                {verdict}", cx.asm.display()))
                 .fix(fix_use_real_clang(cx, "the assembler crashes; use another clang")),
             Cause::LinkerMissing { name } => linker_missing(cx, name, verdict),
             Cause::IncompatibleLibrary { lib } => incompatible(cx, lib, verdict),
             Cause::LibraryNotFound { name } => Finding::fail(format!(
-                "the link step after assembling asks for a library that does not exist ({name}): {verdict}"
+                "the link step after assembling asks for a library that does not exist ({name}): \
+                    {verdict}"
             ))
             .fix(fix_use_real_clang(cx, &format!("remove {name} from the flags the assembler adds (wrapper script, clang config file, NIX_LDFLAGS), or bypass the wrapper"))),
             Cause::Other => {
@@ -162,7 +169,8 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
                     if every_key { " on every probe" } else { " on the empty input" }
                 ))
                 .evidence(if labels.is_empty() { "no known problem pattern in the output".to_string() } else { format!("problems seen: {}", labels.join(", ")) })
-                .fix(fix_use_real_clang(cx, "run the command shown with -v by hand and repair what it prints"))
+                .fix(fix_use_real_clang(cx, "run the command shown with -v by hand and repair \
+                    what it prints"))
             }
         };
         let f = if matches!(cause, Cause::UnknownIsa | Cause::PseudoIsa) {
@@ -177,7 +185,10 @@ pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
 
 fn fix_use_real_clang(cx: &Context, what: &str) -> Fix {
     let real = super::assembler::newest_llvm_clang(cx.host).filter(|p| p != cx.asm);
-    let mut f = Fix::text(format!("{what}. Tensile ≤ rocm-6.3 reads TENSILE_ROCM_ASSEMBLER_PATH; current Tensile takes --assembler."));
+    let mut f = Fix::text(format!(
+        "{what}. Tensile ≤ rocm-6.3 reads TENSILE_ROCM_ASSEMBLER_PATH; \
+        current Tensile takes --assembler."
+    ));
     if let Some(p) = real {
         f = f.set_env("TENSILE_ROCM_ASSEMBLER_PATH", p.to_string_lossy());
     }
@@ -247,8 +258,13 @@ fn unknown_isa(cx: &Context, names: &[&str], sample: &RunOutput) -> Finding {
         .map(|p| p.llvm)
         .max();
     let text = match need {
-        Some(v) => format!("Use a clang that knows the ISA (LLVM {v} or newer, or ROCm's amdclang++) as Tensile's assembler."),
-        None => "Use a newer clang (ROCm's amdclang++) that knows the ISA as Tensile's assembler, or drop the ISA.".to_string(),
+        Some(v) => format!(
+            "Use a clang that knows the ISA (LLVM {v} or newer, or ROCm's \
+            amdclang++) as Tensile's assembler."
+        ),
+        None => "Use a newer clang (ROCm's amdclang++) that knows the ISA as Tensile's assembler, \
+            or drop the ISA."
+            .to_string(),
     };
     f.fix(Fix::text(text))
 }
@@ -308,11 +324,16 @@ fn linker_missing(cx: &Context, name: &str, verdict: &str) -> Finding {
     let fix = match installed {
         // lld of this version is installed, only not where clang looks (a copied or
         // relocated clang): link it in.
-        Some(v) => Fix::text(format!("lld is installed as /usr/bin/{v}, but clang only looks for `{name}` in {} and on PATH: link it there.", dir.display()))
-            .command(format!("ln -s /usr/bin/{v} {}/{name}", dir.display())),
+        Some(v) => Fix::text(format!(
+            "lld is installed as /usr/bin/{v}, but clang only looks for \
+            `{name}` in {} and on PATH: link it there.",
+            dir.display()
+        ))
+        .command(format!("ln -s /usr/bin/{v} {}/{name}", dir.display())),
         None => {
             let mut fix = Fix::text(format!(
-                "Install lld for this LLVM so that {}/{name} exists (Debian's clang-N package does not depend on lld-N), or put an `{name}` on PATH.",
+                "Install lld for this LLVM so that {}/{name} exists (Debian's clang-N package \
+                    does not depend on lld-N), or put an `{name}` on PATH.",
                 dir.display()
             ));
             if let Some(v) = major.filter(|_| cx.host.fs.exists(Path::new("/etc/debian_version"))) {
@@ -332,7 +353,8 @@ fn incompatible(cx: &Context, lib: &Path, verdict: &str) -> Finding {
         .map(|m| format!(" ({m})"))
         .unwrap_or_default();
     let mut f = Finding::fail(format!(
-        "the assembler's link step pulls in {}{what}, which cannot link into an AMDGPU object: {verdict}",
+        "the assembler's link step pulls in {}{what}, which cannot link into an AMDGPU object: \
+            {verdict}",
         lib.display()
     ));
     if let Some(r) = &x.resolved {
@@ -343,7 +365,10 @@ fn incompatible(cx: &Context, lib: &Path, verdict: &str) -> Finding {
         ));
     }
     if x.origins.is_empty() {
-        f = f.evidence("where the flag comes from: not found in the wrapper, NIX_LDFLAGS/NIX_CFLAGS_LINK/LDFLAGS/CCC_OVERRIDE_OPTIONS or clang config files");
+        f = f.evidence(
+            "where the flag comes from: not found in the wrapper, \
+            NIX_LDFLAGS/NIX_CFLAGS_LINK/LDFLAGS/CCC_OVERRIDE_OPTIONS or clang config files",
+        );
     }
     for o in &x.origins {
         f = f.evidence(format!("added by {}: {}", o.place, o.text));
@@ -351,14 +376,30 @@ fn incompatible(cx: &Context, lib: &Path, verdict: &str) -> Finding {
     f = f.evidence_lines(x.notes.iter().cloned());
     let fix = match &x.unwrapped {
         Some(u) => Fix::text(format!(
-            "{} is a wrapper that adds host link flags; give Tensile the compiler it wraps (Tensile ≤ rocm-6.3: TENSILE_ROCM_ASSEMBLER_PATH; current: --assembler {}).",
+            "{} is a wrapper that adds host link flags; give Tensile the compiler it wraps \
+                (Tensile ≤ rocm-6.3: TENSILE_ROCM_ASSEMBLER_PATH; current: --assembler {}).",
             cx.asm.display(),
             u.display()
         ))
         .set_env("TENSILE_ROCM_ASSEMBLER_PATH", u.to_string_lossy()),
         None => {
-            let place = x.origins.first().map(|o| o.place.clone()).unwrap_or_else(|| "wherever the assembler gets its link flags".into());
-            fix_use_real_clang(cx, &format!("remove the flag that adds {} from {place}, or use an unwrapped clang", lib.display()))
+            let place = x
+                .origins
+                .first()
+                .map(|o| o.place.clone())
+                .unwrap_or_else(|| {
+                    "wherever \
+                the assembler gets its link flags"
+                        .into()
+                });
+            fix_use_real_clang(
+                cx,
+                &format!(
+                    "remove the flag that adds {} from {place}, or use an \
+                unwrapped clang",
+                    lib.display()
+                ),
+            )
         }
     };
     f.fix(fix)
@@ -371,7 +412,10 @@ mod tests {
     #[test]
     fn supported_cpus_are_parsed_from_real_output() {
         // Shape of `/usr/lib/llvm-15/bin/clang++ --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus` (abridged).
-        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nThread model: posix\nInstalledDir: /usr/lib/llvm-15/bin\nAvailable CPUs for this target:\n\n\tbonaire\n\tgfx1030\n\tgfx90a\n\tverde\n\nUse -mcpu or -mtune to specify the target's processor.\n";
+        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nThread model: \
+            posix\nInstalledDir: /usr/lib/llvm-15/bin\nAvailable CPUs for this \
+            target:\n\n\tbonaire\n\tgfx1030\n\tgfx90a\n\tverde\n\nUse -mcpu or -mtune to specify \
+            the target's processor.\n";
         assert_eq!(
             parse_supported_cpus(t),
             ["bonaire", "gfx1030", "gfx90a", "verde"]

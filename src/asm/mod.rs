@@ -126,7 +126,11 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
                 CheckId::AsmAssembler,
                 Finding::fail("no assembler found: Tensile would find none either")
                     .evidence_lines(steps)
-                    .fix(Fix::text("Install a clang with the AMDGPU target (ROCm's llvm, or Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or rocm-doctor's --assembler) at its clang++.")),
+                    .fix(Fix::text(
+                        "Install a clang with the AMDGPU target (ROCm's llvm, or \
+                        Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or \
+                        rocm-doctor's --assembler) at its clang++.",
+                    )),
             ));
             return Outcome::nothing_probed(findings, title("(none)", 0, 0));
         }
@@ -206,16 +210,29 @@ fn assembler_finding(host: &Host, req: &Request, asm: &assembler::Resolved) -> F
     } else if from_env {
         // The variable is set, but the emulated (current) Tensile no longer reads it: asking to
         // set it again would be no help.
-        Finding::warn(format!("TENSILE_ROCM_ASSEMBLER_PATH is set, but current Tensile no longer reads it; probing {} as Tensile ≤ rocm-6.3 would", asm.path.display())).fix(
-            Fix::text(format!(
-                "For current Tensile pass the assembler on its command line (--assembler {}); for Tensile of rocm-6.2/6.3 the variable works (rocm-doctor --tensile-compat 6.2 emulates it).",
-                asm.path.display()
-            )),
-        )
+        Finding::warn(format!(
+            "TENSILE_ROCM_ASSEMBLER_PATH is set, but current Tensile no longer \
+            reads it; probing {} as Tensile ≤ rocm-6.3 would",
+            asm.path.display()
+        ))
+        .fix(Fix::text(format!(
+            "For current Tensile pass the assembler on its command line (--assembler {}); for \
+                    Tensile of rocm-6.2/6.3 the variable works (rocm-doctor --tensile-compat 6.2 \
+                    emulates it).",
+            asm.path.display()
+        )))
     } else {
-        Finding::warn(format!("Tensile would not find an assembler here; probing {} ({})", asm.path.display(), asm.how)).fix(
-            Fix::text("Tell Tensile which assembler to use: TENSILE_ROCM_ASSEMBLER_PATH (Tensile ≤ rocm-6.3) or --assembler (current Tensile).")
-                .set_env("TENSILE_ROCM_ASSEMBLER_PATH", asm.path.to_string_lossy()),
+        Finding::warn(format!(
+            "Tensile would not find an assembler here; probing {} ({})",
+            asm.path.display(),
+            asm.how
+        ))
+        .fix(
+            Fix::text(
+                "Tell Tensile which assembler to use: TENSILE_ROCM_ASSEMBLER_PATH (Tensile \
+                ≤ rocm-6.3) or --assembler (current Tensile).",
+            )
+            .set_env("TENSILE_ROCM_ASSEMBLER_PATH", asm.path.to_string_lossy()),
         )
     };
     af = af.evidence_lines(asm.steps.iter().cloned());
@@ -268,8 +285,15 @@ fn caps_findings(results: &[IsaResult]) -> Vec<Finding> {
     }
     for r in results.iter().filter(|r| r.setup_error.is_some()) {
         findings.push(
-            Finding::error(format!("could not probe {}: {}", r.isa, r.setup_error.clone().unwrap_or_default()))
-                .fix(Fix::text("Make TMPDIR (or /tmp) writable; rocm-doctor runs the assembler in a private directory there.")),
+            Finding::error(format!(
+                "could not probe {}: {}",
+                r.isa,
+                r.setup_error.clone().unwrap_or_default()
+            ))
+            .fix(Fix::text(
+                "Make TMPDIR (or /tmp) writable; rocm-doctor runs the assembler in \
+                    a private directory there.",
+            )),
         );
     }
     for r in results.iter().filter(|r| r.timed_out && r.supported()) {
@@ -306,8 +330,16 @@ fn expect_finding(
         } else {
             keys.join(", ")
         };
-        Finding::fail(format!("{} differences from {}: {shown}", diff.len(), path.display())).evidence_lines(diff.iter().cloned()).fix(Fix::text(
-            format!("The toolchain's capabilities changed: find which assembler or ISA changed ({}), or refresh the expected file from this run's --json `asm_caps`.", CheckId::AsmAssembler.see()),
+        Finding::fail(format!(
+            "{} differences from {}: {shown}",
+            diff.len(),
+            path.display()
         ))
+        .evidence_lines(diff.iter().cloned())
+        .fix(Fix::text(format!(
+            "The toolchain's capabilities changed: find which assembler or ISA changed \
+                ({}), or refresh the expected file from this run's --json `asm_caps`.",
+            CheckId::AsmAssembler.see()
+        )))
     }
 }

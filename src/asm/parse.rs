@@ -157,7 +157,9 @@ mod tests {
 
     #[test]
     fn driver_and_link_errors_are_not_attributable() {
-        let out = "ld.lld: error: /tmp/w/lib/libunwind.so is incompatible with /tmp/--83adfe.o\nclang: error: ld.lld command failed with exit code 1 (use -v to see invocation)\n";
+        let out = "ld.lld: error: /tmp/w/lib/libunwind.so is incompatible with \
+            /tmp/--83adfe.o\nclang: error: ld.lld command failed with exit code 1 (use -v to see \
+            invocation)\n";
         assert!(matches!(
             attribute(&INPUT, out, false),
             Batch::Unattributable(_)

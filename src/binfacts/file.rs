@@ -201,7 +201,8 @@ pub fn inspect_file(host: &Host, path: &Path, opts: &Options) -> FileReport {
     if map.shrank() {
         let now = file.metadata().map(|m| m.len()).unwrap_or(0);
         r.error = Some(format!(
-            "the file shrank while it was read ({size} bytes, now {now}): what lay past its new end read as zeros, so this report is unreliable"
+            "the file shrank while it was read ({size} bytes, now {now}): what lay past its new \
+                end read as zeros, so this report is unreliable"
         ));
     }
     r
@@ -289,7 +290,8 @@ impl<'o> Budget<'o> {
             } else if o.cap < self.opts.cap {
                 self.capped += 1;
                 rep.error = Some(format!(
-                    "not decompressed (capped): it would decompress to {} bytes, and {} of the {FILE_DECOMPRESS_CAP} bytes one file may decompress to are used",
+                    "not decompressed (capped): it would decompress to {} bytes, and {} of the \
+                        {FILE_DECOMPRESS_CAP} bytes one file may decompress to are used",
                     c.uncompressed_size,
                     FILE_DECOMPRESS_CAP - self.left
                 ));
@@ -301,7 +303,8 @@ impl<'o> Budget<'o> {
     fn note(&self) -> Option<String> {
         (self.capped > 0).then(|| {
             format!(
-                "decompression capped: the compressed bundles of this file decompress to more than {} bytes in all; {} bundles past the cap were not decompressed",
+                "decompression capped: the compressed bundles of this file decompress to more \
+                    than {} bytes in all; {} bundles past the cap were not decompressed",
                 FILE_DECOMPRESS_CAP, self.capped
             )
         })

@@ -522,7 +522,8 @@ mod tests {
 
     #[test]
     fn os_release() {
-        let t = "NAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nPRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n";
+        let t = "NAME=\"Debian GNU/Linux\"\nVERSION_ID=\"12\"\nPRETTY_NAME=\"Debian GNU/Linux 12 \
+            (bookworm)\"\n";
         assert_eq!(
             parse_os_release(t).as_deref(),
             Some("Debian GNU/Linux 12 (bookworm)")

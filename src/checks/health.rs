@@ -29,7 +29,9 @@ fn report(ctx: &Ctx, problems: Vec<Problem>, judged: &str) -> Vec<Finding> {
         // device directories, where the health files live.
         let t = ctx.inv.gpu();
         let msg = if t.has_gpu_nodes() {
-            "KFD lists GPUs, but no amdgpu PCI device directory is readable here (/sys/class/drm/card*/device, /sys/bus/pci/devices/ADDR): no health files to judge".to_string()
+            "KFD lists GPUs, but no amdgpu PCI device directory is readable here \
+                (/sys/class/drm/card*/device, /sys/bus/pci/devices/ADDR): no health files to judge"
+                .to_string()
         } else {
             "no amdgpu device to judge (no DRM card bound to amdgpu, no KFD GPU node)".to_string()
         };
@@ -162,7 +164,8 @@ fn pcie_errors(ctx: &Ctx) -> Vec<Finding> {
     report(
         ctx,
         judge::pcie_error_problems(&h.devices, &limits(ctx)),
-        "no fatal or non-fatal PCIe AER errors on the GPUs and the ports above them, correctable errors and replays below the warning level",
+        "no fatal or non-fatal PCIe AER errors on the GPUs and the ports above them, correctable \
+            errors and replays below the warning level",
     )
 }
 
@@ -171,7 +174,8 @@ fn xgmi_links(ctx: &Ctx) -> Vec<Finding> {
     report(
         ctx,
         judge::xgmi_link_problems(&h.devices),
-        "every XGMI link the hive's topology counts is up (or no per-link state: gpu_metrics before v1_7)",
+        "every XGMI link the hive's topology counts is up (or no per-link state: gpu_metrics \
+            before v1_7)",
     )
 }
 
@@ -180,6 +184,7 @@ fn cper(ctx: &Ctx) -> Vec<Finding> {
     report(
         ctx,
         judge::cper_problems(&h.devices),
-        "no fatal, uncorrected or bad-page-threshold CPER records (or none readable: debugfs, root, Linux 6.15+)",
+        "no fatal, uncorrected or bad-page-threshold CPER records (or none readable: debugfs, \
+            root, Linux 6.15+)",
     )
 }

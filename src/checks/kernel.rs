@@ -170,7 +170,9 @@ fn driver_init(ctx: &Ctx) -> Vec<Finding> {
         ],
         "driver or KFD initialisation failure",
         |_| Status::Fail,
-        "Read the kernel log around the line (dmesg | grep -i -e amdgpu -e kfd): a missing firmware needs a newer linux-firmware and a rebuilt initramfs; an unsupported device needs a newer kernel or another GPU.",
+        "Read the kernel log around the line (dmesg | grep -i -e amdgpu -e kfd): a missing \
+            firmware needs a newer linux-firmware and a rebuilt initramfs; an unsupported device \
+            needs a newer kernel or another GPU.",
     )
 }
 
@@ -190,7 +192,9 @@ fn hangs(ctx: &Ctx) -> Vec<Finding> {
             EventKind::GpuResetFailed | EventKind::VramLost => Status::Fail,
             _ => Status::Warn,
         },
-        "A GPU hung since boot: update the kernel/amdgpu and ROCm; the process named in the report ran the kernel that hung. A failed reset or lost VRAM needs a reboot before the GPU is trusted again.",
+        "A GPU hung since boot: update the kernel/amdgpu and ROCm; the process named in the \
+            report ran the kernel that hung. A failed reset or lost VRAM needs a reboot before \
+            the GPU is trusted again.",
     )
 }
 
@@ -200,7 +204,8 @@ fn page_faults(ctx: &Ctx) -> Vec<Finding> {
         &[EventKind::VmPageFault],
         "GPU page fault",
         |_| Status::Warn,
-        "A GPU kernel accessed unmapped memory: the process named is the one to debug (or its library to update); repeated faults from many programs point at the driver.",
+        "A GPU kernel accessed unmapped memory: the process named is the one to debug (or its \
+            library to update); repeated faults from many programs point at the driver.",
     )
 }
 
@@ -216,7 +221,12 @@ fn ras(ctx: &Ctx) -> Vec<Finding> {
                 Status::Warn
             }
         },
-        &format!("Uncorrectable or fatal memory errors: drain the node and follow the GPU's service procedure ({} and {} show the counters).", CheckId::HealthRas, CheckId::HealthBadPages),
+        &format!(
+            "Uncorrectable or fatal memory errors: drain the node and follow the GPU's \
+            service procedure ({} and {} show the counters).",
+            CheckId::HealthRas,
+            CheckId::HealthBadPages
+        ),
     )
 }
 
@@ -226,7 +236,8 @@ fn smu(ctx: &Ctx) -> Vec<Finding> {
         &[EventKind::SmuFailure, EventKind::Throttling],
         "SMU (power management) failure or throttling",
         |_| Status::Warn,
-        "The power-management firmware failed or throttled the GPU: check cooling and power delivery, and update linux-firmware and the kernel.",
+        "The power-management firmware failed or throttled the GPU: check cooling and power \
+            delivery, and update linux-firmware and the kernel.",
     )
 }
 
@@ -240,7 +251,8 @@ fn history(ctx: &Ctx) -> Vec<Finding> {
     let asked = ctx.cfg.boots;
     if asked < 2 {
         return vec![Finding::skip(format!(
-            "earlier boots are read only when asked: --boots N (N >= 2; now {asked}), or --npd / --prometheus"
+            "earlier boots are read only when asked: --boots N (N >= 2; now {asked}), or --npd / \
+                --prometheus"
         ))];
     }
     let h = match ctx.inv.kernel_history() {
@@ -250,7 +262,11 @@ fn history(ctx: &Ctx) -> Vec<Finding> {
                 "no earlier boot's kernel log is kept here (of the {asked} boots asked for)"
             ))
             .evidence_lines(e.attempts.iter().map(|(s, why)| format!("{s}: {why}")))
-            .fix_text("To keep the kernel log across reboots: a persistent journal (sudo mkdir -p /var/log/journal, or Storage=persistent in /etc/systemd/journald.conf, then sudo systemctl restart systemd-journald), or rsyslog writing /var/log/kern.log.")]
+            .fix_text(
+                "To keep the kernel log across reboots: a persistent journal (sudo mkdir -p \
+                /var/log/journal, or Storage=persistent in /etc/systemd/journald.conf, then sudo \
+                systemctl restart systemd-journald), or rsyslog writing /var/log/kern.log.",
+            )]
         }
     };
     let this_boot: Vec<&Event> = match ctx.inv.kernel_log() {
@@ -305,16 +321,21 @@ fn history(ctx: &Ctx) -> Vec<Finding> {
                 .event("recurring")
                 .action(Action::DrainAndInspect)
                 .fix_text(format!(
-                "The GPU hung, was reset or had uncorrectable errors in {serious} of the last {read} boots: rebooting has not cleared it. Drain the node and have the GPU inspected (amd-smi, the vendor's diagnostics; {} and {} show its error counters).",
-                CheckId::HealthRas,
-                CheckId::HealthBadPages
-            ))
+                    "The GPU hung, was reset or had uncorrectable errors in {serious} of the last \
+                    {read} boots: rebooting has not cleared it. Drain the node and have the GPU \
+                    inspected (amd-smi, the vendor's diagnostics; {} and {} show its error \
+                    counters).",
+                    CheckId::HealthRas,
+                    CheckId::HealthBadPages
+                ))
         } else if serious == 2 {
             Finding::warn(summary)
                 .event("recurred-after-reboot")
                 .action(Action::RebootNode)
                 .fix_text(
-                "The GPU hung, was reset or had uncorrectable errors again after a reboot: reboot once more and watch it; a third boot with the same errors means hardware inspection.",
+                "The GPU hung, was reset or had uncorrectable errors again after a reboot: reboot \
+                    once more and watch it; a third boot with the same errors means hardware \
+                    inspection.",
             )
         } else {
             Finding::pass(summary)

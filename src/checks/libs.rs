@@ -91,7 +91,11 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
                         ))
                         .subject(subject.clone())
                         .evidence_lines(where_looked.clone())
-                        .fix_text(format!("install {}'s kernel library where lib{stem} looks for it, or point {} at it", loader.component, loader.env)),
+                        .fix_text(format!(
+                            "install {}'s kernel library where lib{stem} looks for \
+                            it, or point {} at it",
+                            loader.component, loader.env
+                        )),
                     );
                 }
             } else if !tg.is_empty() {

@@ -103,7 +103,10 @@ fn load_docs(files: &[(&str, &str)]) -> Result<Vec<CheckDoc>, crate::data::DataE
         if !out.iter().any(|d| d.id == id.as_str()) {
             return Err(DataError::whole(
                 &format!("checks/{}.toml", id.family()),
-                format!("no doc for the check {id} (declared in src/checkdoc/ids.rs); scripts/new-check.sh writes a stub"),
+                format!(
+                    "no doc for the check {id} (declared in src/checkdoc/ids.rs); \
+                    scripts/new-check.sh writes a stub"
+                ),
             ));
         }
     }
@@ -196,7 +199,8 @@ mod tests {
 
     #[test]
     fn a_doc_in_no_family_fails_its_load_with_file_line_column() {
-        let text = "[[check]]\nid = \"toolchian.lld\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\naction = \"fix-config\"\n";
+        let text = "[[check]]\nid = \"toolchian.lld\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \
+            \"y\"\nfix = \"f\"\naction = \"fix-config\"\n";
         let e = crate::data::load::<DocFile>("checks/x.toml", text)
             .unwrap_err()
             .to_string();
@@ -252,7 +256,8 @@ mod tests {
 
     #[test]
     fn a_doc_for_a_check_with_no_check_id_fails_its_load_at_its_line() {
-        let text = "[[check]]\nid = \"toolchain.ldd\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n";
+        let text = "[[check]]\nid = \"toolchain.ldd\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \
+            \"y\"\nfix = \"f\"\n";
         let e = load_docs(&[("checks/toolchain.toml", text)])
             .unwrap_err()
             .to_string();

@@ -50,11 +50,19 @@ fn judge_library(l: &LibraryResolution) -> Finding {
     if !l.others.is_empty() {
         let other_versions: Vec<String> =
             l.others.iter().map(|o| o.display().to_string()).collect();
-        f = Finding::warn(format!("{name}: {} more cop{} besides the one the loader picks", l.others.len(), if l.others.len() == 1 { "y" } else { "ies" }))
-            .subject(name)
-            .evidence(format!("loader picks: {} (via {})", path.display(), l.how))
-            .evidence_lines(other_versions.iter().map(|o| format!("also: {o}")))
-            .fix(Fix::text("Several copies make which one a program loads depend on LD_LIBRARY_PATH and RUNPATH; remove stale installs or make sure every tool resolves the same one."));
+        f = Finding::warn(format!(
+            "{name}: {} more cop{} besides the one the loader picks",
+            l.others.len(),
+            if l.others.len() == 1 { "y" } else { "ies" }
+        ))
+        .subject(name)
+        .evidence(format!("loader picks: {} (via {})", path.display(), l.how))
+        .evidence_lines(other_versions.iter().map(|o| format!("also: {o}")))
+        .fix(Fix::text(
+            "Several copies make which one a program loads depend on \
+                LD_LIBRARY_PATH and RUNPATH; remove stale installs or make sure every tool \
+                resolves the same one.",
+        ));
     }
     f
 }
@@ -65,7 +73,11 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
     // libraries would resolve their dependencies from this host's loader paths and run against
     // this host's kernel: the answer would describe neither machine.
     if !ctx.host.fs.loads_libraries() {
-        return vec![Finding::skip(format!("the libraries of another root (--sysroot) are not loaded; only their files are judged ({})", CheckId::RuntimeLibraries))];
+        return vec![Finding::skip(format!(
+            "the libraries of another root (--sysroot) are not \
+            loaded; only their files are judged ({})",
+            CheckId::RuntimeLibraries
+        ))];
     }
     let libs = ctx.inv.libraries();
     let dirs = &loader_dirs(ctx);
@@ -112,25 +124,39 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
                     Finding::error(format!("the probe process for {subject} could not start"))
                         .subject(subject)
                         .evidence_lines(ev)
-                        .fix(Fix::text("rocm-doctor could not run itself as the probe child (see the evidence); the library was not judged.")),
+                        .fix(Fix::text(
+                            "rocm-doctor could not run itself as the probe child (see \
+                            the evidence); the library was not judged.",
+                        )),
                 );
                 continue;
             }
             out.push(
-                Finding::fail(format!("loading {subject} crashed or hung the probe process"))
-                    .subject(subject)
-                    .evidence_lines(ev)
-                    .evidence(r.stderr_tail.clone())
-                    .fix(Fix::text("The library's initialisers fail: run `LD_DEBUG=libs` with a HIP program to see which dependency breaks, and reinstall the runtime.")),
+                Finding::fail(format!(
+                    "loading {subject} crashed or hung the probe process"
+                ))
+                .subject(subject)
+                .evidence_lines(ev)
+                .evidence(r.stderr_tail.clone())
+                .fix(Fix::text(
+                    "The library's initialisers fail: run `LD_DEBUG=libs` with a \
+                        HIP program to see which dependency breaks, and reinstall the runtime.",
+                )),
             );
             continue;
         };
         if rep["loaded"] != true {
             out.push(
-                Finding::fail(format!("{subject} cannot be loaded: {}", rep["error"].as_str().unwrap_or("unknown error")))
-                    .subject(subject)
-                    .evidence_lines(ev)
-                    .fix(Fix::text("A dependency is missing or of the wrong version: run `ldd` on the library to see which, and install it.")),
+                Finding::fail(format!(
+                    "{subject} cannot be loaded: {}",
+                    rep["error"].as_str().unwrap_or("unknown error")
+                ))
+                .subject(subject)
+                .evidence_lines(ev)
+                .fix(Fix::text(
+                    "A dependency is missing or of the wrong version: run `ldd` on \
+                        the library to see which, and install it.",
+                )),
             );
             continue;
         }
@@ -189,10 +215,17 @@ fn load(ctx: &Ctx) -> Vec<Finding> {
                     .map(|t| t.isa.to_string())
                     .collect();
                 if !isas.is_empty() && !unknown.is_empty() {
-                    f = Finding::fail(format!("comgr {} does not know {}", rep["version"].as_str().unwrap_or("?"), unknown.join(", ")))
-                        .subject(f.subject.clone().unwrap_or_default())
-                        .evidence_lines(ev)
-                        .fix(Fix::text("The runtime compiles and loads code through comgr; this one predates these ISAs. Install a newer ROCm (comgr) release."));
+                    f = Finding::fail(format!(
+                        "comgr {} does not know {}",
+                        rep["version"].as_str().unwrap_or("?"),
+                        unknown.join(", ")
+                    ))
+                    .subject(f.subject.clone().unwrap_or_default())
+                    .evidence_lines(ev)
+                    .fix(Fix::text(
+                        "The runtime compiles and loads code through comgr; this \
+                            one predates these ISAs. Install a newer ROCm (comgr) release.",
+                    ));
                 }
                 f = f.evidence(format!(
                     "ISAs: {}",

@@ -14,15 +14,30 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
             Finding::warn(format!("{} holds an invalid ISA '{}'", r.source, r.value))
                 .subject(r.source.clone())
                 .evidence(r.reason.clone())
-                .fix(Fix::text(if r.source == crate::inventory::targets::TEXT_SOURCE {
-                    format!("The build asked for '{}', which is not a processor name: use names such as gfx90a or gfx1030 (clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus lists them), optionally with :xnack+/- or :sramecc+/-.", r.value)
-                } else {
-                    format!("{} takes processor names such as gfx90a or gfx1030, separated by ';' (CMake) or ',' (PyTorch), optionally with :xnack+/- or :sramecc+/-.", r.source)
-                })),
+                .fix(Fix::text(
+                    if r.source == crate::inventory::targets::TEXT_SOURCE {
+                        format!(
+                            "The build asked for '{}', which is not a processor name: use names \
+                        such as gfx90a or gfx1030 (clang --target=amdgcn-amd-amdhsa -nogpulib \
+                        -print-supported-cpus lists them), optionally with :xnack+/- or \
+                        :sramecc+/-.",
+                            r.value
+                        )
+                    } else {
+                        format!(
+                            "{} takes processor names such as gfx90a or gfx1030, separated by ';' \
+                        (CMake) or ',' (PyTorch), optionally with :xnack+/- or :sramecc+/-.",
+                            r.source
+                        )
+                    },
+                )),
         );
     }
     if t.isas.is_empty() {
-        out.push(Finding::skip("no target ISA: give --isa, set AMDGPU_TARGETS/GPU_TARGETS, or run on a machine with a GPU"));
+        out.push(Finding::skip(
+            "no target ISA: give --isa, set AMDGPU_TARGETS/GPU_TARGETS, or run \
+            on a machine with a GPU",
+        ));
         return out;
     }
     let clang = ctx.inv.clang();
@@ -47,13 +62,18 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
                 let (summary, fix) = match knowing.first() {
                     Some(o) => (
                         format!("{this} does not know {p}; clang {} at {} does", o.version, o.path.display()),
-                        format!("Build with the clang that knows {p}: --clang {} (for CMake: CMAKE_HIP_COMPILER={}), or remove {p} from {from}.", o.path.display(), o.path.display()),
+                        format!("Build with the clang that knows {p}: --clang {} (for CMake: \
+                            CMAKE_HIP_COMPILER={}), or remove {p} from {from}.", o.path.display(), o.path.display()),
                     ),
                     None => (
                         format!("{this} does not know {p}{}", if others.is_empty() { String::new() } else { "; no other clang here does".into() }),
                         match ti.isa.info() {
-                            Some(_) => format!("Use a clang that knows {p} (first in LLVM {first} per checks/isa.toml), or remove it from {from}."),
-                            None => format!("{p} is not in rocm-doctor's processor table either (checks/isa.toml): check the spelling against `clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`, or remove it from {from}."),
+                            Some(_) => format!("Use a clang that knows {p} (first in LLVM {first} \
+                                per checks/isa.toml), or remove it from {from}."),
+                            None => format!("{p} is not in rocm-doctor's processor table either \
+                                (checks/isa.toml): check the spelling against `clang \
+                                --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`, or \
+                                remove it from {from}."),
                         },
                     ),
                 };
@@ -188,7 +208,8 @@ fn build_targets_vs_gpus(ctx: &Ctx) -> Vec<Finding> {
             continue;
         }
         let summary = format!(
-            "{source} lacks {} ({}): what this build produces will not run on that GPU (hipErrorNoBinaryForGpu)",
+            "{source} lacks {} ({}): what this build produces will not run on that GPU \
+                (hipErrorNoBinaryForGpu)",
             agent.isa, agent.source
         );
         let mut fix = Fix::text(format!("Add {} to {source}.", agent.isa.processor))
@@ -197,7 +218,8 @@ fn build_targets_vs_gpus(ctx: &Ctx) -> Vec<Finding> {
         if let Some(sib) = matching::sibling(&agent.isa, &cands) {
             if let Some(v) = matching::override_value(&sib.processor) {
                 fix.text.push_str(&format!(
-                    " Or, as a workaround, run {} code on this same-family GPU with HSA_OVERRIDE_GFX_VERSION={v} (process-wide).",
+                    " Or, as a workaround, run {} code on this same-family GPU with \
+                        HSA_OVERRIDE_GFX_VERSION={v} (process-wide).",
                     sib.processor
                 ));
             }

@@ -122,7 +122,8 @@ pub(crate) fn check_table(name: &str, check: CheckFn, rows: &[Row]) {
         for (f, (status, fragment)) in got.iter().zip(r.expect) {
             assert!(
                 f.status == *status && f.summary.contains(fragment),
-                "{name} on {} with {:?}: expected {status:?} containing {fragment:?}, got {shown:#?}",
+                "{name} on {} with {:?}: expected {status:?} containing {fragment:?}, got \
+                    {shown:#?}",
                 r.fixture,
                 r.env
             );

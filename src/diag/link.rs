@@ -378,7 +378,11 @@ mod tests {
             Some(PathBuf::from("libunwind.so.1"))
         );
         assert_eq!(
-            linker_script_input("OUTPUT_FORMAT(elf64-x86-64)\nGROUP ( /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc_nonshared.a  AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 ) )"),
+            linker_script_input(
+                "OUTPUT_FORMAT(elf64-x86-64)\nGROUP ( \
+                /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc_nonshared.a  \
+                AS_NEEDED ( /lib64/ld-linux-x86-64.so.2 ) )"
+            ),
             Some(PathBuf::from("/lib/x86_64-linux-gnu/libc.so.6"))
         );
         assert_eq!(linker_script_input("INPUT(-lfoo)"), None);

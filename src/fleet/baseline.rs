@@ -409,16 +409,20 @@ pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
                     Fix::text(format!("Unset {var} as on the baseline node, or save a new baseline if the change is intended.")).command(format!("unset {var}"))
                 }
                 Some(var) => Fix::text(format!(
-                    "Set {var} as on the baseline node, or save a new baseline if the change is intended."
+                    "Set {var} as on the baseline node, or save a new baseline if the change is \
+                        intended."
                 ))
                 .set_env(var, d.baseline.clone()),
                 None if d.what == "check verdict" => Fix::text(format!(
-                    "See this report's own {} finding (and `rocm-doctor explain {}`): it says what changed and how to fix it.",
+                    "See this report's own {} finding (and `rocm-doctor explain {}`): it says \
+                        what changed and how to fix it.",
                     d.subject.as_deref().unwrap_or(""),
                     d.subject.as_deref().unwrap_or("")
                 )),
                 None => Fix::text(
-                    "Bring this node back to the baseline's stack (the ROCm release, driver, firmware and GPU configuration of the known-good node), or, if the change is intended, save a new baseline from a node known to be good.",
+                    "Bring this node back to the baseline's stack (the ROCm release, driver, \
+                        firmware and GPU configuration of the known-good node), or, if the change \
+                        is intended, save a new baseline from a node known to be good.",
                 )
                 .command("rocm-doctor --json > GOOD.json"),
             };

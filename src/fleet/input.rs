@@ -119,7 +119,8 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
                     &format!("{source}:{}", p.first_line),
                     k.as_deref(),
                     format!(
-                        "document of {} bytes dropped: the unfinished documents of this stream held more than {MAX_PENDING_BYTES} bytes",
+                        "document of {} bytes dropped: the unfinished documents of this stream \
+                            held more than {MAX_PENDING_BYTES} bytes",
                         p.buf.len()
                     ),
                 );

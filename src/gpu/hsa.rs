@@ -117,7 +117,8 @@ mod tests {
 
     #[test]
     fn parses_the_child_line_among_noise() {
-        let out = "hsa noise\n{\"kind\":\"hsa\",\"library\":\"/x\",\"loaded\":true,\"error\":null,\"init_status\":4104,\"status_string\":\"s\",\"iterate_status\":null,\"agents\":[]}\n";
+        let out = "hsa \
+            noise\n{\"kind\":\"hsa\",\"library\":\"/x\",\"loaded\":true,\"error\":null,\"init_status\":4104,\"status_string\":\"s\",\"iterate_status\":null,\"agents\":[]}\n";
         let p = parse_line(out).unwrap();
         assert_eq!(p.init_status, Some(4104));
         assert!(parse_line("{\"kind\":\"hip\",\"loaded\":true}").is_none());

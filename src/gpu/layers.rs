@@ -719,7 +719,10 @@ fn loss(l: Layer, g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> Loss {
                 let (n, e) = &kfd.hidden[kfd.hidden.len() - 1 - *hidden_left];
                 mk(
                     Cause::HiddenFromProcess,
-                    format!("no KFD node readable by this process: KFD node {n} is {e}, likely this GPU's (a device cgroup gives this process other GPUs)"),
+                    format!(
+                        "no KFD node readable by this process: KFD node {n} is {e}, likely \
+                        this GPU's (a device cgroup gives this process other GPUs)"
+                    ),
                     e == "EPERM",
                 )
             } else {

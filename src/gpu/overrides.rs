@@ -38,7 +38,10 @@ impl std::fmt::Display for GfxVersion {
 pub enum OverrideError {
     #[error("the value is empty")]
     Empty,
-    #[error("the value carries literal quote characters ({raw}); the shell or a unit file passed them through: use {unquoted} without quotes")]
+    #[error(
+        "the value carries literal quote characters ({raw}); the shell or a unit file passed \
+        them through: use {unquoted} without quotes"
+    )]
     StrayQuotes { raw: String, unquoted: String },
     #[error(
         "'{0}' is not three decimal numbers separated by dots (major.minor.stepping, e.g. 10.3.0)"

@@ -135,7 +135,10 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
                     break;
                 }
                 _ => {
-                    out.stop = stop("the UUID prefix matches more than one GPU (partitions of one device share a unique_id)");
+                    out.stop = stop(
+                        "the UUID prefix matches more than one GPU (partitions of one \
+                        device share a unique_id)",
+                    );
                     break;
                 }
             }

@@ -13,17 +13,37 @@ pub fn explanations(s: &scan::Scan) -> Vec<String> {
     let mut v = Vec::new();
     if !s.unseen.unreadable.is_empty() {
         v.push(format!(
-            "{} process(es) could not be inspected ({}): /proc/PID/fd of other users needs root or CAP_SYS_PTRACE{}; lsof skips them silently",
+            "{} process(es) could not be inspected ({}): /proc/PID/fd of other users needs root \
+                or CAP_SYS_PTRACE{}; lsof skips them silently",
             s.unseen.unreadable.len(),
-            s.unseen.unreadable.first().map_or(String::new(), |(p, e)| format!("e.g. pid {p}: {e}")),
-            if s.unseen.not_root { " (the doctor is not root)" } else { "" }
+            s.unseen
+                .unreadable
+                .first()
+                .map_or(String::new(), |(p, e)| format!("e.g. pid {p}: {e}")),
+            if s.unseen.not_root {
+                " (the doctor is not root)"
+            } else {
+                ""
+            }
         ));
     }
     if !s.unseen.kfd_not_in_proc.is_empty() {
         v.push(format!(
-            "{} KFD process(es) (host pid {}; {:.1} MiB VRAM, {} queue(s)) are not in this /proc: they run in another PID namespace (a container or pod). KFD lists them by host pid in /sys/class/kfd/kfd/proc; a host-side `lsof /dev/kfd` misses processes in containers because their /dev/kfd is another inode (the container runtime's mknod)",
+            "{} KFD process(es) (host pid {}; {:.1} MiB VRAM, {} queue(s)) are not in this /proc: \
+                they run in another PID namespace (a container or pod). KFD lists them by host \
+                pid in /sys/class/kfd/kfd/proc; a host-side `lsof /dev/kfd` misses processes in \
+                containers because their /dev/kfd is another inode (the container runtime's mknod)",
             s.unseen.kfd_not_in_proc.len(),
-            s.unseen.kfd_not_in_proc.iter().take(8).map(|p| p.to_string()).collect::<Vec<_>>().join(", "),
+            s.unseen
+                .kfd_not_in_proc
+                .iter()
+                .take(8)
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(
+                    ", \
+                "
+                ),
             s.unseen.kfd_not_in_proc_vram_bytes as f64 / 1048576.0,
             s.unseen.kfd_not_in_proc_queues
         ));

@@ -29,7 +29,9 @@ use std::time::{Duration, Instant};
 
 /// Why a foreign root's program was not run (`--sysroot` without `--run-root-programs`): the
 /// reason the checks that need a run give when they skip (docs/security.md, item 3).
-pub const ROOT_PROGRAMS_NOT_RUN: &str = "programs of a foreign root are not executed (pass --run-root-programs to run them, inside the root with chroot when root; or run the doctor inside the root)";
+pub const ROOT_PROGRAMS_NOT_RUN: &str = "programs of a foreign root are not executed (pass \
+    --run-root-programs to run them, inside the root with chroot when root; or run the doctor \
+    inside the root)";
 
 /// The user and group a foreign root's program runs as inside its chroot: the kernel's
 /// overflow id (`/proc/sys/kernel/overflowuid`, 65534 by default; `nobody` on Debian), never

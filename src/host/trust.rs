@@ -144,7 +144,9 @@ fn listable(stack: Vec<Vetted>, owners: Owners) -> Result<TrustedDir, Refusal> {
     let last = stack.last().expect("the root at least");
     if last.shared {
         return Err(Refusal::Untrusted(format!(
-            "refused: the directory {} is a shared sticky directory, whose other users choose which names exist in it; its files are not listed as packs. Fix: move the packs to a directory only root or you can write (/etc/rocm-doctor/checks.d, your home)",
+            "refused: the directory {} is a shared sticky directory, whose other users choose \
+                which names exist in it; its files are not listed as packs. Fix: move the packs \
+                to a directory only root or you can write (/etc/rocm-doctor/checks.d, your home)",
             last.path.display()
         )));
     }
@@ -261,7 +263,8 @@ fn walk(
                 links += 1;
                 if links > MAX_LINKS {
                     return Err(Refusal::Io(format!(
-                        "cannot read {}: too many levels of symbolic links (more than {MAX_LINKS}, ELOOP)",
+                        "cannot read {}: too many levels of symbolic links (more than \
+                            {MAX_LINKS}, ELOOP)",
                         path.display()
                     )));
                 }
@@ -359,7 +362,8 @@ fn entry_owned_by_trusted(
         return Ok(());
     }
     Err(Refusal::Untrusted(format!(
-        "refused: {} is in a shared sticky directory and owned by uid {}; {}. Fix: keep packs in a directory owned by root (/etc/rocm-doctor/checks.d) or by you",
+        "refused: {} is in a shared sticky directory and owned by uid {}; {}. Fix: keep packs in \
+            a directory owned by root (/etc/rocm-doctor/checks.d) or by you",
         path.display(),
         st.st_uid,
         owners.who()
@@ -374,7 +378,8 @@ fn vet_dir(fd: &OwnedFd, path: &Path, owners: Owners) -> Result<bool, Refusal> {
     let mode = st.st_mode & 0o7777;
     if !owners.allows(st.st_uid) {
         return Err(Refusal::Untrusted(format!(
-            "refused: the directory {} on the path is owned by uid {} (mode {mode:o}); {}. Fix: keep packs in a directory owned by root (chown root:root {0}) or move the file",
+            "refused: the directory {} on the path is owned by uid {} (mode {mode:o}); {}. Fix: \
+                keep packs in a directory owned by root (chown root:root {0}) or move the file",
             path.display(),
             st.st_uid,
             owners.who()
@@ -387,7 +392,9 @@ fn vet_dir(fd: &OwnedFd, path: &Path, owners: Owners) -> Result<bool, Refusal> {
             return Ok(true);
         }
         return Err(Refusal::Untrusted(format!(
-            "refused: the directory {} on the path is writable by its group or by others (mode {mode:o}, owner uid {}); whoever can write it could swap the file. Fix: chmod go-w {0}, or move the file to a directory only its owner can write",
+            "refused: the directory {} on the path is writable by its group or by others (mode \
+                {mode:o}, owner uid {}); whoever can write it could swap the file. Fix: chmod \
+                go-w {0}, or move the file to a directory only its owner can write",
             path.display(),
             st.st_uid,
         )));
@@ -400,7 +407,8 @@ fn vet_file(meta: &std::fs::Metadata, path: &Path, owners: Owners) -> Result<(),
     let mode = meta.mode() & 0o7777;
     if mode & 0o022 != 0 {
         return Err(Refusal::Untrusted(format!(
-            "refused: the file is writable by its group or by others (mode {mode:o}, owner uid {}); they could make the doctor run their commands. Fix: chmod go-w {}",
+            "refused: the file is writable by its group or by others (mode {mode:o}, owner uid \
+                {}); they could make the doctor run their commands. Fix: chmod go-w {}",
             meta.uid(),
             path.display()
         )));

@@ -105,7 +105,8 @@ fn expire(total: Duration, on: OnExpiry) -> ! {
         w.join("; ")
     };
     let msg = format!(
-        "--deadline of {} s passed (+{} s grace) while the doctor was still waiting for {what}: stopped, nothing decided",
+        "--deadline of {} s passed (+{} s grace) while the doctor was still waiting for {what}: \
+            stopped, nothing decided",
         total.as_secs_f64(),
         GRACE.as_secs()
     );

@@ -43,38 +43,82 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
     let subject = format!("{what} on {agent} ({})", t.source);
     let carry = format!("{what} carries code objects for: {carries}");
     let f = match matching::judge(agent, cands) {
-        Coverage::Exact { code_object } => Finding::pass(format!("{agent}: code object {code_object} present")),
-        Coverage::Generic { code_object, generic_version } => Finding::pass(format!("{agent}: generic code object {code_object} (generic version {generic_version}) covers it"))
-            .evidence("generic code objects need a runtime that knows generic targets (code object v6, ROCm >= 6.4)"),
-        Coverage::DependsOnFeatures { code_object, needs } => Finding::warn(format!("{agent}: only {code_object} is present; it runs only if the GPU is in mode {needs}"))
-            .fix(Fix::text(format!("give the GPU's full target id (rocminfo shows it, e.g. {}:{needs}) with --isa to decide, or rebuild with --offload-arch={} (no feature suffix: runs in either mode)", agent.processor, agent.processor))),
-        Coverage::FeatureMismatch { code_objects, agent: a } => {
+        Coverage::Exact { code_object } => Finding::pass(format!(
+            "{agent}: code object \
+            {code_object} present"
+        )),
+        Coverage::Generic {
+            code_object,
+            generic_version,
+        } => Finding::pass(format!(
+            "{agent}: \
+            generic code object {code_object} (generic version {generic_version}) covers it"
+        ))
+        .evidence(
+            "generic code objects need a runtime that knows generic targets (code \
+                object v6, ROCm >= 6.4)",
+        ),
+        Coverage::DependsOnFeatures { code_object, needs } => Finding::warn(format!(
+            "{agent}: \
+            only {code_object} is present; it runs only if the GPU is in mode {needs}"
+        ))
+        .fix(Fix::text(format!(
+            "give the GPU's full target id (rocminfo shows it, e.g. \
+                {}:{needs}) with --isa to decide, or rebuild with --offload-arch={} (no feature \
+                suffix: runs in either mode)",
+            agent.processor, agent.processor
+        ))),
+        Coverage::FeatureMismatch {
+            code_objects,
+            agent: a,
+        } => {
             let mut fix = Fix::text(format!(
-                "rebuild with --offload-arch={a} or --offload-arch={} (any mode); the code objects present are {}",
+                "rebuild with --offload-arch={a} or --offload-arch={} (any mode); the code \
+                    objects present are {}",
                 agent.processor,
                 code_objects.join(", ")
             ));
-            let co_xnack = code_objects.iter().filter_map(|c| crate::isa::TargetId::parse(c).ok()).find_map(|c| c.xnack);
+            let co_xnack = code_objects
+                .iter()
+                .filter_map(|c| crate::isa::TargetId::parse(c).ok())
+                .find_map(|c| c.xnack);
             if let (Some(want), Some(have)) = (co_xnack, agent.xnack) {
                 if want != have {
-                    fix.text.push_str("; or switch the GPU's XNACK mode to match the code object (needs a kernel with retry faults enabled, amdgpu.noretry=0)");
+                    fix.text.push_str(
+                        "; or switch the GPU's XNACK mode to match the code object \
+                        (needs a kernel with retry faults enabled, amdgpu.noretry=0)",
+                    );
                     fix = fix.set_env("HSA_XNACK", if want { "1" } else { "0" });
                 }
             }
-            Finding::fail(format!("{agent}: code objects exist for {} only in another feature mode", agent.processor)).fix(fix)
+            Finding::fail(format!(
+                "{agent}: code objects exist for {} only in another feature mode",
+                agent.processor
+            ))
+            .fix(fix)
         }
         Coverage::Missing => {
-            let mut fix = Fix::text(format!("rebuild with --offload-arch={} (or add it to AMDGPU_TARGETS / GPU_TARGETS)", agent));
+            let mut fix = Fix::text(format!(
+                "rebuild with --offload-arch={} (or add it to \
+                AMDGPU_TARGETS / GPU_TARGETS)",
+                agent
+            ));
             if let Some(sib) = matching::sibling(agent, cands) {
                 if let Some(v) = matching::override_value(&sib.processor) {
                     fix.text.push_str(&format!(
-                        "; as a workaround, {} is a same-family sibling of {}: HSA_OVERRIDE_GFX_VERSION={v} makes the runtime load the {} code (process-wide: every library must then carry {})",
+                        "; as a workaround, {} is a same-family sibling of {}: \
+                            HSA_OVERRIDE_GFX_VERSION={v} makes the runtime load the {} code \
+                            (process-wide: every library must then carry {})",
                         agent.processor, sib.processor, sib.processor, sib.processor
                     ));
                     fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
                 }
             }
-            Finding::fail(format!("{agent}: no compatible code object; the runtime fails with hipErrorNoBinaryForGpu / \"invalid device function\"")).fix(fix)
+            Finding::fail(format!(
+                "{agent}: no compatible code object; the runtime fails with \
+                hipErrorNoBinaryForGpu / \"invalid device function\""
+            ))
+            .fix(fix)
         }
     };
     stamp(
@@ -94,7 +138,10 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
         return vec![stamp(
             Finding::fail(format!("{label} in {name} has no TensileLibrary files"))
                 .subject(name.clone())
-                .fix_text("install a rocBLAS/hipBLASLt built with Tensile kernels (BUILD_WITH_TENSILE=ON) for your GPUs"),
+                .fix_text(
+                    "install a rocBLAS/hipBLASLt built with Tensile kernels \
+                    (BUILD_WITH_TENSILE=ON) for your GPUs",
+                ),
         )];
     }
     let covered = t.covered();
@@ -213,7 +260,10 @@ pub fn read_problems(r: &FileReport) -> Vec<Finding> {
             out.push(stamp(
                 Finding::warn(format!("bundle at 0x{:x} cannot be read: {e}", b.offset))
                     .subject(name.clone())
-                    .fix_text("the runtime will likely reject it too: rebuild the binary; compare with `clang-offload-bundler --list --type=o --input=<extracted bundle>`"),
+                    .fix_text(
+                        "the runtime will likely reject it too: rebuild the binary; compare \
+                        with `clang-offload-bundler --list --type=o --input=<extracted bundle>`",
+                    ),
             ));
         }
         for e in &b.entries {
@@ -231,7 +281,8 @@ pub fn read_problems(r: &FileReport) -> Vec<Finding> {
     }
     if r.kpack_wrappers > 0 {
         out.push(stamp(
-            Finding::warn(format!("{} fat-binary wrappers use kpack (HIPK): the code objects live in .kpack files, not in this file", r.kpack_wrappers))
+            Finding::warn(format!("{} fat-binary wrappers use kpack (HIPK): the code objects live \
+                in .kpack files, not in this file", r.kpack_wrappers))
                 .subject(name)
                 .fix_text("inspect the .kpack archives shipped next to the library; they are not read by this version of the doctor"),
         ));

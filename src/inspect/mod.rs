@@ -490,8 +490,17 @@ fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
     let f = if let Some(e) = &s.error {
         Finding::error(format!("cannot read the dynamic symbols: {e}"))
     } else if !s.not_found.is_empty() || !s.unresolved.is_empty() {
-        let mut f = Finding::fail(format!("{} needed libraries not found, {} undefined symbols no needed library defines", s.not_found.len(), s.unresolved.len()))
-            .fix_text("install the missing libraries or fix the RUNPATH/LD_LIBRARY_PATH; undefined symbols mean the library was linked against something it does not list (a packaging bug: rebuild it)");
+        let mut f = Finding::fail(format!(
+            "{} needed libraries not found, {} undefined symbols no \
+            needed library defines",
+            s.not_found.len(),
+            s.unresolved.len()
+        ))
+        .fix_text(
+            "install the missing libraries or fix the RUNPATH/LD_LIBRARY_PATH; \
+                undefined symbols mean the library was linked against something it does not list \
+                (a packaging bug: rebuild it)",
+        );
         for n in &s.not_found {
             f = f.evidence(format!("{n} => not found"));
         }

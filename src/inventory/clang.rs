@@ -540,7 +540,8 @@ mod tests {
 
     #[test]
     fn parses_cpu_lists() {
-        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nAvailable CPUs for this target:\n\n\tbonaire\n\tgfx1010\n\tgfx90a\n\tverde\n\nUse -mcpu or -mtune to specify";
+        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nAvailable CPUs for this \
+            target:\n\n\tbonaire\n\tgfx1010\n\tgfx90a\n\tverde\n\nUse -mcpu or -mtune to specify";
         // A blank line follows the heading in real output.
         let cpus = parse_supported_cpus(t);
         assert_eq!(cpus, ["gfx1010", "gfx90a"]);
@@ -565,7 +566,10 @@ clang: error: cannot find ROCm device library; provide its path"#;
     #[test]
     fn the_resource_dir_is_read_from_the_printed_job() {
         // clang-15's `--target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus -v` (abridged).
-        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nInstalledDir: /usr/bin\n (in-process)\n \"/usr/lib/llvm-15/bin/clang\" -cc1 -triple amdgcn-amd-amdhsa -v -resource-dir /usr/lib/llvm-15/lib/clang/15.0.6 -nogpulib -x c -print-supported-cpus\nAvailable CPUs for this target:\n\n\tgfx900\n";
+        let t = "Debian clang version 15.0.6\nTarget: amdgcn-amd-amdhsa\nInstalledDir: /usr/bin\n \
+            (in-process)\n \"/usr/lib/llvm-15/bin/clang\" -cc1 -triple amdgcn-amd-amdhsa -v \
+            -resource-dir /usr/lib/llvm-15/lib/clang/15.0.6 -nogpulib -x c \
+            -print-supported-cpus\nAvailable CPUs for this target:\n\n\tgfx900\n";
         assert_eq!(
             resource_dir_of_job(t).unwrap(),
             Path::new("/usr/lib/llvm-15/lib/clang/15.0.6")

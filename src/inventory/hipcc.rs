@@ -201,7 +201,9 @@ mod tests {
     const DEBIAN12: &str = r#"hipcc-cmd: /usr/bin/clang++-15  -std=c++11 -isystem "/usr/lib/llvm-15/lib/clang/15.0.6/include/.." -isystem /usr/hsa/include --hip-version=5.2.21153 --rocm-path=/usr --offload-arch=gfx1030 -O3 -mllvm -amdgpu-early-inline-all=true -mllvm -amdgpu-function-calls=false --hip-device-lib-path="/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"  -\#\#\# --cuda-device-only -c -x hip probe.hip -o "probe.o"
 Debian clang version 15.0.6"#;
     const TRIXIE: &str = r#"hipcc-cmd: /usr/bin/clang++-17  --offload-arch=gfx1030 -O3 -mllvm -amdgpu-early-inline-all=true -mllvm -amdgpu-function-calls=false  -\#\#\# --cuda-device-only -c -x hip probe.hip -o "probe.o""#;
-    const SID: &str = "Debian clang version 21.1.8 (14)\nhipcc-cmd: /usr/lib/llvm-21/bin/clang++  --offload-arch=gfx1030 -O3  -\\#\\#\\# --cuda-device-only -c -x hip probe.hip -o \"probe.o\"";
+    const SID: &str = "Debian clang version 21.1.8 (14)\nhipcc-cmd: /usr/lib/llvm-21/bin/clang++  \
+        --offload-arch=gfx1030 -O3  -\\#\\#\\# --cuda-device-only -c -x hip probe.hip -o \
+        \"probe.o\"";
 
     #[test]
     fn hipcc_flags_of_each_release() {

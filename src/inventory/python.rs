@@ -247,7 +247,9 @@ mod tests {
     fn launchers_by_their_first_bytes() {
         assert_eq!(launcher_of(b"\x7fELF\x02\x01\x01"), Launcher::Binary);
         // pyenv 2.x's shim (pyenv-rehash writes it): a bash script that runs `pyenv exec`.
-        let shim = b"#!/usr/bin/env bash\nset -e\n[ -n \"$PYENV_DEBUG\" ] && set -x\n\nprogram=\"${0##*/}\"\n\nexport PYENV_ROOT=\"/home/u/.pyenv\"\nexec \"/home/u/.pyenv/libexec/pyenv\" exec \"$program\" \"$@\"\n";
+        let shim = b"#!/usr/bin/env bash\nset -e\n[ -n \"$PYENV_DEBUG\" ] && set \
+            -x\n\nprogram=\"${0##*/}\"\n\nexport PYENV_ROOT=\"/home/u/.pyenv\"\nexec \
+            \"/home/u/.pyenv/libexec/pyenv\" exec \"$program\" \"$@\"\n";
         assert_eq!(launcher_of(shim), Launcher::PyenvShim);
         assert_eq!(
             launcher_of(b"#!/bin/sh\nexec /opt/x/python \"$@\"\n"),
@@ -259,7 +261,9 @@ mod tests {
     #[test]
     fn pyvenv_cfg_home() {
         // As `python3 -m venv` writes it (CPython 3.11, Lib/venv/__init__.py).
-        let cfg = "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\nexecutable = /usr/bin/python3.11\ncommand = /usr/bin/python3 -m venv /home/u/venv\n";
+        let cfg = "home = /usr/bin\ninclude-system-site-packages = false\nversion = \
+            3.11.2\nexecutable = /usr/bin/python3.11\ncommand = /usr/bin/python3 -m venv \
+            /home/u/venv\n";
         assert_eq!(venv_home(cfg), Some(PathBuf::from("/usr/bin")));
         assert_eq!(venv_home("home = bin\n"), None);
         assert_eq!(venv_home(""), None);
@@ -361,7 +365,8 @@ mod tests {
         let r = t.path();
         exe(
             &r.join("home/u/.pyenv/shims/python3"),
-            b"#!/usr/bin/env bash\nexec \"/home/u/.pyenv/libexec/pyenv\" exec \"$program\" \"$@\"\n",
+            b"#!/usr/bin/env bash\nexec \"/home/u/.pyenv/libexec/pyenv\" exec \"$program\" \
+                \"$@\"\n",
         );
         exe(
             &r.join("home/u/.pyenv/versions/3.11.7/bin/python3"),

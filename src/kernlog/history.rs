@@ -229,7 +229,8 @@ pub(crate) fn read_journal_history(
         return Err((
             src,
             format!(
-                "the journal holds only this boot ({} listed): it is not persistent here (Storage=volatile, or no /var/log/journal)",
+                "the journal holds only this boot ({} listed): it is not persistent here \
+                    (Storage=volatile, or no /var/log/journal)",
                 listed.len()
             ),
         ));

@@ -229,7 +229,8 @@ fn kmsg_open_failure(host: &Host, e: &std::io::Error) -> Failure {
     let errno = errno_name(e);
     match errno.as_str() {
         "ENOENT" => Failure::new(SRC, "no such device (containers often have none)").grant(
-            "run the doctor on the host, or give the container the device (docker run --device /dev/kmsg)",
+            "run the doctor on the host, or give the container the device (docker run --device \
+                /dev/kmsg)",
         ),
         "EPERM" | "EACCES" => {
             let restrict = host
@@ -251,13 +252,18 @@ fn kmsg_open_failure(host: &Host, e: &std::io::Error) -> Failure {
             };
             let mut f = Failure::new(SRC, why);
             if devkmsg_off {
-                f.attempt.why.push_str("; the kernel command line has printk.devkmsg=off");
+                f.attempt
+                    .why
+                    .push_str("; the kernel command line has printk.devkmsg=off");
                 f = f.grant("boot without printk.devkmsg=off");
             }
             if restrict.as_deref() == Some("1") {
                 f = f
                     .grant("run the doctor as root (sudo rocm-doctor ...)")
-                    .grant("allow every user to read the kernel log until reboot: sudo sysctl kernel.dmesg_restrict=0");
+                    .grant(
+                        "allow every user to read the kernel log until reboot: sudo sysctl \
+                        kernel.dmesg_restrict=0",
+                    );
             }
             f
         }
@@ -310,7 +316,8 @@ fn read_journal(host: &Host) -> Result<KernelLog, Failure> {
         let mut f = Failure::new(&src, why);
         if denied {
             f = f.grant(
-                "add the user to group systemd-journal (or adm): sudo usermod -aG systemd-journal $USER, then log in again",
+                "add the user to group systemd-journal (or adm): sudo usermod -aG systemd-journal \
+                    $USER, then log in again",
             );
         }
         return Err(f);
@@ -385,7 +392,9 @@ pub fn since_last_boot(lines: Vec<KernelLine>) -> (Vec<KernelLine>, String) {
         }
         None => (
             lines,
-            "no boot marker (`Linux version`) in what was read: no reboot since its first line, so every line was kept".into(),
+            "no boot marker (`Linux version`) in what was read: no reboot since its first line, \
+                so every line was kept"
+                .into(),
         ),
     }
 }
@@ -571,7 +580,8 @@ mod tests {
     fn journal_lines_are_read() {
         // journalctl -k -o short-monotonic as in the reference §8.0 (a boot banner included).
         let (_t, host) = fake_journalctl(
-            "-- Boot 0123456789abcdef --\n[ 3081.747745] tiana kernel: amdgpu 0000:2b:00.0: amdgpu: GPU reset begin!\n",
+            "-- Boot 0123456789abcdef --\n[ 3081.747745] tiana kernel: amdgpu 0000:2b:00.0: \
+                amdgpu: GPU reset begin!\n",
             "",
         );
         let log = read_journal(&host).unwrap_or_else(|f| panic!("{:?}", f.attempt));

@@ -73,7 +73,8 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
         category: PACK.into(),
         title: issue.title.clone(),
         what: format!(
-            "Reads what the installed key libraries ({}) carry and the environment; applies when {}{}.",
+            "Reads what the installed key libraries ({}) carry and the environment; applies when \
+                {}{}.",
             KEY_LIBS.join(", "),
             issue.when.join(" and "),
             if any_version {

@@ -83,7 +83,8 @@ fn is_failure(e: &Event) -> bool {
 pub fn human(path: &str, events: &[Reported], verbose: u8) -> String {
     let failures = events.iter().filter(|r| r.failure).count();
     let mut s = format!(
-        "{path}: a kernel log (no HIP runtime line): {} amdgpu/KFD event(s), {failures} a failure\n\n",
+        "{path}: a kernel log (no HIP runtime line): {} amdgpu/KFD event(s), {failures} a \
+            failure\n\n",
         events.len()
     );
     for r in events {

@@ -226,9 +226,15 @@ fn scan_stream<R: Read>(r: R, c: Compression) -> io::Result<Summary> {
 fn stream_error(c: Compression, e: &io::Error, bytes: u64) -> String {
     let c = c.name();
     if e.kind() == io::ErrorKind::UnexpectedEof {
-        format!("unexpected end of {c} stream after {bytes} bytes (decompressed); the summary covers what was read")
+        format!(
+            "unexpected end of {c} stream after {bytes} bytes (decompressed); the summary \
+            covers what was read"
+        )
     } else {
-        format!("{c} stream unreadable after {bytes} bytes (decompressed): {e}; the summary covers what was read")
+        format!(
+            "{c} stream unreadable after {bytes} bytes (decompressed): {e}; the summary \
+            covers what was read"
+        )
     }
 }
 
@@ -285,7 +291,8 @@ mod tests {
         for t in 0..cap + 300 {
             for k in 0..2 {
                 text.push_str(&format!(
-                    ":3:hip_memory.cpp           :100 : {:010} us: [pid:7     tid: 0x{:x}] \x1b[32m hipMalloc ( 0x1, 64 ) \x1b[0m\n",
+                    ":3:hip_memory.cpp           :100 : {:010} us: [pid:7     tid: 0x{:x}] \
+                        \x1b[32m hipMalloc ( 0x1, 64 ) \x1b[0m\n",
                     1000 + 2 * t + k,
                     t + 1
                 ));

@@ -130,7 +130,8 @@ fn init_failure(s: &Summary) -> Option<Problem> {
         let at = s.init_start.as_ref().map_or(0, |o| o.line);
         (
             format!(
-                "the HIP runtime initialised no GPU (HSA initialisation started at line {at}, no GPU agent enumerated)"
+                "the HIP runtime initialised no GPU (HSA initialisation started at line {at}, no \
+                    GPU agent enumerated)"
             ),
             calls.first().map(|(_, _, c)| c.first.clone()),
         )
@@ -218,7 +219,9 @@ pub fn judge(s: &Summary) -> Verdict {
     v.failed = v.problems.iter().any(|p| p.status == "fail");
     if s.runtime_lines == 0 {
         v.notes.push(
-            "no HIP runtime line found: is AMD_LOG_LEVEL set, and is this the process's stderr? (HIP 6.4 prints nothing at AMD_LOG_LEVEL=1 when it cannot initialise: use 3 or more)"
+            "no HIP runtime line found: is AMD_LOG_LEVEL set, and is this the process's stderr? \
+                (HIP 6.4 prints nothing at AMD_LOG_LEVEL=1 when it cannot initialise: use 3 or \
+                more)"
                 .into(),
         );
     } else if s.agents_enumerated.is_none()
@@ -226,10 +229,19 @@ pub fn judge(s: &Summary) -> Verdict {
         && s.init_start.is_none()
         && s.init_failures.is_empty()
     {
-        v.notes.push("no runtime-init line seen: the log starts mid-run (AMD_LOG_LEVEL_FILE restarts the file past AMD_LOG_LEVEL_SIZE MB, or logging was enabled late)".into());
+        v.notes.push(
+            "no runtime-init line seen: the log starts mid-run (AMD_LOG_LEVEL_FILE \
+            restarts the file past AMD_LOG_LEVEL_SIZE MB, or logging was enabled late)"
+                .into(),
+        );
     }
     if s.lines_without_pid > 0 && s.threads.is_empty() {
-        v.notes.push("no [pid tid] on runtime lines (6.3+ runtimes print them only at AMD_LOG_LEVEL >= 4): threads cannot be told apart; call->return times are paired per API name".into());
+        v.notes.push(
+            "no [pid tid] on runtime lines (6.3+ runtimes print them only at \
+            AMD_LOG_LEVEL >= 4): threads cannot be told apart; call->return times are paired per \
+            API name"
+                .into(),
+        );
     }
     if s.lines_without_location > 0 {
         v.notes.push(
@@ -261,9 +273,14 @@ pub fn judge(s: &Summary) -> Verdict {
     }
     if s.untracked_threads > 0 || s.untracked_thread_lines > 0 {
         v.notes.push(format!(
-            "{} threads shown (the cap); {}{} more not tracked ({} lines: in the totals, not in the per-thread view or the call->return pairing)",
+            "{} threads shown (the cap); {}{} more not tracked ({} lines: in the totals, not in \
+                the per-thread view or the call->return pairing)",
             s.threads.len(),
-            if s.untracked_threads_capped { "at least " } else { "" },
+            if s.untracked_threads_capped {
+                "at least "
+            } else {
+                ""
+            },
             s.untracked_threads,
             s.untracked_thread_lines
         ));
@@ -305,17 +322,20 @@ pub fn name_nodes(v: &mut Verdict, nodes: &BTreeMap<u32, NodeName>) {
             Some(NodeName::Gpu { gfx, location }) => format!(
                 "on this machine KFD node {n} is {}{} (true if the log was written here)",
                 gfx.as_deref().unwrap_or("a GPU of unknown ISA"),
-                location.as_deref().map_or(String::new(), |l| format!(" at PCI {l}"))
+                location
+                    .as_deref()
+                    .map_or(String::new(), |l| format!(" at PCI {l}"))
             ),
             Some(NodeName::Cpu) => format!(
                 "on this machine KFD node {n} is a CPU: the log was written on another machine"
             ),
             None if nodes.is_empty() => format!(
-                "node {n} is a KFD topology node id (/sys/class/kfd/kfd/topology/nodes/{n}); this machine has no KFD topology, so read it on the machine that wrote the log"
+                "node {n} is a KFD topology node id (/sys/class/kfd/kfd/topology/nodes/{n}); this \
+                    machine has no KFD topology, so read it on the machine that wrote the log"
             ),
-            None => format!(
-                "this machine has no KFD node {n}: the log was written on another machine"
-            ),
+            None => {
+                format!("this machine has no KFD node {n}: the log was written on another machine")
+            }
         };
         let d = p.diagnosis.get_or_insert_with(String::new);
         if !d.is_empty() {
@@ -347,7 +367,8 @@ mod tests {
     #[test]
     fn rocr_fault_node_named_from_the_topology() {
         // rocm-systems runtime.cpp VMFaultHandler's format, values made up.
-        let t = "Memory access fault by GPU node-2 (Agent handle: 0x5581c9d0) on address 0x7f1c00000000. Reason: Page not present or supervisor privilege.";
+        let t = "Memory access fault by GPU node-2 (Agent handle: 0x5581c9d0) on address \
+            0x7f1c00000000. Reason: Page not present or supervisor privilege.";
         assert_eq!(fault_node(t), Some(2));
         assert_eq!(
             fault_node("HW Exception by GPU node-11 (Agent handle: 0x1) reason :GPU Hang"),

@@ -251,7 +251,8 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
                     cx.err(
                         g.span(),
                         format!(
-                            "differ: the symptom's own `text` has no two matches with different '{name}'"
+                            "differ: the symptom's own `text` has no two matches with different \
+                                '{name}'"
                         ),
                     );
                 }
@@ -367,7 +368,10 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
     if rest.is_empty() || !rest.split('.').all(is_name) {
         cx.err(
             rc.id.span(),
-            format!("check id '{id}' must be '{ns}.<name>' (the pack's namespace, then lowercase words)"),
+            format!(
+                "check id '{id}' must be '{ns}.<name>' (the pack's namespace, then lowercase \
+                words)"
+            ),
         );
     }
     let category = match &rc.category {
@@ -430,7 +434,8 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
         if *rr.status.get_ref() == super::model::Status::Error {
             cx.err(
                 rr.status.span(),
-                "a rule's status is pass, warn, fail or skip (`error` is the doctor's own: a check that could not decide)",
+                "a rule's status is pass, warn, fail or skip (`error` is the doctor's own: a \
+                    check that could not decide)",
             );
         }
         rules.push(Rule {
@@ -530,7 +535,8 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             if libs.is_empty() || libs.iter().any(|l| l.is_empty() || l.contains('/')) {
                 cx.err(
                     span.clone(),
-                    "a code-objects probe needs `libraries`, names such as \"rocblas\" (lib<name>.so)",
+                    "a code-objects probe needs `libraries`, names such as \"rocblas\" \
+                        (lib<name>.so)",
                 );
             }
             if libs.len() > 16 {
@@ -677,7 +683,8 @@ fn parse_term(s: &str, names: &[String]) -> Result<Term, String> {
         "matched" => (false, true),
         other => {
             return Err(format!(
-                "condition '{s}': '{other}' is not a state (use `{name}`, `{name}.found` or `{name}.matched`)"
+                "condition '{s}': '{other}' is not a state (use `{name}`, `{name}.found` or \
+                    `{name}.matched`)"
             ))
         }
     };
@@ -706,7 +713,14 @@ fn template(cx: &mut Ctx, s: &toml::Spanned<String>, probes: &[Probe]) -> Templa
                         Err(_) => r.capture_names().flatten().any(|c| c == g),
                     });
                     if !ok {
-                        cx.err(s.span(), format!("template names '{{{name}.{g}}}' but probe '{name}' has no such capture group (fields: value, missing, count, or a group of its regex)"));
+                        cx.err(
+                            s.span(),
+                            format!(
+                                "template names '{{{name}.{g}}}' but probe \
+                            '{name}' has no such capture group (fields: value, missing, count, or \
+                            a group of its regex)"
+                            ),
+                        );
                     }
                 }
             }
@@ -724,7 +738,8 @@ mod tests {
     use super::*;
 
     const HEAD: &str = "[pack]\nname = \"site\"\nversion = \"1\"\nsource = \"tests\"\n";
-    const CHECK: &str = "\n[[check]]\nid = \"site.c\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \"y\"\nfix = \"f\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n";
+    const CHECK: &str = "\n[[check]]\nid = \"site.c\"\ntitle = \"t\"\nwhat = \"w\"\nwhy = \
+        \"y\"\nfix = \"f\"\n[[check.rule]]\nstatus = \"pass\"\nmessage = \"m\"\n";
 
     #[test]
     fn a_check_id_used_twice_is_located_at_the_second() {

@@ -577,7 +577,8 @@ mod tests {
 
     /// tests/corpus/field-platform.toml, https://github.com/unslothai/unsloth/issues/9729 (lines of
     /// the paste)
-    const UNSLOTH_9729: &str = "unset HSA_ENABLE_DXG_DETECTION\nrocminfo\n# WSL environment detected.\n# hsa_init Failed, possibly no supported GPU devices\n# exit 1\n";
+    const UNSLOTH_9729: &str = "unset HSA_ENABLE_DXG_DETECTION\nrocminfo\n# WSL environment \
+        detected.\n# hsa_init Failed, possibly no supported GPU devices\n# exit 1\n";
 
     /// tests/corpus/field-apps.toml, https://github.com/ollama/ollama/issues/3189
     const OLLAMA_3189: &str = "Not working (\"amdgpu [0] gfx1103 is not supported\"):\n";
@@ -587,10 +588,15 @@ mod tests {
     const ROCM_1525: &str = "ERROR：\"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n\nDEVICE\n**********************************\nName:                            gfx1012                            \nMarketing Name:          Navi 14 [Radeon RX 5500/5500M / Pro 5500M]\n";
 
     /// tests/corpus/field-apps.toml, https://github.com/jax-ml/jax/issues/13006 (lines of the paste)
-    const JAX_13006: &str = "After the compilation, JAX worked on MI100 (gfx908) but not on MI210 (gfx90a). \n\nWhen I run the code, I get \"hipErrorNoBinaryForGPU: Unable to find code object for all current devices!\"\n";
+    const JAX_13006: &str = "After the compilation, JAX worked on MI100 (gfx908) but not on MI210 \
+        (gfx90a). \n\nWhen I run the code, I get \"hipErrorNoBinaryForGPU: Unable to find code \
+        object for all current devices!\"\n";
 
     /// tests/corpus/gpu.toml, https://github.com/ggml-org/llama.cpp/issues/19949 (lines of the paste)
-    const LLAMACPP_19949: &str = "ggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon Graphics, gfx1152 (0x1152), VMM: no, Wave Size: 32\n:1:hip_fatbin.cpp           :687 : 114369963532 us:  No compatible code objects found for: gfx1152, value of HIP_FORCE_SPIRV_CODEOBJECT: 0\n";
+    const LLAMACPP_19949: &str = "ggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon \
+        Graphics, gfx1152 (0x1152), VMM: no, Wave Size: 32\n:1:hip_fatbin.cpp           :687 : \
+        114369963532 us:  No compatible code objects found for: gfx1152, value of \
+        HIP_FORCE_SPIRV_CODEOBJECT: 0\n";
 
     #[test]
     fn the_table_loads_and_names_known_processors() {
@@ -640,7 +646,12 @@ mod tests {
     /// inside others.
     #[test]
     fn a_native_linux_text_does_not_get_the_wsl_answer() {
-        let rocm_1088 = "My system is a fresh Ubuntu 18.04.4 LTS install with Ubuntu's upstream kernel \"Linux 5.3.0-050300-generic #201909152230 SMP Sun Sep 15 22:32:54 UTC 2019 x86_64 x86_64 x86_64 GNU/Linux\" installed. Then rocm 3.3.0 installed via apt-get install rocm-dev. Then rocminfo only works for root but not regular user. As a regular user rocminfo reports the dreaded HSA_STATUS_ERROR_OUT_OF_RESOURCES message and fails.\n";
+        let rocm_1088 = "My system is a fresh Ubuntu 18.04.4 LTS install with Ubuntu's upstream \
+            kernel \"Linux 5.3.0-050300-generic #201909152230 SMP Sun Sep 15 22:32:54 UTC 2019 \
+            x86_64 x86_64 x86_64 GNU/Linux\" installed. Then rocm 3.3.0 installed via apt-get \
+            install rocm-dev. Then rocminfo only works for root but not regular user. As a \
+            regular user rocminfo reports the dreaded HSA_STATUS_ERROR_OUT_OF_RESOURCES message \
+            and fails.\n";
         let f = Facts::of(rocm_1088);
         assert!(!f.on(Platform::Wsl) && f.platforms.is_empty());
         assert!(
@@ -649,7 +660,9 @@ mod tests {
             f.versions
         );
         assert!(classes(rocm_1088).is_empty());
-        let native = "Unable to open /dev/kfd read-write: Permission denied\nuser is not member of \"render\" group, the default DRM access group in ROCm\nLinux box 6.8.0-45-generic #45-Ubuntu SMP\n/usr/lib/x86_64-linux-gnu/libwslay.so\n";
+        let native = "Unable to open /dev/kfd read-write: Permission denied\nuser is not member \
+            of \"render\" group, the default DRM access group in ROCm\nLinux box 6.8.0-45-generic \
+            #45-Ubuntu SMP\n/usr/lib/x86_64-linux-gnu/libwslay.so\n";
         assert!(!Facts::of(native).on(Platform::Wsl));
         assert!(classes(native).is_empty());
     }
@@ -658,7 +671,9 @@ mod tests {
     /// (lines of the paste): on WSL, PyTorch's amd-smi warning is harmless, not a WSL fault.
     #[test]
     fn pytorchs_amdsmi_warning_on_wsl_is_harmless() {
-        let t = "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:736: UserWarning: Can't initialize amdsmi - Error code: 34\nDevice: cuda:0 AMD Radeon RX 7900 XTX : native\n\nWSL environment detected.\n";
+        let t = "/usr/local/lib/python3.10/dist-packages/torch/cuda/__init__.py:736: UserWarning: \
+            Can't initialize amdsmi - Error code: 34\nDevice: cuda:0 AMD Radeon RX 7900 XTX : \
+            native\n\nWSL environment detected.\n";
         let d = rules(t);
         assert_eq!(d.len(), 1);
         assert!(d[0].symptom.harmless);
@@ -670,15 +685,20 @@ mod tests {
     /// failure with /dev/kfd passed, and from Docker on a Windows host (WSL's answer).
     #[test]
     fn a_container_without_dev_kfd_gets_the_device_passing_answer() {
-        let haollama = "Looking at your config.yaml and Ollama's official docker-compose that does allow my Vega 56 to utilized, the only thing missing that I can see is the existence of /dev/kfd\n";
+        let haollama = "Looking at your config.yaml and Ollama's official docker-compose that \
+            does allow my Vega 56 to utilized, the only thing missing that I can see is the \
+            existence of /dev/kfd\n";
         assert_eq!(classes(haollama), ["gpu-container-devices"]);
-        let ollama = "(base) steven@LinuxPC:~$ docker exec -it ollama rocminfo\nROCk module version 6.8.5 is loaded\nUnable to open /dev/kfd read-write: Permission denied\n";
+        let ollama = "(base) steven@LinuxPC:~$ docker exec -it ollama rocminfo\nROCk module \
+            version 6.8.5 is loaded\nUnable to open /dev/kfd read-write: Permission denied\n";
         assert_eq!(classes(ollama), ["gpu-container-devices"]);
-        let passed = "docker run --device=/dev/kfd --device=/dev/dri rocm/pytorch\nUnable to open /dev/kfd read-write: Permission denied\n";
+        let passed = "docker run --device=/dev/kfd --device=/dev/dri rocm/pytorch\nUnable to open \
+            /dev/kfd read-write: Permission denied\n";
         assert!(classes(passed).is_empty());
         let native = "Unable to open /dev/kfd read-write: Permission denied\n";
         assert!(classes(native).is_empty());
-        let windows = "(.venv) C:\\Users\\me\\pytorch>docker run --device=/dev/dri rocm/pytorch\nUnable to open /dev/kfd read-write: No such file or directory\n";
+        let windows = "(.venv) C:\\Users\\me\\pytorch>docker run --device=/dev/dri \
+            rocm/pytorch\nUnable to open /dev/kfd read-write: No such file or directory\n";
         assert_eq!(classes(windows), ["platform-wsl"]);
     }
 
@@ -705,7 +725,11 @@ mod tests {
         // Every unfixable ISA, asked through any tool's variant of the message.
         for n in &table().no_override {
             for isa in &n.isas {
-                let t = format!("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory for GPU arch : {isa}");
+                let t = format!(
+                    "rocBLAS error: Cannot read \
+                    /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory \
+                    for GPU arch : {isa}"
+                );
                 let r = reasoning(&t, "gpu-unsupported-asic");
                 assert!(!r.contains("VERSION="), "{isa}: {r}");
             }
@@ -734,7 +758,8 @@ mod tests {
 
     #[test]
     fn a_list_of_targets_is_not_the_gpu_at_hand() {
-        let t = "amdgpu is not supported (supported types:[gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 gfx90a gfx942])\n";
+        let t = "amdgpu is not supported (supported types:[gfx1030 gfx1100 gfx1101 gfx1102 gfx900 \
+            gfx906 gfx908 gfx90a gfx942])\n";
         assert!(Facts::of(t).isas.is_empty());
         assert!(classes(t).is_empty());
         // And without a failure, an ISA is only a fact.
@@ -743,7 +768,9 @@ mod tests {
 
     #[test]
     fn versions_platforms_and_errnos_are_entities() {
-        let t = "torch 2.6.0+rocm6.4.1\nROCm version: 6.4.1\nHIP version: 6.4.43482\nLinux gpu1 6.8.0-45-generic x86_64\nUbuntu 24.04 LTS\nsrun -N1 ./a.out\nopen /dev/kfd failed: EACCES\n/nix/store/abc-rocm-runtime/lib\ndocker run --device=/dev/kfd rocm/pytorch\n";
+        let t = "torch 2.6.0+rocm6.4.1\nROCm version: 6.4.1\nHIP version: 6.4.43482\nLinux gpu1 \
+            6.8.0-45-generic x86_64\nUbuntu 24.04 LTS\nsrun -N1 ./a.out\nopen /dev/kfd failed: \
+            EACCES\n/nix/store/abc-rocm-runtime/lib\ndocker run --device=/dev/kfd rocm/pytorch\n";
         let f = Facts::of(t);
         let has = |k: &str, v: &str| f.versions.contains(&(k.to_string(), v.to_string()));
         assert!(

@@ -729,12 +729,18 @@ mod tests {
     fn printf_conversions_become_typed_captures() {
         let t = one("printf", "Cannot find CO in the bundle %s for ISA: %s");
         assert!(t
-            .origin_of(":1:hip_fatbin.cpp :277 : 123 us: Cannot find CO in the bundle /x/y for ISA: amdgcn-amd-amdhsa--gfx1103")
+            .origin_of(
+                ":1:hip_fatbin.cpp :277 : 123 us: Cannot find CO in the bundle /x/y for \
+                ISA: amdgcn-amd-amdhsa--gfx1103"
+            )
             .is_some());
         assert!(t.origin_of("Cannot find the bundle x for ISA: y").is_none());
         let t = one("printf", "Queue %p aborting with error : %s code: 0x%x");
         assert!(t
-            .origin_of("Callback: Queue 0x7f00 aborting with error : HSA_STATUS_ERROR_EXCEPTION: x code: 0x1016")
+            .origin_of(
+                "Callback: Queue 0x7f00 aborting with error : HSA_STATUS_ERROR_EXCEPTION: \
+                x code: 0x1016"
+            )
             .is_some());
         // %x takes hex digits only; %d a number.
         let t = one("printf", "bad value 0x%x in the queue packet");
@@ -753,7 +759,10 @@ mod tests {
     fn stream_templates_match_their_literals_and_any_operand() {
         let t = one("stream", "\nrocBLAS error: Cannot read {}: {}\n");
         assert!(t
-            .origin_of("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory")
+            .origin_of(
+                "rocBLAS error: Cannot read \
+                /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No such file or directory"
+            )
             .is_some());
         assert!(t.origin_of("rocBLAS error: Cannot write x: y").is_none());
         let t = one("stream", "literal {{braces}} stay literal {}");
@@ -824,7 +833,8 @@ mod tests {
         assert!(t.commit_of("ROCm/clr", "").is_some());
         assert!(t.commit_of("ROCm/clr", "rocm-5.7.0").is_some());
         // ollama's discovery line, as slog prints it (ollama/ollama#4512's shape).
-        let l = "time=2024-05-20T10:00:00Z level=WARN source=amd_linux.go:346 msg=\"dropping ROCm device — no rocblas support for gfx target\" gpu=0 gpu_type=gfx1103";
+        let l = "time=2024-05-20T10:00:00Z level=WARN source=amd_linux.go:346 msg=\"dropping ROCm \
+            device — no rocblas support for gfx target\" gpu=0 gpu_type=gfx1103";
         let a = t.attribute(l);
         assert_eq!(a.len(), 1);
         assert_eq!(a[0].origin.component, "ollama");

@@ -433,10 +433,14 @@ pub fn describe(u: &Unexamined) -> String {
     };
     match (&u.how, u.present) {
         (Some(how), _) => format!(
-            "{what} the text names, {}, was not checked{instead}: rerun as `rocm-doctor {how} why ...`",
+            "{what} the text names, {}, was not checked{instead}: rerun as `rocm-doctor {how} why \
+                ...`",
             u.path
         ),
-        (None, true) => format!("{what} the text names, {}, was not checked{instead}", u.path),
+        (None, true) => format!(
+            "{what} the text names, {}, was not checked{instead}",
+            u.path
+        ),
         (None, false) => format!(
             "{what} the text names, {}, is not on this machine, so it was not checked{instead}: \
              run rocm-doctor where the error came from (or with --sysroot at that system's root)",
@@ -457,7 +461,13 @@ mod tests {
     }
 
     // tests/corpus/build.toml, build-ce-miscbuilder-86-devlibs-not-in-zip.
-    const CE_86: &str = "  cd /root/ROCm-CompilerSupport-rocm-6.1.2/build/test && /opt/compiler-explorer/clang-rocm-6.1.2/bin/clang-17 -c -emit-llvm -target amdgcn-amd-amdhsa -mcpu=gfx900 /root/ROCm-CompilerSupport-rocm-6.1.2/lib/comgr/test/source/source1.cl -o source/source1.bc\n  clang-17: error: cannot find ROCm device library; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library";
+    const CE_86: &str = "  cd /root/ROCm-CompilerSupport-rocm-6.1.2/build/test && \
+        /opt/compiler-explorer/clang-rocm-6.1.2/bin/clang-17 -c -emit-llvm -target \
+        amdgcn-amd-amdhsa -mcpu=gfx900 \
+        /root/ROCm-CompilerSupport-rocm-6.1.2/lib/comgr/test/source/source1.cl -o \
+        source/source1.bc\n  clang-17: error: cannot find ROCm device library; provide its path \
+        via '--rocm-path' or '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm \
+        device library";
 
     #[test]
     fn a_compiler_and_its_versioned_name_from_a_real_build_line() {
@@ -476,7 +486,8 @@ mod tests {
     #[test]
     fn hipcc_and_its_clang_from_a_perl_error() {
         // tests/corpus/build.toml, the Gentoo hipcc case (justxi/rocm#131).
-        let t = "Can't exec \"/usr/llvm/bin/clang\": No such file or directory at /usr/lib/hip/bin/hipcc line 192.";
+        let t = "Can't exec \"/usr/llvm/bin/clang\": No such file or directory at \
+            /usr/lib/hip/bin/hipcc line 192.";
         assert_eq!(
             kinds(t),
             vec![
@@ -489,7 +500,8 @@ mod tests {
     #[test]
     fn a_nix_linker_and_a_rocm_root_with_a_double_slash() {
         // tests/corpus/thin.toml (nix ld.lld line) and build.toml (`/opt/rocm-5.3.0//hip/bin/hipcc`).
-        let t = " \"/nix/store/w653fib3igij3jb517rdihjry6cmdfhk-rocm-llvm-binutils-wrapper-6.2.2/bin/ld.lld\" --no-undefined -shared\nsh: /opt/rocm-5.3.0//hip/bin/hipcc: not found";
+        let t = " \"/nix/store/w653fib3igij3jb517rdihjry6cmdfhk-rocm-llvm-binutils-wrapper-6.2.2/bin/ld.lld\" \
+            --no-undefined -shared\nsh: /opt/rocm-5.3.0//hip/bin/hipcc: not found";
         assert_eq!(
             kinds(t),
             vec![
@@ -549,7 +561,8 @@ mod tests {
     #[test]
     fn the_judged_clangs_directory_and_version_are_examined_others_are_not() {
         let named = named_paths(
-            "/usr/lib/llvm-15/bin/clang++ clang-15: /usr/lib/llvm-19/bin/clang clang-19: /opt/rocm-6.2.0/llvm/bin/clang",
+            "/usr/lib/llvm-15/bin/clang++ clang-15: /usr/lib/llvm-19/bin/clang clang-19: \
+                /opt/rocm-6.2.0/llvm/bin/clang",
         );
         let exists = |p: &Path| p.starts_with("/usr/lib/llvm-19");
         let u = unexamined(&named, &ex(), &["toolchain"], &|_| None, &exists);
@@ -597,7 +610,8 @@ mod tests {
             ..Default::default()
         };
         let named = named_paths(
-            "/opt/rocm-6.2.0/lib/libamdhip64.so.6 /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1 /home/u/venv/torch/lib/libamdhip64.so",
+            "/opt/rocm-6.2.0/lib/libamdhip64.so.6 /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1 \
+                /home/u/venv/torch/lib/libamdhip64.so",
         );
         let u = unexamined(&named, &e, &["runtime"], &|_| None, &|_| true);
         assert_eq!(u.len(), 1);

@@ -36,7 +36,8 @@ impl Unread {
         let mut parts = Vec::new();
         if self.dropped_lines > 0 {
             parts.push(format!(
-                "beyond the first {} MiB only lines matching a known symptom were kept ({} others dropped)",
+                "beyond the first {} MiB only lines matching a known symptom were kept ({} others \
+                    dropped)",
                 MAX_INPUT >> 20,
                 self.dropped_lines
             ));
@@ -447,7 +448,8 @@ pub fn render_human(judged: &[Judged]) -> String {
             Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
             Answer::Undetermined if !unexamined.is_empty() => {
                 if judge(sy, findings).0 == Answer::Confirmed {
-                    "not decided here: the checks below find a fault, but not in every path the text names"
+                    "not decided here: the checks below find a fault, but not in every path the \
+                        text names"
                 } else {
                     "not decided here: the checks below pass, but not for every path the text names"
                 }
@@ -597,7 +599,8 @@ pub fn origins_human(text: &str) -> String {
         return String::new();
     }
     let mut s = String::from(
-        "\nWhere the lines come from (format strings harvested from the sources, docs/check-packs.md):\n",
+        "\nWhere the lines come from (format strings harvested from the sources, \
+            docs/check-packs.md):\n",
     );
     for (lines, n, a) in found.iter().take(ORIGINS_SHOWN) {
         let more = if *n > 1 {
@@ -684,7 +687,8 @@ mod tests {
         let re =
             vec![regex::Regex::new(r"(?P<lib>lib[\w-]+)\.so\.(?P<ver>\d+(?:\.\d+)*)").unwrap()];
         // tests/corpus/libs-benign.toml: TheRock#474 (differ), ROCm/ROCm#1284 (one file).
-        let t474 = "` /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1.11.0\n`\ninstead of using the\n`build/dist/rocm/lib/libhsa-runtime64.so.1.15.0\n";
+        let t474 = "` /usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1.11.0\n`\ninstead of using \
+            the\n`build/dist/rocm/lib/libhsa-runtime64.so.1.15.0\n";
         let (_, c) = differing_match(&re, "ver", t474).unwrap();
         assert_eq!(&c["ver"], "1.15.0");
         let t1284 = "libhsakmt.so.1 => not found\n/opt/rocm-3.9.0/lib/libhsakmt.so.1.0.30900\n";

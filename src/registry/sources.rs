@@ -123,7 +123,8 @@ pub fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<DataE
                         &file,
                         *at,
                         format!(
-                            "symptom '{}' names check '{c}', which no built-in check or loaded pack defines{hint}",
+                            "symptom '{}' names check '{c}', which no built-in check or loaded \
+                                pack defines{hint}",
                             sy.id
                         ),
                     ));
@@ -176,7 +177,10 @@ fn load_config_dir(set: &mut PackSet, d: &Path, owners: Owners, per_user: bool) 
             set,
             d,
             format!(
-                "skipped: as root the doctor loads a per-user checks.d only when it and every directory above it are root's and writable by nobody else (is XDG_CONFIG_HOME or HOME another user's, kept by sudo -E?); {e}. Fix: install site packs in {SYSTEM_DIR}"
+                "skipped: as root the doctor loads a per-user checks.d only when it and every \
+                    directory above it are root's and writable by nobody else (is XDG_CONFIG_HOME \
+                    or HOME another user's, kept by sudo -E?); {e}. Fix: install site packs in \
+                    {SYSTEM_DIR}"
             ),
         ),
         Err(e) => broken(set, d, e.to_string()),

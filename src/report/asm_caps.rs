@@ -154,7 +154,8 @@ mod tests {
     fn the_human_view_is_one_row_per_key_one_column_per_isa() {
         assert_eq!(
             probed().human(),
-            "t\n  gfx          803 1030\n  SupportedISA   ✓    ✓\n  HasMFMA        ✗    ✗\n  MaxVmcnt      15   63\n\n"
+            "t\n  gfx          803 1030\n  SupportedISA   ✓    ✓\n  HasMFMA        ✗    ✗\n  \
+                MaxVmcnt      15   63\n\n"
         );
     }
 

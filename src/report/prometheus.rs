@@ -120,7 +120,8 @@ fn check_statuses(o: &mut Out, findings: &[Finding]) {
     }
     o.family(
         "rocm_doctor_check_status",
-        "Verdict of each check in the last run, one-hot: 1 for the check's worst status (pass < skip < warn < fail < error), 0 for the other statuses.",
+        "Verdict of each check in the last run, one-hot: 1 for the check's worst status (pass < \
+            skip < warn < fail < error), 0 for the other statuses.",
     );
     for (id, (category, worst)) in &checks {
         for st in STATUSES {
@@ -150,7 +151,9 @@ fn actions(o: &mut Out, findings: &[Finding]) {
     if !actions.is_empty() {
         o.family(
             "rocm_doctor_check_action",
-            "Repair action each warning or failing check asks for (its heaviest: none < fix-config < restart-process < reset-gpu < reboot-node < drain-and-inspect); always 1.",
+            "Repair action each warning or failing check asks for (its heaviest: none < \
+                fix-config < restart-process < reset-gpu < reboot-node < drain-and-inspect); \
+                always 1.",
         );
     }
     for (id, a) in &actions {
@@ -163,7 +166,8 @@ fn actions(o: &mut Out, findings: &[Finding]) {
     let node = super::action::of_node(findings);
     o.family(
         "rocm_doctor_node_action",
-        "Repair action the node needs, one-hot: 1 for the heaviest action of the run's warnings and failures (none when there is nothing to do), 0 for the others.",
+        "Repair action the node needs, one-hot: 1 for the heaviest action of the run's warnings \
+            and failures (none when there is nothing to do), 0 for the others.",
     );
     for a in Action::ALL {
         o.sample(
@@ -179,7 +183,8 @@ pub fn render(r: &Run<'_>) -> String {
     let mut o = Out(String::new());
     o.family(
         "rocm_doctor_info",
-        "rocm-doctor version and the ROCm and HIP runtime versions it found (empty: not found); always 1.",
+        "rocm-doctor version and the ROCm and HIP runtime versions it found (empty: not found); \
+            always 1.",
     );
     o.sample(
         "rocm_doctor_info",
@@ -213,7 +218,8 @@ pub fn render(r: &Run<'_>) -> String {
     o.sample("rocm_doctor_run_duration_seconds", &[], r.duration_s);
     o.family(
         "rocm_doctor_exit_code",
-        "Exit code of the last run: 0 no failure, 1 a check failed or could not decide (or a warning with --strict).",
+        "Exit code of the last run: 0 no failure, 1 a check failed or could not decide (or a \
+            warning with --strict).",
     );
     o.sample("rocm_doctor_exit_code", &[], f64::from(r.exit_code));
     if let Some(n) = r.gpus {
@@ -317,27 +323,33 @@ impl GpuFamilies {
         GpuFamilies {
             info: Family::gauge(
                 "rocm_doctor_gpu_info",
-                "An amdgpu GPU the health checks read; always 1. product: the board's FRU product name, card: its DRM card.",
+                "An amdgpu GPU the health checks read; always 1. product: the board's FRU product \
+                    name, card: its DRM card.",
             ),
             ras: Family::counter(
                 "rocm_doctor_gpu_ras_errors_total",
-                "RAS error counts since the driver was loaded, per block (ras/<block>_err_count or ras/aca_<block>) and type (correctable, uncorrectable, deferred).",
+                "RAS error counts since the driver was loaded, per block (ras/<block>_err_count \
+                    or ras/aca_<block>) and type (correctable, uncorrectable, deferred).",
             ),
             pages: Family::gauge(
                 "rocm_doctor_gpu_retired_pages",
-                "VRAM pages in ras/gpu_vram_bad_pages by state: retired (R), pending (P), failed (F: could not be retired).",
+                "VRAM pages in ras/gpu_vram_bad_pages by state: retired (R), pending (P), failed \
+                    (F: could not be retired).",
             ),
             threshold: Family::gauge(
                 "rocm_doctor_gpu_bad_page_threshold",
-                "Retired pages at which the driver acts (amdgpu.bad_page_threshold applied to this GPU), when it can be known outside debugfs.",
+                "Retired pages at which the driver acts (amdgpu.bad_page_threshold applied to \
+                    this GPU), when it can be known outside debugfs.",
             ),
             cur_speed: Family::gauge(
                 "rocm_doctor_gpu_pcie_current_link_transfers_per_second",
-                "Negotiated PCIe link speed where the GPU package meets the platform, in transfers per second (16.0 GT/s = 1.6e10).",
+                "Negotiated PCIe link speed where the GPU package meets the platform, in \
+                    transfers per second (16.0 GT/s = 1.6e10).",
             ),
             max_speed: Family::gauge(
                 "rocm_doctor_gpu_pcie_max_link_transfers_per_second",
-                "Maximum speed of that PCIe link (the lower of its two ends), in transfers per second.",
+                "Maximum speed of that PCIe link (the lower of its two ends), in transfers per \
+                    second.",
             ),
             cur_width: Family::gauge(
                 "rocm_doctor_gpu_pcie_current_link_width",
@@ -349,7 +361,9 @@ impl GpuFamilies {
             ),
             aer: Family::counter(
                 "rocm_doctor_gpu_pcie_aer_errors_total",
-                "PCIe AER error messages since boot (TOTAL_ERR_* of aer_dev_correctable, aer_dev_nonfatal, aer_dev_fatal) of the GPU function and each port above it (port: its PCI address).",
+                "PCIe AER error messages since boot (TOTAL_ERR_* of aer_dev_correctable, \
+                    aer_dev_nonfatal, aer_dev_fatal) of the GPU function and each port above it \
+                    (port: its PCI address).",
             ),
             replays: Family::counter(
                 "rocm_doctor_gpu_pcie_replays_total",
@@ -361,11 +375,13 @@ impl GpuFamilies {
             ),
             m_recov: Family::counter(
                 "rocm_doctor_gpu_pcie_recoveries_total",
-                "PCIe link entries into recovery accumulated by the GPU firmware (gpu_metrics pcie_l0_to_recov_count_acc).",
+                "PCIe link entries into recovery accumulated by the GPU firmware (gpu_metrics \
+                    pcie_l0_to_recov_count_acc).",
             ),
             naks: Family::counter(
                 "rocm_doctor_gpu_pcie_naks_total",
-                "PCIe NAKs sent and received accumulated by the GPU firmware (gpu_metrics pcie_nak_sent_count_acc, pcie_nak_rcvd_count_acc).",
+                "PCIe NAKs sent and received accumulated by the GPU firmware (gpu_metrics \
+                    pcie_nak_sent_count_acc, pcie_nak_rcvd_count_acc).",
             ),
             temp: Family::gauge(
                 "rocm_doctor_gpu_temp_celsius",
@@ -377,19 +393,24 @@ impl GpuFamilies {
             ),
             emergency: Family::gauge(
                 "rocm_doctor_gpu_temp_emergency_celsius",
-                "Emergency (shutdown) temperature limit of the sensor (hwmon temp*_emergency), in degrees Celsius.",
+                "Emergency (shutdown) temperature limit of the sensor (hwmon temp*_emergency), in \
+                    degrees Celsius.",
             ),
             throttlers: Family::gauge(
                 "rocm_doctor_gpu_throttlers_active",
-                "Throttlers set in the gpu_metrics sample (0 when none; left out when the sample has no throttle bitmap).",
+                "Throttlers set in the gpu_metrics sample (0 when none; left out when the sample \
+                    has no throttle bitmap).",
             ),
             throttle: Family::gauge(
                 "rocm_doctor_gpu_throttle_active",
-                "A throttler set in the gpu_metrics sample, by name and kind (power, current, temperature, other); always 1 (whether a temperature bit is believed is judged by the thermal check, with the sample's temperatures).",
+                "A throttler set in the gpu_metrics sample, by name and kind (power, current, \
+                    temperature, other); always 1 (whether a temperature bit is believed is \
+                    judged by the thermal check, with the sample's temperatures).",
             ),
             resets: Family::counter(
                 "rocm_doctor_gpu_resets_total",
-                "GPU resets in the kernel log of this boot, by result (started, succeeded, failed); left out when the kernel log was not read.",
+                "GPU resets in the kernel log of this boot, by result (started, succeeded, \
+                    failed); left out when the kernel log was not read.",
             ),
         }
     }
@@ -602,13 +623,15 @@ mod tests {
         assert!(text.contains("# TYPE rocm_doctor_gpu_ras_errors_total counter\n"));
         assert!(text.contains("# TYPE rocm_doctor_gpu_info gauge\n"));
         assert!(text.contains(
-            "rocm_doctor_gpu_ras_errors_total{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\",block=\"umc\",type=\"uncorrectable\"} 1\n"
+            "rocm_doctor_gpu_ras_errors_total{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\",block=\"umc\",type=\"uncorrectable\"} \
+                1\n"
         ));
         // A count the kernel does not print is no series (not a zero).
         assert!(!text.contains("type=\"deferred\""));
         // GT/s in transfers per second, as a plain number.
         assert!(text.contains(
-            "rocm_doctor_gpu_pcie_current_link_transfers_per_second{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\"} 16000000000\n"
+            "rocm_doctor_gpu_pcie_current_link_transfers_per_second{pci=\"0000:2b:00.0\",model=\"1002:740f\",gfx=\"\"} \
+                16000000000\n"
         ));
         // The EEPROM's text, escaped: quote, line feed, ESC made visible.
         assert!(text.contains("product=\"x\\\"y\\nz\\\\x1b\""), "{text}");

@@ -118,7 +118,9 @@ mod tests {
     #[test]
     fn amdgpu_fdinfo_both_generations() {
         // Layout of amdgpu_show_fdinfo (drm_show_fdinfo common part since v6.5, legacy keys).
-        let t = "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t42\ndrm-pdev:\t0000:03:00.0\npasid:\t32770\ndrm-total-vram:\t524288 KiB\ndrm-resident-vram:\t262144 KiB\ndrm-memory-vram:\t262144 KiB\ndrm-memory-gtt: \t2048 KiB\n";
+        let t = "pos:\t0\nflags:\t02100002\ndrm-driver:\tamdgpu\ndrm-client-id:\t42\ndrm-pdev:\t0000:03:00.0\npasid:\t32770\ndrm-total-vram:\t524288 \
+            KiB\ndrm-resident-vram:\t262144 KiB\ndrm-memory-vram:\t262144 KiB\ndrm-memory-gtt: \
+            \t2048 KiB\n";
         let d = parse_fdinfo(t);
         assert_eq!(d.driver.as_deref(), Some("amdgpu"));
         assert_eq!(d.client_id, Some(42));

@@ -84,7 +84,8 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
     if t.agents.is_empty() {
         let f = Finding::fail(format!("every GPU node is unreadable to this process ({} node(s))", hidden.len()))
             .evidence_lines(hidden.clone())
-            .evidence("EPERM on a KFD node = the device cgroup denies that GPU (kfd_devcgroup_check_permission); libhsakmt skips it")
+            .evidence("EPERM on a KFD node = the device cgroup denies that GPU \
+                (kfd_devcgroup_check_permission); libhsakmt skips it")
             .fix(Fix::text("Pass the GPU's render node into the container (`--device=/dev/dri/renderD<minor>` or all of `/dev/dri`) together with `/dev/kfd`.").command("docker run --device=/dev/kfd --device=/dev/dri ..."));
         return vec![f];
     }
@@ -170,10 +171,21 @@ fn nodes_without_isa(t: &Topology) -> Vec<Finding> {
     // Nodes from older kernels: no gfx_target_version.
     for a in t.agents.iter().filter(|a| a.gfx_target_version.is_none()) {
         out.push(
-            Finding::warn(format!("KFD node {} has no gfx_target_version (older kernel): its ISA is not known from sysfs", a.node))
-                .subject(format!("node {}", a.node))
-                .evidence(format!("device id 0x{:04x}; libhsakmt falls back to its built-in device-id table for such kernels", a.device_id.unwrap_or(0)))
-                .fix_text("Name the ISA explicitly for builds (`--isa gfx…`, AMDGPU_TARGETS); a kernel from 2019 or later publishes gfx_target_version."),
+            Finding::warn(format!(
+                "KFD node {} has no gfx_target_version (older kernel): its ISA \
+                is not known from sysfs",
+                a.node
+            ))
+            .subject(format!("node {}", a.node))
+            .evidence(format!(
+                "device id 0x{:04x}; libhsakmt falls back to its built-in \
+                    device-id table for such kernels",
+                a.device_id.unwrap_or(0)
+            ))
+            .fix_text(
+                "Name the ISA explicitly for builds (`--isa gfx…`, AMDGPU_TARGETS); a \
+                    kernel from 2019 or later publishes gfx_target_version.",
+            ),
         );
     }
 
@@ -199,9 +211,12 @@ fn cards_without_kfd(t: &Topology) -> Vec<Finding> {
             continue;
         }
         out.push(
-            Finding::warn(format!("AMD GPU {} (1002:{:04x} at {slot}) has no KFD node: no compute on it", c.card, c.device_id.unwrap_or(0)))
+            Finding::warn(format!("AMD GPU {} (1002:{:04x} at {slot}) has no KFD node: no compute \
+                on it", c.card, c.device_id.unwrap_or(0)))
                 .subject(c.card.clone())
-                .evidence("KFD skips a GPU it cannot support: `kfd: skipped device 1002:…, PCI rejects atomics` (gfx8 needs PCIe atomics), `GC IP … not supported in kfd`, or amdgpu.kfd disabled")
+                .evidence("KFD skips a GPU it cannot support: `kfd: skipped device 1002:…, PCI \
+                    rejects atomics` (gfx8 needs PCIe atomics), `GC IP … not supported in kfd`, \
+                    or amdgpu.kfd disabled")
                 .fix(Fix::text("Read why KFD skipped it; for PCIe atomics, use a slot/CPU with atomics support or a gfx9+ GPU.").command("dmesg | grep -i kfd")),
         );
     }
@@ -259,8 +274,14 @@ fn toolchain_knows(
     let f = if missing.is_empty() {
         Finding::pass(format!("the toolchain knows {p} ({})", gpus.join(", ")))
     } else {
-        Finding::fail(format!("the installed toolchain cannot build for {p} ({})", gpus.join(", ")))
-            .fix_text(format!("Install a ROCm / LLVM release that supports {p} (clang and device-libs of the same release), or build for an ISA-compatible target."))
+        Finding::fail(format!(
+            "the installed toolchain cannot build for {p} ({})",
+            gpus.join(", ")
+        ))
+        .fix_text(format!(
+            "Install a ROCm / LLVM release that supports {p} (clang and \
+                device-libs of the same release), or build for an ISA-compatible target."
+        ))
     };
     f.subject(p.clone())
         .evidence_lines(ev)

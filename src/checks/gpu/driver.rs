@@ -29,17 +29,36 @@ pub(super) fn driver(ctx: &Ctx) -> Vec<Finding> {
             ev.push(format!("srcversion {s}"));
         }
         return match d.initstate.as_deref() {
-            Some("live") => vec![Finding::pass(format!("amdgpu is loaded{}", d.version.as_ref().map(|v| format!(" (DKMS {v})")).unwrap_or_default()))
-                .evidence("/sys/module/amdgpu/initstate: live")
-                .evidence_lines(ev)],
+            Some("live") => vec![Finding::pass(format!(
+                "amdgpu is loaded{}",
+                d.version
+                    .as_ref()
+                    .map(|v| format!(" (DKMS {v})"))
+                    .unwrap_or_default()
+            ))
+            .evidence("/sys/module/amdgpu/initstate: live")
+            .evidence_lines(ev)],
             None => vec![Finding::pass("amdgpu is built into the kernel")
-                .evidence("/sys/module/amdgpu exists without initstate: a built-in driver (rocminfo used to misreport this, ROCm/rocminfo#65)")
-                .evidence_lines(d.builtin_listed.map(|b| format!("modules.builtin lists amdgpu: {b}")))
+                .evidence(
+                    "/sys/module/amdgpu exists without initstate: a built-in driver \
+                    (rocminfo used to misreport this, ROCm/rocminfo#65)",
+                )
+                .evidence_lines(d.builtin_listed.map(|b| {
+                    format!(
+                        "modules.builtin lists amdgpu: \
+                    {b}"
+                    )
+                }))
                 .evidence_lines(ev)],
-            Some(other) => vec![Finding::warn(format!("amdgpu is in state '{other}', not live"))
-                .evidence(format!("/sys/module/amdgpu/initstate: {other}"))
-                .evidence_lines(ev)
-                .fix(Fix::text("The module is still loading or being removed; wait and re-run, or check `dmesg | grep -i amdgpu` for a failed probe."))],
+            Some(other) => vec![
+                Finding::warn(format!("amdgpu is in state '{other}', not live"))
+                    .evidence(format!("/sys/module/amdgpu/initstate: {other}"))
+                    .evidence_lines(ev)
+                    .fix(Fix::text(
+                        "The module is still loading or being removed; wait and re-run, or \
+                    check `dmesg | grep -i amdgpu` for a failed probe.",
+                    )),
+            ],
         };
     }
     ev.push("/sys/module/amdgpu does not exist".into());
@@ -48,9 +67,12 @@ pub(super) fn driver(ctx: &Ctx) -> Vec<Finding> {
     let has_gpu = t.has_gpu_nodes() || !t.drm_cards.is_empty();
     let summary = "amdgpu is not loaded";
     let fix = Fix::text(if blacklist.is_empty() {
-        "Load the driver (`sudo modprobe amdgpu`) and read `dmesg | grep -i amdgpu` if it fails (Secure Boot rejecting an unsigned DKMS module: `mokutil --sb-state`; failed DKMS build: `dkms status`)."
+        "Load the driver (`sudo modprobe amdgpu`) and read `dmesg | grep -i amdgpu` if it fails \
+            (Secure Boot rejecting an unsigned DKMS module: `mokutil --sb-state`; failed DKMS \
+            build: `dkms status`)."
     } else {
-        "Remove the amdgpu blacklist shown in the evidence, then `sudo modprobe amdgpu` (or reboot)."
+        "Remove the amdgpu blacklist shown in the evidence, then `sudo modprobe amdgpu` (or \
+            reboot)."
     })
     .command("sudo modprobe amdgpu");
     match ctx.cfg.profile {

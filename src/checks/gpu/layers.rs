@@ -125,9 +125,12 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String
                 _ => "another driver".into(),
             };
             let text = if d == "radeon" {
-                "radeon drives this GCN GPU: boot with `radeon.si_support=0 amdgpu.si_support=1` (Southern Islands) or `radeon.cik_support=0 amdgpu.cik_support=1` (Sea Islands) so amdgpu takes it.".to_string()
+                "radeon drives this GCN GPU: boot with `radeon.si_support=0 amdgpu.si_support=1` \
+                    (Southern Islands) or `radeon.cik_support=0 amdgpu.cik_support=1` (Sea \
+                    Islands) so amdgpu takes it.".to_string()
             } else {
-                format!("Unbind {pci} from {d} and let amdgpu probe it, or remove the setting that gives it to {d}.")
+                format!("Unbind {pci} from {d} and let amdgpu probe it, or remove the setting \
+                    that gives it to {d}.")
             };
             (Action::FixConfig, "other-driver".into(), Fix::text(text), String::new())
         }
@@ -219,18 +222,23 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
     let ev = common_evidence(l);
     if l.gpus.is_empty() && l.hidden_kfd_nodes.is_empty() {
         return vec![match expect {
-            Some(n) if n > 0 && l.pci.observed => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected (--expect-gpus)"))
+            Some(n) if n > 0 && l.pci.observed => Finding::fail(format!("no AMD GPU usable by \
+                ROCr, {n} expected (--expect-gpus)"))
                 .evidence_lines(ev)
                 .fix(Fix::text("No GPU is enumerated on the PCI bus: drain the node and inspect the hardware (seating, risers, power, the slot's firmware setting); `lspci -nn -d 1002:` lists what the bus shows.").command("lspci -nn -d 1002:"))
                 .action(Action::DrainAndInspect)
                 .event("fewer-gpus"),
-            Some(n) if n > 0 => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected (--expect-gpus)"))
+            Some(n) if n > 0 => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected \
+                (--expect-gpus)"))
                 .evidence_lines(ev)
-                .fix(Fix::text("This root shows no GPU at any layer and not the PCI bus: run on the host, or give the container its GPUs (`--device=/dev/kfd --device=/dev/dri`) and `/sys`."))
+                .fix(Fix::text("This root shows no GPU at any layer and not the PCI bus: run on \
+                    the host, or give the container its GPUs (`--device=/dev/kfd \
+                    --device=/dev/dri`) and `/sys`."))
                 .action(Action::FixConfig)
                 .event("fewer-gpus"),
             _ => Finding::skip(format!(
-                "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; {})",
+                "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; \
+                    {})",
                 l.pci.functions,
                 if t.path.is_some() { "KFD lists no GPU node" } else { "no KFD topology" }
             ))
@@ -301,7 +309,9 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
                 .evidence_lines(ev.iter().cloned())
                 .evidence_lines(deliberate.iter().cloned())
                 .fix(Fix::text(if missing_from_bus {
-                    "Fewer GPUs are enumerated on the PCI bus than expected: drain the node and inspect the hardware (seating, risers, power); `lspci -nn -d 1002:` lists what the bus shows. The findings above name GPUs lost at a later layer."
+                    "Fewer GPUs are enumerated on the PCI bus than expected: drain the node and \
+                        inspect the hardware (seating, risers, power); `lspci -nn -d 1002:` lists \
+                        what the bus shows. The findings above name GPUs lost at a later layer."
                 } else {
                     "The findings above name each lost GPU, its layer and its fix."
                 }).command("lspci -nn -d 1002:"))

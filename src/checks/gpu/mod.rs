@@ -34,7 +34,9 @@ pub const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::GpuLayers, layers::layers),
 ];
 
-const NO_GPU_FIX: &str = "Install a GPU supported by ROCm and load amdgpu (`sudo modprobe amdgpu`; check `dmesg | grep -i -e amdgpu -e kfd`). In a container, pass the devices: `--device=/dev/kfd --device=/dev/dri`.";
+const NO_GPU_FIX: &str = "Install a GPU supported by ROCm and load amdgpu (`sudo modprobe \
+    amdgpu`; check `dmesg | grep -i -e amdgpu -e kfd`). In a container, pass the devices: \
+    `--device=/dev/kfd --device=/dev/dri`.";
 
 /// Why GPU checks stop early, or None to judge.
 pub(crate) fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding>> {
@@ -48,8 +50,14 @@ pub(crate) fn gate(ctx: &Ctx, t: &Topology, primary: bool) -> Option<Vec<Finding
         return None;
     }
     let where_ = match &t.path {
-        None => "no KFD topology (/sys/devices/virtual/kfd/kfd/topology and /sys/class/kfd/kfd/topology are absent)".to_string(),
-        Some(p) => format!("KFD topology {} lists {} node(s), none of them a GPU (simd_count 0)", p.display(), t.node_count),
+        None => "no KFD topology (/sys/devices/virtual/kfd/kfd/topology and \
+            /sys/class/kfd/kfd/topology are absent)"
+            .to_string(),
+        Some(p) => format!(
+            "KFD topology {} lists {} node(s), none of them a GPU (simd_count 0)",
+            p.display(),
+            t.node_count
+        ),
     };
     let f = match ctx.cfg.profile {
         Profile::Build if primary => Finding::skip(format!(

@@ -55,15 +55,20 @@ pub(super) fn access_fix(ctx: &Ctx, t: &Topology, info: &NodeInfo) -> Fix {
     let name = group_name(ctx.host, gid);
     if !t.environment.container.is_empty() {
         return Fix::text(format!(
-            "Inside a container group names lie: add the numeric group that owns {} when starting the container, e.g. `docker run --group-add {gid} ...` (on the host: `stat -c %g {}`).",
+            "Inside a container group names lie: add the numeric group that owns {} when starting \
+                the container, e.g. `docker run --group-add {gid} ...` (on the host: `stat -c %g \
+                {}`).",
             info.path.display(),
             info.path.display()
         ))
-        .command(format!("docker run --group-add {gid} --device=/dev/kfd --device=/dev/dri ..."));
+        .command(format!(
+            "docker run --group-add {gid} --device=/dev/kfd --device=/dev/dri ..."
+        ));
     }
     let label = name.clone().unwrap_or_else(|| gid.to_string());
     Fix::text(format!(
-        "Add your user to the group that may open {} (gid {gid}{}) and log in again (group changes apply to new logins only; `newgrp {label}` for the current shell).",
+        "Add your user to the group that may open {} (gid {gid}{}) and log in again (group \
+            changes apply to new logins only; `newgrp {label}` for the current shell).",
         info.path.display(),
         name.map(|n| format!(", `{n}`")).unwrap_or_default()
     ))

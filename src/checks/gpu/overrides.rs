@@ -66,12 +66,24 @@ fn well_formed(vars: &[(String, String)]) -> Vec<Finding> {
     let mut out = Vec::new();
     for (k, v) in vars {
         match crate::gpu::overrides::parse_override(v) {
-            Ok(p) => out.push(Finding::skip(format!("{k}={v:?} is well-formed ({}) but there is no GPU to apply it to", p.gfx().unwrap_or_else(|| "no LLVM processor".into()))).subject(k.clone())),
+            Ok(p) => out.push(
+                Finding::skip(format!(
+                    "{k}={v:?} is well-formed ({}) but there is no GPU to apply it to",
+                    p.gfx().unwrap_or_else(|| "no LLVM processor".into())
+                ))
+                .subject(k.clone()),
+            ),
             Err(e) => out.push(
                 Finding::warn(format!("{k}={v:?} is invalid: {e}"))
                     .subject(k.clone())
-                    .evidence("libhsakmt rejects it (`HSA_OVERRIDE_GFX_VERSION … is invalid`) and HSA initialisation fails on any GPU machine")
-                    .fix(Fix::text("Unset it, or use three decimal numbers such as 10.3.0.").command(format!("unset {k}"))),
+                    .evidence(
+                        "libhsakmt rejects it (`HSA_OVERRIDE_GFX_VERSION … is invalid`) and \
+                        HSA initialisation fails on any GPU machine",
+                    )
+                    .fix(
+                        Fix::text("Unset it, or use three decimal numbers such as 10.3.0.")
+                            .command(format!("unset {k}")),
+                    ),
             ),
         }
     }
@@ -92,8 +104,14 @@ fn unmatched_node_vars(t: &Topology, vars: &[(String, String)]) -> Vec<Finding> 
                 out.push(
                     Finding::warn(format!("{k}={v:?} names no GPU node"))
                         .subject(k.clone())
-                        .evidence(format!("the suffix is libhsakmt's node id counting CPU nodes; GPU node ids here: {user_nodes:?}"))
-                        .fix(Fix::text("Use the node id of the GPU, or unset the variable.").command(format!("unset {k}"))),
+                        .evidence(format!(
+                            "the suffix is libhsakmt's node id counting CPU nodes; \
+                            GPU node ids here: {user_nodes:?}"
+                        ))
+                        .fix(
+                            Fix::text("Use the node id of the GPU, or unset the variable.")
+                                .command(format!("unset {k}")),
+                        ),
                 );
             }
         }
@@ -147,21 +165,54 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
     } else if ni.and_then(|i| i.generic.clone()).is_some()
         && ni.and_then(|i| i.generic.clone()) == oi.and_then(|i| i.generic.clone())
     {
-        Finding::pass(format!("{head}: ROCr loads {ovr} code on this {native}, an ISA-compatible sibling (same {} family)", ni.and_then(|i| i.generic.clone()).unwrap_or_default()))
-            .subject(subject)
-            .evidence("the usual workaround for libraries shipped without this GPU's ISA; not an official configuration")
+        Finding::pass(format!(
+            "{head}: ROCr loads {ovr} code on this {native}, an ISA-compatible \
+            sibling (same {} family)",
+            ni.and_then(|i| i.generic.clone()).unwrap_or_default()
+        ))
+        .subject(subject)
+        .evidence(
+            "the usual workaround for libraries shipped without this GPU's ISA; not an \
+                official configuration",
+        )
     } else if crate::isa::TargetId::plain(&native).major()
         == crate::isa::TargetId::plain(&ovr).major()
     {
-        Finding::warn(format!("{head}: {ovr} and {native} share a major version but not an ISA-compatible generic family"))
-            .subject(subject)
-            .evidence("code for another generation of the same major version may use instructions this GPU lacks")
-            .fix(Fix::text(format!("Prefer a build that includes {native}; if you keep the override, test it.")).command(format!("unset {}", o.variable)))
+        Finding::warn(format!(
+            "{head}: {ovr} and {native} share a major version but not an \
+            ISA-compatible generic family"
+        ))
+        .subject(subject)
+        .evidence(
+            "code for another generation of the same major version may use instructions \
+                this GPU lacks",
+        )
+        .fix(
+            Fix::text(format!(
+                "Prefer a build that includes {native}; if you keep the override, test it."
+            ))
+            .command(format!("unset {}", o.variable)),
+        )
     } else {
-        Finding::fail(format!("{head} crosses GPU families: ROCr would run {ovr} code on a {native}"))
-            .subject(subject)
-            .evidence("code built for another family faults or hangs; overrides only work between ISA-compatible siblings (e.g. gfx1031 -> 10.3.0)")
-            .fix(Fix::text(format!("Unset it, or use the value of this GPU's family ({}).", a.gfx.as_deref().and_then(override_value_for).unwrap_or_else(|| "?".into()))).command(format!("unset {}", o.variable)))
+        Finding::fail(format!(
+            "{head} crosses GPU families: ROCr would run {ovr} code on a \
+            {native}"
+        ))
+        .subject(subject)
+        .evidence(
+            "code built for another family faults or hangs; overrides only work between \
+                ISA-compatible siblings (e.g. gfx1031 -> 10.3.0)",
+        )
+        .fix(
+            Fix::text(format!(
+                "Unset it, or use the value of this GPU's family ({}).",
+                a.gfx
+                    .as_deref()
+                    .and_then(override_value_for)
+                    .unwrap_or_else(|| "?".into())
+            ))
+            .command(format!("unset {}", o.variable)),
+        )
     };
     (f, Some(ovr))
 }

@@ -24,8 +24,14 @@ pub(super) fn render(ctx: &Ctx) -> Vec<Finding> {
             out.push(
                 Finding::fail(format!("KFD node {} has no drm_render_minor", a.node))
                     .subject(subject)
-                    .evidence("libhsakmt requires a render node for every GPU node and fails initialisation without one")
-                    .fix_text("Update the kernel / amdgpu driver; a GPU node without a render minor is a driver bug."),
+                    .evidence(
+                        "libhsakmt requires a render node for every GPU node and fails \
+                        initialisation without one",
+                    )
+                    .fix_text(
+                        "Update the kernel / amdgpu driver; a GPU node without a render \
+                        minor is a driver bug.",
+                    ),
             );
             continue;
         };
@@ -51,7 +57,10 @@ pub(super) fn render(ctx: &Ctx) -> Vec<Finding> {
                         Fix::text("KFD nodes are visible but the device files are not: a container started without GPU passthrough.").command("docker run --device=/dev/kfd --device=/dev/dri ..."),
                     )
                 } else {
-                    f.fix_text("udev did not create the render node; check `ls -l /dev/dri` and `dmesg | grep -i drm`.")
+                    f.fix_text(
+                        "udev did not create the render node; check `ls -l /dev/dri` and \
+                        `dmesg | grep -i drm`.",
+                    )
                 };
                 out.push(f);
             }
@@ -63,24 +72,41 @@ pub(super) fn render(ctx: &Ctx) -> Vec<Finding> {
             NodeState::Present(info) => {
                 let line = describe_node(info, ctx.host);
                 match info.open.errno() {
-                    None if info.is_char => out.push(Finding::pass(format!("{} opens read-write", path.display())).subject(subject).evidence(line)),
-                    Some(e @ ("EACCES" | "EPERM")) => out.push(
-                        Finding::fail(format!("this process cannot open {} read-write ({e})", path.display()))
+                    None if info.is_char => out.push(
+                        Finding::pass(format!("{} opens read-write", path.display()))
                             .subject(subject)
-                            .evidence(line)
-                            .evidence(cred_line(t))
-                            .evidence(if e == "EPERM" {
-                                "EPERM: libhsakmt skips the GPU (device cgroup)".to_string()
-                            } else {
-                                "libhsakmt treats this as fatal: `Failed to open /dev/dri/renderD…: Permission denied`, topology initialisation fails for every GPU".to_string()
-                            })
-                            .fix(access_fix(ctx, t, info)),
+                            .evidence(line),
+                    ),
+                    Some(e @ ("EACCES" | "EPERM")) => out.push(
+                        Finding::fail(format!(
+                            "this process cannot open {} read-write ({e})",
+                            path.display()
+                        ))
+                        .subject(subject)
+                        .evidence(line)
+                        .evidence(cred_line(t))
+                        .evidence(if e == "EPERM" {
+                            "EPERM: libhsakmt skips the GPU (device cgroup)".to_string()
+                        } else {
+                            "libhsakmt treats this as fatal: `Failed to open \
+                                    /dev/dri/renderD…: Permission denied`, topology \
+                                    initialisation fails for every GPU"
+                                .to_string()
+                        })
+                        .fix(access_fix(ctx, t, info)),
                     ),
                     _ => out.push(
-                        Finding::fail(format!("{} is unusable: {}", path.display(), info.open.errno().unwrap_or("not a character device")))
-                            .subject(subject)
-                            .evidence(line)
-                            .fix_text("Let udev recreate the node (`udevadm trigger`), or pass `--device=/dev/dri` to the container."),
+                        Finding::fail(format!(
+                            "{} is unusable: {}",
+                            path.display(),
+                            info.open.errno().unwrap_or("not a character device")
+                        ))
+                        .subject(subject)
+                        .evidence(line)
+                        .fix_text(
+                            "Let udev recreate the node (`udevadm trigger`), or pass \
+                                `--device=/dev/dri` to the container.",
+                        ),
                     ),
                 }
             }

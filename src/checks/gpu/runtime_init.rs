@@ -20,7 +20,10 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     // container sees: the same /dev/kfd and render nodes gpu.kfd and gpu.render open);
     // never in a fixture.
     if !ctx.host.fs.loads_libraries() {
-        return vec![Finding::skip("HSA runtime initialisation is only probed on a live root (--sysroot is a fixture or another tree; --host-root is live)")];
+        return vec![Finding::skip(
+            "HSA runtime initialisation is only probed on a live root \
+            (--sysroot is a fixture or another tree; --host-root is live)",
+        )];
     }
     let preferred = ctx
         .inv
@@ -31,7 +34,10 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     let Some(lib) = hsa_library(ctx, preferred.as_deref()) else {
         let msg = "libhsa-runtime64 is not installed where the loader looks";
         return vec![if runtime || has_gpu {
-            Finding::fail(msg).fix_text("Install the HSA runtime (package hsa-rocr / libhsa-runtime64-1 / rocm-hip-runtime), or add its directory to LD_LIBRARY_PATH.")
+            Finding::fail(msg).fix_text(
+                "Install the HSA runtime (package hsa-rocr / \
+                libhsa-runtime64-1 / rocm-hip-runtime), or add its directory to LD_LIBRARY_PATH.",
+            )
         } else {
             Finding::skip(format!("{msg}; no GPU here either"))
         }];
@@ -73,7 +79,11 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         return vec![f
             .evidence(cmd)
             .evidence_lines(tail.into_iter().rev())
-            .fix_text(format!("Run `rocminfo` to see the runtime's own error; a crash or hang in hsa_init usually means a kernel driver / ROCm release mismatch ({}).", CheckId::GpuDriver.see()))];
+            .fix_text(format!(
+                "Run `rocminfo` to see the runtime's own error; a crash or hang in \
+                hsa_init usually means a kernel driver / ROCm release mismatch ({}).",
+                CheckId::GpuDriver.see()
+            ))];
     };
     let ev_lib = format!("library {}", lib.display());
     if !line.loaded {
@@ -86,7 +96,10 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             },
             format!("libhsa-runtime64 cannot be loaded: {err}"),
         );
-        return vec![f.evidence(ev_lib).evidence(cmd).fix_text("Install the library's missing dependencies (`ldd` on it lists them, libhsakmt and libnuma are the usual ones).")];
+        return vec![f.evidence(ev_lib).evidence(cmd).fix_text(
+            "Install the library's missing \
+            dependencies (`ldd` on it lists them, libhsakmt and libnuma are the usual ones).",
+        )];
     }
     let st = line.init_status.unwrap_or(u32::MAX);
     if st != 0 {
@@ -113,9 +126,19 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             f = f.evidence(format!("likely cause: {b}"));
         }
         return vec![f.fix_text(if t.runtime_blocked.is_empty() && has_gpu {
-            format!("Run `rocminfo` for the runtime's own message; compare the kernel driver with the ROCm release ({}), and check RLIMIT_MEMLOCK (`ulimit -l`).", CheckId::GpuDriver)
+            format!(
+                "Run `rocminfo` for the runtime's own message; compare the kernel driver with \
+                the ROCm release ({}), and check RLIMIT_MEMLOCK (`ulimit -l`).",
+                CheckId::GpuDriver
+            )
         } else {
-            format!("Fix what {}, {} and {} report; hsa_init fails until /dev/kfd and the render nodes open.", CheckId::GpuKfd, CheckId::GpuRender, CheckId::GpuOverrides)
+            format!(
+                "Fix what {}, {} and {} report; hsa_init fails until /dev/kfd and the render \
+                nodes open.",
+                CheckId::GpuKfd,
+                CheckId::GpuRender,
+                CheckId::GpuOverrides
+            )
         })];
     }
     let gpus: Vec<String> = line
@@ -160,9 +183,17 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
         .evidence(cmd)
         .evidence(agents_line);
     if has_gpu && gpus.len() != predicted {
-        f = Finding::warn(format!("the runtime shows {} GPU agent(s), KFD sysfs predicts {predicted}", gpus.len()))
-            .evidence_lines(f.evidence.clone())
-            .fix_text(format!("Compare `rocminfo` with {}; a difference means a node the doctor considered usable is not (or the reverse).", CheckId::GpuAgents));
+        f = Finding::warn(format!(
+            "the runtime shows {} GPU agent(s), KFD sysfs predicts \
+            {predicted}",
+            gpus.len()
+        ))
+        .evidence_lines(f.evidence.clone())
+        .fix_text(format!(
+            "Compare `rocminfo` with {}; a difference means a node the doctor \
+                considered usable is not (or the reverse).",
+            CheckId::GpuAgents
+        ));
     }
     vec![f]
 }

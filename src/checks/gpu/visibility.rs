@@ -82,10 +82,17 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
     }
     if !problems.is_empty() {
         out.push(
-            Finding::warn(format!("a visibility variable is partly invalid; HIP sees {summary_order}"))
-                .evidence_lines(ev.clone())
-                .evidence_lines(problems)
-                .fix(Fix::text("Fix the list: indices are decimal positions in the list the variable filters, separated by commas without repeats; UUIDs are `GPU-` plus the hex unique id.")),
+            Finding::warn(format!(
+                "a visibility variable is partly invalid; HIP sees \
+                {summary_order}"
+            ))
+            .evidence_lines(ev.clone())
+            .evidence_lines(problems)
+            .fix(Fix::text(
+                "Fix the list: indices are decimal positions in the list the \
+                    variable filters, separated by commas without repeats; UUIDs are `GPU-` plus \
+                    the hex unique id.",
+            )),
         );
     }
     if igpu_visible {
@@ -93,12 +100,27 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
             let first = visible.first().map(|a| a.integrated).unwrap_or(false);
             let mut f = Finding::warn(format!(
                 "HIP sees the integrated GPU {} next to the discrete GPU(s) {}{}",
-                igpus.iter().map(|a| a.gfx.clone().unwrap_or_default()).collect::<Vec<_>>().join(","),
-                dgpus.iter().map(|a| a.gfx.clone().unwrap_or_default()).collect::<Vec<_>>().join(","),
-                if first { "; the iGPU is HIP device 0, which most programs use" } else { "" }
+                igpus
+                    .iter()
+                    .map(|a| a.gfx.clone().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                dgpus
+                    .iter()
+                    .map(|a| a.gfx.clone().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                if first {
+                    "; the iGPU is HIP device 0, which most programs use"
+                } else {
+                    ""
+                }
             ))
             .evidence_lines(ev.clone())
-            .evidence("programs built for the dGPU fail on the iGPU (`invalid device function`, `hipErrorNoBinaryForGpu`)");
+            .evidence(
+                "programs built for the dGPU fail on the iGPU (`invalid device function`, \
+                `hipErrorNoBinaryForGpu`)",
+            );
             f = f.fix(base_fix(value));
             out.push(f);
         }
@@ -157,7 +179,11 @@ fn what_is_set(t: &Topology) -> (Vec<String>, Vec<String>) {
             ));
         }
         if !v.rocr.ignored.is_empty() {
-            problems.push(format!("ROCR_VISIBLE_DEVICES: entries {:?} are ignored (ROCr reads at most one entry per GPU)", v.rocr.ignored));
+            problems.push(format!(
+                "ROCR_VISIBLE_DEVICES: entries {:?} are ignored (ROCr reads at \
+                most one entry per GPU)",
+                v.rocr.ignored
+            ));
         }
         if val.is_empty() {
             problems.push(

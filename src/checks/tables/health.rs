@@ -110,16 +110,32 @@ fn pcie_link_table() {
         &with(
             &[
                 // The partner is the board switch's port: the link judged is that one.
-                row(OK4, &[], &[(Pass, "4 amdgpu devices: every PCIe link runs at its maximum width and speed")]),
+                row(
+                    OK4,
+                    &[],
+                    &[(
+                        Pass,
+                        "4 amdgpu devices: every PCIe link runs at its maximum \
+                    width and speed",
+                    )],
+                ),
                 row(
                     DEGRADED,
                     &[],
-                    &[(Warn, "PCIe link between 0000:42:00.0 and 0000:43:00.0 runs at 16.0 GT/s x8 instead of 16.0 GT/s x16")],
+                    &[(
+                        Warn,
+                        "PCIe link between 0000:42:00.0 and 0000:43:00.0 runs at 16.0 GT/s \
+                        x8 instead of 16.0 GT/s x16",
+                    )],
                 ),
                 row(
                     "health-navi-internal-switch",
                     &[],
-                    &[(Warn, "PCIe link between 0000:00:01.1 and 0000:01:00.0 runs at 16.0 GT/s x4 instead of 16.0 GT/s x16")],
+                    &[(
+                        Warn,
+                        "PCIe link between 0000:00:01.1 and 0000:01:00.0 runs at 16.0 GT/s \
+                        x4 instead of 16.0 GT/s x16",
+                    )],
                 ),
             ],
             nothing_to_read(),
@@ -153,7 +169,11 @@ fn xgmi_partitions_table() {
             &[row(
                 "health-mi300x-aca",
                 &[],
-                &[(Pass, "2 amdgpu devices: compute and memory partition modes equal across GPUs of one model")],
+                &[(
+                    Pass,
+                    "2 amdgpu devices: compute and memory partition modes equal across GPUs \
+                    of one model",
+                )],
             )],
             nothing_to_read(),
         ),
@@ -191,12 +211,24 @@ fn thermal_table() {
         CheckId::HealthThermal,
         &with(
             &[
-                row(OK4, &[], &[(Pass, "4 amdgpu devices: temperatures below their critical limits, no thermal throttling")]),
+                row(
+                    OK4,
+                    &[],
+                    &[(
+                        Pass,
+                        "4 amdgpu devices: temperatures below their critical \
+                    limits, no thermal throttling",
+                    )],
+                ),
                 row(
                     DEGRADED,
                     &[],
                     &[
-                        (Warn, "junction temperature 111.0 °C at or above its critical limit 110.0 °C"),
+                        (
+                            Warn,
+                            "junction temperature 111.0 °C at or above its critical limit \
+                            110.0 °C",
+                        ),
                         (Warn, "thermal throttling: TEMP_HOTSPOT"),
                     ],
                 ),
@@ -205,7 +237,10 @@ fn thermal_table() {
                     "health-empty-bad-pages",
                     &[],
                     &[
-                        (Pass, "1 amdgpu device: temperatures below their critical limits"),
+                        (
+                            Pass,
+                            "1 amdgpu device: temperatures below their critical limits",
+                        ),
                         (Pass, "1 health file(s) could not be read or parsed"),
                     ],
                 ),
@@ -230,15 +265,45 @@ fn pcie_errors_table() {
                     "health-pcie-aer",
                     &[],
                     &[
-                        (Warn, "uncorrectable non-fatal PCIe errors (ERR_NONFATAL) since boot on port 0000:00:01.1 above the GPU: 2"),
-                        (Fail, "fatal PCIe errors (ERR_FATAL) since boot on the GPU 0000:23:00.0: 1"),
-                        (Warn, "more than 100 correctable PCIe errors (ERR_COR) since boot on port 0000:42:00.0 above the GPU: 250"),
-                        (Warn, "320 PCIe replays on the GPU's link since the driver loaded"),
+                        (
+                            Warn,
+                            "uncorrectable non-fatal PCIe errors (ERR_NONFATAL) since boot on \
+                            port 0000:00:01.1 above the GPU: 2",
+                        ),
+                        (
+                            Fail,
+                            "fatal PCIe errors (ERR_FATAL) since boot on the GPU 0000:23:00.0: \
+                            1",
+                        ),
+                        (
+                            Warn,
+                            "more than 100 correctable PCIe errors (ERR_COR) since boot on \
+                            port 0000:42:00.0 above the GPU: 250",
+                        ),
+                        (
+                            Warn,
+                            "320 PCIe replays on the GPU's link since the driver loaded",
+                        ),
                     ],
                 ),
                 // No AER files at all: absent is not a problem.
-                row(OK4, &[], &[(Pass, "4 amdgpu devices: no fatal or non-fatal PCIe AER errors")]),
-                row(DEGRADED, &[], &[(Pass, "2 amdgpu devices: no fatal or non-fatal PCIe AER errors")]),
+                row(
+                    OK4,
+                    &[],
+                    &[(
+                        Pass,
+                        "4 amdgpu devices: no fatal or non-fatal PCIe AER errors",
+                    )],
+                ),
+                row(
+                    DEGRADED,
+                    &[],
+                    &[(
+                        Pass,
+                        "2 amdgpu devices: no fatal or non-fatal PCIe AER \
+                    errors",
+                    )],
+                ),
             ],
             nothing_to_read(),
         ),
@@ -257,9 +322,18 @@ fn thermal_throttle_bit_table() {
             "health-r9700-throttle",
             &[],
             &[
-                (Pass, "temperature throttle bit not taken as throttling: TEMP_HOTSPOT with the sensor at 37 °C, 73 °C below its 110 °C limit while the GPU is idle (gfx activity 0%)"),
+                (
+                    Pass,
+                    "temperature throttle bit not taken as throttling: TEMP_HOTSPOT with the \
+                    sensor at 37 °C, 73 °C below its 110 °C limit while the GPU is idle (gfx \
+                    activity 0%)",
+                ),
                 (Pass, "throttling at a power/current limit: PPT0"),
-                (Pass, "temperature throttle bit not taken as throttling: TEMP_HOTSPOT with the sensor at 72 °C, 38 °C below its 110 °C limit (the firmware"),
+                (
+                    Pass,
+                    "temperature throttle bit not taken as throttling: TEMP_HOTSPOT with the \
+                    sensor at 72 °C, 38 °C below its 110 °C limit (the firmware",
+                ),
                 (Warn, "thermal throttling: TEMP_HOTSPOT"),
             ],
         )],

@@ -17,16 +17,28 @@ fn log_table() {
     table(
         CheckId::KernelLog,
         &[
-            row(NO_GPU, &[], &[(Skip, "the kernel log of this boot cannot be read here")]),
+            row(
+                NO_GPU,
+                &[],
+                &[(Skip, "the kernel log of this boot cannot be read here")],
+            ),
             row(
                 MI100,
                 &[],
-                &[(Pass, "read 13 line(s) of this boot from /var/log/rocm-doctor-dmesg.txt: 4 amdgpu/KFD event(s)")],
+                &[(
+                    Pass,
+                    "read 13 line(s) of this boot from /var/log/rocm-doctor-dmesg.txt: 4 \
+                    amdgpu/KFD event(s)",
+                )],
             ),
             row(
                 GFX1151,
                 &[],
-                &[(Pass, "read 13 line(s) of this boot from /var/log/kern.log: 1 amdgpu/KFD event(s)")],
+                &[(
+                    Pass,
+                    "read 13 line(s) of this boot from /var/log/kern.log: 1 amdgpu/KFD \
+                    event(s)",
+                )],
             ),
         ],
     );
@@ -42,15 +54,25 @@ fn driver_init_table() {
                 MI100,
                 &[],
                 &[
-                    (Fail, "firmware-load-failed: Direct firmware load for amdgpu/arcturus_gpu_info.bin failed with error -2 (2 times"),
+                    (
+                        Fail,
+                        "firmware-load-failed: Direct firmware load for \
+                        amdgpu/arcturus_gpu_info.bin failed with error -2 (2 times",
+                    ),
                     (Fail, "ip-init-failed: Fatal error during GPU init"),
-                    (Fail, "probe-failed: probe of 0000:23:00.0 failed with error -2"),
+                    (
+                        Fail,
+                        "probe-failed: probe of 0000:23:00.0 failed with error -2",
+                    ),
                 ],
             ),
             row(
                 GFX1151,
                 &[],
-                &[(Pass, "no driver or KFD initialisation failure in the kernel log of this boot")],
+                &[(
+                    Pass,
+                    "no driver or KFD initialisation failure in the kernel log of this boot",
+                )],
             ),
         ],
     );

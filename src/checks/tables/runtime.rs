@@ -93,7 +93,8 @@ fn load_table() {
             &[],
             &[(
                 Skip,
-                "the libraries of another root (--sysroot) are not loaded; only their files are judged (runtime.libraries)",
+                "the libraries of another root (--sysroot) are not loaded; only their files are \
+                    judged (runtime.libraries)",
             )],
         )],
     );

@@ -31,7 +31,10 @@ fn rocm_root_table() {
             row(
                 THEROCK,
                 &[("ROCM_PATH", "/home/user/therock-tarball/install")],
-                &[(Pass, "ROCm root /home/user/therock-tarball/install (TheRock)")],
+                &[(
+                    Pass,
+                    "ROCm root /home/user/therock-tarball/install (TheRock)",
+                )],
             ),
             row(
                 NIX,
@@ -47,7 +50,8 @@ fn rocm_root_table() {
                 &[],
                 &[(
                     Warn,
-                    "ROCm root /usr lacks HIP headers (include/hip/hip_runtime.h) and device-library bitcode",
+                    "ROCm root /usr lacks HIP headers (include/hip/hip_runtime.h) and \
+                        device-library bitcode",
                 )],
             ),
         ],
@@ -174,7 +178,11 @@ fn hip_compile_table() {
             row(
                 OPT_ROCM,
                 &[],
-                &[(Skip, "no target ISA (--isa, AMDGPU_TARGETS, GPU_TARGETS, PYTORCH_ROCM_ARCH) and no GPU: nothing to compile")],
+                &[(
+                    Skip,
+                    "no target ISA (--isa, AMDGPU_TARGETS, GPU_TARGETS, PYTORCH_ROCM_ARCH) \
+                    and no GPU: nothing to compile",
+                )],
             ),
             // An ISA (from the variable, or the GPU of the fixture) but no clang.
             row(

@@ -12,7 +12,8 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
     }
     let Some(c) = ctx.inv.clang() else {
         return vec![Finding::fail("no clang found to compile HIP")
-            .evidence("looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin")
+            .evidence("looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ \
+                and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin")
             .fix(Fix::text("Install a clang with the AMDGPU backend (ROCm's, or your distribution's: Debian `apt install clang-15`), or set HIP_CLANG_PATH to its bin directory.").command("sudo apt install clang-15 lld-15"))];
     };
     let mut f = if !c.probe_errors.is_empty() && c.version.is_none() {
@@ -24,18 +25,40 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
             .iter()
             .any(|e| e.contains(crate::host::DOCTOR_COULD_NOT_START));
         if ours {
-            Finding::error(format!("the doctor could not run {} to probe it", c.path.display()))
-                .fix(Fix::text("The doctor itself could not start the probe (see the evidence): give it a writable temp dir ($TMPDIR, /tmp, /var/tmp, /dev/shm or $XDG_RUNTIME_DIR with free space) or more file descriptors/processes, and run it again."))
+            Finding::error(format!(
+                "the doctor could not run {} to probe it",
+                c.path.display()
+            ))
+            .fix(Fix::text(
+                "The doctor itself could not start the probe (see the evidence): \
+                    give it a writable temp dir ($TMPDIR, /tmp, /var/tmp, /dev/shm or \
+                    $XDG_RUNTIME_DIR with free space) or more file descriptors/processes, and run \
+                    it again.",
+            ))
         } else if hung {
-            Finding::error(format!("{} did not answer (timed out)", c.path.display()))
-                .fix(Fix::text("The clang (or a wrapper around it) hangs. Run it by hand with --version to see why; point HIP_CLANG_PATH or --clang at a working clang."))
+            Finding::error(format!("{} did not answer (timed out)", c.path.display())).fix(
+                Fix::text(
+                    "The clang (or a wrapper around it) hangs. Run it by hand with \
+                    --version to see why; point HIP_CLANG_PATH or --clang at a working clang.",
+                ),
+            )
         } else {
-            Finding::fail(format!("{} cannot be run", c.path.display()))
-                .fix(Fix::text("The clang chosen cannot run: reinstall it, or point HIP_CLANG_PATH / --clang at a working clang."))
+            Finding::fail(format!("{} cannot be run", c.path.display())).fix(Fix::text(
+                "The clang chosen cannot run: reinstall it, or point \
+                    HIP_CLANG_PATH / --clang at a working clang.",
+            ))
         }
     } else if !c.amdgpu_registered {
-        Finding::fail(format!("clang {} at {} has no AMDGPU backend", c.version.as_deref().unwrap_or("?"), c.path.display()))
-            .fix(Fix::text("This clang cannot target AMD GPUs (built without the AMDGPU target). Use ROCm's clang ($ROCM_PATH/llvm/bin/clang++) or a distribution clang built with AMDGPU, via HIP_CLANG_PATH or --clang."))
+        Finding::fail(format!(
+            "clang {} at {} has no AMDGPU backend",
+            c.version.as_deref().unwrap_or("?"),
+            c.path.display()
+        ))
+        .fix(Fix::text(
+            "This clang cannot target AMD GPUs (built without the AMDGPU target). \
+                Use ROCm's clang ($ROCM_PATH/llvm/bin/clang++) or a distribution clang built with \
+                AMDGPU, via HIP_CLANG_PATH or --clang.",
+        ))
     } else {
         Finding::pass(format!(
             "clang {} at {} (AMDGPU: {} processors)",
@@ -130,9 +153,16 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
         if let Some(want) = expected_resource_dir_name(v) {
             if name != want {
                 out.push(
-                    Finding::warn(format!("resource dir is named {name}, but clang {v} names it {want}"))
-                        .evidence(format!("resource dir: {}", dir.display()))
-                        .fix(Fix::text("A wrapper or build script computed the path with the wrong rule (full version up to clang 15, major only from 16). Drop the hard-coded -resource-dir, or fix the script that computes it.")),
+                    Finding::warn(format!(
+                        "resource dir is named {name}, but clang {v} names it \
+                        {want}"
+                    ))
+                    .evidence(format!("resource dir: {}", dir.display()))
+                    .fix(Fix::text(
+                        "A wrapper or build script computed the path with the \
+                            wrong rule (full version up to clang 15, major only from 16). Drop \
+                            the hard-coded -resource-dir, or fix the script that computes it.",
+                    )),
                 );
             }
         }
@@ -156,9 +186,16 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             .collect();
         if !stray.is_empty() {
             out.push(
-                Finding::warn(format!("{} holds other clang resource dirs", parent.display()))
-                    .evidence_lines(stray.iter().map(|s| format!("stray: {s}")))
-                    .fix(Fix::text("Leftovers of another clang release: tools that glob lib/clang/* (HIP's CMake files, hipcc) may pick the wrong one. Remove the stale directories.")),
+                Finding::warn(format!(
+                    "{} holds other clang resource dirs",
+                    parent.display()
+                ))
+                .evidence_lines(stray.iter().map(|s| format!("stray: {s}")))
+                .fix(Fix::text(
+                    "Leftovers of another clang release: tools that glob \
+                        lib/clang/* (HIP's CMake files, hipcc) may pick the wrong one. Remove the \
+                        stale directories.",
+                )),
             );
         }
     }
@@ -193,7 +230,10 @@ fn resource_dir_fix(ctx: &Ctx, c: &ClangInfo) -> Fix {
                 .collect()
         })
         .unwrap_or_default();
-    let mut text = String::from("Use the resource dir that matches this clang: drop a hard-coded `-resource-dir` from the wrapper or flags");
+    let mut text = String::from(
+        "Use the resource dir that matches this clang: drop a hard-coded \
+        `-resource-dir` from the wrapper or flags",
+    );
     if !real_dirs.is_empty() {
         text.push_str(&format!(" (this clang's own: {})", real_dirs.join(", ")));
     }

@@ -17,10 +17,13 @@ use crate::report::{Finding, Fix};
 use std::path::{Path, PathBuf};
 
 /// `sqrtf` pulls in ocml, so the device-library link is exercised too.
-const KERNEL: &str = "#include <hip/hip_runtime.h>\nextern \"C\" __global__ void rocm_doctor_probe(float* x) { x[threadIdx.x] = sqrtf((float)threadIdx.x); }\n";
+const KERNEL: &str = "#include <hip/hip_runtime.h>\nextern \"C\" __global__ void \
+    rocm_doctor_probe(float* x) { x[threadIdx.x] = sqrtf((float)threadIdx.x); }\n";
 
 /// The same without any header (`-nogpuinc`): the ocml call keeps the device libraries linked.
-const KERNEL_NO_HEADERS: &str = "extern \"C\" __attribute__((device)) float __ocml_sqrt_f32(float);\nextern \"C\" __attribute__((global)) void rocm_doctor_probe(float* x) { x[0] = __ocml_sqrt_f32(x[1]); }\n";
+const KERNEL_NO_HEADERS: &str = "extern \"C\" __attribute__((device)) float \
+    __ocml_sqrt_f32(float);\nextern \"C\" __attribute__((global)) void rocm_doctor_probe(float* \
+    x) { x[0] = __ocml_sqrt_f32(x[1]); }\n";
 
 /// How the kernel is compiled: the clang, the flags added to ours, and how to say it.
 struct Driver {
@@ -37,7 +40,10 @@ pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
     }
     let targets = ctx.inv.targets();
     if targets.isas.is_empty() {
-        return vec![Finding::skip("no target ISA (--isa, AMDGPU_TARGETS, GPU_TARGETS, PYTORCH_ROCM_ARCH) and no GPU: nothing to compile")];
+        return vec![Finding::skip(
+            "no target ISA (--isa, AMDGPU_TARGETS, GPU_TARGETS, \
+            PYTORCH_ROCM_ARCH) and no GPU: nothing to compile",
+        )];
     }
     let mut out = Vec::new();
     let Some(driver) = choose_driver(ctx, &mut out) else {
@@ -93,7 +99,11 @@ fn choose_driver(ctx: &Ctx, notes: &mut Vec<Finding>) -> Option<Driver> {
                             "compiled as hipcc does: {} runs {} and adds: {}",
                             h.path.display(),
                             clang.display(),
-                            if h.flags.is_empty() { "nothing".into() } else { h.flags.join(" ") }
+                            if h.flags.is_empty() {
+                                "nothing".into()
+                            } else {
+                                h.flags.join(" ")
+                            }
                         ),
                     })
                 }
@@ -101,7 +111,12 @@ fn choose_driver(ctx: &Ctx, notes: &mut Vec<Finding>) -> Option<Driver> {
                     Finding::fail(format!("hipcc ({}) does not run", h.path.display()))
                         .evidence(format!("$ {}  ({})", h.command, h.outcome))
                         .evidence(h.error.clone().unwrap_or_default())
-                        .fix(Fix::text("Builds that use hipcc fail the same way. Run `HIPCC_VERBOSE=1 hipcc --version` by hand; reinstall hipcc (Debian: `apt install --reinstall hipcc`), or make sure what it needs (perl for HIP 5.x, its clang) is installed.")),
+                        .fix(Fix::text(
+                            "Builds that use hipcc fail the same way. Run \
+                            `HIPCC_VERBOSE=1 hipcc --version` by hand; reinstall hipcc (Debian: \
+                            `apt install --reinstall hipcc`), or make sure what it needs (perl \
+                            for HIP 5.x, its clang) is installed.",
+                        )),
                 ),
             }
         }
@@ -231,7 +246,10 @@ impl Job<'_, '_> {
                             .evidence(self.driver.detail.clone())
                             .evidence(ev.clone());
                         if no_headers {
-                            f = f.evidence("header-less kernel: the HIP headers are compiled once, for the first ISA");
+                            f = f.evidence(
+                                "header-less kernel: the HIP headers are compiled \
+                                once, for the first ISA",
+                            );
                         }
                         f
                     })
@@ -314,12 +332,20 @@ fn explain_failure(ctx: &Ctx, isa: &TargetId, text: &str) -> Finding {
         .find(|k| !matches!(k, ProblemKind::ToolFailed { .. }))
         .or(problems.first().map(|p| &p.kind));
     match kind {
-        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device library for {isa}"))
-            .fix(Fix::text(format!("clang finds no device-library bitcode for this ISA: {} for where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path in the build's flags); install the device libraries of this clang's release if they are missing.", CheckId::ToolchainDeviceLibs.see()))),
-        Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime headers")
+        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device \
+            library for {isa}"))
+            .fix(Fix::text(format!("clang finds no device-library bitcode for this ISA: {} for \
+                where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path \
+                in the build's flags); install the device libraries of this clang's release if \
+                they are missing.", CheckId::ToolchainDeviceLibs.see()))),
+        Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime \
+            headers")
             .fix(Fix::text("Point --rocm-path / ROCM_PATH at the root that holds include/hip (Debian: /usr with libamdhip64-dev installed).").command("sudo apt install libamdhip64-dev")),
-        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not found")).fix(Fix::text(format!(
-            "A header directory is missing: check {} (clang's own headers) and that the HIP headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide libstdc++.",
+        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not \
+            found")).fix(Fix::text(format!(
+            "A header directory is missing: check {} (clang's own headers) and that the HIP \
+                headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide \
+                libstdc++.",
             CheckId::ToolchainResourceDir
         ))),
         Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
@@ -340,7 +366,10 @@ mod tests {
     #[test]
     fn errors_name_isas_exactly() {
         // clang-15's own words (a multi-ISA call).
-        let t = "clang: error: invalid target ID 'gfx942'; format is a processor name followed by an optional colon-delimited list of features followed by an enable/disable sign (e.g., 'gfx908:sramecc+:xnack-')\nclang: error: cannot find ROCm device library for gfx1100; provide its path via '--rocm-path'";
+        let t = "clang: error: invalid target ID 'gfx942'; format is a processor name followed by \
+            an optional colon-delimited list of features followed by an enable/disable sign \
+            (e.g., 'gfx908:sramecc+:xnack-')\nclang: error: cannot find ROCm device library for \
+            gfx1100; provide its path via '--rocm-path'";
         let id = |s: &str| TargetId::parse(s).unwrap();
         assert!(error_names(t, &id("gfx942")));
         assert!(error_names(t, &id("gfx1100")));

@@ -67,11 +67,18 @@ fn abi_file_missing(clang: &ClangInfo, libs: &DeviceLibs, e: &str, dry: String) 
         .take_while(|c| c.is_ascii_digit())
         .collect();
     let file = format!("oclc_abi_version_{abi}00.bc");
-    Finding::fail(format!("the device libraries lack {file}, which clang {} needs", clang.version.as_deref().unwrap_or("?")))
-        .evidence(dry)
-        .evidence(e.to_string())
-        .evidence_lines(libs.dirs.iter().map(describe))
-        .fix(Fix::text(format!("The device libraries are older than this clang (it emits code object v{abi}): install device libraries of the same release as the clang, or use the clang they came with.")))
+    Finding::fail(format!(
+        "the device libraries lack {file}, which clang {} needs",
+        clang.version.as_deref().unwrap_or("?")
+    ))
+    .evidence(dry)
+    .evidence(e.to_string())
+    .evidence_lines(libs.dirs.iter().map(describe))
+    .fix(Fix::text(format!(
+        "The device libraries are older than this clang (it emits code \
+            object v{abi}): install device libraries of the same release as the clang, or use the \
+            clang they came with."
+    )))
 }
 
 /// The dry run linked no bitcode: where the bitcode is, if anywhere, and what to tell clang
@@ -96,11 +103,14 @@ fn none_linked(ctx: &Ctx, view: &HipDriverView, libs: &DeviceLibs, dry: String) 
             Finding::fail("clang finds no device libraries")
         };
         let mut fix = Fix::text(format!(
-                "Bare clang (and CMake's HIP language, which runs clang directly) looks in --rocm-path/ROCM_PATH/amdgcn/bitcode and its resource dir, not in {}. Tell it where the bitcode is: set HIP_DEVICE_LIB_PATH (clang reads it), or pass --rocm-device-lib-path={} in CMAKE_HIP_FLAGS.",
-                best.path.display(),
-                best.path.display()
-            ))
-            .set_env("HIP_DEVICE_LIB_PATH", best.path.display().to_string());
+            "Bare clang (and CMake's HIP language, which runs clang directly) looks in \
+                    --rocm-path/ROCM_PATH/amdgcn/bitcode and its resource dir, not in {}. Tell it \
+                    where the bitcode is: set HIP_DEVICE_LIB_PATH (clang reads it), or pass \
+                    --rocm-device-lib-path={} in CMAKE_HIP_FLAGS.",
+            best.path.display(),
+            best.path.display()
+        ))
+        .set_env("HIP_DEVICE_LIB_PATH", best.path.display().to_string());
         // clang also reports the HIP headers missing when ROCM_PATH does not lead to them.
         if view
             .errors
@@ -118,7 +128,8 @@ fn none_linked(ctx: &Ctx, view: &HipDriverView, libs: &DeviceLibs, dry: String) 
         }
         base.fix(fix)
     } else {
-        Finding::fail("no device-library bitcode anywhere (ocml.bc, ockl.bc, oclc_abi_version_*.bc)")
+        Finding::fail("no device-library bitcode anywhere (ocml.bc, ockl.bc, \
+            oclc_abi_version_*.bc)")
             .fix(Fix::text("Install the ROCm device libraries (Debian/Ubuntu: rocm-device-libs; AMD: rocm-device-libs package; Nix: rocmPackages.rocm-device-libs) and point ROCM_PATH or HIP_DEVICE_LIB_PATH at them.").command("sudo apt install rocm-device-libs"))
     };
     f = f.evidence(dry).evidence_lines(view.errors.clone());
@@ -184,11 +195,25 @@ fn linked_from(
             dir.display()
         ))
     } else if !isa_missing.is_empty() && missing.len() == isa_missing.len() {
-        Finding::fail(format!("device libraries in {} lack {}", dir.display(), isa_missing.join(", ")))
-            .fix(Fix::text("These device libraries predate the target ISA: install device libraries from the same release as a clang that knows it (or drop the ISA from your target list)."))
+        Finding::fail(format!(
+            "device libraries in {} lack {}",
+            dir.display(),
+            isa_missing.join(", ")
+        ))
+        .fix(Fix::text(
+            "These device libraries predate the target ISA: install device \
+                libraries from the same release as a clang that knows it (or drop the ISA from \
+                your target list).",
+        ))
     } else {
-        Finding::fail(format!("device libraries in {} are incomplete", dir.display()))
-            .fix(Fix::text("Reinstall the device libraries of the same release as this clang (Debian: rocm-device-libs)."))
+        Finding::fail(format!(
+            "device libraries in {} are incomplete",
+            dir.display()
+        ))
+        .fix(Fix::text(
+            "Reinstall the device libraries of the same release as this clang \
+                (Debian: rocm-device-libs).",
+        ))
     };
     f = f.evidence_lines(missing.iter().map(|p| format!("missing: {}", p.display())));
     if let Some(l) = &listing {

@@ -64,7 +64,10 @@ fn judge_var(
             Finding::fail(format!("{var} is not valid UTF-8"))
                 .subject(var)
                 .evidence(format!("{var}={}", raw.to_string_lossy()))
-                .fix(Fix::text(format!("Set {var} to the real path; tools such as hipcc (Perl) and CMake mangle non-UTF-8 paths."))),
+                .fix(Fix::text(format!(
+                    "Set {var} to the real path; tools such as hipcc (Perl) \
+                    and CMake mangle non-UTF-8 paths."
+                ))),
         );
         return None;
     };
@@ -96,7 +99,10 @@ fn judge_var(
         out.push(
             Finding::warn(format!("{var}={v} is a relative path"))
                 .subject(var)
-                .fix(Fix::text(format!("Use an absolute path: its meaning changes with every tool's working directory (export {var}=$(realpath {v}))."))),
+                .fix(Fix::text(format!(
+                    "Use an absolute path: its meaning changes with every \
+                    tool's working directory (export {var}=$(realpath {v}))."
+                ))),
         );
         return None;
     }
@@ -139,7 +145,11 @@ fn judge_var(
                 out.push(
                     Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
                         .subject(var)
-                        .fix(Fix::text("HIP_CLANG_PATH must name the directory of the clang binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs $HIP_CLANG_PATH/clang++.")),
+                        .fix(Fix::text(
+                            "HIP_CLANG_PATH must name the directory of the clang \
+                            binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs \
+                            $HIP_CLANG_PATH/clang++.",
+                        )),
                 );
             }
         }
@@ -235,12 +245,23 @@ fn fix_for(ctx: &Ctx, var: &str) -> Fix {
         .map(|d| d.path.clone());
     match var {
         "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => match bitcode {
-            Some(b) => Fix::text(format!("Point {var} at a directory with the device bitcode.")).set_env(var, b.display().to_string()),
-            None => Fix::text(format!("Install the device libraries (Debian: rocm-device-libs) and point {var} at their amdgcn/bitcode directory.")),
+            Some(b) => Fix::text(format!(
+                "Point {var} at a directory with the device bitcode."
+            ))
+            .set_env(var, b.display().to_string()),
+            None => Fix::text(format!(
+                "Install the device libraries (Debian: rocm-device-libs) \
+                and point {var} at their amdgcn/bitcode directory."
+            )),
         },
         _ => match found_root {
-            Some(r) => Fix::text(format!("Point {var} at an existing ROCm root, or unset it.")).set_env(var, r.display().to_string()),
-            None => Fix::text(format!("Point {var} at the ROCm install root, or unset it.")),
+            Some(r) => Fix::text(format!(
+                "Point {var} at an existing ROCm root, or unset it."
+            ))
+            .set_env(var, r.display().to_string()),
+            None => Fix::text(format!(
+                "Point {var} at the ROCm install root, or unset it."
+            )),
         },
     }
 }

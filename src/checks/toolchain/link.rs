@@ -68,28 +68,44 @@ pub fn lld(ctx: &Ctx) -> Vec<Finding> {
         }
         None => true,
     };
-    let f = if found.is_none() {
-        Finding::fail("no ld.lld for amdgcn links: every Tensile ISA probe and every `-x assembler` link fails")
+    let f =
+        if found.is_none() {
+            Finding::fail("no ld.lld for amdgcn links: every Tensile ISA probe and every `-x \
+            assembler` link fails")
             .fix(Fix::text(
-                "Install lld of the same LLVM release as clang; clang looks for the exact name `ld.lld` next to itself, then on PATH (a versioned ld.lld-N is not found). Debian's clang-N package does not pull lld-N in.",
+                "Install lld of the same LLVM release as clang; clang looks for the exact name \
+                    `ld.lld` next to itself, then on PATH (a versioned ld.lld-N is not found). \
+                    Debian's clang-N package does not pull lld-N in.",
             )
             .command(lld_package_hint(c)))
-    } else if !device_linker_ok {
-        Finding::fail("the HIP device linker clang runs is missing").fix(
-            Fix::text("Install lld of the same release as clang.").command(lld_package_hint(c)),
-        )
-    } else if own.is_none() {
-        Finding::warn(format!("ld.lld is taken from PATH ({}), not from clang's own release", on_path.as_ref().map(|p| p.display().to_string()).unwrap_or_default()))
-            .fix(Fix::text("It works while that ld.lld understands this clang's objects; install the matching lld to be safe.").command(lld_package_hint(c)))
-    } else {
-        Finding::pass(format!(
-            "ld.lld {}",
-            found
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default()
-        ))
-    };
+        } else if !device_linker_ok {
+            Finding::fail("the HIP device linker clang runs is missing").fix(
+                Fix::text("Install lld of the same release as clang.").command(lld_package_hint(c)),
+            )
+        } else if own.is_none() {
+            Finding::warn(format!(
+                "ld.lld is taken from PATH ({}), not from clang's own release",
+                on_path
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            ))
+            .fix(
+                Fix::text(
+                    "It works while that ld.lld understands this clang's objects; install \
+                the matching lld to be safe.",
+                )
+                .command(lld_package_hint(c)),
+            )
+        } else {
+            Finding::pass(format!(
+                "ld.lld {}",
+                found
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            ))
+        };
     vec![f.evidence_lines(evidence)]
 }
 
@@ -189,30 +205,58 @@ fn judge_link(ctx: &Ctx, early: Option<EarlyLink<'_>>) -> Vec<Finding> {
     let mut f = match problems.first().map(|p| &p.kind) {
         Some(ProblemKind::IncompatibleLibrary { library, .. }) => {
             let inj = crate::diag::link::explain_incompatible(ctx.host, &c.path, library);
-            let machine = inj.elf_machine.clone().unwrap_or_else(|| "not an ELF file".into());
-            let mut fix = Fix::text(format!(
-                "{} is a host library ({machine}), not an amdgcn one; something adds it to every link, so Tensile concludes no ISA is supported. Compile GPU code with the unwrapped clang, or drop the injected -L/-l flags{}.",
+            let machine = inj
+                .elf_machine
+                .clone()
+                .unwrap_or_else(|| "not an ELF file".into());
+            let mut fix =
+                Fix::text(format!(
+                "{} is a host library ({machine}), not an amdgcn one; something adds it to every \
+                    link, so Tensile concludes no ISA is supported. Compile GPU code with the \
+                    unwrapped clang, or drop the injected -L/-l flags{}.",
                 library.display(),
                 if inj.origins.is_empty() { "" } else { " (see where they come from above)" }
             ));
-            if let Some(real) = inj.unwrapped.clone().or_else(|| c.binary.clone().filter(|_| c.is_script)) {
+            if let Some(real) = inj
+                .unwrapped
+                .clone()
+                .or_else(|| c.binary.clone().filter(|_| c.is_script))
+            {
                 fix = fix.set_env("TENSILE_ROCM_ASSEMBLER_PATH", real.display().to_string());
             }
             Finding::fail(format!(
                 "the amdgcn link pulls in {} ({machine})",
-                library.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+                library
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
             ))
-            .evidence_lines(inj.origins.iter().map(|o| format!("added by {}: {}", o.place, o.text)))
+            .evidence_lines(
+                inj.origins
+                    .iter()
+                    .map(|o| format!("added by {}: {}", o.place, o.text)),
+            )
             .evidence_lines(inj.notes.iter().cloned())
             .fix(fix)
         }
-        Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name} for the amdgcn link")).fix(
-            Fix::text(format!("Install lld of the same release as clang (clang looks for `{name}` next to itself, then on PATH).")).command(lld_package_hint(c)),
+        Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!(
+            "clang cannot run \
+            {name} for the amdgcn link"
+        ))
+        .fix(
+            Fix::text(format!(
+                "Install lld of the same release as clang (clang looks for `{name}` \
+                next to itself, then on PATH)."
+            ))
+            .command(lld_package_hint(c)),
         ),
         Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
-            Finding::fail(format!("clang does not know {isa}")).fix(Fix::text("Use a newer clang that knows this ISA."))
+            Finding::fail(format!("clang does not know {isa}"))
+                .fix(Fix::text("Use a newer clang that knows this ISA."))
         }
-        _ => Finding::fail("the amdgcn link fails").fix(Fix::text("Read the linker output below; run the command by hand with -v to see the link line.")),
+        _ => Finding::fail("the amdgcn link fails").fix(Fix::text(
+            "Read the linker output below; run the command by hand with -v to see the link line.",
+        )),
     };
     f = f.evidence(ev).evidence(out.tail(8));
     vec![f]

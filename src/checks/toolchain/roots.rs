@@ -10,7 +10,9 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
     let Some(primary) = roots.first() else {
         return vec![Finding::fail("no ROCm installation found")
             .evidence("looked at: --rocm-path, ROCM_PATH, HIP_PATH, ROCM_HOME, HIP_CLANG_PATH, HIP_DEVICE_LIB_PATH, DEVICE_LIB_PATH, hipcc/hipconfig/amdclang++ on PATH, /opt/rocm*, /usr")
-            .fix(Fix::text("Install ROCm (AMD's packages, or your distribution's: on Debian/Ubuntu `apt install hipcc rocm-device-libs libamdhip64-dev`), or point ROCM_PATH at an existing install root.")
+            .fix(Fix::text("Install ROCm (AMD's packages, or your distribution's: on \
+                Debian/Ubuntu `apt install hipcc rocm-device-libs libamdhip64-dev`), or point \
+                ROCM_PATH at an existing install root.")
                 .command("sudo apt install hipcc rocm-device-libs libamdhip64-dev libamd-comgr-dev"))];
     };
     let mut out = Vec::new();
@@ -46,11 +48,17 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
             primary.layout.describe()
         ))
     } else {
-        Finding::warn(format!("ROCm root {} lacks {}", primary.path.display(), missing.join(" and ")))
-            .fix(Fix::text(format!(
-                "Point ROCM_PATH at a root that holds the whole toolchain, or install the missing parts ({}). In Nix, use a symlinkJoin of clr, rocm-device-libs and the compiler as ROCM_PATH.",
-                missing.join(", ")
-            )))
+        Finding::warn(format!(
+            "ROCm root {} lacks {}",
+            primary.path.display(),
+            missing.join(" and ")
+        ))
+        .fix(Fix::text(format!(
+            "Point ROCM_PATH at a root that holds the whole toolchain, or install the missing \
+                    parts ({}). In Nix, use a symlinkJoin of clr, rocm-device-libs and the \
+                    compiler as ROCM_PATH.",
+            missing.join(", ")
+        )))
     };
     f = f.evidence(root_evidence(primary));
     if let Some(d) = clang_bitcode {
@@ -153,7 +161,10 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
                 return out;
             }
         }
-        out.push(Finding::skip("no version information found (no .info/version, hip_version.h, share/hip/version or versioned libamdhip64)"));
+        out.push(Finding::skip(
+            "no version information found (no .info/version, hip_version.h, \
+            share/hip/version or versioned libamdhip64)",
+        ));
         return out;
     }
     let evidence: Vec<String> = facts
@@ -170,10 +181,18 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
         out.push(
             Finding::fail(format!(
                 "components of different releases: {}",
-                facts.iter().map(|(w, f)| format!("{w} {}", f.version)).collect::<Vec<_>>().join(", ")
+                facts
+                    .iter()
+                    .map(|(w, f)| format!("{w} {}", f.version))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
             .evidence_lines(evidence)
-            .fix(Fix::text("Use one release everywhere: point ROCM_PATH (and HIP_PATH) at the install whose runtime the loader resolves, or fix LD_LIBRARY_PATH / ld.so.conf so the runtime comes from the same root. Remove stale installs."))
+            .fix(Fix::text(
+                "Use one release everywhere: point ROCM_PATH (and HIP_PATH) at the \
+                install whose runtime the loader resolves, or fix LD_LIBRARY_PATH / ld.so.conf so \
+                the runtime comes from the same root. Remove stale installs.",
+            )),
         );
     } else {
         out.push(
@@ -205,9 +224,16 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
             .collect();
         if distinct.len() > 1 {
             out.push(
-                Finding::warn(format!("{} ROCm releases installed; judging {}", distinct.len(), roots[0].path.display()))
-                    .evidence_lines(versions)
-                    .fix(Fix::text("Make sure every tool uses the same one: set ROCM_PATH explicitly, and check `/opt/rocm` points at it.")),
+                Finding::warn(format!(
+                    "{} ROCm releases installed; judging {}",
+                    distinct.len(),
+                    roots[0].path.display()
+                ))
+                .evidence_lines(versions)
+                .fix(Fix::text(
+                    "Make sure every tool uses the same one: set ROCM_PATH \
+                        explicitly, and check `/opt/rocm` points at it.",
+                )),
             );
         }
     }

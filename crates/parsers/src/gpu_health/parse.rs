@@ -300,7 +300,10 @@ pub fn threshold_policy(
         },
         BadPageThreshold::User(n) => ThresholdPolicy {
             limit: Some(n),
-            basis: format!("bad_page_threshold={n} (user-defined; capped by the EEPROM's record count)"),
+            basis: format!(
+                "bad_page_threshold={n} (user-defined; capped by the EEPROM's record \
+                count)"
+            ),
             on_exceed: if ge(6, 15) || !known {
                 OnExceed::Halt
             } else {
@@ -309,7 +312,9 @@ pub fn threshold_policy(
         },
         BadPageThreshold::Default if ge(6, 15) => ThresholdPolicy {
             limit: None,
-            basis: "bad_page_threshold=-1 on Linux 6.15+: computed from the reserved pages, visible only in debugfs (ras/bad_page_cnt_threshold)".into(),
+            basis: "bad_page_threshold=-1 on Linux 6.15+: computed from the reserved pages, \
+                visible only in debugfs (ras/bad_page_cnt_threshold)"
+                .into(),
             on_exceed: OnExceed::WarnOnly,
         },
         BadPageThreshold::Default => ThresholdPolicy {
@@ -980,12 +985,14 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
     } else if bytes.len() > structure_size as usize {
         // amdgpu_get_gpu_metrics copies exactly `structure_size` bytes: more is not one sample.
         note = Some(format!(
-            "read {} bytes, more than the header's structure_size {structure_size}: not one gpu_metrics sample",
+            "read {} bytes, more than the header's structure_size {structure_size}: not one \
+                gpu_metrics sample",
             bytes.len()
         ));
     } else if expected_size.is_some_and(|e| e != structure_size) {
         note = Some(format!(
-            "structure_size {structure_size} differs from v{format_revision}_{content_revision}'s {}",
+            "structure_size {structure_size} differs from v{format_revision}_{content_revision}'s \
+                {}",
             expected_size.unwrap_or(0)
         ));
     } else if expected_size.is_none() {
@@ -1001,7 +1008,8 @@ pub fn parse_gpu_metrics(bytes: &[u8]) -> Result<GpuMetrics, String> {
             .filter(|v| *v != u64::MAX);
         if t_off.is_none() && i_off.is_none() {
             note = Some(format!(
-                "v{format_revision}_{content_revision} has no throttle bitmap (residency counters need two samples)"
+                "v{format_revision}_{content_revision} has no throttle bitmap (residency counters \
+                    need two samples)"
             ));
         }
         sample = decode_sample(bytes, format_revision, content_revision);
@@ -1572,7 +1580,9 @@ mod tests {
     #[test]
     fn aer_stats_as_the_kernel_prints_them() {
         // The ABI document's sample of aer_dev_correctable (sysfs-bus-pci-devices-aer_stats).
-        let cor = "Receiver Error 2\nBad TLP 0\nBad DLLP 0\nRELAY_NUM Rollover 0\nReplay Timer Timeout 0\nAdvisory Non-Fatal 0\nCorrected Internal Error 0\nHeader Log Overflow 0\nTOTAL_ERR_COR 2\n";
+        let cor = "Receiver Error 2\nBad TLP 0\nBad DLLP 0\nRELAY_NUM Rollover 0\nReplay Timer \
+            Timeout 0\nAdvisory Non-Fatal 0\nCorrected Internal Error 0\nHeader Log Overflow \
+            0\nTOTAL_ERR_COR 2\n";
         let st = parse_aer_stats(cor, "TOTAL_ERR_COR").unwrap();
         assert_eq!(st.total, 2);
         assert_eq!(st.kinds, [("Receiver Error".to_string(), 2)]);

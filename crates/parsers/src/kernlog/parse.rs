@@ -535,7 +535,8 @@ mod tests {
     fn dmesg_ctime() {
         // tests/corpus/gpu.toml gpu-rocm-2747 (github.com/ROCm/legacy-rocm-build/issues/2747)
         let l = parse_line(
-            "[Mon Dec 18 08:34:36 2023] [drm:psp_hw_start [amdgpu]] *ERROR* PSP create ring failed!",
+            "[Mon Dec 18 08:34:36 2023] [drm:psp_hw_start [amdgpu]] *ERROR* PSP create ring \
+                failed!",
         );
         assert_eq!(l.format, Format::DmesgWall);
         assert_eq!(l.wall.as_deref(), Some("Mon Dec 18 08:34:36 2023"));
@@ -565,7 +566,10 @@ mod tests {
     #[test]
     fn journal_short() {
         // tests/corpus/gpu.toml gpu-rocmlibs-1132 (github.com/ROCm/rocm-libraries/issues/1132)
-        let l = parse_line("Aug 08 22:35:13 ultrabook-jaap kernel: amdgpu 0000:c3:00.0: amdgpu: [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32794)");
+        let l = parse_line(
+            "Aug 08 22:35:13 ultrabook-jaap kernel: amdgpu 0000:c3:00.0: amdgpu: \
+            [gfxhub] page fault (src_id:0 ring:24 vmid:8 pasid:32794)",
+        );
         assert_eq!(l.format, Format::Syslog);
         assert_eq!(l.wall.as_deref(), Some("Aug 08 22:35:13"));
         assert_eq!(l.host.as_deref(), Some("ultrabook-jaap"));
@@ -590,7 +594,10 @@ mod tests {
         assert_eq!(l.format, Format::Syslog);
         assert_eq!(l.text, "amdgpu 0000:2b:00.0: amdgpu: GPU reset begin!");
         // rsyslog RFC 3339 with the dmesg time kept in the message.
-        let l = parse_line("2024-01-23T22:04:34.123456+01:00 tiana kernel: [ 3081.747745] amdgpu 0000:2b:00.0: amdgpu: GPU reset begin!");
+        let l = parse_line(
+            "2024-01-23T22:04:34.123456+01:00 tiana kernel: [ 3081.747745] amdgpu \
+            0000:2b:00.0: amdgpu: GPU reset begin!",
+        );
         assert_eq!(l.ts, Some(3081.747745));
         assert_eq!(l.wall.as_deref(), Some("2024-01-23T22:04:34.123456+01:00"));
         assert_eq!(l.text, "amdgpu 0000:2b:00.0: amdgpu: GPU reset begin!");
@@ -618,7 +625,8 @@ mod tests {
     #[test]
     fn kmsg_records() {
         // The example record of the shared reference amdgpu-health.md §9.
-        let rec = b"3,2212,3081747745,-;amdgpu 0000:2b:00.0: amdgpu: ring gfx_0.0.0 timeout, signaled seq=14, emitted seq=15\n SUBSYSTEM=pci\n DEVICE=+pci:0000:2b:00.0\n";
+        let rec = b"3,2212,3081747745,-;amdgpu 0000:2b:00.0: amdgpu: ring gfx_0.0.0 timeout, \
+            signaled seq=14, emitted seq=15\n SUBSYSTEM=pci\n DEVICE=+pci:0000:2b:00.0\n";
         let l = parse_kmsg_record(rec).unwrap();
         assert_eq!(l.format, Format::Kmsg);
         assert_eq!((l.facility, l.level, l.seq), (Some(0), Some(3), Some(2212)));

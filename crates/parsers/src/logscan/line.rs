@@ -641,7 +641,10 @@ mod tests {
     #[test]
     fn rocm_5_0_to_5_6_bare_pid_then_tid() {
         // Debian 12's HIP 5.2.3 (tests/fixtures/logs/hip-5.2.3-bookworm-level4.log).
-        let l = parse(b":1:rocdevice.cpp            :424 : 0548772064 us: 29393: [tid:0x7f63651d2880] hsa_init failed.");
+        let l = parse(
+            b":1:rocdevice.cpp            :424 : 0548772064 us: 29393: \
+            [tid:0x7f63651d2880] hsa_init failed.",
+        );
         assert_eq!(l.kind, Kind::Runtime(1));
         assert_eq!(l.file(), b"rocdevice.cpp");
         assert_eq!(l.src_line(), 424);
@@ -651,7 +654,10 @@ mod tests {
         assert_eq!(l.tid(), Some(0x7f63651d2880));
         assert_eq!(l.msg, b"hsa_init failed.");
         // `%-5d`: a short pid is padded before its colon.
-        let l = parse(b":3:hip_memory.cpp           :493 : 0548772158 us: 812  : [tid:0xab] \x1b[32mhipMalloc ( 0x7ffc5a825738, 256 )\x1b[0m");
+        let l = parse(
+            b":3:hip_memory.cpp           :493 : 0548772158 us: 812  : [tid:0xab] \
+            \x1b[32mhipMalloc ( 0x7ffc5a825738, 256 )\x1b[0m",
+        );
         assert_eq!((l.pid(), l.tid()), (Some(812), Some(0xab)));
         assert_eq!(l.msg, b"\x1b[32mhipMalloc ( 0x7ffc5a825738, 256 )\x1b[0m");
         // Not that shape: a message that starts with a digit, no thread.
@@ -670,7 +676,10 @@ mod tests {
 
     #[test]
     fn rocm_6_2_with_pid_tid() {
-        let l = parse(b":3:hip_memory.cpp           :615 : 89870227932 us: [pid:1089444 tid:0x76cc16cb11c0]  hipMalloc ( 0x7ffc16ba1708, 4096 ) ");
+        let l = parse(
+            b":3:hip_memory.cpp           :615 : 89870227932 us: [pid:1089444 \
+            tid:0x76cc16cb11c0]  hipMalloc ( 0x7ffc16ba1708, 4096 ) ",
+        );
         assert_eq!(l.kind, Kind::Runtime(3));
         assert_eq!(l.file(), b"hip_memory.cpp");
         assert_eq!(l.src_line(), 615);
@@ -689,10 +698,16 @@ mod tests {
             l.msg,
             b"Command (KernelExecution) enqueued: 0x1 to queue: 0x2"
         );
-        let l = parse(b":3:rocsettings.cpp          :287 : 452775184024d us: [pid:809742 tid: 7f203f7ab340] Using dev kernel arg wa = 2");
+        let l = parse(
+            b":3:rocsettings.cpp          :287 : 452775184024d us: [pid:809742 tid: \
+            7f203f7ab340] Using dev kernel arg wa = 2",
+        );
         assert_eq!(l.tid(), Some(0x7f203f7ab340));
         assert_eq!(l.ts_us, Some(452775184024));
-        let l = parse(b":3:hip_fatbin.cpp           :397 : 95859869682 us:  Searching for code objects, HIP_FORCE_SPIRV_CODEOBJECT: 0");
+        let l = parse(
+            b":3:hip_fatbin.cpp           :397 : 95859869682 us:  Searching for code \
+            objects, HIP_FORCE_SPIRV_CODEOBJECT: 0",
+        );
         assert_eq!(l.pid(), None);
         assert_eq!(
             l.msg,
@@ -707,7 +722,10 @@ mod tests {
             (l.kind, l.file(), l.src_line()),
             (Kind::Runtime(3), &b""[..], 0)
         );
-        let l = parse(b":runtime.cpp               :12  : 0000000042 us: [pid:7     tid:0xab] [***rocr***] blit");
+        let l = parse(
+            b":runtime.cpp               :12  : 0000000042 us: [pid:7     tid:0xab] \
+            [***rocr***] blit",
+        );
         assert_eq!((l.kind, l.msg), (Kind::Rocr, &b"blit"[..]));
         assert_eq!(
             parse(b"Traceback (most recent call last):").kind,

@@ -407,16 +407,31 @@ mod tests {
             Event::AgentsEnumerated(3)
         );
         assert_eq!(
-            classify(b"Created SWq=0x76cc16c6a000 to map on HWq=0x76cc0dd00000 with size 16384 with priority 1, cooperative: 0", false),
-            Event::QueueCreated { hwq: b"0x76cc0dd00000", size: Some(16384) }
-        );
-        assert_eq!(
-            classify(b"Cannot find CO in the bundle /opt/rocm-6.2.1/lib/libMIOpen.so.1.0.60201 for ISA: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", false),
-            Event::NoCodeObject { bundle: b"/opt/rocm-6.2.1/lib/libMIOpen.so.1.0.60201", isa: b"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-" }
+            classify(
+                b"Created SWq=0x76cc16c6a000 to map on HWq=0x76cc0dd00000 with size 16384 \
+                with priority 1, cooperative: 0",
+                false
+            ),
+            Event::QueueCreated {
+                hwq: b"0x76cc0dd00000",
+                size: Some(16384)
+            }
         );
         assert_eq!(
             classify(
-                b"No compatible code objects found for: gfx1030, value of HIP_FORCE_SPIRV_CODEOBJECT: 0",
+                b"Cannot find CO in the bundle /opt/rocm-6.2.1/lib/libMIOpen.so.1.0.60201 \
+                for ISA: amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-",
+                false
+            ),
+            Event::NoCodeObject {
+                bundle: b"/opt/rocm-6.2.1/lib/libMIOpen.so.1.0.60201",
+                isa: b"amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"
+            }
+        );
+        assert_eq!(
+            classify(
+                b"No compatible code objects found for: gfx1030, value of \
+                    HIP_FORCE_SPIRV_CODEOBJECT: 0",
                 false
             ),
             Event::NoCodeObject {
@@ -441,7 +456,11 @@ mod tests {
             assert_eq!(classify(m, false), e);
         }
         assert_eq!(
-            classify(b"SWq=0x1, HWq=0x2, id=1, Dispatch Header = 0x1502 (type=2, barrier=1, acquire=2, release=2), setup=3", false),
+            classify(
+                b"SWq=0x1, HWq=0x2, id=1, Dispatch Header = 0x1502 (type=2, barrier=1, \
+                acquire=2, release=2), setup=3",
+                false
+            ),
             Event::Packet(true)
         );
     }

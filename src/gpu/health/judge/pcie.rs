@@ -148,7 +148,8 @@ fn replay_problem(d: &DeviceHealth, limits: &Limits) -> Option<Problem> {
         }
         if let Some(r) = p.other_end_recovery {
             evidence.push(format!(
-                "gpu_metrics: pcie_lc_perf_other_end_recovery {r} (recoveries the link partner entered)"
+                "gpu_metrics: pcie_lc_perf_other_end_recovery {r} (recoveries the link partner \
+                    entered)"
             ));
         }
     }

@@ -161,7 +161,8 @@ pub fn bad_page_problems(
         let failed = bp.count(BadPageFlag::Failed);
         let pending = bp.count(BadPageFlag::Pending);
         let counts = format!(
-            "{path}: {n} line(s): {} R (retired), {pending} P (pending), {failed} F (could not be reserved)",
+            "{path}: {n} line(s): {} R (retired), {pending} P (pending), {failed} F (could not be \
+                reserved)",
             bp.count(BadPageFlag::Retired)
         );
         if failed > 0 {
@@ -200,7 +201,8 @@ pub fn bad_page_problems(
             );
         } else if u128::from(n) * 100 >= u128::from(limit) * u128::from(limits.bad_pages_near_pct) {
             let what = format!(
-                "{n} retired VRAM pages, {}% of the bad-page threshold {limit}; at {limit} {consequence}",
+                "{n} retired VRAM pages, {}% of the bad-page threshold {limit}; at {limit} \
+                    {consequence}",
                 u128::from(n) * 100 / u128::from(limit)
             );
             out.push(

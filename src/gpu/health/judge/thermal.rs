@@ -118,7 +118,8 @@ impl<'a> Throttlers<'a> {
             match sensor_reading(t, m, name) {
                 Some((Some(v), Some(crit))) if v < crit - limits.throttle_margin_c * 1000 => {
                     s.doubted.push(format!(
-                        "{name} with the sensor at {:.0} °C, {:.0} °C below its {:.0} °C limit{when}",
+                        "{name} with the sensor at {:.0} °C, {:.0} °C below its {:.0} °C \
+                            limit{when}",
                         v as f64 / 1000.0,
                         (crit - v) as f64 / 1000.0,
                         crit as f64 / 1000.0
@@ -138,7 +139,8 @@ fn throttle_evidence(d: &DeviceHealth, t: &Thermal, m: &GpuMetrics) -> Vec<Strin
     let hex = |v: Option<u64>| v.map_or_else(|| "n/a".into(), |v| format!("{v:#x}"));
     let na = |v: Option<u16>, unit: &str| v.map_or_else(|| "n/a".into(), |x| format!("{x}{unit}"));
     let mut evidence = vec![format!(
-        "{}/gpu_metrics v{}_{}: throttle_status {}, indep_throttle_status {}; hotspot {}, mem {}, gfx activity {}, gfxclk {}",
+        "{}/gpu_metrics v{}_{}: throttle_status {}, indep_throttle_status {}; hotspot {}, mem {}, \
+            gfx activity {}, gfxclk {}",
         d.dir,
         m.format_revision,
         m.content_revision,
@@ -206,7 +208,8 @@ fn throttle_problems(
     }
     if !s.doubted.is_empty() {
         let what = format!(
-            "temperature throttle bit not taken as throttling: {} (the firmware of some GPUs sets it without throttling, ROCm/rocm-systems#11781)",
+            "temperature throttle bit not taken as throttling: {} (the firmware of some GPUs sets \
+                it without throttling, ROCm/rocm-systems#11781)",
             s.doubted.join("; ")
         );
         out.push(
