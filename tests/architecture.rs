@@ -635,3 +635,95 @@ fn only_the_commands_rooms_have_a_main_and_only_host_asks_the_uid() {
     let bad = offenders("getuid", |f| f.starts_with("host/"));
     assert!(bad.is_empty(), "getuid outside Host: {bad:?}");
 }
+
+/// The public items (`pub`, not `pub(crate)`) of each top-level module, at most: the count at
+/// issue 27's merge (scripts/module-stats.py prints the same figures). A ratchet, not a goal: a
+/// module may only shrink its face. A new `pub` item either is used by the binary, the tests or
+/// the fuzz targets (then raise the number here, saying why, in the same change) or should be
+/// `pub(crate)`.
+const PUBLIC_ITEM_BUDGET: &[(&str, usize)] = &[
+    ("app", 1),
+    ("asm", 43),
+    ("binfacts", 52),
+    ("bugreport", 60),
+    ("checkdoc", 19),
+    ("checks", 34),
+    ("cli", 7),
+    ("codeobj", 81),
+    ("commands", 52),
+    ("config", 12),
+    ("data", 13),
+    ("diag", 11),
+    ("fleet", 56),
+    ("glob", 5),
+    ("gpu", 159),
+    ("gpuproc", 8),
+    ("host", 148),
+    ("inspect", 38),
+    ("inventory", 118),
+    ("isa", 12),
+    ("kernlog", 36),
+    ("known_issues", 28),
+    ("logscan", 30),
+    ("packaging", 5),
+    ("packs", 157),
+    ("policy", 15),
+    ("probe", 10),
+    ("registry", 26),
+    ("report", 99),
+    ("runner", 3),
+    ("version", 6),
+];
+
+/// `pub` items declared at the start of a line of code (tests and comments left out).
+fn public_items(text: &str) -> usize {
+    code_only(text)
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| {
+            l.strip_prefix("pub ").is_some_and(|rest| {
+                let rest = rest
+                    .trim_start_matches("async ")
+                    .trim_start_matches("unsafe ");
+                [
+                    "fn ", "struct ", "enum ", "const ", "static ", "type ", "trait ", "mod ",
+                    "use ",
+                ]
+                .iter()
+                .any(|k| rest.starts_with(k))
+            })
+        })
+        .count()
+}
+
+#[test]
+fn every_module_keeps_within_its_budget_of_public_items() {
+    let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+    for (rel, text) in sources() {
+        let Some(node) = module_path(&rel).first().cloned() else {
+            continue; // lib.rs, main.rs
+        };
+        if rel.ends_with("/tests.rs") || rel.contains("/tests/") {
+            continue;
+        }
+        *counts.entry(node).or_default() += public_items(&text);
+    }
+    let mut over = Vec::new();
+    for (node, n) in &counts {
+        match PUBLIC_ITEM_BUDGET.iter().find(|(m, _)| m == node) {
+            Some((_, budget)) if n > budget => over.push(format!("{node}: {n} > {budget}")),
+            Some(_) => {}
+            None => over.push(format!("{node}: {n} public items and no budget")),
+        }
+    }
+    assert!(
+        over.is_empty(),
+        "modules over their public-item budget: {over:?}"
+    );
+    if std::env::var_os("PRINT_PUBLIC_ITEMS").is_some() {
+        eprintln!("{counts:?}");
+    }
+    // The count sees items, not `pub(crate)` ones, fields or text in comments and tests.
+    let fixture = "pub fn a() {}\npub(crate) fn b() {}\npub struct C {\n    pub d: u8,\n}\n                   // pub fn e() {}\n#[cfg(test)]\nmod tests {\n    pub fn f() {}\n}\n";
+    assert_eq!(public_items(fixture), 2);
+}
