@@ -19,7 +19,7 @@
 //! | `checks/why-facts.toml` | `packs::facts::table` ([`embedded`]) |
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
-//! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load`]) |
+//! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load_converted`] of the JSON copy build.rs makes) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
 //! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
 //! | `checks/packs/*.toml`, `checks.d/*.toml`, `--checks` files | `packs::compile` (`checks lint` prints every error) |
@@ -109,6 +109,15 @@ impl std::error::Error for DataError {}
 /// did-you-mean for an unknown key or a misspelt value.
 pub fn load<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, DataError> {
     toml::from_str(text).map_err(|e| DataError::from_toml(name, text, &e))
+}
+
+/// Parses the JSON copy of a TOML data file that build.rs made (`name` is the TOML file's
+/// name; the copy has the same keys and values). Only the large generated table is read this
+/// way, for speed (build.rs says why); its TOML was parsed at build time, so an error here is
+/// a type error (a field of the wrong type), reported without a place.
+pub fn load_converted<T: DeserializeOwned>(name: &str, json: &str) -> Result<T, DataError> {
+    serde_json::from_str(json)
+        .map_err(|e| DataError::whole(name, explain_toml_error(&e.to_string())))
 }
 
 /// A compiled-in table; panics with `file:line:column` if it is invalid (a unit test rules that

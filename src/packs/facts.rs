@@ -11,6 +11,7 @@
 //! reasoning says so.
 
 use super::Symptom;
+use regex::bytes::Regex as BytesRegex;
 use regex::Regex;
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -77,8 +78,47 @@ fn names() -> &'static [(Regex, String)] {
     })
 }
 
+/// The marketing names' patterns as one set, in the table's order: a filter, whose matches
+/// each name's own regex then confirms line by line. It is compiled without Unicode (`\b`, `\s`
+/// and case folding of ASCII only), because a Unicode `\b` stops the fast search at the first
+/// non-ASCII byte of a paste and a set over a whole 10,000-line log then runs in the slowest
+/// engine (5 billion instructions on the corpus log, callgrind). Each name starts and ends with an
+/// ASCII letter or digit, where an ASCII `\b` holds wherever a Unicode one does, so the filter
+/// keeps every line a name's own regex matches (but for the Unicode case folds of `k` and `s`,
+/// the Kelvin sign and the long s, which no product name is written with).
+fn names_set() -> &'static regex::RegexSet {
+    static S: OnceLock<regex::RegexSet> = OnceLock::new();
+    S.get_or_init(|| {
+        regex::RegexSetBuilder::new(names().iter().map(|(r, _)| r.as_str()))
+            .unicode(false)
+            .build()
+            .unwrap_or_else(|e| panic!("checks/why-facts.toml: a name is not ASCII-only: {e}"))
+    })
+}
+
 fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(src).expect("a fixed regex compiles"))
+}
+
+/// A fixed regex run over a whole text, compiled ASCII-only (`\b`, `\w`, `\s`, `\d` and case
+/// folding of ASCII): with Unicode word boundaries, the first non-ASCII byte of a paste sends a
+/// search of the whole text to the slowest engine (280 million instructions for one regex over
+/// the corpus log, callgrind: docs/benchmarks.md). What these regexes look for (versions,
+/// errno names, platform words and paths) is ASCII, and a boundary between it and a non-ASCII
+/// letter counts as one, which reads a version next to a letter of another script as a version.
+fn ascii(cell: &'static OnceLock<BytesRegex>, src: &str) -> &'static BytesRegex {
+    cell.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(src)
+            .unicode(false)
+            .build()
+            .expect("a fixed regex compiles")
+    })
+}
+
+/// The text of a match of an [`ascii`] regex (every match of theirs starts and ends at an ASCII
+/// byte, so on a character boundary; `""` if not).
+fn text_of<'t>(text: &'t str, m: regex::bytes::Match<'_>) -> &'t str {
+    text.get(m.range()).unwrap_or("")
 }
 
 /// Where the text says it ran.
@@ -106,14 +146,26 @@ pub struct Facts {
 impl Facts {
     pub fn of(text: &str) -> Facts {
         static ISA: OnceLock<Regex> = OnceLock::new();
-        static VER: OnceLock<Regex> = OnceLock::new();
-        static ERRNO: OnceLock<Regex> = OnceLock::new();
+        static VER: OnceLock<BytesRegex> = OnceLock::new();
+        static ERRNO: OnceLock<BytesRegex> = OnceLock::new();
         let mut f = Facts::default();
+        // Speed (a 10,000-line log): one pass over the whole text tells which marketing names
+        // occur at all, and only lines that can name an ISA are searched line by line.
+        let named: Vec<&(Regex, String)> = names_set()
+            .matches(text)
+            .iter()
+            .map(|i| &names()[i])
+            .collect();
+        let has_gfx = text.contains("gfx");
         // A line naming three or more ISAs is a list (a build's targets, "supported types"), not
         // the GPU at hand.
-        for line in text.lines() {
+        for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
             let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
-            let found: Vec<&str> = isa.find_iter(line).map(|m| m.as_str()).collect();
+            let found: Vec<&str> = if line.contains("gfx") {
+                isa.find_iter(line).map(|m| m.as_str()).collect()
+            } else {
+                Vec::new()
+            };
             if found.len() >= 3 {
                 continue;
             }
@@ -122,7 +174,7 @@ impl Facts {
                     f.isas.push((g.to_string(), None));
                 }
             }
-            for (n, g) in names() {
+            for (n, g) in named.iter().copied() {
                 if let Some(m) = n.find(line) {
                     if !f.isas.iter().any(|(i, _)| i == g) {
                         f.isas.push((g.clone(), Some(m.as_str().to_string())));
@@ -130,14 +182,14 @@ impl Facts {
                 }
             }
         }
-        let ver = re(
+        let ver = ascii(
             &VER,
             r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
         );
-        for c in ver.captures_iter(text) {
-            let mut push = |k: &str, v: Option<regex::Match>| {
+        for c in ver.captures_iter(text.as_bytes()) {
+            let mut push = |k: &str, v: Option<regex::bytes::Match>| {
                 if let Some(v) = v {
-                    let e = (k.to_string(), v.as_str().to_string());
+                    let e = (k.to_string(), text_of(text, v).to_string());
                     if !f.versions.contains(&e) {
                         f.versions.push(e);
                     }
@@ -153,17 +205,18 @@ impl Facts {
             } else if c.name("kernel").is_some() {
                 push("kernel", c.name("kv"));
             } else if let Some(d) = c.name("distro") {
-                push(&d.as_str().to_lowercase(), c.name("dv"));
+                push(&text_of(text, d).to_lowercase(), c.name("dv"));
             }
         }
         f.platforms = platforms(text);
-        let errno = re(
+        let errno = ascii(
             &ERRNO,
             r"\b(E(?:NOENT|ACCES|PERM|NODEV|NXIO|INVAL|NOMEM|BUSY|AGAIN|IO|FAULT|NOSPC|NOEXEC|TIMEDOUT))\b",
         );
-        for m in errno.find_iter(text) {
-            if !f.errnos.iter().any(|e| e == m.as_str()) {
-                f.errnos.push(m.as_str().to_string());
+        for m in errno.find_iter(text.as_bytes()) {
+            let m = text_of(text, m);
+            if !f.errnos.iter().any(|e| e == m) {
+                f.errnos.push(m.to_string());
             }
         }
         f
@@ -183,12 +236,12 @@ impl Facts {
 /// (`microsoft-standard-WSL2`), its GPU device (`/dev/dxg`), the WSL runtime library
 /// (`librocdxg`, `/usr/lib/wsl`), rocminfo's "WSL environment detected", or the name itself.
 fn platforms(text: &str) -> Vec<Platform> {
-    static WSL: OnceLock<Regex> = OnceLock::new();
-    static CONTAINER: OnceLock<Regex> = OnceLock::new();
-    static POD: OnceLock<Regex> = OnceLock::new();
-    static SLURM: OnceLock<Regex> = OnceLock::new();
-    static NIX: OnceLock<Regex> = OnceLock::new();
-    let table: [(&'static OnceLock<Regex>, &str, Platform); 5] = [
+    static WSL: OnceLock<BytesRegex> = OnceLock::new();
+    static CONTAINER: OnceLock<BytesRegex> = OnceLock::new();
+    static POD: OnceLock<BytesRegex> = OnceLock::new();
+    static SLURM: OnceLock<BytesRegex> = OnceLock::new();
+    static NIX: OnceLock<BytesRegex> = OnceLock::new();
+    let table: [(&'static OnceLock<BytesRegex>, &str, Platform); 5] = [
         (
             &WSL,
             r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected|\bWSL ?2?\b|\bWLS2\b",
@@ -211,17 +264,17 @@ fn platforms(text: &str) -> Vec<Platform> {
         ),
         (&NIX, r"/nix/store/|\bnixpkgs\b|\bNixOS\b", Platform::Nix),
     ];
-    static WINDOWS: OnceLock<Regex> = OnceLock::new();
+    static WINDOWS: OnceLock<BytesRegex> = OnceLock::new();
     let mut found: Vec<Platform> = table
         .iter()
-        .filter(|(cell, src, _)| re(cell, src).is_match(text))
+        .filter(|(cell, src, _)| ascii(cell, src).is_match(text.as_bytes()))
         .map(|(_, _, p)| *p)
         .collect();
     // Docker on a Windows host (a `C:\Users\...` path beside a docker command) runs its Linux
     // containers in WSL 2 (Docker Desktop's WSL 2 backend, docs.docker.com/desktop/features/wsl/).
     if found.contains(&Platform::Container)
         && !found.contains(&Platform::Wsl)
-        && re(&WINDOWS, r"(?i)\b[A-Z]:\\(?:Users|Windows)\\").is_match(text)
+        && ascii(&WINDOWS, r"(?i)\b[A-Z]:\\(?:Users|Windows)\\").is_match(text.as_bytes())
     {
         found.insert(0, Platform::Wsl);
     }
@@ -754,6 +807,35 @@ mod tests {
         );
         let r = reasoning(t, "gpu-unsupported-asic");
         assert!(r.contains("RX 6700 XT") && r.contains("=10.3.0"), "{r}");
+    }
+
+    #[test]
+    fn the_ascii_name_filter_keeps_what_each_name_matches() {
+        // Every alternative of every name starts and ends at a word boundary, the condition
+        // under which the ASCII filter (names_set) is a superset of the Unicode regexes.
+        for (re, isa) in names() {
+            let p = re.as_str().strip_prefix("(?i)").expect("case-insensitive");
+            let (mut depth, mut parts, mut cur) = (0i32, Vec::new(), String::new());
+            for c in p.chars() {
+                depth += i32::from(c == '(') - i32::from(c == ')');
+                if c == '|' && depth == 0 {
+                    parts.push(std::mem::take(&mut cur));
+                } else {
+                    cur.push(c);
+                }
+            }
+            parts.push(cur);
+            for a in parts {
+                assert!(a.starts_with(r"\b") && a.ends_with(r"\b"), "{isa}: {a}");
+            }
+        }
+        // A paste with non-ASCII text around the name still names it, in order of mention.
+        let t = "Gerät: AMD Radeon RX 7900 XTX — “gfx1100” läuft nicht\nzweite: Radeon 780M\n";
+        let f = Facts::of(t);
+        let isas: Vec<&str> = f.isas.iter().map(|(i, _)| i.as_str()).collect();
+        assert_eq!(isas, ["gfx1100", "gfx1103"], "{f:?}");
+        // No name and no gfx: nothing, without a line-by-line search.
+        assert!(Facts::of("plain text — ohne GPU\n").isas.is_empty());
     }
 
     #[test]
