@@ -4,7 +4,7 @@
 Writes checks/origins.toml: one row per (component, format), with every call site that prints it
 (repository, file, line, function, and the condition in front of the call where the source shows
 it), the printer, the level and what gates the print. `rocm-doctor why` and `log` turn each
-format into a matcher (src/logscan/origins.rs) and attribute the lines of a paste to their origin.
+format into a matcher (src/packs/origins.rs) and attribute the lines of a paste to their origin.
 
 The sources are read from git directories, only through `git cat-file` at the pinned commit of
 each repository (PINS below), so the table depends only on those commits, never on a work tree
@@ -12,12 +12,28 @@ or on the newest snapshot. A git directory is found as `--mirror DIR/<owner>+<na
 layout of the snapshots this project's tools fetch) or given per repository as
 `--git owner/name=PATH`.
 
-The amdgpu and amdkfd drivers are read from Debian's linux-source .deb (KERNEL below: package,
-version and the .deb's SHA-256), given with --kernel-deb.
+The amdgpu and amdkfd drivers are read from Debian's linux-source .debs (KERNEL and KERNEL_NEW
+below: package, version and the .deb's SHA-256), given with --kernel-deb and --kernel-deb-new.
+
+Getting the sources: each repository of PINS as a git directory holding the pinned commit (and
+the OLDER tags' commits) under DIR/<owner>+<name>/repo. The project's snapshots were fetched
+with the session's `fetch` tool (`fetch github:ROCm/amdsmi`, and so on for every repository in
+PINS: ROCm/clr, ROCm/ROCR-Runtime, ROCm/rocBLAS, ROCm/hipBLASLt, ROCm/MIOpen, ROCm/rocminfo,
+ollama/ollama, ROCm/amdsmi, ROCm/rocm_smi_lib, ROCm/Tensile, ROCm/rocFFT, ROCm/rocSPARSE,
+ROCm/rocSOLVER, ROCm/rccl, ROCm/AMDMIGraphX, ggerganov/llama.cpp); a clone works as well:
+  git clone --mirror https://github.com/ROCm/amdsmi DIR/ROCm+amdsmi/repo   # one per repository
+The kernels: `apt-get download linux-source-6.1=6.1.192-2 linux-source-6.12=6.12.117-1~deb12u1`
+(Debian bookworm-security). Needs Python 3.9+ (its `ast` reads the Python sources), git and
+dpkg-deb.
 
 Usage:
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB           # rewrite checks/origins.toml
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB --check   # exit 1 unless reproduced
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612          # rewrite
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612 --check  # verify
+
+Not harvested (their snapshots exceed what `fetch` brings, 500 MB): LLVM's AMDGPU diagnostics,
+lld, comgr (ROCm/llvm-project; ROCm/ROCm-CompilerSupport's newest commit no longer holds it) and
+PyTorch's HIP error paths (pytorch/pytorch); CLR newer than the pin (its monorepo home,
+ROCm/rocm-systems, holds no projects/clr in its snapshot).
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.

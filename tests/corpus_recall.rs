@@ -622,9 +622,13 @@ const PRINTED_BY_SECOND: &[(&str, &str)] = &[
 ];
 
 /// Floors of the second harvest's attribution, per part, at the values measured when it was
-/// generated (see the test's output; the harvest may only add).
-const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 0.0;
-const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.0;
+/// generated at 408 cases: held out 2 of 2 lines, tuning 16 of 30 (the misses: ggml's
+/// `CUDA error: %s` and `%s: %s failed` and the `current device: %d, ...` line, whose literal
+/// text or head is too short to attribute alone; Tensile's `Architecture {} not supported by
+/// ROCm {}`, whose 12-letter head "Architecture " would match other programs' lines; texts newer
+/// than the pinned commits: amd-smi's CPU-device line, llama.cpp's `(Total VRAM: ...)`).
+const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 1.0;
+const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.533;
 
 #[test]
 fn lines_printed_by_a_second_harvest_component_are_attributed() {
