@@ -4,7 +4,7 @@
 Writes checks/origins.toml: one row per (component, format), with every call site that prints it
 (repository, file, line, function, and the condition in front of the call where the source shows
 it), the printer, the level and what gates the print. `rocm-doctor why` and `log` turn each
-format into a matcher (src/logscan/origins.rs) and attribute the lines of a paste to their origin.
+format into a matcher (src/packs/origins.rs) and attribute the lines of a paste to their origin.
 
 The sources are read from git directories, only through `git cat-file` at the pinned commit of
 each repository (PINS below), so the table depends only on those commits, never on a work tree
@@ -12,18 +12,35 @@ or on the newest snapshot. A git directory is found as `--mirror DIR/<owner>+<na
 layout of the snapshots this project's tools fetch) or given per repository as
 `--git owner/name=PATH`.
 
-The amdgpu and amdkfd drivers are read from Debian's linux-source .deb (KERNEL below: package,
-version and the .deb's SHA-256), given with --kernel-deb.
+The amdgpu and amdkfd drivers are read from Debian's linux-source .debs (KERNEL and KERNEL_NEW
+below: package, version and the .deb's SHA-256), given with --kernel-deb and --kernel-deb-new.
+
+Getting the sources: each repository of PINS as a git directory holding the pinned commit (and
+the OLDER tags' commits) under DIR/<owner>+<name>/repo. The project's snapshots were fetched
+with the session's `fetch` tool (`fetch github:ROCm/amdsmi`, and so on for every repository in
+PINS: ROCm/clr, ROCm/ROCR-Runtime, ROCm/rocBLAS, ROCm/hipBLASLt, ROCm/MIOpen, ROCm/rocminfo,
+ollama/ollama, ROCm/amdsmi, ROCm/rocm_smi_lib, ROCm/Tensile, ROCm/rocFFT, ROCm/rocSPARSE,
+ROCm/rocSOLVER, ROCm/rccl, ROCm/AMDMIGraphX, ggerganov/llama.cpp); a clone works as well:
+  git clone --mirror https://github.com/ROCm/amdsmi DIR/ROCm+amdsmi/repo   # one per repository
+The kernels: `apt-get download linux-source-6.1=6.1.192-2 linux-source-6.12=6.12.117-1~deb12u1`
+(Debian bookworm-security). Needs Python 3.9+ (its `ast` reads the Python sources), git and
+dpkg-deb.
 
 Usage:
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB           # rewrite checks/origins.toml
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB --check   # exit 1 unless reproduced
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612          # rewrite
+  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612 --check  # verify
+
+Not harvested (their snapshots exceed what `fetch` brings, 500 MB): LLVM's AMDGPU diagnostics,
+lld, comgr (ROCm/llvm-project; ROCm/ROCm-CompilerSupport's newest commit no longer holds it) and
+PyTorch's HIP error paths (pytorch/pytorch); CLR newer than the pin (its monorepo home,
+ROCm/rocm-systems, holds no projects/clr in its snapshot).
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.
 """
 
 import argparse
+import ast
 import os
 import re
 import subprocess
@@ -39,6 +56,16 @@ PINS = {
     "ROCm/MIOpen": "2d1fd997a6fcf801ac4ca7a63e0656ef1cb9f488",
     "ROCm/rocminfo": "c6f7a17c85e0cdd75bf062e7a3490e831c87eb94",
     "ollama/ollama": "fb30760996871fa9460115c753afd2c60d4ab0f7",
+    # Added for issue 28's second harvest (each the default branch's state in its snapshot).
+    "ROCm/amdsmi": "0ceca28f4139dced5e9b5739a3f393780d7add48",
+    "ROCm/rocm_smi_lib": "a1295714f2f6eefa5c55bf5779d17d163ed0e3d0",
+    "ROCm/Tensile": "a164ed70df55ceb076f4a1f2fa2ea11f0f1384cc",
+    "ROCm/rocFFT": "89e4dcaf18fdf476a21bf8540c0805657741ee41",
+    "ROCm/rocSPARSE": "1c69e401f12351efb3f16700a8a557f3b772ab4e",
+    "ROCm/rocSOLVER": "f7e1b6add9961fbcf14d5a47fa2c807540d32c70",
+    "ROCm/rccl": "0cbce2a7571c907554199fad7e905f16ec0a565c",
+    "ROCm/AMDMIGraphX": "f729a52fafa209a094eb8c6df3433e94423577fe",
+    "ggerganov/llama.cpp": "c392e5094deaf2d1a7c18683214f007fad3fe42b",
 }
 
 # Older releases users still run, read after the pins above: they add only the formats whose
@@ -47,6 +74,10 @@ PINS = {
 OLDER = [
     ("ROCm/clr", "rocm-5.7.0", "d1770ee1baf5ede2e723490024d5038e95df85b6"),
     ("ollama/ollama", "v0.5.7", "a420a453b4783841e3e79c248ef0fe9548df6914"),
+    ("ggerganov/llama.cpp", "b3400", "97bdd26eee11fe109dec00de75690ceef61c03f2"),
+    ("ggerganov/llama.cpp", "b2700", "aed82f6837a3ea515f4d50201cfc77effc7d41b4"),
+    ("ggerganov/llama.cpp", "b1500", "57ad015dc3011b046ed5a23186c86ea55f987c54"),
+    ("ROCm/AMDMIGraphX", "rocm-6.0.0", "7f8f0fd0fa3be948bd9e86223f2dee8f9d5103ad"),
 ]
 
 C_EXT = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx")
@@ -112,6 +143,67 @@ OLLAMA = {
     "fmt.Sprintf": ("go-fmt", "warning", "formatted, then logged by the caller"),
 }
 
+# Printers of the components added by issue 28's second harvest (each read at its pin).
+RCCL = {
+    # src/include/debug.h: WARN prints `<host>:<pid>:<tid> [<dev>] NCCL WARN <text>`, INFO
+    # `... NCCL INFO <text>` (the first argument is a subsystem mask, the format follows it).
+    "WARN": ("printf", "warning", "NCCL_DEBUG=WARN or more verbose (WARN is the default for errors)"),
+    "INFO": ("printf", "info", "NCCL_DEBUG=INFO and the NCCL_DEBUG_SUBSYS mask"),
+}
+MATHLIB = {
+    "std::cerr": ("stream", "error", "always"),
+    "rocfft_cerr": ("stream", "error", "always"),
+    "fprintf": ("printf", "error", "always"),
+    "fmt::print": ("fmt", "error", "always"),
+    "std::runtime_error": ("concat", "error", "thrown; printed by the caller"),
+    "std::invalid_argument": ("concat", "error", "thrown; printed by the caller"),
+}
+MIGRAPHX = {
+    # MIGRAPHX_THROW prefixes `<file>:<line>: <function>: ` (src/include/migraphx/errors.hpp)
+    "MIGRAPHX_THROW": ("concat", "error", "thrown; printed by the caller"),
+    "std::cerr": ("stream", "error", "always"),
+    "log::error()": ("stream", "error", "always"),
+    "log::warn()": ("stream", "warning", "always"),
+}
+LLAMA = {
+    # ggml's logger (ggml/src/ggml.c ggml_log_internal) prints to stderr; ggml_abort prefixes
+    # `<file>:<line>: `.
+    "GGML_LOG_ERROR": ("printf", "error", "always"),
+    "GGML_LOG_WARN": ("printf", "warning", "always"),
+    "GGML_LOG_INFO": ("printf", "info", "always"),
+    "GGML_CUDA_LOG_ERROR": ("printf", "error", "always"),
+    "GGML_CUDA_LOG_WARN": ("printf", "warning", "always"),
+    "GGML_CUDA_LOG_INFO": ("printf", "info", "always"),
+    "GGML_ABORT": ("printf", "fatal", "always (then abort)"),
+    "ggml_abort": ("printf", "fatal", "always (then abort)"),
+    "fprintf": ("printf", "error", "always"),
+}
+# Python printers: name -> (level, gate). `raise X` is an exception whose text the caller or
+# the interpreter prints.
+AMDSMI_PY = {
+    "logging.error": ("error", "always (Python logging, `ERROR:root:`)"),
+    "logging.warning": ("warning", "always (Python logging, `WARNING:root:`)"),
+    "logging.info": ("info", "amd-smi --loglevel INFO"),
+    "raise ValueError": ("error", "raised; printed by the caller"),
+    "raise PermissionError": ("error", "raised; printed by the caller"),
+    "raise FileNotFoundError": ("error", "raised; printed by the caller"),
+}
+ROCMSMI_PY = {
+    # rocm_smi.py printErrLog: `GPU[<dev>]\t: <text>` through logging.error (or .warning)
+    "printErrLog": ("error", "always (`ERROR: GPU[N]\t: ` through Python logging)"),
+    "logging.error": ("error", "always (Python logging)"),
+    "logging.warning": ("warning", "always (Python logging)"),
+}
+TENSILE_PY = {
+    # Tensile/Common.py: printWarning is warnings.warn (UserWarning), printExit prints, exits -1
+    "printWarning": ("warning", "always (a Python UserWarning)"),
+    "printExit": ("fatal", "always (then exit -1)"),
+    "warnings.warn": ("warning", "always (a Python warning)"),
+    "raise RuntimeError": ("error", "raised; printed by the caller"),
+    "raise ValueError": ("error", "raised; printed by the caller"),
+    "raise Exception": ("error", "raised; printed by the caller"),
+}
+
 _KV = ("printf", "error", "always (kernel log)")
 KERNEL_PRINTERS = {}
 for _p, _lv in (("dev_err", "error"), ("dev_warn", "warning"), ("dev_info", "info"),
@@ -134,8 +226,18 @@ KERNEL = {
     "sha256": "ae95fe63d4c553f8d0e6c86cb1ab566f3894a43743eb19ab585cd97d82f26514",
     "dirs": {"amdgpu": "drivers/gpu/drm/amd/amdgpu/", "amdkfd": "drivers/gpu/drm/amd/amdkfd/"},
 }
+# A newer kernel, read after the one above: it adds only the formats 6.1 does not print (page
+# fault details, new IP blocks), each site naming this package (`apt-get download
+# linux-source-6.12=VERSION`, given with --kernel-deb-new).
+KERNEL_NEW = {
+    "package": "linux-source-6.12",
+    "version": "6.12.117-1~deb12u1",
+    "sha256": "e849faf31ca3555757f3a8877cb01af92122f744f75d1f3102734651c4e14703",
+    "dirs": KERNEL["dirs"],
+}
 
-# (component, repository, path prefixes, printers)
+# (component, repository, path prefixes, printers). The second harvest's components are named
+# as users know them (`component_name` in src/packs/origins.rs shows other names as they are).
 SPECS = [
     ("clr", "ROCm/clr", ["hipamd/src/", "rocclr/device/rocm/", "rocclr/device/", "rocclr/platform/", "rocclr/os/", "rocclr/utils/"], CLR),
     ("rocr", "ROCm/ROCR-Runtime", ["src/core/", "src/loader/", "src/image/", "runtime/hsa-runtime/core/", "runtime/hsa-runtime/loader/", "runtime/hsa-runtime/image/", "libhsakmt/src/"], ROCR),
@@ -144,12 +246,40 @@ SPECS = [
     ("miopen", "ROCm/MIOpen", ["src/"], MIOPEN),
     ("rocminfo", "ROCm/rocminfo", ["rocminfo.cc"], ROCMINFO),
     ("ollama", "ollama/ollama", ["discover/"], OLLAMA),
+    ("amd-smi", "ROCm/amdsmi", ["amdsmi_cli/", "py-interface/"], AMDSMI_PY),
+    ("rocm-smi", "ROCm/rocm_smi_lib", ["python_smi_tools/rocm_smi.py"], ROCMSMI_PY),
+    ("Tensile", "ROCm/Tensile", ["Tensile/"], TENSILE_PY),
+    ("rocFFT", "ROCm/rocFFT", ["library/src/"], MATHLIB),
+    ("rocSPARSE", "ROCm/rocSPARSE", ["library/src/"], MATHLIB),
+    ("rocSOLVER", "ROCm/rocSOLVER", ["library/src/"], MATHLIB),
+    ("RCCL", "ROCm/rccl", ["src/"], RCCL),
+    ("MIGraphX", "ROCm/AMDMIGraphX", ["src/"], MIGRAPHX),
+    ("llama.cpp", "ggerganov/llama.cpp", ["ggml/src/ggml-cuda/", "ggml/src/ggml-hip/", "ggml/include/ggml.h"], LLAMA),
 ]
+
+# The repositories of the second harvest (their tests and samples are not read).
+SECOND = {r for _, r, _, _ in SPECS[7:]}
+
+# Extra prefixes read at an older release (files that moved since): llama.cpp's CUDA/HIP backend
+# was one file at the top before the ggml/ split.
+OLDER_PREFIXES = {"ggerganov/llama.cpp": ["ggml-cuda.cu", "ggml-cuda/", "ggml-cuda.h", "ggml.h", "ggml/src/ggml-cuda.cu"]}
+# Extensions read beyond C_EXT: the CUDA/HIP sources of llama.cpp.
+EXTRA_EXT = {"llama.cpp": (".cu", ".cuh")}
+# Paths never read: tests, archived scripts and client samples.
+SKIP = re.compile(r"(^|/)(tests?|Tests|archive|samples?|example[s]?|clients)/")
 
 # A format must carry this many letters of literal text to be kept. The matchers need 12 to
 # attribute a line on its text alone; shorter formats are kept for the lines whose prefix names
 # their source file (CLR's `:1:hip_code_object.cpp :509 :` before `    %s - [%s]`).
 MIN_LETTERS = 3
+# The sources of the second harvest (and the newer kernel) keep only formats that can attribute a
+# line alone: the matchers' own floor (MIN_LETTERS in src/packs/origins.rs), which keeps the
+# table's size and its parse time in check.
+MIN_LETTERS_SECOND = 12
+# ... and only formats none of whose matchers keys on fewer letters than this: a 12-letter head
+# such as "%s: invalid device " or "Kernel version: " also matches other programs' lines
+# (PyTorch's "HIP error: invalid device function", a user's "Kernel version: 6.11").
+MIN_HEAD_SECOND = 14
 
 CLR_LEVELS = {"LOG_NONE": 0, "LOG_ERROR": 1, "LOG_WARNING": 2, "LOG_INFO": 3, "LOG_DEBUG": 4, "LOG_EXTRA_DEBUG": 5}
 LEVEL_NAMES = {0: "fatal", 1: "error", 2: "warning", 3: "info"}
@@ -295,6 +425,11 @@ def call_args(src, open_paren):
     return None
 
 
+# Macros that expand to a string literal in the build users run: llama.cpp's HIP build defines
+# GGML_CUDA_NAME "ROCm" (ggml/include/ggml-cuda.h, `#if defined(GGML_USE_HIP)`) and CUBLAS_NAME
+# "hipBLAS" beside it.
+LITERAL_MACROS = {"GGML_CUDA_NAME": "ROCm", "CUBLAS_NAME": "hipBLAS"}
+
 PRI = re.compile(r"^PRI([diouxX])(8|16|32|64|PTR|MAX)$")
 
 
@@ -321,6 +456,8 @@ def literal_concat(arg):
                 out.append(p.group(1))
             elif name in ("KRED", "KGRN", "KNRM", "COL_RED", "COL_RESET", "COL_BLU", "COL_GRN"):
                 pass
+            elif name in LITERAL_MACROS:
+                out.append(LITERAL_MACROS[name])
             else:
                 return None
             i += len(name)
@@ -345,10 +482,11 @@ def fill_literal_args(fmt, args):
     return "".join(out)
 
 
-def stream_format(chain):
-    """A `<<` chain as a template: literal pieces exact, every other operand a `{}` capture."""
+def stream_format(chain, sep="<<"):
+    """A `<<` chain (or a `+` concatenation, sep "+") as a template: literal pieces exact,
+    every other operand a `{}` capture."""
     out, any_lit = [], False
-    for piece in split_top(chain, "<<"):
+    for piece in split_top(chain, sep):
         p = piece.strip()
         if not p:
             continue
@@ -408,7 +546,29 @@ def guarding_condition(lines, idx):
 # --- extraction per file ------------------------------------------------------------------------
 
 
-def c_sites(path, text, printers):
+CONV = re.compile(r"%%|%[-+ #0]*(\*|\d+)?(\.(\*|\d+))?(hh|h|ll|l|z|j|t|L|q)?[diouxXeEfgGcspn]")
+
+
+def fill_func_name(fmt, args, func):
+    """A `%s` whose argument is `__func__` prints the enclosing function's name (ggml's
+    `"%s: found %d ROCm devices"`): put the name in, so the format says what the line shows."""
+    convs = [m.group(0) for m in CONV.finditer(fmt) if m.group(0) != "%%"]
+    if not func or "*" in "".join(convs) or len(args) < len(convs):
+        return fmt
+    out, k, last = [], 0, 0
+    for m in CONV.finditer(fmt):
+        if m.group(0) == "%%":
+            continue
+        if m.group(0) == "%s" and args[k].strip() in ("__func__", "__FUNCTION__"):
+            out.append(fmt[last:m.start()])
+            out.append(func.split("::")[-1].replace("%", "%%"))
+            last = m.end()
+        k += 1
+    out.append(fmt[last:])
+    return "".join(out)
+
+
+def c_sites(path, text, printers, func_names=False):
     src = strip_comments(text)
     lines = src.split("\n")
     starts = [0]
@@ -449,6 +609,18 @@ def c_sites(path, text, printers):
                     fmt = literal_concat(p)
                     if fmt is not None:
                         fmt = fill_literal_args(fmt, parts[k + 1:])
+                        if func_names:
+                            at = src.count("\n", 0, m.start())
+                            fmt = fill_func_name(fmt, parts[k + 1:], enclosing_function(lines, at))
+                        break
+            elif kind == "concat":
+                fmt, syntax = (stream_format(parts[0], "+"), "stream") if parts else (None, syntax)
+            elif kind == "fmt":
+                for p in parts:
+                    lit = literal_concat(p)
+                    if lit is not None:
+                        fmt = re.sub(r"\{\{|\}\}|\{[^{}]*\}", lambda x: x.group(0) if x.group(0) in ("{{", "}}") else "{}", lit)
+                        syntax = "stream"
                         break
             elif kind in ("macro-stream", "throw", "throw-if", "printf-or-stream", "stream-args"):
                 cand = parts
@@ -509,8 +681,97 @@ def go_sites(path, text, printers):
         }
 
 
-def kernel_texts(deb):
+def py_string(node):
+    """A Python message expression as (format, syntax), else None: a literal, an f-string, a
+    `%` or `.format` template, or a `+` concatenation (non-literal parts become captures)."""
+    def lit(t):
+        return t.replace("{", "{{").replace("}", "}}")
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return lit(node.value), "stream"
+    if isinstance(node, ast.JoinedStr):
+        out = []
+        for v in node.values:
+            if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                out.append(lit(v.value))
+            else:
+                out.append("{}")
+        return "".join(out), "stream"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return re.sub(r"%\([^)]*\)", "%", node.left.value), "printf"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+        t = node.func.value.value
+        return re.sub(r"\{\{|\}\}|\{[^{}]*\}", lambda x: x.group(0) if x.group(0) in ("{{", "}}") else "{}", t), "stream"
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = py_string(node.left), py_string(node.right)
+        if a is None and b is None:
+            return None
+        conv = lambda x: "{}" if x is None else (x[0] if x[1] == "stream" else lit(x[0]))
+        return conv(a) + conv(b), "stream"
+    return None
+
+
+def dotted(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        d = dotted(node.value)
+        return d + "." + node.attr if d else None
+    return None
+
+
+def py_sites(path, text, printers):
+    """The message calls of one Python file (read with the standard library's `ast`)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    found = []
+
+    def visit(node, func, ifs):
+        call, name = None, None
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            d = dotted(node.exc.func)
+            if d and "raise " + d.split(".")[-1] in printers:
+                call, name = node.exc, "raise " + d.split(".")[-1]
+        elif isinstance(node, ast.Call):
+            d = dotted(node.func)
+            if d in printers:
+                call, name = node, d
+        if call is not None:
+            # printErrLog(device, err): the message is the second argument
+            args = call.args[1:] if name == "printErrLog" else call.args
+            got = py_string(args[0]) if args else None
+            if got is not None:
+                fmt, syntax = got
+                if syntax == "stream" and name.startswith("logging.") and len(args) > 1:
+                    fmt, syntax = fmt.replace("{{", "{").replace("}}", "}"), "printf"
+                level, gate = printers[name]
+                cond = ""
+                if ifs and node.lineno - ifs[-1].lineno <= 2:
+                    cond = " ".join(ast.unparse(ifs[-1].test).split())
+                    cond = cond if len(cond) <= 160 else cond[:157] + "..."
+                found.append({
+                    "format": fmt, "syntax": syntax, "level": level, "printer": name, "gate": gate,
+                    "path": path, "line": node.lineno, "function": func, "condition": cond,
+                })
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name, [])
+            elif isinstance(node, ast.If) and child is not node.test and child in node.body:
+                visit(child, func, ifs + [node])
+            else:
+                visit(child, func, ifs)
+
+    visit(tree, "", [])
+    yield from sorted(found, key=lambda x: x["line"])
+
+
+def kernel_texts(deb, meta=None):
     """{component: {path: text}} of the driver's C files in Debian's linux-source .deb."""
+    KERNEL = meta or globals()["KERNEL"]
     import hashlib
     import io
     import tarfile
@@ -534,6 +795,43 @@ def kernel_texts(deb):
                 if rel.startswith(d):
                     res[c][rel] = t.extractfile(x).read().decode("utf-8", "replace")
     return res
+
+
+def pieces(line, syntax):
+    """A format line as [(is_literal, text)], the way src/packs/origins.rs cuts it."""
+    if syntax == "printf":
+        cut = re.compile(r"%%|%[-+ #0]*(\*|\d+)?(\.(\*|\d+))?(hh|h|ll|l|z|j|t|L|q)?[diouxXeEfgGcspnvwq]")
+    else:
+        cut = re.compile(r"\{\{|\}\}|\{\}")
+    out, last = [], 0
+    for m in cut.finditer(line):
+        lit = m.group(0) in ("%%", "{{", "}}")
+        out.append((True, line[last:m.start()]))
+        out.append((True, m.group(0)[0]) if lit else (False, ""))
+        last = m.end()
+    out.append((True, line[last:]))
+    return [x for x in out if not x[0] or x[1]]
+
+
+def weakest_line(fmt, syntax):
+    """The fewest letters a matcher of this format would key on: each line's letters, or, where
+    src/packs/origins.rs also matches a line by its head (the shortest run of pieces from its
+    start with 12 letters), the head's. Lines under 12 letters make no matcher and are skipped."""
+    weakest = None
+    for line in fmt.split("\n"):
+        ps = pieces(line, syntax)
+        count = [sum(ch.isalpha() for ch in t) if is_lit else 0 for is_lit, t in ps]
+        total = sum(count)
+        if total < 12:
+            continue
+        head, run = total, 0
+        for k in range(1, len(ps)):
+            run += count[k - 1]
+            if run >= 12:
+                head = run
+                break
+        weakest = head if weakest is None else min(weakest, head)
+    return weakest if weakest is not None else 0
 
 
 def letters(fmt, syntax):
@@ -567,37 +865,53 @@ def q(s):
     return "".join(out)
 
 
-def harvest(gits, kernel=None):
+def harvest(gits, kernel=None, kernel_new=None):
     rows = {}
     counted = {}
-    if kernel:
-        repo = f"{KERNEL['package']}={KERNEL['version']}"
-        for component in sorted(kernel):
+    for meta, texts in ((KERNEL, kernel), (KERNEL_NEW, kernel_new)):
+        if not texts:
+            continue
+        repo = f"{meta['package']}={meta['version']}"
+        older = set(rows)
+        for component in sorted(texts):
             n = 0
-            for p in sorted(kernel[component]):
-                for s in c_sites(p, kernel[component][p], KERNEL_PRINTERS):
-                    if letters(s["format"], s["syntax"]) < MIN_LETTERS:
+            for p in sorted(texts[component]):
+                for s in c_sites(p, texts[component][p], KERNEL_PRINTERS):
+                    floor = MIN_LETTERS_SECOND if meta is KERNEL_NEW else MIN_LETTERS
+                    if letters(s["format"], s["syntax"]) < floor:
+                        continue
+                    if meta is KERNEL_NEW and weakest_line(s["format"], s["syntax"]) < MIN_HEAD_SECOND:
+                        continue
+                    if meta is KERNEL_NEW and (component, s["syntax"], s["format"]) in older:
                         continue
                     n += 1
                     key = (component, s["syntax"], s["format"])
                     row = rows.setdefault(key, {"level": s["level"], "printer": s["printer"], "gate": s["gate"], "sites": []})
                     row["sites"].append((repo, "", s["path"], s["line"], s["function"], s["condition"]))
-            counted[component] = n
+            counted[component] = counted.get(component, 0) + n
     runs = [(c, r, p, pr, PINS[r], "") for c, r, p, pr in SPECS]
-    runs += [(c, r, p + ["gpu/"], pr, commit, tag) for c, r, p, pr in SPECS for (rr, tag, commit) in OLDER if rr == r]
+    runs += [(c, r, p + ["gpu/"] + OLDER_PREFIXES.get(r, []), pr, commit, tag)
+             for c, r, p, pr in SPECS for (rr, tag, commit) in OLDER if rr == r]
     for component, repo, prefixes, printers, commit, tag in runs:
         git = gits[repo]
         newest = set(k for k in rows if k[0] == component)
         go = any(k.startswith(("slog.", "fmt.")) for k in printers)
-        ext = (".go",) if go else C_EXT
+        py = all(len(v) == 2 for v in printers.values())
+        ext = (".go",) if go else (".py",) if py else C_EXT + EXTRA_EXT.get(component, ())
         paths = [p for p in git.files(commit, prefixes) if p.endswith(ext) and not p.endswith("_test.go")]
+        if repo in SECOND:
+            paths = [p for p in paths if not SKIP.search(p)]
         texts = git.blobs(commit, paths)
         n = 0
         for p in paths:
             if p not in texts:
                 continue
-            sites = go_sites(p, texts[p], printers) if go else c_sites(p, texts[p], printers)
+            sites = (go_sites(p, texts[p], printers) if go else py_sites(p, texts[p], printers) if py
+                     else c_sites(p, texts[p], printers, func_names=repo in SECOND))
             for s in sites:
+                if repo in SECOND and (letters(s["format"], s["syntax"]) < MIN_LETTERS_SECOND
+                                       or weakest_line(s["format"], s["syntax"]) < MIN_HEAD_SECOND):
+                    continue
                 if letters(s["format"], s["syntax"]) < MIN_LETTERS and not (
                         component == "clr" and re.search(r"[^\s%sdxu{}]", s["format"])):
                     continue
@@ -615,7 +929,7 @@ def harvest(gits, kernel=None):
     return rows, counted
 
 
-def render(rows, counted, kernel=False):
+def render(rows, counted, kernel=False, kernel_new=False):
     out = [
         "# GENERATED by scripts/harvest-origins.py; do not edit. Re-run it to refresh, and",
         "# `scripts/harvest-origins.py --mirror DIR --check` to verify this file (docs/check-packs.md).",
@@ -641,6 +955,11 @@ def render(rows, counted, kernel=False):
         out.append("[[source]]")
         out.append(f"repo = {q(KERNEL['package'] + '=' + KERNEL['version'])}")
         out.append(f"commit = {q('sha256:' + KERNEL['sha256'])}")
+        out.append("")
+    if kernel_new:
+        out.append("[[source]]")
+        out.append(f"repo = {q(KERNEL_NEW['package'] + '=' + KERNEL_NEW['version'])}")
+        out.append(f"commit = {q('sha256:' + KERNEL_NEW['sha256'])}")
         out.append("")
     total = 0
     for key in sorted(rows):
@@ -679,6 +998,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "checks", "origins.toml"))
     ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     ap.add_argument("--kernel-deb", help=f"Debian's {KERNEL['package']}_{KERNEL['version']}_all.deb (the amdgpu/amdkfd driver)")
+    ap.add_argument("--kernel-deb-new", help=f"Debian's {KERNEL_NEW['package']}_{KERNEL_NEW['version']}_all.deb")
     a = ap.parse_args()
     given = dict(g.split("=", 1) for g in a.git)
     gits = {}
@@ -694,8 +1014,11 @@ def main():
                 sys.exit(f"harvest-origins: {d} does not hold {repo}@{c}")
     if not a.kernel_deb:
         sys.exit(f"harvest-origins: give --kernel-deb (apt-get download {KERNEL['package']}={KERNEL['version']})")
+    if not a.kernel_deb_new:
+        sys.exit(f"harvest-origins: give --kernel-deb-new (apt-get download {KERNEL_NEW['package']}={KERNEL_NEW['version']})")
     kernel = kernel_texts(a.kernel_deb)
-    text = render(*harvest(gits, kernel), kernel=bool(kernel)) + "\n"
+    kernel_new = kernel_texts(a.kernel_deb_new, KERNEL_NEW)
+    text = render(*harvest(gits, kernel, kernel_new), kernel=bool(kernel), kernel_new=bool(kernel_new)) + "\n"
     if a.check:
         try:
             with open(a.out, encoding="utf-8") as f:

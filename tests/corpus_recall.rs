@@ -599,3 +599,80 @@ fn lines_printed_by_a_harvested_component_are_attributed() {
         share(tally[1])
     );
 }
+
+/// Lines printed by the components of the second harvest (issue 28: the SMI tools, Tensile,
+/// RCCL, MIGraphX, llama.cpp's CUDA/HIP backend), known by their printers' shapes as read at the
+/// pinned commits (scripts/harvest-origins.py): RCCL's `NCCL WARN`/`NCCL INFO` (src/include/
+/// debug.h), the Python root logger's `ERROR:root:` of amd-smi and rocm-smi and rocm-smi's
+/// `GPU[N]\t: ` (rocm_smi.py printErrLog), Tensile's older `Tensile::WARNING:` prefix
+/// (Tensile/Common.py printWarning before it became a Python warning), MIGRAPHX_THROW's
+/// `<file>:<line>: <function>: ` under an AMDMIGraphX source path (src/include/migraphx/
+/// errors.hpp), and ggml-cuda's `ggml_cuda_*: `, `current device: N, in function` and
+/// `CUDA|ROCm error` heads (ggml/src/ggml-cuda/ggml-cuda.cu ggml_cuda_error). Kept apart from
+/// `PRINTED_BY` so that figure stays comparable with the first harvest's.
+const PRINTED_BY_SECOND: &[(&str, &str)] = &[
+    ("rccl", r"NCCL (WARN|INFO) "),
+    ("amd-smi/rocm-smi", r"ERROR:root:|ERROR: GPU\[\d+\]\s*: "),
+    ("tensile", r"Tensile::(WARNING|FATAL): "),
+    ("migraphx", r"AMDMIGraphX/src/[\w/.]+:\d+: \w+: "),
+    (
+        "llama.cpp",
+        r"\bggml_cuda_\w+: |current device: \d+, in function |^\s*(ROCm|CUDA) error(: | \d+ at )",
+    ),
+];
+
+/// Floors of the second harvest's attribution, per part, at the values measured when it was
+/// generated at 408 cases: held out 2 of 2 lines, tuning 16 of 30 (the misses: ggml's
+/// `CUDA error: %s` and `%s: %s failed` and the `current device: %d, ...` line, whose literal
+/// text or head is too short to attribute alone; Tensile's `Architecture {} not supported by
+/// ROCm {}`, whose 12-letter head "Architecture " would match other programs' lines; texts newer
+/// than the pinned commits: amd-smi's CPU-device line, llama.cpp's `(Total VRAM: ...)`).
+const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 1.0;
+const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.533;
+
+#[test]
+fn lines_printed_by_a_second_harvest_component_are_attributed() {
+    let markers: Vec<(&str, regex::Regex)> = PRINTED_BY_SECOND
+        .iter()
+        .map(|(c, r)| (*c, regex::Regex::new(r).unwrap()))
+        .collect();
+    let table = rocm_doctor::packs::origins::table();
+    let seen = seen_before_split();
+    let mut tally = [(0usize, 0usize); 2];
+    let mut per_component: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (_, cases) in corpus() {
+        for c in &cases {
+            let part = usize::from(!held_out(c, &seen));
+            for line in c.text.lines() {
+                let Some((comp, _)) = markers.iter().find(|(_, r)| r.is_match(line)) else {
+                    continue;
+                };
+                let hit = table.origin_of(line).is_some();
+                tally[part].0 += 1;
+                tally[part].1 += usize::from(hit);
+                let e = per_component.entry(comp).or_default();
+                e.0 += 1;
+                e.1 += usize::from(hit);
+                // only the tuning part's misses are shown: the held-out part is not for tuning
+                if !hit && part == 1 {
+                    println!("  not attributed (tuning): {}: {}", c.id, line.trim());
+                }
+            }
+        }
+    }
+    let share = |(n, a): (usize, usize)| if n == 0 { 1.0 } else { a as f64 / n as f64 };
+    for (name, i) in [("held-out", 0), ("tuning", 1)] {
+        println!(
+            "second harvest, {name}: {} of {} lines attributed ({:.1}%)",
+            tally[i].1,
+            tally[i].0,
+            share(tally[i]) * 100.0
+        );
+    }
+    for (c, (n, a)) in &per_component {
+        println!("  {c}: {a} of {n}");
+    }
+    assert!(tally[1].0 > 10, "the markers find too few lines");
+    assert!(share(tally[0]) >= SECOND_HELD_OUT_MIN_ATTRIBUTED);
+    assert!(share(tally[1]) >= SECOND_TUNING_MIN_ATTRIBUTED);
+}

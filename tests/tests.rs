@@ -36,6 +36,7 @@ mod new_check;
 mod nix_sandbox;
 mod npd_plugin;
 mod npd_real;
+mod origins_harvest;
 mod packaging;
 mod packs_engine;
 mod packs_real;
