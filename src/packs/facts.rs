@@ -19,12 +19,46 @@ use std::sync::OnceLock;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
-    pub supported: Vec<String>,
     pub datacenter: Vec<String>,
     #[serde(rename = "override")]
     pub overrides: Vec<Override>,
     pub no_override: Vec<NoOverride>,
     pub name: Vec<Name>,
+    pub(crate) release: Vec<Release>,
+    pub(crate) retired: Vec<Retired>,
+    pub(crate) dkms: Vec<Dkms>,
+}
+
+/// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built
+/// for (`ubuntu 22.04`, `rhel 9.4`, `sles 15`), the newest kernel series among them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Release {
+    pub rocm: String,
+    pub isas: Vec<String>,
+    pub distros: Vec<String>,
+    pub kernel: String,
+}
+
+/// An ISA dropped before the releases of the table, and the last release that supported it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Retired {
+    pub isa: String,
+    pub until: String,
+}
+
+/// An amdgpu-dkms module version (major.minor) and the ROCm release that ships it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Dkms {
+    pub module: String,
+    pub rocm: String,
+}
+
+/// The ISAs ROCm supports now: the newest release's.
+pub(crate) fn supported() -> &'static [String] {
+    table().release.last().map_or(&[], |r| r.isas.as_slice())
 }
 
 /// ISAs that run the kernels of `runs` with `HSA_OVERRIDE_GFX_VERSION`, at `risk`.
@@ -247,7 +281,7 @@ pub enum IsaVerdict {
 
 pub fn isa_verdict(isa: &str) -> IsaVerdict {
     let t = table();
-    if t.supported.iter().any(|s| s == isa) {
+    if supported().iter().any(|s| s == isa) {
         return IsaVerdict::Supported;
     }
     if let Some(o) = t.overrides.iter().find(|o| o.isas.iter().any(|i| i == isa)) {
@@ -269,6 +303,28 @@ pub fn isa_verdict(isa: &str) -> IsaVerdict {
         };
     }
     IsaVerdict::Unknown
+}
+
+/// Whether a ROCm release (`6.4.1`, `4.0`) officially supported an ISA: the release's entry of
+/// `[[release]]`, else, for an older release, `[[retired]]`; `None` when the table does not say.
+pub(crate) fn supported_in(isa: &str, release: &str) -> Option<bool> {
+    let mm = |v: &str| -> Option<(u32, u32)> {
+        let mut it = v.split('.');
+        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+    };
+    let r = mm(release)?;
+    let t = table();
+    if let Some(e) = t.release.iter().find(|e| mm(&e.rocm) == Some(r)) {
+        return Some(e.isas.iter().any(|i| i == isa));
+    }
+    let oldest = t.release.first().and_then(|e| mm(&e.rocm))?;
+    if r > oldest {
+        return None;
+    }
+    t.retired
+        .iter()
+        .find(|x| x.isa == isa)
+        .and_then(|x| Some(r <= mm(&x.until)?))
 }
 
 /// Whether an ISA is an Instinct (datacenter) part.
@@ -487,7 +543,31 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
     } else {
         "a discrete Radeon part"
     };
-    let (sy, reasoning) = match isa_verdict(isa) {
+    // The release the text names for the build (a wheel's `+rocmX.Y` first, else "ROCm X.Y"):
+    // an ISA that release supported is a build problem whatever later releases dropped.
+    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
+        f.versions
+            .iter()
+            .find(|(w, _)| w == k)
+            .map(|(_, v)| v.clone())
+    });
+    let then = named_release
+        .as_deref()
+        .and_then(|v| supported_in(isa, v).map(|s| (v, s)));
+    let verdict = match (isa_verdict(isa), then) {
+        (IsaVerdict::Override { .. } | IsaVerdict::NoOverride { .. }, Some((_, true))) => {
+            IsaVerdict::Supported
+        }
+        (v, _) => v,
+    };
+    let release_note = match then {
+        Some((v, true)) => format!(" (ROCm {v}, named in the text, supported it)"),
+        Some((v, false)) => {
+            format!(" (though not in the list of ROCm {v}, the release the text names)")
+        }
+        None => String::new(),
+    };
+    let (sy, reasoning) = match verdict {
         IsaVerdict::Supported => (
             symptom(
                 &SUP,
@@ -500,7 +580,10 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
                  that lists it), or rebuild with it in the targets (AMDGPU_TARGETS / \
                  PYTORCH_ROCM_ARCH). An override is not needed for a supported ISA.",
             ),
-            format!("{named}: {kind} that ROCm supports; the build at hand lacks its code"),
+            format!(
+                "{named}: {kind} that ROCm supports{release_note}; the build at hand lacks its \
+                 code"
+            ),
         ),
         IsaVerdict::Override { runs, value, risk } => (
             unsupported(),
@@ -601,10 +684,11 @@ mod tests {
     #[test]
     fn the_table_loads_and_names_known_processors() {
         let t = table();
-        let all = t
-            .supported
+        let all = supported()
             .iter()
             .chain(&t.datacenter)
+            .chain(t.release.iter().flat_map(|r| &r.isas))
+            .chain(t.retired.iter().map(|r| &r.isa))
             .chain(
                 t.overrides
                     .iter()
