@@ -149,6 +149,20 @@ impl Facts {
             let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
             let found: Vec<&str> = isa.find_iter(line).map(|m| m.as_str()).collect();
             if found.len() >= 3 {
+                // TensorFlow names the device's ISA before the list it supports
+                // (`gpu_device.cc`: "... with AMDGPU version : gfx1032. The supported AMDGPU
+                // versions are gfx900, ...").
+                static LEAD: OnceLock<Regex> = OnceLock::new();
+                let lead = re(
+                    &LEAD,
+                    r"with AMDGPU (?:ISA|version)\s*:?\s*(gfx[0-9]{3,4}[a-f]?)\b",
+                );
+                if let Some(c) = lead.captures(line) {
+                    let g = &c[1];
+                    if crate::isa::processor(g).is_some() && !f.isas.iter().any(|(i, _)| i == g) {
+                        f.isas.push((g.to_string(), None));
+                    }
+                }
                 continue;
             }
             for g in found {
@@ -508,8 +522,10 @@ fn container(text: &str, f: &Facts) -> Option<Derived> {
 /// ollama, llama.cpp variants): the message formats as their sources print them
 /// (rocBLAS `tensile_host.cpp` "Cannot read ... TensileLibrary", HIP's
 /// `hipErrorNoBinaryForGpu` and "invalid device function", ollama's `amdgpu is not supported`,
-/// PyTorch's "no kernel image is available").
-const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx";
+/// PyTorch's "no kernel image is available"), TensorFlow's `gpu_device.cc` "Ignoring visible gpu
+/// device ... with AMDGPU ISA", LM Studio's engine survey "No ROCm GPUs detected of supported
+/// targets").
+const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx|Ignoring visible gpu device|No ROCm GPUs detected of supported targets|noSupportedGpus|not recogni[sz](?:ed by ROCm|ing (?:my |the |an? )?(?:amd |radeon |instinct )*(?:gpu|card|mi\d+|rx))";
 
 /// The symptom of an ISA ROCm does not build (its reasoning says what runs it).
 fn unsupported() -> &'static Symptom {

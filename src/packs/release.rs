@@ -670,6 +670,40 @@ fn mixed(text: &str) -> Option<Derived> {
     })
 }
 
+/// The kernel's own verdict: KFD has no entry for the GPU's ASIC (`kfd_device.c`,
+/// `kgd2kfd_probe`: "kfd not supported on this ASIC"), so no ROCm release can use it for compute
+/// whatever the user space; only the ISA decides, and the kernel has said it.
+fn kfd_asic(text: &str) -> Option<Derived> {
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    static S: OnceLock<Symptom> = OnceLock::new();
+    let line = line_of(text, re(&LINE, r"kfd not supported on this ASIC"))?;
+    let sy = S.get_or_init(|| {
+        new_symptom(
+            "facts.kfd-asic",
+            "the kernel's KFD does not support this GPU",
+            "gpu-unsupported-asic",
+            "The amdgpu driver found the GPU, but the running kernel's compute driver (KFD) has \
+             no entry for its ASIC, so no /dev/kfd node serves it and ROCm cannot compute on it.",
+            "For a GPU no ROCm release supports, use OpenCL or Vulkan through the graphics \
+             driver; for one a release supports, a kernel (or amdgpu-dkms) whose KFD knows it.",
+        )
+    });
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: vec![(
+            "reasoning".into(),
+            "the running kernel's KFD device table has no entry for this ASIC (its own message, \
+             from the text; this machine was not asked): ROCm cannot compute on it with this \
+             kernel; if the GPU is one a ROCm release supports, the kernel predates its KFD \
+             support (a newer kernel, or the release's amdgpu-dkms), else the GPU is not supported"
+                .into(),
+        )],
+        defers_to: &[],
+        overrules: &["gpu-driver-missing", "gpu-kfd-permission"],
+    })
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str) -> Vec<Derived> {
     [
@@ -677,6 +711,7 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
         package_sources(text),
         distribution(text),
         mixed(text),
+        kfd_asic(text),
     ]
     .into_iter()
     .flatten()
