@@ -844,6 +844,32 @@ mod tests {
         assert!(!r.contains("consumer") && !r.contains("VERSION="), "{r}");
     }
 
+    /// tests/corpus/field-apps.toml, https://github.com/pytorch/pytorch/issues/53738 (lines of the
+    /// paste): gfx803 under the ROCm 4.0.1 wheel, a release that supported it, is a build
+    /// without its code; the same ISA with a current release is one nobody builds.
+    #[test]
+    fn an_isa_the_named_release_supported_is_a_build_without_its_code() {
+        let t = "Using pytorch or using the official install instructions result in \
+            ``hipErrorNoBinaryForGpu: Coudn't find binary for current devices!`` for the rocm \
+            version of pytorch.\n\n- PyTorch Version: 1.8 \
+            (https://download.pytorch.org/whl/rocm4.0.1/torch-1.8.0%2Brocm4.0.1-cp39-cp39-linux_x86_64.whl)\n\
+            - RX470 (gfx803)+ I7 4770\n";
+        assert_eq!(classes(t), ["codeobj-no-binary"]);
+        let r = reasoning(t, "codeobj-no-binary");
+        assert!(
+            r.contains("ROCm 4.0.1, named in the text, supported it"),
+            "{r}"
+        );
+        let now = "ROCm 6.2.0\nhipErrorNoBinaryForGpu: Unable to find code object for all \
+            current devices!\nName: gfx803\n";
+        assert_eq!(classes(now), ["gpu-unsupported-asic"]);
+        assert_eq!(supported_in("gfx803", "4.0"), Some(true));
+        assert_eq!(supported_in("gfx803", "6.2"), Some(false));
+        assert_eq!(supported_in("gfx1201", "6.3"), Some(false));
+        assert_eq!(supported_in("gfx1201", "6.4.1"), Some(true));
+        assert_eq!(supported_in("gfx1100", "3.5"), None);
+    }
+
     #[test]
     fn a_marketing_name_says_the_isa() {
         let t = "RuntimeError: HIP error: invalid device function\nGPU: AMD Radeon RX 6700 XT\n";

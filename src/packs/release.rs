@@ -179,9 +179,18 @@ fn dkms(text: &str) -> Option<Derived> {
                         .release
                         .iter()
                         .find(|e| mm(&e.kernel).is_some_and(|n| n >= kv) && mm(&e.rocm) > Some(r))
-                        .map(|e| format!("ROCm {} is the first release built for it", e.rocm))
+                        .map(|e| {
+                            format!(
+                                "ROCm {} is the first release whose distributions have a kernel \
+                                 that new",
+                                e.rocm
+                            )
+                        })
                         .unwrap_or_else(|| {
-                            "no release of the table is built for it yet".to_string()
+                            "no release of the table lists a distribution kernel that new: a \
+                             newer amdgpu-dkms may build on it, or the kernel's own amdgpu \
+                             (--no-dkms) serves"
+                                .to_string()
                         });
                     format!(
                         "kernel {} and ROCm {} ({from}): the kernel is newer than {}, the newest \
@@ -628,12 +637,16 @@ fn mixed(text: &str) -> Option<Derived> {
     )
     .captures(text)
     .and_then(|c| mm(c.get(1).or(c.get(2))?.as_str()))?;
-    let system = re(&SYSTEM, r"/opt/rocm-(\d+\.\d+)")
-        .captures_iter(text)
-        .find_map(|c| {
-            let v = mm(&c[1])?;
-            (v != torch).then_some(v)
-        })?;
+    // The system's release: an `/opt/rocm-X.Y` path, or hipconfig's "HIP version: X.Y".
+    let system = re(
+        &SYSTEM,
+        r"/opt/rocm-(\d+\.\d+)|HIP version\s*:?\s*(\d+\.\d+)",
+    )
+    .captures_iter(text)
+    .find_map(|c| {
+        let v = mm(c.get(1).or(c.get(2))?.as_str())?;
+        (v != torch).then_some(v)
+    })?;
     let fail = re(
         &FAIL,
         r"(?i)undefined symbol|symbol lookup error|cannot open shared object|no kernel image|Could not load \S*Tensile|Could not initialize Tensile|hipErrorNoBinaryForGpu|invalid device function|HIP error",
@@ -659,8 +672,8 @@ fn mixed(text: &str) -> Option<Derived> {
         captures: vec![(
             "reasoning".into(),
             format!(
-                "PyTorch built for ROCm {} and /opt/rocm-{} in one text (from the text; this \
-                 machine was not asked)",
+                "PyTorch built for ROCm {} and the system ROCm {} in one text (from the text; \
+                 this machine was not asked)",
                 show(torch),
                 show(system)
             ),
@@ -716,4 +729,188 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
     .into_iter()
     .flatten()
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classes(text: &str) -> Vec<String> {
+        rules(text)
+            .iter()
+            .filter_map(|d| d.symptom.class.clone())
+            .collect()
+    }
+
+    fn reasoning(text: &str, class: &str) -> String {
+        rules(text)
+            .into_iter()
+            .find(|d| d.symptom.class.as_deref() == Some(class))
+            .and_then(|d| {
+                d.captures
+                    .into_iter()
+                    .find(|(k, _)| k == "reasoning")
+                    .map(|(_, v)| v)
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_release_tables_load_and_agree() {
+        let t = table();
+        assert!(!t.release.is_empty() && !t.dkms.is_empty());
+        let mut last = (0, 0);
+        for r in &t.release {
+            let v = mm(&r.rocm).expect("a release is major.minor");
+            assert!(v > last, "releases in order: {}", r.rocm);
+            last = v;
+            assert!(mm(&r.kernel).is_some(), "{}: kernel", r.rocm);
+            for d in &r.distros {
+                assert!(d.split_once(' ').is_some(), "{}: {d}", r.rocm);
+            }
+        }
+        for d in &t.dkms {
+            assert!(release(mm(&d.rocm).unwrap()).is_some(), "{}", d.rocm);
+        }
+    }
+
+    /// tests/corpus/field-platform.toml, https://github.com/ROCm/legacy-rocm-build/issues/5624
+    /// (lines of the paste): ROCm 6.4.4's amdgpu-dkms on Ubuntu 25.10's kernel 6.17.
+    const ROCM_5624: &str = "Per the title - after upgrading to Ubuntu 25.10 from Ubuntu 25.04, \
+        the amdgpu-dkms no longer compiles via DKMS. The compilation worked perfectly for the \
+        6.14 kernel. \n\nROCm 6.4.4.60404-129~24.04\n\nDKMS (dkms-3.2.0) make.log for \
+        amdgpu/6.12.12-2202139.24.04 for kernel 6.17.0-6-generic (x86_64)\n";
+
+    /// tests/corpus/field-platform.toml, https://github.com/ROCm/legacy-rocm-build/issues/3701
+    /// (lines of the paste): ROCm 6.2.0's amdgpu-dkms on Ubuntu 22.04's HWE update 6.8.0-44.
+    const ROCM_3701: &str = "Error! Bad return status for module build on kernel: \
+        6.8.0-44-generic (x86_64)\nConsult /var/lib/dkms/amdgpu/6.7.0-1787201.22.04/build/make.log \
+        for more information.\ndkms autoinstall on 6.8.0-44-generic/x86_64 failed for \
+        amdgpu(10)\n";
+
+    #[test]
+    fn a_dkms_build_failure_is_judged_against_the_releases_kernels() {
+        assert_eq!(classes(ROCM_5624), ["platform-dkms-kernel"]);
+        let r = reasoning(ROCM_5624, "platform-dkms-kernel");
+        assert!(r.contains("kernel 6.17.0-6-generic and ROCm 6.4"), "{r}");
+        assert!(r.contains("newer than 6.11"), "{r}");
+        assert!(r.contains("this machine was not asked"), "{r}");
+        // Within the release's series: a kernel update, fixed by a point release (as the
+        // thread's AMD developer says of 6.2.1). The release comes from the module version.
+        let r = reasoning(ROCM_3701, "platform-dkms-kernel");
+        assert!(
+            r.contains("ROCm 6.2") && r.contains("one ROCm 6.2 supports"),
+            "{r}"
+        );
+        // It overrules "no driver": the failed build is why there is none.
+        assert_eq!(rules(ROCM_3701)[0].overrules, ["gpu-driver-missing"]);
+    }
+
+    /// A DKMS failure of another vendor's module (NVIDIA's, as DKMS prints it) is no amdgpu
+    /// question.
+    #[test]
+    fn another_modules_dkms_failure_is_not_amdgpus() {
+        let t = "Error! Bad return status for module build on kernel: 6.8.0-45-generic \
+            (x86_64)\nConsult /var/lib/dkms/nvidia/550.120/build/make.log for more information.\n";
+        assert!(classes(t).is_empty());
+    }
+
+    /// tests/corpus/field-more.toml, https://github.com/ROCm/legacy-rocm-build/issues/1125, and
+    /// tests/corpus/field-platform.toml, https://github.com/system76/docs/issues/490 (lines of
+    /// the pastes).
+    #[test]
+    fn an_install_on_a_distribution_release_no_rocm_is_built_for() {
+        let bullseye = "Trying to install rocm-dev on Debian Bullseye (Testing) fails due to \
+            unmet dependencies.\n llvm-amdgpu : Depends: libstdc++-5-dev but it is not \
+            installable or\n";
+        assert_eq!(classes(bullseye), ["platform-unsupported-os"]);
+        let r = reasoning(bullseye, "platform-unsupported-os");
+        assert!(
+            r.contains("Debian 11") && r.contains("no release's list"),
+            "{r}"
+        );
+        let pop = "$ sudo ./amdgpu-pro-install -y --opencl=legacy,pal\nUnsupported DEB-based OS: \
+            /etc/os-release ID 'pop'\n";
+        let r = reasoning(pop, "platform-unsupported-os");
+        assert!(r.contains("Pop!_OS"), "{r}");
+    }
+
+    /// tests/corpus/field-stack.toml, https://github.com/ROCm/legacy-rocm-build/issues/2381, and
+    /// tests/corpus/field-libs.toml, https://github.com/nktice/AMD-AI/issues/3 (lines of the
+    /// pastes): a supported distribution without EPEL; 22.04's libraries asked for on 24.04.
+    #[test]
+    fn missing_dependencies_say_which_repository_or_release() {
+        let rhel = "Error:\n Problem: package rocm-hip-sdk-5.6.0.50600-67.el9.x86_64 requires \
+            rocm-hip-runtime-devel = 5.6.0.50600-67.el9, but none of the providers can be \
+            installed\n  - nothing provides perl-File-BaseDir needed by \
+            hipcc-1.0.0.50600-67.el9.x86_64\n";
+        let r = reasoning(rhel, "platform-unsupported-os");
+        assert!(r.contains("EPEL"), "{r}");
+        let noble = " hipsolver : Depends on: libcholmod3 but is not installable\n rocm-gdb : \
+            Depends on: libtinfo5 but is not installable\n";
+        let r = reasoning(noble, "platform-unsupported-os");
+        assert!(r.contains("libcholmod3") && r.contains("22.04"), "{r}");
+    }
+
+    /// tests/corpus/field-stack.toml, https://github.com/ROCm/hip/issues/2099 (line of the
+    /// paste): a dependency on NVIDIA's CUDA package on Debian buster is not the distribution
+    /// question; and a supported release with no install failure says nothing.
+    #[test]
+    fn not_every_dependency_or_distribution_is_the_wrong_platform() {
+        let cuda = "Debian buster\n hip-nvcc : Depends: cuda (>= 7.5) but it is not \
+            installable\n";
+        assert!(classes(cuda).is_empty());
+        let fine = "Ubuntu 22.04.4 LTS\nROCm 6.2.0\nrocminfo: HSA_STATUS_ERROR_OUT_OF_RESOURCES\n";
+        assert!(classes(fine).is_empty());
+    }
+
+    /// tests/corpus/field-platform.toml, https://github.com/ROCm/legacy-rocm-build/issues/2378,
+    /// https://github.com/ROCm/rocm-install-on-linux/issues/583, and tests/corpus/
+    /// field-stack.toml, https://bugs.debian.org/1028307 (lines of the pastes).
+    #[test]
+    fn a_distribution_package_blocking_amds_is_two_package_sources() {
+        let apt = " rocm-hip-runtime-dev : Depends: rocm-device-libs (= 1.0.0.50600-67~22.04) \
+            but 5.0.0-1 is to be installed\n";
+        assert_eq!(classes(apt), ["platform-package-conflict"]);
+        assert!(reasoning(apt, "platform-package-conflict").contains("rocm-device-libs at 5.0.0-1"));
+        let broken = "Broken rocm:amd64 Depends on rocminfo:amd64 < 5.7.1-3build1 @ii mK > (= \
+            1.0.0.70001-42~24.04)\n";
+        assert_eq!(classes(broken), ["platform-package-conflict"]);
+        let order = "\t1.0.0.50400-72~20.04 < 5.2.3-2\n";
+        assert_eq!(classes(order), ["platform-package-conflict"]);
+        // Two of AMD's releases (a leftover of an older one) are not the distribution's package.
+        let leftover = " rocm-hip-runtime : Depends: hip-runtime-amd (= 6.2.41133.60200-66~22.04) \
+            but 6.1.40093.60103-122~22.04 is to be installed\n";
+        assert!(!classes(leftover).contains(&"platform-package-conflict".to_string()));
+    }
+
+    /// The mix of issue 28's example: a torch wheel of one release, the system ROCm of another.
+    /// No tuning case shows both versions in its text (ROCm/pytorch#1340's paste has only the
+    /// system path; its title names torch rocm5.6): the first line below is made up, the rest
+    /// is that paste.
+    #[test]
+    fn a_wheel_of_one_release_with_the_system_rocm_of_another_is_a_mix() {
+        let t = "torch 2.1.0+rocm5.6\nrocBLAS error: Could not load \
+            /opt/rocm-6.0.0/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat\nrocBLAS error: \
+            Could not initialize Tensile library\n";
+        assert_eq!(classes(t), ["lib-mixed-releases"]);
+        let r = reasoning(t, "lib-mixed-releases");
+        assert!(
+            r.contains("ROCm 5.6") && r.contains("system ROCm 6.0"),
+            "{r}"
+        );
+        let same = "torch 2.3.0+rocm6.0\nrocBLAS error: Could not load \
+            /opt/rocm-6.0.0/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat\n";
+        assert!(classes(same).is_empty());
+    }
+
+    /// tests/corpus/field-stack.toml, https://github.com/ROCm/legacy-rocm-build/issues/538 (lines
+    /// of the paste); a KFD that initialised says nothing.
+    #[test]
+    fn the_kernels_kfd_refusing_the_asic() {
+        let t = "littlelailo@littlelailo-ubuntu:~$ dmesg | grep kfd\n[    1.171875] kfd kfd: \
+            Initialized module\n[    1.172206] kfd2kgd: kfd not supported on this ASIC\n";
+        assert_eq!(classes(t), ["gpu-unsupported-asic"]);
+        assert!(classes("[    1.171875] kfd kfd: Initialized module\n").is_empty());
+    }
 }
