@@ -735,6 +735,16 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
 mod tests {
     use super::*;
 
+    /// The texts of these tests, one after another (the timing test repeats them).
+    pub(super) const SAMPLE: &str = concat!(
+        "[    9.545686] amdgpu 0000:01:00.0: enabling device (0006 -> 0007)\n",
+        "Building for 6.8.0-44-generic\nBuilding for architecture x86_64\n",
+        "Get:1 http://archive.ubuntu.com/ubuntu noble/universe amd64 rocminfo amd64 5.7.1-3build1\n",
+        ":3:rocdevice.cpp            :468 : 1234 us: [pid:1 tid:0x1] Initializing HSA stack.\n",
+        "rocBLAS error: Could not initialize Tensile library\n",
+        "torch 2.1.0 (ROCm 6.0), Ubuntu 22.04.4 LTS, HIP version: 6.0.32830\n",
+    );
+
     fn classes(text: &str) -> Vec<String> {
         rules(text)
             .iter()
@@ -912,5 +922,28 @@ mod tests {
             Initialized module\n[    1.172206] kfd2kgd: kfd not supported on this ASIC\n";
         assert_eq!(classes(t), ["gpu-unsupported-asic"]);
         assert!(classes("[    1.171875] kfd kfd: Initialized module\n").is_empty());
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    /// What the rules cost on a 10,000-line text, beside the facts' rules `why` already ran
+    /// (`cargo test --release --lib packs::release::timing -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn rules_on_ten_thousand_lines() {
+        let lines: Vec<&str> = super::tests::SAMPLE.lines().collect();
+        let text: String = (0..10_000)
+            .map(|i| lines[i % lines.len()])
+            .collect::<Vec<_>>()
+            .join("\n");
+        let time = |f: &dyn Fn(&str) -> usize| {
+            let t = std::time::Instant::now();
+            let n = f(&text);
+            (t.elapsed().as_secs_f64() * 1000.0, n)
+        };
+        let (a, n) = time(&|t| super::super::facts::rules(t).len());
+        let (b, m) = time(&|t| super::rules(t).len());
+        println!("facts::rules {a:.1} ms ({n} fired), release::rules {b:.1} ms ({m} fired)");
     }
 }
