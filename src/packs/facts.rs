@@ -20,12 +20,46 @@ use std::sync::OnceLock;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
-    pub supported: Vec<String>,
     pub datacenter: Vec<String>,
     #[serde(rename = "override")]
     pub overrides: Vec<Override>,
     pub no_override: Vec<NoOverride>,
     pub name: Vec<Name>,
+    pub(crate) release: Vec<Release>,
+    pub(crate) retired: Vec<Retired>,
+    pub(crate) dkms: Vec<Dkms>,
+}
+
+/// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built
+/// for (`ubuntu 22.04`, `rhel 9.4`, `sles 15`), the newest kernel series among them.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Release {
+    pub rocm: String,
+    pub isas: Vec<String>,
+    pub distros: Vec<String>,
+    pub kernel: String,
+}
+
+/// An ISA dropped before the releases of the table, and the last release that supported it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Retired {
+    pub isa: String,
+    pub until: String,
+}
+
+/// An amdgpu-dkms module version (major.minor) and the ROCm release that ships it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Dkms {
+    pub module: String,
+    pub rocm: String,
+}
+
+/// The ISAs ROCm supports now: the newest release's.
+pub(crate) fn supported() -> &'static [String] {
+    table().release.last().map_or(&[], |r| r.isas.as_slice())
 }
 
 /// ISAs that run the kernels of `runs` with `HSA_OVERRIDE_GFX_VERSION`, at `risk`.
@@ -167,6 +201,20 @@ impl Facts {
                 Vec::new()
             };
             if found.len() >= 3 {
+                // TensorFlow names the device's ISA before the list it supports
+                // (`gpu_device.cc`: "... with AMDGPU version : gfx1032. The supported AMDGPU
+                // versions are gfx900, ...").
+                static LEAD: OnceLock<Regex> = OnceLock::new();
+                let lead = re(
+                    &LEAD,
+                    r"with AMDGPU (?:ISA|version)\s*:?\s*(gfx[0-9]{3,4}[a-f]?)\b",
+                );
+                if let Some(c) = lead.captures(line) {
+                    let g = &c[1];
+                    if crate::isa::processor(g).is_some() && !f.isas.iter().any(|(i, _)| i == g) {
+                        f.isas.push((g.to_string(), None));
+                    }
+                }
                 continue;
             }
             for g in found {
@@ -300,7 +348,7 @@ pub enum IsaVerdict {
 
 pub fn isa_verdict(isa: &str) -> IsaVerdict {
     let t = table();
-    if t.supported.iter().any(|s| s == isa) {
+    if supported().iter().any(|s| s == isa) {
         return IsaVerdict::Supported;
     }
     if let Some(o) = t.overrides.iter().find(|o| o.isas.iter().any(|i| i == isa)) {
@@ -322,6 +370,28 @@ pub fn isa_verdict(isa: &str) -> IsaVerdict {
         };
     }
     IsaVerdict::Unknown
+}
+
+/// Whether a ROCm release (`6.4.1`, `4.0`) officially supported an ISA: the release's entry of
+/// `[[release]]`, else, for an older release, `[[retired]]`; `None` when the table does not say.
+pub(crate) fn supported_in(isa: &str, release: &str) -> Option<bool> {
+    let mm = |v: &str| -> Option<(u32, u32)> {
+        let mut it = v.split('.');
+        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+    };
+    let r = mm(release)?;
+    let t = table();
+    if let Some(e) = t.release.iter().find(|e| mm(&e.rocm) == Some(r)) {
+        return Some(e.isas.iter().any(|i| i == isa));
+    }
+    let oldest = t.release.first().and_then(|e| mm(&e.rocm))?;
+    if r > oldest {
+        return None;
+    }
+    t.retired
+        .iter()
+        .find(|x| x.isa == isa)
+        .and_then(|x| Some(r <= mm(&x.until)?))
 }
 
 /// Whether an ISA is an Instinct (datacenter) part.
@@ -505,8 +575,10 @@ fn container(text: &str, f: &Facts) -> Option<Derived> {
 /// ollama, llama.cpp variants): the message formats as their sources print them
 /// (rocBLAS `tensile_host.cpp` "Cannot read ... TensileLibrary", HIP's
 /// `hipErrorNoBinaryForGpu` and "invalid device function", ollama's `amdgpu is not supported`,
-/// PyTorch's "no kernel image is available").
-const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx";
+/// PyTorch's "no kernel image is available"), TensorFlow's `gpu_device.cc` "Ignoring visible gpu
+/// device ... with AMDGPU ISA", LM Studio's engine survey "No ROCm GPUs detected of supported
+/// targets").
+const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx|Ignoring visible gpu device|No ROCm GPUs detected of supported targets|noSupportedGpus|not recogni[sz](?:ed by ROCm|ing (?:my |the |an? )?(?:amd |radeon |instinct )*(?:gpu|card|mi\d+|rx))";
 
 /// The symptom of an ISA ROCm does not build (its reasoning says what runs it).
 fn unsupported() -> &'static Symptom {
@@ -540,7 +612,31 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
     } else {
         "a discrete Radeon part"
     };
-    let (sy, reasoning) = match isa_verdict(isa) {
+    // The release the text names for the build (a wheel's `+rocmX.Y` first, else "ROCm X.Y"):
+    // an ISA that release supported is a build problem whatever later releases dropped.
+    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
+        f.versions
+            .iter()
+            .find(|(w, _)| w == k)
+            .map(|(_, v)| v.clone())
+    });
+    let then = named_release
+        .as_deref()
+        .and_then(|v| supported_in(isa, v).map(|s| (v, s)));
+    let verdict = match (isa_verdict(isa), then) {
+        (IsaVerdict::Override { .. } | IsaVerdict::NoOverride { .. }, Some((_, true))) => {
+            IsaVerdict::Supported
+        }
+        (v, _) => v,
+    };
+    let release_note = match then {
+        Some((v, true)) => format!(" (ROCm {v}, named in the text, supported it)"),
+        Some((v, false)) => {
+            format!(" (though not in the list of ROCm {v}, the release the text names)")
+        }
+        None => String::new(),
+    };
+    let (sy, reasoning) = match verdict {
         IsaVerdict::Supported => (
             symptom(
                 &SUP,
@@ -553,7 +649,10 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
                  that lists it), or rebuild with it in the targets (AMDGPU_TARGETS / \
                  PYTORCH_ROCM_ARCH). An override is not needed for a supported ISA.",
             ),
-            format!("{named}: {kind} that ROCm supports; the build at hand lacks its code"),
+            format!(
+                "{named}: {kind} that ROCm supports{release_note}; the build at hand lacks its \
+                 code"
+            ),
         ),
         IsaVerdict::Override { runs, value, risk } => (
             unsupported(),
@@ -654,10 +753,11 @@ mod tests {
     #[test]
     fn the_table_loads_and_names_known_processors() {
         let t = table();
-        let all = t
-            .supported
+        let all = supported()
             .iter()
             .chain(&t.datacenter)
+            .chain(t.release.iter().flat_map(|r| &r.isas))
+            .chain(t.retired.iter().map(|r| &r.isa))
             .chain(
                 t.overrides
                     .iter()
@@ -795,6 +895,32 @@ mod tests {
         let r = reasoning(JAX_13006, "codeobj-no-binary");
         assert!(r.contains("an Instinct (datacenter) part"), "{r}");
         assert!(!r.contains("consumer") && !r.contains("VERSION="), "{r}");
+    }
+
+    /// tests/corpus/field-apps.toml, https://github.com/pytorch/pytorch/issues/53738 (lines of the
+    /// paste): gfx803 under the ROCm 4.0.1 wheel, a release that supported it, is a build
+    /// without its code; the same ISA with a current release is one nobody builds.
+    #[test]
+    fn an_isa_the_named_release_supported_is_a_build_without_its_code() {
+        let t = "Using pytorch or using the official install instructions result in \
+            ``hipErrorNoBinaryForGpu: Coudn't find binary for current devices!`` for the rocm \
+            version of pytorch.\n\n- PyTorch Version: 1.8 \
+            (https://download.pytorch.org/whl/rocm4.0.1/torch-1.8.0%2Brocm4.0.1-cp39-cp39-linux_x86_64.whl)\n\
+            - RX470 (gfx803)+ I7 4770\n";
+        assert_eq!(classes(t), ["codeobj-no-binary"]);
+        let r = reasoning(t, "codeobj-no-binary");
+        assert!(
+            r.contains("ROCm 4.0.1, named in the text, supported it"),
+            "{r}"
+        );
+        let now = "ROCm 6.2.0\nhipErrorNoBinaryForGpu: Unable to find code object for all \
+            current devices!\nName: gfx803\n";
+        assert_eq!(classes(now), ["gpu-unsupported-asic"]);
+        assert_eq!(supported_in("gfx803", "4.0"), Some(true));
+        assert_eq!(supported_in("gfx803", "6.2"), Some(false));
+        assert_eq!(supported_in("gfx1201", "6.3"), Some(false));
+        assert_eq!(supported_in("gfx1201", "6.4.1"), Some(true));
+        assert_eq!(supported_in("gfx1100", "3.5"), None);
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod model;
 pub mod origins;
 pub mod paths;
 pub mod probe;
+mod release;
 pub mod template;
 pub mod why;
 

@@ -181,7 +181,10 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
 /// comes before the first of them. The most deciding rule comes first ([`super::facts::rules`]).
 fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str) {
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
-    for d in super::facts::rules(text).into_iter().rev() {
+    let derived = super::facts::rules(text)
+        .into_iter()
+        .chain(super::release::rules(text));
+    for d in derived.rev() {
         let class = d.symptom.class.as_deref();
         let overruled = |h: &Hit| {
             h.symptom
