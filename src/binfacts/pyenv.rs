@@ -102,7 +102,7 @@ pub(crate) struct Kernels {
 impl PyEnv {
     /// `torch in /home/u/venv (2.5.1+rocm6.2)`, `TheRock rocm wheels in ... (7.15.0a20260630)`,
     /// `torch in ... (2.9.1, on TheRock rocm 7.15.0a20260630)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let place = self.prefix.display();
         let v = |o: &Option<String>| o.clone().unwrap_or_else(|| "version unknown".into());
         match (&self.torch, &self.therock) {
@@ -118,12 +118,12 @@ impl PyEnv {
     }
 
     /// The kernels of `component`, if the environment has that library.
-    pub fn kernels_of(&self, component: &str) -> Option<&Kernels> {
+    pub(crate) fn kernels_of(&self, component: &str) -> Option<&Kernels> {
         self.kernels.iter().find(|k| k.component == component)
     }
 
     /// The `rocm*` dists' distinct versions (more than one: wheels of different builds mixed).
-    pub fn dist_versions(&self) -> BTreeSet<&str> {
+    pub(crate) fn dist_versions(&self) -> BTreeSet<&str> {
         self.rocm_dists.iter().map(|(_, v)| v.as_str()).collect()
     }
 }
@@ -184,11 +184,21 @@ fn prefixes(host: &Host) -> Vec<PathBuf> {
             }
         }
     }
-    let conda_like = ["miniconda3", "anaconda3", "miniforge3", "mambaforge", "conda"];
+    let conda_like = [
+        "miniconda3",
+        "anaconda3",
+        "miniforge3",
+        "mambaforge",
+        "conda",
+    ];
     let mut bases: Vec<PathBuf> = vec![PathBuf::from("/opt")];
     if let Some(home) = host.env.get_os("HOME").map(PathBuf::from) {
         if home.is_absolute() && home != Path::new("/") {
-            for d in [".virtualenvs", ".pyenv/versions", ".local/share/virtualenvs"] {
+            for d in [
+                ".virtualenvs",
+                ".pyenv/versions",
+                ".local/share/virtualenvs",
+            ] {
                 v.extend(children(host, &home.join(d)));
             }
             for d in [".conda", ".local"] {
@@ -202,7 +212,8 @@ fn prefixes(host: &Host) -> Vec<PathBuf> {
     }
     // One level down, only what says it is an environment: PEP 405's `pyvenv.cfg`, or conda's
     // `conda-meta/` (one `stat` each, so a large `$HOME` costs little).
-    let is_env = |p: &Path| host.fs.exists(&p.join("pyvenv.cfg")) || host.fs.is_dir(&p.join("conda-meta"));
+    let is_env =
+        |p: &Path| host.fs.exists(&p.join("pyvenv.cfg")) || host.fs.is_dir(&p.join("conda-meta"));
     for base in bases {
         for child in children(host, &base) {
             for sub in ["", "venv", ".venv", "env"] {
@@ -310,11 +321,16 @@ fn read_site(host: &Host, site: &Path) -> Option<PyEnv> {
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => env.problems.push(format!(
-                "{}: {}",
-                t.join("version.py").display(),
-                crate::host::io_error_text(&e)
-            )),
+            Err(e) => {
+                // Reported, not guessed: a torch whose version cannot be read (a FIFO, a
+                // directory, a file too large) is listed with the reason.
+                env.problems.push(format!(
+                    "{}: {}",
+                    t.join("version.py").display(),
+                    crate::host::io_error_text(&e)
+                ));
+                env.torch = Some(Torch::default());
+            }
         }
         if env.torch.is_some() {
             kernel_dirs(host, &t, &mut env);
@@ -351,9 +367,13 @@ fn read_site(host: &Host, site: &Path) -> Option<PyEnv> {
 
 /// Reads the kernel library directories below `root` (`torch/` or a `_rocm_sdk_libraries*`).
 fn kernel_dirs(host: &Host, root: &Path, env: &mut PyEnv) {
+    // TheRock's libraries packages have held the Tensile files below `bin/` as well as `lib/`
+    // (vladmandic/sdnext#4737: `_rocm_sdk_libraries_gfx120X_all/bin/rocblas/library`).
     for (component, rel) in [
         ("rocBLAS", "lib/rocblas/library"),
+        ("rocBLAS", "bin/rocblas/library"),
         ("hipBLASLt", "lib/hipblaslt/library"),
+        ("hipBLASLt", "bin/hipblaslt/library"),
         ("MIOpen", "share/miopen/db"),
     ] {
         let dir = root.join(rel);

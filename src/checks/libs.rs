@@ -232,10 +232,17 @@ fn env_evidence(env: &crate::binfacts::pyenv::PyEnv) -> Vec<String> {
             k.dir.display(),
             k.files,
             if k.truncated { " (listing capped)" } else { "" },
-            k.isas.iter().cloned().collect::<Vec<_>>().join(", ")
+            isa_order(&k.isas).join(", ")
         ));
     }
     v.extend(env.problems.iter().map(|p| format!("could not read {p}")));
+    v
+}
+
+/// ISAs in the order of their numbers (`gfx900` before `gfx1030`).
+fn isa_order(isas: &BTreeSet<String>) -> Vec<String> {
+    let mut v: Vec<String> = isas.iter().cloned().collect();
+    v.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
     v
 }
 
@@ -266,7 +273,11 @@ fn judge_env(
     let what = env.describe();
     let place = env.prefix.display().to_string();
     let ev = env_evidence(env);
-    let mut out = Vec::new();
+    let mut out: Vec<Finding> = env
+        .problems
+        .iter()
+        .map(|p| Finding::skip(format!("the {what}: could not read {p}")).subject(place.clone()))
+        .collect();
     let versions = env.dist_versions();
     if versions.len() > 1 {
         out.push(
@@ -312,7 +323,7 @@ fn judge_env(
                 .and_then(|p| p.generic.as_deref())
                 .is_some_and(|g| isas.contains(g))
     };
-    let shipped_list = isas.iter().cloned().collect::<Vec<_>>().join(", ");
+    let shipped_list = isa_order(&isas).join(", ");
     let mut missing = false;
     for (own, runs, how) in gpus {
         if covers(runs) {
@@ -342,7 +353,11 @@ fn judge_env(
             )
         } else {
             match isa_verdict(own) {
-                IsaVerdict::Override { runs: r, value, risk } if covers(&r) => (
+                IsaVerdict::Override {
+                    runs: r,
+                    value,
+                    risk,
+                } if covers(&r) => (
                     format!(
                         "{head}: set HSA_OVERRIDE_GFX_VERSION={value} (its {r} kernels, at your \
                          own risk) or install a build that has them"

@@ -37,7 +37,10 @@ fn python_envs_table() {
         &[row(
             NO_GPU,
             &[("HOME", "/home/u"), ("VIRTUAL_ENV", "/home/u/venv")],
-            &[(Skip, "no ROCm-bearing Python environment found (looked in 0 site directories")],
+            &[(
+                Skip,
+                "no ROCm-bearing Python environment found (looked in 0 site directories",
+            )],
         )],
     );
 }
