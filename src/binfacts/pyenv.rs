@@ -146,13 +146,15 @@ pub(crate) fn scan(host: &Host) -> Scan {
             sites.extend(crate::inventory::expand::expand(host, &prefix.join(pat)));
         }
     }
-    // One entry per real directory (a venv's `lib64` is a link to `lib`).
-    let mut seen: BTreeSet<PathBuf> = BTreeSet::new();
+    // One entry per real directory (a venv's `lib64` is a link to `lib`): by device and inode,
+    // one `stat` each (a loop of links answers ELOOP here).
+    let mut seen: BTreeSet<(u64, u64)> = BTreeSet::new();
     sites.sort();
     sites.dedup();
     for site in sites {
-        let real = match host.fs.canonicalize(&site) {
-            Ok(r) => r,
+        use std::os::unix::fs::MetadataExt;
+        let meta = match host.fs.metadata(&site) {
+            Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => {
                 out.problems.push(format!(
@@ -163,7 +165,7 @@ pub(crate) fn scan(host: &Host) -> Scan {
                 continue;
             }
         };
-        if !host.fs.is_dir(&real) || !seen.insert(real) {
+        if !meta.is_dir() || !seen.insert((meta.dev(), meta.ino())) {
             continue;
         }
         out.site_dirs += 1;
@@ -244,7 +246,8 @@ fn children(host: &Host, dir: &Path) -> Vec<PathBuf> {
     };
     rd.filter_map(|e| e.ok())
         .take(MAX_CHILDREN)
-        .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+        // Links too (`~/venv -> /data/venv`): what they name is checked by the caller.
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink()))
         .map(|e| dir.join(e.file_name()))
         .collect()
 }
