@@ -43,6 +43,7 @@ mod packs_real;
 mod parsers_props;
 mod progress;
 mod ps_cli;
+mod python_envs;
 mod real_roots;
 mod report_cmd;
 mod rusage;

@@ -9,6 +9,7 @@
 pub mod file;
 pub mod flags;
 pub mod matching;
+pub(crate) mod pyenv;
 pub mod runtime;
 pub mod symbols;
 pub mod tensile;

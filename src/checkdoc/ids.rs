@@ -68,6 +68,7 @@ check_ids! {
     KernelSmu = "kernel.smu",
     KernelHistory = "kernel.history",
     LibsCodeObjects = "libs.code-objects",
+    LibsPythonEnvs = "libs.python-envs",
     AsmAssembler = "asm.assembler",
     AsmCaps = "asm.caps",
     AsmExpect = "asm.expect",

@@ -7,9 +7,13 @@ use crate::binfacts::{file, runtime, tensile, tensile_path};
 use crate::codeobj::blob;
 use crate::inspect::judge;
 use crate::inspect::targets;
-use crate::report::Finding;
+use crate::report::{Finding, Fix};
+use std::collections::BTreeSet;
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::LibsCodeObjects, code_objects)];
+pub const CHECKS: &[(CheckId, CheckFn)] = &[
+    (CheckId::LibsCodeObjects, code_objects),
+    (CheckId::LibsPythonEnvs, python_envs),
+];
 
 /// Libraries whose device code matters, by file stem: the one list, shared with the known
 /// issues' `code-objects` probe.
@@ -140,5 +144,276 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
         );
     }
     // The engine stamps the findings with this check's id (`runner::guarded`).
+    out
+}
+
+/// `libs.python-envs`: every ROCm-bearing Python environment found by file reads
+/// (`binfacts::pyenv`), and whether each ships kernels for every GPU's ISA.
+fn python_envs(ctx: &Ctx) -> Vec<Finding> {
+    use crate::binfacts::pyenv;
+    let scan = pyenv::scan(ctx.host);
+    let mut out: Vec<Finding> = scan
+        .problems
+        .iter()
+        .map(|p| Finding::skip(format!("a Python site directory could not be read: {p}")))
+        .collect();
+    if scan.envs.is_empty() {
+        out.push(Finding::skip(format!(
+            "no ROCm-bearing Python environment found (looked in {} site directories, by file \
+             reads)",
+            scan.site_dirs
+        )));
+        return out;
+    }
+    let t = ctx.inv.gpu();
+    // The ISA ROCr loads code for on each GPU: its own, or the override's.
+    let mut gpus: Vec<(String, String, Option<String>)> = t
+        .agents
+        .iter()
+        .filter(|a| a.excluded.is_none())
+        .filter_map(|a| {
+            let own = a.gfx.clone()?;
+            let ovr = a.override_.as_ref().and_then(|o| {
+                o.gfx
+                    .clone()
+                    .map(|g| (g, format!("{}={}", o.variable, o.value)))
+            });
+            Some(match ovr {
+                Some((g, how)) => (own, g, Some(how)),
+                None => (own.clone(), own, None),
+            })
+        })
+        .collect();
+    gpus.sort();
+    gpus.dedup();
+    for env in &scan.envs {
+        out.extend(judge_env(env, &gpus, !t.environment.wsl.is_empty()));
+    }
+    out
+}
+
+/// The lines that say what an environment is and ships (evidence; `-v` and `--json`).
+fn env_evidence(env: &crate::binfacts::pyenv::PyEnv) -> Vec<String> {
+    let mut v = vec![format!("site directory {}", env.site.display())];
+    if let Some(t) = &env.torch {
+        v.push(format!(
+            "torch/version.py: __version__ {}, hip {}{}{}",
+            t.version.as_deref().unwrap_or("?"),
+            t.hip.as_deref().unwrap_or("None"),
+            t.rocm
+                .as_deref()
+                .map(|r| format!(", rocm {r}"))
+                .unwrap_or_default(),
+            if t.therock_based {
+                " (torch/_rocm_init.py: ROCm from TheRock's rocm_sdk packages)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if let Some(r) = &env.therock {
+        v.push(format!(
+            "TheRock rocm_sdk {} (nonce {:?}), target families [{}], dist_amdgpu_targets [{}], \
+             device packages [{}]",
+            r.version.as_deref().unwrap_or("?"),
+            r.nonce.as_deref().unwrap_or(""),
+            r.target_families.join(", "),
+            r.dist_targets.join(", "),
+            r.device_packages.join(", ")
+        ));
+    }
+    for (n, ver) in &env.rocm_dists {
+        v.push(format!("dist {n} {ver}"));
+    }
+    for k in &env.kernels {
+        v.push(format!(
+            "{} {}: {} files{}, kernels for [{}]",
+            k.component,
+            k.dir.display(),
+            k.files,
+            if k.truncated { " (listing capped)" } else { "" },
+            isa_order(&k.isas).join(", ")
+        ));
+    }
+    v.extend(env.problems.iter().map(|p| format!("could not read {p}")));
+    v
+}
+
+/// ISAs in the order of their numbers (`gfx900` before `gfx1030`).
+fn isa_order(isas: &BTreeSet<String>) -> Vec<String> {
+    let mut v: Vec<String> = isas.iter().cloned().collect();
+    v.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    v
+}
+
+/// Which ISAs an environment ships kernels for, and the source that says so: its rocBLAS
+/// kernel library, else TheRock's device packages, else its `dist_amdgpu_targets`.
+fn shipped(env: &crate::binfacts::pyenv::PyEnv) -> Option<(String, BTreeSet<String>, bool)> {
+    if let Some(k) = env.kernels_of("rocBLAS") {
+        return Some(("rocBLAS kernels".into(), k.isas.clone(), k.truncated));
+    }
+    let r = env.therock.as_ref()?;
+    if !r.device_packages.is_empty() {
+        let s = r.device_packages.iter().cloned().collect();
+        return Some(("device package (rocm-sdk-device-<gfx>)".into(), s, false));
+    }
+    if !r.dist_targets.is_empty() {
+        let s = r.dist_targets.iter().cloned().collect();
+        return Some(("kernels (dist_amdgpu_targets)".into(), s, false));
+    }
+    None
+}
+
+fn judge_env(
+    env: &crate::binfacts::pyenv::PyEnv,
+    gpus: &[(String, String, Option<String>)],
+    wsl: bool,
+) -> Vec<Finding> {
+    use crate::packs::facts::{isa_verdict, IsaVerdict};
+    let what = env.describe();
+    let place = env.prefix.display().to_string();
+    let ev = env_evidence(env);
+    let mut out: Vec<Finding> = env
+        .problems
+        .iter()
+        .map(|p| Finding::skip(format!("the {what}: could not read {p}")).subject(place.clone()))
+        .collect();
+    let versions = env.dist_versions();
+    if versions.len() > 1 {
+        out.push(
+            Finding::warn(format!(
+                "the rocm wheels in {place} are of different builds ({}): mixed versions break \
+                 the libraries' soname links (TheRock#1057)",
+                versions.iter().copied().collect::<Vec<_>>().join(", ")
+            ))
+            .subject(place.clone())
+            .evidence_lines(ev.clone())
+            .fix_text(
+                "Install every rocm package from one build: pip install --force-reinstall \
+                 \"rocm[libraries]==<one version>\" with the same version for each \
+                 rocm-sdk-device-* package.",
+            ),
+        );
+    }
+    if wsl || gpus.is_empty() {
+        out.push(
+            Finding::skip(format!(
+                "the {what}: no GPU agent to judge its kernels against{}",
+                if wsl { " (WSL)" } else { "" }
+            ))
+            .subject(place)
+            .evidence_lines(ev),
+        );
+        return out;
+    }
+    let Some((source, isas, truncated)) = shipped(env) else {
+        out.push(
+            Finding::skip(format!(
+                "the {what}: which ISAs it ships kernels for is not written in its files \
+                 (no rocBLAS kernel library, device package or dist_amdgpu_targets)"
+            ))
+            .subject(place)
+            .evidence_lines(ev),
+        );
+        return out;
+    };
+    let covers = |isa: &str| {
+        isas.contains(isa)
+            || crate::isa::processor(isa)
+                .and_then(|p| p.generic.as_deref())
+                .is_some_and(|g| isas.contains(g))
+    };
+    let shipped_list = isa_order(&isas).join(", ");
+    let mut missing = false;
+    for (own, runs, how) in gpus {
+        if covers(runs) {
+            continue;
+        }
+        missing = true;
+        if truncated {
+            out.push(
+                Finding::skip(format!(
+                    "the {what}: the {source} listing stopped at {} entries before \
+                     showing {runs}; not judged",
+                    crate::binfacts::pyenv::MAX_LISTING
+                ))
+                .subject(place.clone())
+                .evidence_lines(ev.clone()),
+            );
+            continue;
+        }
+        let head = format!("the {what} ships no {source} for {runs}");
+        let (summary, fix) = if let Some(how) = how {
+            (
+                format!("{head}, the ISA {how} makes the {own} GPU use"),
+                Fix::text(format!(
+                    "Set HSA_OVERRIDE_GFX_VERSION to an ISA this build ships ({shipped_list}) \
+                     that runs on {own}, or unset it and install a build that has {own} kernels."
+                )),
+            )
+        } else {
+            match isa_verdict(own) {
+                IsaVerdict::Override {
+                    runs: r,
+                    value,
+                    risk,
+                } if covers(&r) => (
+                    format!(
+                        "{head}: set HSA_OVERRIDE_GFX_VERSION={value} (its {r} kernels, at your \
+                         own risk) or install a build that has them"
+                    ),
+                    Fix::text(format!(
+                        "Either run with HSA_OVERRIDE_GFX_VERSION={value} ({risk}), or install \
+                         a build of this framework that ships {own} kernels."
+                    ))
+                    .set_env("HSA_OVERRIDE_GFX_VERSION", value),
+                ),
+                IsaVerdict::Override { runs: r, .. } => (
+                    format!(
+                        "{head}: no override works with this build (the same-family target {r} \
+                         is not shipped either); install a build that has them"
+                    ),
+                    Fix::text(format!(
+                        "Install a build that ships {own} or {r} kernels (this one ships \
+                         {shipped_list})."
+                    )),
+                ),
+                IsaVerdict::NoOverride { instead } => (
+                    format!("{head}: no HSA_OVERRIDE_GFX_VERSION value works for {own}"),
+                    Fix::text(instead),
+                ),
+                IsaVerdict::Supported | IsaVerdict::Unknown => (
+                    format!("{head}: install a build that has them"),
+                    Fix::text(format!(
+                        "Install a build of this framework that ships {own} kernels (this one \
+                         ships {shipped_list}); no override is needed for a build that has them."
+                    )),
+                ),
+            }
+        };
+        out.push(
+            Finding::fail(summary)
+                .subject(place.clone())
+                .evidence_lines(ev.clone())
+                .fix(fix),
+        );
+    }
+    if !missing {
+        let list: Vec<String> = gpus
+            .iter()
+            .map(|(own, runs, how)| match how {
+                Some(h) => format!("{own} as {runs} ({h})"),
+                None => own.clone(),
+            })
+            .collect();
+        out.push(
+            Finding::pass(format!(
+                "the {what} ships {source} for every GPU ({})",
+                list.join(", ")
+            ))
+            .subject(place)
+            .evidence_lines(ev),
+        );
+    }
     out
 }

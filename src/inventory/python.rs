@@ -91,9 +91,29 @@ pub fn mentions(text: &str, name: &str) -> bool {
 
 /// Looks for package `name` where the `python3` on the machine's `PATH` would import it from.
 pub fn find_package(host: &Host, name: &str) -> PackageSearch {
+    let site_dirs = match site_dirs(host) {
+        Ok(d) => d,
+        Err(answer) => return answer,
+    };
+    let hits: Vec<PathBuf> = site_dirs
+        .iter()
+        .flat_map(|d| hits_in(host, d, name))
+        .collect();
+    if hits.is_empty() {
+        PackageSearch::Absent {
+            looked_in: site_dirs,
+        }
+    } else {
+        PackageSearch::Maybe(hits)
+    }
+}
+
+/// The existing site directories the `python3` on `PATH` may import from (the superset of the
+/// module doc), or why they cannot be told without running it (`CannotTell`, `NoInterpreter`).
+pub(crate) fn site_dirs(host: &Host) -> Result<Vec<PathBuf>, PackageSearch> {
     let candidates = host.which_all("python3");
     let Some(first) = candidates.first() else {
-        return PackageSearch::NoInterpreter;
+        return Err(PackageSearch::NoInterpreter);
     };
     let mut prefixes: Vec<PathBuf> = Vec::new();
     let mut site_dirs: Vec<PathBuf> = Vec::new();
@@ -109,19 +129,19 @@ pub fn find_package(host: &Host, name: &str) -> PackageSearch {
                 match launcher(host, next) {
                     Launcher::Binary => add_interpreter(host, next, &mut prefixes),
                     _ => {
-                        return PackageSearch::CannotTell(format!(
+                        return Err(PackageSearch::CannotTell(format!(
                             "{} (pyenv's system python3) is a script",
                             next.display()
-                        ))
+                        )))
                     }
                 }
             }
         }
         Launcher::OtherScript => {
-            return PackageSearch::CannotTell(format!(
+            return Err(PackageSearch::CannotTell(format!(
                 "{} is a script, not an interpreter",
                 first.display()
-            ))
+            )))
         }
     }
     if let Some(home) = host.env.get_os("PYTHONHOME") {
@@ -150,17 +170,7 @@ pub fn find_package(host: &Host, name: &str) -> PackageSearch {
     site_dirs.sort();
     site_dirs.dedup();
     site_dirs.retain(|d| host.fs.is_dir(d));
-    let hits: Vec<PathBuf> = site_dirs
-        .iter()
-        .flat_map(|d| hits_in(host, d, name))
-        .collect();
-    if hits.is_empty() {
-        PackageSearch::Absent {
-            looked_in: site_dirs,
-        }
-    } else {
-        PackageSearch::Maybe(hits)
-    }
+    Ok(site_dirs)
 }
 
 fn launcher(host: &Host, p: &Path) -> Launcher {

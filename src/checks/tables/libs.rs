@@ -27,3 +27,20 @@ fn code_objects_table() {
         ],
     );
 }
+
+/// `libs.python-envs` on a root without Python: skipped, never a warning (the environments
+/// themselves are tested through the binary, tests/python_envs.rs).
+#[test]
+fn python_envs_table() {
+    table(
+        CheckId::LibsPythonEnvs,
+        &[row(
+            NO_GPU,
+            &[("HOME", "/home/u"), ("VIRTUAL_ENV", "/home/u/venv")],
+            &[(
+                Skip,
+                "no ROCm-bearing Python environment found (looked in 0 site directories",
+            )],
+        )],
+    );
+}
