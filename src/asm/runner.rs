@@ -20,7 +20,7 @@
 use super::catalog::{Catalog, Value};
 use super::parse::{self, Batch};
 use crate::host::{CommandSpec, Host, RunOutput};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -216,29 +216,13 @@ pub fn probe_batched(
         calls: 0,
     };
     let snippets = cat.distinct_snippets();
-    let singles: Vec<&str> = snippets
-        .iter()
-        .copied()
-        .filter(|s| !s.is_empty() && !s.contains('\n'))
-        .collect();
-    let blocks: Vec<&str> = snippets
-        .iter()
-        .copied()
-        .filter(|s| s.contains('\n'))
-        .collect();
-    // The first multi-line block goes last in the batch: a failing directive inside it
-    // cascades only into its own later lines, never back into the single lines before it.
-    // Any further block runs alone.
-    let (tail, alone) = match blocks.split_first() {
-        Some((b, rest)) => (Some(*b), rest.to_vec()),
-        None => (None, Vec::new()),
-    };
-    let mut lines: Vec<&str> = singles.clone();
-    let tail_range = tail.map(|b| {
-        let start = lines.len() + 1;
-        lines.extend(b.split('\n'));
-        (start, lines.len())
-    });
+    let BatchPlan {
+        singles,
+        tail,
+        alone,
+        lines,
+        tail_range,
+    } = BatchPlan::of(&snippets);
     if lines.is_empty() {
         // Nothing to batch (a catalog of the empty probe only): Tensile's probe decides.
         let first = c.call("");
@@ -257,42 +241,8 @@ pub fn probe_batched(
     if !lines.is_empty() {
         let out = c.call(&lines.join("\n"));
         timed_out |= out.timed_out;
-        let attributed = if tensile_ok(&out) {
-            Ok(Default::default())
-        } else if out.spawn_error.is_some()
-            || out.timed_out
-            || out.signal.is_some()
-            || out.truncated
-        {
-            Err(format!(
-                "the batched call did not finish normally: {}",
-                out.outcome()
-            ))
-        } else {
-            match parse::attribute(&lines, &out.combined_text(), out.code == Some(0)) {
-                Batch::Lines(l) => Ok(l),
-                Batch::Unattributable(why) => Err(why),
-            }
-        };
-        // SupportedISA: a clean batch linked, so it holds; a batch with only located
-        // diagnostics shows the driver accepted the ISA, and the shared link verdict decides;
-        // anything else is settled by this ISA's own empty-input probe, as Tensile does it.
-        let supported = match &attributed {
-            Ok(failed) if failed.is_empty() => Ok(()),
-            Ok(_) => match link.get(&mut c) {
-                (true, _) => Ok(()),
-                (false, o) => Err(o),
-            },
-            Err(_) => {
-                let first = c.call("");
-                if tensile_ok(&first) {
-                    Ok(())
-                } else {
-                    Err(first)
-                }
-            }
-        };
-        if let Err(first) = supported {
+        let attributed = attribute_batch(&lines, &out);
+        if let Err(first) = batch_supported(&mut c, link, &attributed) {
             let timed_out = timed_out || first.timed_out;
             let calls = c.calls;
             return finish(
@@ -350,6 +300,93 @@ pub fn probe_batched(
         sample.filter(|_| all_probed_failed),
         timed_out,
     )
+}
+
+/// How the distinct snippets go into the batched call: the single lines, then the first
+/// multi-line block (its 1-based line range in `lines`); further blocks run alone.
+struct BatchPlan<'a> {
+    singles: Vec<&'a str>,
+    tail: Option<&'a str>,
+    alone: Vec<&'a str>,
+    lines: Vec<&'a str>,
+    tail_range: Option<(usize, usize)>,
+}
+
+impl<'a> BatchPlan<'a> {
+    fn of(snippets: &[&'a str]) -> Self {
+        let singles: Vec<&str> = snippets
+            .iter()
+            .copied()
+            .filter(|s| !s.is_empty() && !s.contains('\n'))
+            .collect();
+        let blocks: Vec<&str> = snippets
+            .iter()
+            .copied()
+            .filter(|s| s.contains('\n'))
+            .collect();
+        // The first multi-line block goes last in the batch: a failing directive inside it
+        // cascades only into its own later lines, never back into the single lines before it.
+        // Any further block runs alone.
+        let (tail, alone) = match blocks.split_first() {
+            Some((b, rest)) => (Some(*b), rest.to_vec()),
+            None => (None, Vec::new()),
+        };
+        let mut lines: Vec<&str> = singles.clone();
+        let tail_range = tail.map(|b| {
+            let start = lines.len() + 1;
+            lines.extend(b.split('\n'));
+            (start, lines.len())
+        });
+        BatchPlan {
+            singles,
+            tail,
+            alone,
+            lines,
+            tail_range,
+        }
+    }
+}
+
+/// The batched call's failed input lines, or why they cannot be told apart.
+fn attribute_batch(lines: &[&str], out: &RunOutput) -> Result<BTreeSet<usize>, String> {
+    if tensile_ok(out) {
+        Ok(Default::default())
+    } else if out.spawn_error.is_some() || out.timed_out || out.signal.is_some() || out.truncated {
+        Err(format!(
+            "the batched call did not finish normally: {}",
+            out.outcome()
+        ))
+    } else {
+        match parse::attribute(lines, &out.combined_text(), out.code == Some(0)) {
+            Batch::Lines(l) => Ok(l),
+            Batch::Unattributable(why) => Err(why),
+        }
+    }
+}
+
+/// SupportedISA: a clean batch linked, so it holds; a batch with only located diagnostics
+/// shows the driver accepted the ISA, and the shared link verdict decides; anything else is
+/// settled by this ISA's own empty-input probe, as Tensile does it.
+fn batch_supported(
+    c: &mut Caller,
+    link: &LinkOnce,
+    attributed: &Result<BTreeSet<usize>, String>,
+) -> Result<(), RunOutput> {
+    match attributed {
+        Ok(failed) if failed.is_empty() => Ok(()),
+        Ok(_) => match link.get(c) {
+            (true, _) => Ok(()),
+            (false, o) => Err(o),
+        },
+        Err(_) => {
+            let first = c.call("");
+            if tensile_ok(&first) {
+                Ok(())
+            } else {
+                Err(first)
+            }
+        }
+    }
 }
 
 fn values_all_probed_failed(cat: &Catalog, values: &[(String, Value)]) -> bool {
