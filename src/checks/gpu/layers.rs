@@ -221,29 +221,7 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
     let usable = l.usable();
     let ev = common_evidence(l);
     if l.gpus.is_empty() && l.hidden_kfd_nodes.is_empty() {
-        return vec![match expect {
-            Some(n) if n > 0 && l.pci.observed => Finding::fail(format!("no AMD GPU usable by \
-                ROCr, {n} expected (--expect-gpus)"))
-                .evidence_lines(ev)
-                .fix(Fix::text("No GPU is enumerated on the PCI bus: drain the node and inspect the hardware (seating, risers, power, the slot's firmware setting); `lspci -nn -d 1002:` lists what the bus shows.").command("lspci -nn -d 1002:"))
-                .action(Action::DrainAndInspect)
-                .event("fewer-gpus"),
-            Some(n) if n > 0 => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected \
-                (--expect-gpus)"))
-                .evidence_lines(ev)
-                .fix(Fix::text("This root shows no GPU at any layer and not the PCI bus: run on \
-                    the host, or give the container its GPUs (`--device=/dev/kfd \
-                    --device=/dev/dri`) and `/sys`."))
-                .action(Action::FixConfig)
-                .event("fewer-gpus"),
-            _ => Finding::skip(format!(
-                "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; \
-                    {})",
-                l.pci.functions,
-                if t.path.is_some() { "KFD lists no GPU node" } else { "no KFD topology" }
-            ))
-            .evidence_lines(ev),
-        }];
+        return vec![no_gpu(l, t.path.is_some(), expect, ev)];
     }
     let mut out = Vec::new();
     let mut deliberate = Vec::new();
@@ -267,29 +245,7 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
             .event(event);
         out.push(f);
     }
-    let placed = l
-        .gpus
-        .iter()
-        .filter(|g| g.lost.as_ref().is_some_and(|x| x.layer == Layer::Kfd))
-        .filter(|g| {
-            g.lost
-                .as_ref()
-                .is_some_and(|x| x.cause == Cause::HiddenFromProcess)
-        })
-        .count();
-    let unplaced = l.hidden_kfd_nodes.len().saturating_sub(placed);
-    let mut hidden = String::new();
-    if !deliberate.is_empty() {
-        hidden = format!(
-            "; {} hidden on purpose (device cgroup or visibility variables)",
-            deliberate.len()
-        );
-    }
-    if unplaced > 0 {
-        hidden.push_str(&format!(
-            "; {unplaced} KFD node(s) hidden from this process"
-        ));
-    }
+    let hidden = hidden_note(l, deliberate.len());
     match expect {
         Some(n) if usable < n as usize => {
             // The heaviest action among the losses; GPUs missing from the bus altogether
@@ -326,29 +282,102 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
             .evidence_lines(ev.iter().cloned())
             .evidence_lines(deliberate.iter().cloned()),
         ),
-        None if out.is_empty() => {
-            // A GPU absent from an earlier layer but present later (its files could not be
-            // read) is not lost; the summary then does not claim every layer.
-            let partial: Vec<String> = l
-                .gpus
-                .iter()
-                .filter(|g| g.lost.is_none())
-                .filter(|g| l.counts.iter().any(|c| c.observed && !g.at(c.layer)))
-                .map(gpu_line)
-                .collect();
-            let head = if partial.is_empty() {
-                format!("{usable} GPU(s) on every layer{hidden}")
-            } else {
-                format!("{usable} GPU(s) usable by ROCr{hidden}")
-            };
-            out.push(
-                Finding::pass(format!("{head}: {}", l.line()))
-                    .evidence_lines(ev.iter().skip(1).cloned())
-                    .evidence_lines(partial)
-                    .evidence_lines(deliberate.iter().cloned()),
-            )
-        }
+        None if out.is_empty() => out.push(all_usable(l, &hidden, &ev, deliberate)),
         None => {}
     }
     out
+}
+
+/// No AMD GPU at any layer: a failure when some were expected, else a skip. `kfd_topology`:
+/// KFD's topology directory exists.
+fn no_gpu(l: &Layers, kfd_topology: bool, expect: Option<u32>, ev: Vec<String>) -> Finding {
+    match expect {
+        Some(n) if n > 0 && l.pci.observed => Finding::fail(format!(
+            "no AMD GPU usable by \
+                ROCr, {n} expected (--expect-gpus)"
+        ))
+        .evidence_lines(ev)
+        .fix(
+            Fix::text(
+                "No GPU is enumerated on the PCI bus: drain the node and inspect the hardware \
+                (seating, risers, power, the slot's firmware setting); `lspci -nn -d 1002:` lists \
+                what the bus shows.",
+            )
+            .command("lspci -nn -d 1002:"),
+        )
+        .action(Action::DrainAndInspect)
+        .event("fewer-gpus"),
+        Some(n) if n > 0 => Finding::fail(format!(
+            "no AMD GPU usable by ROCr, {n} expected \
+                (--expect-gpus)"
+        ))
+        .evidence_lines(ev)
+        .fix(Fix::text(
+            "This root shows no GPU at any layer and not the PCI bus: run on \
+                    the host, or give the container its GPUs (`--device=/dev/kfd \
+                    --device=/dev/dri`) and `/sys`.",
+        ))
+        .action(Action::FixConfig)
+        .event("fewer-gpus"),
+        _ => Finding::skip(format!(
+            "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; \
+                    {})",
+            l.pci.functions,
+            if kfd_topology {
+                "KFD lists no GPU node"
+            } else {
+                "no KFD topology"
+            }
+        ))
+        .evidence_lines(ev),
+    }
+}
+
+/// The summary's tail on GPUs hidden on purpose and KFD nodes hidden from this process.
+fn hidden_note(l: &Layers, deliberate: usize) -> String {
+    let placed = l
+        .gpus
+        .iter()
+        .filter(|g| g.lost.as_ref().is_some_and(|x| x.layer == Layer::Kfd))
+        .filter(|g| {
+            g.lost
+                .as_ref()
+                .is_some_and(|x| x.cause == Cause::HiddenFromProcess)
+        })
+        .count();
+    let unplaced = l.hidden_kfd_nodes.len().saturating_sub(placed);
+    let mut hidden = String::new();
+    if deliberate > 0 {
+        hidden =
+            format!("; {deliberate} hidden on purpose (device cgroup or visibility variables)");
+    }
+    if unplaced > 0 {
+        hidden.push_str(&format!(
+            "; {unplaced} KFD node(s) hidden from this process"
+        ));
+    }
+    hidden
+}
+
+/// No GPU lost and none expected: the pass that sums the layers up.
+fn all_usable(l: &Layers, hidden: &str, ev: &[String], deliberate: Vec<String>) -> Finding {
+    let usable = l.usable();
+    // A GPU absent from an earlier layer but present later (its files could not be
+    // read) is not lost; the summary then does not claim every layer.
+    let partial: Vec<String> = l
+        .gpus
+        .iter()
+        .filter(|g| g.lost.is_none())
+        .filter(|g| l.counts.iter().any(|c| c.observed && !g.at(c.layer)))
+        .map(gpu_line)
+        .collect();
+    let head = if partial.is_empty() {
+        format!("{usable} GPU(s) on every layer{hidden}")
+    } else {
+        format!("{usable} GPU(s) usable by ROCr{hidden}")
+    };
+    Finding::pass(format!("{head}: {}", l.line()))
+        .evidence_lines(ev.iter().skip(1).cloned())
+        .evidence_lines(partial)
+        .evidence_lines(deliberate)
 }
