@@ -145,14 +145,22 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
         "resource dir {} has the standard and HIP wrapper headers",
         dir.display()
     ));
-    let mut out = Vec::new();
+    let mut out = vec![f.evidence(rdir_question(c))];
+    out.extend(misnamed(c, dir));
+    out.extend(stray_siblings(ctx.host, dir));
+    out
+}
+
+/// The resource dir is not named by the rule of clang's version (full version up to clang 15,
+/// major only from 16).
+fn misnamed(c: &ClangInfo, dir: &Path) -> Option<Finding> {
     if let (Some(v), Some(name)) = (
         &c.version,
         dir.file_name().map(|n| n.to_string_lossy().into_owned()),
     ) {
         if let Some(want) = expected_resource_dir_name(v) {
             if name != want {
-                out.push(
+                return Some(
                     Finding::warn(format!(
                         "resource dir is named {name}, but clang {v} names it \
                         {want}"
@@ -167,7 +175,11 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             }
         }
     }
-    // Stray siblings: other version directories that are not links to this one.
+    None
+}
+
+/// Stray siblings: other version directories that are not links to this one.
+fn stray_siblings(host: &crate::host::Host, dir: &Path) -> Option<Finding> {
     if let Some(parent) = dir.parent() {
         let canon = host.fs.canonicalize(dir).ok();
         let stray: Vec<String> = host
@@ -185,7 +197,7 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             .map(|p| p.display().to_string())
             .collect();
         if !stray.is_empty() {
-            out.push(
+            return Some(
                 Finding::warn(format!(
                     "{} holds other clang resource dirs",
                     parent.display()
@@ -199,8 +211,7 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             );
         }
     }
-    out.insert(0, f.evidence(rdir_question(c)));
-    out
+    None
 }
 
 /// How clang was asked for its resource dir, for evidence.
