@@ -242,7 +242,7 @@ pub fn probe_batched(
         let out = c.call(&lines.join("\n"));
         timed_out |= out.timed_out;
         let attributed = attribute_batch(&lines, &out);
-        if let Err(first) = batch_supported(&mut c, link, &attributed) {
+        if let Some(first) = batch_unsupported(&mut c, link, &attributed) {
             let timed_out = timed_out || first.timed_out;
             let calls = c.calls;
             return finish(
@@ -366,24 +366,25 @@ fn attribute_batch(lines: &[&str], out: &RunOutput) -> Result<BTreeSet<usize>, S
 
 /// SupportedISA: a clean batch linked, so it holds; a batch with only located diagnostics
 /// shows the driver accepted the ISA, and the shared link verdict decides; anything else is
-/// settled by this ISA's own empty-input probe, as Tensile does it.
-fn batch_supported(
+/// settled by this ISA's own empty-input probe, as Tensile does it. The call that says the ISA
+/// is not supported, if one does.
+fn batch_unsupported(
     c: &mut Caller,
     link: &LinkOnce,
     attributed: &Result<BTreeSet<usize>, String>,
-) -> Result<(), RunOutput> {
+) -> Option<RunOutput> {
     match attributed {
-        Ok(failed) if failed.is_empty() => Ok(()),
+        Ok(failed) if failed.is_empty() => None,
         Ok(_) => match link.get(c) {
-            (true, _) => Ok(()),
-            (false, o) => Err(o),
+            (true, _) => None,
+            (false, o) => Some(o),
         },
         Err(_) => {
             let first = c.call("");
             if tensile_ok(&first) {
-                Ok(())
+                None
             } else {
-                Err(first)
+                Some(first)
             }
         }
     }
