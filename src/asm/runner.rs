@@ -257,13 +257,7 @@ pub fn probe_batched(
         }
         match attributed {
             Ok(failed) => {
-                for (i, s) in singles.iter().enumerate() {
-                    verdict.insert(s, !failed.contains(&(i + 1)));
-                }
-                if let (Some(b), Some((lo, hi))) = (tail, tail_range) {
-                    verdict.insert(b, failed.range(lo..=hi).next().is_none());
-                }
-                if singles.iter().all(|s| verdict.get(s) == Some(&false)) {
+                if record_batch(&mut verdict, &singles, tail, tail_range, &failed) {
                     sample = Some(out);
                 }
             }
@@ -275,19 +269,7 @@ pub fn probe_batched(
         }
     }
     // 3. Fallback: one call per snippet (and blocks that did not fit the batch).
-    for s in run_alone {
-        if timed_out {
-            verdict.insert(s, false);
-            continue;
-        }
-        let o = c.call(s);
-        timed_out |= o.timed_out;
-        let ok = tensile_ok(&o);
-        if !ok && sample.is_none() && !s.contains('\n') {
-            sample = Some(o);
-        }
-        verdict.insert(s, ok);
-    }
+    one_by_one(&mut c, run_alone, &mut verdict, &mut timed_out, &mut sample);
     let values = cat.derive(|s| verdict.get(s).copied().unwrap_or(false));
     let all_probed_failed = values_all_probed_failed(cat, &values);
     let calls = c.calls;
@@ -300,6 +282,48 @@ pub fn probe_batched(
         sample.filter(|_| all_probed_failed),
         timed_out,
     )
+}
+
+/// The verdict of each snippet of the batch from its failed lines (the single lines, then the
+/// tail block's range). True when every single line failed.
+fn record_batch<'a>(
+    verdict: &mut HashMap<&'a str, bool>,
+    singles: &[&'a str],
+    tail: Option<&'a str>,
+    tail_range: Option<(usize, usize)>,
+    failed: &BTreeSet<usize>,
+) -> bool {
+    for (i, s) in singles.iter().enumerate() {
+        verdict.insert(s, !failed.contains(&(i + 1)));
+    }
+    if let (Some(b), Some((lo, hi))) = (tail, tail_range) {
+        verdict.insert(b, failed.range(lo..=hi).next().is_none());
+    }
+    singles.iter().all(|s| verdict.get(s) == Some(&false))
+}
+
+/// One call per snippet; after a timeout the rest are not run (and fail). The first failing
+/// single line's output is kept as the `sample`.
+fn one_by_one<'a>(
+    c: &mut Caller,
+    snippets: Vec<&'a str>,
+    verdict: &mut HashMap<&'a str, bool>,
+    timed_out: &mut bool,
+    sample: &mut Option<RunOutput>,
+) {
+    for s in snippets {
+        if *timed_out {
+            verdict.insert(s, false);
+            continue;
+        }
+        let o = c.call(s);
+        *timed_out |= o.timed_out;
+        let ok = tensile_ok(&o);
+        if !ok && sample.is_none() && !s.contains('\n') {
+            *sample = Some(o);
+        }
+        verdict.insert(s, ok);
+    }
 }
 
 /// How the distinct snippets go into the batched call: the single lines, then the first
