@@ -200,16 +200,7 @@ impl Job<'_, '_> {
             "probe-{}.o",
             if label.len() > 64 { "many" } else { &label }
         ));
-        let mut cmd = CommandSpec::new(&self.driver.clang)
-            .args(self.driver.flags.iter().cloned())
-            .args(["-x", "hip", "--cuda-device-only", "-c"]);
-        if no_headers {
-            cmd = cmd.arg("-nogpuinc");
-        }
-        for isa in isas {
-            cmd = cmd.arg(format!("--offload-arch={isa}"));
-        }
-        let cmd = cmd.arg(src).arg("-o").arg(&out_file).cwd(self.dir);
+        let cmd = self.command(isas, src, no_headers, &out_file);
         let out = self.ctx.host.run(&cmd);
         let text = out.combined_text();
         let ev = format!(
@@ -218,13 +209,6 @@ impl Job<'_, '_> {
             out.outcome(),
             out.duration.as_millis()
         );
-        let what = |isa: &TargetId| {
-            if no_headers {
-                format!("device code builds for {isa} {}", self.driver.how)
-            } else {
-                format!("HIP kernel compiles for {isa} {}", self.driver.how)
-            }
-        };
         if out.timed_out {
             let f = isas
                 .iter()
@@ -238,23 +222,7 @@ impl Job<'_, '_> {
         }
         if out.success() {
             if is_device_output(&out_file) {
-                let f = isas
-                    .iter()
-                    .map(|isa| {
-                        let mut f = Finding::pass(what(isa))
-                            .subject(isa.to_string())
-                            .evidence(self.driver.detail.clone())
-                            .evidence(ev.clone());
-                        if no_headers {
-                            f = f.evidence(
-                                "header-less kernel: the HIP headers are compiled \
-                                once, for the first ISA",
-                            );
-                        }
-                        f
-                    })
-                    .collect();
-                return (f, text);
+                return (self.compiled(isas, &ev, no_headers), text);
             }
             let f = isas
                 .iter()
@@ -290,6 +258,52 @@ impl Job<'_, '_> {
             })
             .collect();
         (f, text)
+    }
+
+    /// The clang call for `isas`: device code only, of `src` into `out_file`.
+    fn command(
+        &self,
+        isas: &[TargetId],
+        src: &Path,
+        no_headers: bool,
+        out_file: &Path,
+    ) -> CommandSpec {
+        let mut cmd = CommandSpec::new(&self.driver.clang)
+            .args(self.driver.flags.iter().cloned())
+            .args(["-x", "hip", "--cuda-device-only", "-c"]);
+        if no_headers {
+            cmd = cmd.arg("-nogpuinc");
+        }
+        for isa in isas {
+            cmd = cmd.arg(format!("--offload-arch={isa}"));
+        }
+        cmd.arg(src).arg("-o").arg(out_file).cwd(self.dir)
+    }
+
+    /// The call wrote a device code object: a pass per ISA (`ev`: the command line).
+    fn compiled(&self, isas: &[TargetId], ev: &str, no_headers: bool) -> Vec<Finding> {
+        let what = |isa: &TargetId| {
+            if no_headers {
+                format!("device code builds for {isa} {}", self.driver.how)
+            } else {
+                format!("HIP kernel compiles for {isa} {}", self.driver.how)
+            }
+        };
+        isas.iter()
+            .map(|isa| {
+                let mut f = Finding::pass(what(isa))
+                    .subject(isa.to_string())
+                    .evidence(self.driver.detail.clone())
+                    .evidence(ev.to_string());
+                if no_headers {
+                    f = f.evidence(
+                        "header-less kernel: the HIP headers are compiled \
+                        once, for the first ISA",
+                    );
+                }
+                f
+            })
+            .collect()
     }
 }
 
