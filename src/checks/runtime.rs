@@ -26,15 +26,33 @@ fn judge_library(l: &LibraryResolution) -> Finding {
         let mut f = Finding::fail(format!("{name} is not on the loader's search path"))
             .subject(name.clone());
         if l.others.is_empty() {
-            f = f.fix(Fix::text(format!("Install the HIP runtime ({name}); Debian/Ubuntu: libamdhip64-dev pulls in all three.")).command("sudo apt install libamdhip64-dev"));
+            f = f.fix(
+                Fix::text(format!(
+                    "Install the HIP runtime ({name}); Debian/Ubuntu: \
+                libamdhip64-dev pulls in all three."
+                ))
+                .command("sudo apt install libamdhip64-dev"),
+            );
         } else {
             let dir = l.others[0]
                 .parent()
                 .map(|d| d.display().to_string())
                 .unwrap_or_default();
             f = f
-                .evidence_lines(l.others.iter().map(|o| format!("found outside the loader path: {}", o.display())))
-                .fix(Fix::text("The library exists but programs will not find it: add its directory to /etc/ld.so.conf.d/ (then run ldconfig) or to LD_LIBRARY_PATH.").command(format!("echo {dir} | sudo tee /etc/ld.so.conf.d/rocm.conf && sudo ldconfig")));
+                .evidence_lines(
+                    l.others
+                        .iter()
+                        .map(|o| format!("found outside the loader path: {}", o.display())),
+                )
+                .fix(
+                    Fix::text(
+                        "The library exists but programs will not find it: add its \
+                    directory to /etc/ld.so.conf.d/ (then run ldconfig) or to LD_LIBRARY_PATH.",
+                    )
+                    .command(format!(
+                        "echo {dir} | sudo tee /etc/ld.so.conf.d/rocm.conf && sudo ldconfig"
+                    )),
+                );
         }
         return f;
     };

@@ -15,42 +15,65 @@ pub(super) fn kfd(ctx: &Ctx) -> Vec<Finding> {
     let in_container = !t.environment.container.is_empty();
     let cred = cred_line(t);
     match t.kfd.as_ref().unwrap_or(&NodeState::Unknown) {
-        NodeState::Unknown => vec![Finding::skip("this fixture sysroot does not describe device \
-            nodes (no /.rocm-doctor-fixture.toml): /dev/kfd not judged")],
+        NodeState::Unknown => vec![Finding::skip(
+            "this fixture sysroot does not describe device \
+            nodes (no /.rocm-doctor-fixture.toml): /dev/kfd not judged",
+        )],
         NodeState::Missing => {
-            let mut f = Finding::fail("KFD lists GPUs but /dev/kfd does not exist").evidence(format!("KFD topology: {}", t.path.as_deref().unwrap_or(Path::new("?")).display()));
+            let mut f =
+                Finding::fail("KFD lists GPUs but /dev/kfd does not exist").evidence(format!(
+                    "KFD topology: {}",
+                    t.path.as_deref().unwrap_or(Path::new("?")).display()
+                ));
             if in_container {
                 f = f.evidence_lines(t.environment.container.clone()).fix(
-                    Fix::text("This container was started without the compute device: pass it \
-                        (and the render nodes) to the container.")
-                        .command("docker run --device=/dev/kfd --device=/dev/dri ..."),
+                    Fix::text(
+                        "This container was started without the compute device: pass it \
+                        (and the render nodes) to the container.",
+                    )
+                    .command("docker run --device=/dev/kfd --device=/dev/dri ..."),
                 );
             } else {
-                f = f.fix(Fix::text("The node is created by udev when amdkfd initialises; check \
-                    `dmesg | grep -i kfd` and that udev runs (`udevadm trigger`)."));
+                f = f.fix(Fix::text(
+                    "The node is created by udev when amdkfd initialises; check \
+                    `dmesg | grep -i kfd` and that udev runs (`udevadm trigger`).",
+                ));
             }
             vec![f]
         }
-        NodeState::Error(e) => vec![Finding::fail(format!("/dev/kfd cannot be examined: {e}")).fix_text("Check the path with `ls -l /dev/kfd`; a broken /dev mount in a container shows up this way.")],
+        NodeState::Error(e) => vec![Finding::fail(format!("/dev/kfd cannot be examined: {e}"))
+            .fix_text(
+                "Check the path with `ls -l \
+            /dev/kfd`; a broken /dev mount in a container shows up this way.",
+            )],
         NodeState::Present(info) => {
             let line = describe_node(info, ctx.host);
             if !info.is_char {
-                return vec![Finding::fail("/dev/kfd is not a character device").evidence(line).fix_text(
+                return vec![Finding::fail("/dev/kfd is not a character device")
+                    .evidence(line)
+                    .fix_text(
                     "Something replaced the device node (a bind mount of a directory or file); \
                         remove it and let udev recreate it, or pass `--device=/dev/kfd` to the \
                         container.",
                 )];
             }
             match info.open.errno() {
-                None => vec![Finding::pass(format!("/dev/kfd opens read-write ({})", match &info.decision {
-                    crate::gpu::access::Decision::Granted(why) => why.clone(),
-                    _ => "granted".into(),
-                }))
+                None => vec![Finding::pass(format!(
+                    "/dev/kfd opens read-write ({})",
+                    match &info.decision {
+                        crate::gpu::access::Decision::Granted(why) => why.clone(),
+                        _ => "granted".into(),
+                    }
+                ))
                 .evidence(line)
                 .evidence(cred)],
                 Some(e @ ("EACCES" | "EPERM")) => {
-                    let mut f = Finding::fail(format!("this process cannot open /dev/kfd \
-                        read-write ({e})")).evidence(line).evidence(cred);
+                    let mut f = Finding::fail(format!(
+                        "this process cannot open /dev/kfd \
+                        read-write ({e})"
+                    ))
+                    .evidence(line)
+                    .evidence(cred);
                     if let crate::gpu::access::Decision::Denied { reason, .. } = &info.decision {
                         f = f.evidence(reason.clone());
                         f = f.fix(access_fix(ctx, t, info));

@@ -138,7 +138,16 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
         } else {
             fx = fx.command(format!("unset {}", o.variable));
         }
-        return (Finding::fail(format!("{head} is invalid: {err}")).subject(subject).evidence("libhsakmt: `HSA_OVERRIDE_GFX_VERSION … is invalid`, and HSA initialisation fails").fix(fx), None);
+        return (
+            Finding::fail(format!("{head} is invalid: {err}"))
+                .subject(subject)
+                .evidence(
+                    "libhsakmt: \
+            `HSA_OVERRIDE_GFX_VERSION … is invalid`, and HSA initialisation fails",
+                )
+                .fix(fx),
+            None,
+        );
     }
     let Some(ovr) = o.gfx.clone() else {
         return (
@@ -220,7 +229,11 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
 /// One global override on a machine with several GPU ISAs: it applies to all of them.
 fn global_on_mixed(t: &Topology, o: &AgentOverride, ovr: &str, natives: &[String]) -> Finding {
     let oi = processor(ovr);
-    let mut fx = Fix::text("Replace the global variable by per-node variables for the GPUs that need it (the suffix is libhsakmt's node id, counting CPU nodes).").command("unset HSA_OVERRIDE_GFX_VERSION");
+    let mut fx = Fix::text(
+        "Replace the global variable by per-node variables for the GPUs that \
+        need it (the suffix is libhsakmt's node id, counting CPU nodes).",
+    )
+    .command("unset HSA_OVERRIDE_GFX_VERSION");
     for b in t
         .agents
         .iter()

@@ -12,9 +12,18 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
     }
     let Some(c) = ctx.inv.clang() else {
         return vec![Finding::fail("no clang found to compile HIP")
-            .evidence("looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ \
-                and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin")
-            .fix(Fix::text("Install a clang with the AMDGPU backend (ROCm's, or your distribution's: Debian `apt install clang-15`), or set HIP_CLANG_PATH to its bin directory.").command("sudo apt install clang-15 lld-15"))];
+            .evidence(
+                "looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ \
+                and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin",
+            )
+            .fix(
+                Fix::text(
+                    "Install a clang with the AMDGPU backend (ROCm's, or your \
+                distribution's: Debian `apt install clang-15`), or set HIP_CLANG_PATH to its bin \
+                directory.",
+                )
+                .command("sudo apt install clang-15 lld-15"),
+            )];
     };
     let mut f = if !c.probe_errors.is_empty() && c.version.is_none() {
         let hung = c.probe_errors.iter().any(|e| e.contains("timed out"));

@@ -346,30 +346,66 @@ fn explain_failure(ctx: &Ctx, isa: &TargetId, text: &str) -> Finding {
         .find(|k| !matches!(k, ProblemKind::ToolFailed { .. }))
         .or(problems.first().map(|p| &p.kind));
     match kind {
-        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device \
-            library for {isa}"))
-            .fix(Fix::text(format!("clang finds no device-library bitcode for this ISA: {} for \
+        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!(
+            "cannot find ROCm device \
+            library for {isa}"
+        ))
+        .fix(Fix::text(format!(
+            "clang finds no device-library bitcode for this ISA: {} for \
                 where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path \
                 in the build's flags); install the device libraries of this clang's release if \
-                they are missing.", CheckId::ToolchainDeviceLibs.see()))),
-        Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime \
-            headers")
-            .fix(Fix::text("Point --rocm-path / ROCM_PATH at the root that holds include/hip (Debian: /usr with libamdhip64-dev installed).").command("sudo apt install libamdhip64-dev")),
-        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not \
-            found")).fix(Fix::text(format!(
+                they are missing.",
+            CheckId::ToolchainDeviceLibs.see()
+        ))),
+        Some(ProblemKind::HipRuntimeMissing) => Finding::fail(
+            "clang cannot find the HIP runtime \
+            headers",
+        )
+        .fix(
+            Fix::text(
+                "Point --rocm-path / ROCM_PATH at the root that holds include/hip \
+                (Debian: /usr with libamdhip64-dev installed).",
+            )
+            .command("sudo apt install libamdhip64-dev"),
+        ),
+        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!(
+            "header {header} not \
+            found"
+        ))
+        .fix(Fix::text(format!(
             "A header directory is missing: check {} (clang's own headers) and that the HIP \
                 headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide \
                 libstdc++.",
             CheckId::ToolchainResourceDir
         ))),
         Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
-            let known = ctx.inv.clang().map(|c| c.amdgpu_processors.join(" ")).unwrap_or_default();
+            let known = ctx
+                .inv
+                .clang()
+                .map(|c| c.amdgpu_processors.join(" "))
+                .unwrap_or_default();
             Finding::fail(format!("this clang does not know {isa}"))
                 .evidence(format!("processors it knows: {known}"))
-                .fix(Fix::text(format!("Use a clang that knows {} (LLVM {} or newer per checks/isa.toml), or drop it from the target list.", isa.processor, isa.info().map(|p| p.llvm.to_string()).unwrap_or_else(|| "?".into()))))
+                .fix(Fix::text(format!(
+                    "Use a clang that knows {} (LLVM {} or newer per \
+                    checks/isa.toml), or drop it from the target list.",
+                    isa.processor,
+                    isa.info()
+                        .map(|p| p.llvm.to_string())
+                        .unwrap_or_else(|| "?".into())
+                )))
         }
-        Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!("Install the LLVM tool `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for clang-offload-bundler)."))),
-        _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text("Read clang's output below; run the command by hand to reproduce.")),
+        Some(ProblemKind::ExecutableNotFound { name }) => {
+            Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!(
+                "Install the LLVM tool \
+            `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for \
+            clang-offload-bundler)."
+            )))
+        }
+        _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text(
+            "Read clang's output below; \
+            run the command by hand to reproduce.",
+        )),
     }
 }
 

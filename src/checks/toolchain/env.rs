@@ -219,7 +219,14 @@ fn tmpdir(ctx: &Ctx) -> Option<Finding> {
             return Some(
                 Finding::fail(format!("TMPDIR={t} cannot hold temporary files ({why})"))
                     .subject("TMPDIR")
-                    .fix(Fix::text("clang, hipcc and the linker put their temporary files in $TMPDIR and fail with \"unable to make temporary file\". Point it at a writable directory.").set_env("TMPDIR", "/tmp")),
+                    .fix(
+                        Fix::text(
+                            "clang, hipcc and the linker put their temporary files in \
+                        $TMPDIR and fail with \"unable to make temporary file\". Point it at a \
+                        writable directory.",
+                        )
+                        .set_env("TMPDIR", "/tmp"),
+                    ),
             );
         }
     }

@@ -9,11 +9,21 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
     let roots = ctx.inv.roots();
     let Some(primary) = roots.first() else {
         return vec![Finding::fail("no ROCm installation found")
-            .evidence("looked at: --rocm-path, ROCM_PATH, HIP_PATH, ROCM_HOME, HIP_CLANG_PATH, HIP_DEVICE_LIB_PATH, DEVICE_LIB_PATH, hipcc/hipconfig/amdclang++ on PATH, /opt/rocm*, /usr")
-            .fix(Fix::text("Install ROCm (AMD's packages, or your distribution's: on \
+            .evidence(
+                "looked at: --rocm-path, ROCM_PATH, HIP_PATH, ROCM_HOME, HIP_CLANG_PATH, \
+                HIP_DEVICE_LIB_PATH, DEVICE_LIB_PATH, hipcc/hipconfig/amdclang++ on PATH, \
+                /opt/rocm*, /usr",
+            )
+            .fix(
+                Fix::text(
+                    "Install ROCm (AMD's packages, or your distribution's: on \
                 Debian/Ubuntu `apt install hipcc rocm-device-libs libamdhip64-dev`), or point \
-                ROCM_PATH at an existing install root.")
-                .command("sudo apt install hipcc rocm-device-libs libamdhip64-dev libamd-comgr-dev"))];
+                ROCM_PATH at an existing install root.",
+                )
+                .command(
+                    "sudo apt install hipcc rocm-device-libs libamdhip64-dev libamd-comgr-dev",
+                ),
+            )];
     };
     let mut out = Vec::new();
     let p = &primary.parts;
