@@ -90,7 +90,10 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
 /// - No KFD node: `kgd2kfd_probe` refused the GPU (PCIe atomics, an ASIC or device id this KFD
 ///   does not know: configuration, `amdkfd/kfd_device.c`), else KFD's init failed: reboot.
 /// - ROCr cannot use it: device files or permissions (`gpu.kfd`, `gpu.render`): configuration.
-fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String) {
+/// A lost GPU's repair: the action, the event name, the fix and what the kernel log said.
+type Remedy = (Action, String, Fix, String);
+
+fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> Remedy {
     let pci = &g.pci;
     let said = if k.lines.is_empty() {
         if k.unreadable {
@@ -102,64 +105,7 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String
         String::new()
     };
     match l.cause {
-        Cause::NoDriver => {
-            if k.firmware || k.probe_error == Some(-2) {
-                (
-                    Action::FixConfig,
-                    "firmware-missing".into(),
-                    Fix::text(
-                        "amdgpu could not load this \
-                    GPU's firmware: install it (the distribution's \
-                    `linux-firmware`/`firmware-amd-graphics` package, or the ROCm DKMS driver with \
-                    its firmware), rebuild the initramfs and reboot.",
-                    )
-                    .command("dmesg | grep -i -e firmware -e amdgpu"),
-                    " (the kernel log shows its firmware did not load and the probe failed)".into(),
-                )
-            } else if k.probe_error == Some(-12) {
-                (
-                    Action::FixConfig,
-                    "probe-failed".into(),
-                    Fix::text(
-                        "The probe failed with -12 \
-                    (ENOMEM): the host firmware did not give the GPU's BARs enough address space. \
-                    Enable Above 4G decoding and Resizable BAR (and disable CSM) in the firmware \
-                    setup, then reboot.",
-                    ),
-                    " (the kernel log shows the probe failed with error -12)".into(),
-                )
-            } else if k.probe_failed {
-                let e = k
-                    .probe_error
-                    .map(|e| format!(" with error {e}"))
-                    .unwrap_or_default();
-                (
-                    Action::RebootNode,
-                    "probe-failed".into(),
-                    Fix::text(format!(
-                        "The driver core does not \
-                    retry a failed probe: reboot the node to run it again. If it fails again, \
-                    drain the node and have the GPU at {pci} inspected (`dmesg | grep -i amdgpu` \
-                    shows where initialisation stopped)."
-                    ))
-                    .command("dmesg | grep -i amdgpu"),
-                    format!(" (the kernel log shows the probe failed{e})"),
-                )
-            } else {
-                (
-                    Action::FixConfig,
-                    "no-driver".into(),
-                    Fix::text(format!(
-                        "Load amdgpu (`sudo modprobe \
-                    amdgpu`; {} says whether it is loaded or blacklisted). A driver that does not \
-                    know this device id needs a newer kernel or the ROCm DKMS driver.",
-                        CheckId::GpuDriver
-                    ))
-                    .command("sudo modprobe amdgpu"),
-                    said,
-                )
-            }
-        }
+        Cause::NoDriver => no_driver(k, pci, said),
         Cause::Vfio => (
             Action::FixConfig,
             "vfio".into(),
@@ -174,29 +120,7 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String
             )),
             String::new(),
         ),
-        Cause::OtherDriver => {
-            let d = match &g.driver {
-                Some(crate::gpu::layers::Binding::Other(d)) => d.clone(),
-                _ => "another driver".into(),
-            };
-            let text = if d == "radeon" {
-                "radeon drives this GCN GPU: boot with `radeon.si_support=0 amdgpu.si_support=1` \
-                    (Southern Islands) or `radeon.cik_support=0 amdgpu.cik_support=1` (Sea \
-                    Islands) so amdgpu takes it."
-                    .to_string()
-            } else {
-                format!(
-                    "Unbind {pci} from {d} and let amdgpu probe it, or remove the setting \
-                    that gives it to {d}."
-                )
-            };
-            (
-                Action::FixConfig,
-                "other-driver".into(),
-                Fix::text(text),
-                String::new(),
-            )
-        }
+        Cause::OtherDriver => other_driver(g),
         Cause::NoDrmCard | Cause::NoRenderNode => (
             Action::RebootNode,
             l.cause.as_str().into(),
@@ -208,40 +132,7 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String
             .command("dmesg | grep -i -e amdgpu -e drm"),
             said,
         ),
-        Cause::NoKfdNode => match k.kfd_refused {
-            Some(EventKind::PcieAtomicsRejected) => (
-                Action::FixConfig,
-                "pcie-atomics-rejected".into(),
-                Fix::text(
-                    "KFD needs PCIe atomics for \
-                this GPU and the path to the CPU does not carry them: move it to a slot attached \
-                to the CPU (not behind a chipset or switch without AtomicOps routing), or enable \
-                atomics in the firmware setup.",
-                ),
-                " (the kernel log says KFD skipped it: PCI rejects atomics)".into(),
-            ),
-            Some(_) => (
-                Action::FixConfig,
-                "kfd-unsupported".into(),
-                Fix::text(
-                    "This kernel's KFD does not \
-                support the GPU: use a kernel or ROCm DKMS driver that lists it (ROCm's GPU \
-                support matrix).",
-                ),
-                " (the kernel log says KFD does not support it)".into(),
-            ),
-            None => (
-                Action::RebootNode,
-                "no-kfd-node".into(),
-                Fix::text(
-                    "amdgpu initialised the GPU \
-                but KFD did not add it; `dmesg | grep -i kfd` says why (IOMMU, atomics, an \
-                unsupported ASIC). A reboot runs KFD's probe again.",
-                )
-                .command("dmesg | grep -i kfd"),
-                said,
-            ),
-        },
+        Cause::NoKfdNode => no_kfd_node(k, said),
         Cause::NotUsable | Cause::HiddenFromProcess => (
             Action::FixConfig,
             "not-usable".into(),
@@ -261,6 +152,130 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String
                 CheckId::GpuVisibility
             )),
             String::new(),
+        ),
+    }
+}
+
+/// No driver bound: firmware missing, a failed probe (-12: BAR space), or amdgpu not loaded.
+fn no_driver(k: &KernelWord, pci: &str, said: String) -> Remedy {
+    if k.firmware || k.probe_error == Some(-2) {
+        (
+            Action::FixConfig,
+            "firmware-missing".into(),
+            Fix::text(
+                "amdgpu could not load this \
+            GPU's firmware: install it (the distribution's \
+            `linux-firmware`/`firmware-amd-graphics` package, or the ROCm DKMS driver with \
+            its firmware), rebuild the initramfs and reboot.",
+            )
+            .command("dmesg | grep -i -e firmware -e amdgpu"),
+            " (the kernel log shows its firmware did not load and the probe failed)".into(),
+        )
+    } else if k.probe_error == Some(-12) {
+        (
+            Action::FixConfig,
+            "probe-failed".into(),
+            Fix::text(
+                "The probe failed with -12 \
+            (ENOMEM): the host firmware did not give the GPU's BARs enough address space. \
+            Enable Above 4G decoding and Resizable BAR (and disable CSM) in the firmware \
+            setup, then reboot.",
+            ),
+            " (the kernel log shows the probe failed with error -12)".into(),
+        )
+    } else if k.probe_failed {
+        let e = k
+            .probe_error
+            .map(|e| format!(" with error {e}"))
+            .unwrap_or_default();
+        (
+            Action::RebootNode,
+            "probe-failed".into(),
+            Fix::text(format!(
+                "The driver core does not \
+            retry a failed probe: reboot the node to run it again. If it fails again, \
+            drain the node and have the GPU at {pci} inspected (`dmesg | grep -i amdgpu` \
+            shows where initialisation stopped)."
+            ))
+            .command("dmesg | grep -i amdgpu"),
+            format!(" (the kernel log shows the probe failed{e})"),
+        )
+    } else {
+        (
+            Action::FixConfig,
+            "no-driver".into(),
+            Fix::text(format!(
+                "Load amdgpu (`sudo modprobe \
+            amdgpu`; {} says whether it is loaded or blacklisted). A driver that does not \
+            know this device id needs a newer kernel or the ROCm DKMS driver.",
+                CheckId::GpuDriver
+            ))
+            .command("sudo modprobe amdgpu"),
+            said,
+        )
+    }
+}
+
+/// Another driver (radeon, or any other) holds the GPU.
+fn other_driver(g: &GpuPath) -> Remedy {
+    let pci = &g.pci;
+    let d = match &g.driver {
+        Some(crate::gpu::layers::Binding::Other(d)) => d.clone(),
+        _ => "another driver".into(),
+    };
+    let text = if d == "radeon" {
+        "radeon drives this GCN GPU: boot with `radeon.si_support=0 amdgpu.si_support=1` \
+            (Southern Islands) or `radeon.cik_support=0 amdgpu.cik_support=1` (Sea \
+            Islands) so amdgpu takes it."
+            .to_string()
+    } else {
+        format!(
+            "Unbind {pci} from {d} and let amdgpu probe it, or remove the setting \
+            that gives it to {d}."
+        )
+    };
+    (
+        Action::FixConfig,
+        "other-driver".into(),
+        Fix::text(text),
+        String::new(),
+    )
+}
+
+/// No KFD node: KFD refused the GPU (atomics, unsupported), else its init failed.
+fn no_kfd_node(k: &KernelWord, said: String) -> Remedy {
+    match k.kfd_refused {
+        Some(EventKind::PcieAtomicsRejected) => (
+            Action::FixConfig,
+            "pcie-atomics-rejected".into(),
+            Fix::text(
+                "KFD needs PCIe atomics for \
+            this GPU and the path to the CPU does not carry them: move it to a slot attached \
+            to the CPU (not behind a chipset or switch without AtomicOps routing), or enable \
+            atomics in the firmware setup.",
+            ),
+            " (the kernel log says KFD skipped it: PCI rejects atomics)".into(),
+        ),
+        Some(_) => (
+            Action::FixConfig,
+            "kfd-unsupported".into(),
+            Fix::text(
+                "This kernel's KFD does not \
+            support the GPU: use a kernel or ROCm DKMS driver that lists it (ROCm's GPU \
+            support matrix).",
+            ),
+            " (the kernel log says KFD does not support it)".into(),
+        ),
+        None => (
+            Action::RebootNode,
+            "no-kfd-node".into(),
+            Fix::text(
+                "amdgpu initialised the GPU \
+            but KFD did not add it; `dmesg | grep -i kfd` says why (IOMMU, atomics, an \
+            unsupported ASIC). A reboot runs KFD's probe again.",
+            )
+            .command("dmesg | grep -i kfd"),
+            said,
         ),
     }
 }
