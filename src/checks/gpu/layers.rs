@@ -71,6 +71,9 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
     w
 }
 
+/// A lost GPU's repair: the action, the event name, the fix and what the kernel log said.
+type Remedy = (Action, String, Fix, String);
+
 /// The action a loss calls for, the event name, the fix, and what the kernel log adds to the
 /// summary.
 ///
@@ -90,9 +93,6 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
 /// - No KFD node: `kgd2kfd_probe` refused the GPU (PCIe atomics, an ASIC or device id this KFD
 ///   does not know: configuration, `amdkfd/kfd_device.c`), else KFD's init failed: reboot.
 /// - ROCr cannot use it: device files or permissions (`gpu.kfd`, `gpu.render`): configuration.
-/// A lost GPU's repair: the action, the event name, the fix and what the kernel log said.
-type Remedy = (Action, String, Fix, String);
-
 fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> Remedy {
     let pci = &g.pci;
     let said = if k.lines.is_empty() {
