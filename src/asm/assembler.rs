@@ -80,66 +80,8 @@ pub fn resolve(
     }
     steps.push("TENSILE_ROCM_ASSEMBLER_PATH is not set".into());
     let found = match compat {
-        Compat::V6_2 => {
-            let root = host
-                .env
-                .get_nonempty("TENSILE_ROCM_PATH")
-                .map(|v| (v, "TENSILE_ROCM_PATH"))
-                .or_else(|| host.env.get_nonempty("ROCM_PATH").map(|v| (v, "ROCM_PATH")))
-                .unwrap_or(("/opt/rocm".into(), "default"));
-            let cand = Path::new(&root.0).join("llvm/bin/clang++");
-            match executable(host, &cand) {
-                Some(p) => Some((
-                    p,
-                    format!("<ROCmPath>/llvm/bin/clang++ (ROCmPath from {})", root.1),
-                )),
-                None => {
-                    steps.push(format!("{}: not an executable", cand.display()));
-                    let r = on_path(host, "clang++")
-                        .map(|p| (p, "clang++ on PATH (Tensile 6.2's locateExe)".to_string()));
-                    if r.is_none() {
-                        steps.push("clang++: not on PATH".into());
-                    }
-                    r
-                }
-            }
-        }
-        Compat::Current => {
-            let mut dirs: Vec<PathBuf> = Vec::new();
-            if let Some(v) = host.env.get_nonempty("ROCM_PATH") {
-                for e in v.split(':').filter(|e| !e.is_empty()) {
-                    dirs.push(Path::new(e).join("bin"));
-                    dirs.push(Path::new(e).join("lib/llvm/bin"));
-                }
-            }
-            dirs.push("/opt/rocm/bin".into());
-            dirs.push("/opt/rocm/lib/llvm/bin".into());
-            let mut r = None;
-            for d in dirs {
-                let cand = d.join("amdclang++");
-                if let Some(p) = executable(host, &cand) {
-                    r = Some((
-                        p,
-                        "amdclang++ in a ROCm dir (current Tensile's validateToolchain)"
-                            .to_string(),
-                    ));
-                    break;
-                }
-                steps.push(format!("{}: not an executable", cand.display()));
-            }
-            if r.is_none() {
-                r = on_path(host, "amdclang++").map(|p| {
-                    (
-                        p,
-                        "amdclang++ on PATH (current Tensile's validateToolchain)".to_string(),
-                    )
-                });
-                if r.is_none() {
-                    steps.push("amdclang++: not on PATH".into());
-                }
-            }
-            r
-        }
+        Compat::V6_2 => search_v6_2(host, &mut steps),
+        Compat::Current => search_current(host, &mut steps),
     };
     if let Some((path, how)) = found {
         return Ok(Resolved {
@@ -149,6 +91,79 @@ pub fn resolve(
             steps,
         });
     }
+    not_tensiles(host, compat, core_clang, steps)
+}
+
+/// Tensile 6.2's search: `<ROCmPath>/llvm/bin/clang++`, then clang++ on PATH.
+fn search_v6_2(host: &Host, steps: &mut Vec<String>) -> Option<(PathBuf, String)> {
+    let root = host
+        .env
+        .get_nonempty("TENSILE_ROCM_PATH")
+        .map(|v| (v, "TENSILE_ROCM_PATH"))
+        .or_else(|| host.env.get_nonempty("ROCM_PATH").map(|v| (v, "ROCM_PATH")))
+        .unwrap_or(("/opt/rocm".into(), "default"));
+    let cand = Path::new(&root.0).join("llvm/bin/clang++");
+    match executable(host, &cand) {
+        Some(p) => Some((
+            p,
+            format!("<ROCmPath>/llvm/bin/clang++ (ROCmPath from {})", root.1),
+        )),
+        None => {
+            steps.push(format!("{}: not an executable", cand.display()));
+            let r = on_path(host, "clang++")
+                .map(|p| (p, "clang++ on PATH (Tensile 6.2's locateExe)".to_string()));
+            if r.is_none() {
+                steps.push("clang++: not on PATH".into());
+            }
+            r
+        }
+    }
+}
+
+/// Current Tensile's search (validateToolchain): amdclang++ in the ROCm dirs, then on PATH.
+fn search_current(host: &Host, steps: &mut Vec<String>) -> Option<(PathBuf, String)> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(v) = host.env.get_nonempty("ROCM_PATH") {
+        for e in v.split(':').filter(|e| !e.is_empty()) {
+            dirs.push(Path::new(e).join("bin"));
+            dirs.push(Path::new(e).join("lib/llvm/bin"));
+        }
+    }
+    dirs.push("/opt/rocm/bin".into());
+    dirs.push("/opt/rocm/lib/llvm/bin".into());
+    let mut r = None;
+    for d in dirs {
+        let cand = d.join("amdclang++");
+        if let Some(p) = executable(host, &cand) {
+            r = Some((
+                p,
+                "amdclang++ in a ROCm dir (current Tensile's validateToolchain)".to_string(),
+            ));
+            break;
+        }
+        steps.push(format!("{}: not an executable", cand.display()));
+    }
+    if r.is_none() {
+        r = on_path(host, "amdclang++").map(|p| {
+            (
+                p,
+                "amdclang++ on PATH (current Tensile's validateToolchain)".to_string(),
+            )
+        });
+        if r.is_none() {
+            steps.push("amdclang++: not on PATH".into());
+        }
+    }
+    r
+}
+
+/// When Tensile's own search finds nothing: a clang it would not pick, if there is one.
+fn not_tensiles(
+    host: &Host,
+    compat: Compat,
+    core_clang: Option<&Path>,
+    mut steps: Vec<String>,
+) -> Result<Resolved, Vec<String>> {
     // Not Tensile's: so the probe still says something useful on distributions without a
     // ROCm clang (Debian ships clang++ only as /usr/lib/llvm-N/bin/clang++).
     if let Some(c) = core_clang {

@@ -93,23 +93,8 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
     let (isas, explicit) = select_isas(cfg, inv, cat);
     // Another root's assembler cannot run on this host, or is not run: say so once, probe
     // nothing (with no assembler found, that is said below, from the files).
-    let refused = resolved
-        .is_ok()
-        .then(|| inv.host.root_programs_refused())
-        .flatten();
-    if let Some(e) = refused.or_else(|| inv.cannot_run_here()) {
-        let why = match inv.host.root_programs_refused() {
-            Some(_) => "programs of a foreign root are not executed",
-            None => "this root's programs cannot run on this host",
-        };
-        findings.push((
-            CheckId::AsmAssembler,
-            Finding::skip(format!(
-                "not run: {why} ({})",
-                CheckId::ToolchainClang.see()
-            ))
-            .evidence(e.to_string()),
-        ));
+    if let Some(f) = not_run_here(inv, resolved.is_ok()) {
+        findings.push((CheckId::AsmAssembler, f));
         return Outcome::nothing_probed(findings, String::new());
     }
     let title = |asm: &str, n: usize, calls: usize| {
@@ -122,16 +107,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
     };
     let asm = match resolved {
         Err(steps) => {
-            findings.push((
-                CheckId::AsmAssembler,
-                Finding::fail("no assembler found: Tensile would find none either")
-                    .evidence_lines(steps)
-                    .fix(Fix::text(
-                        "Install a clang with the AMDGPU target (ROCm's llvm, or \
-                        Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or \
-                        rocm-doctor's --assembler) at its clang++.",
-                    )),
-            ));
+            findings.push((CheckId::AsmAssembler, no_assembler(steps)));
             return Outcome::nothing_probed(findings, title("(none)", 0, 0));
         }
         Ok(r) => r,
@@ -185,6 +161,37 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         caps,
         results,
     }
+}
+
+/// Another root's assembler cannot run on this host, or is not run: said once, nothing is
+/// probed (with no assembler found, that is said by the caller, from the files).
+fn not_run_here(inv: &Inventory, assembler_found: bool) -> Option<Finding> {
+    let refused = assembler_found
+        .then(|| inv.host.root_programs_refused())
+        .flatten();
+    let e = refused.or_else(|| inv.cannot_run_here())?;
+    let why = match inv.host.root_programs_refused() {
+        Some(_) => "programs of a foreign root are not executed",
+        None => "this root's programs cannot run on this host",
+    };
+    Some(
+        Finding::skip(format!(
+            "not run: {why} ({})",
+            CheckId::ToolchainClang.see()
+        ))
+        .evidence(e.to_string()),
+    )
+}
+
+/// Neither Tensile's search nor the fallbacks found an assembler (`steps`: what was tried).
+fn no_assembler(steps: Vec<String>) -> Finding {
+    Finding::fail("no assembler found: Tensile would find none either")
+        .evidence_lines(steps)
+        .fix(Fix::text(
+            "Install a clang with the AMDGPU target (ROCm's llvm, or \
+            Debian's clang-N with lld-N) and point TENSILE_ROCM_ASSEMBLER_PATH (or \
+            rocm-doctor's --assembler) at its clang++.",
+        ))
 }
 
 impl Outcome {

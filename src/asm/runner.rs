@@ -20,7 +20,7 @@
 use super::catalog::{Catalog, Value};
 use super::parse::{self, Batch};
 use crate::host::{CommandSpec, Host, RunOutput};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -216,29 +216,13 @@ pub fn probe_batched(
         calls: 0,
     };
     let snippets = cat.distinct_snippets();
-    let singles: Vec<&str> = snippets
-        .iter()
-        .copied()
-        .filter(|s| !s.is_empty() && !s.contains('\n'))
-        .collect();
-    let blocks: Vec<&str> = snippets
-        .iter()
-        .copied()
-        .filter(|s| s.contains('\n'))
-        .collect();
-    // The first multi-line block goes last in the batch: a failing directive inside it
-    // cascades only into its own later lines, never back into the single lines before it.
-    // Any further block runs alone.
-    let (tail, alone) = match blocks.split_first() {
-        Some((b, rest)) => (Some(*b), rest.to_vec()),
-        None => (None, Vec::new()),
-    };
-    let mut lines: Vec<&str> = singles.clone();
-    let tail_range = tail.map(|b| {
-        let start = lines.len() + 1;
-        lines.extend(b.split('\n'));
-        (start, lines.len())
-    });
+    let BatchPlan {
+        singles,
+        tail,
+        alone,
+        lines,
+        tail_range,
+    } = BatchPlan::of(&snippets);
     if lines.is_empty() {
         // Nothing to batch (a catalog of the empty probe only): Tensile's probe decides.
         let first = c.call("");
@@ -257,42 +241,8 @@ pub fn probe_batched(
     if !lines.is_empty() {
         let out = c.call(&lines.join("\n"));
         timed_out |= out.timed_out;
-        let attributed = if tensile_ok(&out) {
-            Ok(Default::default())
-        } else if out.spawn_error.is_some()
-            || out.timed_out
-            || out.signal.is_some()
-            || out.truncated
-        {
-            Err(format!(
-                "the batched call did not finish normally: {}",
-                out.outcome()
-            ))
-        } else {
-            match parse::attribute(&lines, &out.combined_text(), out.code == Some(0)) {
-                Batch::Lines(l) => Ok(l),
-                Batch::Unattributable(why) => Err(why),
-            }
-        };
-        // SupportedISA: a clean batch linked, so it holds; a batch with only located
-        // diagnostics shows the driver accepted the ISA, and the shared link verdict decides;
-        // anything else is settled by this ISA's own empty-input probe, as Tensile does it.
-        let supported = match &attributed {
-            Ok(failed) if failed.is_empty() => Ok(()),
-            Ok(_) => match link.get(&mut c) {
-                (true, _) => Ok(()),
-                (false, o) => Err(o),
-            },
-            Err(_) => {
-                let first = c.call("");
-                if tensile_ok(&first) {
-                    Ok(())
-                } else {
-                    Err(first)
-                }
-            }
-        };
-        if let Err(first) = supported {
+        let attributed = attribute_batch(&lines, &out);
+        if let Some(first) = batch_unsupported(&mut c, link, &attributed) {
             let timed_out = timed_out || first.timed_out;
             let calls = c.calls;
             return finish(
@@ -307,13 +257,7 @@ pub fn probe_batched(
         }
         match attributed {
             Ok(failed) => {
-                for (i, s) in singles.iter().enumerate() {
-                    verdict.insert(s, !failed.contains(&(i + 1)));
-                }
-                if let (Some(b), Some((lo, hi))) = (tail, tail_range) {
-                    verdict.insert(b, failed.range(lo..=hi).next().is_none());
-                }
-                if singles.iter().all(|s| verdict.get(s) == Some(&false)) {
+                if record_batch(&mut verdict, &singles, tail, tail_range, &failed) {
                     sample = Some(out);
                 }
             }
@@ -325,19 +269,7 @@ pub fn probe_batched(
         }
     }
     // 3. Fallback: one call per snippet (and blocks that did not fit the batch).
-    for s in run_alone {
-        if timed_out {
-            verdict.insert(s, false);
-            continue;
-        }
-        let o = c.call(s);
-        timed_out |= o.timed_out;
-        let ok = tensile_ok(&o);
-        if !ok && sample.is_none() && !s.contains('\n') {
-            sample = Some(o);
-        }
-        verdict.insert(s, ok);
-    }
+    one_by_one(&mut c, run_alone, &mut verdict, &mut timed_out, &mut sample);
     let values = cat.derive(|s| verdict.get(s).copied().unwrap_or(false));
     let all_probed_failed = values_all_probed_failed(cat, &values);
     let calls = c.calls;
@@ -350,6 +282,136 @@ pub fn probe_batched(
         sample.filter(|_| all_probed_failed),
         timed_out,
     )
+}
+
+/// The verdict of each snippet of the batch from its failed lines (the single lines, then the
+/// tail block's range). True when every single line failed.
+fn record_batch<'a>(
+    verdict: &mut HashMap<&'a str, bool>,
+    singles: &[&'a str],
+    tail: Option<&'a str>,
+    tail_range: Option<(usize, usize)>,
+    failed: &BTreeSet<usize>,
+) -> bool {
+    for (i, s) in singles.iter().enumerate() {
+        verdict.insert(s, !failed.contains(&(i + 1)));
+    }
+    if let (Some(b), Some((lo, hi))) = (tail, tail_range) {
+        verdict.insert(b, failed.range(lo..=hi).next().is_none());
+    }
+    singles.iter().all(|s| verdict.get(s) == Some(&false))
+}
+
+/// One call per snippet; after a timeout the rest are not run (and fail). The first failing
+/// single line's output is kept as the `sample`.
+fn one_by_one<'a>(
+    c: &mut Caller,
+    snippets: Vec<&'a str>,
+    verdict: &mut HashMap<&'a str, bool>,
+    timed_out: &mut bool,
+    sample: &mut Option<RunOutput>,
+) {
+    for s in snippets {
+        if *timed_out {
+            verdict.insert(s, false);
+            continue;
+        }
+        let o = c.call(s);
+        *timed_out |= o.timed_out;
+        let ok = tensile_ok(&o);
+        if !ok && sample.is_none() && !s.contains('\n') {
+            *sample = Some(o);
+        }
+        verdict.insert(s, ok);
+    }
+}
+
+/// How the distinct snippets go into the batched call: the single lines, then the first
+/// multi-line block (its 1-based line range in `lines`); further blocks run alone.
+struct BatchPlan<'a> {
+    singles: Vec<&'a str>,
+    tail: Option<&'a str>,
+    alone: Vec<&'a str>,
+    lines: Vec<&'a str>,
+    tail_range: Option<(usize, usize)>,
+}
+
+impl<'a> BatchPlan<'a> {
+    fn of(snippets: &[&'a str]) -> Self {
+        let singles: Vec<&str> = snippets
+            .iter()
+            .copied()
+            .filter(|s| !s.is_empty() && !s.contains('\n'))
+            .collect();
+        let blocks: Vec<&str> = snippets
+            .iter()
+            .copied()
+            .filter(|s| s.contains('\n'))
+            .collect();
+        // The first multi-line block goes last in the batch: a failing directive inside it
+        // cascades only into its own later lines, never back into the single lines before it.
+        // Any further block runs alone.
+        let (tail, alone) = match blocks.split_first() {
+            Some((b, rest)) => (Some(*b), rest.to_vec()),
+            None => (None, Vec::new()),
+        };
+        let mut lines: Vec<&str> = singles.clone();
+        let tail_range = tail.map(|b| {
+            let start = lines.len() + 1;
+            lines.extend(b.split('\n'));
+            (start, lines.len())
+        });
+        BatchPlan {
+            singles,
+            tail,
+            alone,
+            lines,
+            tail_range,
+        }
+    }
+}
+
+/// The batched call's failed input lines, or why they cannot be told apart.
+fn attribute_batch(lines: &[&str], out: &RunOutput) -> Result<BTreeSet<usize>, String> {
+    if tensile_ok(out) {
+        Ok(Default::default())
+    } else if out.spawn_error.is_some() || out.timed_out || out.signal.is_some() || out.truncated {
+        Err(format!(
+            "the batched call did not finish normally: {}",
+            out.outcome()
+        ))
+    } else {
+        match parse::attribute(lines, &out.combined_text(), out.code == Some(0)) {
+            Batch::Lines(l) => Ok(l),
+            Batch::Unattributable(why) => Err(why),
+        }
+    }
+}
+
+/// SupportedISA: a clean batch linked, so it holds; a batch with only located diagnostics
+/// shows the driver accepted the ISA, and the shared link verdict decides; anything else is
+/// settled by this ISA's own empty-input probe, as Tensile does it. The call that says the ISA
+/// is not supported, if one does.
+fn batch_unsupported(
+    c: &mut Caller,
+    link: &LinkOnce,
+    attributed: &Result<BTreeSet<usize>, String>,
+) -> Option<RunOutput> {
+    match attributed {
+        Ok(failed) if failed.is_empty() => None,
+        Ok(_) => match link.get(c) {
+            (true, _) => None,
+            (false, o) => Some(o),
+        },
+        Err(_) => {
+            let first = c.call("");
+            if tensile_ok(&first) {
+                None
+            } else {
+                Some(first)
+            }
+        }
+    }
 }
 
 fn values_all_probed_failed(cat: &Catalog, values: &[(String, Value)]) -> bool {

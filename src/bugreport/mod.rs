@@ -268,6 +268,32 @@ fn versions(host: &Host, inventory: Option<&Value>) -> Vec<(String, String)> {
         row("diagnosed root (--sysroot)", root.display().to_string());
     }
     let inv = inventory.cloned().unwrap_or(Value::Null);
+    root_rows(&inv, &mut row);
+    library_rows(&inv, &mut row);
+    clang_rows(&inv, &mut row);
+    let d = crate::gpu::platform::driver(host);
+    let amdgpu = match (&d.initstate, &d.version, d.module_dir) {
+        (_, _, false) if d.builtin_listed == Some(true) => "built into the kernel".to_string(),
+        (_, _, false) => "not loaded (no /sys/module/amdgpu)".to_string(),
+        (init, ver, true) => format!(
+            "initstate {}, version {}",
+            init.as_deref().unwrap_or("absent (built in?)"),
+            ver.as_deref().unwrap_or("absent (in-tree driver)")
+        ),
+    };
+    row("amdgpu module", amdgpu);
+    row(
+        "kernel",
+        d.kernel_release
+            .clone()
+            .unwrap_or_else(|| "unknown (no /proc/sys/kernel/osrelease)".into()),
+    );
+    row("distribution", distribution(host));
+    rows
+}
+
+/// The rows of the ROCm roots: path and layout, ROCm and HIP header versions.
+fn root_rows(inv: &Value, row: &mut dyn FnMut(&str, String)) {
     match inv["rocm_roots"].as_array() {
         Some(roots) if roots.is_empty() => row("ROCm root", "none found".into()),
         Some(roots) => {
@@ -308,6 +334,10 @@ fn versions(host: &Host, inventory: Option<&Value>) -> Vec<(String, String)> {
         }
         None => {}
     }
+}
+
+/// The rows of the key runtime libraries as the loader finds them.
+fn library_rows(inv: &Value, row: &mut dyn FnMut(&str, String)) {
     if let Some(libs) = inv["libraries"].as_array() {
         for l in libs {
             let label = match s(&l["name"]) {
@@ -329,6 +359,10 @@ fn versions(host: &Host, inventory: Option<&Value>) -> Vec<(String, String)> {
             row(&label, v);
         }
     }
+}
+
+/// The rows of the judged clang and the others found.
+fn clang_rows(inv: &Value, row: &mut dyn FnMut(&str, String)) {
     match &inv["clang"] {
         Value::Null if inv.get("clang").is_some() => row("clang", "none found".into()),
         Value::Object(_) => {
@@ -350,25 +384,6 @@ fn versions(host: &Host, inventory: Option<&Value>) -> Vec<(String, String)> {
         }
         _ => {}
     }
-    let d = crate::gpu::platform::driver(host);
-    let amdgpu = match (&d.initstate, &d.version, d.module_dir) {
-        (_, _, false) if d.builtin_listed == Some(true) => "built into the kernel".to_string(),
-        (_, _, false) => "not loaded (no /sys/module/amdgpu)".to_string(),
-        (init, ver, true) => format!(
-            "initstate {}, version {}",
-            init.as_deref().unwrap_or("absent (built in?)"),
-            ver.as_deref().unwrap_or("absent (in-tree driver)")
-        ),
-    };
-    row("amdgpu module", amdgpu);
-    row(
-        "kernel",
-        d.kernel_release
-            .clone()
-            .unwrap_or_else(|| "unknown (no /proc/sys/kernel/osrelease)".into()),
-    );
-    row("distribution", distribution(host));
-    rows
 }
 
 /// The words of the human view for a root's layout (`fhs` -> "distribution FHS layout").

@@ -85,75 +85,10 @@ fn judge(
             k.described
         ))];
     }
-    let catalogue = crate::packs::catalogue();
-    let mut out = Vec::new();
-    for (kind, device, evs) in groups {
-        let first = &evs[0].1;
-        let worst = evs
-            .iter()
-            .map(|(_, e)| status(e))
-            .max_by_key(|s| match s {
-                Status::Fail => 3,
-                Status::Warn => 2,
-                _ => 1,
-            })
-            .unwrap_or(Status::Warn);
-        let line = &k.lines[evs[0].0];
-        let hit = crate::packs::why::recognise(catalogue, &line.text)
-            .into_iter()
-            .next();
-        let harmless = hit.as_ref().is_some_and(|h| h.symptom.harmless);
-        let count = if evs.len() == 1 {
-            String::new()
-        } else {
-            format!(
-                " ({} times, last: {})",
-                evs.len(),
-                evs[evs.len() - 1].1.detail
-            )
-        };
-        let summary = format!("{}: {}{count}", kind.name(), first.detail);
-        let mut f = match (harmless, worst) {
-            (true, _) => Finding::pass(format!("harmless: {summary}")),
-            (false, Status::Fail) => Finding::fail(summary),
-            (false, Status::Pass) => Finding::pass(summary),
-            (false, _) => Finding::warn(summary),
-        };
-        if let Some(d) = device {
-            f = f.subject(d);
-        }
-        let action = evs.iter().map(|(_, e)| action_of(e)).max();
-        f = f.event(kind.name());
-        if let Some(a) = action.filter(|_| !harmless) {
-            f = f.action(a);
-        }
-        let mut evidence = Vec::new();
-        for (i, e) in evs.iter().take(4) {
-            evidence.push(format!("line {}: {}", i + 1, k.lines[*i].text));
-            if let Some((name, pid)) = &e.process {
-                evidence.push(format!("  process {name} pid {pid}"));
-            }
-            evidence.extend(e.extra.iter().take(6).map(|x| format!("  {x}")));
-        }
-        if let Some(h) = &hit {
-            evidence.push(format!(
-                "the symptom catalogue knows this line: {} ({}): {}",
-                h.symptom.id,
-                h.symptom.class.as_deref().unwrap_or("-"),
-                h.symptom.cause.trim()
-            ));
-        }
-        f = f.evidence_lines(evidence);
-        if f.status != Status::Pass {
-            let fix = hit
-                .as_ref()
-                .map(|h| h.symptom.fix.trim().to_string())
-                .unwrap_or_else(|| default_fix.to_string());
-            f = f.fix_text(fix);
-        }
-        out.push(f);
-    }
-    out
+    groups
+        .into_iter()
+        .map(|g| group_finding(k, g, &status, default_fix))
+        .collect()
 }
 
 fn driver_init(ctx: &Ctx) -> Vec<Finding> {
@@ -274,6 +209,96 @@ fn history(ctx: &Ctx) -> Vec<Finding> {
         Err(_) => Vec::new(),
     };
     let read = 1 + h.boots.len();
+    let evidence = boots_evidence(ctx, h);
+    let gpus = history::per_gpu(this_boot, &h.boots);
+    if gpus.is_empty() {
+        return vec![
+            Finding::pass(format!("no amdgpu/KFD event in the last {read} boots"))
+                .evidence_lines(evidence),
+        ];
+    }
+    gpus.iter()
+        .map(|g| gpu_history(g, read, &evidence))
+        .collect()
+}
+
+/// The finding for one group of events: its worst status (or harmless, when the symptom
+/// catalogue says so), the first lines as evidence, the catalogue's fix or `default_fix`.
+fn group_finding(
+    k: &KernelLog,
+    (kind, device, evs): Group,
+    status: &impl Fn(&Event) -> Status,
+    default_fix: &str,
+) -> Finding {
+    let catalogue = crate::packs::catalogue();
+    let first = &evs[0].1;
+    let worst = evs
+        .iter()
+        .map(|(_, e)| status(e))
+        .max_by_key(|s| match s {
+            Status::Fail => 3,
+            Status::Warn => 2,
+            _ => 1,
+        })
+        .unwrap_or(Status::Warn);
+    let line = &k.lines[evs[0].0];
+    let hit = crate::packs::why::recognise(catalogue, &line.text)
+        .into_iter()
+        .next();
+    let harmless = hit.as_ref().is_some_and(|h| h.symptom.harmless);
+    let count = if evs.len() == 1 {
+        String::new()
+    } else {
+        format!(
+            " ({} times, last: {})",
+            evs.len(),
+            evs[evs.len() - 1].1.detail
+        )
+    };
+    let summary = format!("{}: {}{count}", kind.name(), first.detail);
+    let mut f = match (harmless, worst) {
+        (true, _) => Finding::pass(format!("harmless: {summary}")),
+        (false, Status::Fail) => Finding::fail(summary),
+        (false, Status::Pass) => Finding::pass(summary),
+        (false, _) => Finding::warn(summary),
+    };
+    if let Some(d) = device {
+        f = f.subject(d);
+    }
+    let action = evs.iter().map(|(_, e)| action_of(e)).max();
+    f = f.event(kind.name());
+    if let Some(a) = action.filter(|_| !harmless) {
+        f = f.action(a);
+    }
+    let mut evidence = Vec::new();
+    for (i, e) in evs.iter().take(4) {
+        evidence.push(format!("line {}: {}", i + 1, k.lines[*i].text));
+        if let Some((name, pid)) = &e.process {
+            evidence.push(format!("  process {name} pid {pid}"));
+        }
+        evidence.extend(e.extra.iter().take(6).map(|x| format!("  {x}")));
+    }
+    if let Some(h) = &hit {
+        evidence.push(format!(
+            "the symptom catalogue knows this line: {} ({}): {}",
+            h.symptom.id,
+            h.symptom.class.as_deref().unwrap_or("-"),
+            h.symptom.cause.trim()
+        ));
+    }
+    f = f.evidence_lines(evidence);
+    if f.status != Status::Pass {
+        let fix = hit
+            .as_ref()
+            .map(|h| h.symptom.fix.trim().to_string())
+            .unwrap_or_else(|| default_fix.to_string());
+        f = f.fix_text(fix);
+    }
+    f
+}
+
+/// The boots read, one line each, and what could not be read.
+fn boots_evidence(ctx: &Ctx, h: &crate::kernlog::history::History) -> Vec<String> {
     let mut evidence: Vec<String> = vec![format!("earlier boots from {}", h.source)];
     for b in &h.boots {
         let id = b.id.as_deref().map(|i| format!(" {i}")).unwrap_or_default();
@@ -301,61 +326,61 @@ fn history(ctx: &Ctx) -> Vec<Finding> {
         ));
     }
     evidence.extend(h.notes.iter().cloned());
-    let gpus = history::per_gpu(this_boot, &h.boots);
-    if gpus.is_empty() {
-        return vec![
-            Finding::pass(format!("no amdgpu/KFD event in the last {read} boots"))
-                .evidence_lines(evidence),
-        ];
-    }
-    let mut out = Vec::new();
-    for g in &gpus {
-        let summary = history::describe(g, read);
-        let serious = g.serious_boots.len();
-        // Actions (docs/kernlog.md, "Earlier boots"): a GPU that failed again after two
-        // reboots is a hardware case (gpud's reboot threshold); once, a reboot is still the
-        // remedy amdgpu's own recovery leaves (a failed or repeated reset is cleared by a fresh
-        // start of the device).
-        let mut f = if serious >= history::ESCALATE_BOOTS {
-            Finding::fail(summary)
-                .event("recurring")
-                .action(Action::DrainAndInspect)
-                .fix_text(format!(
-                    "The GPU hung, was reset or had uncorrectable errors in {serious} of the last \
-                    {read} boots: rebooting has not cleared it. Drain the node and have the GPU \
-                    inspected (amd-smi, the vendor's diagnostics; {} and {} show its error \
-                    counters).",
-                    CheckId::HealthRas,
-                    CheckId::HealthBadPages
-                ))
-        } else if serious == 2 {
-            Finding::warn(summary)
-                .event("recurred-after-reboot")
-                .action(Action::RebootNode)
-                .fix_text(
+    evidence
+}
+
+/// One GPU's events across the boots read: a warning when they recurred after a reboot, a
+/// failure at [`history::ESCALATE_BOOTS`] boots.
+fn gpu_history(
+    g: &crate::kernlog::history::GpuHistory,
+    read: usize,
+    evidence: &[String],
+) -> Finding {
+    use crate::kernlog::history;
+    let summary = history::describe(g, read);
+    let serious = g.serious_boots.len();
+    // Actions (docs/kernlog.md, "Earlier boots"): a GPU that failed again after two
+    // reboots is a hardware case (gpud's reboot threshold); once, a reboot is still the
+    // remedy amdgpu's own recovery leaves (a failed or repeated reset is cleared by a fresh
+    // start of the device).
+    let mut f = if serious >= history::ESCALATE_BOOTS {
+        Finding::fail(summary)
+            .event("recurring")
+            .action(Action::DrainAndInspect)
+            .fix_text(format!(
+                "The GPU hung, was reset or had uncorrectable errors in {serious} of the last \
+                {read} boots: rebooting has not cleared it. Drain the node and have the GPU \
+                inspected (amd-smi, the vendor's diagnostics; {} and {} show its error \
+                counters).",
+                CheckId::HealthRas,
+                CheckId::HealthBadPages
+            ))
+    } else if serious == 2 {
+        Finding::warn(summary)
+            .event("recurred-after-reboot")
+            .action(Action::RebootNode)
+            .fix_text(
                 "The GPU hung, was reset or had uncorrectable errors again after a reboot: reboot \
-                    once more and watch it; a third boot with the same errors means hardware \
-                    inspection.",
+                once more and watch it; a third boot with the same errors means hardware \
+                inspection.",
             )
-        } else {
-            Finding::pass(summary)
-        };
-        if g.device != "unknown" {
-            f = f.subject(g.device.clone());
-        }
-        let mut ev = Vec::new();
-        for b in &g.boots {
-            let counts: Vec<String> = b.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-            ev.push(format!(
-                "{}: {}",
-                history::boot_name(b.boot),
-                counts.join(", ")
-            ));
-        }
-        ev.extend(evidence.iter().cloned());
-        out.push(f.evidence_lines(ev));
+    } else {
+        Finding::pass(summary)
+    };
+    if g.device != "unknown" {
+        f = f.subject(g.device.clone());
     }
-    out
+    let mut ev = Vec::new();
+    for b in &g.boots {
+        let counts: Vec<String> = b.counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        ev.push(format!(
+            "{}: {}",
+            history::boot_name(b.boot),
+            counts.join(", ")
+        ));
+    }
+    ev.extend(evidence.iter().cloned());
+    f.evidence_lines(ev)
 }
 
 /// The repair action of one kernel-log event, from what the driver did about it.

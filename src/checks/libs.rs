@@ -3,10 +3,14 @@
 //! what they carry. The reading and judging is `crate::inspect`'s, shared with `inspect`.
 
 use super::{CheckFn, CheckId, Ctx};
+use crate::binfacts::runtime::FoundLib;
+use crate::binfacts::tensile_path::Loader;
 use crate::binfacts::{file, runtime, tensile, tensile_path};
 use crate::codeobj::blob;
+use crate::host::Host;
 use crate::inspect::judge;
 use crate::inspect::targets;
+use crate::inspect::Target;
 use crate::report::{Finding, Fix};
 use std::collections::BTreeSet;
 
@@ -29,7 +33,6 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
     let dirs = runtime::library_dirs(inv);
     let (versions, version_evidence) = runtime::versions(inv);
     let env = |k: &str| host.env.get_str(k);
-    let bo = blob::Options::default();
     let mut out = Vec::new();
     let mut found_any = false;
     for stem in KEY_LIBS {
@@ -61,55 +64,10 @@ fn code_objects(ctx: &Ctx) -> Vec<Finding> {
         } else {
             out.extend(judge::file_against_targets(&r, &tg));
         }
-        let mut extra = Vec::new();
-        let mut where_looked: Vec<String> = Vec::new();
-        if let Some(loader) = tensile_name.and_then(tensile_path::loader_for) {
-            // Where this library's loader really looks (environment, its own candidates).
-            let loc = tensile_path::locate(host, &loader, &lib.path);
-            where_looked.push(format!(
-                "{} looks in {} ({})",
-                lib.path.display(),
-                loc.dir.display(),
-                loc.how
-            ));
-            where_looked.extend(loc.tried.iter().map(|(p, e)| {
-                format!(
-                    "  {} {}",
-                    if *e { "exists " } else { "missing" },
-                    p.display()
-                )
-            }));
-            let mut t = tensile::inspect_dir(host, &loc.dir, loader.component, &bo);
-            if t.version.is_none() {
-                t.version = lib.version.clone();
-            }
-            if t.is_empty() {
-                if loader.component == "rocblas" {
-                    extra.push(Flag::TensileMissing);
-                } else {
-                    out.push(
-                        Finding::fail(format!(
-                            "{} has no Tensile library in {}",
-                            loader.component,
-                            loc.dir.display()
-                        ))
-                        .subject(subject.clone())
-                        .evidence_lines(where_looked.clone())
-                        .fix_text(format!(
-                            "install {}'s kernel library where lib{stem} looks for \
-                            it, or point {} at it",
-                            loader.component, loader.env
-                        )),
-                    );
-                }
-            } else if !tg.is_empty() {
-                out.extend(
-                    judge::tensile_against_targets(&t, &tg)
-                        .into_iter()
-                        .map(|f| f.evidence_lines(where_looked.clone())),
-                );
-            }
-        }
+        let (where_looked, extra) = match tensile_name.and_then(tensile_path::loader_for) {
+            Some(loader) => judge_tensile(host, &loader, stem, &lib, &subject, &tg, &mut out),
+            None => (Vec::new(), Vec::new()),
+        };
         out.extend(
             // Issues about what a file carries and the environment are the default run's
             // `known-issues.*` pack checks; the ones that need the Tensile directory stay here.
@@ -416,4 +374,67 @@ fn judge_env(
         );
     }
     out
+}
+
+/// The Tensile library directory a key library's loader reads: where it looks, and its
+/// kernels against the targets (failures into `out`). Returns where it looked and the flags
+/// for the known issues (a missing rocBLAS Tensile directory is one of them).
+fn judge_tensile(
+    host: &Host,
+    loader: &Loader,
+    stem: &str,
+    lib: &FoundLib,
+    subject: &str,
+    tg: &[Target],
+    out: &mut Vec<Finding>,
+) -> (Vec<String>, Vec<Flag>) {
+    let bo = blob::Options::default();
+    let mut extra = Vec::new();
+    let mut where_looked: Vec<String> = Vec::new();
+    // Where this library's loader really looks (environment, its own candidates).
+    let loc = tensile_path::locate(host, loader, &lib.path);
+    where_looked.push(format!(
+        "{} looks in {} ({})",
+        lib.path.display(),
+        loc.dir.display(),
+        loc.how
+    ));
+    where_looked.extend(loc.tried.iter().map(|(p, e)| {
+        format!(
+            "  {} {}",
+            if *e { "exists " } else { "missing" },
+            p.display()
+        )
+    }));
+    let mut t = tensile::inspect_dir(host, &loc.dir, loader.component, &bo);
+    if t.version.is_none() {
+        t.version = lib.version.clone();
+    }
+    if t.is_empty() {
+        if loader.component == "rocblas" {
+            extra.push(Flag::TensileMissing);
+        } else {
+            out.push(
+                Finding::fail(format!(
+                    "{} has no Tensile library in {}",
+                    loader.component,
+                    loc.dir.display()
+                ))
+                .subject(subject)
+                .evidence_lines(where_looked.clone())
+                .fix_text(format!(
+                    "install {}'s kernel library where lib{stem} looks for \
+                    it, or point {} at it",
+                    loader.component, loader.env
+                )),
+            );
+        }
+    } else if !tg.is_empty() {
+        out.extend(
+            judge::tensile_against_targets(&t, tg)
+                .into_iter()
+                .map(|f| f.evidence_lines(where_looked.clone())),
+        );
+    }
+    (where_looked, extra)
 }

@@ -2,37 +2,15 @@
 //! clang and these device libraries know them.
 
 use super::{CheckFn, CheckId, Ctx};
+use crate::inventory::clang::ClangInfo;
+use crate::inventory::targets::{Rejected, TargetIsa, TEXT_SOURCE};
 use crate::report::{Finding, Fix};
 
 pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::TargetsIsa, isa)];
 
 fn isa(ctx: &Ctx) -> Vec<Finding> {
     let t = ctx.inv.targets();
-    let mut out = Vec::new();
-    for r in &t.rejected {
-        out.push(
-            Finding::warn(format!("{} holds an invalid ISA '{}'", r.source, r.value))
-                .subject(r.source.clone())
-                .evidence(r.reason.clone())
-                .fix(Fix::text(
-                    if r.source == crate::inventory::targets::TEXT_SOURCE {
-                        format!(
-                            "The build asked for '{}', which is not a processor name: use names \
-                        such as gfx90a or gfx1030 (clang --target=amdgcn-amd-amdhsa -nogpulib \
-                        -print-supported-cpus lists them), optionally with :xnack+/- or \
-                        :sramecc+/-.",
-                            r.value
-                        )
-                    } else {
-                        format!(
-                            "{} takes processor names such as gfx90a or gfx1030, separated by ';' \
-                        (CMake) or ',' (PyTorch), optionally with :xnack+/- or :sramecc+/-.",
-                            r.source
-                        )
-                    },
-                )),
-        );
-    }
+    let mut out: Vec<Finding> = t.rejected.iter().map(rejected).collect();
     if t.isas.is_empty() {
         out.push(Finding::skip(
             "no target ISA: give --isa, set AMDGPU_TARGETS/GPU_TARGETS, or run \
@@ -48,47 +26,16 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
         let known_to_clang = clang.map(|c| c.amdgpu_processors.contains(&ti.isa.processor));
         let mut f = match (known_to_clang, clang) {
             (Some(false), Some(c)) if c.amdgpu_registered => {
-                let p = &ti.isa.processor;
-                let others = others.get_or_init(|| other_clangs(ctx, c));
-                let knowing: Vec<&OtherClang> =
-                    others.iter().filter(|o| o.processors.contains(p)).collect();
-                let first = ti.isa.info().map(|i| i.llvm.to_string()).unwrap_or_default();
-                let from = if ti.source == crate::inventory::targets::TEXT_SOURCE {
-                    "the build's targets (--offload-arch, AMDGPU_TARGETS, GPU_TARGETS)"
-                } else {
-                    ti.source.as_str()
-                };
-                let this = format!("clang {} ({})", c.version.as_deref().unwrap_or("?"), c.path.display());
-                let (summary, fix) = match knowing.first() {
-                    Some(o) => (
-                        format!("{this} does not know {p}; clang {} at {} does", o.version, o.path.display()),
-                        format!("Build with the clang that knows {p}: --clang {} (for CMake: \
-                            CMAKE_HIP_COMPILER={}), or remove {p} from {from}.", o.path.display(), o.path.display()),
-                    ),
-                    None => (
-                        format!("{this} does not know {p}{}", if others.is_empty() { String::new() } else { "; no other clang here does".into() }),
-                        match ti.isa.info() {
-                            Some(_) => format!("Use a clang that knows {p} (first in LLVM {first} \
-                                per checks/isa.toml), or remove it from {from}."),
-                            None => format!("{p} is not in rocm-doctor's processor table either \
-                                (checks/isa.toml): check the spelling against `clang \
-                                --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`, or \
-                                remove it from {from}."),
-                        },
-                    ),
-                };
-                let mut f = Finding::fail(summary).fix(Fix::text(fix));
-                for o in others {
-                    f = f.evidence(format!(
-                        "clang {} at {} {} {p}",
-                        o.version,
-                        o.path.display(),
-                        if o.processors.contains(p) { "knows" } else { "does not know" }
-                    ));
-                }
-                f
+                unknown_to_clang(ti, c, others.get_or_init(|| other_clangs(ctx, c)))
             }
-            _ if ti.isa.info().is_none() => Finding::warn(format!("{} is not a processor rocm-doctor knows", ti.isa.processor)).fix(Fix::text("Check the spelling against `clang --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`.")),
+            _ if ti.isa.info().is_none() => Finding::warn(format!(
+                "{} is not a processor rocm-doctor knows",
+                ti.isa.processor
+            ))
+            .fix(Fix::text(
+                "Check the spelling against `clang --target=amdgcn-amd-amdhsa -nogpulib \
+                -print-supported-cpus`.",
+            )),
             _ => Finding::pass(format!("target {} (from {})", ti.isa, ti.source)),
         };
         f = f
@@ -115,6 +62,100 @@ fn isa(ctx: &Ctx) -> Vec<Finding> {
         )));
     }
     out
+}
+
+/// A target the environment or the build names that is no ISA at all.
+fn rejected(r: &Rejected) -> Finding {
+    Finding::warn(format!("{} holds an invalid ISA '{}'", r.source, r.value))
+        .subject(r.source.clone())
+        .evidence(r.reason.clone())
+        .fix(Fix::text(if r.source == TEXT_SOURCE {
+            format!(
+                "The build asked for '{}', which is not a processor name: use names \
+                such as gfx90a or gfx1030 (clang --target=amdgcn-amd-amdhsa -nogpulib \
+                -print-supported-cpus lists them), optionally with :xnack+/- or \
+                :sramecc+/-.",
+                r.value
+            )
+        } else {
+            format!(
+                "{} takes processor names such as gfx90a or gfx1030, separated by ';' \
+                (CMake) or ',' (PyTorch), optionally with :xnack+/- or :sramecc+/-.",
+                r.source
+            )
+        }))
+}
+
+/// The judged clang `c` does not know the target's processor: which of the `others` do.
+fn unknown_to_clang(ti: &TargetIsa, c: &ClangInfo, others: &[OtherClang]) -> Finding {
+    let p = &ti.isa.processor;
+    let knowing: Vec<&OtherClang> = others.iter().filter(|o| o.processors.contains(p)).collect();
+    let first = ti
+        .isa
+        .info()
+        .map(|i| i.llvm.to_string())
+        .unwrap_or_default();
+    let from = if ti.source == TEXT_SOURCE {
+        "the build's targets (--offload-arch, AMDGPU_TARGETS, GPU_TARGETS)"
+    } else {
+        ti.source.as_str()
+    };
+    let this = format!(
+        "clang {} ({})",
+        c.version.as_deref().unwrap_or("?"),
+        c.path.display()
+    );
+    let (summary, fix) = match knowing.first() {
+        Some(o) => (
+            format!(
+                "{this} does not know {p}; clang {} at {} does",
+                o.version,
+                o.path.display()
+            ),
+            format!(
+                "Build with the clang that knows {p}: --clang {} (for CMake: \
+                CMAKE_HIP_COMPILER={}), or remove {p} from {from}.",
+                o.path.display(),
+                o.path.display()
+            ),
+        ),
+        None => (
+            format!(
+                "{this} does not know {p}{}",
+                if others.is_empty() {
+                    String::new()
+                } else {
+                    "; no other clang here does".into()
+                }
+            ),
+            match ti.isa.info() {
+                Some(_) => format!(
+                    "Use a clang that knows {p} (first in LLVM {first} \
+                    per checks/isa.toml), or remove it from {from}."
+                ),
+                None => format!(
+                    "{p} is not in rocm-doctor's processor table either \
+                    (checks/isa.toml): check the spelling against `clang \
+                    --target=amdgcn-amd-amdhsa -nogpulib -print-supported-cpus`, or \
+                    remove it from {from}."
+                ),
+            },
+        ),
+    };
+    let mut f = Finding::fail(summary).fix(Fix::text(fix));
+    for o in others {
+        f = f.evidence(format!(
+            "clang {} at {} {} {p}",
+            o.version,
+            o.path.display(),
+            if o.processors.contains(p) {
+                "knows"
+            } else {
+                "does not know"
+            }
+        ));
+    }
+    f
 }
 
 /// Another clang found on the machine and the processors its AMDGPU backend lists.

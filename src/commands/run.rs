@@ -95,7 +95,11 @@ fn add_drifts(
     findings: &mut Vec<Finding>,
     now: serde_json::Value,
 ) -> Option<usize> {
-    let found = crate::fleet::baseline::findings_for_file(path, &now);
+    use crate::fleet::baseline::{findings_for_file, CATEGORY, ID};
+    let mut found = findings_for_file(path, &now);
+    // The engine writes the id, as for every check's findings (`fleet.baseline` compares two
+    // reports after the run, so the registry does not run it).
+    crate::runner::stamp(&mut found, ID, CATEGORY, 0);
     let usable = !found.iter().any(|f| f.status == report::Status::Error);
     let drifts = usable.then(|| {
         found

@@ -369,15 +369,9 @@ pub fn drifts(baseline: &Value, now: &Value) -> Vec<Drift> {
     out
 }
 
-fn finding(f: Finding) -> Finding {
-    let mut f = f;
-    f.id = ID.to_string();
-    f.category = CATEGORY.to_string();
-    f
-}
-
 /// The `fleet.baseline` findings for this node's report `now`: one `warn` per drift, one
-/// `pass` when there is none, one `error` when the baseline is not a usable report.
+/// `pass` when there is none, one `error` when the baseline is not a usable report. Their id
+/// ([`ID`], [`CATEGORY`]) is written by the engine (`runner::stamp`, called by the command).
 pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
     if let Err(e) = doc::check_value(baseline) {
         return vec![invalid(&describe(e))];
@@ -393,14 +387,14 @@ pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
     let origin = format!("baseline: host {host}, fingerprint {fp}");
     let ds = drifts(baseline, now);
     if ds.is_empty() {
-        return vec![finding(
+        return vec![
             Finding::pass(format!("no drift from the baseline of host {host}"))
                 .evidence(origin)
                 .evidence(
                     "compared where both reports know them: ROCm version, HIP runtime, driver, \
                      GPU count and models, firmware, partitions, key environment, check verdicts",
                 ),
-        )];
+        ];
     }
     ds.into_iter()
         .map(|d| {
@@ -426,8 +420,7 @@ pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
                 )
                 .command("rocm-doctor --json > GOOD.json"),
             };
-            finding(
-                Finding::warn(format!(
+            Finding::warn(format!(
                     "{} drifted from the baseline: {} -> {}",
                     d.kind(),
                     d.baseline,
@@ -437,23 +430,20 @@ pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
                 .evidence(origin.clone())
                 .evidence(format!("baseline: {}", d.baseline))
                 .evidence(format!("now: {}", d.now))
-                .fix(fix),
-            )
+                .fix(fix)
         })
         .collect()
 }
 
 /// The finding for a baseline that could not be read or is not a usable report.
 pub fn invalid(detail: &str) -> Finding {
-    finding(
-        Finding::error(format!(
-            "the baseline cannot be used, so drift was not judged: {detail}"
-        ))
-        .evidence(detail.to_string())
-        .fix_text(
-            "Pass a report saved with `rocm-doctor --json` on a known-good node by this version \
+    Finding::error(format!(
+        "the baseline cannot be used, so drift was not judged: {detail}"
+    ))
+    .evidence(detail.to_string())
+    .fix_text(
+        "Pass a report saved with `rocm-doctor --json` on a known-good node by this version \
              of the doctor (the same schema_version).",
-        ),
     )
 }
 
@@ -500,7 +490,7 @@ mod tests {
         assert!(drifts(&r, &r).is_empty());
         let f = findings(&r, &r);
         assert_eq!(f.len(), 1);
-        assert_eq!((f[0].id.as_str(), f[0].status), (ID, Status::Pass));
+        assert_eq!(f[0].status, Status::Pass);
     }
 
     #[test]
@@ -593,7 +583,7 @@ mod tests {
         for b in [json!("x"), json!({"kind": "Node"}), old, why] {
             let f = findings(&b, &now);
             assert_eq!(f.len(), 1);
-            assert_eq!((f[0].id.as_str(), f[0].status), (ID, Status::Error), "{b}");
+            assert_eq!(f[0].status, Status::Error, "{b}");
         }
         for bytes in [&b""[..], b"{", b"not json", b"\xff\xfe", b"[]"] {
             assert!(parse(bytes).is_err());

@@ -107,24 +107,7 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
     let mut held = 0usize;
     loop {
         if held > MAX_PENDING_BYTES {
-            if let Some(k) = pending
-                .iter()
-                .max_by_key(|(_, p)| p.buf.len())
-                .map(|(k, _)| k.clone())
-            {
-                let p = pending.remove(&k).unwrap_or_default();
-                held -= p.buf.len();
-                sum.note(
-                    Problem::Corrupt,
-                    &format!("{source}:{}", p.first_line),
-                    k.as_deref(),
-                    format!(
-                        "document of {} bytes dropped: the unfinished documents of this stream \
-                            held more than {MAX_PENDING_BYTES} bytes",
-                        p.buf.len()
-                    ),
-                );
-            }
+            drop_largest(sum, &mut pending, &mut held, source);
         }
         raw.clear();
         match crate::host::open::read_line_bounded(&mut r, &mut raw, MAX_DOC_BYTES) {
@@ -209,6 +192,38 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
             }
         }
     }
+    note_unfinished(sum, pending, source);
+}
+
+/// Drops the largest unfinished document when all of them together hold too many bytes.
+fn drop_largest(
+    sum: &mut Summary,
+    pending: &mut HashMap<Option<String>, Pending>,
+    held: &mut usize,
+    source: &str,
+) {
+    if let Some(k) = pending
+        .iter()
+        .max_by_key(|(_, p)| p.buf.len())
+        .map(|(k, _)| k.clone())
+    {
+        let p = pending.remove(&k).unwrap_or_default();
+        *held -= p.buf.len();
+        sum.note(
+            Problem::Corrupt,
+            &format!("{source}:{}", p.first_line),
+            k.as_deref(),
+            format!(
+                "document of {} bytes dropped: the unfinished documents of this stream \
+                    held more than {MAX_PENDING_BYTES} bytes",
+                p.buf.len()
+            ),
+        );
+    }
+}
+
+/// The documents still open when the input ended, in order of their first line.
+fn note_unfinished(sum: &mut Summary, pending: HashMap<Option<String>, Pending>, source: &str) {
     let mut left: Vec<_> = pending
         .into_iter()
         .filter(|(_, p)| !p.buf.is_empty())

@@ -321,6 +321,27 @@ impl Summary {
         for (h, s) in &self.nodes {
             by_status.entry(*s).or_default().push(h.clone());
         }
+        let checks = self.check_groups();
+        let outliers = self.outliers();
+        let baseline = self.baseline.as_ref().map(|b| self.baseline_summary(b));
+        let notes = self.final_notes();
+        Report {
+            schema_version: crate::report::json::SCHEMA_VERSION,
+            tool: crate::report::json::TOOL,
+            command: "merge",
+            reports: self.reports,
+            nodes: by_status,
+            checks,
+            outliers,
+            notes,
+            notes_dropped: self.notes_dropped.clone(),
+            baseline,
+        }
+    }
+
+    /// One group per (check, status, subject, cause), errors then failures first, the
+    /// commonest first.
+    fn check_groups(&self) -> Vec<CheckGroup> {
         let mut checks: Vec<CheckGroup> = self
             .causes
             .iter()
@@ -345,6 +366,11 @@ impl Summary {
                 &b.id,
             ))
         });
+        checks
+    }
+
+    /// The minority values of each compared fingerprint field.
+    fn outliers(&self) -> Vec<Outlier> {
         let mut outliers: Vec<Outlier> = Vec::new();
         for ((name, group), vals) in &self.values {
             let total: usize = vals.values().map(BTreeSet::len).sum();
@@ -376,52 +402,59 @@ impl Summary {
                 }
             }
         }
-        let baseline = self.baseline.as_ref().map(|b| {
-            let mut drifting: BTreeSet<&String> = BTreeSet::new();
-            let mut drifts: Vec<DriftGroup> = self
-                .drifts
-                .iter()
-                .map(|(d, vals)| {
-                    let mut nodes: Vec<String> = Vec::new();
-                    for hosts in vals.values() {
-                        drifting.extend(hosts);
-                        nodes.extend(hosts.iter().cloned());
-                    }
-                    nodes.sort();
-                    DriftGroup {
-                        kind: d.kind(),
-                        what: d.what.clone(),
-                        subject: d.subject.clone(),
-                        baseline: d.baseline.clone(),
-                        count: nodes.len(),
-                        nodes,
-                        now: vals
-                            .iter()
-                            .map(|(v, hosts)| DriftValue {
-                                value: v.clone(),
-                                nodes: hosts.iter().cloned().collect(),
-                            })
-                            .collect(),
-                    }
-                })
-                .collect();
-            drifts.sort_by(|a, b| {
-                (std::cmp::Reverse(a.count), &a.kind).cmp(&(std::cmp::Reverse(b.count), &b.kind))
-            });
-            let str_at = |p: &str| {
-                b.pointer(p)
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("-")
-                    .to_string()
-            };
-            BaselineSummary {
-                host: str_at("/host"),
-                fingerprint: str_at("/fingerprint/id"),
-                compared: self.nodes.len(),
-                drifting: drifting.len(),
-                drifts,
-            }
+        outliers
+    }
+
+    /// The drift from `--baseline` `b`, grouped by what drifted.
+    fn baseline_summary(&self, b: &serde_json::Value) -> BaselineSummary {
+        let mut drifting: BTreeSet<&String> = BTreeSet::new();
+        let mut drifts: Vec<DriftGroup> = self
+            .drifts
+            .iter()
+            .map(|(d, vals)| {
+                let mut nodes: Vec<String> = Vec::new();
+                for hosts in vals.values() {
+                    drifting.extend(hosts);
+                    nodes.extend(hosts.iter().cloned());
+                }
+                nodes.sort();
+                DriftGroup {
+                    kind: d.kind(),
+                    what: d.what.clone(),
+                    subject: d.subject.clone(),
+                    baseline: d.baseline.clone(),
+                    count: nodes.len(),
+                    nodes,
+                    now: vals
+                        .iter()
+                        .map(|(v, hosts)| DriftValue {
+                            value: v.clone(),
+                            nodes: hosts.iter().cloned().collect(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        drifts.sort_by(|a, b| {
+            (std::cmp::Reverse(a.count), &a.kind).cmp(&(std::cmp::Reverse(b.count), &b.kind))
         });
+        let str_at = |p: &str| {
+            b.pointer(p)
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("-")
+                .to_string()
+        };
+        BaselineSummary {
+            host: str_at("/host"),
+            fingerprint: str_at("/fingerprint/id"),
+            compared: self.nodes.len(),
+            drifting: drifting.len(),
+            drifts,
+        }
+    }
+
+    /// The notes, in order of kind and source.
+    fn final_notes(&self) -> Vec<Note> {
         let mut notes = self.notes.clone();
         // A host reported three times may have had its kept report replaced by an earlier one
         // after a note named it: every duplicate names the report finally used.
@@ -434,18 +467,7 @@ impl Summary {
             }
         }
         notes.sort_by(|a, b| (a.kind, &a.source).cmp(&(b.kind, &b.source)));
-        Report {
-            schema_version: crate::report::json::SCHEMA_VERSION,
-            tool: crate::report::json::TOOL,
-            command: "merge",
-            reports: self.reports,
-            nodes: by_status,
-            checks,
-            outliers,
-            notes,
-            notes_dropped: self.notes_dropped.clone(),
-            baseline,
-        }
+        notes
     }
 }
 

@@ -137,6 +137,62 @@ fn kfd_match(p: &GpuProcess, kfd: &[KfdEntry]) -> Option<(usize, &'static str)> 
     (!contradicted).then_some((i, "pid"))
 }
 
+/// The GPU device nodes process `pid` holds open (its fd directory `rd`), with the DRM
+/// fdinfo of each DRM client.
+fn gpu_fds(host: &Host, pid: u32, base: &Path, rd: std::fs::ReadDir) -> GpuProcess {
+    let fd_dir = base.join("fd");
+    let mut p = GpuProcess {
+        pid,
+        ..GpuProcess::default()
+    };
+    let mut clients = BTreeSet::new();
+    for ent in rd.filter_map(Result::ok).take(MAX_FDS) {
+        let fd = ent.file_name();
+        let Ok(target) = host.fs.read_link(&fd_dir.join(&fd)) else {
+            continue;
+        };
+        let t = target.to_string_lossy();
+        if !is_gpu_node(&t) {
+            continue;
+        }
+        p.devices.insert(t.to_string());
+        if t.starts_with("/dev/dri/") {
+            if let Some(info) = text(host, &base.join("fdinfo").join(&fd)) {
+                let d = fdinfo::parse_fdinfo(&info);
+                if d.client_id.is_none_or(|c| clients.insert(c)) {
+                    p.drm.push(d);
+                }
+            }
+        }
+    }
+    p
+}
+
+/// Who a GPU process is: VRAM, user, namespace pid, name, command line, container.
+fn describe(host: &Host, p: &mut GpuProcess, base: &Path, passwd: &str) {
+    let vram: Vec<u64> = p.drm.iter().filter_map(|d| d.vram_kib).collect();
+    p.vram_kib = (!vram.is_empty()).then(|| vram.iter().sum());
+    if let Some(st) = text(host, &base.join("status")) {
+        let (uid, nspid) = fdinfo::parse_status(&st);
+        p.uid = uid;
+        p.user = uid.and_then(|u| fdinfo::user_name(passwd, u));
+        p.ns_pid = (nspid.len() > 1).then(|| nspid[nspid.len() - 1]);
+    }
+    p.comm = text(host, &base.join("comm")).map(|c| c.trim().to_string());
+    p.cmdline = host
+        .fs
+        .read_bytes_limited(&base.join("cmdline"), 4096)
+        .ok()
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .replace('\0', " ")
+                .trim()
+                .to_string()
+        })
+        .filter(|c| !c.is_empty());
+    p.container = text(host, &base.join("cgroup")).and_then(|c| fdinfo::container_of(&c));
+}
+
 /// Scans the machine. `self_uid` is the doctor's real uid (0 = root).
 pub fn scan(host: &Host, self_uid: u32) -> Scan {
     let mut s = Scan {
@@ -189,54 +245,11 @@ pub fn scan(host: &Host, self_uid: u32) -> Scan {
             }
         };
         scanned.insert(pid);
-        let mut p = GpuProcess {
-            pid,
-            ..GpuProcess::default()
-        };
-        let mut clients = BTreeSet::new();
-        for ent in rd.filter_map(Result::ok).take(MAX_FDS) {
-            let fd = ent.file_name();
-            let Ok(target) = host.fs.read_link(&fd_dir.join(&fd)) else {
-                continue;
-            };
-            let t = target.to_string_lossy();
-            if !is_gpu_node(&t) {
-                continue;
-            }
-            p.devices.insert(t.to_string());
-            if t.starts_with("/dev/dri/") {
-                if let Some(info) = text(host, &base.join("fdinfo").join(&fd)) {
-                    let d = fdinfo::parse_fdinfo(&info);
-                    if d.client_id.is_none_or(|c| clients.insert(c)) {
-                        p.drm.push(d);
-                    }
-                }
-            }
-        }
+        let mut p = gpu_fds(host, pid, &base, rd);
         if p.devices.is_empty() {
             continue;
         }
-        let vram: Vec<u64> = p.drm.iter().filter_map(|d| d.vram_kib).collect();
-        p.vram_kib = (!vram.is_empty()).then(|| vram.iter().sum());
-        if let Some(st) = text(host, &base.join("status")) {
-            let (uid, nspid) = fdinfo::parse_status(&st);
-            p.uid = uid;
-            p.user = uid.and_then(|u| fdinfo::user_name(&passwd, u));
-            p.ns_pid = (nspid.len() > 1).then(|| nspid[nspid.len() - 1]);
-        }
-        p.comm = text(host, &base.join("comm")).map(|c| c.trim().to_string());
-        p.cmdline = host
-            .fs
-            .read_bytes_limited(&base.join("cmdline"), 4096)
-            .ok()
-            .map(|b| {
-                String::from_utf8_lossy(&b)
-                    .replace('\0', " ")
-                    .trim()
-                    .to_string()
-            })
-            .filter(|c| !c.is_empty());
-        p.container = text(host, &base.join("cgroup")).and_then(|c| fdinfo::container_of(&c));
+        describe(host, &mut p, &base, &passwd);
         if let Some((i, how)) = kfd_match(&p, &kfd) {
             let e = &kfd[i];
             p.kfd_pid = Some(e.pid);

@@ -239,30 +239,7 @@ fn walk(
     // First pass, names only: the Tensile directories (not descended) and the files met
     // under several names, so that a file is listed once with all its names without holding
     // the listing until the walk ends.
-    let mut tensile_dirs: Vec<(PathBuf, &'static str)> = Vec::new();
-    let mut aliases: Aliases = HashMap::new();
-    {
-        let it = walker(&start, follow).into_iter().filter_entry(|e| {
-            if e.file_type().is_dir() {
-                let mp = host.fs.machine_path(e.path());
-                if let Some(c) = tensile_component(host, &mp) {
-                    tensile_dirs.push((e.path().to_path_buf(), c));
-                    return false;
-                }
-            }
-            true
-        });
-        for e in it.flatten() {
-            if !e.file_type().is_file() {
-                continue;
-            }
-            if let Some((id, nlink)) = file_id(e.path()) {
-                if e.path_is_symlink() || nlink > 1 {
-                    aliases.entry(id).or_default().push(e.path().to_path_buf());
-                }
-            }
-        }
-    }
+    let (tensile_dirs, aliases) = first_pass(host, &start, follow);
     let skip: std::collections::HashSet<&Path> =
         tensile_dirs.iter().map(|(p, _)| p.as_path()).collect();
     let it = walker(&start, follow)
@@ -298,10 +275,7 @@ fn walk(
         let mut others: Vec<PathBuf> = Vec::new();
         if let Some(group) = id.and_then(|id| aliases.get(&id)) {
             let id = id.unwrap_or_default();
-            let mut names: Vec<&Path> = group.iter().map(|p| p.as_path()).collect();
-            names.push(e.path());
-            names.sort();
-            names.dedup();
+            let names = names_of(group, e.path());
             if names[0] != e.path() {
                 // A later name: the first one was judged already.
                 match first_verdict.get(&id).copied().flatten() {
@@ -337,6 +311,43 @@ fn walk(
         tally.tensile.push(tensile::inspect_dir(host, &mp, c, bo));
     }
     Ok(())
+}
+
+/// The walk's first pass, names only: the Tensile directories under `start` (not descended)
+/// and the files met under several names (symlinks, hard links), by file id.
+fn first_pass(host: &Host, start: &Path, follow: bool) -> (Vec<(PathBuf, &'static str)>, Aliases) {
+    let mut tensile_dirs: Vec<(PathBuf, &'static str)> = Vec::new();
+    let mut aliases: Aliases = HashMap::new();
+    let it = walker(start, follow).into_iter().filter_entry(|e| {
+        if e.file_type().is_dir() {
+            let mp = host.fs.machine_path(e.path());
+            if let Some(c) = tensile_component(host, &mp) {
+                tensile_dirs.push((e.path().to_path_buf(), c));
+                return false;
+            }
+        }
+        true
+    });
+    for e in it.flatten() {
+        if !e.file_type().is_file() {
+            continue;
+        }
+        if let Some((id, nlink)) = file_id(e.path()) {
+            if e.path_is_symlink() || nlink > 1 {
+                aliases.entry(id).or_default().push(e.path().to_path_buf());
+            }
+        }
+    }
+    (tensile_dirs, aliases)
+}
+
+/// All names of one file, sorted: the first decides for the group.
+fn names_of<'a>(group: &'a [PathBuf], path: &'a Path) -> Vec<&'a Path> {
+    let mut names: Vec<&Path> = group.iter().map(|p| p.as_path()).collect();
+    names.push(path);
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The code objects of a report (file-level and in bundles).

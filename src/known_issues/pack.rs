@@ -18,38 +18,10 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
     let mut file_ref = None;
     for (i, c) in issue.conditions.iter().enumerate() {
         let name = format!("c{i}");
-        let (spec, re) = match c {
-            Condition::Flag(f) => {
-                file_ref.get_or_insert_with(|| name.clone());
-                (
-                    ProbeSpec::CodeObjects(KEY_LIBS.iter().map(|s| s.to_string()).collect()),
-                    format!("(?m)^(?P<file>.+): {}$", regex::escape(f.as_str())),
-                )
-            }
-            Condition::Env { name: var, values } => (
-                ProbeSpec::Env(var.clone()),
-                format!(
-                    r"^\s*(?i:{})\s*$",
-                    values
-                        .iter()
-                        .map(|v| regex::escape(v))
-                        .collect::<Vec<_>>()
-                        .join("|")
-                ),
-            ),
-            Condition::Undefined(prefix) => (
-                ProbeSpec::UndefinedSymbols,
-                format!("(?m)^{}", regex::escape(prefix)),
-            ),
-        };
-        probes.push(Probe {
-            name,
-            spec,
-            regex: Some(crate::packs::compile::regex(&re)?),
-            split: None,
-            relation: None,
-            as_indices: false,
-        });
+        if matches!(c, Condition::Flag(_)) {
+            file_ref.get_or_insert_with(|| name.clone());
+        }
+        probes.push(probe_of(name, c)?);
     }
     let terms = (0..probes.len())
         .map(|i| Term {
@@ -68,30 +40,8 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
         None => format!("known issue {}: {}", issue.id, esc(&issue.title)),
     };
     let any_version = issue.component == "any" || issue.versions.trim() == "*";
-    let mut doc = crate::checkdoc::CheckDoc {
-        id: format!("{PACK}.{}", issue.id),
-        category: PACK.into(),
-        title: issue.title.clone(),
-        what: format!(
-            "Reads what the installed key libraries ({}) carry and the environment; applies when \
-                {}{}.",
-            KEY_LIBS.join(", "),
-            issue.when.join(" and "),
-            if any_version {
-                String::new()
-            } else {
-                format!(", with {} {}", issue.component, issue.versions)
-            }
-        ),
-        why: issue.symptom.clone(),
-        fix: issue.fix.clone(),
-        // A known issue is a build or an installation meeting a bug: fixed by changing them.
-        action: crate::report::Action::FixConfig,
-        sources: issue.sources.clone(),
-    };
-    doc.sources.push("checks/known-issues.toml".into());
     Ok(Check {
-        doc,
+        doc: doc_of(issue, any_version),
         when: When {
             component: match (
                 any_version,
@@ -124,6 +74,66 @@ pub fn to_check(issue: &Issue) -> Result<Check, String> {
             },
         ],
     })
+}
+
+/// The probe `name` of condition `c`: a regex over what its source reads.
+fn probe_of(name: String, c: &Condition) -> Result<Probe, String> {
+    let (spec, re) = match c {
+        Condition::Flag(f) => (
+            ProbeSpec::CodeObjects(KEY_LIBS.iter().map(|s| s.to_string()).collect()),
+            format!("(?m)^(?P<file>.+): {}$", regex::escape(f.as_str())),
+        ),
+        Condition::Env { name: var, values } => (
+            ProbeSpec::Env(var.clone()),
+            format!(
+                r"^\s*(?i:{})\s*$",
+                values
+                    .iter()
+                    .map(|v| regex::escape(v))
+                    .collect::<Vec<_>>()
+                    .join("|")
+            ),
+        ),
+        Condition::Undefined(prefix) => (
+            ProbeSpec::UndefinedSymbols,
+            format!("(?m)^{}", regex::escape(prefix)),
+        ),
+    };
+    Ok(Probe {
+        name,
+        spec,
+        regex: Some(crate::packs::compile::regex(&re)?),
+        split: None,
+        relation: None,
+        as_indices: false,
+    })
+}
+
+/// The check's documentation, from the issue's own texts.
+fn doc_of(issue: &Issue, any_version: bool) -> crate::checkdoc::CheckDoc {
+    let mut doc = crate::checkdoc::CheckDoc {
+        id: format!("{PACK}.{}", issue.id),
+        category: PACK.into(),
+        title: issue.title.clone(),
+        what: format!(
+            "Reads what the installed key libraries ({}) carry and the environment; applies when \
+                {}{}.",
+            KEY_LIBS.join(", "),
+            issue.when.join(" and "),
+            if any_version {
+                String::new()
+            } else {
+                format!(", with {} {}", issue.component, issue.versions)
+            }
+        ),
+        why: issue.symptom.clone(),
+        fix: issue.fix.clone(),
+        // A known issue is a build or an installation meeting a bug: fixed by changing them.
+        action: crate::report::Action::FixConfig,
+        sources: issue.sources.clone(),
+    };
+    doc.sources.push("checks/known-issues.toml".into());
+    doc
 }
 
 /// The built-in pack of the known issues the default run judges (`known-issues.<id>`).

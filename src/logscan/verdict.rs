@@ -148,12 +148,23 @@ fn init_failure(s: &Summary) -> Option<Problem> {
 }
 
 pub fn judge(s: &Summary) -> Verdict {
-    let mut v = Verdict::default();
+    let problems = problems(s);
+    Verdict {
+        failed: problems.iter().any(|p| p.status == "fail"),
+        problems,
+        notes: notes(s),
+    }
+}
+
+/// What went wrong, in order: the failed initialisation, fatal messages, missing code
+/// objects, API errors, device creation failures.
+fn problems(s: &Summary) -> Vec<Problem> {
+    let mut problems = Vec::new();
     let init = init_failure(s);
     let init_failed = init.is_some();
-    v.problems.extend(init);
+    problems.extend(init);
     for f in s.fatal.iter().take(3) {
-        v.problems.push(Problem {
+        problems.push(Problem {
             status: "fail",
             summary: format!("fatal: {}", f.text),
             first: Some(f.clone()),
@@ -169,7 +180,7 @@ pub fn judge(s: &Summary) -> Verdict {
     for (isa, c) in &s.missing_code_objects {
         let (diagnosis, fix, known) = knowledge("no-code-object");
         let libs = s.missing_in.get(isa).map_or(0, Vec::len);
-        v.problems.push(Problem {
+        problems.push(Problem {
             status: if launch_failed { "fail" } else { "warn" },
             summary: if libs > 0 {
                 format!(
@@ -196,7 +207,7 @@ pub fn judge(s: &Summary) -> Verdict {
             // `init: Returned hipErrorNoBinaryForGpu : continue parsing remaining modules` is
             // hip_platform.cpp's per-module verdict, not a public API failing.
             let per_module = api == "init";
-            v.problems.push(Problem {
+            problems.push(Problem {
                 status: if per_module { "warn" } else { "fail" },
                 summary: format!("{api} returned {err} {} time(s)", c.count),
                 first: Some(c.first.clone()),
@@ -207,7 +218,7 @@ pub fn judge(s: &Summary) -> Verdict {
         }
     }
     for f in &s.device_failures {
-        v.problems.push(Problem {
+        problems.push(Problem {
             status: "fail",
             summary: format!("device creation failed: {}", f.text),
             first: Some(f.clone()),
@@ -216,9 +227,14 @@ pub fn judge(s: &Summary) -> Verdict {
             known_issues: Vec::new(),
         });
     }
-    v.failed = v.problems.iter().any(|p| p.status == "fail");
+    problems
+}
+
+/// Notes on the log itself (how much of the run it shows, what it cannot tell apart).
+fn notes(s: &Summary) -> Vec<String> {
+    let mut notes = Vec::new();
     if s.runtime_lines == 0 {
-        v.notes.push(
+        notes.push(
             "no HIP runtime line found: is AMD_LOG_LEVEL set, and is this the process's stderr? \
                 (HIP 6.4 prints nothing at AMD_LOG_LEVEL=1 when it cannot initialise: use 3 or \
                 more)"
@@ -229,14 +245,14 @@ pub fn judge(s: &Summary) -> Verdict {
         && s.init_start.is_none()
         && s.init_failures.is_empty()
     {
-        v.notes.push(
+        notes.push(
             "no runtime-init line seen: the log starts mid-run (AMD_LOG_LEVEL_FILE \
             restarts the file past AMD_LOG_LEVEL_SIZE MB, or logging was enabled late)"
                 .into(),
         );
     }
     if s.lines_without_pid > 0 && s.threads.is_empty() {
-        v.notes.push(
+        notes.push(
             "no [pid tid] on runtime lines (6.3+ runtimes print them only at \
             AMD_LOG_LEVEL >= 4): threads cannot be told apart; call->return times are paired per \
             API name"
@@ -244,35 +260,35 @@ pub fn judge(s: &Summary) -> Verdict {
         );
     }
     if s.lines_without_location > 0 {
-        v.notes.push(
+        notes.push(
             "file:line empty on some lines: AMD_LOG_MASK lacks LOG_LOCATION (0x10000)".into(),
         );
     }
     let pids: std::collections::BTreeSet<u32> = s.threads.keys().map(|k| k.0).collect();
     if pids.len() > 1 {
-        v.notes.push(format!(
+        notes.push(format!(
             "{} processes in one stream (logs appended or AMD_LOG_LEVEL_FILE of several ranks)",
             pids.len()
         ));
     }
     if s.binary_lines > 0 {
-        v.notes.push(format!(
+        notes.push(format!(
             "{} line(s) with binary bytes (ignored)",
             s.binary_lines
         ));
     }
     if s.long_lines > 0 {
-        v.notes.push(format!(
+        notes.push(format!(
             "{} line(s) longer than 64 KiB (not runtime lines; counted)",
             s.long_lines
         ));
     }
     if s.truncated_last_line {
-        v.notes
+        notes
             .push("the last line has no newline: the log was cut or is still being written".into());
     }
     if s.untracked_threads > 0 || s.untracked_thread_lines > 0 {
-        v.notes.push(format!(
+        notes.push(format!(
             "{} threads shown (the cap); {}{} more not tracked ({} lines: in the totals, not in \
                 the per-thread view or the call->return pairing)",
             s.threads.len(),
@@ -286,15 +302,15 @@ pub fn judge(s: &Summary) -> Verdict {
         ));
     }
     if s.other_keys > 0 {
-        v.notes.push(format!(
+        notes.push(format!(
             "{} occurrences past the cap of distinct names and messages (counted as other)",
             s.other_keys
         ));
     }
     if let Some(e) = &s.read_error {
-        v.notes.push(format!("reading stopped early: {e}"));
+        notes.push(format!("reading stopped early: {e}"));
     }
-    v
+    notes
 }
 
 /// The `N` of ROCr's `GPU node-N` / `agent node-N` in a fatal message.

@@ -180,178 +180,12 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
             checks.push(c);
         }
     }
-    let mut symptoms = Vec::new();
-    for rs in raw.symptom.into_iter().take(MAX_SYMPTOMS) {
-        // Built-in packs are trusted (their validity is tested): their regexes are compiled
-        // on first use, so a run that recognises no text (the default run) pays nothing.
-        let (patterns, needs, unless) = if cx.trusted {
-            (Vec::new(), Vec::new(), Vec::new())
-        } else {
-            let mut patterns = Vec::new();
-            for p in &rs.patterns {
-                match regex(p.get_ref()) {
-                    Ok(r) => patterns.push(r),
-                    Err(e) => cx.err(p.span(), e),
-                }
-            }
-            if rs.patterns.is_empty() {
-                cx.err(rs.id.span(), "a symptom needs at least one pattern");
-            }
-            if !patterns.is_empty() && !patterns.iter().any(|p| p.is_match(&rs.text)) {
-                cx.err(
-                    rs.id.span(),
-                    format!(
-                        "symptom '{}': no pattern matches its own `text`",
-                        rs.id.get_ref()
-                    ),
-                );
-            }
-            if let Some(g) = &rs.with.isa {
-                // The group must exist, and the symptom's own text must yield it: the table tests
-                // itself.
-                let name = g.get_ref();
-                let defined = patterns
-                    .iter()
-                    .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
-                let own = patterns
-                    .iter()
-                    .find_map(|p| p.captures(&rs.text))
-                    .and_then(|c| c.name(name).map(|m| m.as_str().to_string()));
-                if !defined {
-                    let groups: Vec<&str> = patterns
-                        .iter()
-                        .flat_map(|p| p.capture_names().flatten())
-                        .collect();
-                    let hint = data::hint(name, &groups);
-                    cx.err(
-                        g.span(),
-                        format!("with.isa names group '{name}', which no pattern defines{hint}"),
-                    );
-                } else if own.is_none_or(|v| v.is_empty()) {
-                    cx.err(
-                        g.span(),
-                        format!(
-                            "with.isa: the symptom's own `text` gives no value for group '{name}'"
-                        ),
-                    );
-                }
-            }
-            if let Some(g) = &rs.differ {
-                // The group must exist, and the symptom's own text must show two versions.
-                let name = g.get_ref();
-                let defined = patterns
-                    .iter()
-                    .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
-                if !defined {
-                    cx.err(
-                        g.span(),
-                        format!("differ names group '{name}', which no pattern defines"),
-                    );
-                } else if super::why::differing_match(&patterns, name, &rs.text).is_none() {
-                    cx.err(
-                        g.span(),
-                        format!(
-                            "differ: the symptom's own `text` has no two matches with different \
-                                '{name}'"
-                        ),
-                    );
-                }
-            }
-            let mut needs = Vec::new();
-            for p in &rs.needs {
-                match regex(p.get_ref()) {
-                    Ok(r) if !r.is_match(&rs.text) => cx.err(
-                        p.span(),
-                        "this `needs` pattern does not match the symptom's own `text`",
-                    ),
-                    Ok(r) => needs.push(r),
-                    Err(e) => cx.err(p.span(), e),
-                }
-            }
-            let mut unless = Vec::new();
-            for p in &rs.unless {
-                match regex(p.get_ref()) {
-                    Ok(r) if r.is_match(&rs.text) => cx.err(
-                        p.span(),
-                        "this `unless` pattern matches the symptom's own `text`",
-                    ),
-                    Ok(r) => unless.push(r),
-                    Err(e) => cx.err(p.span(), e),
-                }
-            }
-            (patterns, needs, unless)
-        };
-        let matchers = std::sync::OnceLock::new();
-        if !cx.trusted {
-            let mut confirm_if = Vec::new();
-            for p in &rs.confirm_if {
-                match regex(p.get_ref()) {
-                    Ok(r) => confirm_if.push(r),
-                    Err(e) => cx.err(p.span(), e),
-                }
-            }
-            let _ = matchers.set(super::Matchers {
-                patterns,
-                needs,
-                unless,
-                confirm_if,
-            });
-        }
-        let cause = rs.class.as_ref().and_then(|c| {
-            let found = super::causes::get(c.get_ref());
-            if found.is_none() {
-                let ids: Vec<&str> = super::causes::all().iter().map(|c| c.id.as_str()).collect();
-                let hint = data::hint(c.get_ref(), &ids);
-                cx.err(
-                    c.span(),
-                    format!("no cause '{}' in checks/causes.toml{hint}", c.get_ref()),
-                );
-            }
-            found
-        });
-        symptoms.push(Symptom {
-            id: rs.id.get_ref().clone(),
-            title: rs.title,
-            sources: super::MatcherSources {
-                patterns: rs.patterns.iter().map(|p| p.get_ref().clone()).collect(),
-                needs: rs.needs.iter().map(|p| p.get_ref().clone()).collect(),
-                unless: rs.unless.iter().map(|p| p.get_ref().clone()).collect(),
-                confirm_if: rs.confirm_if.iter().map(|p| p.get_ref().clone()).collect(),
-            },
-            matchers,
-            text: rs.text,
-            source: rs.source,
-            cause: rs.cause,
-            fix: rs.fix,
-            checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
-            rule_out_by: rs
-                .rule_out_by
-                .as_ref()
-                .map(|v| v.iter().map(|c| c.get_ref().clone()).collect()),
-            with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
-            differ: rs.differ.as_ref().map(|g| g.get_ref().clone()),
-            class: cause.map(|c| c.id.clone()),
-            harmless: cause.is_some_and(|c| c.harmless),
-            rank: rs.rank.unwrap_or(50),
-            runtime_profile: matches!(rs.profile, Some(super::model::Profile::Runtime)),
-            check_locations: rs
-                .checks
-                .iter()
-                .map(|c| Position::of(cx.text, c.span().start))
-                .collect(),
-        });
-        for r in rs.rule_out_by.iter().flatten() {
-            if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
-                cx.err(
-                    r.span(),
-                    format!(
-                        "rule_out_by names '{}', which is not in `checks`",
-                        r.get_ref()
-                    ),
-                );
-            }
-        }
-    }
+    let symptoms = raw
+        .symptom
+        .into_iter()
+        .take(MAX_SYMPTOMS)
+        .map(|rs| build_symptom(cx, rs))
+        .collect();
     Pack {
         name: ns,
         version: raw.pack.version,
@@ -359,6 +193,185 @@ fn build(cx: &mut Ctx, raw: RawPack) -> Pack {
         description: raw.pack.description,
         checks,
         symptoms,
+    }
+}
+
+fn build_symptom(cx: &mut Ctx, rs: RawSymptom) -> Symptom {
+    // Built-in packs are trusted (their validity is tested): their regexes are compiled
+    // on first use, so a run that recognises no text (the default run) pays nothing.
+    let matchers = std::sync::OnceLock::new();
+    if !cx.trusted {
+        let _ = matchers.set(symptom_matchers(cx, &rs));
+    }
+    let cause = rs.class.as_ref().and_then(|c| {
+        let found = super::causes::get(c.get_ref());
+        if found.is_none() {
+            let ids: Vec<&str> = super::causes::all().iter().map(|c| c.id.as_str()).collect();
+            let hint = data::hint(c.get_ref(), &ids);
+            cx.err(
+                c.span(),
+                format!("no cause '{}' in checks/causes.toml{hint}", c.get_ref()),
+            );
+        }
+        found
+    });
+    let symptom = Symptom {
+        id: rs.id.get_ref().clone(),
+        title: rs.title,
+        sources: super::MatcherSources {
+            patterns: rs.patterns.iter().map(|p| p.get_ref().clone()).collect(),
+            needs: rs.needs.iter().map(|p| p.get_ref().clone()).collect(),
+            unless: rs.unless.iter().map(|p| p.get_ref().clone()).collect(),
+            confirm_if: rs.confirm_if.iter().map(|p| p.get_ref().clone()).collect(),
+        },
+        matchers,
+        text: rs.text,
+        source: rs.source,
+        cause: rs.cause,
+        fix: rs.fix,
+        checks: rs.checks.iter().map(|c| c.get_ref().clone()).collect(),
+        rule_out_by: rs
+            .rule_out_by
+            .as_ref()
+            .map(|v| v.iter().map(|c| c.get_ref().clone()).collect()),
+        with_isa: rs.with.isa.as_ref().map(|g| g.get_ref().clone()),
+        differ: rs.differ.as_ref().map(|g| g.get_ref().clone()),
+        class: cause.map(|c| c.id.clone()),
+        harmless: cause.is_some_and(|c| c.harmless),
+        rank: rs.rank.unwrap_or(50),
+        runtime_profile: matches!(rs.profile, Some(super::model::Profile::Runtime)),
+        check_locations: rs
+            .checks
+            .iter()
+            .map(|c| Position::of(cx.text, c.span().start))
+            .collect(),
+    };
+    for r in rs.rule_out_by.iter().flatten() {
+        if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
+            cx.err(
+                r.span(),
+                format!(
+                    "rule_out_by names '{}', which is not in `checks`",
+                    r.get_ref()
+                ),
+            );
+        }
+    }
+    symptom
+}
+
+/// An untrusted symptom's regexes, compiled and checked against the symptom's own `text`.
+fn symptom_matchers(cx: &mut Ctx, rs: &RawSymptom) -> super::Matchers {
+    let patterns = compile_all(cx, &rs.patterns);
+    if rs.patterns.is_empty() {
+        cx.err(rs.id.span(), "a symptom needs at least one pattern");
+    }
+    if !patterns.is_empty() && !patterns.iter().any(|p| p.is_match(&rs.text)) {
+        cx.err(
+            rs.id.span(),
+            format!(
+                "symptom '{}': no pattern matches its own `text`",
+                rs.id.get_ref()
+            ),
+        );
+    }
+    if let Some(g) = &rs.with.isa {
+        check_isa_group(cx, g, &patterns, &rs.text);
+    }
+    if let Some(g) = &rs.differ {
+        check_differ_group(cx, g, &patterns, &rs.text);
+    }
+    let mut needs = Vec::new();
+    for p in &rs.needs {
+        match regex(p.get_ref()) {
+            Ok(r) if !r.is_match(&rs.text) => cx.err(
+                p.span(),
+                "this `needs` pattern does not match the symptom's own `text`",
+            ),
+            Ok(r) => needs.push(r),
+            Err(e) => cx.err(p.span(), e),
+        }
+    }
+    let mut unless = Vec::new();
+    for p in &rs.unless {
+        match regex(p.get_ref()) {
+            Ok(r) if r.is_match(&rs.text) => cx.err(
+                p.span(),
+                "this `unless` pattern matches the symptom's own `text`",
+            ),
+            Ok(r) => unless.push(r),
+            Err(e) => cx.err(p.span(), e),
+        }
+    }
+    let confirm_if = compile_all(cx, &rs.confirm_if);
+    super::Matchers {
+        patterns,
+        needs,
+        unless,
+        confirm_if,
+    }
+}
+
+/// Each regex that compiles; an error at the place of each that does not.
+fn compile_all(cx: &mut Ctx, sources: &[toml::Spanned<String>]) -> Vec<Regex> {
+    let mut out = Vec::new();
+    for p in sources {
+        match regex(p.get_ref()) {
+            Ok(r) => out.push(r),
+            Err(e) => cx.err(p.span(), e),
+        }
+    }
+    out
+}
+
+/// `with.isa`: the group must exist, and the symptom's own text must yield it: the table tests
+/// itself.
+fn check_isa_group(cx: &mut Ctx, g: &toml::Spanned<String>, patterns: &[Regex], text: &str) {
+    let name = g.get_ref();
+    let defined = patterns
+        .iter()
+        .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
+    let own = patterns
+        .iter()
+        .find_map(|p| p.captures(text))
+        .and_then(|c| c.name(name).map(|m| m.as_str().to_string()));
+    if !defined {
+        let groups: Vec<&str> = patterns
+            .iter()
+            .flat_map(|p| p.capture_names().flatten())
+            .collect();
+        let hint = data::hint(name, &groups);
+        cx.err(
+            g.span(),
+            format!("with.isa names group '{name}', which no pattern defines{hint}"),
+        );
+    } else if own.is_none_or(|v| v.is_empty()) {
+        cx.err(
+            g.span(),
+            format!("with.isa: the symptom's own `text` gives no value for group '{name}'"),
+        );
+    }
+}
+
+/// `differ`: the group must exist, and the symptom's own text must show two versions.
+fn check_differ_group(cx: &mut Ctx, g: &toml::Spanned<String>, patterns: &[Regex], text: &str) {
+    let name = g.get_ref();
+    let defined = patterns
+        .iter()
+        .any(|p| p.capture_names().any(|n| n == Some(name.as_str())));
+    if !defined {
+        cx.err(
+            g.span(),
+            format!("differ names group '{name}', which no pattern defines"),
+        );
+    } else if super::why::differing_match(patterns, name, text).is_none() {
+        cx.err(
+            g.span(),
+            format!(
+                "differ: the symptom's own `text` has no two matches with different \
+                    '{name}'"
+            ),
+        );
     }
 }
 
@@ -420,32 +433,12 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
         }
         probes.push(build_probe(cx, rp, &names));
     }
-    let mut rules = Vec::new();
-    for rr in rc.rule.iter().take(MAX_RULES) {
-        let mut terms = Vec::new();
-        for t in &rr.cond {
-            match parse_term(t.get_ref(), &names) {
-                Ok(term) => terms.push(term),
-                Err(e) => cx.err(t.span(), e),
-            }
-        }
-        let message = template(cx, &rr.message, &probes);
-        let fix = rr.fix.as_ref().map(|f| template(cx, f, &probes));
-        if *rr.status.get_ref() == super::model::Status::Error {
-            cx.err(
-                rr.status.span(),
-                "a rule's status is pass, warn, fail or skip (`error` is the doctor's own: a \
-                    check that could not decide)",
-            );
-        }
-        rules.push(Rule {
-            terms,
-            status: *rr.status.get_ref(),
-            message,
-            fix,
-            action: rr.action,
-        });
-    }
+    let rules = rc
+        .rule
+        .iter()
+        .take(MAX_RULES)
+        .map(|rr| build_rule(cx, rr, &names, &probes))
+        .collect();
     Some(PackCheck {
         doc: CheckDoc {
             id,
@@ -461,6 +454,32 @@ fn build_check(cx: &mut Ctx, ns: &str, rc: RawCheck) -> Option<PackCheck> {
         probes,
         rules,
     })
+}
+
+fn build_rule(cx: &mut Ctx, rr: &RawRule, names: &[String], probes: &[Probe]) -> Rule {
+    let mut terms = Vec::new();
+    for t in &rr.cond {
+        match parse_term(t.get_ref(), names) {
+            Ok(term) => terms.push(term),
+            Err(e) => cx.err(t.span(), e),
+        }
+    }
+    let message = template(cx, &rr.message, probes);
+    let fix = rr.fix.as_ref().map(|f| template(cx, f, probes));
+    if *rr.status.get_ref() == super::model::Status::Error {
+        cx.err(
+            rr.status.span(),
+            "a rule's status is pass, warn, fail or skip (`error` is the doctor's own: a \
+                check that could not decide)",
+        );
+    }
+    Rule {
+        terms,
+        status: *rr.status.get_ref(),
+        message,
+        fix,
+        action: rr.action,
+    }
 }
 
 fn build_when(cx: &mut Ctx, w: RawWhen) -> When {
@@ -530,23 +549,7 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             }
         }
         ProbeKind::Library => ProbeSpec::Library(need(&rp.library, "library")),
-        ProbeKind::CodeObjects => {
-            let libs = rp.libraries.clone().unwrap_or_default();
-            if libs.is_empty() || libs.iter().any(|l| l.is_empty() || l.contains('/')) {
-                cx.err(
-                    span.clone(),
-                    "a code-objects probe needs `libraries`, names such as \"rocblas\" \
-                        (lib<name>.so)",
-                );
-            }
-            if libs.len() > 16 {
-                cx.err(
-                    span.clone(),
-                    "a code-objects probe reads at most 16 libraries",
-                );
-            }
-            ProbeSpec::CodeObjects(libs)
-        }
+        ProbeKind::CodeObjects => code_objects_spec(cx, rp, &span),
         ProbeKind::Kfd => ProbeSpec::Kfd(need(&rp.property, "property")),
         ProbeKind::PythonPackage => {
             let name = need(&rp.package, "package");
@@ -561,50 +564,94 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             }
             ProbeSpec::PythonPackage(name)
         }
-        ProbeKind::Command => {
-            let argv = rp.argv.clone().unwrap_or_default();
-            if argv.is_empty() || argv[0].is_empty() {
-                cx.err(span.clone(), "a command probe needs `argv` with a program");
-            }
-            let secs = rp
-                .timeout
-                .as_ref()
-                .map_or(DEFAULT_COMMAND_SECS, |t| *t.get_ref());
-            if !(secs > 0.0 && secs <= MAX_COMMAND_SECS) {
-                let at = rp.timeout.as_ref().map_or(span.clone(), |t| t.span());
-                cx.err(
-                    at,
-                    format!("timeout must be in (0, {MAX_COMMAND_SECS}] seconds, got {secs}"),
-                );
-            }
-            ProbeSpec::Command {
-                argv,
-                timeout: std::time::Duration::from_secs_f64(secs.clamp(0.001, MAX_COMMAND_SECS)),
-            }
+        ProbeKind::Command => command_spec(cx, rp, &span),
+        ProbeKind::Fact => fact_spec(cx, rp, &span),
+    };
+    check_stray_keys(cx, rp, &span);
+    let regex = rp.regex.as_ref().and_then(|r| match regex(r.get_ref()) {
+        Ok(re) => Some(re),
+        Err(e) => {
+            cx.err(r.span(), e);
+            None
         }
-        ProbeKind::Fact => match &rp.fact {
-            Some(f) => match Fact::parse(f.get_ref()) {
-                Some(fact) => ProbeSpec::Fact(fact),
-                None => {
-                    let hint = data::hint(f.get_ref(), Fact::NAMES);
-                    cx.err(
-                        f.span(),
-                        format!(
-                            "unknown fact '{}', expected one of {}{hint}",
-                            f.get_ref(),
-                            Fact::NAMES.join(", ")
-                        ),
-                    );
-                    ProbeSpec::Fact(Fact::Profile)
-                }
-            },
+    });
+    let relation = probe_relation(cx, rp, names);
+    Probe {
+        name: rp.name.get_ref().clone(),
+        spec,
+        regex,
+        split: rp.split.clone(),
+        relation,
+        as_indices: rp.as_indices,
+    }
+}
+
+fn code_objects_spec(cx: &mut Ctx, rp: &RawProbe, span: &Range<usize>) -> ProbeSpec {
+    let libs = rp.libraries.clone().unwrap_or_default();
+    if libs.is_empty() || libs.iter().any(|l| l.is_empty() || l.contains('/')) {
+        cx.err(
+            span.clone(),
+            "a code-objects probe needs `libraries`, names such as \"rocblas\" \
+                (lib<name>.so)",
+        );
+    }
+    if libs.len() > 16 {
+        cx.err(
+            span.clone(),
+            "a code-objects probe reads at most 16 libraries",
+        );
+    }
+    ProbeSpec::CodeObjects(libs)
+}
+
+fn command_spec(cx: &mut Ctx, rp: &RawProbe, span: &Range<usize>) -> ProbeSpec {
+    let argv = rp.argv.clone().unwrap_or_default();
+    if argv.is_empty() || argv[0].is_empty() {
+        cx.err(span.clone(), "a command probe needs `argv` with a program");
+    }
+    let secs = rp
+        .timeout
+        .as_ref()
+        .map_or(DEFAULT_COMMAND_SECS, |t| *t.get_ref());
+    if !(secs > 0.0 && secs <= MAX_COMMAND_SECS) {
+        let at = rp.timeout.as_ref().map_or(span.clone(), |t| t.span());
+        cx.err(
+            at,
+            format!("timeout must be in (0, {MAX_COMMAND_SECS}] seconds, got {secs}"),
+        );
+    }
+    ProbeSpec::Command {
+        argv,
+        timeout: std::time::Duration::from_secs_f64(secs.clamp(0.001, MAX_COMMAND_SECS)),
+    }
+}
+
+fn fact_spec(cx: &mut Ctx, rp: &RawProbe, span: &Range<usize>) -> ProbeSpec {
+    match &rp.fact {
+        Some(f) => match Fact::parse(f.get_ref()) {
+            Some(fact) => ProbeSpec::Fact(fact),
             None => {
-                cx.err(span.clone(), "a fact probe needs `fact`");
+                let hint = data::hint(f.get_ref(), Fact::NAMES);
+                cx.err(
+                    f.span(),
+                    format!(
+                        "unknown fact '{}', expected one of {}{hint}",
+                        f.get_ref(),
+                        Fact::NAMES.join(", ")
+                    ),
+                );
                 ProbeSpec::Fact(Fact::Profile)
             }
         },
-    };
-    // Keys that belong to other kinds are mistakes, not silently ignored.
+        None => {
+            cx.err(span.clone(), "a fact probe needs `fact`");
+            ProbeSpec::Fact(Fact::Profile)
+        }
+    }
+}
+
+/// Keys that belong to other kinds are mistakes, not silently ignored.
+fn check_stray_keys(cx: &mut Ctx, rp: &RawProbe, span: &Range<usize>) {
     let stray: Vec<&str> = [
         ("var", rp.var.is_some(), ProbeKind::Env),
         ("path", rp.path.is_some(), ProbeKind::File),
@@ -634,13 +681,10 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             .to_lowercase(),
         );
     }
-    let regex = rp.regex.as_ref().and_then(|r| match regex(r.get_ref()) {
-        Ok(re) => Some(re),
-        Err(e) => {
-            cx.err(r.span(), e);
-            None
-        }
-    });
+}
+
+/// `subset_of` / `covers`: the other probe of this check the value is compared with.
+fn probe_relation(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Option<(Relation, usize)> {
     let mut relation = None;
     for (rel, target) in [
         (Relation::SubsetOf, &rp.subset_of),
@@ -656,14 +700,7 @@ fn build_probe(cx: &mut Ctx, rp: &RawProbe, names: &[String]) -> Probe {
             }
         }
     }
-    Probe {
-        name: rp.name.get_ref().clone(),
-        spec,
-        regex,
-        split: rp.split.clone(),
-        relation,
-        as_indices: rp.as_indices,
-    }
+    relation
 }
 
 fn parse_term(s: &str, names: &[String]) -> Result<Term, String> {

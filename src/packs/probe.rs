@@ -174,57 +174,11 @@ fn read_expanded(ctx: &Machine, spec: &ProbeSpec) -> RawValue {
             Some(v) => RawValue::found(v),
             None => RawValue::missing(format!("{var} is not set")),
         },
-        ProbeSpec::File { path, read } => {
-            let p = Path::new(path);
-            if !p.is_absolute() {
-                return RawValue::missing(format!("{path}: not an absolute path"));
-            }
-            if !*read {
-                return if host.fs.exists(p) {
-                    RawValue::found(path.clone())
-                } else {
-                    RawValue::missing(format!("{path}: does not exist"))
-                };
-            }
-            match host.fs.read_bytes_limited(p, READ_LIMIT) {
-                Ok(b) => RawValue::found(String::from_utf8_lossy(&b).into_owned()),
-                Err(e) => RawValue::missing(format!("{path}: {}", crate::host::io_error_text(&e))),
-            }
-        }
+        ProbeSpec::File { path, read } => file(host, path, *read),
         ProbeSpec::Glob {
             path: pattern,
             read,
-        } => {
-            let hits = glob(ctx, pattern);
-            let mut v = if *read {
-                // One item per line of each file: `path: line`.
-                let mut lines = Vec::new();
-                for h in &hits {
-                    match host.fs.read_bytes_limited(h, READ_LIMIT) {
-                        Ok(b) => lines.extend(
-                            String::from_utf8_lossy(&b)
-                                .lines()
-                                .map(|l| format!("{}: {l}", h.display())),
-                        ),
-                        Err(e) => lines.push(format!(
-                            "{}: (unreadable: {})",
-                            h.display(),
-                            crate::host::io_error_text(&e)
-                        )),
-                    }
-                    if lines.len() > GLOB_LIMIT {
-                        break;
-                    }
-                }
-                RawValue::list(lines)
-            } else {
-                RawValue::list(hits.iter().map(|p| p.display().to_string()).collect())
-            };
-            if !v.found {
-                v.evidence.push(format!("nothing matches {pattern}"));
-            }
-            v
-        }
+        } => glob_values(ctx, pattern, *read),
         ProbeSpec::Command { argv, timeout } => command(ctx, argv, *timeout),
         ProbeSpec::Fact(f) => fact(ctx, *f),
         ProbeSpec::Library(name) => match library(ctx, name) {
@@ -243,32 +197,89 @@ fn read_expanded(ctx: &Machine, spec: &ProbeSpec) -> RawValue {
         ProbeSpec::UndefinedSymbols => {
             RawValue::missing("undefined symbols are read by `rocm-doctor inspect --symbols`")
         }
-        ProbeSpec::Kfd(key) => {
-            let topo = ctx.inv.gpu();
-            let Some(base) = &topo.path else {
-                return RawValue::missing("no KFD topology");
-            };
-            let mut vals = Vec::new();
-            let mut ev = Vec::new();
-            for a in &topo.agents {
-                let p = base.join(format!("nodes/{}/properties", a.node));
-                match host.fs.read_text(&p) {
-                    Ok(t) => match crate::gpu::props::parse(&t).get(key) {
-                        Some(v) => vals.push(v.to_string()),
-                        None => ev.push(format!("node {}: no '{key}'", a.node)),
-                    },
-                    Err(e) => ev.push(format!(
-                        "{}: {}",
-                        p.display(),
-                        crate::host::io_error_text(&e)
-                    )),
-                }
+        ProbeSpec::Kfd(key) => kfd_property(ctx, key),
+    }
+}
+
+/// A `file` probe: the file exists (`read`: its text).
+fn file(host: &Host, path: &str, read: bool) -> RawValue {
+    let p = Path::new(path);
+    if !p.is_absolute() {
+        return RawValue::missing(format!("{path}: not an absolute path"));
+    }
+    if !read {
+        return if host.fs.exists(p) {
+            RawValue::found(path.to_string())
+        } else {
+            RawValue::missing(format!("{path}: does not exist"))
+        };
+    }
+    match host.fs.read_bytes_limited(p, READ_LIMIT) {
+        Ok(b) => RawValue::found(String::from_utf8_lossy(&b).into_owned()),
+        Err(e) => RawValue::missing(format!("{path}: {}", crate::host::io_error_text(&e))),
+    }
+}
+
+/// A `glob` probe: the matching paths, or (`read`) one item per line of each file.
+fn glob_values(ctx: &Machine, pattern: &str, read: bool) -> RawValue {
+    let host = ctx.host;
+    let hits = glob(ctx, pattern);
+    let mut v = if read {
+        // One item per line of each file: `path: line`.
+        let mut lines = Vec::new();
+        for h in &hits {
+            match host.fs.read_bytes_limited(h, READ_LIMIT) {
+                Ok(b) => lines.extend(
+                    String::from_utf8_lossy(&b)
+                        .lines()
+                        .map(|l| format!("{}: {l}", h.display())),
+                ),
+                Err(e) => lines.push(format!(
+                    "{}: (unreadable: {})",
+                    h.display(),
+                    crate::host::io_error_text(&e)
+                )),
             }
-            RawValue {
-                evidence: ev,
-                ..RawValue::list(vals)
+            if lines.len() > GLOB_LIMIT {
+                break;
             }
         }
+        RawValue::list(lines)
+    } else {
+        RawValue::list(hits.iter().map(|p| p.display().to_string()).collect())
+    };
+    if !v.found {
+        v.evidence.push(format!("nothing matches {pattern}"));
+    }
+    v
+}
+
+/// A `kfd` probe: property `key` of every GPU node of the KFD topology.
+fn kfd_property(ctx: &Machine, key: &str) -> RawValue {
+    let host = ctx.host;
+    let topo = ctx.inv.gpu();
+    let Some(base) = &topo.path else {
+        return RawValue::missing("no KFD topology");
+    };
+    let mut vals = Vec::new();
+    let mut ev = Vec::new();
+    for a in &topo.agents {
+        let p = base.join(format!("nodes/{}/properties", a.node));
+        match host.fs.read_text(&p) {
+            Ok(t) => match crate::gpu::props::parse(&t).get(key) {
+                Some(v) => vals.push(v.to_string()),
+                None => ev.push(format!("node {}: no '{key}'", a.node)),
+            },
+            Err(e) => ev.push(format!(
+                "{}: {}",
+                p.display(),
+                crate::host::io_error_text(&e)
+            )),
+        }
+    }
+    RawValue {
+        evidence: ev,
+        ..RawValue::list(vals)
     }
 }
 

@@ -82,11 +82,23 @@ pub(super) fn agents(ctx: &Ctx) -> Vec<Finding> {
         .map(|(n, e)| format!("node {n}: {e}"))
         .collect();
     if t.agents.is_empty() {
-        let f = Finding::fail(format!("every GPU node is unreadable to this process ({} node(s))", hidden.len()))
-            .evidence_lines(hidden.clone())
-            .evidence("EPERM on a KFD node = the device cgroup denies that GPU \
-                (kfd_devcgroup_check_permission); libhsakmt skips it")
-            .fix(Fix::text("Pass the GPU's render node into the container (`--device=/dev/dri/renderD<minor>` or all of `/dev/dri`) together with `/dev/kfd`.").command("docker run --device=/dev/kfd --device=/dev/dri ..."));
+        let f = Finding::fail(format!(
+            "every GPU node is unreadable to this process ({} node(s))",
+            hidden.len()
+        ))
+        .evidence_lines(hidden.clone())
+        .evidence(
+            "EPERM on a KFD node = the device cgroup denies that GPU \
+            (kfd_devcgroup_check_permission); libhsakmt skips it",
+        )
+        .fix(
+            Fix::text(
+                "Pass the GPU's render node into the container \
+                (`--device=/dev/dri/renderD<minor>` or all of `/dev/dri`) together with \
+                `/dev/kfd`.",
+            )
+            .command("docker run --device=/dev/kfd --device=/dev/dri ..."),
+        );
         return vec![f];
     }
     out.push(agent_table(ctx, t, &hidden));
@@ -137,7 +149,11 @@ fn agent_table(ctx: &Ctx, t: &Topology, hidden: &[String]) -> Finding {
     ))
     .evidence_lines(t.agents.iter().map(agent_line));
     if !hidden.is_empty() {
-        table = table.evidence(format!("hidden from this process by the device cgroup (EPERM), skipped like libhsakmt does: {}", hidden.join(", ")));
+        table = table.evidence(format!(
+            "hidden from this process by the device cgroup (EPERM), \
+            skipped like libhsakmt does: {}",
+            hidden.join(", ")
+        ));
     }
     for b in &t.runtime_blocked {
         table = table.evidence(format!("ROCr would fail to initialise: {b}"));
@@ -211,13 +227,25 @@ fn cards_without_kfd(t: &Topology) -> Vec<Finding> {
             continue;
         }
         out.push(
-            Finding::warn(format!("AMD GPU {} (1002:{:04x} at {slot}) has no KFD node: no compute \
-                on it", c.card, c.device_id.unwrap_or(0)))
-                .subject(c.card.clone())
-                .evidence("KFD skips a GPU it cannot support: `kfd: skipped device 1002:…, PCI \
+            Finding::warn(format!(
+                "AMD GPU {} (1002:{:04x} at {slot}) has no KFD node: no compute \
+                on it",
+                c.card,
+                c.device_id.unwrap_or(0)
+            ))
+            .subject(c.card.clone())
+            .evidence(
+                "KFD skips a GPU it cannot support: `kfd: skipped device 1002:…, PCI \
                     rejects atomics` (gfx8 needs PCIe atomics), `GC IP … not supported in kfd`, \
-                    or amdgpu.kfd disabled")
-                .fix(Fix::text("Read why KFD skipped it; for PCIe atomics, use a slot/CPU with atomics support or a gfx9+ GPU.").command("dmesg | grep -i kfd")),
+                    or amdgpu.kfd disabled",
+            )
+            .fix(
+                Fix::text(
+                    "Read why KFD skipped it; for PCIe atomics, use a slot/CPU with \
+                    atomics support or a gfx9+ GPU.",
+                )
+                .command("dmesg | grep -i kfd"),
+            ),
         );
     }
 
@@ -236,8 +264,14 @@ fn toolchain_knows(
     let mut ev = Vec::new();
     let mut missing = Vec::new();
     match processor(&p) {
-        Some(info) => ev.push(format!("rocm-doctor's ISA table knows {p} (family {}, KFD {:?})", info.family, info.kfd)),
-        None => missing.push(format!("{p} is not in rocm-doctor's ISA table (checks/isa.toml): ROCr probably does not know it either")),
+        Some(info) => ev.push(format!(
+            "rocm-doctor's ISA table knows {p} (family {}, KFD {:?})",
+            info.family, info.kfd
+        )),
+        None => missing.push(format!(
+            "{p} is not in rocm-doctor's ISA table (checks/isa.toml): \
+            ROCr probably does not know it either"
+        )),
     }
     let suffix = p.trim_start_matches("gfx");
     if dirs.is_empty() {

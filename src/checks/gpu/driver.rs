@@ -28,38 +28,7 @@ pub(super) fn driver(ctx: &Ctx) -> Vec<Finding> {
         if let Some(s) = &d.srcversion {
             ev.push(format!("srcversion {s}"));
         }
-        return match d.initstate.as_deref() {
-            Some("live") => vec![Finding::pass(format!(
-                "amdgpu is loaded{}",
-                d.version
-                    .as_ref()
-                    .map(|v| format!(" (DKMS {v})"))
-                    .unwrap_or_default()
-            ))
-            .evidence("/sys/module/amdgpu/initstate: live")
-            .evidence_lines(ev)],
-            None => vec![Finding::pass("amdgpu is built into the kernel")
-                .evidence(
-                    "/sys/module/amdgpu exists without initstate: a built-in driver \
-                    (rocminfo used to misreport this, ROCm/rocminfo#65)",
-                )
-                .evidence_lines(d.builtin_listed.map(|b| {
-                    format!(
-                        "modules.builtin lists amdgpu: \
-                    {b}"
-                    )
-                }))
-                .evidence_lines(ev)],
-            Some(other) => vec![
-                Finding::warn(format!("amdgpu is in state '{other}', not live"))
-                    .evidence(format!("/sys/module/amdgpu/initstate: {other}"))
-                    .evidence_lines(ev)
-                    .fix(Fix::text(
-                        "The module is still loading or being removed; wait and re-run, or \
-                    check `dmesg | grep -i amdgpu` for a failed probe.",
-                    )),
-            ],
-        };
+        return vec![loaded(d, ev)];
     }
     ev.push("/sys/module/amdgpu does not exist".into());
     let blacklist = blacklist_lines(ctx);
@@ -86,6 +55,40 @@ pub(super) fn driver(ctx: &Ctx) -> Vec<Finding> {
             "{summary} and KFD shows no GPU: no GPU to judge here"
         ))
         .evidence_lines(ev)],
+    }
+}
+
+/// The amdgpu module is there (`/sys/module/amdgpu`): live, built in, or in another state.
+fn loaded(d: &crate::gpu::platform::Driver, ev: Vec<String>) -> Finding {
+    match d.initstate.as_deref() {
+        Some("live") => Finding::pass(format!(
+            "amdgpu is loaded{}",
+            d.version
+                .as_ref()
+                .map(|v| format!(" (DKMS {v})"))
+                .unwrap_or_default()
+        ))
+        .evidence("/sys/module/amdgpu/initstate: live")
+        .evidence_lines(ev),
+        None => Finding::pass("amdgpu is built into the kernel")
+            .evidence(
+                "/sys/module/amdgpu exists without initstate: a built-in driver \
+                (rocminfo used to misreport this, ROCm/rocminfo#65)",
+            )
+            .evidence_lines(d.builtin_listed.map(|b| {
+                format!(
+                    "modules.builtin lists amdgpu: \
+                {b}"
+                )
+            }))
+            .evidence_lines(ev),
+        Some(other) => Finding::warn(format!("amdgpu is in state '{other}', not live"))
+            .evidence(format!("/sys/module/amdgpu/initstate: {other}"))
+            .evidence_lines(ev)
+            .fix(Fix::text(
+                "The module is still loading or being removed; wait and re-run, or \
+                check `dmesg | grep -i amdgpu` for a failed probe.",
+            )),
     }
 }
 

@@ -71,6 +71,9 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
     w
 }
 
+/// A lost GPU's repair: the action, the event name, the fix and what the kernel log said.
+type Remedy = (Action, String, Fix, String);
+
 /// The action a loss calls for, the event name, the fix, and what the kernel log adds to the
 /// summary.
 ///
@@ -90,7 +93,7 @@ fn kernel_word(ctx: &Ctx, g: &GpuPath) -> KernelWord {
 /// - No KFD node: `kgd2kfd_probe` refused the GPU (PCIe atomics, an ASIC or device id this KFD
 ///   does not know: configuration, `amdkfd/kfd_device.c`), else KFD's init failed: reboot.
 /// - ROCr cannot use it: device files or permissions (`gpu.kfd`, `gpu.render`): configuration.
-fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String) {
+fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> Remedy {
     let pci = &g.pci;
     let said = if k.lines.is_empty() {
         if k.unreadable {
@@ -102,46 +105,178 @@ fn remedy(l: &Loss, g: &GpuPath, k: &KernelWord) -> (Action, String, Fix, String
         String::new()
     };
     match l.cause {
-        Cause::NoDriver => {
-            if k.firmware || k.probe_error == Some(-2) {
-                (Action::FixConfig, "firmware-missing".into(), Fix::text("amdgpu could not load this GPU's firmware: install it (the distribution's `linux-firmware`/`firmware-amd-graphics` package, or the ROCm DKMS driver with its firmware), rebuild the initramfs and reboot.").command("dmesg | grep -i -e firmware -e amdgpu"),
-                 " (the kernel log shows its firmware did not load and the probe failed)".into())
-            } else if k.probe_error == Some(-12) {
-                (Action::FixConfig, "probe-failed".into(), Fix::text("The probe failed with -12 (ENOMEM): the host firmware did not give the GPU's BARs enough address space. Enable Above 4G decoding and Resizable BAR (and disable CSM) in the firmware setup, then reboot."),
-                 " (the kernel log shows the probe failed with error -12)".into())
-            } else if k.probe_failed {
-                let e = k.probe_error.map(|e| format!(" with error {e}")).unwrap_or_default();
-                (Action::RebootNode, "probe-failed".into(), Fix::text(format!("The driver core does not retry a failed probe: reboot the node to run it again. If it fails again, drain the node and have the GPU at {pci} inspected (`dmesg | grep -i amdgpu` shows where initialisation stopped).")).command("dmesg | grep -i amdgpu"),
-                 format!(" (the kernel log shows the probe failed{e})"))
-            } else {
-                (Action::FixConfig, "no-driver".into(), Fix::text(format!("Load amdgpu (`sudo modprobe amdgpu`; {} says whether it is loaded or blacklisted). A driver that does not know this device id needs a newer kernel or the ROCm DKMS driver.", CheckId::GpuDriver)).command("sudo modprobe amdgpu"), said)
-            }
-        }
-        Cause::Vfio => (Action::FixConfig, "vfio".into(), Fix::text(format!("{pci} is reserved for a virtual machine (vfio-pci.ids= on the kernel command line, a modprobe.d `options vfio-pci ids=`, or a driverctl override). If this host should use it, remove that setting and reboot, or unbind it from vfio-pci and re-probe."))
-            .command(format!("echo {pci} | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind")), String::new()),
-        Cause::OtherDriver => {
-            let d = match &g.driver {
-                Some(crate::gpu::layers::Binding::Other(d)) => d.clone(),
-                _ => "another driver".into(),
-            };
-            let text = if d == "radeon" {
-                "radeon drives this GCN GPU: boot with `radeon.si_support=0 amdgpu.si_support=1` \
-                    (Southern Islands) or `radeon.cik_support=0 amdgpu.cik_support=1` (Sea \
-                    Islands) so amdgpu takes it.".to_string()
-            } else {
-                format!("Unbind {pci} from {d} and let amdgpu probe it, or remove the setting \
-                    that gives it to {d}.")
-            };
-            (Action::FixConfig, "other-driver".into(), Fix::text(text), String::new())
-        }
-        Cause::NoDrmCard | Cause::NoRenderNode => (Action::RebootNode, l.cause.as_str().into(), Fix::text("amdgpu is bound but its probe did not register the DRM device (card and render node); only a new probe recreates them: reboot, and read `dmesg | grep -i -e amdgpu -e drm` if it happens again.").command("dmesg | grep -i -e amdgpu -e drm"), said),
-        Cause::NoKfdNode => match k.kfd_refused {
-            Some(EventKind::PcieAtomicsRejected) => (Action::FixConfig, "pcie-atomics-rejected".into(), Fix::text("KFD needs PCIe atomics for this GPU and the path to the CPU does not carry them: move it to a slot attached to the CPU (not behind a chipset or switch without AtomicOps routing), or enable atomics in the firmware setup."), " (the kernel log says KFD skipped it: PCI rejects atomics)".into()),
-            Some(_) => (Action::FixConfig, "kfd-unsupported".into(), Fix::text("This kernel's KFD does not support the GPU: use a kernel or ROCm DKMS driver that lists it (ROCm's GPU support matrix)."), " (the kernel log says KFD does not support it)".into()),
-            None => (Action::RebootNode, "no-kfd-node".into(), Fix::text("amdgpu initialised the GPU but KFD did not add it; `dmesg | grep -i kfd` says why (IOMMU, atomics, an unsupported ASIC). A reboot runs KFD's probe again.").command("dmesg | grep -i kfd"), said),
-        },
-        Cause::NotUsable | Cause::HiddenFromProcess => (Action::FixConfig, "not-usable".into(), Fix::text(format!("ROCr cannot open this GPU's device files: {} and {} say which and how to grant access.", CheckId::GpuKfd, CheckId::GpuRender)), String::new()),
-        Cause::HiddenByVariable => (Action::None, "hidden-by-variable".into(), Fix::text(format!("{} explains the visibility variables.", CheckId::GpuVisibility)), String::new()),
+        Cause::NoDriver => no_driver(k, pci, said),
+        Cause::Vfio => (
+            Action::FixConfig,
+            "vfio".into(),
+            Fix::text(format!(
+                "{pci} is reserved for a \
+            virtual machine (vfio-pci.ids= on the kernel command line, a modprobe.d `options \
+            vfio-pci ids=`, or a driverctl override). If this host should use it, remove that \
+            setting and reboot, or unbind it from vfio-pci and re-probe."
+            ))
+            .command(format!(
+                "echo {pci} | sudo tee /sys/bus/pci/drivers/vfio-pci/unbind"
+            )),
+            String::new(),
+        ),
+        Cause::OtherDriver => other_driver(g),
+        Cause::NoDrmCard | Cause::NoRenderNode => (
+            Action::RebootNode,
+            l.cause.as_str().into(),
+            Fix::text(
+                "amdgpu is bound but its probe \
+            did not register the DRM device (card and render node); only a new probe recreates \
+            them: reboot, and read `dmesg | grep -i -e amdgpu -e drm` if it happens again.",
+            )
+            .command("dmesg | grep -i -e amdgpu -e drm"),
+            said,
+        ),
+        Cause::NoKfdNode => no_kfd_node(k, said),
+        Cause::NotUsable | Cause::HiddenFromProcess => (
+            Action::FixConfig,
+            "not-usable".into(),
+            Fix::text(format!(
+                "ROCr cannot open this GPU's \
+            device files: {} and {} say which and how to grant access.",
+                CheckId::GpuKfd,
+                CheckId::GpuRender
+            )),
+            String::new(),
+        ),
+        Cause::HiddenByVariable => (
+            Action::None,
+            "hidden-by-variable".into(),
+            Fix::text(format!(
+                "{} explains the visibility variables.",
+                CheckId::GpuVisibility
+            )),
+            String::new(),
+        ),
+    }
+}
+
+/// No driver bound: firmware missing, a failed probe (-12: BAR space), or amdgpu not loaded.
+fn no_driver(k: &KernelWord, pci: &str, said: String) -> Remedy {
+    if k.firmware || k.probe_error == Some(-2) {
+        (
+            Action::FixConfig,
+            "firmware-missing".into(),
+            Fix::text(
+                "amdgpu could not load this \
+            GPU's firmware: install it (the distribution's \
+            `linux-firmware`/`firmware-amd-graphics` package, or the ROCm DKMS driver with \
+            its firmware), rebuild the initramfs and reboot.",
+            )
+            .command("dmesg | grep -i -e firmware -e amdgpu"),
+            " (the kernel log shows its firmware did not load and the probe failed)".into(),
+        )
+    } else if k.probe_error == Some(-12) {
+        (
+            Action::FixConfig,
+            "probe-failed".into(),
+            Fix::text(
+                "The probe failed with -12 \
+            (ENOMEM): the host firmware did not give the GPU's BARs enough address space. \
+            Enable Above 4G decoding and Resizable BAR (and disable CSM) in the firmware \
+            setup, then reboot.",
+            ),
+            " (the kernel log shows the probe failed with error -12)".into(),
+        )
+    } else if k.probe_failed {
+        let e = k
+            .probe_error
+            .map(|e| format!(" with error {e}"))
+            .unwrap_or_default();
+        (
+            Action::RebootNode,
+            "probe-failed".into(),
+            Fix::text(format!(
+                "The driver core does not \
+            retry a failed probe: reboot the node to run it again. If it fails again, \
+            drain the node and have the GPU at {pci} inspected (`dmesg | grep -i amdgpu` \
+            shows where initialisation stopped)."
+            ))
+            .command("dmesg | grep -i amdgpu"),
+            format!(" (the kernel log shows the probe failed{e})"),
+        )
+    } else {
+        (
+            Action::FixConfig,
+            "no-driver".into(),
+            Fix::text(format!(
+                "Load amdgpu (`sudo modprobe \
+            amdgpu`; {} says whether it is loaded or blacklisted). A driver that does not \
+            know this device id needs a newer kernel or the ROCm DKMS driver.",
+                CheckId::GpuDriver
+            ))
+            .command("sudo modprobe amdgpu"),
+            said,
+        )
+    }
+}
+
+/// Another driver (radeon, or any other) holds the GPU.
+fn other_driver(g: &GpuPath) -> Remedy {
+    let pci = &g.pci;
+    let d = match &g.driver {
+        Some(crate::gpu::layers::Binding::Other(d)) => d.clone(),
+        _ => "another driver".into(),
+    };
+    let text = if d == "radeon" {
+        "radeon drives this GCN GPU: boot with `radeon.si_support=0 amdgpu.si_support=1` \
+            (Southern Islands) or `radeon.cik_support=0 amdgpu.cik_support=1` (Sea \
+            Islands) so amdgpu takes it."
+            .to_string()
+    } else {
+        format!(
+            "Unbind {pci} from {d} and let amdgpu probe it, or remove the setting \
+            that gives it to {d}."
+        )
+    };
+    (
+        Action::FixConfig,
+        "other-driver".into(),
+        Fix::text(text),
+        String::new(),
+    )
+}
+
+/// No KFD node: KFD refused the GPU (atomics, unsupported), else its init failed.
+fn no_kfd_node(k: &KernelWord, said: String) -> Remedy {
+    match k.kfd_refused {
+        Some(EventKind::PcieAtomicsRejected) => (
+            Action::FixConfig,
+            "pcie-atomics-rejected".into(),
+            Fix::text(
+                "KFD needs PCIe atomics for \
+            this GPU and the path to the CPU does not carry them: move it to a slot attached \
+            to the CPU (not behind a chipset or switch without AtomicOps routing), or enable \
+            atomics in the firmware setup.",
+            ),
+            " (the kernel log says KFD skipped it: PCI rejects atomics)".into(),
+        ),
+        Some(_) => (
+            Action::FixConfig,
+            "kfd-unsupported".into(),
+            Fix::text(
+                "This kernel's KFD does not \
+            support the GPU: use a kernel or ROCm DKMS driver that lists it (ROCm's GPU \
+            support matrix).",
+            ),
+            " (the kernel log says KFD does not support it)".into(),
+        ),
+        None => (
+            Action::RebootNode,
+            "no-kfd-node".into(),
+            Fix::text(
+                "amdgpu initialised the GPU \
+            but KFD did not add it; `dmesg | grep -i kfd` says why (IOMMU, atomics, an \
+            unsupported ASIC). A reboot runs KFD's probe again.",
+            )
+            .command("dmesg | grep -i kfd"),
+            said,
+        ),
     }
 }
 
@@ -221,29 +356,7 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
     let usable = l.usable();
     let ev = common_evidence(l);
     if l.gpus.is_empty() && l.hidden_kfd_nodes.is_empty() {
-        return vec![match expect {
-            Some(n) if n > 0 && l.pci.observed => Finding::fail(format!("no AMD GPU usable by \
-                ROCr, {n} expected (--expect-gpus)"))
-                .evidence_lines(ev)
-                .fix(Fix::text("No GPU is enumerated on the PCI bus: drain the node and inspect the hardware (seating, risers, power, the slot's firmware setting); `lspci -nn -d 1002:` lists what the bus shows.").command("lspci -nn -d 1002:"))
-                .action(Action::DrainAndInspect)
-                .event("fewer-gpus"),
-            Some(n) if n > 0 => Finding::fail(format!("no AMD GPU usable by ROCr, {n} expected \
-                (--expect-gpus)"))
-                .evidence_lines(ev)
-                .fix(Fix::text("This root shows no GPU at any layer and not the PCI bus: run on \
-                    the host, or give the container its GPUs (`--device=/dev/kfd \
-                    --device=/dev/dri`) and `/sys`."))
-                .action(Action::FixConfig)
-                .event("fewer-gpus"),
-            _ => Finding::skip(format!(
-                "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; \
-                    {})",
-                l.pci.functions,
-                if t.path.is_some() { "KFD lists no GPU node" } else { "no KFD topology" }
-            ))
-            .evidence_lines(ev),
-        }];
+        return vec![no_gpu(l, t.path.is_some(), expect, ev)];
     }
     let mut out = Vec::new();
     let mut deliberate = Vec::new();
@@ -267,29 +380,7 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
             .event(event);
         out.push(f);
     }
-    let placed = l
-        .gpus
-        .iter()
-        .filter(|g| g.lost.as_ref().is_some_and(|x| x.layer == Layer::Kfd))
-        .filter(|g| {
-            g.lost
-                .as_ref()
-                .is_some_and(|x| x.cause == Cause::HiddenFromProcess)
-        })
-        .count();
-    let unplaced = l.hidden_kfd_nodes.len().saturating_sub(placed);
-    let mut hidden = String::new();
-    if !deliberate.is_empty() {
-        hidden = format!(
-            "; {} hidden on purpose (device cgroup or visibility variables)",
-            deliberate.len()
-        );
-    }
-    if unplaced > 0 {
-        hidden.push_str(&format!(
-            "; {unplaced} KFD node(s) hidden from this process"
-        ));
-    }
+    let hidden = hidden_note(l, deliberate.len());
     match expect {
         Some(n) if usable < n as usize => {
             // The heaviest action among the losses; GPUs missing from the bus altogether
@@ -326,29 +417,102 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
             .evidence_lines(ev.iter().cloned())
             .evidence_lines(deliberate.iter().cloned()),
         ),
-        None if out.is_empty() => {
-            // A GPU absent from an earlier layer but present later (its files could not be
-            // read) is not lost; the summary then does not claim every layer.
-            let partial: Vec<String> = l
-                .gpus
-                .iter()
-                .filter(|g| g.lost.is_none())
-                .filter(|g| l.counts.iter().any(|c| c.observed && !g.at(c.layer)))
-                .map(gpu_line)
-                .collect();
-            let head = if partial.is_empty() {
-                format!("{usable} GPU(s) on every layer{hidden}")
-            } else {
-                format!("{usable} GPU(s) usable by ROCr{hidden}")
-            };
-            out.push(
-                Finding::pass(format!("{head}: {}", l.line()))
-                    .evidence_lines(ev.iter().skip(1).cloned())
-                    .evidence_lines(partial)
-                    .evidence_lines(deliberate.iter().cloned()),
-            )
-        }
+        None if out.is_empty() => out.push(all_usable(l, &hidden, &ev, deliberate)),
         None => {}
     }
     out
+}
+
+/// No AMD GPU at any layer: a failure when some were expected, else a skip. `kfd_topology`:
+/// KFD's topology directory exists.
+fn no_gpu(l: &Layers, kfd_topology: bool, expect: Option<u32>, ev: Vec<String>) -> Finding {
+    match expect {
+        Some(n) if n > 0 && l.pci.observed => Finding::fail(format!(
+            "no AMD GPU usable by \
+                ROCr, {n} expected (--expect-gpus)"
+        ))
+        .evidence_lines(ev)
+        .fix(
+            Fix::text(
+                "No GPU is enumerated on the PCI bus: drain the node and inspect the hardware \
+                (seating, risers, power, the slot's firmware setting); `lspci -nn -d 1002:` lists \
+                what the bus shows.",
+            )
+            .command("lspci -nn -d 1002:"),
+        )
+        .action(Action::DrainAndInspect)
+        .event("fewer-gpus"),
+        Some(n) if n > 0 => Finding::fail(format!(
+            "no AMD GPU usable by ROCr, {n} expected \
+                (--expect-gpus)"
+        ))
+        .evidence_lines(ev)
+        .fix(Fix::text(
+            "This root shows no GPU at any layer and not the PCI bus: run on \
+                    the host, or give the container its GPUs (`--device=/dev/kfd \
+                    --device=/dev/dri`) and `/sys`.",
+        ))
+        .action(Action::FixConfig)
+        .event("fewer-gpus"),
+        _ => Finding::skip(format!(
+            "no AMD GPU at any layer ({} PCI function(s), none an AMD display or accelerator; \
+                    {})",
+            l.pci.functions,
+            if kfd_topology {
+                "KFD lists no GPU node"
+            } else {
+                "no KFD topology"
+            }
+        ))
+        .evidence_lines(ev),
+    }
+}
+
+/// The summary's tail on GPUs hidden on purpose and KFD nodes hidden from this process.
+fn hidden_note(l: &Layers, deliberate: usize) -> String {
+    let placed = l
+        .gpus
+        .iter()
+        .filter(|g| g.lost.as_ref().is_some_and(|x| x.layer == Layer::Kfd))
+        .filter(|g| {
+            g.lost
+                .as_ref()
+                .is_some_and(|x| x.cause == Cause::HiddenFromProcess)
+        })
+        .count();
+    let unplaced = l.hidden_kfd_nodes.len().saturating_sub(placed);
+    let mut hidden = String::new();
+    if deliberate > 0 {
+        hidden =
+            format!("; {deliberate} hidden on purpose (device cgroup or visibility variables)");
+    }
+    if unplaced > 0 {
+        hidden.push_str(&format!(
+            "; {unplaced} KFD node(s) hidden from this process"
+        ));
+    }
+    hidden
+}
+
+/// No GPU lost and none expected: the pass that sums the layers up.
+fn all_usable(l: &Layers, hidden: &str, ev: &[String], deliberate: Vec<String>) -> Finding {
+    let usable = l.usable();
+    // A GPU absent from an earlier layer but present later (its files could not be
+    // read) is not lost; the summary then does not claim every layer.
+    let partial: Vec<String> = l
+        .gpus
+        .iter()
+        .filter(|g| g.lost.is_none())
+        .filter(|g| l.counts.iter().any(|c| c.observed && !g.at(c.layer)))
+        .map(gpu_line)
+        .collect();
+    let head = if partial.is_empty() {
+        format!("{usable} GPU(s) on every layer{hidden}")
+    } else {
+        format!("{usable} GPU(s) usable by ROCr{hidden}")
+    };
+    Finding::pass(format!("{head}: {}", l.line()))
+        .evidence_lines(ev.iter().skip(1).cloned())
+        .evidence_lines(partial)
+        .evidence_lines(deliberate)
 }

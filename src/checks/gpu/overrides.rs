@@ -127,18 +127,7 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
     let native = a.gfx.clone().unwrap_or_else(|| "gfx?".into());
     let head = format!("{}={:?} on node {} ({native})", o.variable, o.value, a.node);
     if let Some(err) = &o.error {
-        let mut fx = Fix::text(
-            "Use three decimal numbers without quotes; every part is decimal (gfx90a is 9.0.10).",
-        );
-        if let Some(sug) = a.gfx.as_deref().and_then(override_value_for) {
-            fx = fx.command(format!(
-                "unset {}   # or, only for an ISA-compatible sibling: export {}={sug}",
-                o.variable, o.variable
-            ));
-        } else {
-            fx = fx.command(format!("unset {}", o.variable));
-        }
-        return (Finding::fail(format!("{head} is invalid: {err}")).subject(subject).evidence("libhsakmt: `HSA_OVERRIDE_GFX_VERSION … is invalid`, and HSA initialisation fails").fix(fx), None);
+        return (invalid_override(a, o, &head, subject, err), None);
     }
     let Some(ovr) = o.gfx.clone() else {
         return (
@@ -217,10 +206,42 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
     (f, Some(ovr))
 }
 
+/// The override's value is not three decimal numbers: HSA initialisation fails.
+fn invalid_override(
+    a: &Agent,
+    o: &AgentOverride,
+    head: &str,
+    subject: String,
+    err: &str,
+) -> Finding {
+    let mut fx = Fix::text(
+        "Use three decimal numbers without quotes; every part is decimal (gfx90a is 9.0.10).",
+    );
+    if let Some(sug) = a.gfx.as_deref().and_then(override_value_for) {
+        fx = fx.command(format!(
+            "unset {}   # or, only for an ISA-compatible sibling: export {}={sug}",
+            o.variable, o.variable
+        ));
+    } else {
+        fx = fx.command(format!("unset {}", o.variable));
+    }
+    Finding::fail(format!("{head} is invalid: {err}"))
+        .subject(subject)
+        .evidence(
+            "libhsakmt: \
+        `HSA_OVERRIDE_GFX_VERSION … is invalid`, and HSA initialisation fails",
+        )
+        .fix(fx)
+}
+
 /// One global override on a machine with several GPU ISAs: it applies to all of them.
 fn global_on_mixed(t: &Topology, o: &AgentOverride, ovr: &str, natives: &[String]) -> Finding {
     let oi = processor(ovr);
-    let mut fx = Fix::text("Replace the global variable by per-node variables for the GPUs that need it (the suffix is libhsakmt's node id, counting CPU nodes).").command("unset HSA_OVERRIDE_GFX_VERSION");
+    let mut fx = Fix::text(
+        "Replace the global variable by per-node variables for the GPUs that \
+        need it (the suffix is libhsakmt's node id, counting CPU nodes).",
+    )
+    .command("unset HSA_OVERRIDE_GFX_VERSION");
     for b in t
         .agents
         .iter()

@@ -5,6 +5,8 @@ use crate::checks::{CheckId, Ctx};
 use crate::config::Profile;
 use crate::gpu::devnodes::NodeState;
 use crate::gpu::hsa;
+use crate::gpu::Topology;
+use crate::host::RunOutput;
 use crate::report::Finding;
 use std::path::{Path, PathBuf};
 
@@ -45,45 +47,7 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     let (run, line) = hsa::run_probe(ctx.host, &lib, &crate::checks::runtime::loader_dirs(ctx));
     let cmd = format!("$ {}", run.command);
     let Some(line) = line else {
-        let mut f = if runtime || has_gpu {
-            Finding::fail(format!("the HSA probe did not report: {}", run.outcome()))
-        } else {
-            Finding::warn(format!("the HSA probe did not report: {}", run.outcome()))
-        };
-        // Under --host-root the child runs the doctor with the host's loader and glibc
-        // (Host::probe_spec): when the doctor itself cannot start there (a host glibc older
-        // than the doctor's), nothing is known about the GPU: undecided, never a failure.
-        let err = run.stderr_text();
-        let loader_refused = ctx.host.fs.mode() == crate::host::RootMode::HostRoot
-            && (err.contains("error while loading shared libraries")
-                || err.contains("version `GLIBC_"));
-        if run.timed_out || loader_refused {
-            f.status = crate::report::Status::Error;
-        }
-        // Issue 25, item 4: a probe the doctor could not start (no temp dir, out of
-        // descriptors or processes) says nothing about the GPU: undecided, never a failure.
-        if run.doctor_failed() {
-            let why = run
-                .spawn_error
-                .as_ref()
-                .map_or(String::new(), |e| e.message.clone());
-            f = Finding::error(format!("the doctor could not start the HSA probe: {why}"));
-        }
-        let tail: Vec<String> = run
-            .stderr_text()
-            .lines()
-            .rev()
-            .take(5)
-            .map(str::to_string)
-            .collect();
-        return vec![f
-            .evidence(cmd)
-            .evidence_lines(tail.into_iter().rev())
-            .fix_text(format!(
-                "Run `rocminfo` to see the runtime's own error; a crash or hang in \
-                hsa_init usually means a kernel driver / ROCm release mismatch ({}).",
-                CheckId::GpuDriver.see()
-            ))];
+        return vec![not_reported(ctx, &run, cmd, runtime || has_gpu)];
     };
     let ev_lib = format!("library {}", lib.display());
     if !line.loaded {
@@ -103,44 +67,111 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
     }
     let st = line.init_status.unwrap_or(u32::MAX);
     if st != 0 {
-        let label = hsa::status_label(st);
-        let text = line.status_string.clone().unwrap_or_default();
-        if !has_gpu && !runtime {
-            return vec![Finding::skip(format!(
-                "hsa_init returned {label}: expected here, KFD shows no GPU{}",
-                if matches!(t.kfd, Some(NodeState::Missing)) {
-                    " and /dev/kfd does not exist"
-                } else {
-                    ""
-                }
-            ))
-            .evidence(ev_lib)
-            .evidence(cmd)
-            .evidence(text)];
-        }
-        let mut f = Finding::fail(format!("hsa_init failed: {label}"))
-            .evidence(ev_lib)
-            .evidence(cmd)
-            .evidence(text);
-        for b in &t.runtime_blocked {
-            f = f.evidence(format!("likely cause: {b}"));
-        }
-        return vec![f.fix_text(if t.runtime_blocked.is_empty() && has_gpu {
-            format!(
-                "Run `rocminfo` for the runtime's own message; compare the kernel driver with \
-                the ROCm release ({}), and check RLIMIT_MEMLOCK (`ulimit -l`).",
-                CheckId::GpuDriver
-            )
-        } else {
-            format!(
-                "Fix what {}, {} and {} report; hsa_init fails until /dev/kfd and the render \
-                nodes open.",
-                CheckId::GpuKfd,
-                CheckId::GpuRender,
-                CheckId::GpuOverrides
-            )
-        })];
+        return vec![init_failed(t, &line, st, [ev_lib, cmd], runtime)];
     }
+    vec![agents_seen(t, &line, [ev_lib, cmd], runtime)]
+}
+
+/// The probe printed no line: it crashed, hung, or the doctor could not start it.
+fn not_reported(ctx: &Ctx, run: &RunOutput, cmd: String, must: bool) -> Finding {
+    let mut f = if must {
+        Finding::fail(format!("the HSA probe did not report: {}", run.outcome()))
+    } else {
+        Finding::warn(format!("the HSA probe did not report: {}", run.outcome()))
+    };
+    // Under --host-root the child runs the doctor with the host's loader and glibc
+    // (Host::probe_spec): when the doctor itself cannot start there (a host glibc older
+    // than the doctor's), nothing is known about the GPU: undecided, never a failure.
+    let err = run.stderr_text();
+    let loader_refused = ctx.host.fs.mode() == crate::host::RootMode::HostRoot
+        && (err.contains("error while loading shared libraries")
+            || err.contains("version `GLIBC_"));
+    if run.timed_out || loader_refused {
+        f.status = crate::report::Status::Error;
+    }
+    // Issue 25, item 4: a probe the doctor could not start (no temp dir, out of
+    // descriptors or processes) says nothing about the GPU: undecided, never a failure.
+    if run.doctor_failed() {
+        let why = run
+            .spawn_error
+            .as_ref()
+            .map_or(String::new(), |e| e.message.clone());
+        f = Finding::error(format!("the doctor could not start the HSA probe: {why}"));
+    }
+    let tail: Vec<String> = run
+        .stderr_text()
+        .lines()
+        .rev()
+        .take(5)
+        .map(str::to_string)
+        .collect();
+    f.evidence(cmd)
+        .evidence_lines(tail.into_iter().rev())
+        .fix_text(format!(
+            "Run `rocminfo` to see the runtime's own error; a crash or hang in \
+            hsa_init usually means a kernel driver / ROCm release mismatch ({}).",
+            CheckId::GpuDriver.see()
+        ))
+}
+
+/// hsa_init returned an error status `st`.
+fn init_failed(
+    t: &Topology,
+    line: &hsa::ProbeLine,
+    st: u32,
+    evidence: [String; 2],
+    runtime: bool,
+) -> Finding {
+    let has_gpu = t.has_gpu_nodes();
+    let [ev_lib, cmd] = evidence;
+    let label = hsa::status_label(st);
+    let text = line.status_string.clone().unwrap_or_default();
+    if !has_gpu && !runtime {
+        return Finding::skip(format!(
+            "hsa_init returned {label}: expected here, KFD shows no GPU{}",
+            if matches!(t.kfd, Some(NodeState::Missing)) {
+                " and /dev/kfd does not exist"
+            } else {
+                ""
+            }
+        ))
+        .evidence(ev_lib)
+        .evidence(cmd)
+        .evidence(text);
+    }
+    let mut f = Finding::fail(format!("hsa_init failed: {label}"))
+        .evidence(ev_lib)
+        .evidence(cmd)
+        .evidence(text);
+    for b in &t.runtime_blocked {
+        f = f.evidence(format!("likely cause: {b}"));
+    }
+    f.fix_text(if t.runtime_blocked.is_empty() && has_gpu {
+        format!(
+            "Run `rocminfo` for the runtime's own message; compare the kernel driver with \
+            the ROCm release ({}), and check RLIMIT_MEMLOCK (`ulimit -l`).",
+            CheckId::GpuDriver
+        )
+    } else {
+        format!(
+            "Fix what {}, {} and {} report; hsa_init fails until /dev/kfd and the render \
+            nodes open.",
+            CheckId::GpuKfd,
+            CheckId::GpuRender,
+            CheckId::GpuOverrides
+        )
+    })
+}
+
+/// hsa_init succeeded: the GPU agents the runtime lists, against what KFD sysfs predicts.
+fn agents_seen(
+    t: &Topology,
+    line: &hsa::ProbeLine,
+    evidence: [String; 2],
+    runtime: bool,
+) -> Finding {
+    let has_gpu = t.has_gpu_nodes();
+    let [ev_lib, cmd] = evidence;
     let gpus: Vec<String> = line
         .agents
         .iter()
@@ -166,17 +197,15 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             .join(", ")
     );
     if gpus.is_empty() && (runtime || has_gpu) {
-        return vec![
-            Finding::fail("hsa_init succeeded but the runtime exposes no GPU agent")
-                .evidence(ev_lib)
-                .evidence(cmd)
-                .evidence(agents_line)
-                .fix_text(format!(
-                    "Check ROCR_VISIBLE_DEVICES ({}) and the render nodes ({}).",
-                    CheckId::GpuVisibility,
-                    CheckId::GpuRender
-                )),
-        ];
+        return Finding::fail("hsa_init succeeded but the runtime exposes no GPU agent")
+            .evidence(ev_lib)
+            .evidence(cmd)
+            .evidence(agents_line)
+            .fix_text(format!(
+                "Check ROCR_VISIBLE_DEVICES ({}) and the render nodes ({}).",
+                CheckId::GpuVisibility,
+                CheckId::GpuRender
+            ));
     }
     let mut f = Finding::pass(summary)
         .evidence(ev_lib)
@@ -195,7 +224,7 @@ pub(super) fn runtime_init(ctx: &Ctx) -> Vec<Finding> {
             CheckId::GpuAgents
         ));
     }
-    vec![f]
+    f
 }
 
 /// The HSA runtime to probe: the inventory's (where the loader finds it), else its soname

@@ -3,7 +3,7 @@
 
 use super::gate;
 use crate::checks::Ctx;
-use crate::gpu::{Agent, Topology};
+use crate::gpu::{Agent, Topology, VisibilityReport};
 use crate::report::{Finding, Fix};
 
 /// Indices (in ROCr's base list) of the discrete GPUs, when the machine has both kinds.
@@ -30,15 +30,7 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
         v.rocr_value.is_some() || v.hip_variable.is_some() || v.gpu_device_ordinal.is_some();
     if let Some(g) = gate(ctx, t, false) {
         if any_var && t.environment.wsl.is_empty() {
-            let mut f =
-                Finding::skip("visibility variables are set but there is no GPU to apply them to");
-            f = f.evidence_lines(
-                v.rocr_value
-                    .as_ref()
-                    .map(|x| format!("ROCR_VISIBLE_DEVICES={x:?}")),
-            );
-            f = f.evidence_lines(v.hip_variable.as_ref().map(|(k, x)| format!("{k}={x:?}")));
-            return vec![f];
+            return vec![no_gpu_to_apply(v)];
         }
         return g;
     }
@@ -59,13 +51,7 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
     let igpu_visible =
         visible.iter().any(|a| a.integrated) && visible.iter().any(|a| !a.integrated);
     let summary_order = list(&v.hip_order);
-    let base_fix = |value: &str| {
-        let mut fx = Fix::text(format!("Select the discrete GPU(s) by their index in ROCr's list ({value}); unset HIP_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES so they do not re-filter it.")).set_env("ROCR_VISIBLE_DEVICES", value);
-        if v.hip_variable.is_some() {
-            fx = fx.command("unset HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES");
-        }
-        fx
-    };
+    let base_fix = |value: &str| dgpu_fix(value, v.hip_variable.is_some());
     if v.hip_order.is_empty() && !v.rocr_base.is_empty() && t.runtime_blocked.is_empty() {
         let mut f = Finding::fail("the visibility variables hide every GPU from HIP")
             .evidence_lines(ev)
@@ -98,37 +84,65 @@ pub(super) fn visibility(ctx: &Ctx) -> Vec<Finding> {
     if igpu_visible {
         if let Some((value, igpus, dgpus)) = &selection {
             let first = visible.first().map(|a| a.integrated).unwrap_or(false);
-            let mut f = Finding::warn(format!(
-                "HIP sees the integrated GPU {} next to the discrete GPU(s) {}{}",
-                igpus
-                    .iter()
-                    .map(|a| a.gfx.clone().unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join(","),
-                dgpus
-                    .iter()
-                    .map(|a| a.gfx.clone().unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join(","),
-                if first {
-                    "; the iGPU is HIP device 0, which most programs use"
-                } else {
-                    ""
-                }
-            ))
-            .evidence_lines(ev.clone())
-            .evidence(
-                "programs built for the dGPU fail on the iGPU (`invalid device function`, \
-                `hipErrorNoBinaryForGpu`)",
-            );
-            f = f.fix(base_fix(value));
-            out.push(f);
+            out.push(mixed_gpus(igpus, dgpus, first, &ev).fix(base_fix(value)));
         }
     }
     if out.is_empty() {
         out.push(Finding::pass(format!("HIP sees {summary_order}")).evidence_lines(ev));
     }
     out
+}
+
+/// Visibility variables set on a machine with no GPU: said, with their values.
+fn no_gpu_to_apply(v: &VisibilityReport) -> Finding {
+    let mut f = Finding::skip("visibility variables are set but there is no GPU to apply them to");
+    f = f.evidence_lines(
+        v.rocr_value
+            .as_ref()
+            .map(|x| format!("ROCR_VISIBLE_DEVICES={x:?}")),
+    );
+    f.evidence_lines(v.hip_variable.as_ref().map(|(k, x)| format!("{k}={x:?}")))
+}
+
+/// Select the discrete GPUs (`value`: their indices in ROCr's list); unset the HIP variables
+/// when one is set (`hip_variable`).
+fn dgpu_fix(value: &str, hip_variable: bool) -> Fix {
+    let mut fx = Fix::text(format!(
+        "Select the discrete GPU(s) by their index in ROCr's list ({value}); unset \
+        HIP_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES so they do not re-filter it."
+    ))
+    .set_env("ROCR_VISIBLE_DEVICES", value);
+    if hip_variable {
+        fx = fx.command("unset HIP_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES");
+    }
+    fx
+}
+
+/// HIP sees the integrated GPU next to the discrete ones (`first`: the iGPU is device 0).
+fn mixed_gpus(igpus: &[&Agent], dgpus: &[&Agent], first: bool, ev: &[String]) -> Finding {
+    Finding::warn(format!(
+        "HIP sees the integrated GPU {} next to the discrete GPU(s) {}{}",
+        igpus
+            .iter()
+            .map(|a| a.gfx.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(","),
+        dgpus
+            .iter()
+            .map(|a| a.gfx.clone().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(","),
+        if first {
+            "; the iGPU is HIP device 0, which most programs use"
+        } else {
+            ""
+        }
+    ))
+    .evidence_lines(ev.iter().cloned())
+    .evidence(
+        "programs built for the dGPU fail on the iGPU (`invalid device function`, \
+        `hipErrorNoBinaryForGpu`)",
+    )
 }
 
 /// `0=node 1 gfx1100, 1=node 2 gfx1036 (iGPU)`, or `none`.

@@ -51,17 +51,29 @@ pub(super) fn xnack(ctx: &Ctx) -> Vec<Finding> {
         .filter_map(|a| a.target.as_ref().map(|t| format!("node {}: {t}", a.node)))
         .collect();
     match req {
-        XnackRequest::On if noretry == Some(1) && !capable.is_empty() => vec![Finding::warn("HSA_XNACK=1 \
-            but the kernel runs with amdgpu.noretry=1: XNACK stays off")
-            .evidence(noretry_line)
-            .evidence_lines(modes)
-            .evidence("code objects built `xnack+` do not load on a GPU running xnack-: \
-                `hipErrorNoBinaryForGpu`")
-            .fix(Fix::text("Boot with `amdgpu.noretry=0` to allow XNACK, or unset HSA_XNACK and use xnack- / xnack-any builds.").command("unset HSA_XNACK"))],
-        XnackRequest::On if capable.is_empty() => vec![Finding::warn("HSA_XNACK=1 has no effect: \
-            no GPU here supports XNACK")
-            .evidence_lines(modes)
-            .fix(Fix::text("Unset it.").command("unset HSA_XNACK"))],
+        XnackRequest::On if noretry == Some(1) && !capable.is_empty() => vec![Finding::warn(
+            "HSA_XNACK=1 \
+            but the kernel runs with amdgpu.noretry=1: XNACK stays off",
+        )
+        .evidence(noretry_line)
+        .evidence_lines(modes)
+        .evidence(
+            "code objects built `xnack+` do not load on a GPU running xnack-: \
+                `hipErrorNoBinaryForGpu`",
+        )
+        .fix(
+            Fix::text(
+                "Boot with `amdgpu.noretry=0` to allow XNACK, or unset HSA_XNACK and \
+                use xnack- / xnack-any builds.",
+            )
+            .command("unset HSA_XNACK"),
+        )],
+        XnackRequest::On if capable.is_empty() => vec![Finding::warn(
+            "HSA_XNACK=1 has no effect: \
+            no GPU here supports XNACK",
+        )
+        .evidence_lines(modes)
+        .fix(Fix::text("Unset it.").command("unset HSA_XNACK"))],
         _ => vec![Finding::pass(format!(
             "XNACK mode: {}",
             match req {

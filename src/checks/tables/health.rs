@@ -388,12 +388,26 @@ fn cper_table() {
                     "health-mi300x-xgmi-cper",
                     &[],
                     &[
-                        (Warn, "CPER: 1 fatal error record(s) since the driver loaded"),
+                        (
+                            Warn,
+                            "CPER: 1 fatal error record(s) since the driver loaded",
+                        ),
                         (Pass, "CPER: 1 corrected error record(s)"),
-                        (Fail, "CPER: the bad-page threshold was exceeded (1 record(s))"),
+                        (
+                            Fail,
+                            "CPER: the bad-page threshold was exceeded (1 record(s))",
+                        ),
                     ],
                 ),
-                row("health-mi300x-aca", &[], &[(Pass, "2 amdgpu devices: no fatal, uncorrected or bad-page-threshold CPER records")]),
+                row(
+                    "health-mi300x-aca",
+                    &[],
+                    &[(
+                        Pass,
+                        "2 amdgpu devices: no fatal, uncorrected or \
+                    bad-page-threshold CPER records",
+                    )],
+                ),
                 row(OK4, &[], &[(Pass, "4 amdgpu devices: no fatal")]),
             ],
             nothing_to_read(),

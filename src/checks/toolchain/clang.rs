@@ -12,9 +12,18 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
     }
     let Some(c) = ctx.inv.clang() else {
         return vec![Finding::fail("no clang found to compile HIP")
-            .evidence("looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ \
-                and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin")
-            .fix(Fix::text("Install a clang with the AMDGPU backend (ROCm's, or your distribution's: Debian `apt install clang-15`), or set HIP_CLANG_PATH to its bin directory.").command("sudo apt install clang-15 lld-15"))];
+            .evidence(
+                "looked at: --clang, HIP_CLANG_PATH, the ROCm root's llvm/bin, amdclang++ \
+                and clang++ on PATH, hipcc's configured clang, /usr/lib/llvm-*/bin",
+            )
+            .fix(
+                Fix::text(
+                    "Install a clang with the AMDGPU backend (ROCm's, or your \
+                distribution's: Debian `apt install clang-15`), or set HIP_CLANG_PATH to its bin \
+                directory.",
+                )
+                .command("sudo apt install clang-15 lld-15"),
+            )];
     };
     let mut f = if !c.probe_errors.is_empty() && c.version.is_none() {
         let hung = c.probe_errors.iter().any(|e| e.contains("timed out"));
@@ -145,14 +154,22 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
         "resource dir {} has the standard and HIP wrapper headers",
         dir.display()
     ));
-    let mut out = Vec::new();
+    let mut out = vec![f.evidence(rdir_question(c))];
+    out.extend(misnamed(c, dir));
+    out.extend(stray_siblings(ctx.host, dir));
+    out
+}
+
+/// The resource dir is not named by the rule of clang's version (full version up to clang 15,
+/// major only from 16).
+fn misnamed(c: &ClangInfo, dir: &Path) -> Option<Finding> {
     if let (Some(v), Some(name)) = (
         &c.version,
         dir.file_name().map(|n| n.to_string_lossy().into_owned()),
     ) {
         if let Some(want) = expected_resource_dir_name(v) {
             if name != want {
-                out.push(
+                return Some(
                     Finding::warn(format!(
                         "resource dir is named {name}, but clang {v} names it \
                         {want}"
@@ -167,7 +184,11 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             }
         }
     }
-    // Stray siblings: other version directories that are not links to this one.
+    None
+}
+
+/// Stray siblings: other version directories that are not links to this one.
+fn stray_siblings(host: &crate::host::Host, dir: &Path) -> Option<Finding> {
     if let Some(parent) = dir.parent() {
         let canon = host.fs.canonicalize(dir).ok();
         let stray: Vec<String> = host
@@ -185,7 +206,7 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             .map(|p| p.display().to_string())
             .collect();
         if !stray.is_empty() {
-            out.push(
+            return Some(
                 Finding::warn(format!(
                     "{} holds other clang resource dirs",
                     parent.display()
@@ -199,8 +220,7 @@ pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
             );
         }
     }
-    out.insert(0, f.evidence(rdir_question(c)));
-    out
+    None
 }
 
 /// How clang was asked for its resource dir, for evidence.

@@ -200,16 +200,7 @@ impl Job<'_, '_> {
             "probe-{}.o",
             if label.len() > 64 { "many" } else { &label }
         ));
-        let mut cmd = CommandSpec::new(&self.driver.clang)
-            .args(self.driver.flags.iter().cloned())
-            .args(["-x", "hip", "--cuda-device-only", "-c"]);
-        if no_headers {
-            cmd = cmd.arg("-nogpuinc");
-        }
-        for isa in isas {
-            cmd = cmd.arg(format!("--offload-arch={isa}"));
-        }
-        let cmd = cmd.arg(src).arg("-o").arg(&out_file).cwd(self.dir);
+        let cmd = self.command(isas, src, no_headers, &out_file);
         let out = self.ctx.host.run(&cmd);
         let text = out.combined_text();
         let ev = format!(
@@ -218,13 +209,6 @@ impl Job<'_, '_> {
             out.outcome(),
             out.duration.as_millis()
         );
-        let what = |isa: &TargetId| {
-            if no_headers {
-                format!("device code builds for {isa} {}", self.driver.how)
-            } else {
-                format!("HIP kernel compiles for {isa} {}", self.driver.how)
-            }
-        };
         if out.timed_out {
             let f = isas
                 .iter()
@@ -238,23 +222,7 @@ impl Job<'_, '_> {
         }
         if out.success() {
             if is_device_output(&out_file) {
-                let f = isas
-                    .iter()
-                    .map(|isa| {
-                        let mut f = Finding::pass(what(isa))
-                            .subject(isa.to_string())
-                            .evidence(self.driver.detail.clone())
-                            .evidence(ev.clone());
-                        if no_headers {
-                            f = f.evidence(
-                                "header-less kernel: the HIP headers are compiled \
-                                once, for the first ISA",
-                            );
-                        }
-                        f
-                    })
-                    .collect();
-                return (f, text);
+                return (self.compiled(isas, &ev, no_headers), text);
             }
             let f = isas
                 .iter()
@@ -290,6 +258,52 @@ impl Job<'_, '_> {
             })
             .collect();
         (f, text)
+    }
+
+    /// The clang call for `isas`: device code only, of `src` into `out_file`.
+    fn command(
+        &self,
+        isas: &[TargetId],
+        src: &Path,
+        no_headers: bool,
+        out_file: &Path,
+    ) -> CommandSpec {
+        let mut cmd = CommandSpec::new(&self.driver.clang)
+            .args(self.driver.flags.iter().cloned())
+            .args(["-x", "hip", "--cuda-device-only", "-c"]);
+        if no_headers {
+            cmd = cmd.arg("-nogpuinc");
+        }
+        for isa in isas {
+            cmd = cmd.arg(format!("--offload-arch={isa}"));
+        }
+        cmd.arg(src).arg("-o").arg(out_file).cwd(self.dir)
+    }
+
+    /// The call wrote a device code object: a pass per ISA (`ev`: the command line).
+    fn compiled(&self, isas: &[TargetId], ev: &str, no_headers: bool) -> Vec<Finding> {
+        let what = |isa: &TargetId| {
+            if no_headers {
+                format!("device code builds for {isa} {}", self.driver.how)
+            } else {
+                format!("HIP kernel compiles for {isa} {}", self.driver.how)
+            }
+        };
+        isas.iter()
+            .map(|isa| {
+                let mut f = Finding::pass(what(isa))
+                    .subject(isa.to_string())
+                    .evidence(self.driver.detail.clone())
+                    .evidence(ev.to_string());
+                if no_headers {
+                    f = f.evidence(
+                        "header-less kernel: the HIP headers are compiled \
+                        once, for the first ISA",
+                    );
+                }
+                f
+            })
+            .collect()
     }
 }
 
@@ -332,30 +346,66 @@ fn explain_failure(ctx: &Ctx, isa: &TargetId, text: &str) -> Finding {
         .find(|k| !matches!(k, ProblemKind::ToolFailed { .. }))
         .or(problems.first().map(|p| &p.kind));
     match kind {
-        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!("cannot find ROCm device \
-            library for {isa}"))
-            .fix(Fix::text(format!("clang finds no device-library bitcode for this ISA: {} for \
+        Some(ProblemKind::DeviceLibraryMissing) => Finding::fail(format!(
+            "cannot find ROCm device \
+            library for {isa}"
+        ))
+        .fix(Fix::text(format!(
+            "clang finds no device-library bitcode for this ISA: {} for \
                 where it looked and what to set (HIP_DEVICE_LIB_PATH, or --rocm-device-lib-path \
                 in the build's flags); install the device libraries of this clang's release if \
-                they are missing.", CheckId::ToolchainDeviceLibs.see()))),
-        Some(ProblemKind::HipRuntimeMissing) => Finding::fail("clang cannot find the HIP runtime \
-            headers")
-            .fix(Fix::text("Point --rocm-path / ROCM_PATH at the root that holds include/hip (Debian: /usr with libamdhip64-dev installed).").command("sudo apt install libamdhip64-dev")),
-        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!("header {header} not \
-            found")).fix(Fix::text(format!(
+                they are missing.",
+            CheckId::ToolchainDeviceLibs.see()
+        ))),
+        Some(ProblemKind::HipRuntimeMissing) => Finding::fail(
+            "clang cannot find the HIP runtime \
+            headers",
+        )
+        .fix(
+            Fix::text(
+                "Point --rocm-path / ROCM_PATH at the root that holds include/hip \
+                (Debian: /usr with libamdhip64-dev installed).",
+            )
+            .command("sudo apt install libamdhip64-dev"),
+        ),
+        Some(ProblemKind::MissingHeader { header }) => Finding::fail(format!(
+            "header {header} not \
+            found"
+        ))
+        .fix(Fix::text(format!(
             "A header directory is missing: check {} (clang's own headers) and that the HIP \
                 headers and libstdc++ headers are installed; wrappers with -nostdlibinc hide \
                 libstdc++.",
             CheckId::ToolchainResourceDir
         ))),
         Some(ProblemKind::InvalidTargetId { .. } | ProblemKind::UnknownTargetCpu { .. }) => {
-            let known = ctx.inv.clang().map(|c| c.amdgpu_processors.join(" ")).unwrap_or_default();
+            let known = ctx
+                .inv
+                .clang()
+                .map(|c| c.amdgpu_processors.join(" "))
+                .unwrap_or_default();
             Finding::fail(format!("this clang does not know {isa}"))
                 .evidence(format!("processors it knows: {known}"))
-                .fix(Fix::text(format!("Use a clang that knows {} (LLVM {} or newer per checks/isa.toml), or drop it from the target list.", isa.processor, isa.info().map(|p| p.llvm.to_string()).unwrap_or_else(|| "?".into()))))
+                .fix(Fix::text(format!(
+                    "Use a clang that knows {} (LLVM {} or newer per \
+                    checks/isa.toml), or drop it from the target list.",
+                    isa.processor,
+                    isa.info()
+                        .map(|p| p.llvm.to_string())
+                        .unwrap_or_else(|| "?".into())
+                )))
         }
-        Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!("Install the LLVM tool `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for clang-offload-bundler)."))),
-        _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text("Read clang's output below; run the command by hand to reproduce.")),
+        Some(ProblemKind::ExecutableNotFound { name }) => {
+            Finding::fail(format!("clang cannot run {name}")).fix(Fix::text(format!(
+                "Install the LLVM tool \
+            `{name}` of the same release as clang (lld for ld.lld/lld, clang-tools for \
+            clang-offload-bundler)."
+            )))
+        }
+        _ => Finding::fail(format!("the HIP compile for {isa} fails")).fix(Fix::text(
+            "Read clang's output below; \
+            run the command by hand to reproduce.",
+        )),
     }
 }
 

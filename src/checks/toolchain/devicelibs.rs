@@ -128,9 +128,18 @@ fn none_linked(ctx: &Ctx, view: &HipDriverView, libs: &DeviceLibs, dry: String) 
         }
         base.fix(fix)
     } else {
-        Finding::fail("no device-library bitcode anywhere (ocml.bc, ockl.bc, \
-            oclc_abi_version_*.bc)")
-            .fix(Fix::text("Install the ROCm device libraries (Debian/Ubuntu: rocm-device-libs; AMD: rocm-device-libs package; Nix: rocmPackages.rocm-device-libs) and point ROCM_PATH or HIP_DEVICE_LIB_PATH at them.").command("sudo apt install rocm-device-libs"))
+        Finding::fail(
+            "no device-library bitcode anywhere (ocml.bc, ockl.bc, \
+            oclc_abi_version_*.bc)",
+        )
+        .fix(
+            Fix::text(
+                "Install the ROCm device libraries (Debian/Ubuntu: rocm-device-libs; \
+                AMD: rocm-device-libs package; Nix: rocmPackages.rocm-device-libs) and point \
+                ROCM_PATH or HIP_DEVICE_LIB_PATH at them.",
+            )
+            .command("sudo apt install rocm-device-libs"),
+        )
     };
     f = f.evidence(dry).evidence_lines(view.errors.clone());
     if !not_found && view.errors.is_empty() {

@@ -59,6 +59,49 @@ fn judge_var(
     out: &mut Vec<Finding>,
 ) -> Option<PathBuf> {
     let host = ctx.host;
+    let v = usable_value(var, raw, out)?;
+    let p = Path::new(v);
+    if !listable_dir(ctx, var, v, p, out) {
+        return None;
+    }
+    match var {
+        "HIP_CLANG_PATH" => {
+            if !["clang++", "clang"]
+                .iter()
+                .any(|n| crate::host::is_executable_at(host, &p.join(n)))
+            {
+                out.push(
+                    Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
+                        .subject(var)
+                        .fix(Fix::text(
+                            "HIP_CLANG_PATH must name the directory of the clang \
+                            binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs \
+                            $HIP_CLANG_PATH/clang++.",
+                        )),
+                );
+            }
+        }
+        "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => {
+            if !host.fs.is_file(&p.join("ocml.bc")) {
+                out.push(
+                    Finding::fail(format!("{var}={v} holds no ocml.bc"))
+                        .subject(var)
+                        .fix(fix_for(ctx, var)),
+                );
+            }
+        }
+        _ => return Some(host.fs.canonicalize(p).unwrap_or_else(|_| p.to_path_buf())),
+    }
+    None
+}
+
+/// The value as a path: UTF-8, no stray quotes or blanks (a warning, then trimmed), not empty,
+/// absolute. Problems go to `out`.
+fn usable_value<'a>(
+    var: &'static str,
+    raw: &'a std::ffi::OsStr,
+    out: &mut Vec<Finding>,
+) -> Option<&'a str> {
     let Some(val) = raw.to_str() else {
         out.push(
             Finding::fail(format!("{var} is not valid UTF-8"))
@@ -94,8 +137,7 @@ fn judge_var(
         );
         return None;
     }
-    let p = Path::new(v);
-    if !p.is_absolute() {
+    if !Path::new(v).is_absolute() {
         out.push(
             Finding::warn(format!("{var}={v} is a relative path"))
                 .subject(var)
@@ -106,6 +148,12 @@ fn judge_var(
         );
         return None;
     }
+    Some(v)
+}
+
+/// The path is a directory this user can list. Problems go to `out`.
+fn listable_dir(ctx: &Ctx, var: &'static str, v: &str, p: &Path, out: &mut Vec<Finding>) -> bool {
+    let host = ctx.host;
     match host.fs.metadata(p) {
         Err(e) => {
             out.push(
@@ -114,7 +162,7 @@ fn judge_var(
                     .evidence(format!("stat {v}: {}", io_error_text(&e)))
                     .fix(fix_for(ctx, var)),
             );
-            return None;
+            return false;
         }
         Ok(m) if !m.is_dir() => {
             out.push(
@@ -122,7 +170,7 @@ fn judge_var(
                     .subject(var)
                     .fix(fix_for(ctx, var)),
             );
-            return None;
+            return false;
         }
         Ok(_) => {}
     }
@@ -134,37 +182,9 @@ fn judge_var(
                     "Make {v} readable by this user, or point {var} elsewhere."
                 ))),
         );
-        return None;
+        return false;
     }
-    match var {
-        "HIP_CLANG_PATH" => {
-            if !["clang++", "clang"]
-                .iter()
-                .any(|n| crate::host::is_executable_at(host, &p.join(n)))
-            {
-                out.push(
-                    Finding::fail(format!("HIP_CLANG_PATH={v} holds no clang++ or clang"))
-                        .subject(var)
-                        .fix(Fix::text(
-                            "HIP_CLANG_PATH must name the directory of the clang \
-                            binaries (for ROCm: $ROCM_PATH/llvm/bin); hipcc runs \
-                            $HIP_CLANG_PATH/clang++.",
-                        )),
-                );
-            }
-        }
-        "HIP_DEVICE_LIB_PATH" | "DEVICE_LIB_PATH" => {
-            if !host.fs.is_file(&p.join("ocml.bc")) {
-                out.push(
-                    Finding::fail(format!("{var}={v} holds no ocml.bc"))
-                        .subject(var)
-                        .fix(fix_for(ctx, var)),
-                );
-            }
-        }
-        _ => return Some(host.fs.canonicalize(p).unwrap_or_else(|_| p.to_path_buf())),
-    }
-    None
+    true
 }
 
 /// Compilers write their temporary files to $TMPDIR: clang fails with "unable to make
@@ -199,7 +219,14 @@ fn tmpdir(ctx: &Ctx) -> Option<Finding> {
             return Some(
                 Finding::fail(format!("TMPDIR={t} cannot hold temporary files ({why})"))
                     .subject("TMPDIR")
-                    .fix(Fix::text("clang, hipcc and the linker put their temporary files in $TMPDIR and fail with \"unable to make temporary file\". Point it at a writable directory.").set_env("TMPDIR", "/tmp")),
+                    .fix(
+                        Fix::text(
+                            "clang, hipcc and the linker put their temporary files in \
+                        $TMPDIR and fail with \"unable to make temporary file\". Point it at a \
+                        writable directory.",
+                        )
+                        .set_env("TMPDIR", "/tmp"),
+                    ),
             );
         }
     }

@@ -204,40 +204,7 @@ fn judge_link(ctx: &Ctx, early: Option<EarlyLink<'_>>) -> Vec<Finding> {
     let problems = crate::diag::classify(&text);
     let mut f = match problems.first().map(|p| &p.kind) {
         Some(ProblemKind::IncompatibleLibrary { library, .. }) => {
-            let inj = crate::diag::link::explain_incompatible(ctx.host, &c.path, library);
-            let machine = inj
-                .elf_machine
-                .clone()
-                .unwrap_or_else(|| "not an ELF file".into());
-            let mut fix =
-                Fix::text(format!(
-                "{} is a host library ({machine}), not an amdgcn one; something adds it to every \
-                    link, so Tensile concludes no ISA is supported. Compile GPU code with the \
-                    unwrapped clang, or drop the injected -L/-l flags{}.",
-                library.display(),
-                if inj.origins.is_empty() { "" } else { " (see where they come from above)" }
-            ));
-            if let Some(real) = inj
-                .unwrapped
-                .clone()
-                .or_else(|| c.binary.clone().filter(|_| c.is_script))
-            {
-                fix = fix.set_env("TENSILE_ROCM_ASSEMBLER_PATH", real.display().to_string());
-            }
-            Finding::fail(format!(
-                "the amdgcn link pulls in {} ({machine})",
-                library
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default()
-            ))
-            .evidence_lines(
-                inj.origins
-                    .iter()
-                    .map(|o| format!("added by {}: {}", o.place, o.text)),
-            )
-            .evidence_lines(inj.notes.iter().cloned())
-            .fix(fix)
+            incompatible_library(ctx, c, library)
         }
         Some(ProblemKind::ExecutableNotFound { name }) => Finding::fail(format!(
             "clang cannot run \
@@ -260,4 +227,46 @@ fn judge_link(ctx: &Ctx, early: Option<EarlyLink<'_>>) -> Vec<Finding> {
     };
     f = f.evidence(ev).evidence(out.tail(8));
     vec![f]
+}
+
+/// The amdgcn link pulls in a host library: where the flags that add it come from, and the
+/// unwrapped clang to give Tensile.
+fn incompatible_library(ctx: &Ctx, c: &ClangInfo, library: &Path) -> Finding {
+    let inj = crate::diag::link::explain_incompatible(ctx.host, &c.path, library);
+    let machine = inj
+        .elf_machine
+        .clone()
+        .unwrap_or_else(|| "not an ELF file".into());
+    let mut fix = Fix::text(format!(
+        "{} is a host library ({machine}), not an amdgcn one; something adds it to every \
+            link, so Tensile concludes no ISA is supported. Compile GPU code with the \
+            unwrapped clang, or drop the injected -L/-l flags{}.",
+        library.display(),
+        if inj.origins.is_empty() {
+            ""
+        } else {
+            " (see where they come from above)"
+        }
+    ));
+    if let Some(real) = inj
+        .unwrapped
+        .clone()
+        .or_else(|| c.binary.clone().filter(|_| c.is_script))
+    {
+        fix = fix.set_env("TENSILE_ROCM_ASSEMBLER_PATH", real.display().to_string());
+    }
+    Finding::fail(format!(
+        "the amdgcn link pulls in {} ({machine})",
+        library
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    ))
+    .evidence_lines(
+        inj.origins
+            .iter()
+            .map(|o| format!("added by {}: {}", o.place, o.text)),
+    )
+    .evidence_lines(inj.notes.iter().cloned())
+    .fix(fix)
 }

@@ -78,7 +78,8 @@ pub(crate) fn foreign_root_finding(ctx: &crate::checks::Ctx, error: &str) -> Fin
         .components()
         .collect();
     Finding::skip(format!(
-        "the programs of {} cannot run on this host; to judge its toolchain, run the doctor inside it: chroot {} rocm-doctor",
+        "the programs of {} cannot run on this host; to judge its toolchain, run the doctor inside \
+            it: chroot {} rocm-doctor",
         root.display(),
         root.display()
     ))

@@ -9,11 +9,21 @@ pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
     let roots = ctx.inv.roots();
     let Some(primary) = roots.first() else {
         return vec![Finding::fail("no ROCm installation found")
-            .evidence("looked at: --rocm-path, ROCM_PATH, HIP_PATH, ROCM_HOME, HIP_CLANG_PATH, HIP_DEVICE_LIB_PATH, DEVICE_LIB_PATH, hipcc/hipconfig/amdclang++ on PATH, /opt/rocm*, /usr")
-            .fix(Fix::text("Install ROCm (AMD's packages, or your distribution's: on \
+            .evidence(
+                "looked at: --rocm-path, ROCM_PATH, HIP_PATH, ROCM_HOME, HIP_CLANG_PATH, \
+                HIP_DEVICE_LIB_PATH, DEVICE_LIB_PATH, hipcc/hipconfig/amdclang++ on PATH, \
+                /opt/rocm*, /usr",
+            )
+            .fix(
+                Fix::text(
+                    "Install ROCm (AMD's packages, or your distribution's: on \
                 Debian/Ubuntu `apt install hipcc rocm-device-libs libamdhip64-dev`), or point \
-                ROCM_PATH at an existing install root.")
-                .command("sudo apt install hipcc rocm-device-libs libamdhip64-dev libamd-comgr-dev"))];
+                ROCM_PATH at an existing install root.",
+                )
+                .command(
+                    "sudo apt install hipcc rocm-device-libs libamdhip64-dev libamd-comgr-dev",
+                ),
+            )];
     };
     let mut out = Vec::new();
     let p = &primary.parts;
@@ -111,62 +121,11 @@ fn root_evidence(r: &RocmRoot) -> String {
 /// header, the HIP runtime the loader resolves, and every ROCm root the environment points at.
 pub fn versions(ctx: &Ctx) -> Vec<Finding> {
     let roots = ctx.inv.roots();
-    let mut facts: Vec<(String, VersionFact)> = Vec::new();
-    if let Some(r) = roots.first() {
-        if let Some(v) = &r.versions.rocm {
-            facts.push(("ROCm (root)".into(), v.clone()));
-        }
-        if let Some(v) = &r.versions.hip {
-            facts.push(("HIP headers".into(), v.clone()));
-        }
-    }
-    let libs = ctx.inv.libraries();
-    if let Some(h) = libs.iter().find(|l| l.name == "amdhip64") {
-        if let (Some(v), Some(p)) = (&h.version, &h.realpath) {
-            facts.push((
-                format!("HIP runtime ({})", h.how),
-                VersionFact {
-                    version: v.clone(),
-                    source: p.clone(),
-                },
-            ));
-        }
+    let facts = version_facts(ctx);
+    if facts.is_empty() {
+        return vec![from_hipconfig(ctx)];
     }
     let mut out = Vec::new();
-    if facts.is_empty() {
-        // Tools second: hipconfig prints the HIP version (`5.2.21153-0`).
-        if let Some(hc) = ctx
-            .inv
-            .primary_root()
-            .and_then(|r| r.parts.hipconfig.clone())
-            .or_else(|| ctx.host.which("hipconfig"))
-        {
-            let o = ctx
-                .host
-                .run(&crate::host::CommandSpec::new(&hc).arg("--version"));
-            let v = o
-                .stdout_text()
-                .trim()
-                .split('-')
-                .next()
-                .unwrap_or("")
-                .to_string();
-            if o.success() && major_minor(&v).is_some() {
-                out.push(
-                    Finding::pass(format!(
-                        "HIP {v} (from `hipconfig --version`; no version files found)"
-                    ))
-                    .evidence(format!("$ {}", o.command)),
-                );
-                return out;
-            }
-        }
-        out.push(Finding::skip(
-            "no version information found (no .info/version, hip_version.h, \
-            share/hip/version or versioned libamdhip64)",
-        ));
-        return out;
-    }
     let evidence: Vec<String> = facts
         .iter()
         .map(|(what, f)| format!("{what}: {} ({})", f.version, f.source.display()))
@@ -207,7 +166,72 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
             .evidence_lines(evidence),
         );
     }
-    // Several versioned installs side by side are normal, but say which one is judged.
+    out.extend(several_releases(roots));
+    out
+}
+
+/// The versions the install states: ROCm's version file and HIP's version header (of the
+/// primary root), and the HIP runtime the loader resolves.
+fn version_facts(ctx: &Ctx) -> Vec<(String, VersionFact)> {
+    let roots = ctx.inv.roots();
+    let mut facts: Vec<(String, VersionFact)> = Vec::new();
+    if let Some(r) = roots.first() {
+        if let Some(v) = &r.versions.rocm {
+            facts.push(("ROCm (root)".into(), v.clone()));
+        }
+        if let Some(v) = &r.versions.hip {
+            facts.push(("HIP headers".into(), v.clone()));
+        }
+    }
+    let libs = ctx.inv.libraries();
+    if let Some(h) = libs.iter().find(|l| l.name == "amdhip64") {
+        if let (Some(v), Some(p)) = (&h.version, &h.realpath) {
+            facts.push((
+                format!("HIP runtime ({})", h.how),
+                VersionFact {
+                    version: v.clone(),
+                    source: p.clone(),
+                },
+            ));
+        }
+    }
+    facts
+}
+
+/// No version file: hipconfig prints the HIP version, else nothing is known.
+fn from_hipconfig(ctx: &Ctx) -> Finding {
+    // Tools second: hipconfig prints the HIP version (`5.2.21153-0`).
+    if let Some(hc) = ctx
+        .inv
+        .primary_root()
+        .and_then(|r| r.parts.hipconfig.clone())
+        .or_else(|| ctx.host.which("hipconfig"))
+    {
+        let o = ctx
+            .host
+            .run(&crate::host::CommandSpec::new(&hc).arg("--version"));
+        let v = o
+            .stdout_text()
+            .trim()
+            .split('-')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if o.success() && major_minor(&v).is_some() {
+            return Finding::pass(format!(
+                "HIP {v} (from `hipconfig --version`; no version files found)"
+            ))
+            .evidence(format!("$ {}", o.command));
+        }
+    }
+    Finding::skip(
+        "no version information found (no .info/version, hip_version.h, \
+        share/hip/version or versioned libamdhip64)",
+    )
+}
+
+/// Several versioned installs side by side are normal, but say which one is judged.
+fn several_releases(roots: &[RocmRoot]) -> Option<Finding> {
     let versions: Vec<String> = roots
         .iter()
         .filter_map(|r| {
@@ -223,7 +247,7 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
             .filter_map(|r| r.versions.rocm.as_ref().map(|v| v.version.clone()))
             .collect();
         if distinct.len() > 1 {
-            out.push(
+            return Some(
                 Finding::warn(format!(
                     "{} ROCm releases installed; judging {}",
                     distinct.len(),
@@ -237,5 +261,5 @@ pub fn versions(ctx: &Ctx) -> Vec<Finding> {
             );
         }
     }
-    out
+    None
 }
