@@ -9,7 +9,7 @@ use crate::inspect::judge;
 use crate::inspect::targets;
 use crate::report::Finding;
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::LibsCodeObjects, code_objects)];
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::LibsCodeObjects, code_objects)];
 
 /// Libraries whose device code matters, by file stem: the one list, shared with the known
 /// issues' `code-objects` probe.

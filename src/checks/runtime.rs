@@ -5,7 +5,7 @@ use super::{CheckFn, CheckId, Ctx};
 use crate::inventory::libraries::LibraryResolution;
 use crate::report::{Finding, Fix};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::RuntimeLibraries, libraries),
     (CheckId::RuntimeLoad, load),
 ];

@@ -4,7 +4,7 @@
 use super::{CheckFn, CheckId, Ctx};
 use crate::report::{Finding, Fix};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::TargetsIsa, isa)];
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::TargetsIsa, isa)];
 
 fn isa(ctx: &Ctx) -> Vec<Finding> {
     let t = ctx.inv.targets();
