@@ -25,7 +25,7 @@
 # --family FAMILY NAME starts a new Rust family with its first check, FAMILY.NAME. Besides the
 # check's five places above it writes what a family needs (docs/architecture.md, rule 2):
 #   6. its `Category` variant in src/checkdoc.rs (the enum, `Category::ALL`, `as_str`);
-#   7. in src/checks/mod.rs: `pub mod FAMILY;`, the doc file in `DOC_FILES` (compiled in; the
+#   7. in src/checks/mod.rs: `pub(crate) mod FAMILY;`, the doc file in `DOC_FILES` (compiled in; the
 #      report's order is this list's) and `FAMILY::CHECKS` in `implementations()`;
 #   8. the doc file in src/data.rs's `every_embedded_table_loads`;
 #   9. new files: src/checks/FAMILY.rs (its `CHECKS`), checks/FAMILY.toml, and the table-test
@@ -113,11 +113,11 @@ check_tree() { # $1: tree to check
   fi
 }
 
-# Appends `entry` to the `pub const CHECKS` list of file $1 (one-line or multi-line form).
+# Appends `entry` to the `pub(crate) const CHECKS` list of file $1 (one-line or multi-line form).
 add_registry_line() {
   local file=$1 entry=$2
   ENTRY="$entry" perl -0pi -e '
-    s/(pub const CHECKS: &\[\(CheckId, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
+    s/(pub(?:\(crate\))? const CHECKS: &\[\(CheckId, CheckFn\)\] = &\[.*?\))(,?\s*)\];/$1, $ENV{ENTRY},\n];/s
       or die "no CHECKS list in $ARGV\n"' "$file"
 }
 
@@ -230,16 +230,16 @@ apply_family() { # $1: tree to edit
   local t=$1
   CAT="$catvar" FAM="$family" perl -0pi -e '
     my ($v, $f) = ($ENV{CAT}, $ENV{FAM});
-    s/(pub enum Category \{\n(?:    [A-Za-z0-9]+,\n)+)\}/$1    $v,\n}/
+    s/(pub(?:\(crate\))? enum Category \{\n(?:    [A-Za-z0-9]+,\n)+)\}/$1    $v,\n}/
       or die "no enum Category in $ARGV\n";
-    s/(pub const ALL: &\x27static \[Category\] = &\[\n(?:        Category::[A-Za-z0-9]+,\n)+)(    \];)/$1        Category::$v,\n$2/
+    s/(pub(?:\(crate\))? const ALL: &\x27static \[Category\] = &\[\n(?:        Category::[A-Za-z0-9]+,\n)+)(    \];)/$1        Category::$v,\n$2/
       or die "no Category::ALL in $ARGV\n";
-    s/(pub fn as_str\(self\) -> &\x27static str \{\n        match self \{\n(?:            Category::[A-Za-z0-9]+ => "[^"]*",\n)+)(        \})/$1            Category::$v => "$f",\n$2/
+    s/(pub(?:\(crate\))? fn as_str\(self\) -> &\x27static str \{\n        match self \{\n(?:            Category::[A-Za-z0-9]+ => "[^"]*",\n)+)(        \})/$1            Category::$v => "$f",\n$2/
       or die "no Category::as_str in $ARGV\n"' "$t/src/checkdoc.rs"
   FAM="$family" perl -0pi -e '
     my $f = $ENV{FAM};
-    s/^(pub mod [a-z0-9_]+;\n)(?!(?:#\[cfg\(test\)\]\n(?:pub\(crate\) )?mod [a-z0-9_]+;\n)*pub mod )/$1pub mod $f;\n/m
-      or die "no pub mod lines in $ARGV\n";
+    s/^(pub\(crate\) mod [a-z0-9_]+;\n)(?!(?:#\[cfg\(test\)\]\n(?:pub\(crate\) )?mod [a-z0-9_]+;\n)*pub\(crate\) mod )/$1pub(crate) mod $f;\n/m
+      or die "no pub(crate) mod lines in $ARGV\n";
     s/(const DOC_FILES: &\[\(&str, &str\)\] = &\[\n.*?\n)(\];)/$1    ("checks\/$f.toml", include_str!("..\/..\/checks\/$f.toml")),\n$2/s
       or die "no DOC_FILES in $ARGV\n";
     s/(fn implementations\(\) -> Vec<\(CheckId, CheckFn\)> \{\n.*?)(\n    v\n\})/$1\n    v.extend_from_slice($f\:\:CHECKS);$2/s
@@ -254,7 +254,7 @@ apply_family() { # $1: tree to edit
 
 use super::{CheckFn, CheckId};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::$variant, $snake)];
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::$variant, $snake)];
 EOF
   cat >"$t/checks/$family.toml" <<EOF
 # Documentation of the $family checks (one [[check]] per check; the family is the id's first

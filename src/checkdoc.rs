@@ -13,7 +13,7 @@ pub use ids::CheckId;
 /// The check families. A check's category is the first word of its id (`gpu.kfd` is `gpu`);
 /// an id in no family fails the load of its doc file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Category {
+pub(crate) enum Category {
     Targets,
     Toolchain,
     Runtime,
@@ -25,7 +25,7 @@ pub enum Category {
 }
 
 impl Category {
-    pub const ALL: &'static [Category] = &[
+    pub(crate) const ALL: &'static [Category] = &[
         Category::Targets,
         Category::Toolchain,
         Category::Runtime,
@@ -36,7 +36,7 @@ impl Category {
         Category::Asm,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Category::Targets => "targets",
             Category::Toolchain => "toolchain",
@@ -50,7 +50,7 @@ impl Category {
     }
 
     /// The category of a well-formed check id (`family.name`, lowercase words and dashes).
-    pub fn of_id(id: &str) -> Result<Category, String> {
+    pub(crate) fn of_id(id: &str) -> Result<Category, String> {
         let (family, name) = id
             .split_once('.')
             .ok_or_else(|| format!("check id {id:?} is not `family.name`"))?;
@@ -111,7 +111,7 @@ pub struct CheckDoc {
 
 /// Whether `id` is selected by `--only` / `--skip` (exact ids or prefixes ending in `.`, or a
 /// bare category name).
-pub fn selected(id: &str, only: &[String], skip: &[String]) -> bool {
+pub(crate) fn selected(id: &str, only: &[String], skip: &[String]) -> bool {
     let matches = |pat: &String| {
         id == pat
             || (pat.ends_with('.') && id.starts_with(pat.as_str()))

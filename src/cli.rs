@@ -3,7 +3,7 @@
 use crate::checkdoc::{Category, CheckId};
 use crate::config::{AsmCompat, AsmRequest, Config, ConfigError};
 /// The profile and colour choice are run configuration (`config`); clap parses them here.
-pub use crate::config::{ColorChoice, Profile};
+pub(crate) use crate::config::{ColorChoice, Profile};
 use crate::isa::TargetId;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -343,7 +343,7 @@ fn absolute_dir() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
 
 impl RunArgs {
     /// The machine looked at and the output settings, for the subcommands.
-    pub fn session(&self) -> crate::config::Session {
+    pub(crate) fn session(&self) -> crate::config::Session {
         let (sysroot, root_mode) = match &self.host_root {
             Some(dir) => (dir.clone(), crate::host::RootMode::HostRoot),
             None => (self.sysroot.clone(), crate::host::RootMode::Fixture),
@@ -354,12 +354,11 @@ impl RunArgs {
             run_root_programs: self.run_root_programs,
             json: self.json,
             verbose: self.verbose,
-            color: self.color,
         }
     }
 
     /// The validated run configuration.
-    pub fn config(&self) -> Result<Config, ConfigError> {
+    pub(crate) fn config(&self) -> Result<Config, ConfigError> {
         let a = self;
         let mut isas = Vec::new();
         let mut isa_tensile = false;

@@ -26,7 +26,7 @@ pub enum ColorChoice {
 /// How a run presents itself: the machine it looks at (`--sysroot` or `--host-root`) and how
 /// it prints.
 #[derive(Debug, Clone)]
-pub struct Session {
+pub(crate) struct Session {
     /// The root of the diagnosed machine (`/`, `--sysroot DIR` or `--host-root DIR`).
     pub sysroot: PathBuf,
     /// What that root is: a fixture (`--sysroot`) or the live host (`--host-root`); `/` is
@@ -36,12 +36,11 @@ pub struct Session {
     pub run_root_programs: bool,
     pub json: bool,
     pub verbose: u8,
-    pub color: ColorChoice,
 }
 
 impl Session {
     /// The Host of this session's root, with the process environment and these limits.
-    pub fn host(&self, limits: Limits) -> Result<Host, String> {
+    pub(crate) fn host(&self, limits: Limits) -> Result<Host, String> {
         let mut host = Host::for_root(&self.sysroot, self.root_mode, limits)?;
         host.set_run_root_programs(self.run_root_programs);
         Ok(host)
@@ -49,7 +48,7 @@ impl Session {
 }
 
 #[derive(Debug, Clone)]
-pub struct Config {
+pub(crate) struct Config {
     pub profile: Profile,
     /// ISAs given with `--isa` (validated).
     pub isas: Vec<TargetId>,
@@ -87,7 +86,7 @@ pub enum AsmCompat {
 }
 
 impl AsmCompat {
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub(crate) fn parse(s: &str) -> Result<Self, String> {
         match s.trim() {
             "current" | "develop" | "latest" => Ok(AsmCompat::Current),
             "6.2" | "6.2.2" | "6.2.4" | "rocm-6.2" => Ok(AsmCompat::V6_2),
@@ -96,7 +95,7 @@ impl AsmCompat {
             )),
         }
     }
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             AsmCompat::Current => "current",
             AsmCompat::V6_2 => "6.2",
@@ -106,7 +105,7 @@ impl AsmCompat {
 
 /// The validated `--asm-caps` flags.
 #[derive(Debug, Clone)]
-pub struct AsmRequest {
+pub(crate) struct AsmRequest {
     pub assembler: Option<PathBuf>,
     /// `--no-batch`: Tensile's own serial method.
     pub serial: bool,
@@ -116,7 +115,7 @@ pub struct AsmRequest {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
+pub(crate) enum ConfigError {
     #[error("--isa {value:?}: {reason}")]
     BadIsa { value: String, reason: String },
     #[error("--{flag} must be a positive number of seconds, got {value}")]
@@ -133,7 +132,8 @@ pub enum ConfigError {
 
 impl Config {
     /// A configuration with defaults, for tests and library users.
-    pub fn default_for_tests() -> Self {
+    #[cfg(test)]
+    pub(crate) fn default_for_tests() -> Self {
         Config {
             profile: Profile::Auto,
             isas: Vec::new(),
@@ -154,7 +154,7 @@ impl Config {
     }
 }
 
-pub fn seconds(flag: &'static str, v: f64) -> Result<Duration, ConfigError> {
+pub(crate) fn seconds(flag: &'static str, v: f64) -> Result<Duration, ConfigError> {
     if !(v.is_finite() && v > 0.0 && v < 1.0e7) {
         return Err(ConfigError::BadSeconds { flag, value: v });
     }

@@ -44,7 +44,7 @@ pub struct Position {
 impl Position {
     /// The position of byte offset `at` of `text` (clamped to the text, and to the start of
     /// the character it falls in).
-    pub fn of(text: &str, at: usize) -> Self {
+    pub(crate) fn of(text: &str, at: usize) -> Self {
         let (line, column) = line_col(text, at);
         Position { line, column }
     }
@@ -61,13 +61,18 @@ pub struct DataError {
 
 impl DataError {
     /// A problem at byte span `span` of `text` (the file `file`); only its start is reported.
-    pub fn at(file: &str, text: &str, span: Range<usize>, message: impl Into<String>) -> Self {
+    pub(crate) fn at(
+        file: &str,
+        text: &str,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Self {
         DataError::located(file, Position::of(text, span.start), message)
     }
 
     /// A problem at a position already computed (a span read earlier, e.g. a pack's reference
     /// checked only once every pack is loaded).
-    pub fn located(file: &str, at: Position, message: impl Into<String>) -> Self {
+    pub(crate) fn located(file: &str, at: Position, message: impl Into<String>) -> Self {
         DataError {
             file: file.to_string(),
             at: Some(at),
@@ -76,7 +81,7 @@ impl DataError {
     }
 
     /// A problem of the whole file.
-    pub fn whole(file: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn whole(file: &str, message: impl Into<String>) -> Self {
         DataError {
             file: file.to_string(),
             at: None,
@@ -85,7 +90,7 @@ impl DataError {
     }
 
     /// A TOML syntax or type error of `text`, its serde message explained ([`explain_toml_error`]).
-    pub fn from_toml(file: &str, text: &str, e: &toml::de::Error) -> Self {
+    pub(crate) fn from_toml(file: &str, text: &str, e: &toml::de::Error) -> Self {
         let message = explain_toml_error(e.message());
         match e.span() {
             Some(span) => DataError::at(file, text, span, message),
@@ -122,12 +127,12 @@ pub fn load_converted<T: DeserializeOwned>(name: &str, json: &str) -> Result<T, 
 
 /// A compiled-in table; panics with `file:line:column` if it is invalid (a unit test rules that
 /// out for every table).
-pub fn embedded<T: DeserializeOwned>(name: &str, text: &str) -> T {
+pub(crate) fn embedded<T: DeserializeOwned>(name: &str, text: &str) -> T {
     load(name, text).unwrap_or_else(|e| panic!("compiled-in table is invalid: {e}"))
 }
 
 /// toml/serde's message, with a did-you-mean for unknown keys and misspelt values.
-pub fn explain_toml_error(msg: &str) -> String {
+pub(crate) fn explain_toml_error(msg: &str) -> String {
     let msg = msg.trim();
     let unknown = ["unknown field `", "unknown variant `"]
         .iter()
@@ -144,7 +149,7 @@ pub fn explain_toml_error(msg: &str) -> String {
 }
 
 /// The closest candidate, if it is close enough to be a typo.
-pub fn did_you_mean<'a>(bad: &str, candidates: &[&'a str]) -> Option<&'a str> {
+pub(crate) fn did_you_mean<'a>(bad: &str, candidates: &[&'a str]) -> Option<&'a str> {
     candidates
         .iter()
         .map(|c| (strsim::levenshtein(bad, c), *c))
@@ -155,7 +160,7 @@ pub fn did_you_mean<'a>(bad: &str, candidates: &[&'a str]) -> Option<&'a str> {
 
 /// `"; did you mean `best`?"` when a candidate is close to `bad`, else `""` (to append to a
 /// message).
-pub fn hint(bad: &str, candidates: &[&str]) -> String {
+pub(crate) fn hint(bad: &str, candidates: &[&str]) -> String {
     did_you_mean(bad, candidates)
         .map(|b| format!("; did you mean `{b}`?"))
         .unwrap_or_default()
@@ -163,7 +168,7 @@ pub fn hint(bad: &str, candidates: &[&str]) -> String {
 
 /// 1-based line and column (in characters) of byte offset `at`; an offset past the end or
 /// inside a character counts from the character it falls in.
-pub fn line_col(text: &str, at: usize) -> (usize, usize) {
+pub(crate) fn line_col(text: &str, at: usize) -> (usize, usize) {
     let mut at = at.min(text.len());
     while !text.is_char_boundary(at) {
         at -= 1;

@@ -6,13 +6,13 @@
 //! extensions of bash and of the `globset` crate's documentation; the code is ours.
 
 /// At most this many patterns come out of brace expansion (`{a,b}{c,d}` is 4).
-pub const MAX_EXPANSIONS: usize = 64;
+pub(crate) const MAX_EXPANSIONS: usize = 64;
 /// Brace groups nest at most this deep.
 const MAX_BRACE_DEPTH: usize = 8;
 
 /// Checks a pattern's syntax (closed brackets and braces, bounded expansion); the error says
 /// what is wrong. Used at load so a bad pattern is a `file:line:column` error.
-pub fn validate(pattern: &str) -> Result<(), String> {
+pub(crate) fn validate(pattern: &str) -> Result<(), String> {
     let all = expand_braces(pattern)?;
     for p in &all {
         for comp in p.split('/') {
@@ -24,7 +24,7 @@ pub fn validate(pattern: &str) -> Result<(), String> {
 
 /// `{a,b}` alternatives expanded, left to right (`/opt/{rocm,amd}*/lib` -> two patterns).
 /// A `\{` or a brace inside `[...]` is literal.
-pub fn expand_braces(pattern: &str) -> Result<Vec<String>, String> {
+pub(crate) fn expand_braces(pattern: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     expand_into(pattern, 0, &mut out)?;
     Ok(out)
@@ -170,14 +170,14 @@ fn parse_component(comp: &str) -> Result<Vec<Tok>, String> {
 }
 
 /// Whether a path component has wildcards (otherwise it is looked up, not listed).
-pub fn has_magic(comp: &str) -> bool {
+pub(crate) fn has_magic(comp: &str) -> bool {
     comp.contains(['*', '?', '[', '\\'])
 }
 
 /// Whether `name` matches the component pattern `comp` (no `/` in either). A leading `.` in a
 /// name is matched only by a leading `.` in the pattern, as in the shell. Invalid patterns
 /// match nothing (they are refused at load). Linear in practice: one backtrack point.
-pub fn matches(comp: &str, name: &str) -> bool {
+pub(crate) fn matches(comp: &str, name: &str) -> bool {
     let Ok(p) = parse_component(comp) else {
         return false;
     };

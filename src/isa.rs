@@ -44,7 +44,7 @@ struct Table {
 }
 
 /// All known processors, from `checks/isa.toml` (compiled in).
-pub fn processors() -> &'static [Processor] {
+pub(crate) fn processors() -> &'static [Processor] {
     static TABLE: OnceLock<Vec<Processor>> = OnceLock::new();
     TABLE.get_or_init(|| {
         crate::data::embedded::<Table>("checks/isa.toml", include_str!("../checks/isa.toml"))
@@ -54,23 +54,6 @@ pub fn processors() -> &'static [Processor] {
 
 pub fn processor(name: &str) -> Option<&'static Processor> {
     processors().iter().find(|p| p.name == name)
-}
-
-/// A target feature that can be requested on or off in a target id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Feature {
-    Sramecc,
-    Xnack,
-}
-
-impl Feature {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Feature::Sramecc => "sramecc",
-            Feature::Xnack => "xnack",
-        }
-    }
 }
 
 /// A target id: `gfx90a`, `gfx90a:xnack+`, `gfx906:sramecc-:xnack+`, `gfx10-3-generic`.
@@ -103,7 +86,7 @@ pub enum TargetIdError {
 }
 
 impl TargetId {
-    pub fn plain(processor: impl Into<String>) -> Self {
+    pub(crate) fn plain(processor: impl Into<String>) -> Self {
         TargetId {
             processor: processor.into(),
             sramecc: None,

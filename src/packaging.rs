@@ -9,7 +9,7 @@ use clap_complete::Shell;
 use std::io::{self, Write};
 use std::path::Path;
 
-pub const BIN: &str = "rocm-doctor";
+pub(crate) const BIN: &str = "rocm-doctor";
 
 /// The completion script for `shell`.
 pub fn completion_script(shell: Shell) -> Vec<u8> {
@@ -19,7 +19,7 @@ pub fn completion_script(shell: Shell) -> Vec<u8> {
 }
 
 /// `rocm-doctor completions SHELL`: the script on stdout (a closed pipe is not an error).
-pub fn completions(shell: Shell) -> io::Result<()> {
+pub(crate) fn completions(shell: Shell) -> io::Result<()> {
     write_stdout(&completion_script(shell))
 }
 
@@ -54,7 +54,7 @@ pub fn man_pages() -> io::Result<Vec<(String, Vec<u8>)>> {
 }
 
 /// `rocm-doctor man`: the main page on stdout, or every page into `dir`.
-pub fn man(dir: Option<&Path>) -> io::Result<()> {
+pub(crate) fn man(dir: Option<&Path>) -> io::Result<()> {
     let pages = man_pages()?;
     match dir {
         None => write_stdout(&pages[0].1),

@@ -18,17 +18,18 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Where the site's policy lives when `--policy` is not given.
-pub const SYSTEM_FILE: &str = "/etc/rocm-doctor/policy.toml";
+pub(crate) const SYSTEM_FILE: &str = "/etc/rocm-doctor/policy.toml";
 
 /// A policy file larger than this is refused (a real one is a few hundred bytes).
 const MAX_BYTES: u64 = 256 * 1024;
 
 /// A threshold the site may set: its key in `[thresholds]`, what it means, its default and
 /// the range it may take.
-pub struct Threshold {
+pub(crate) struct Threshold {
     /// The check that uses it; the key is `<check id>.<name>`.
     pub check: CheckId,
     pub name: &'static str,
+    #[allow(dead_code)] // documents the threshold next to its figures
     pub meaning: &'static str,
     pub default: u64,
     pub min: u64,
@@ -37,7 +38,7 @@ pub struct Threshold {
 
 /// Every threshold a policy may set. The defaults are the checks' own (`gpu::health::Limits`,
 /// where each one's source is cited); a unit test keeps the two equal.
-pub const THRESHOLDS: &[Threshold] = &[
+pub(crate) const THRESHOLDS: &[Threshold] = &[
     Threshold {
         check: CheckId::HealthRas,
         name: "correctable",
@@ -96,7 +97,7 @@ pub const THRESHOLDS: &[Threshold] = &[
 /// The severities a policy may give a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     Pass,
     Warn,
     Fail,
@@ -106,7 +107,7 @@ pub enum Severity {
 /// `--only`), and optionally the event and the GPU (PCI address, matched against the finding's
 /// subject, which may name several GPUs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Match<'a> {
+pub(crate) struct Match<'a> {
     pub check: &'a str,
     pub event: Option<&'a str>,
     pub gpu: Option<&'a str>,
@@ -114,7 +115,7 @@ pub struct Match<'a> {
 
 impl Match<'_> {
     /// Whether a finding of `id` about `subject` with `event` is matched.
-    pub fn matches(&self, id: &str, event: Option<&str>, subject: Option<&str>) -> bool {
+    pub(crate) fn matches(&self, id: &str, event: Option<&str>, subject: Option<&str>) -> bool {
         let check = crate::checkdoc::selected(id, &[self.check.to_string()], &[]);
         let event_ok = self.event.is_none_or(|e| event == Some(e));
         let gpu_ok = self.gpu.is_none_or(|g| {
@@ -127,7 +128,7 @@ impl Match<'_> {
 /// `[[ignore]]`: matching warnings and failures become skips that say why.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Ignore {
+pub(crate) struct Ignore {
     pub check: String,
     #[serde(default)]
     pub event: Option<String>,
@@ -138,7 +139,7 @@ pub struct Ignore {
 }
 
 impl Ignore {
-    pub fn matching(&self) -> Match<'_> {
+    pub(crate) fn matching(&self) -> Match<'_> {
         Match {
             check: &self.check,
             event: self.event.as_deref(),
@@ -150,7 +151,7 @@ impl Ignore {
 /// `[[override]]`: matching warnings and failures take this severity and/or action.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Override {
+pub(crate) struct Override {
     pub check: String,
     #[serde(default)]
     pub event: Option<String>,
@@ -165,7 +166,7 @@ pub struct Override {
 }
 
 impl Override {
-    pub fn matching(&self) -> Match<'_> {
+    pub(crate) fn matching(&self) -> Match<'_> {
         Match {
             check: &self.check,
             event: self.event.as_deref(),
@@ -187,7 +188,7 @@ struct File {
 
 /// The run's policy.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Policy {
+pub(crate) struct Policy {
     /// The file it came from (`None`: the defaults).
     pub source: Option<PathBuf>,
     thresholds: BTreeMap<String, u64>,
@@ -197,7 +198,7 @@ pub struct Policy {
 
 impl Threshold {
     /// `health.ras.correctable`: how the policy file names it.
-    pub fn key(&self) -> String {
+    pub(crate) fn key(&self) -> String {
         format!("{}.{}", self.check, self.name)
     }
 }
@@ -208,7 +209,7 @@ impl Policy {
     ///
     /// # Panics
     /// On a threshold that is not in [`THRESHOLDS`] (a bug caught by the tests).
-    pub fn threshold(&self, check: CheckId, name: &str) -> u64 {
+    pub(crate) fn threshold(&self, check: CheckId, name: &str) -> u64 {
         let t = THRESHOLDS
             .iter()
             .find(|t| t.check == check && t.name == name)
@@ -217,7 +218,7 @@ impl Policy {
     }
 
     /// Parses a policy's text (`name` names it in errors).
-    pub fn parse(name: &str, text: &str) -> Result<Policy, String> {
+    pub(crate) fn parse(name: &str, text: &str) -> Result<Policy, String> {
         let file: File = crate::data::load(name, text).map_err(|e| e.to_string())?;
         let mut thresholds = BTreeMap::new();
         for (k, v) in &file.thresholds {
@@ -275,7 +276,7 @@ impl Policy {
 
     /// The run's policy: `explicit` (`--policy FILE`, which must exist), else [`SYSTEM_FILE`]
     /// when it exists, else the defaults. Both are this machine's files, opened as trusted.
-    pub fn load(explicit: Option<&Path>) -> Result<Policy, String> {
+    pub(crate) fn load(explicit: Option<&Path>) -> Result<Policy, String> {
         let (path, required) = match explicit {
             Some(p) => (p.to_path_buf(), true),
             None => (PathBuf::from(SYSTEM_FILE), false),

@@ -12,7 +12,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 /// Runs `f` for every item, one thread each, and returns the findings in item order.
-pub fn in_threads<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<Finding> + Sync) -> Vec<Finding> {
+pub(crate) fn in_threads<T: Sync>(
+    items: &[T],
+    f: impl Fn(&T) -> Vec<Finding> + Sync,
+) -> Vec<Finding> {
     let f = &f;
     let results: Vec<Vec<Finding>> = std::thread::scope(|s| {
         let handles: Vec<_> = items.iter().map(|i| s.spawn(move || f(i))).collect();
@@ -30,7 +33,11 @@ pub fn in_threads<T: Sync>(items: &[T], f: impl Fn(&T) -> Vec<Finding> + Sync) -
 /// Runs one check's body: a panic or an empty answer becomes an `error` finding; every
 /// finding is stamped with the check's id, category and duration. Built-in and pack checks
 /// both run through here.
-pub fn guarded(id: &str, category: &str, run: impl FnOnce() -> Vec<Finding>) -> Vec<Finding> {
+pub(crate) fn guarded(
+    id: &str,
+    category: &str,
+    run: impl FnOnce() -> Vec<Finding>,
+) -> Vec<Finding> {
     let start = Instant::now();
     let out = catch_unwind(AssertUnwindSafe(run));
     let ms = start.elapsed().as_millis() as u64;
@@ -60,7 +67,7 @@ pub fn guarded(id: &str, category: &str, run: impl FnOnce() -> Vec<Finding>) -> 
 /// Writes a check's id, family and duration on its findings: the one place a finding gets its
 /// id in a run (a check never writes its own; the Rust checks' ids are their `CheckId`s, given
 /// by the registry, a pack check's its pack's).
-pub fn stamp(findings: &mut [Finding], id: &str, category: &str, ms: u64) {
+pub(crate) fn stamp(findings: &mut [Finding], id: &str, category: &str, ms: u64) {
     for f in findings {
         f.id = id.to_string();
         f.category = category.to_string();

@@ -3,7 +3,7 @@
 //! component, each constraint over as many components as it names (`<6.2` holds for 6.1.9).
 
 /// The numeric components of a version (`6.2.41133-dd7f95766` -> [6, 2, 41133]).
-pub fn components(s: &str) -> Option<Vec<u64>> {
+pub(crate) fn components(s: &str) -> Option<Vec<u64>> {
     let nums: Vec<u64> = s
         .trim()
         .split(['.', '-', '+'])
@@ -29,7 +29,7 @@ pub struct VersionRange {
 }
 
 impl VersionRange {
-    pub fn parse(range: &str) -> Result<Self, String> {
+    pub(crate) fn parse(range: &str) -> Result<Self, String> {
         let mut constraints = Vec::new();
         for c in range.split(',').map(str::trim).filter(|c| !c.is_empty()) {
             if c == "*" {
@@ -56,7 +56,7 @@ impl VersionRange {
     }
 
     /// Whether `version` satisfies every constraint; `None` when it has no numeric component.
-    pub fn contains(&self, version: &str) -> Option<bool> {
+    pub(crate) fn contains(&self, version: &str) -> Option<bool> {
         let v = components(version)?;
         for (op, want) in &self.constraints {
             let have: Vec<u64> = (0..want.len())
@@ -77,13 +77,13 @@ impl VersionRange {
         Some(true)
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.text
     }
 }
 
 /// Whether `version` is in `range`; `None` when either cannot be read.
-pub fn in_range(version: &str, range: &str) -> Option<bool> {
+pub(crate) fn in_range(version: &str, range: &str) -> Option<bool> {
     VersionRange::parse(range).ok()?.contains(version)
 }
 

@@ -215,7 +215,7 @@ fn a_new_family_is_one_step_with_its_category_docs_registry_and_first_check() {
     // Its module, its compiled-in docs and its implementations in src/checks/mod.rs.
     let m = read(t.path(), "src/checks/mod.rs");
     assert!(
-        m.contains("\npub mod libs;\npub mod power;\npub mod runtime;\n"),
+        m.contains("\npub(crate) mod libs;\npub(crate) mod power;\npub(crate) mod runtime;\n"),
         "{m}"
     );
     assert!(m.contains("(\"checks/power.toml\", include_str!(\"../../checks/power.toml\")),\n];"));
@@ -228,7 +228,7 @@ fn a_new_family_is_one_step_with_its_category_docs_registry_and_first_check() {
     let f = read(t.path(), "src/checks/power.rs");
     assert!(
         f.contains(
-            "pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::PowerCapLimit, cap_limit)];"
+            "pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::PowerCapLimit, cap_limit)];"
         ),
         "{f}"
     );
@@ -283,7 +283,7 @@ fn a_new_family_is_one_step_with_its_category_docs_registry_and_first_check() {
             .count(),
         1
     );
-    assert!(!read(t.path(), "src/checks/mod.rs").contains("pub mod tables;"));
+    assert!(!read(t.path(), "src/checks/mod.rs").contains("pub(crate) mod tables;"));
 }
 
 #[test]
@@ -296,7 +296,7 @@ fn a_new_familys_dry_run_prints_every_edit_and_changes_nothing() {
         "+++ b/checks/power.toml",
         "+++ b/src/checks/tables/power.rs",
         "+    Power,",
-        "+pub mod power;",
+        "+pub(crate) mod power;",
         "+    v.extend_from_slice(power::CHECKS);",
         "+            (\"power.toml\", &|| crate::checks::docs().len()),",
         "+    PowerCapLimit = \"power.cap-limit\",",

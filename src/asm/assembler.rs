@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The assembler chosen, and how.
 #[derive(Debug, Clone)]
-pub struct Resolved {
+pub(crate) struct Resolved {
     /// Machine path to run.
     pub path: PathBuf,
     /// Why this one (`--assembler`, `TENSILE_ROCM_ASSEMBLER_PATH`, ...).
@@ -27,7 +27,7 @@ pub struct Resolved {
 }
 
 /// Names Tensile develop's validateToolchain accepts for the assembler.
-pub const TENSILE_NAMES: &[&str] = &["amdclang++", "clang++", "hipcc"];
+pub(crate) const TENSILE_NAMES: &[&str] = &["amdclang++", "clang++", "hipcc"];
 
 fn executable(host: &Host, p: &Path) -> Option<PathBuf> {
     host.which(&p.to_string_lossy())
@@ -40,7 +40,7 @@ fn on_path(host: &Host, name: &str) -> Option<PathBuf> {
 
 /// Resolves the assembler. `explicit` is `--assembler`; `core_clang` is the clang the core
 /// judges (if it found one). Returns Err with the steps tried when nothing is found.
-pub fn resolve(
+pub(crate) fn resolve(
     host: &Host,
     compat: Compat,
     explicit: Option<&Path>,
@@ -210,7 +210,7 @@ fn not_tensiles(
 }
 
 /// `/usr/lib/llvm-N/bin/clang++` with the largest N (the inventory's list of LLVM releases).
-pub fn newest_llvm_clang(host: &Host) -> Option<PathBuf> {
+pub(crate) fn newest_llvm_clang(host: &Host) -> Option<PathBuf> {
     crate::inventory::clang::llvm_dirs_newest_first(host)
         .into_iter()
         .map(|d| d.join("bin/clang++"))

@@ -10,7 +10,7 @@ pub use crate::config::AsmCompat as Compat;
 
 /// A value of one capability, typed as Tensile has it (part of the report model: the matrix
 /// and the `asm_caps` JSON object are rendered from it).
-pub use crate::report::asm_caps::Cap as Value;
+pub(crate) use crate::report::asm_caps::Cap as Value;
 
 /// How one key is derived.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +46,7 @@ pub struct Catalog {
 
 impl Catalog {
     /// Every distinct snippet the rules mention, in first-use order (the empty input included).
-    pub fn distinct_snippets(&self) -> Vec<&str> {
+    pub(crate) fn distinct_snippets(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
         for k in &self.keys {
             let it: Vec<&str> = match &k.rule {
@@ -64,12 +64,12 @@ impl Catalog {
     }
 
     /// The value of every key when the ISA is not supported at all (every probe fails).
-    pub fn all_failed(&self) -> Vec<(String, Value)> {
+    pub(crate) fn all_failed(&self) -> Vec<(String, Value)> {
         self.derive(|_| false)
     }
 
     /// Derives every key from a per-snippet verdict, applying alternatives and chains.
-    pub fn derive(&self, mut assembles: impl FnMut(&str) -> bool) -> Vec<(String, Value)> {
+    pub(crate) fn derive(&self, mut assembles: impl FnMut(&str) -> bool) -> Vec<(String, Value)> {
         self.keys
             .iter()
             .map(|k| {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The cause of a failed empty-input probe, from its output.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Cause {
+pub(crate) enum Cause {
     /// The assembler could not be started (ENOENT, EACCES, ENOEXEC...).
     NotStarted {
         errno: String,
@@ -42,7 +42,7 @@ pub enum Cause {
     Other,
 }
 
-pub fn cause_of(o: &RunOutput) -> Cause {
+pub(crate) fn cause_of(o: &RunOutput) -> Cause {
     if let Some(f) = &o.spawn_error {
         return Cause::NotStarted {
             errno: f.errno.clone(),
@@ -82,7 +82,7 @@ pub fn cause_of(o: &RunOutput) -> Cause {
 }
 
 /// What the diagnosis needs to know about the run.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub host: &'a Host,
     pub asm: &'a Path,
     /// ISAs the user asked for (`--isa`, the GPUs), as opposed to Tensile's list.
@@ -101,7 +101,7 @@ fn output_lines(o: &RunOutput, n: usize) -> Vec<String> {
 
 /// Findings (id `asm.caps`) for the ISAs whose empty-input probe failed or whose every probe
 /// failed, one per cause.
-pub fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
+pub(crate) fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
     let mut groups: Vec<(Cause, Vec<&IsaResult>, &RunOutput)> = Vec::new();
     for r in results {
         let Some(o) = r

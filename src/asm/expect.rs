@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 /// Reads the expected `{gfx: {key: value}}` object from a saved file's text.
-pub fn load(text: &str) -> Result<Map<String, Value>, String> {
+pub(crate) fn load(text: &str) -> Result<Map<String, Value>, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
     let obj = match v {
         Value::Object(mut o) => match o.remove("asm_caps") {
@@ -28,7 +28,7 @@ pub fn load(text: &str) -> Result<Map<String, Value>, String> {
 }
 
 /// Every difference, as `gfx.Key: expected X, got Y` lines (empty: identical).
-pub fn compare(expected: &Map<String, Value>, actual: &Map<String, Value>) -> Vec<String> {
+pub(crate) fn compare(expected: &Map<String, Value>, actual: &Map<String, Value>) -> Vec<String> {
     let mut out = Vec::new();
     let empty = Map::new();
     for (isa, e) in expected {

@@ -7,10 +7,10 @@
 //! of the report model ([`AsmCaps`]: the `asm_caps` JSON object and the human matrix are both
 //! rendered from it). Specification: docs/asm-caps.md.
 
-pub mod assembler;
+pub(crate) mod assembler;
 pub mod catalog;
 pub mod diagnose;
-pub mod expect;
+pub(crate) mod expect;
 pub mod parse;
 pub mod runner;
 
@@ -27,16 +27,15 @@ use std::path::Path;
 use std::time::Instant;
 
 /// The validated `--asm-caps` flags (built by `RunArgs::config`).
-pub type Request = crate::config::AsmRequest;
+pub(crate) type Request = crate::config::AsmRequest;
 
 /// Everything one probe run produced.
-pub struct Outcome {
+pub(crate) struct Outcome {
     /// Each finding with the check it belongs to (`asm.assembler`, `asm.caps`, `asm.expect`):
     /// each of those checks returns its own, and the engine stamps them (`runner::guarded`).
     pub findings: Vec<(CheckId, Finding)>,
     /// The answers: `--json`'s `asm_caps` and the human matrix, from one value.
     pub caps: AsmCaps,
-    pub results: Vec<IsaResult>,
 }
 
 /// The ISAs to probe, with whether the user asked for each (vs Tensile's list): `--isa` (and
@@ -76,7 +75,7 @@ fn select_isas(cfg: &Config, inv: &Inventory, cat: &Catalog) -> (Vec<String>, Ve
 
 /// Runs the whole probe against this machine.
 /// Runs the probe with the run's shared inventory (each tool is asked once per run).
-pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome {
+pub(crate) fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome {
     let start = Instant::now();
     let cat = catalog::catalog(req.compat);
     let mut findings = Vec::new();
@@ -156,11 +155,7 @@ pub fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> Outcome
         let actual = caps.to_json().as_object().cloned().unwrap_or_default();
         findings.push((CheckId::AsmExpect, expect_finding(path, expected, &actual)));
     }
-    Outcome {
-        findings,
-        caps,
-        results,
-    }
+    Outcome { findings, caps }
 }
 
 /// Another root's assembler cannot run on this host, or is not run: said once, nothing is
@@ -200,7 +195,6 @@ impl Outcome {
         Outcome {
             findings,
             caps: AsmCaps::not_probed(title),
-            results: Vec::new(),
         }
     }
 }

@@ -20,7 +20,7 @@ pub enum Batch {
 
 /// A located diagnostic: `<stdin>:L:C: severity: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Located<'a> {
+pub(crate) struct Located<'a> {
     pub line: usize,
     pub column: usize,
     pub severity: &'a str,
@@ -28,7 +28,7 @@ pub struct Located<'a> {
 }
 
 /// Parses one output line as a located diagnostic on `<stdin>`.
-pub fn located(line: &str) -> Option<Located<'_>> {
+pub(crate) fn located(line: &str) -> Option<Located<'_>> {
     let rest = line.strip_prefix("<stdin>:")?;
     let (l, rest) = rest.split_once(':')?;
     let (c, rest) = rest.split_once(':')?;

@@ -62,7 +62,7 @@ impl IsaResult {
 }
 
 /// Tensile's argv after the program, for `-mcpu=<gfx>`.
-pub fn argv(gfx: &str) -> Vec<String> {
+pub(crate) fn argv(gfx: &str) -> Vec<String> {
     let mut v: Vec<String> = ["-x", "assembler", "-target", "amdgcn-amdhsa"]
         .iter()
         .map(|s| s.to_string())
@@ -79,7 +79,7 @@ pub fn argv(gfx: &str) -> Vec<String> {
 }
 
 /// Tensile's success rule.
-pub fn tensile_ok(o: &RunOutput) -> bool {
+pub(crate) fn tensile_ok(o: &RunOutput) -> bool {
     o.spawn_error.is_none()
         && !o.timed_out
         && o.code == Some(0)
@@ -174,7 +174,7 @@ pub fn probe_serial(host: &Host, asm: &Path, cat: &Catalog, gfx: &str) -> IsaRes
 /// Tensile's empty-input probe, run once per assembler and shared by every ISA (see the module
 /// docs for why that gives Tensile's answer).
 #[derive(Default)]
-pub struct LinkOnce {
+pub(crate) struct LinkOnce {
     verdict: Mutex<Option<(bool, RunOutput)>>,
 }
 
@@ -196,7 +196,7 @@ impl LinkOnce {
 }
 
 /// The batched method (reference §11's recipe), with the same answers as [`probe_serial`].
-pub fn probe_batched(
+pub(crate) fn probe_batched(
     host: &Host,
     asm: &Path,
     cat: &Catalog,

@@ -56,7 +56,7 @@ fn is_zero(v: &usize) -> bool {
 
 /// A code object the runtime could pick: its target and generic version.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     pub target: TargetId,
     pub generic_version: Option<u32>,
 }
@@ -79,7 +79,7 @@ impl FileReport {
         }
     }
 
-    pub fn has_device_code(&self) -> bool {
+    pub(crate) fn has_device_code(&self) -> bool {
         self.code_object.is_some()
             || self
                 .bundles
@@ -88,7 +88,7 @@ impl FileReport {
             || self.kpack_wrappers > 0
     }
 
-    pub fn candidates(&self) -> Vec<Candidate> {
+    pub(crate) fn candidates(&self) -> Vec<Candidate> {
         let mut v: Vec<Candidate> = Vec::new();
         if let Some(t) = self.code_object.as_ref().and_then(|c| c.target()) {
             v.push(Candidate {
@@ -115,11 +115,11 @@ impl FileReport {
         v
     }
 
-    pub fn ccob_bundles(&self) -> impl Iterator<Item = &BlobReport> {
+    pub(crate) fn ccob_bundles(&self) -> impl Iterator<Item = &BlobReport> {
         self.bundles.iter().filter(|b| b.format == Format::Ccob)
     }
 
-    pub fn uncompressed_bundles(&self) -> usize {
+    pub(crate) fn uncompressed_bundles(&self) -> usize {
         self.bundles
             .iter()
             .filter(|b| b.format == Format::Uncompressed)
@@ -158,7 +158,7 @@ fn release_around(done: &dyn Fn(u64, u64), start: u64, len: u64) {
 /// `inspect_file` with the default options, read once per root and process: the default
 /// run's `libs.code-objects` and the `known-issues.*` checks judge the same installed
 /// libraries (librocblas is 1 GB) in parallel threads; the first reads, the others wait.
-pub fn inspect_file_shared(host: &Host, path: &Path) -> std::sync::Arc<FileReport> {
+pub(crate) fn inspect_file_shared(host: &Host, path: &Path) -> std::sync::Arc<FileReport> {
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
     type Cell = Arc<OnceLock<Arc<FileReport>>>;
@@ -176,7 +176,7 @@ pub fn inspect_file_shared(host: &Host, path: &Path) -> std::sync::Arc<FileRepor
         .clone()
 }
 
-pub fn inspect_file(host: &Host, path: &Path, opts: &Options) -> FileReport {
+pub(crate) fn inspect_file(host: &Host, path: &Path, opts: &Options) -> FileReport {
     let file = match host.fs.open(path) {
         Ok(f) => f,
         Err(e) => return unreadable(path, format!("cannot open: {}", io_error_text(&e))),
@@ -260,7 +260,7 @@ pub fn inspect_mapped(
 /// item 5): each bundle has its own cap (`ccob::DEFAULT_CAP`), but a small file can hold many
 /// bundles that each claim just under it (a 292 KB ELF decompressed to 8 GiB). The largest real
 /// fat binaries measured decompress to far less (docs/security.md, section 5).
-pub const FILE_DECOMPRESS_CAP: u64 = 4 << 30;
+pub(crate) const FILE_DECOMPRESS_CAP: u64 = 4 << 30;
 
 /// The decompression budget of one file: bundles are inspected with what is left of it as
 /// their cap, and the report says when it ran out.

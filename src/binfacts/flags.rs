@@ -10,7 +10,7 @@ use std::fmt;
 /// A fact about a file or directory that a known issue can ask for.
 /// Ordered by name, as the text flags were (the probe's evidence lists them in that order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Flag {
+pub(crate) enum Flag {
     /// An offload bundle that is not compressed.
     UncompressedBundle,
     /// A compressed offload bundle (CCOB).
@@ -27,7 +27,7 @@ pub enum Flag {
 
 impl Flag {
     /// Every flag, in the order the table's did-you-mean lists them.
-    pub const ALL: &'static [Flag] = &[
+    pub(crate) const ALL: &'static [Flag] = &[
         Flag::UncompressedBundle,
         Flag::Ccob,
         Flag::CcobV3,
@@ -37,7 +37,7 @@ impl Flag {
     ];
 
     /// The name the known-issues table writes.
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Flag::UncompressedBundle => "file.uncompressed-bundle",
             Flag::Ccob => "file.ccob",
@@ -50,11 +50,11 @@ impl Flag {
 
     /// Whether the flag is read from the file itself (a `dir.*` flag needs the directory
     /// around it).
-    pub fn of_file(self) -> bool {
+    pub(crate) fn of_file(self) -> bool {
         self != Flag::TensileMissing
     }
 
-    pub fn parse(s: &str) -> Option<Flag> {
+    pub(crate) fn parse(s: &str) -> Option<Flag> {
         Flag::ALL.iter().copied().find(|f| f.as_str() == s)
     }
 }
@@ -78,7 +78,7 @@ impl fmt::Display for Flag {
 }
 
 /// The flags a file report sets.
-pub fn file_flags(r: &FileReport) -> BTreeSet<Flag> {
+pub(crate) fn file_flags(r: &FileReport) -> BTreeSet<Flag> {
     let mut f = BTreeSet::new();
     if r.uncompressed_bundles() > 0 {
         f.insert(Flag::UncompressedBundle);

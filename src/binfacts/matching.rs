@@ -12,7 +12,7 @@ use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
-pub enum Coverage {
+pub(crate) enum Coverage {
     /// A code object for exactly this processor, features compatible.
     Exact { code_object: String },
     /// Only a generic code object matches.
@@ -33,7 +33,7 @@ pub enum Coverage {
 }
 
 impl Coverage {
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         matches!(self, Coverage::Exact { .. } | Coverage::Generic { .. })
     }
 }
@@ -70,7 +70,7 @@ fn features(agent: &TargetId, co: &TargetId, ignore_sramecc: bool) -> Feat {
 }
 
 /// The best verdict for an agent over the code objects a file carries.
-pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Coverage {
+pub(crate) fn judge(agent: &TargetId, cands: &[Candidate]) -> Coverage {
     let mut depends: Option<Coverage> = None;
     let mut conflicting: Vec<String> = Vec::new();
     let mut generic: Option<Coverage> = None;
@@ -122,7 +122,7 @@ pub fn judge(agent: &TargetId, cands: &[Candidate]) -> Coverage {
 }
 
 /// `HSA_OVERRIDE_GFX_VERSION` value for a concrete processor (`gfx1030` -> `10.3.0`).
-pub fn override_value(processor: &str) -> Option<String> {
+pub(crate) fn override_value(processor: &str) -> Option<String> {
     let v = isa::encode_gfx_target_version(processor)?;
     Some(format!("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100))
 }
@@ -130,7 +130,7 @@ pub fn override_value(processor: &str) -> Option<String> {
 /// A code object for a same-family sibling that `HSA_OVERRIDE_GFX_VERSION` could make the
 /// runtime use: both processors map to the same generic family in ROCr's table (the ISA is
 /// compatible in practice, e.g. gfx1031 -> gfx1030). Never across families.
-pub fn sibling(agent: &TargetId, cands: &[Candidate]) -> Option<TargetId> {
+pub(crate) fn sibling(agent: &TargetId, cands: &[Candidate]) -> Option<TargetId> {
     let fam = isa::processor(&agent.processor)?.generic.clone()?;
     cands
         .iter()

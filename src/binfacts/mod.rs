@@ -7,10 +7,10 @@
 //! packs' `code-objects` probe and the known issues all read them; none of them is a report.
 
 pub mod file;
-pub mod flags;
-pub mod matching;
+pub(crate) mod flags;
+pub(crate) mod matching;
 pub(crate) mod pyenv;
-pub mod runtime;
-pub mod symbols;
-pub mod tensile;
-pub mod tensile_path;
+pub(crate) mod runtime;
+pub(crate) mod symbols;
+pub(crate) mod tensile;
+pub(crate) mod tensile_path;

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 /// directories of the inventory's key libraries, the ROCm roots' `lib`/`lib64` and the usual
 /// install places, which the loader may not search. Each directory once (by its real path),
 /// and only existing ones.
-pub fn library_dirs(inv: &Inventory) -> Search {
+pub(crate) fn library_dirs(inv: &Inventory) -> Search {
     let host = inv.host;
     let mut more: Vec<(PathBuf, String)> = Vec::new();
     for l in inv.libraries() {
@@ -55,7 +55,7 @@ pub fn library_dirs(inv: &Inventory) -> Search {
 
 /// A library found by name: the path, its real path and the version in the real file name.
 #[derive(Debug, Clone, serde::Serialize)]
-pub struct FoundLib {
+pub(crate) struct FoundLib {
     pub path: PathBuf,
     pub realpath: PathBuf,
     pub version: Option<String>,
@@ -63,7 +63,7 @@ pub struct FoundLib {
 
 /// Finds `lib<stem>.so*` through the one lookup: the first directory whose copy is a real
 /// file (a dangling link is passed over), with the version from its real file name.
-pub fn find_lib(host: &Host, dirs: &Search, stem: &str) -> Option<FoundLib> {
+pub(crate) fn find_lib(host: &Host, dirs: &Search, stem: &str) -> Option<FoundLib> {
     libraries::find_every(host, dirs, Name::Stem(stem))
         .into_iter()
         .find_map(|f| {
@@ -86,7 +86,7 @@ pub fn find_lib(host: &Host, dirs: &Search, stem: &str) -> Option<FoundLib> {
 }
 
 /// Installed versions of the components the known issues name.
-pub fn versions(inv: &Inventory) -> (BTreeMap<String, String>, Vec<String>) {
+pub(crate) fn versions(inv: &Inventory) -> (BTreeMap<String, String>, Vec<String>) {
     let mut out = BTreeMap::new();
     let mut evidence = Vec::new();
     for l in inv.libraries() {

@@ -17,7 +17,7 @@ use std::rc::Rc;
 const MAX_LIBS: usize = 1000;
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct SymbolReport {
+pub(crate) struct SymbolReport {
     pub path: PathBuf,
     /// `name => path` for every library loaded, in load order.
     pub loaded: Vec<(String, PathBuf)>,
@@ -62,7 +62,7 @@ fn parse(host: &Host, path: &Path) -> Result<Parsed, String> {
 
 /// Resolves `path`'s DT_NEEDED like the loader and lists the undefined symbols no needed
 /// library defines (like `ldd -r`).
-pub fn resolve(host: &Host, path: &Path) -> SymbolReport {
+pub(crate) fn resolve(host: &Host, path: &Path) -> SymbolReport {
     let mut r = SymbolReport {
         path: path.to_path_buf(),
         ..Default::default()

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct TensileDir {
+pub(crate) struct TensileDir {
     pub path: PathBuf,
     /// `rocblas`, `hipblaslt`, or `tensile` for another directory holding Tensile files.
     pub component: String,
@@ -44,12 +44,12 @@ pub struct TensileDir {
 }
 
 impl TensileDir {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.dat_files == 0 && self.code_object_files == 0 && !self.monolithic
     }
 
     /// `rocblas 4.4.1 Tensile library`.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match &self.version {
             Some(v) => format!("{} {v} Tensile library", self.component),
             None => format!("{} Tensile library", self.component),
@@ -57,7 +57,7 @@ impl TensileDir {
     }
 
     /// The processors the directory has catalogs or code objects for, in ISA order.
-    pub fn covered(&self) -> Vec<String> {
+    pub(crate) fn covered(&self) -> Vec<String> {
         let mut v: BTreeSet<String> = self.dat_isas.clone();
         for c in &self.candidates {
             v.insert(c.target.processor.clone());
@@ -71,7 +71,7 @@ impl TensileDir {
 /// The component a directory is the Tensile library of, from its path: `.../rocblas/library`,
 /// Debian's versioned `.../rocblas/<version>/library`, the same for hipBLASLt. With the version
 /// when the path carries one.
-pub fn component_of_path(p: &Path) -> Option<(&'static str, Option<String>)> {
+pub(crate) fn component_of_path(p: &Path) -> Option<(&'static str, Option<String>)> {
     if p.file_name()? != "library" {
         return None;
     }
@@ -94,7 +94,7 @@ pub fn component_of_path(p: &Path) -> Option<(&'static str, Option<String>)> {
 }
 
 /// Whether a directory holds Tensile catalogs (for a `library` directory found by content).
-pub fn holds_catalogs(host: &Host, dir: &Path) -> bool {
+pub(crate) fn holds_catalogs(host: &Host, dir: &Path) -> bool {
     host.fs.list_names(dir).iter().any(|n| {
         let n = n.to_string_lossy();
         n.starts_with("TensileLibrary") && (n.ends_with(".dat") || n.ends_with(".yaml"))
@@ -103,7 +103,7 @@ pub fn holds_catalogs(host: &Host, dir: &Path) -> bool {
 
 /// The `gfx...` token of a Tensile file name (`TensileLibrary_lazy_gfx90a.dat` -> `gfx90a`,
 /// `Kernels.so-000-gfx90a-xnack+.hsaco` -> `gfx90a`).
-pub fn gfx_of_name(name: &str) -> Option<String> {
+pub(crate) fn gfx_of_name(name: &str) -> Option<String> {
     let stem = name.rsplit_once('.').map(|(s, _)| s).unwrap_or(name);
     let at = stem.rfind("gfx")?;
     let tok: String = stem[at..]
@@ -113,7 +113,7 @@ pub fn gfx_of_name(name: &str) -> Option<String> {
     crate::isa::is_processor_syntax(&tok).then_some(tok)
 }
 
-pub fn is_tensile_file(name: &str) -> bool {
+pub(crate) fn is_tensile_file(name: &str) -> bool {
     name.starts_with("TensileLibrary")
         || name.ends_with(".co")
         || name.ends_with(".hsaco")
@@ -121,7 +121,7 @@ pub fn is_tensile_file(name: &str) -> bool {
 }
 
 /// Reads a Tensile library directory (not recursive: Tensile writes it flat).
-pub fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> TensileDir {
+pub(crate) fn inspect_dir(host: &Host, dir: &Path, component: &str, opts: &Options) -> TensileDir {
     let mut t = TensileDir {
         path: dir.to_path_buf(),
         component: component.to_string(),

@@ -22,7 +22,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// One loader's rules.
 #[derive(Debug, Clone, Copy)]
-pub struct Loader {
+pub(crate) struct Loader {
     pub component: &'static str,
     pub env: &'static str,
     /// Suffixes tried in order (each appended to the library's directory).
@@ -31,21 +31,21 @@ pub struct Loader {
     pub fallback: &'static str,
 }
 
-pub const ROCBLAS: Loader = Loader {
+pub(crate) const ROCBLAS: Loader = Loader {
     component: "rocblas",
     env: "ROCBLAS_TENSILE_LIBPATH",
     relative: &["/../../Tensile/library", "/library", "/../rocblas/library"],
     fallback: "/rocblas/library",
 };
 
-pub const HIPBLASLT: Loader = Loader {
+pub(crate) const HIPBLASLT: Loader = Loader {
     component: "hipblaslt",
     env: "HIPBLASLT_TENSILE_LIBPATH",
     relative: &["/../Tensile/library", "/library"],
     fallback: "/hipblaslt/library",
 };
 
-pub fn loader_for(component: &str) -> Option<Loader> {
+pub(crate) fn loader_for(component: &str) -> Option<Loader> {
     [ROCBLAS, HIPBLASLT]
         .into_iter()
         .find(|l| l.component == component)
@@ -53,7 +53,7 @@ pub fn loader_for(component: &str) -> Option<Loader> {
 
 /// Where the loader would look, and how that was decided.
 #[derive(Debug, Clone, Serialize)]
-pub struct Located {
+pub(crate) struct Located {
     pub dir: PathBuf,
     /// `ROCBLAS_TENSILE_LIBPATH`, `next to <lib>`, `built-in path of <lib>` ...
     pub how: String,
@@ -65,7 +65,7 @@ pub struct Located {
 /// The candidates the library carries for its own directory, besides the upstream ones: the
 /// NUL-terminated `.rodata` strings that start with `/`, end with `/library` and name the
 /// component. Pure; `b` is the library's bytes.
-pub fn embedded_suffixes(b: &[u8], loader: &Loader) -> Vec<String> {
+pub(crate) fn embedded_suffixes(b: &[u8], loader: &Loader) -> Vec<String> {
     let Ok(h) = elf::parse_header(b) else {
         return Vec::new();
     };
@@ -104,7 +104,7 @@ pub fn embedded_suffixes(b: &[u8], loader: &Loader) -> Vec<String> {
 
 /// Where the loader of `lib` (a machine path to the library as the dynamic linker opens it)
 /// looks for its Tensile library.
-pub fn locate(host: &Host, loader: &Loader, lib: &Path) -> Located {
+pub(crate) fn locate(host: &Host, loader: &Loader, lib: &Path) -> Located {
     if let Some(v) = host.env.get_str(loader.env) {
         // The loader takes the value as it is, even empty (then relative to the cwd).
         let dir = PathBuf::from(if v.is_empty() { "." } else { v.as_str() });
@@ -170,7 +170,7 @@ fn read_embedded(host: &Host, lib: &Path, loader: &Loader) -> Vec<String> {
 
 /// Lexical `..` removal for display and look-up (the loader's kernel resolves `..` after
 /// links; the library directories here are real directories).
-pub fn normalize(p: &Path) -> PathBuf {
+pub(crate) fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {

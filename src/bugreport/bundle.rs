@@ -38,16 +38,16 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The manifest's own name in the bundle.
-pub const MANIFEST: &str = "manifest.json";
+pub(crate) const MANIFEST: &str = "manifest.json";
 /// The format named in the manifest (`format`), with its version (`format_version`).
-pub const FORMAT: &str = "rocm-doctor-bundle";
-pub const FORMAT_VERSION: u32 = 1;
+pub(crate) const FORMAT: &str = "rocm-doctor-bundle";
+pub(crate) const FORMAT_VERSION: u32 = 1;
 /// No sysfs or configuration file is copied past this size (sysfs text is at most a page,
 /// `gpu_metrics` at most a few KiB).
-pub const MAX_FILE: u64 = 1 << 20;
+pub(crate) const MAX_FILE: u64 = 1 << 20;
 /// The whole bundle stays under this many bytes (before compression); what would pass it is
 /// left out and said so.
-pub const MAX_TOTAL: u64 = 256 << 20;
+pub(crate) const MAX_TOTAL: u64 = 256 << 20;
 /// At most this many entries of one directory (`ras/`, `fw_version/`, a hwmon, the module's
 /// parameters, KFD nodes) are copied.
 const MAX_ENTRIES: usize = 256;
@@ -119,7 +119,7 @@ const MACHINE_FILES: &[&str] = &[
 /// Where one file of the bundle came from.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Source {
+pub(crate) enum Source {
     /// Written by the doctor (its JSON, human and Markdown reports).
     Generated { what: String },
     /// A copy of a file of the diagnosed machine (its machine path).
@@ -145,7 +145,7 @@ pub enum Source {
 
 /// One file of the bundle.
 #[derive(Debug, Clone, Serialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// Its path inside the bundle (`/`-separated, relative).
     pub path: String,
     pub source: Source,
@@ -159,14 +159,14 @@ pub struct Entry {
 
 /// Something that was looked for and is not in the bundle, and why.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct LeftOut {
+pub(crate) struct LeftOut {
     pub what: String,
     pub why: String,
 }
 
 /// `manifest.json`.
 #[derive(Debug, Clone, Serialize)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub format: &'static str,
     pub format_version: u32,
     pub tool_version: &'static str,
@@ -184,7 +184,7 @@ pub struct Manifest {
 
 /// The bundle in memory, ready to be written.
 #[derive(Debug)]
-pub struct Bundle {
+pub(crate) struct Bundle {
     pub manifest: Manifest,
     /// `(path in the bundle, bytes)`, in the manifest's order.
     pub contents: Vec<(String, Vec<u8>)>,
@@ -192,7 +192,7 @@ pub struct Bundle {
 
 impl Bundle {
     /// The manifest as written (pretty JSON, a final newline).
-    pub fn manifest_bytes(&self) -> Vec<u8> {
+    pub(crate) fn manifest_bytes(&self) -> Vec<u8> {
         let mut v = serde_json::to_vec_pretty(&self.manifest).expect("manifest serializes");
         v.push(b'\n');
         v
@@ -200,7 +200,7 @@ impl Bundle {
 }
 
 /// The doctor's own documents, made by the caller from the same run.
-pub struct Documents<'a> {
+pub(crate) struct Documents<'a> {
     /// The `--json` document.
     pub json: &'a Value,
     /// The human report (no colour).
@@ -337,14 +337,14 @@ impl<'a> Collector<'a> {
 
 /// Whether a bundle path is relative, `/`-separated, without `.`/`..`/empty components or
 /// NUL, so that it stays inside the bundle wherever it is written or unpacked.
-pub fn safe_relative(p: &str) -> bool {
+pub(crate) fn safe_relative(p: &str) -> bool {
     !p.is_empty()
         && !p.contains('\0')
         && p.split('/').all(|c| !c.is_empty() && c != "." && c != "..")
 }
 
 /// The lowercase hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))
@@ -362,7 +362,7 @@ fn redact_value(v: &mut Value, c: &Collector<'_>) {
 }
 
 /// Gathers the bundle: the documents, the kernel log, the sysfs files and the tools' output.
-pub fn collect(host: &Host, red: &Redactor, docs: &Documents<'_>) -> Bundle {
+pub(crate) fn collect(host: &Host, red: &Redactor, docs: &Documents<'_>) -> Bundle {
     let mut c = Collector::new(red);
     c.bundle.manifest.root = c.r(&host.fs.root().display().to_string());
 
@@ -641,13 +641,13 @@ fn run_tool(host: &Host, c: &mut Collector, program: &Path, args: &[&str], name:
 
 /// What `--bundle` names: a directory, or an archive when the name ends in `.tar.gz`/`.tgz`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     Dir(PathBuf),
     TarGz(PathBuf),
 }
 
 impl Target {
-    pub fn of(path: &Path) -> Target {
+    pub(crate) fn of(path: &Path) -> Target {
         let s = path.to_string_lossy();
         if s.ends_with(".tar.gz") || s.ends_with(".tgz") {
             Target::TarGz(path.to_path_buf())
@@ -659,7 +659,7 @@ impl Target {
     /// Refuses a target that cannot be written, before the run (checked again when writing):
     /// a directory that exists must be an empty directory, not a link to one; an archive
     /// must not exist and its directory must.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         match self {
             Target::Dir(d) => match std::fs::symlink_metadata(d) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
@@ -706,7 +706,7 @@ fn parent_of(f: &Path) -> PathBuf {
 }
 
 /// Writes the bundle and its manifest (last) to the target.
-pub fn write(b: &Bundle, target: &Target) -> Result<(), String> {
+pub(crate) fn write(b: &Bundle, target: &Target) -> Result<(), String> {
     target.check()?;
     match target {
         Target::Dir(d) => write_dir(b, d).map_err(|e| format!("{}: {e}", d.display())),
@@ -874,7 +874,7 @@ fn write_tar_gz(b: &Bundle, dest: &Path) -> io::Result<()> {
 }
 
 /// The one directory an archive unpacks into: its file name without `.tar.gz`/`.tgz`.
-pub fn archive_top(dest: &Path) -> String {
+pub(crate) fn archive_top(dest: &Path) -> String {
     let name = dest
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -2,13 +2,14 @@
 //! versions, GPUs, the ROCm/GPU environment, kernel lines), as Markdown ready to paste into an
 //! issue, with user and host names redacted unless `--no-redact` (docs/report.md).
 //!
-//! `gather` collects plain data from one default run (the caller's `commands::run::diagnose`, so
-//! `--sysroot`, `--profile`, `--isa`, `--only`/`--skip` apply as for the default run) and reads
-//! the rest through the `Host`; `redact.rs` and `render.rs` are pure.
+//! `gather_with_log` collects plain data from one default run (the caller's
+//! `commands::run::diagnose`, so `--sysroot`, `--profile`, `--isa`, `--only`/`--skip` apply as
+//! for the default run) and reads the rest through the `Host`; `redact.rs` and `render.rs` are
+//! pure.
 
-pub mod bundle;
-pub mod redact;
-pub mod render;
+pub(crate) mod bundle;
+pub(crate) mod redact;
+pub(crate) mod render;
 
 use crate::host::Host;
 use redact::Redactor;
@@ -16,22 +17,12 @@ use render::{GpuRow, Gpus, Report};
 use serde_json::Value;
 use std::path::Path;
 
-/// The report's data, before redaction.
-pub fn gather(
-    host: &Host,
-    findings: Vec<crate::report::Finding>,
-    sections: &[(&'static str, Value)],
-    argv: &[String],
-) -> Report {
-    gather_with_log(host, findings, sections, argv, &crate::kernlog::read(host))
-}
-
 /// What reading this boot's kernel log gave.
-pub type KernelLogRead = Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>;
+pub(crate) type KernelLogRead = Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable>;
 
 /// The same, with the kernel log already read (`report --bundle` also puts that read in the
 /// bundle).
-pub fn gather_with_log(
+pub(crate) fn gather_with_log(
     host: &Host,
     findings: Vec<crate::report::Finding>,
     sections: &[(&'static str, Value)],
@@ -53,7 +44,7 @@ pub fn gather_with_log(
 
 /// The amdgpu/KFD lines of this boot's kernel log (read by `kernlog` through the `Host`, so
 /// `--sysroot` fixtures work), for the "Kernel log" section.
-pub fn kernel_lines_of(log: &crate::kernlog::KernelLog) -> Vec<String> {
+pub(crate) fn kernel_lines_of(log: &crate::kernlog::KernelLog) -> Vec<String> {
     let mut out = Vec::new();
     for (i, e) in crate::kernlog::amdgpu_events(&log.lines) {
         out.push(log.lines[i].text.clone());
@@ -64,7 +55,7 @@ pub fn kernel_lines_of(log: &crate::kernlog::KernelLog) -> Vec<String> {
 
 /// Scrubs secrets from every string the report shows (always, `redact::scrub_secrets`), then
 /// replaces user and host names unless the redactor is off (`--no-redact`).
-pub fn redact_report(r: &mut Report, red: &Redactor) {
+pub(crate) fn redact_report(r: &mut Report, red: &Redactor) {
     r.redacted = red.is_on();
     each_string(r, &mut |s| *s = redact::scrub_secrets(s));
     if red.is_on() {
@@ -120,7 +111,7 @@ fn each_string(r: &mut Report, f: &mut dyn FnMut(&mut String)) {
 /// the diagnosed root's `/etc/passwd` and this machine's; their home directories from the same
 /// entries; host names from `/proc/sys/kernel/hostname`, `/etc/hostname`, `HOSTNAME` and
 /// `ROCM_DOCTOR_HOST`.
-pub fn redactor(host: &Host) -> Redactor {
+pub(crate) fn redactor(host: &Host) -> Redactor {
     let mut users: Vec<String> = ["USER", "LOGNAME", "SUDO_USER"]
         .iter()
         .filter_map(|k| host.env.get_nonempty(k))
@@ -187,7 +178,7 @@ pub fn redactor(host: &Host) -> Redactor {
 /// else is shown; a relevant name that names a secret (`redact::is_secret_name`: `*TOKEN*`,
 /// `*SECRET*`, `*PASSWORD*`, `*KEY*`, `*AUTH*`, `*_PASS`, ...) is shown with its value
 /// replaced by `<redacted>` (see [`relevant_env`]).
-pub fn is_relevant_env(name: &str) -> bool {
+pub(crate) fn is_relevant_env(name: &str) -> bool {
     const EXACT: &[&str] = &[
         "ROCM_PATH",
         "ROCM_HOME",
@@ -417,7 +408,7 @@ fn distribution(host: &Host) -> String {
 }
 
 /// The distribution named by os-release text: `PRETTY_NAME`, else `NAME VERSION_ID`.
-pub fn parse_os_release(text: &str) -> Option<String> {
+pub(crate) fn parse_os_release(text: &str) -> Option<String> {
     let mut kv = std::collections::BTreeMap::new();
     for l in text.lines() {
         let Some((k, v)) = l.trim().split_once('=') else {
@@ -483,7 +474,7 @@ fn gpus(agents: &Value) -> Gpus {
 
 /// The command line as a shell would take it back: words with anything but
 /// `[A-Za-z0-9_./=:,+@%-]` single-quoted.
-pub fn shell_join(argv: &[String]) -> String {
+pub(crate) fn shell_join(argv: &[String]) -> String {
     argv.iter()
         .map(|a| {
             let plain = !a.is_empty()

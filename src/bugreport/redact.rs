@@ -1,5 +1,5 @@
 //! Redaction of user names and host names: pure string work, no I/O (the names are gathered
-//! by `bugreport::gather` through the `Host`).
+//! by `bugreport::gather_with_log` through the `Host`).
 //!
 //! Rules (docs/report.md, "Redaction"):
 //! - every `/home/<name>` path component becomes `/home/<user>`, whatever the name (a home
@@ -37,13 +37,13 @@
 //!   outside `/home` as well (`/data/users/alice` becomes `<home>`), not `/root` or `/`.
 
 /// What a secret is replaced with.
-pub const SECRET: &str = "<redacted>";
+pub(crate) const SECRET: &str = "<redacted>";
 /// What a known user's home directory (outside `/home`) is replaced with.
-pub const HOME: &str = "<home>";
+pub(crate) const HOME: &str = "<home>";
 
 /// Whether a variable, option or key name names a secret: the one rule, shared with the
 /// environment given to another root's programs ([`crate::host::names_a_secret`]).
-pub fn is_secret_name(name: &str) -> bool {
+pub(crate) fn is_secret_name(name: &str) -> bool {
     crate::host::names_a_secret(name)
 }
 
@@ -65,7 +65,7 @@ fn ends_authority(c: char) -> bool {
 }
 
 /// The text with the secrets of the module rules replaced by [`SECRET`].
-pub fn scrub_secrets(text: &str) -> String {
+pub(crate) fn scrub_secrets(text: &str) -> String {
     let t = url_userinfo_scrubbed(text);
     let t = auth_scrubbed(&t);
     let t = assignments_scrubbed(&t);
@@ -197,7 +197,7 @@ fn option_values_scrubbed(text: &str) -> String {
 
 /// Every occurrence of one of `homes` as a whole path (not inside a longer component)
 /// becomes [`HOME`].
-pub fn homes_replaced(text: &str, homes: &[String]) -> String {
+pub(crate) fn homes_replaced(text: &str, homes: &[String]) -> String {
     let mut out = text.to_string();
     for h in homes {
         let mut next = String::with_capacity(out.len());
@@ -218,16 +218,16 @@ pub fn homes_replaced(text: &str, homes: &[String]) -> String {
 }
 
 /// What a user name is replaced with.
-pub const USER: &str = "<user>";
+pub(crate) const USER: &str = "<user>";
 /// What a host name is replaced with.
-pub const HOST: &str = "<host>";
+pub(crate) const HOST: &str = "<host>";
 
 /// Names shorter than this are replaced only as `/home/<name>` components.
-pub const MIN_BARE_LEN: usize = 3;
+pub(crate) const MIN_BARE_LEN: usize = 3;
 
 /// Common words that are also user or host names: replaced only as `/home/<name>` components,
 /// never as bare words (they are part of ordinary text, paths and tool names).
-pub const GENERIC: &[&str] = &[
+pub(crate) const GENERIC: &[&str] = &[
     "root",
     "admin",
     "administrator",
@@ -267,7 +267,7 @@ pub const GENERIC: &[&str] = &[
 ];
 
 /// Whether `name` is replaced as a bare word (see the module rules).
-pub fn is_specific(name: &str) -> bool {
+pub(crate) fn is_specific(name: &str) -> bool {
     name.chars().count() >= MIN_BARE_LEN
         && !GENERIC.iter().any(|g| g.eq_ignore_ascii_case(name))
         && !name.chars().all(|c| c.is_ascii_digit())
@@ -283,7 +283,7 @@ struct Name {
 /// Replaces user and host names in text. [`Redactor::off`] leaves text unchanged
 /// (`--no-redact`).
 #[derive(Debug, Clone, Default)]
-pub struct Redactor {
+pub(crate) struct Redactor {
     on: bool,
     /// Specific names, longest first.
     names: Vec<Name>,
@@ -295,7 +295,7 @@ impl Redactor {
     /// A redactor for these user names and host names (empty, blank and duplicate entries are
     /// dropped; a host name that is also a user name counts as a user name). A host name's
     /// first label (`node7` of `node7.cluster.example.org`) is a name too.
-    pub fn new<U, H>(users: U, hosts: H) -> Self
+    pub(crate) fn new<U, H>(users: U, hosts: H) -> Self
     where
         U: IntoIterator,
         U::Item: AsRef<str>,
@@ -345,7 +345,7 @@ impl Redactor {
 
     /// Also replaces these home directories (of the users named) as whole paths: those under
     /// `/home` are covered already, and `/`, `/root` and relative paths identify no one.
-    pub fn with_homes<I, S>(mut self, homes: I) -> Self
+    pub(crate) fn with_homes<I, S>(mut self, homes: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -366,7 +366,7 @@ impl Redactor {
     }
 
     /// No redaction at all.
-    pub fn off() -> Self {
+    pub(crate) fn off() -> Self {
         Redactor {
             on: false,
             names: Vec::new(),
@@ -374,12 +374,12 @@ impl Redactor {
         }
     }
 
-    pub fn is_on(&self) -> bool {
+    pub(crate) fn is_on(&self) -> bool {
         self.on
     }
 
     /// The text with `/home/<name>` components and the known names replaced.
-    pub fn apply(&self, text: &str) -> String {
+    pub(crate) fn apply(&self, text: &str) -> String {
         if !self.on {
             return text.to_string();
         }
@@ -388,7 +388,7 @@ impl Redactor {
     }
 
     /// Redacts a string in place.
-    pub fn in_place(&self, s: &mut String) {
+    pub(crate) fn in_place(&self, s: &mut String) {
         if self.on {
             *s = self.apply(s);
         }
@@ -447,7 +447,7 @@ fn ends_component(c: char) -> bool {
 
 /// Every `/home/<name>` component (at any depth: `/var/home/<name>` on Fedora Atomic too)
 /// becomes `/home/<user>`.
-pub fn home_components_replaced(text: &str) -> String {
+pub(crate) fn home_components_replaced(text: &str) -> String {
     const HOME: &str = "/home/";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

@@ -11,7 +11,8 @@
 use crate::report::{Counts, Finding, Status};
 
 /// The report's upper bound in bytes (the section budgets below add up to less).
-pub const MAX_BYTES: usize = 60_000;
+#[cfg(test)]
+pub(crate) const MAX_BYTES: usize = 60_000;
 
 const BUDGET_PROBLEMS: usize = 9_000;
 const BUDGET_VERSIONS: usize = 4_000;
@@ -33,7 +34,7 @@ const KERNEL_TAIL: usize = 120;
 
 /// The GPUs of the run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Gpus {
+pub(crate) enum Gpus {
     /// No selected check looked at the GPUs (`--only toolchain.`), so the agents are unknown.
     #[default]
     NotExamined,
@@ -43,7 +44,7 @@ pub enum Gpus {
 
 /// One GPU agent, as text cells.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GpuRow {
+pub(crate) struct GpuRow {
     pub node: String,
     /// The processor (`gfx1030`).
     pub isa: String,
@@ -58,10 +59,10 @@ pub struct GpuRow {
     pub visible: String,
 }
 
-/// Everything the report shows: plain data, gathered by `bugreport::gather` and redacted by
-/// `bugreport::redact_report` before rendering.
+/// Everything the report shows: plain data, gathered by `bugreport::gather_with_log` and
+/// redacted by `bugreport::redact_report` before rendering.
 #[derive(Debug, Clone, Default)]
-pub struct Report {
+pub(crate) struct Report {
     pub findings: Vec<Finding>,
     /// (label, value) rows of the Versions section, in order.
     pub versions: Vec<(String, String)>,
@@ -79,7 +80,7 @@ pub struct Report {
 }
 
 /// The whole report.
-pub fn render(r: &Report) -> String {
+pub(crate) fn render(r: &Report) -> String {
     let mut out = String::new();
     let c = Counts::of(&r.findings);
     out.push_str(&title(&c));
@@ -215,7 +216,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// A collapsible section.
-pub fn details(summary: &str, body: &str) -> String {
+pub(crate) fn details(summary: &str, body: &str) -> String {
     format!(
         "<details><summary>{}</summary>\n\n{}\n\n</details>\n\n",
         html_text(summary),
@@ -352,7 +353,7 @@ fn environment(env: &[(String, String)]) -> String {
 /// input gives no section.
 /// Long logs keep their first and last lines (the driver's initialisation and the latest
 /// errors), with a marker between.
-pub fn kernel_log_section(lines: &[String]) -> String {
+pub(crate) fn kernel_log_section(lines: &[String]) -> String {
     if lines.is_empty() {
         return String::new();
     }
@@ -382,7 +383,7 @@ pub fn kernel_log_section(lines: &[String]) -> String {
 /// A fenced code block whose fence is longer than any run of backticks in `content`, so the
 /// content cannot close it (CommonMark 0.31, 4.5: the closing fence must be at least as long
 /// as the opening one).
-pub fn fenced(info: &str, content: &str) -> String {
+pub(crate) fn fenced(info: &str, content: &str) -> String {
     let n = longest_run(content, '`').max(2) + 1;
     let fence = "`".repeat(n);
     let body = content.trim_end_matches('\n');
@@ -391,7 +392,7 @@ pub fn fenced(info: &str, content: &str) -> String {
 
 /// An inline code span that survives backticks and `|` in its text (CommonMark 6.1: the
 /// delimiter is a backtick run of a length not found inside; GFM tables: `\|` inside).
-pub fn code_span(s: &str) -> String {
+pub(crate) fn code_span(s: &str) -> String {
     let s = s.replace(['\n', '\r'], " ").replace('|', "\\|");
     let n = longest_run(&s, '`') + 1;
     let d = "`".repeat(n);
@@ -421,7 +422,7 @@ fn longest_run(s: &str, ch: char) -> usize {
 /// may be backslash-escaped). Code spans the text already has (fixes say `apt install x`)
 /// stay code spans: a backtick run closed by a run of the same length is kept as written
 /// (only `|` escaped, which GFM tables need even inside code), an unclosed one is escaped.
-pub fn md_text(s: &str) -> String {
+pub(crate) fn md_text(s: &str) -> String {
     let s = s.replace(['\n', '\r', '\t'], " ");
     let mut out = String::with_capacity(s.len());
     let mut rest = s.as_str();

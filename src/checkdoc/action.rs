@@ -36,7 +36,7 @@ pub enum Action {
 }
 
 impl Action {
-    pub const ALL: &'static [Action] = &[
+    pub(crate) const ALL: &'static [Action] = &[
         Action::None,
         Action::FixConfig,
         Action::RestartProcess,
@@ -45,7 +45,7 @@ impl Action {
         Action::DrainAndInspect,
     ];
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Action::None => "none",
             Action::FixConfig => "fix-config",
@@ -57,7 +57,7 @@ impl Action {
     }
 
     /// One line for docs and `explain`.
-    pub fn meaning(self) -> &'static str {
+    pub(crate) fn meaning(self) -> &'static str {
         match self {
             Action::None => "nothing to do now; worth knowing",
             Action::FixConfig => "change the installation or configuration; the hardware is fine",
@@ -70,7 +70,8 @@ impl Action {
         }
     }
 
-    pub fn parse(s: &str) -> Result<Action, String> {
+    #[cfg(test)]
+    pub(crate) fn parse(s: &str) -> Result<Action, String> {
         Action::ALL
             .iter()
             .copied()

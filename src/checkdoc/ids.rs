@@ -18,7 +18,7 @@ macro_rules! check_ids {
             pub const ALL: &'static [CheckId] = &[$(CheckId::$variant,)+];
 
             /// The id as written in docs, findings and on the command line.
-            pub const fn as_str(self) -> &'static str {
+            pub(crate) const fn as_str(self) -> &'static str {
                 match self {
                     $(CheckId::$variant => $id,)+
                 }
@@ -82,7 +82,7 @@ impl CheckId {
     }
 
     /// `see <id>`, the way a message sends the reader to another check.
-    pub fn see(self) -> String {
+    pub(crate) fn see(self) -> String {
         format!("see {self}")
     }
 }

@@ -6,7 +6,7 @@
 use super::{CheckFn, CheckId, Ctx};
 use crate::report::Finding;
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::AsmAssembler, assembler),
     (CheckId::AsmCaps, caps),
     (CheckId::AsmExpect, expect),

@@ -8,7 +8,7 @@ use super::{CheckFn, CheckId, Ctx};
 use crate::gpu::health::{judge, Health, Limits, Problem, Severity};
 use crate::report::Finding;
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::HealthRas, ras),
     (CheckId::HealthBadPages, bad_pages),
     (CheckId::HealthPcieLink, pcie_link),

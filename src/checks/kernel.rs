@@ -8,7 +8,7 @@ use super::{CheckFn, CheckId, Ctx};
 use crate::kernlog::{Event, EventKind, KernelLog};
 use crate::report::{Action, Finding, Status};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::KernelLog, log),
     (CheckId::KernelDriverInit, driver_init),
     (CheckId::KernelHangs, hangs),

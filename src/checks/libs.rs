@@ -14,7 +14,7 @@ use crate::inspect::Target;
 use crate::report::{Finding, Fix};
 use std::collections::BTreeSet;
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::LibsCodeObjects, code_objects),
     (CheckId::LibsPythonEnvs, python_envs),
 ];

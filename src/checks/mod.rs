@@ -1,18 +1,18 @@
 //! Checks: small units with a stable id, docs (in `checks/<family>.toml`, one file per family)
 //! and a run function that judges inventory facts and returns findings.
 
-pub mod asm;
-pub mod gpu;
-pub mod health;
-pub mod kernel;
-pub mod libs;
-pub mod runtime;
+pub(crate) mod asm;
+pub(crate) mod gpu;
+pub(crate) mod health;
+pub(crate) mod kernel;
+pub(crate) mod libs;
+pub(crate) mod runtime;
 #[cfg(test)]
 mod tables;
-pub mod targets;
+pub(crate) mod targets;
 #[cfg(test)]
 pub(crate) mod testkit;
-pub mod toolchain;
+pub(crate) mod toolchain;
 
 use crate::config::Config;
 use crate::host::Host;
@@ -22,7 +22,7 @@ use serde::Deserialize;
 use std::sync::OnceLock;
 
 /// What a check needs: the machine, the shared facts and the configuration.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     pub host: &'a Host,
     pub inv: &'a Inventory<'a>,
     pub cfg: &'a Config,
@@ -32,11 +32,11 @@ pub struct Ctx<'a> {
 
 /// Where the run keeps the asm-caps probe's outcome (shared by the `asm.*` checks, read by the
 /// caller for the matrix and the `asm_caps` JSON object).
-pub type AsmSlot = OnceLock<crate::asm::Outcome>;
+pub(crate) type AsmSlot = OnceLock<crate::asm::Outcome>;
 
-pub type CheckFn = fn(&Ctx) -> Vec<Finding>;
+pub(crate) type CheckFn = fn(&Ctx) -> Vec<Finding>;
 
-pub use crate::checkdoc::{selected, Category, CheckDoc, CheckId};
+pub(crate) use crate::checkdoc::{selected, Category, CheckDoc, CheckId};
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,7 +73,7 @@ const DOC_FILES: &[(&str, &str)] = &[
 
 /// The Rust checks' docs, in report order. Panics (a bug in this build, which a unit test rules
 /// out) if a doc file does not load: see [`load_docs`].
-pub fn docs() -> &'static [CheckDoc] {
+pub(crate) fn docs() -> &'static [CheckDoc] {
     static DOCS: OnceLock<Vec<CheckDoc>> = OnceLock::new();
     DOCS.get_or_init(|| {
         load_docs(DOC_FILES).unwrap_or_else(|e| panic!("compiled-in table is invalid: {e}"))
@@ -113,14 +113,14 @@ fn load_docs(files: &[(&str, &str)]) -> Result<Vec<CheckDoc>, crate::data::DataE
     Ok(out)
 }
 
-pub fn doc(id: &str) -> Option<&'static CheckDoc> {
+pub(crate) fn doc(id: &str) -> Option<&'static CheckDoc> {
     docs().iter().find(|d| d.id == id)
 }
 
 /// A registered Rust check: its docs and its implementation (the registry wraps it and the
 /// pack checks in `registry::Entry`).
 #[derive(Clone, Copy)]
-pub struct RustCheck {
+pub(crate) struct RustCheck {
     pub doc: &'static CheckDoc,
     pub run: CheckFn,
 }
@@ -141,7 +141,7 @@ fn implementations() -> Vec<(CheckId, CheckFn)> {
 
 /// All checks in documentation order. Panics only if the compiled-in docs and the
 /// implementations disagree, which a unit test rules out.
-pub fn registry() -> Vec<RustCheck> {
+pub(crate) fn registry() -> Vec<RustCheck> {
     let impls = implementations();
     docs()
         .iter()

@@ -6,7 +6,7 @@ use crate::inventory::libraries::LibraryResolution;
 use crate::probe::ProbeResult;
 use crate::report::{Finding, Fix};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::RuntimeLibraries, libraries),
     (CheckId::RuntimeLoad, load),
 ];

@@ -6,7 +6,7 @@ use crate::inventory::clang::ClangInfo;
 use crate::inventory::targets::{Rejected, TargetIsa, TEXT_SOURCE};
 use crate::report::{Finding, Fix};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::TargetsIsa, isa)];
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[(CheckId::TargetsIsa, isa)];
 
 fn isa(ctx: &Ctx) -> Vec<Finding> {
     let t = ctx.inv.targets();

@@ -11,8 +11,8 @@ use super::{msgpack, Error, Result};
 use crate::isa::TargetId;
 use serde::Serialize;
 
-pub const ELFOSABI_AMDGPU_HSA: u8 = 64;
-pub const NT_AMDGPU_METADATA: u32 = 32;
+pub(crate) const ELFOSABI_AMDGPU_HSA: u8 = 64;
+pub(crate) const NT_AMDGPU_METADATA: u32 = 32;
 const EF_AMDGPU_MACH: u32 = 0xff;
 const XNACK_V2: u32 = 0x01;
 const XNACK_V3: u32 = 0x100;
@@ -34,7 +34,7 @@ pub enum FeatureState {
 
 impl FeatureState {
     /// As a target-id feature: `None` for any/unsupported.
-    pub fn as_option(self) -> Option<bool> {
+    pub(crate) fn as_option(self) -> Option<bool> {
         match self {
             FeatureState::On => Some(true),
             FeatureState::Off => Some(false),

@@ -71,16 +71,16 @@ pub struct EntryReport {
 
 impl EntryReport {
     /// The target this entry serves: the code object's when it was read, else the id's.
-    pub fn effective_target(&self) -> Option<TargetId> {
+    pub(crate) fn effective_target(&self) -> Option<TargetId> {
         self.code_object
             .as_ref()
             .and_then(|c| c.target())
             .or_else(|| self.target.as_deref().and_then(|t| TargetId::parse(t).ok()))
     }
-    pub fn generic_version(&self) -> Option<u32> {
+    pub(crate) fn generic_version(&self) -> Option<u32> {
         self.code_object.as_ref().and_then(|c| c.generic_version)
     }
-    pub fn is_device(&self) -> bool {
+    pub(crate) fn is_device(&self) -> bool {
         !matches!(self.kind, Kind::Host)
     }
 }
@@ -224,7 +224,7 @@ fn inspect_ccob(b: &[u8], base: u64, opts: &Options) -> BlobReport {
 }
 
 /// One entry: its id parsed and its payload read.
-pub fn entry(id: &str, offset: u64, data: &[u8], opts: &Options) -> EntryReport {
+pub(crate) fn entry(id: &str, offset: u64, data: &[u8], opts: &Options) -> EntryReport {
     let parsed = entry_id::parse(id);
     let mut r = EntryReport {
         id: id.to_string(),

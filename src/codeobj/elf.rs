@@ -18,20 +18,20 @@ use scroll::{ctx::TryFromCtx, Pread, LE};
 
 // The constants callers use, as goblin names them (its `elf::header`, `section_header`,
 // `program_header` and `sym` modules; values from the gABI and LLVM's `BinaryFormat/ELF.h`).
-pub const EM_AMDGPU: u16 = goblin::elf::header::EM_AMDGPU;
-pub const SHT_RELA: u32 = goblin::elf::section_header::SHT_RELA;
-pub const SHT_NOTE: u32 = goblin::elf::section_header::SHT_NOTE;
-pub const SHT_NOBITS: u32 = goblin::elf::section_header::SHT_NOBITS;
-pub const SHT_DYNSYM: u32 = goblin::elf::section_header::SHT_DYNSYM;
-pub const PT_LOAD: u32 = goblin::elf::program_header::PT_LOAD;
-pub const PT_DYNAMIC: u32 = goblin::elf::program_header::PT_DYNAMIC;
-pub const PT_NOTE: u32 = goblin::elf::program_header::PT_NOTE;
-pub const EM_386: u16 = goblin::elf::header::EM_386;
-pub const EM_X86_64: u16 = goblin::elf::header::EM_X86_64;
-pub const EM_AARCH64: u16 = goblin::elf::header::EM_AARCH64;
+pub(crate) const EM_AMDGPU: u16 = goblin::elf::header::EM_AMDGPU;
+pub(crate) const SHT_RELA: u32 = goblin::elf::section_header::SHT_RELA;
+pub(crate) const SHT_NOTE: u32 = goblin::elf::section_header::SHT_NOTE;
+pub(crate) const SHT_NOBITS: u32 = goblin::elf::section_header::SHT_NOBITS;
+pub(crate) const SHT_DYNSYM: u32 = goblin::elf::section_header::SHT_DYNSYM;
+pub(crate) const PT_LOAD: u32 = goblin::elf::program_header::PT_LOAD;
+pub(crate) const PT_DYNAMIC: u32 = goblin::elf::program_header::PT_DYNAMIC;
+pub(crate) const PT_NOTE: u32 = goblin::elf::program_header::PT_NOTE;
+pub(crate) const EM_386: u16 = goblin::elf::header::EM_386;
+pub(crate) const EM_X86_64: u16 = goblin::elf::header::EM_X86_64;
+pub(crate) const EM_AARCH64: u16 = goblin::elf::header::EM_AARCH64;
 /// Symbol bindings (gABI, "Symbol Table": the high 4 bits of `st_info`).
-pub const STB_LOCAL: u8 = goblin::elf::sym::STB_LOCAL;
-pub const STB_WEAK: u8 = goblin::elf::sym::STB_WEAK;
+pub(crate) const STB_LOCAL: u8 = goblin::elf::sym::STB_LOCAL;
+pub(crate) const STB_WEAK: u8 = goblin::elf::sym::STB_WEAK;
 /// More section headers than this is not a real file.
 const MAX_HEADERS: u64 = 1 << 20;
 /// Record sizes in ELF64 (gABI): section header, program header, dynamic entry, symbol,
@@ -255,7 +255,7 @@ pub fn section_data<'a>(b: &'a [u8], s: &Section) -> Result<&'a [u8]> {
 }
 
 /// A NUL-terminated string at `off` (lossy, at most 4096 bytes; empty when out of range).
-pub fn cstr_at(b: &[u8], off: usize) -> String {
+pub(crate) fn cstr_at(b: &[u8], off: usize) -> String {
     let Some(rest) = b.get(off..) else {
         return String::new();
     };
@@ -304,8 +304,9 @@ pub fn notes(data: &[u8]) -> Result<Vec<Note<'_>>> {
 
 /// The parsed headers of one ELF file, over its bytes (a memory map or a slice).
 #[derive(Debug, Clone)]
-pub struct Elf<'a> {
+pub(crate) struct Elf<'a> {
     pub bytes: &'a [u8],
+    #[cfg_attr(not(test), allow(dead_code))] // read by the unit tests
     pub header: Header,
     pub sections: Vec<Section>,
     pub segments: Vec<Segment>,
@@ -313,7 +314,7 @@ pub struct Elf<'a> {
 
 impl<'a> Elf<'a> {
     /// The header, section headers and program headers; nothing else is read.
-    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+    pub(crate) fn parse(bytes: &'a [u8]) -> Result<Self> {
         let header = parse_header(bytes)?;
         let sections = sections(bytes, &header)?;
         let segments = segments(bytes, &header)?;
@@ -326,12 +327,12 @@ impl<'a> Elf<'a> {
     }
 
     /// The dynamic section's library names and search paths (see [`dynamic`]).
-    pub fn dynamic(&self) -> Result<Dynamic> {
+    pub(crate) fn dynamic(&self) -> Result<Dynamic> {
         dynamic(self.bytes, &self.segments)
     }
 
     /// The dynamic symbols (see [`dynamic_symbols`]).
-    pub fn dynamic_symbols(&self) -> Result<Vec<DynSym>> {
+    pub(crate) fn dynamic_symbols(&self) -> Result<Vec<DynSym>> {
         dynamic_symbols(self.bytes, &self.sections)
     }
 }
@@ -339,7 +340,7 @@ impl<'a> Elf<'a> {
 /// What the dynamic section says the loader needs: `DT_NEEDED` names and the `DT_RPATH` /
 /// `DT_RUNPATH` strings (each as written, `:`-separated lists not split), in file order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Dynamic {
+pub(crate) struct Dynamic {
     pub needed: Vec<String>,
     pub rpath: Vec<String>,
     pub runpath: Vec<String>,
@@ -348,7 +349,7 @@ pub struct Dynamic {
 /// Reads the dynamic section the way the loader finds it: the `PT_DYNAMIC` segment, its
 /// strings at `DT_STRTAB` (a virtual address, mapped through `PT_LOAD`) bounded by `DT_STRSZ`.
 /// A file without `PT_DYNAMIC` (static, relocatable) has an empty one.
-pub fn dynamic(b: &[u8], segs: &[Segment]) -> Result<Dynamic> {
+pub(crate) fn dynamic(b: &[u8], segs: &[Segment]) -> Result<Dynamic> {
     let Some(seg) = segs.iter().find(|s| s.p_type == PT_DYNAMIC) else {
         return Ok(Dynamic::default());
     };
@@ -402,7 +403,7 @@ pub fn dynamic(b: &[u8], segs: &[Segment]) -> Result<Dynamic> {
 
 /// One dynamic symbol: its name, binding (`STB_*`) and section index (0: undefined).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DynSym {
+pub(crate) struct DynSym {
     pub name: String,
     pub bind: u8,
     pub shndx: u16,
@@ -410,7 +411,7 @@ pub struct DynSym {
 
 /// The symbols of the `SHT_DYNSYM` section (names from its `sh_link` string table), the null
 /// symbol and nameless ones left out. A file whose section headers were removed has none.
-pub fn dynamic_symbols(b: &[u8], secs: &[Section]) -> Result<Vec<DynSym>> {
+pub(crate) fn dynamic_symbols(b: &[u8], secs: &[Section]) -> Result<Vec<DynSym>> {
     let Some(sec) = secs.iter().find(|s| s.sh_type == SHT_DYNSYM) else {
         return Ok(Vec::new());
     };
@@ -440,7 +441,7 @@ pub fn dynamic_symbols(b: &[u8], secs: &[Section]) -> Result<Vec<DynSym>> {
 
 /// The `e_machine` of any ELF file, 32- or 64-bit, either byte order (the field sits at the
 /// same offset in both classes); `None` when `b` is not ELF or too short.
-pub fn machine(b: &[u8]) -> Option<u16> {
+pub(crate) fn machine(b: &[u8]) -> Option<u16> {
     if !b.starts_with(b"\x7fELF") {
         return None;
     }
@@ -453,7 +454,7 @@ pub fn machine(b: &[u8]) -> Option<u16> {
 }
 
 /// A machine's name as tools print it (`x86-64`, `AMDGPU`, ...), else `EM_<n>`.
-pub fn machine_name(m: u16) -> String {
+pub(crate) fn machine_name(m: u16) -> String {
     match m {
         EM_X86_64 => "x86-64".to_string(),
         EM_AMDGPU => "AMDGPU".to_string(),

@@ -17,9 +17,9 @@ use goblin::elf64::reloc::{r_type, Rela};
 use scroll::LE;
 use serde::Serialize;
 
-pub const FATBIN_SECTION: &str = ".hip_fatbin";
-pub const WRAPPER_SECTION: &str = ".hipFatBinSegment";
-pub const OBJECT_BUNDLE_PREFIX: &str = "__CLANG_OFFLOAD_BUNDLE__";
+pub(crate) const FATBIN_SECTION: &str = ".hip_fatbin";
+pub(crate) const WRAPPER_SECTION: &str = ".hipFatBinSegment";
+pub(crate) const OBJECT_BUNDLE_PREFIX: &str = "__CLANG_OFFLOAD_BUNDLE__";
 const WRAPPER_SIZE: u64 = 24;
 const HIPF: u32 = 0x4849_5046;
 const HIPK: u32 = 0x4849_504b;
@@ -56,12 +56,6 @@ pub struct Layout {
     pub object_sections: Vec<(String, Span)>,
     /// Inconsistencies found while locating (a wrapper pointing outside `.hip_fatbin`...).
     pub problems: Vec<String>,
-}
-
-impl Layout {
-    pub fn has_device_code(&self) -> bool {
-        !self.bundles.is_empty() || !self.object_sections.is_empty()
-    }
 }
 
 /// Locates the bundles of a host ELF. Reads only headers, the wrappers, the relocation tables

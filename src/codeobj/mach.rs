@@ -5,10 +5,11 @@ use std::sync::OnceLock;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Mach {
+pub(crate) struct Mach {
     pub value: u32,
     pub name: String,
     #[serde(default)]
+    #[allow(dead_code)] // a key of the table (deny_unknown_fields): it documents the value
     pub note: Option<String>,
 }
 
@@ -18,7 +19,7 @@ struct Table {
     mach: Vec<Mach>,
 }
 
-pub fn table() -> &'static [Mach] {
+pub(crate) fn table() -> &'static [Mach] {
     static T: OnceLock<Vec<Mach>> = OnceLock::new();
     T.get_or_init(|| {
         crate::data::embedded::<Table>(
@@ -30,7 +31,7 @@ pub fn table() -> &'static [Mach] {
 }
 
 /// The processor for a mach value (`0x36` -> `gfx1030`).
-pub fn processor(mach: u32) -> Option<&'static str> {
+pub(crate) fn processor(mach: u32) -> Option<&'static str> {
     table()
         .iter()
         .find(|m| m.value == mach)

@@ -14,7 +14,7 @@ pub mod blob;
 pub mod elf;
 pub mod entry_id;
 pub mod hostelf;
-pub mod mach;
+pub(crate) mod mach;
 
 // The error type, the readers they share and the container parsers live in the parsers crate
 // (crates/parsers, docs/architecture.md "The parsers crate"); these keep their paths here.

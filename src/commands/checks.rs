@@ -4,7 +4,7 @@ use super::Outcome;
 use crate::report::exit;
 use std::path::PathBuf;
 
-pub fn lint(files: &[PathBuf]) -> Outcome {
+pub(crate) fn lint(files: &[PathBuf]) -> Outcome {
     let (lines, ok) = crate::registry::sources::lint(files);
     let code = if ok { exit::OK } else { exit::FAILED };
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();

@@ -4,7 +4,7 @@ use super::Outcome;
 use crate::report::exit;
 use anyhow::Context;
 
-pub fn main(shell: clap_complete::Shell) -> Outcome {
+pub(crate) fn main(shell: clap_complete::Shell) -> Outcome {
     crate::packaging::completions(shell).context("cannot write the completions")?;
     Ok(exit::OK)
 }

@@ -4,11 +4,11 @@ use super::Outcome;
 use crate::registry::Registry;
 use crate::report::exit;
 
-pub fn main() -> Outcome {
+pub(crate) fn main() -> Outcome {
     Ok(super::print_text(&markdown(), exit::OK))
 }
 
 /// docs/checks.md: every built-in check, Rust and pack alike.
-pub fn markdown() -> String {
+pub(crate) fn markdown() -> String {
     Registry::new(&crate::registry::sources::built_in()).markdown()
 }

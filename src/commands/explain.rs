@@ -6,7 +6,7 @@ use crate::registry::Registry;
 use crate::report::exit;
 use std::fmt::Write;
 
-pub fn main(id: &str, packs: &PackSet) -> Outcome {
+pub(crate) fn main(id: &str, packs: &PackSet) -> Outcome {
     let reg = Registry::new(packs);
     let entry = reg.get(id);
     let mut out = String::new();

@@ -3,7 +3,7 @@
 use super::Outcome;
 use crate::report::exit;
 
-pub fn main(iterations: u64, devices: u64) -> Outcome {
+pub(crate) fn main(iterations: u64, devices: u64) -> Outcome {
     match crate::logscan::gen::write(std::io::stdout().lock(), iterations, devices) {
         Ok(()) => Ok(exit::OK),
         // A reader that went away (`| head`) is not the doctor failing.

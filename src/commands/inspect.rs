@@ -7,13 +7,13 @@ use crate::report::human;
 use std::path::PathBuf;
 
 /// What `inspect` was asked to look at beyond the code objects.
-pub struct Asked {
+pub(crate) struct Asked {
     pub symbols: bool,
     pub kernels: bool,
     pub verify_hash: bool,
 }
 
-pub fn main(args: &RunArgs, paths: &[PathBuf], asked: &Asked) -> Outcome {
+pub(crate) fn main(args: &RunArgs, paths: &[PathBuf], asked: &Asked) -> Outcome {
     let cfg = super::config(args)?;
     if paths.is_empty() {
         return super::scoped("inspect", "give at least one file or directory".into());

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Exit 0: read, no failure seen; 1: the log shows a failure (fatal line, error returns with a
 /// diagnosis, missing code objects that were launched); 2: the input could not be read.
-pub fn main(session: &Session, path: &Path) -> Outcome {
+pub(crate) fn main(session: &Session, path: &Path) -> Outcome {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let (s, comp) = scan_with_progress(path, threads, session.json)
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;

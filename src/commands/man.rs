@@ -5,7 +5,7 @@ use crate::report::exit;
 use anyhow::Context;
 use std::path::Path;
 
-pub fn main(out_dir: Option<&Path>) -> Outcome {
+pub(crate) fn main(out_dir: Option<&Path>) -> Outcome {
     crate::packaging::man(out_dir).context("cannot write the man page")?;
     Ok(exit::OK)
 }

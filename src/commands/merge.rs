@@ -7,7 +7,7 @@ use crate::report;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub fn main(
+pub(crate) fn main(
     inputs: &[PathBuf],
     expect: Option<&Path>,
     baseline_file: Option<&Path>,

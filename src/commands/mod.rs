@@ -4,20 +4,20 @@
 //! shares is here: the one set-up ([`config`], [`setup`]: configuration, Host, session; the
 //! watchdog) and the one way an error ends a command ([`finish`]).
 
-pub mod checks;
-pub mod completions;
-pub mod docs_checks;
-pub mod explain;
-pub mod gen_log;
-pub mod inspect;
-pub mod log;
-pub mod man;
-pub mod merge;
-pub mod probe_library;
-pub mod ps;
-pub mod report;
-pub mod run;
-pub mod why;
+pub(crate) mod checks;
+pub(crate) mod completions;
+pub(crate) mod docs_checks;
+pub(crate) mod explain;
+pub(crate) mod gen_log;
+pub(crate) mod inspect;
+pub(crate) mod log;
+pub(crate) mod man;
+pub(crate) mod merge;
+pub(crate) mod probe_library;
+pub(crate) mod ps;
+pub(crate) mod report;
+pub(crate) mod run;
+pub(crate) mod why;
 
 use crate::cli::RunArgs;
 use crate::config::Config;
@@ -26,7 +26,7 @@ use crate::report::exit;
 
 /// What a room returns: its exit code, or the error that ends it before its output (said on
 /// stderr by [`finish`], exit 2).
-pub type Outcome = anyhow::Result<i32>;
+pub(crate) type Outcome = anyhow::Result<i32>;
 
 /// `--npd` mode and its bound, once known: a usage error of a room that answers NPD then also
 /// prints NPD's one line on stdout (`UNKNOWN usage: ...`, exit 2), since NPD shows stdout in the
@@ -34,14 +34,14 @@ pub type Outcome = anyhow::Result<i32>;
 static NPD_USAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
 
 /// Usage errors from now on also print NPD's line, bounded to `max_len` (`--npd`).
-pub fn answer_npd(max_len: usize) {
+pub(crate) fn answer_npd(max_len: usize) {
     let _ = NPD_USAGE.set(max_len);
 }
 
 /// An error said under a command's own name (`rocm-doctor merge: ...`) instead of the tool's
 /// (`rocm-doctor: ...`).
 #[derive(Debug)]
-pub struct Scoped {
+pub(crate) struct Scoped {
     pub command: &'static str,
     pub message: String,
 }
@@ -55,13 +55,13 @@ impl std::fmt::Display for Scoped {
 impl std::error::Error for Scoped {}
 
 /// `Err` of a [`Scoped`] error.
-pub fn scoped<T>(command: &'static str, message: String) -> anyhow::Result<T> {
+pub(crate) fn scoped<T>(command: &'static str, message: String) -> anyhow::Result<T> {
     Err(Scoped { command, message }.into())
 }
 
 /// The one way a command ends: its exit code, or its error on stderr ([`said`]) and exit 2,
 /// with NPD's line under `--npd`.
-pub fn finish(outcome: Outcome) -> i32 {
+pub(crate) fn finish(outcome: Outcome) -> i32 {
     match outcome {
         Ok(code) => code,
         Err(e) if e.downcast_ref::<Scoped>().is_some() => {
@@ -74,7 +74,7 @@ pub fn finish(outcome: Outcome) -> i32 {
 
 /// How an error is said: `rocm-doctor: ERROR` with its context chain joined by `: `, or
 /// `rocm-doctor COMMAND: MESSAGE` for a [`Scoped`] one.
-pub fn said(e: &anyhow::Error) -> String {
+pub(crate) fn said(e: &anyhow::Error) -> String {
     match e.downcast_ref::<Scoped>() {
         Some(s) => format!("rocm-doctor {}: {}", s.command, s.message),
         None => format!("rocm-doctor: {e:#}"),
@@ -93,23 +93,23 @@ fn usage_error(msg: &str) -> i32 {
 /// Prints text on stdout (through `report::write_stdout`, never `println!`): a reader that went
 /// away (`| head -0`, EPIPE) ends the output quietly with `code`, as the default run does; the
 /// Rust runtime ignores SIGPIPE, and `println!` would panic on the error (issue 25, item 7).
-pub fn print_text(text: &str, code: i32) -> i32 {
+pub(crate) fn print_text(text: &str, code: i32) -> i32 {
     crate::report::write_stdout::<()>(crate::report::Output::Text(text), code)
 }
 
 /// The same, with the text's control characters shown, not obeyed (it quotes what the machine,
 /// a pack or a paste says).
-pub fn print_visible(text: &str, code: i32) -> i32 {
+pub(crate) fn print_visible(text: &str, code: i32) -> i32 {
     print_text(&crate::report::escape::visible(text), code)
 }
 
 /// The validated run configuration of these arguments.
-pub fn config(args: &RunArgs) -> anyhow::Result<Config> {
+pub(crate) fn config(args: &RunArgs) -> anyhow::Result<Config> {
     args.config().map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The Host of the session's root, with the configuration's limits (`--timeout`, `--deadline`).
-pub fn host(args: &RunArgs, cfg: &Config) -> anyhow::Result<Host> {
+pub(crate) fn host(args: &RunArgs, cfg: &Config) -> anyhow::Result<Host> {
     args.session()
         .host(Limits::new(cfg.per_call, cfg.deadline))
         .map_err(anyhow::Error::msg)
@@ -117,7 +117,7 @@ pub fn host(args: &RunArgs, cfg: &Config) -> anyhow::Result<Host> {
 
 /// The shared set-up: the configuration (its `--only`/`--skip` checked against the registry of
 /// `packs` when given) and the Host.
-pub fn setup(
+pub(crate) fn setup(
     args: &RunArgs,
     packs: Option<&crate::packs::PackSet>,
 ) -> anyhow::Result<(Config, Host)> {
@@ -133,7 +133,7 @@ pub fn setup(
 }
 
 /// The run's check packs: built-in, checks.d, then `--checks` (docs/check-packs.md).
-pub fn load_packs(args: &RunArgs) -> crate::packs::PackSet {
+pub(crate) fn load_packs(args: &RunArgs) -> crate::packs::PackSet {
     let env = |k: &str| std::env::var(k).ok();
     crate::registry::sources::load_all(&env, &args.checks)
 }
@@ -141,7 +141,7 @@ pub fn load_packs(args: &RunArgs) -> crate::packs::PackSet {
 /// Issue 25, item 5: the run ends at `--deadline` (plus a grace) even when the doctor's own
 /// work is stuck (a stalled file, a stdin that never ends): exit 1 as a run that could not
 /// decide, or 2 (Unknown) with `--npd`, never a verdict (`host::watchdog`).
-pub fn arm_watchdog(args: &RunArgs, total: std::time::Duration) {
+pub(crate) fn arm_watchdog(args: &RunArgs, total: std::time::Duration) {
     let started = std::time::Instant::now();
     let on = crate::host::watchdog::OnExpiry {
         code: if args.npd {
@@ -155,7 +155,7 @@ pub fn arm_watchdog(args: &RunArgs, total: std::time::Duration) {
 }
 
 /// Relative paths are the user's: absolute against the current directory (`/` when unknown).
-pub fn absolute(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
+pub(crate) fn absolute(paths: &[std::path::PathBuf]) -> Vec<std::path::PathBuf> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| "/".into());
     paths.iter().map(|p| cwd.join(p)).collect()
 }

@@ -3,6 +3,6 @@
 
 use std::path::Path;
 
-pub fn main(kind: &str, path: &Path) -> i32 {
+pub(crate) fn main(kind: &str, path: &Path) -> i32 {
     crate::probe::child_main(kind, path)
 }

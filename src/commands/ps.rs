@@ -6,7 +6,7 @@ use crate::cli::RunArgs;
 use crate::gpuproc::{explanations, render, scan};
 use crate::report::{self, exit};
 
-pub fn main(args: &RunArgs) -> Outcome {
+pub(crate) fn main(args: &RunArgs) -> Outcome {
     // --timeout/--deadline apply here too (validated like every run's).
     let cfg = super::config(args)?;
     let host = super::host(args, &cfg)?;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// What the `report` subcommand was asked for.
 #[derive(Debug, Clone)]
-pub struct Options<'a> {
+pub(crate) struct Options<'a> {
     /// Replace user and host names (default; `--no-redact` turns it off).
     pub redact: bool,
     /// Write here instead of stdout (`--output FILE`): the only file the doctor writes outside
@@ -29,13 +29,13 @@ pub struct Options<'a> {
 /// What `--bundle` adds to the report: where, and the documents of the same run that only the
 /// caller can render (the `--json` document and the human report).
 #[derive(Debug, Clone)]
-pub struct BundleRequest {
+pub(crate) struct BundleRequest {
     pub target: bundle::Target,
     pub json: Value,
     pub human: String,
 }
 
-pub fn main(
+pub(crate) fn main(
     args: &RunArgs,
     redact: bool,
     output: &Option<PathBuf>,

@@ -13,10 +13,10 @@ use crate::report::fingerprint::Fingerprint;
 use crate::report::{self, exit, human, json, Finding};
 
 /// A JSON section beside the findings: its key and value.
-pub type Section = (&'static str, serde_json::Value);
+pub(crate) type Section = (&'static str, serde_json::Value);
 
 /// Runs the doctor with these arguments against this machine.
-pub fn main(args: &RunArgs) -> Outcome {
+pub(crate) fn main(args: &RunArgs) -> Outcome {
     let started = std::time::Instant::now();
     let packs = super::load_packs(args);
     if args.list_checks {
@@ -139,7 +139,7 @@ fn prometheus(
 
 /// What heads a run's `--json` document: the stack's fingerprint, the node's name, the root,
 /// the profile.
-pub struct DocHead {
+pub(crate) struct DocHead {
     pub fingerprint: Fingerprint,
     name: String,
     sysroot: String,
@@ -149,7 +149,7 @@ pub struct DocHead {
 
 impl DocHead {
     /// The head of the run on `host` with `cfg` that produced `sections`.
-    pub fn of(host: &Host, cfg: &Config, sections: &[Section]) -> Self {
+    pub(crate) fn of(host: &Host, cfg: &Config, sections: &[Section]) -> Self {
         let driver = crate::gpu::platform::driver(host);
         let section = |k: &str| sections.iter().find(|(n, _)| *n == k).map(|(_, v)| v);
         let fingerprint = Fingerprint::from_report(
@@ -168,7 +168,11 @@ impl DocHead {
     }
 
     /// The `--json` document of these findings and sections.
-    pub fn document(&self, findings: &[Finding], sections: Vec<Section>) -> serde_json::Value {
+    pub(crate) fn document(
+        &self,
+        findings: &[Finding],
+        sections: Vec<Section>,
+    ) -> serde_json::Value {
         json::document(
             &json::Head {
                 profile: self.profile,
@@ -255,7 +259,7 @@ fn profile_name(cfg: &Config) -> &'static str {
 }
 
 /// What one run produced.
-pub struct Diagnosis {
+pub(crate) struct Diagnosis {
     pub findings: Vec<Finding>,
     /// JSON sections beside the findings (`inventory`, `agents`, `asm_caps`).
     pub sections: Vec<Section>,
@@ -270,7 +274,7 @@ pub struct Diagnosis {
 /// Runs the selected checks on one shared inventory (each tool is asked once per run). The
 /// asm-caps probe (`--asm-caps`) is the `asm.*` checks: the first of them to run does it, in
 /// its own thread beside the other checks; its matrix and `asm_caps` object are read back here.
-pub fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Diagnosis {
+pub(crate) fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet) -> Diagnosis {
     let inv = Inventory::new(host, cfg);
     let asm = checks::AsmSlot::new();
     let ctx = Ctx {

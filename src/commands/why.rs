@@ -20,7 +20,7 @@ type Key = (Option<String>, bool);
 /// A group: its key, the checks its symptoms name, their findings and what the run examined.
 type Group = (Key, Vec<String>, Vec<Finding>, Examined);
 
-pub fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> Outcome {
+pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> Outcome {
     if let Ok(total) = crate::config::seconds("deadline", args.deadline) {
         super::arm_watchdog(args, total);
     }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// Where a flag that adds the library was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Origin {
+pub(crate) struct Origin {
     /// `wrapper script /x/clang++`, `environment NIX_LDFLAGS`, `clang config file /x/clang++.cfg`.
     pub place: String,
     /// The line or value that carries the flag.
@@ -25,7 +25,7 @@ pub struct Origin {
 
 /// What [`explain_incompatible`] learned about one library the linker rejected.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct LinkInjection {
+pub(crate) struct LinkInjection {
     /// The library as the linker named it.
     pub lib: PathBuf,
     /// The file actually read when `lib` is a linker script (`INPUT(...)`/`GROUP(...)`).
@@ -49,7 +49,7 @@ const ENV_VARS: &[&str] = &[
 ];
 
 /// Explains why `lib` ended up in a link driven by `clang` (the path that was run).
-pub fn explain_incompatible(host: &Host, clang: &Path, lib: &Path) -> LinkInjection {
+pub(crate) fn explain_incompatible(host: &Host, clang: &Path, lib: &Path) -> LinkInjection {
     let mut r = LinkInjection {
         lib: lib.to_path_buf(),
         ..Default::default()
@@ -323,12 +323,12 @@ fn elf_machine_following_scripts(
 }
 
 /// The ELF header's `e_machine`, named (`x86-64`, `AMDGPU`, else `EM_<n>`).
-pub fn elf_machine(bytes: &[u8]) -> Option<String> {
+pub(crate) fn elf_machine(bytes: &[u8]) -> Option<String> {
     elf::machine(bytes).map(elf::machine_name)
 }
 
 /// The first file a GNU linker script's `INPUT(...)` or `GROUP(...)` names (pure).
-pub fn linker_script_input(text: &str) -> Option<PathBuf> {
+pub(crate) fn linker_script_input(text: &str) -> Option<PathBuf> {
     // Comments are /* ... */ in linker scripts.
     let mut clean = String::new();
     let mut rest = text;

@@ -8,7 +8,7 @@
 //! The message shapes are those of clang 15 and 19 (Debian) and of lld; the tests use real
 //! captured output.
 
-pub mod link;
+pub(crate) mod link;
 
 use serde::Serialize;
 use std::path::PathBuf;
@@ -48,7 +48,7 @@ pub enum ProblemKind {
 
 impl ProblemKind {
     /// A short name for evidence and grouping.
-    pub fn label(&self) -> &'static str {
+    pub(crate) fn label(&self) -> &'static str {
         match self {
             ProblemKind::InvalidTargetId { .. } => "invalid target id",
             ProblemKind::UnknownTargetCpu { .. } => "unknown target CPU",
@@ -161,7 +161,7 @@ fn lld_error(line: &str) -> Option<&str> {
 }
 
 /// The `-l` name a library file answers to (`/x/libunwind.so.1` -> `unwind`).
-pub fn lib_flag_name(lib: &std::path::Path) -> Option<String> {
+pub(crate) fn lib_flag_name(lib: &std::path::Path) -> Option<String> {
     let name = lib.file_name()?.to_str()?;
     let stem = name.strip_prefix("lib")?;
     let end = stem

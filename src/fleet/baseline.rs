@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The check id of the drift findings (docs/fleet.md, "Golden-node drift").
-pub const ID: &str = "fleet.baseline";
-pub const CATEGORY: &str = "fleet";
+pub(crate) const ID: &str = "fleet.baseline";
+pub(crate) const CATEGORY: &str = "fleet";
 
 /// The environment variables recorded in every report's `environment` section and compared
 /// (the ROCm root, HIP's root, the ISA override and the two GPU visibility masks, the loader
 /// path).
-pub const ENV_KEYS: [&str; 6] = [
+pub(crate) const ENV_KEYS: [&str; 6] = [
     "ROCM_PATH",
     "HIP_PATH",
     "HSA_OVERRIDE_GFX_VERSION",
@@ -29,7 +29,7 @@ pub const ENV_KEYS: [&str; 6] = [
 ];
 
 /// How an unset variable is shown in a drift.
-pub const UNSET: &str = "(unset)";
+pub(crate) const UNSET: &str = "(unset)";
 
 /// One fact that differs from the baseline.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -46,7 +46,7 @@ pub struct Drift {
 
 impl Drift {
     /// The kind as shown and grouped: `what`, and the check id of a verdict drift.
-    pub fn kind(&self) -> String {
+    pub(crate) fn kind(&self) -> String {
         match &self.subject {
             Some(s) => format!("{} {s}", self.what),
             None => self.what.clone(),
@@ -56,7 +56,7 @@ impl Drift {
 
 /// The `environment` section written into every report: [`ENV_KEYS`] with their values
 /// (`null` when unset; a value that is not UTF-8 is written lossily).
-pub fn environment(env: &crate::host::Env) -> Value {
+pub(crate) fn environment(env: &crate::host::Env) -> Value {
     let mut m = serde_json::Map::new();
     for k in ENV_KEYS {
         let v = env
@@ -68,7 +68,7 @@ pub fn environment(env: &crate::host::Env) -> Value {
 }
 
 /// Reads a baseline file: a rocm-doctor `--json` report this build's `merge` accepts.
-pub fn read(path: &Path) -> Result<Value, String> {
+pub(crate) fn read(path: &Path) -> Result<Value, String> {
     // Issue 25, item 5: a FIFO, /dev/zero or /dev/stdin would block or never end; the file is
     // opened without blocking, must be a regular file, and is read with the cap of one report.
     let bytes = crate::host::open::open_argument(path)?
@@ -78,7 +78,7 @@ pub fn read(path: &Path) -> Result<Value, String> {
 }
 
 /// Parses and validates a baseline document (the rules of `merge`'s reader, `doc::parse`).
-pub fn parse(bytes: &[u8]) -> Result<Value, String> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Value, String> {
     doc::parse(bytes).map_err(describe)?;
     serde_json::from_slice(bytes).map_err(|e| e.to_string())
 }
@@ -288,7 +288,7 @@ fn list(v: &[String]) -> String {
 
 /// Every fact known in both reports that differs, in a fixed order: stack, GPUs, firmware,
 /// partitions, environment, check verdicts (by id).
-pub fn drifts(baseline: &Value, now: &Value) -> Vec<Drift> {
+pub(crate) fn drifts(baseline: &Value, now: &Value) -> Vec<Drift> {
     let b = facts(baseline);
     let n = facts(now);
     let mut out = Vec::new();
@@ -372,7 +372,7 @@ pub fn drifts(baseline: &Value, now: &Value) -> Vec<Drift> {
 /// The `fleet.baseline` findings for this node's report `now`: one `warn` per drift, one
 /// `pass` when there is none, one `error` when the baseline is not a usable report. Their id
 /// ([`ID`], [`CATEGORY`]) is written by the engine (`runner::stamp`, called by the command).
-pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
+pub(crate) fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
     if let Err(e) = doc::check_value(baseline) {
         return vec![invalid(&describe(e))];
     }
@@ -436,7 +436,7 @@ pub fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
 }
 
 /// The finding for a baseline that could not be read or is not a usable report.
-pub fn invalid(detail: &str) -> Finding {
+pub(crate) fn invalid(detail: &str) -> Finding {
     Finding::error(format!(
         "the baseline cannot be used, so drift was not judged: {detail}"
     ))
@@ -449,7 +449,7 @@ pub fn invalid(detail: &str) -> Finding {
 
 /// `--baseline FILE`: the findings for this node's report, or the error finding when the file
 /// cannot be read or used. Never panics.
-pub fn findings_for_file(path: &Path, now: &Value) -> Vec<Finding> {
+pub(crate) fn findings_for_file(path: &Path, now: &Value) -> Vec<Finding> {
     match read(path) {
         Ok(b) => findings(&b, now),
         Err(e) => vec![invalid(&e)],

@@ -7,10 +7,10 @@ use std::borrow::Cow;
 /// Largest document accepted (a real report is ~10-100 KB; this bounds a runaway stream).
 /// Here, with the document, so that the inputs and the baseline both read it from below
 /// (`doc` <- `baseline` <- `summary` <- `input`: one direction, no circle).
-pub const MAX_DOC_BYTES: usize = 64 << 20;
+pub(crate) const MAX_DOC_BYTES: usize = 64 << 20;
 
 #[derive(Debug, Deserialize)]
-pub struct Doc<'a> {
+pub(crate) struct Doc<'a> {
     pub schema_version: Option<u64>,
     #[serde(borrow)]
     pub tool: Option<Tool<'a>>,
@@ -26,14 +26,14 @@ pub struct Doc<'a> {
 }
 
 #[derive(Debug, Deserialize)]
-pub struct Tool<'a> {
+pub(crate) struct Tool<'a> {
     #[serde(borrow)]
     pub name: Cow<'a, str>,
 }
 
 /// The counts of a report's `summary`, as `merge` reads them (not `report::Counts`).
 #[derive(Debug, Default, Deserialize)]
-pub struct SummaryView {
+pub(crate) struct SummaryView {
     #[serde(default)]
     pub warn: u64,
     #[serde(default)]
@@ -44,7 +44,7 @@ pub struct SummaryView {
 
 /// A finding of a report as `merge` reads it, borrowing from the input (not `report::Finding`).
 #[derive(Debug, Deserialize)]
-pub struct FindingView<'a> {
+pub(crate) struct FindingView<'a> {
     #[serde(borrow)]
     pub id: Cow<'a, str>,
     #[serde(borrow)]
@@ -74,7 +74,7 @@ pub enum Problem {
 }
 
 /// Parses one document. `Err` carries the problem and a one-line detail.
-pub fn parse(bytes: &[u8]) -> Result<Doc<'_>, (Problem, String)> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Doc<'_>, (Problem, String)> {
     let doc: Doc<'_> = serde_json::from_slice(bytes).map_err(|e| {
         let p = if e.is_eof() {
             Problem::Truncated
@@ -124,7 +124,7 @@ fn check_head(
 }
 
 /// [`parse`]'s rules applied to a document already read as a JSON value.
-pub fn check_value(v: &serde_json::Value) -> Result<(), (Problem, String)> {
+pub(crate) fn check_value(v: &serde_json::Value) -> Result<(), (Problem, String)> {
     if !v.is_object() {
         return Err((Problem::Corrupt, "not a JSON object".into()));
     }

@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-pub use super::doc::MAX_DOC_BYTES;
+pub(crate) use super::doc::MAX_DOC_BYTES;
 
 /// Most bytes the unfinished documents of one stream may hold together (interleaved hosts).
-pub const MAX_PENDING_BYTES: usize = 4 * MAX_DOC_BYTES;
+pub(crate) const MAX_PENDING_BYTES: usize = 4 * MAX_DOC_BYTES;
 
 /// Parses `bytes` as one document and folds it, or notes why not.
-pub fn fold_one(sum: &mut Summary, bytes: &[u8], fallback_host: Option<&str>, source: &str) {
+pub(crate) fn fold_one(sum: &mut Summary, bytes: &[u8], fallback_host: Option<&str>, source: &str) {
     match doc::parse(bytes) {
         Ok(d) => sum.add(&d, bytes, fallback_host, source),
         Err((kind, detail)) => sum.note(kind, source, fallback_host, detail),
@@ -23,7 +23,7 @@ pub fn fold_one(sum: &mut Summary, bytes: &[u8], fallback_host: Option<&str>, so
 
 /// `host: rest` when the line starts with a host-name-like word and `: ` (pdsh, clush, srun
 /// `--label` print `0: `). JSON lines never start with a letter or digit.
-pub fn split_prefix(line: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_prefix(line: &str) -> Option<(&str, &str)> {
     let (h, rest) = line.split_once(':')?;
     let ok = !h.is_empty()
         && h.len() <= 253
@@ -240,7 +240,7 @@ fn note_unfinished(sum: &mut Summary, pending: HashMap<Option<String>, Pending>,
 }
 
 /// The host a file is named after: `node-7.json` -> `node-7`.
-pub fn host_from_file(path: &Path) -> Option<String> {
+pub(crate) fn host_from_file(path: &Path) -> Option<String> {
     let stem = path.file_stem()?.to_str()?;
     split_prefix(&format!("{stem}:")).map(|(h, _)| h.to_string())
 }

@@ -3,11 +3,11 @@
 //! directories, streams), `render` (human view), `baseline` (golden-node drift, for one
 //! report and for `merge --baseline`); this file only does the I/O around them.
 
-pub mod baseline;
+pub(crate) mod baseline;
 pub mod doc;
 pub use crate::report::fingerprint;
 pub mod input;
-pub mod render;
+pub(crate) mod render;
 pub mod summary;
 
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The inputs of `rocm-doctor merge` (`commands::merge`): the files named and the `.json`
 /// files of the directories named (sorted), and whether `-` (standard input) is one. A
 /// directory that cannot be listed is noted in `sum`.
-pub fn list_inputs(inputs: &[PathBuf], sum: &mut Summary) -> (Vec<PathBuf>, bool) {
+pub(crate) fn list_inputs(inputs: &[PathBuf], sum: &mut Summary) -> (Vec<PathBuf>, bool) {
     let mut files: Vec<PathBuf> = Vec::new();
     let mut stdin = false;
     for p in inputs {
@@ -53,7 +53,7 @@ pub fn list_inputs(inputs: &[PathBuf], sum: &mut Summary) -> (Vec<PathBuf>, bool
 }
 
 /// `--expect FILE`: host names, one per line or separated by spaces/commas.
-pub fn read_expect(p: &Path) -> Result<Vec<String>, String> {
+pub(crate) fn read_expect(p: &Path) -> Result<Vec<String>, String> {
     let bytes = crate::host::open::open_argument(p)?
         .read_capped(MAX_FILE_BYTES)
         .map_err(|e| format!("{}: {e}", p.display()))?;
@@ -100,7 +100,7 @@ fn fold_file(sum: &mut Summary, f: &Path) {
 /// Folds files on every core: each worker keeps its own summary; they are absorbed at the
 /// end, and a host reported twice keeps the report first in `files` order whichever worker
 /// read it. With a baseline, every report is compared with it.
-pub fn fold_files(files: &[PathBuf], base: Option<&Arc<serde_json::Value>>) -> Summary {
+pub(crate) fn fold_files(files: &[PathBuf], base: Option<&Arc<serde_json::Value>>) -> Summary {
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(files.len().max(1));

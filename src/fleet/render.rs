@@ -19,7 +19,7 @@ fn hosts(list: &[String]) -> String {
     s
 }
 
-pub fn render(r: &Report) -> String {
+pub(crate) fn render(r: &Report) -> String {
     let mut s = String::new();
     let count = |st| r.nodes.get(&st).map_or(0, Vec::len);
     let _ = writeln!(

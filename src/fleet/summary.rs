@@ -75,7 +75,13 @@ impl Summary {
     /// Folds one parsed report. `fallback_host` names it when the report has no `host`
     /// (a `host: ` prefix, or the file name).
     /// `bytes` is the document's text: read again as a whole only with a baseline.
-    pub fn add(&mut self, doc: &Doc<'_>, bytes: &[u8], fallback_host: Option<&str>, source: &str) {
+    pub(crate) fn add(
+        &mut self,
+        doc: &Doc<'_>,
+        bytes: &[u8],
+        fallback_host: Option<&str>,
+        source: &str,
+    ) {
         let host = match doc
             .host
             .as_deref()
@@ -165,14 +171,14 @@ impl Summary {
     }
 
     /// An empty summary that compares every report with `baseline`.
-    pub fn with_baseline(baseline: Option<Arc<serde_json::Value>>) -> Self {
+    pub(crate) fn with_baseline(baseline: Option<Arc<serde_json::Value>>) -> Self {
         Summary {
             baseline,
             ..Default::default()
         }
     }
 
-    pub fn note(&mut self, kind: Problem, source: &str, host: Option<&str>, detail: String) {
+    pub(crate) fn note(&mut self, kind: Problem, source: &str, host: Option<&str>, detail: String) {
         self.push_note(Note {
             kind,
             source: source.to_string(),
@@ -231,7 +237,7 @@ impl Summary {
     }
 
     /// Hosts expected (`--expect`) that sent no report.
-    pub fn expect(&mut self, hosts: &[String]) {
+    pub(crate) fn expect(&mut self, hosts: &[String]) {
         for h in hosts {
             if !self.nodes.contains_key(h) {
                 self.note(Problem::Missing, "--expect", Some(h), "no report".into());
@@ -242,7 +248,7 @@ impl Summary {
     /// Folds another partial summary (from another worker) into this one. Duplicates across
     /// workers are noted like duplicates within one, and resolved the same way: the report
     /// first in input order is used, whichever worker read it.
-    pub fn absorb(&mut self, mut other: Summary) {
+    pub(crate) fn absorb(&mut self, mut other: Summary) {
         // Hosts in both: `dup` keep this summary's report, the others `other`'s.
         let mut dup: BTreeSet<String> = BTreeSet::new();
         let mut replaced: Vec<(String, String, String)> = Vec::new();

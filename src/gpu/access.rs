@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// The identity an access is judged for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Credentials {
+pub(crate) struct Credentials {
     pub uid: u32,
     pub gid: u32,
     /// Supplementary groups (the effective gid is added when checking).
@@ -17,7 +17,7 @@ pub struct Credentials {
 }
 
 impl Credentials {
-    pub fn in_group(&self, g: u32) -> bool {
+    pub(crate) fn in_group(&self, g: u32) -> bool {
         self.gid == g || self.groups.contains(&g)
     }
 }
@@ -118,7 +118,7 @@ pub fn parse_acl_xattr(bytes: &[u8]) -> Option<Vec<AclEntry>> {
 
 /// How access was granted or why it is denied.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Decision {
+pub(crate) enum Decision {
     Granted(String),
     /// Denied; `groups_that_grant` are gids whose membership would grant access.
     Denied {
@@ -128,7 +128,7 @@ pub enum Decision {
 }
 
 impl Decision {
-    pub fn granted(&self) -> bool {
+    pub(crate) fn granted(&self) -> bool {
         matches!(self, Decision::Granted(_))
     }
 }
@@ -190,7 +190,7 @@ fn decide_by_acl(
 
 /// Decides read-write access to a node with `mode` (permission bits), owner `uid:gid` and an
 /// optional ACL.
-pub fn decide_rw(
+pub(crate) fn decide_rw(
     cred: &Credentials,
     mode: u32,
     uid: u32,

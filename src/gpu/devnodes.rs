@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// Where device facts come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     /// The real machine: stat and a real open.
     Real,
     /// A fixture manifest.
@@ -24,7 +24,7 @@ pub enum Source {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Open {
+pub(crate) enum Open {
     /// A real open succeeded.
     Opened,
     /// A real open failed with this errno name.
@@ -34,10 +34,10 @@ pub enum Open {
 }
 
 impl Open {
-    pub fn ok(&self) -> bool {
+    pub(crate) fn ok(&self) -> bool {
         matches!(self, Open::Opened | Open::Predicted(None))
     }
-    pub fn errno(&self) -> Option<&str> {
+    pub(crate) fn errno(&self) -> Option<&str> {
         match self {
             Open::Failed(e) | Open::Predicted(Some(e)) => Some(e),
             _ => None,
@@ -46,7 +46,7 @@ impl Open {
 }
 
 #[derive(Debug, Clone)]
-pub struct NodeInfo {
+pub(crate) struct NodeInfo {
     pub path: PathBuf,
     pub is_char: bool,
     /// `char`, `dir`, `file`, `symlink`, `other`.
@@ -63,7 +63,7 @@ pub struct NodeInfo {
 }
 
 #[derive(Debug, Clone)]
-pub enum NodeState {
+pub(crate) enum NodeState {
     Unknown,
     Missing,
     /// stat failed with another errno.
@@ -72,7 +72,7 @@ pub enum NodeState {
 }
 
 impl NodeState {
-    pub fn usable(&self) -> Option<bool> {
+    pub(crate) fn usable(&self) -> Option<bool> {
         match self {
             NodeState::Unknown => None,
             NodeState::Present(i) => Some(i.is_char && i.open.ok()),
@@ -80,7 +80,7 @@ impl NodeState {
         }
     }
     /// The errno name a libhsakmt-style open would see.
-    pub fn open_errno(&self) -> Option<String> {
+    pub(crate) fn open_errno(&self) -> Option<String> {
         match self {
             NodeState::Unknown => None,
             NodeState::Missing => Some("ENOENT".into()),
@@ -92,7 +92,7 @@ impl NodeState {
 
 /// Device facts for one run.
 #[derive(Debug, Clone)]
-pub struct Devices {
+pub(crate) struct Devices {
     pub source: Source,
     pub cred: Credentials,
     /// `process` (the doctor's own ids) or `fixture manifest`.
@@ -101,7 +101,7 @@ pub struct Devices {
 }
 
 /// The credentials the kernel checks for this process (effective ids, supplementary groups).
-pub fn process_credentials() -> Credentials {
+pub(crate) fn process_credentials() -> Credentials {
     let uid = nix::unistd::geteuid().as_raw();
     let gid = nix::unistd::getegid().as_raw();
     let groups = nix::unistd::getgroups()
@@ -111,7 +111,7 @@ pub fn process_credentials() -> Credentials {
 }
 
 impl Devices {
-    pub fn new(host: &Host, fixture: &Fixture) -> Self {
+    pub(crate) fn new(host: &Host, fixture: &Fixture) -> Self {
         // Decision (issue 20): --host-root judges the nodes live, as this process (the
         // container) sees them (RootedFs::device_path); a fixture by its manifest.
         let source = if host.fs.judges_live_devices() {
@@ -135,12 +135,12 @@ impl Devices {
 
     /// The fixture manifest read for this run (empty on a real root), so later readers do not
     /// read it again.
-    pub fn fixture(&self) -> &Fixture {
+    pub(crate) fn fixture(&self) -> &Fixture {
         &self.fixture
     }
 
     /// Facts about one device node (machine path).
-    pub fn probe(&self, host: &Host, path: &Path) -> NodeState {
+    pub(crate) fn probe(&self, host: &Host, path: &Path) -> NodeState {
         match self.source {
             Source::Undescribed => NodeState::Unknown,
             Source::Manifest => match self.fixture.device(path) {
@@ -258,7 +258,7 @@ fn read_acl(path: &Path) -> Option<Vec<AclEntry>> {
 }
 
 /// Group names from `<sysroot>/etc/group` (for messages only: decisions use numbers).
-pub fn group_name(host: &Host, gid: u32) -> Option<String> {
+pub(crate) fn group_name(host: &Host, gid: u32) -> Option<String> {
     let text = host.fs.read_text(Path::new("/etc/group")).ok()?;
     text.lines().find_map(|l| {
         let mut it = l.split(':');

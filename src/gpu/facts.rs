@@ -4,11 +4,11 @@ use std::sync::OnceLock;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Facts {
+pub(crate) struct Facts {
     pub apu: Vec<String>,
 }
 
-pub fn facts() -> &'static Facts {
+pub(crate) fn facts() -> &'static Facts {
     static F: OnceLock<Facts> = OnceLock::new();
     F.get_or_init(|| {
         crate::data::embedded(

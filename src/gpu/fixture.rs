@@ -33,7 +33,7 @@ use serde::Deserialize;
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub const MANIFEST: &str = "/.rocm-doctor-fixture.toml";
+pub(crate) const MANIFEST: &str = "/.rocm-doctor-fixture.toml";
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,7 +88,7 @@ struct RawDeny {
 
 /// A device node as the manifest describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FixtureDevice {
+pub(crate) struct FixtureDevice {
     pub path: PathBuf,
     pub kind: String,
     pub major: u32,
@@ -101,7 +101,7 @@ pub struct FixtureDevice {
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct Fixture {
+pub(crate) struct Fixture {
     /// Whether a manifest was found (then unlisted devices are absent).
     pub present: bool,
     pub process: Option<Credentials>,
@@ -112,7 +112,7 @@ pub struct Fixture {
 }
 
 /// errno names the manifest may use.
-pub fn errno_from_name(name: &str) -> Option<i32> {
+pub(crate) fn errno_from_name(name: &str) -> Option<i32> {
     use nix::errno::Errno::*;
     let e = match name {
         "EPERM" => EPERM,
@@ -133,7 +133,7 @@ pub fn errno_from_name(name: &str) -> Option<i32> {
 }
 
 /// Parses a manifest text.
-pub fn parse(text: &str) -> Result<Fixture, crate::data::DataError> {
+pub(crate) fn parse(text: &str) -> Result<Fixture, crate::data::DataError> {
     let raw: RawManifest = crate::data::load(MANIFEST, text)?;
     build(raw).map_err(|e| crate::data::DataError::whole(MANIFEST, e))
 }
@@ -200,7 +200,7 @@ fn build(raw: RawManifest) -> Result<Fixture, String> {
 }
 
 /// Loads the manifest of a fixture sysroot (nothing on the real root).
-pub fn load(host: &Host) -> Fixture {
+pub(crate) fn load(host: &Host) -> Fixture {
     // Only a fixture has a manifest: on a live host root a file of that name decides nothing.
     if !host.fs.is_fixture() {
         return Fixture::default();
@@ -216,14 +216,14 @@ pub fn load(host: &Host) -> Fixture {
 
 impl Fixture {
     /// The errno a read of `path` must fail with, if a deny rule covers it.
-    pub fn denied(&self, path: &Path) -> Option<io::Error> {
+    pub(crate) fn denied(&self, path: &Path) -> Option<io::Error> {
         self.deny
             .iter()
             .find(|(p, _)| path.starts_with(p))
             .map(|(_, e)| io::Error::from_raw_os_error(*e))
     }
 
-    pub fn device(&self, path: &Path) -> Option<&FixtureDevice> {
+    pub(crate) fn device(&self, path: &Path) -> Option<&FixtureDevice> {
         self.devices.iter().find(|d| d.path == path)
     }
 }

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// `hsa_status_t` names from `hsa/hsa.h` (ROCR-Runtime `inc/hsa.h`, enum `hsa_status_t`).
-pub fn status_name(code: u32) -> Option<&'static str> {
+pub(crate) fn status_name(code: u32) -> Option<&'static str> {
     Some(match code {
         0x0 => "HSA_STATUS_SUCCESS",
         0x1 => "HSA_STATUS_INFO_BREAK",
@@ -49,7 +49,7 @@ pub fn status_name(code: u32) -> Option<&'static str> {
 }
 
 /// `0x1008 HSA_STATUS_ERROR_OUT_OF_RESOURCES` (or just the hex code for unknown values).
-pub fn status_label(code: u32) -> String {
+pub(crate) fn status_label(code: u32) -> String {
     match status_name(code) {
         Some(n) => format!("{n} (0x{code:x} = {code})"),
         None => format!("status 0x{code:x} = {code}"),
@@ -57,26 +57,27 @@ pub fn status_label(code: u32) -> String {
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-pub struct ProbeAgent {
+pub(crate) struct ProbeAgent {
     pub name: Option<String>,
     pub device_type: serde_json::Value,
 }
 
 /// The child's JSON line.
 #[derive(Debug, Clone, Deserialize)]
-pub struct ProbeLine {
+pub(crate) struct ProbeLine {
     pub kind: String,
     pub loaded: bool,
     pub error: Option<String>,
     pub init_status: Option<u32>,
     pub status_string: Option<String>,
+    #[allow(dead_code)] // a key of the probe child's line (src/probe/hsa.rs), shown by Debug
     pub iterate_status: Option<u32>,
     #[serde(default)]
     pub agents: Vec<ProbeAgent>,
 }
 
 /// Parses the last line of stdout that is a JSON object of kind `hsa`.
-pub fn parse_line(stdout: &str) -> Option<ProbeLine> {
+pub(crate) fn parse_line(stdout: &str) -> Option<ProbeLine> {
     stdout
         .lines()
         .rev()
@@ -90,7 +91,7 @@ pub fn parse_line(stdout: &str) -> Option<ProbeLine> {
 
 /// Runs the child probe (`lib_dirs`: the loader's search directories, for `--host-root`; see
 /// [`Host::probe_spec`]).
-pub fn run_probe(
+pub(crate) fn run_probe(
     host: &Host,
     library: &Path,
     lib_dirs: &[PathBuf],

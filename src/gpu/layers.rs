@@ -41,18 +41,18 @@ use std::io;
 use std::path::Path;
 
 /// Where the PCI core lists every function (`drivers/pci/pci-sysfs.c`, `bus_add_device`).
-pub const PCI_DEVICES: &str = "/sys/bus/pci/devices";
+pub(crate) const PCI_DEVICES: &str = "/sys/bus/pci/devices";
 /// The DRM class directory (`drivers/gpu/drm/drm_sysfs.c`).
-pub const DRM_CLASS: &str = "/sys/class/drm";
+pub(crate) const DRM_CLASS: &str = "/sys/class/drm";
 /// No more PCI functions than this are looked at (a large server has a few hundred).
 const MAX_FUNCTIONS: usize = 4096;
 /// PCI vendor id of AMD's graphics functions (ATI's id, `PCI_VENDOR_ID_ATI`).
-pub const VENDOR_AMD_GPU: u32 = 0x1002;
+pub(crate) const VENDOR_AMD_GPU: u32 = 0x1002;
 
 /// The layers, in the order a GPU passes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Layer {
+pub(crate) enum Layer {
     Pci,
     Amdgpu,
     Drm,
@@ -62,7 +62,7 @@ pub enum Layer {
 }
 
 impl Layer {
-    pub const ALL: [Layer; 6] = [
+    pub(crate) const ALL: [Layer; 6] = [
         Layer::Pci,
         Layer::Amdgpu,
         Layer::Drm,
@@ -70,7 +70,7 @@ impl Layer {
         Layer::Rocr,
         Layer::Hip,
     ];
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Layer::Pci => "pci",
             Layer::Amdgpu => "amdgpu",
@@ -85,7 +85,7 @@ impl Layer {
 /// The driver bound to a PCI function.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", content = "detail", rename_all = "kebab-case")]
-pub enum Binding {
+pub(crate) enum Binding {
     Amdgpu,
     /// Another driver, by name (`vfio-pci`, `radeon`).
     Other(String),
@@ -97,7 +97,7 @@ pub enum Binding {
 
 /// One AMD GPU function on the PCI bus.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PciGpu {
+pub(crate) struct PciGpu {
     /// `dddd:bb:dd.f`.
     pub pci: String,
     /// `vendor:device` (`1002:74a1`).
@@ -113,7 +113,7 @@ pub struct PciGpu {
 
 /// The scan of `/sys/bus/pci/devices`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct PciScan {
+pub(crate) struct PciScan {
     /// The directory could be listed (else the PCI and driver layers are not observed).
     pub observed: bool,
     /// Why it could not be listed (`absent`, or an errno name).
@@ -131,12 +131,12 @@ pub struct PciScan {
 }
 
 /// Whether amdgpu claims a function of this class (module doc).
-pub fn is_gpu_class(class: u32) -> bool {
+pub(crate) fn is_gpu_class(class: u32) -> bool {
     class >> 16 == 0x03 || class >> 8 == 0x1200
 }
 
 /// `0x1002\n` → 0x1002 (PCI sysfs hex, `0x` prefix optional).
-pub fn parse_hex(s: &str) -> Option<u32> {
+pub(crate) fn parse_hex(s: &str) -> Option<u32> {
     let t = s.trim();
     let t = t
         .strip_prefix("0x")
@@ -211,12 +211,12 @@ fn list(host: &Host, fx: &Fixture, p: &Path) -> io::Result<Vec<String>> {
 }
 
 /// The PCI address rule lives with the health parsers in the parsers crate (crates/parsers).
-pub use rocm_doctor_parsers::gpu_health::parse::is_pci_address;
+pub(crate) use rocm_doctor_parsers::gpu_health::parse::is_pci_address;
 
 /// Reads the AMD GPU functions of the PCI bus: `vendor` of every function, `class` of AMD ones,
 /// then the `driver` link and the `drm/` listing of the GPUs. Reads go through the fixture's
 /// deny rules like every sysfs read of [`super::discover`].
-pub fn read_pci(host: &Host, fx: &Fixture) -> PciScan {
+pub(crate) fn read_pci(host: &Host, fx: &Fixture) -> PciScan {
     let mut scan = PciScan {
         drm_class: host.fs.is_dir(Path::new(DRM_CLASS)),
         ..Default::default()
@@ -300,7 +300,7 @@ pub fn read_pci(host: &Host, fx: &Fixture) -> PciScan {
 /// Why a GPU did not reach a layer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Cause {
+pub(crate) enum Cause {
     /// On the PCI bus, no driver bound.
     NoDriver,
     /// Bound to vfio-pci (kept for a virtual machine).
@@ -324,7 +324,7 @@ pub enum Cause {
 
 impl Cause {
     /// The stable kebab-case name (the finding's event).
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Cause::NoDriver => "no-driver",
             Cause::Vfio => "vfio",
@@ -341,7 +341,7 @@ impl Cause {
 
 /// The first layer a GPU did not reach, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Loss {
+pub(crate) struct Loss {
     pub layer: Layer,
     pub cause: Cause,
     /// What was seen, in words (`bound to vfio-pci`, `/dev/dri/renderD129: ENOENT`).
@@ -352,7 +352,7 @@ pub struct Loss {
 
 /// One GPU (a PCI function, or what a layer shows of one when PCI is not observed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GpuPath {
+pub(crate) struct GpuPath {
     pub pci: String,
     /// `1002:74a1` (PCI, else the KFD node's device id).
     pub id: Option<String>,
@@ -369,14 +369,14 @@ pub struct GpuPath {
 }
 
 impl GpuPath {
-    pub fn at(&self, l: Layer) -> bool {
+    pub(crate) fn at(&self, l: Layer) -> bool {
         self.present.contains(&l)
     }
 }
 
 /// The count at one layer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct LayerCount {
+pub(crate) struct LayerCount {
     pub layer: Layer,
     /// This root shows the layer's source.
     pub observed: bool,
@@ -388,7 +388,7 @@ pub struct LayerCount {
 
 /// Every GPU across the layers.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Layers {
+pub(crate) struct Layers {
     pub counts: Vec<LayerCount>,
     pub gpus: Vec<GpuPath>,
     /// KFD nodes that could not be read (node id, errno name): EPERM is a device cgroup.
@@ -398,15 +398,15 @@ pub struct Layers {
 
 impl Layers {
     /// GPUs with at least one node ROCr can use.
-    pub fn usable(&self) -> usize {
+    pub(crate) fn usable(&self) -> usize {
         self.gpus.iter().filter(|g| g.at(Layer::Rocr)).count()
     }
     /// The count at one layer.
-    pub fn count(&self, l: Layer) -> Option<&LayerCount> {
+    pub(crate) fn count(&self, l: Layer) -> Option<&LayerCount> {
         self.counts.iter().find(|c| c.layer == l)
     }
     /// `pci 2 → amdgpu 2 → drm 2 → kfd 2 (16 nodes) → rocr 2 (16) → hip 2 (16)`.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         self.counts
             .iter()
             .map(|c| {
@@ -427,7 +427,7 @@ impl Layers {
 
 /// What the topology says of one KFD GPU node, as [`assess`] needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KfdGpu {
+pub(crate) struct KfdGpu {
     pub node: u32,
     /// `dddd:bb:dd.f` from `domain` + `location_id` (partition index included).
     pub location: Option<String>,
@@ -442,7 +442,7 @@ pub struct KfdGpu {
 
 /// The facts of the topology [`assess`] uses.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KfdView {
+pub(crate) struct KfdView {
     pub observed: bool,
     pub nodes: Vec<KfdGpu>,
     pub hidden: Vec<(u32, String)>,
@@ -453,7 +453,7 @@ pub struct KfdView {
 }
 
 impl KfdView {
-    pub fn of(t: &Topology) -> Self {
+    pub(crate) fn of(t: &Topology) -> Self {
         KfdView {
             observed: t.path.is_some(),
             nodes: t
@@ -660,7 +660,7 @@ fn count_layers(gpus: &[GpuPath], observed: Observed) -> Vec<LayerCount> {
 }
 
 /// The layer counts and the losses, from the PCI scan and the topology (pure).
-pub fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
+pub(crate) fn assess(pci: PciScan, kfd: &KfdView) -> Layers {
     let observed = Observed::of(&pci, kfd);
     let mut gpus = gpus_of_pci_and_drm(&pci, kfd);
     place_kfd_nodes(&mut gpus, &pci, kfd);
@@ -771,7 +771,7 @@ fn loss(l: Layer, g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> Loss {
 }
 
 /// Reads the PCI bus and assesses every GPU against the topology already discovered.
-pub fn read(host: &Host, t: &Topology) -> Layers {
+pub(crate) fn read(host: &Host, t: &Topology) -> Layers {
     let fx = t
         .devices
         .as_ref()

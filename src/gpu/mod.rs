@@ -6,17 +6,17 @@
 //! `HIP_VISIBLE_DEVICES`. The checks in `src/checks/gpu/` judge these facts.
 
 pub mod access;
-pub mod devnodes;
+pub(crate) mod devnodes;
 pub mod facts;
-pub mod fixture;
+pub(crate) mod fixture;
 pub mod health;
-pub mod hsa;
-pub mod layers;
+pub(crate) mod hsa;
+pub(crate) mod layers;
 pub mod overrides;
-pub mod platform;
+pub(crate) mod platform;
 // The KFD properties parser lives in the parsers crate (crates/parsers).
 pub use rocm_doctor_parsers::kfd_props as props;
-pub mod sysfs;
+pub(crate) mod sysfs;
 pub mod visibility;
 
 use crate::host::Host;
@@ -28,12 +28,13 @@ use std::path::{Path, PathBuf};
 
 /// What the machine shows of its GPUs.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Topology {
+pub(crate) struct Topology {
     pub agents: Vec<Agent>,
     /// Where the topology was read from (None: no KFD topology).
     #[serde(skip)]
     pub path: Option<PathBuf>,
     #[serde(skip)]
+    #[allow(dead_code)] // in --json (serde's derived Serialize is no read for the lint)
     pub generation_id: Option<u64>,
     /// Number of KFD nodes (CPU and GPU, readable or not).
     #[serde(skip)]
@@ -68,14 +69,14 @@ pub struct Topology {
 
 impl Topology {
     /// Whether KFD shows any GPU node (readable or hidden).
-    pub fn has_gpu_nodes(&self) -> bool {
+    pub(crate) fn has_gpu_nodes(&self) -> bool {
         !self.agents.is_empty() || !self.unreadable_nodes.is_empty()
     }
 }
 
 /// The visibility variables and their effect.
 #[derive(Debug, Clone, Default)]
-pub struct VisibilityReport {
+pub(crate) struct VisibilityReport {
     /// KFD node ids of the GPUs ROCr enumerates, in ROCr order (before any filter).
     pub rocr_base: Vec<u32>,
     pub rocr_value: Option<String>,
@@ -93,20 +94,18 @@ pub struct VisibilityReport {
 
 /// An override applying to one agent.
 #[derive(Debug, Clone, Serialize)]
-pub struct AgentOverride {
+pub(crate) struct AgentOverride {
     /// `HSA_OVERRIDE_GFX_VERSION` or `HSA_OVERRIDE_GFX_VERSION_<n>`.
     pub variable: String,
     pub value: String,
     /// The processor ROCr loads code for, when the value is valid and names one.
     pub gfx: Option<String>,
     pub error: Option<String>,
-    #[serde(skip)]
-    pub parsed: Option<GfxVersion>,
 }
 
 /// One KFD node that is a GPU.
 #[derive(Debug, Clone, Serialize)]
-pub struct Agent {
+pub(crate) struct Agent {
     /// KFD sysfs node number.
     pub node: u32,
     /// LLVM processor name (`gfx90a`) decoded from `gfx_target_version` (native, no override).
@@ -207,7 +206,6 @@ fn agent_override(host: &Host, un: u32, blocked: &mut Vec<String>) -> Option<Age
                 value: value.clone(),
                 gfx: parsed.as_ref().ok().and_then(|v| v.gfx()),
                 error: parsed.as_ref().err().map(|e| e.to_string()),
-                parsed: parsed.as_ref().ok().copied(),
             });
         }
     }
@@ -358,7 +356,7 @@ fn gpu_agent(
     }
 }
 
-pub fn discover(host: &Host) -> Topology {
+pub(crate) fn discover(host: &Host) -> Topology {
     let fx = fixture::load(host);
     let raw = sysfs::read_topology(host, &fx);
     let devices = Devices::new(host, &fx);

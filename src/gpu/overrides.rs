@@ -19,11 +19,11 @@ pub struct GfxVersion {
 
 impl GfxVersion {
     /// The KFD-style number (`major*10000 + minor*100 + stepping`).
-    pub fn as_kfd(&self) -> u64 {
+    pub(crate) fn as_kfd(&self) -> u64 {
         self.major as u64 * 10000 + self.minor as u64 * 100 + self.stepping as u64
     }
     /// The LLVM processor name, when minor and stepping fit one hex digit.
-    pub fn gfx(&self) -> Option<String> {
+    pub(crate) fn gfx(&self) -> Option<String> {
         decode_gfx_target_version(self.as_kfd())
     }
 }
@@ -116,7 +116,7 @@ pub fn parse_override(raw: &str) -> Result<GfxVersion, OverrideError> {
 }
 
 /// The override value that names `gfx` (`gfx90a` -> `9.0.10`, `gfx1030` -> `10.3.0`).
-pub fn override_value_for(gfx: &str) -> Option<String> {
+pub(crate) fn override_value_for(gfx: &str) -> Option<String> {
     let v = encode_gfx_target_version(gfx)?;
     Some(format!("{}.{}.{}", v / 10000, (v / 100) % 100, v % 100))
 }

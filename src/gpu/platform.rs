@@ -11,7 +11,7 @@ use serde::Serialize;
 use std::path::Path;
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Driver {
+pub(crate) struct Driver {
     /// `/sys/module/amdgpu` exists.
     pub module_dir: bool,
     pub initstate: Option<String>,
@@ -33,7 +33,7 @@ fn trimmed(host: &Host, p: &str) -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
-pub fn driver(host: &Host) -> Driver {
+pub(crate) fn driver(host: &Host) -> Driver {
     let kernel_release =
         trimmed(host, "/proc/sys/kernel/osrelease").filter(|s| !s.is_empty() && !s.contains('/'));
     let builtin_listed = kernel_release.as_ref().and_then(|r| {
@@ -56,14 +56,14 @@ pub fn driver(host: &Host) -> Driver {
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Environment {
+pub(crate) struct Environment {
     /// Evidence lines that say we run inside a container (empty: not detected).
     pub container: Vec<String>,
     /// Evidence lines for WSL.
     pub wsl: Vec<String>,
 }
 
-pub fn environment(host: &Host) -> Environment {
+pub(crate) fn environment(host: &Host) -> Environment {
     let mut env = Environment::default();
     for marker in ["/.dockerenv", "/run/.containerenv"] {
         if host.fs.exists(Path::new(marker)) {

@@ -12,13 +12,13 @@ use crate::host::{errno_name, Host};
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub const TOPOLOGY_DIRS: [&str; 2] = [
+pub(crate) const TOPOLOGY_DIRS: [&str; 2] = [
     "/sys/devices/virtual/kfd/kfd/topology",
     "/sys/class/kfd/kfd/topology",
 ];
 
 #[derive(Debug, Clone, Default)]
-pub struct RawNode {
+pub(crate) struct RawNode {
     pub id: u32,
     /// `gpu_id` (0 for CPU nodes); None when the file is missing (partial captures).
     pub gpu_id: Option<u64>,
@@ -31,13 +31,13 @@ pub struct RawNode {
 
 impl RawNode {
     /// libhsakmt: `NumFComputeCores` (simd_count) == 0 means a CPU node.
-    pub fn is_gpu(&self) -> bool {
+    pub(crate) fn is_gpu(&self) -> bool {
         self.props.get_or_zero("simd_count") > 0
     }
 }
 
 #[derive(Debug, Clone, Default)]
-pub struct RawTopology {
+pub(crate) struct RawTopology {
     /// The machine path the topology was read from.
     pub path: Option<PathBuf>,
     pub generation_id: Option<u64>,
@@ -47,7 +47,7 @@ pub struct RawTopology {
 }
 
 /// Reads a sysfs file, honouring the fixture's deny rules.
-pub fn read(host: &Host, fx: &Fixture, p: &Path) -> io::Result<String> {
+pub(crate) fn read(host: &Host, fx: &Fixture, p: &Path) -> io::Result<String> {
     if let Some(e) = fx.denied(p) {
         return Err(e);
     }
@@ -130,7 +130,7 @@ fn read_node(host: &Host, fx: &Fixture, nd: &Path, id: u32, problems: &mut Vec<S
     node
 }
 
-pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
+pub(crate) fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
     let mut t = RawTopology::default();
     let Some(dir) = TOPOLOGY_DIRS
         .iter()
@@ -164,7 +164,7 @@ pub fn read_topology(host: &Host, fx: &Fixture) -> RawTopology {
 
 /// A DRM card of PCI vendor 0x1002.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DrmCard {
+pub(crate) struct DrmCard {
     pub card: String,
     pub device_id: Option<u32>,
     /// `0000:03:00.0` from the device's `uevent` (`PCI_SLOT_NAME`).
@@ -177,7 +177,7 @@ fn hex_u32(s: &str) -> Option<u32> {
 }
 
 /// AMD DRM cards (`/sys/class/drm/cardN/device/vendor` = 0x1002).
-pub fn amd_drm_cards(host: &Host, fx: &Fixture) -> Vec<DrmCard> {
+pub(crate) fn amd_drm_cards(host: &Host, fx: &Fixture) -> Vec<DrmCard> {
     let base = Path::new("/sys/class/drm");
     let mut out = Vec::new();
     let mut names = list(host, fx, base).unwrap_or_default();
@@ -215,7 +215,7 @@ pub fn amd_drm_cards(host: &Host, fx: &Fixture) -> Vec<DrmCard> {
 }
 
 /// `domain` + `location_id` (bus << 8 | devfn) as a PCI address `dddd:bb:dd.f`.
-pub fn bdf(domain: u64, location_id: u64) -> String {
+pub(crate) fn bdf(domain: u64, location_id: u64) -> String {
     let bus = (location_id >> 8) & 0xff;
     let dev = (location_id >> 3) & 0x1f;
     let func = location_id & 0x7;

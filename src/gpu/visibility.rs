@@ -40,7 +40,7 @@ pub struct Applied {
 }
 
 /// ROCr's UUID string for a node: `GPU-` + 16 upper-case hex digits of `unique_id`.
-pub fn rocr_uuid(unique_id: u64) -> String {
+pub(crate) fn rocr_uuid(unique_id: u64) -> String {
     if unique_id == 0 {
         "Invalid-UUID".to_string()
     } else {
@@ -49,7 +49,7 @@ pub fn rocr_uuid(unique_id: u64) -> String {
 }
 
 /// The UUID string HIP compares against (`HSA_AMD_AGENT_INFO_UUID`): lower-case hex.
-pub fn hsa_uuid(unique_id: u64) -> String {
+pub(crate) fn hsa_uuid(unique_id: u64) -> String {
     if unique_id == 0 {
         "GPU-XX".to_string()
     } else {
@@ -168,7 +168,7 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
 }
 
 /// Which variable HIP reads: `HIP_VISIBLE_DEVICES` when non-empty, else `CUDA_VISIBLE_DEVICES`.
-pub fn hip_variable<'a>(
+pub(crate) fn hip_variable<'a>(
     hip: Option<&'a str>,
     cuda: Option<&'a str>,
 ) -> Option<(&'static str, &'a str)> {

@@ -3,13 +3,13 @@
 //! `fdinfo` holds the pure parsers, `scan` the I/O. docs/ps.md.
 
 // The fdinfo and /proc status parsers live in the parsers crate (crates/parsers).
-pub use rocm_doctor_parsers::fdinfo;
-pub mod scan;
+pub(crate) use rocm_doctor_parsers::fdinfo;
+pub(crate) mod scan;
 
 use std::fmt::Write;
 
 /// Why some holders may be missing, in words (empty when everything was visible).
-pub fn explanations(s: &scan::Scan) -> Vec<String> {
+pub(crate) fn explanations(s: &scan::Scan) -> Vec<String> {
     let mut v = Vec::new();
     if !s.unseen.unreadable.is_empty() {
         v.push(format!(
@@ -57,7 +57,7 @@ pub fn explanations(s: &scan::Scan) -> Vec<String> {
     v
 }
 
-pub fn render(s: &scan::Scan, verbose: u8) -> String {
+pub(crate) fn render(s: &scan::Scan, verbose: u8) -> String {
     let mut o = String::new();
     if s.processes.is_empty() {
         let _ = writeln!(

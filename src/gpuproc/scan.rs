@@ -14,7 +14,7 @@ const MAX_PROCS: usize = 65_536;
 const MAX_FDS: usize = 65_536;
 
 #[derive(Debug, Default, Clone, Serialize)]
-pub struct GpuProcess {
+pub(crate) struct GpuProcess {
     pub pid: u32,
     pub uid: Option<u32>,
     pub user: Option<String>,
@@ -42,7 +42,7 @@ pub struct GpuProcess {
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
-pub struct Unseen {
+pub(crate) struct Unseen {
     /// Processes whose fd directory could not be read, with the errno name.
     pub unreadable: Vec<(u32, String)>,
     /// KFD processes (global pids) absent from this /proc: another PID namespace.
@@ -58,7 +58,7 @@ pub struct Unseen {
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
-pub struct Scan {
+pub(crate) struct Scan {
     pub processes: Vec<GpuProcess>,
     pub unseen: Unseen,
     /// `/dev/kfd` exists on this machine.
@@ -194,7 +194,7 @@ fn describe(host: &Host, p: &mut GpuProcess, base: &Path, passwd: &str) {
 }
 
 /// Scans the machine. `self_uid` is the doctor's real uid (0 = root).
-pub fn scan(host: &Host, self_uid: u32) -> Scan {
+pub(crate) fn scan(host: &Host, self_uid: u32) -> Scan {
     let mut s = Scan {
         kfd_present: host.fs.exists(Path::new("/dev/kfd")),
         ..Scan::default()

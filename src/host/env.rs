@@ -16,7 +16,8 @@ impl Env {
         }
     }
 
-    pub fn from_pairs<K: Into<OsString>, V: Into<OsString>>(
+    #[cfg(test)]
+    pub(crate) fn from_pairs<K: Into<OsString>, V: Into<OsString>>(
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Self {
         Env {
@@ -27,31 +28,23 @@ impl Env {
         }
     }
 
-    pub fn get_os(&self, key: &str) -> Option<&OsStr> {
+    pub(crate) fn get_os(&self, key: &str) -> Option<&OsStr> {
         self.vars.get(OsStr::new(key)).map(|v| v.as_os_str())
     }
 
     /// The value if it is set and valid UTF-8 (a non-UTF-8 value is reported by callers that
     /// care through [`Env::get_os`]).
-    pub fn get_str(&self, key: &str) -> Option<String> {
+    pub(crate) fn get_str(&self, key: &str) -> Option<String> {
         self.get_os(key).and_then(|v| v.to_str()).map(str::to_owned)
     }
 
     /// Set and non-empty (after trimming white space).
-    pub fn get_nonempty(&self, key: &str) -> Option<String> {
+    pub(crate) fn get_nonempty(&self, key: &str) -> Option<String> {
         self.get_str(key).filter(|v| !v.trim().is_empty())
     }
 
-    pub fn is_set(&self, key: &str) -> bool {
+    pub(crate) fn is_set(&self, key: &str) -> bool {
         self.vars.contains_key(OsStr::new(key))
-    }
-
-    pub fn set(&mut self, key: impl Into<OsString>, value: impl Into<OsString>) {
-        self.vars.insert(key.into(), value.into());
-    }
-
-    pub fn remove(&mut self, key: &str) {
-        self.vars.remove(OsStr::new(key));
     }
 
     /// The environment a child gets on another root (`--sysroot`, `--host-root`; issue 25,
@@ -60,7 +53,7 @@ impl Env {
     /// ([`names_a_secret`]). Tokens, keys and passwords in the caller's environment
     /// (`HF_TOKEN`, `AWS_SECRET_ACCESS_KEY`) never reach another root's programs; on this
     /// machine a child keeps the snapshot (the user's own programs, the user's own variables).
-    pub fn for_foreign_child(&self) -> Env {
+    pub(crate) fn for_foreign_child(&self) -> Env {
         Env {
             vars: self
                 .vars
@@ -77,7 +70,7 @@ impl Env {
         }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (&OsString, &OsString)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&OsString, &OsString)> {
         self.vars.iter()
     }
 }
@@ -85,7 +78,7 @@ impl Env {
 /// Variables a child on another root keeps: the search path and locale, and what the ROCm
 /// tools read and the checks judge (hipcc's and clang's roots and flags, the target lists,
 /// device visibility, the loader's path).
-pub const FOREIGN_CHILD_VARS: &[&str] = &[
+pub(crate) const FOREIGN_CHILD_VARS: &[&str] = &[
     "PATH",
     "LANG",
     "LANGUAGE",
@@ -101,7 +94,7 @@ pub const FOREIGN_CHILD_VARS: &[&str] = &[
 ];
 
 /// Prefixes of the variables a child on another root keeps: locale, ROCm, HIP, HSA, ROCr.
-pub const FOREIGN_CHILD_PREFIXES: &[&str] = &[
+pub(crate) const FOREIGN_CHILD_PREFIXES: &[&str] = &[
     "LC_", "ROCM_", "HIP_", "HIPCC_", "HSA_", "ROCR_", "AMD_", "HCC_",
 ];
 

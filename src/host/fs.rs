@@ -19,12 +19,12 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Files larger than this are never read whole (sysfs and version files are tiny).
-pub const MAX_TEXT_FILE: u64 = 4 << 20;
+pub(crate) const MAX_TEXT_FILE: u64 = 4 << 20;
 const MAX_SYMLINK_HOPS: usize = 40;
 
 /// What the root of a run is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RootMode {
+pub(crate) enum RootMode {
     /// `/`: this machine, as this process sees it.
     Real,
     /// `--sysroot DIR`: a fixture tree, a chroot, an image's root filesystem. Only its files
@@ -75,7 +75,7 @@ fn is_stable_dir(machine: &Path) -> bool {
 
 impl RootedFs {
     /// `/` is this machine; any other root is a fixture (`--sysroot`).
-    pub fn new(root: PathBuf) -> Self {
+    pub(crate) fn new(root: PathBuf) -> Self {
         let mode = if root == Path::new("/") {
             RootMode::Real
         } else {
@@ -93,7 +93,7 @@ impl RootedFs {
     }
 
     /// The live host mounted at `root` (`--host-root`); `/` is simply this machine.
-    pub fn host_root(root: PathBuf) -> Self {
+    pub(crate) fn host_root(root: PathBuf) -> Self {
         let mode = if root == Path::new("/") {
             RootMode::Real
         } else {
@@ -102,24 +102,24 @@ impl RootedFs {
         RootedFs::with_mode(root, mode)
     }
 
-    pub fn root(&self) -> &Path {
+    pub(crate) fn root(&self) -> &Path {
         &self.root
     }
 
-    pub fn mode(&self) -> RootMode {
+    pub(crate) fn mode(&self) -> RootMode {
         self.mode
     }
 
     /// Machine paths are host paths (the root is `/`): nothing to map, and absolute symlinks
     /// may be followed by the OS (they cannot leave the root).
-    pub fn paths_are_native(&self) -> bool {
+    pub(crate) fn paths_are_native(&self) -> bool {
         self.mode == RootMode::Real
     }
 
     /// Device nodes (`/dev/kfd`, `/dev/dri/renderD*`) are stat()ed and really opened, rather
     /// than described by a fixture manifest: this machine, or the live host seen from a
     /// container (where they are opened at [`RootedFs::device_path`]).
-    pub fn judges_live_devices(&self) -> bool {
+    pub(crate) fn judges_live_devices(&self) -> bool {
         matches!(self.mode, RootMode::Real | RootMode::HostRoot)
     }
 
@@ -130,7 +130,7 @@ impl RootedFs {
     /// containers `/dev/kfd` and `/dev/dri/renderD<N>` at the host's paths). The HSA probe
     /// child opens these same paths. Under a fixture it is the tree's path (for messages; a
     /// fixture's nodes are never opened).
-    pub fn device_path(&self, machine: &Path) -> PathBuf {
+    pub(crate) fn device_path(&self, machine: &Path) -> PathBuf {
         match self.mode {
             RootMode::Real | RootMode::HostRoot => machine.to_path_buf(),
             RootMode::Fixture => self.host_path(machine),
@@ -141,7 +141,7 @@ impl RootedFs {
     /// runtime, comgr): on this machine, and under `--host-root` (the host's library, run in
     /// this container against its devices, with the host's loader directories). A fixture's
     /// libraries would run against this machine's kernel and describe neither.
-    pub fn loads_libraries(&self) -> bool {
+    pub(crate) fn loads_libraries(&self) -> bool {
         matches!(self.mode, RootMode::Real | RootMode::HostRoot)
     }
 
@@ -149,18 +149,18 @@ impl RootedFs {
     /// here, and the environment snapshot is the diagnosed user's. False under `--sysroot`
     /// and `--host-root`: another root's programs may not run here (another loader and libc:
     /// a host's clang in a pod), and this process's environment is not that machine's.
-    pub fn is_own_machine(&self) -> bool {
+    pub(crate) fn is_own_machine(&self) -> bool {
         self.mode == RootMode::Real
     }
 
     /// The root's fixture manifest applies (`--sysroot` only: a live host has none, and a
     /// file of that name on a host must not decide anything).
-    pub fn is_fixture(&self) -> bool {
+    pub(crate) fn is_fixture(&self) -> bool {
         self.mode == RootMode::Fixture
     }
 
     /// The host path to open for a machine path.
-    pub fn host_path(&self, machine: &Path) -> PathBuf {
+    pub(crate) fn host_path(&self, machine: &Path) -> PathBuf {
         if self.paths_are_native() {
             return machine.to_path_buf();
         }
@@ -177,7 +177,7 @@ impl RootedFs {
     }
 
     /// The machine path for a host path below the root (used for paths found by walking).
-    pub fn machine_path(&self, host: &Path) -> PathBuf {
+    pub(crate) fn machine_path(&self, host: &Path) -> PathBuf {
         if self.paths_are_native() {
             return host.to_path_buf();
         }
@@ -187,37 +187,37 @@ impl RootedFs {
         }
     }
 
-    pub fn metadata(&self, p: &Path) -> io::Result<Metadata> {
+    pub(crate) fn metadata(&self, p: &Path) -> io::Result<Metadata> {
         std::fs::metadata(self.resolve_host(p)?)
     }
 
-    pub fn symlink_metadata(&self, p: &Path) -> io::Result<Metadata> {
+    pub(crate) fn symlink_metadata(&self, p: &Path) -> io::Result<Metadata> {
         std::fs::symlink_metadata(self.host_path(p))
     }
 
-    pub fn exists(&self, p: &Path) -> bool {
+    pub(crate) fn exists(&self, p: &Path) -> bool {
         self.metadata(p).is_ok()
     }
 
-    pub fn is_dir(&self, p: &Path) -> bool {
+    pub(crate) fn is_dir(&self, p: &Path) -> bool {
         self.metadata(p).map(|m| m.is_dir()).unwrap_or(false)
     }
 
-    pub fn is_file(&self, p: &Path) -> bool {
+    pub(crate) fn is_file(&self, p: &Path) -> bool {
         self.metadata(p).map(|m| m.is_file()).unwrap_or(false)
     }
 
-    pub fn read_link(&self, p: &Path) -> io::Result<PathBuf> {
+    pub(crate) fn read_link(&self, p: &Path) -> io::Result<PathBuf> {
         std::fs::read_link(self.host_path(p))
     }
 
-    pub fn read_dir(&self, p: &Path) -> io::Result<ReadDir> {
+    pub(crate) fn read_dir(&self, p: &Path) -> io::Result<ReadDir> {
         std::fs::read_dir(self.resolve_host(p)?)
     }
 
     /// Names of the entries of a directory, sorted (empty on error). Directories of the
     /// installed software ([`STABLE_DIRS`]) are read once per run and then answered from memory.
-    pub fn list_names(&self, p: &Path) -> Vec<OsString> {
+    pub(crate) fn list_names(&self, p: &Path) -> Vec<OsString> {
         if !is_stable_dir(p) {
             return self.read_names(p);
         }
@@ -238,26 +238,26 @@ impl RootedFs {
     }
 
     /// Reads a small text file (bounded by [`MAX_TEXT_FILE`]); invalid UTF-8 is replaced.
-    pub fn read_text(&self, p: &Path) -> io::Result<String> {
+    pub(crate) fn read_text(&self, p: &Path) -> io::Result<String> {
         let bytes = self.read_bytes_limited(p, MAX_TEXT_FILE)?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     /// Reads a regular file of at most `limit` bytes; a FIFO, device, socket or directory is
     /// refused at once (`InvalidInput`, never a hang: [`super::open`]).
-    pub fn read_bytes_limited(&self, p: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    pub(crate) fn read_bytes_limited(&self, p: &Path, limit: u64) -> io::Result<Vec<u8>> {
         super::open::read_regular(&self.resolve_host(p)?, limit)
     }
 
     /// Opens a regular file for reading (for memory-mapping or streaming large inputs); what
     /// is not a regular file is refused at once, as by [`RootedFs::read_bytes_limited`].
-    pub fn open(&self, p: &Path) -> io::Result<std::fs::File> {
+    pub(crate) fn open(&self, p: &Path) -> io::Result<std::fs::File> {
         Ok(super::open::open_regular(&self.resolve_host(p)?, super::open::FinalLink::Follow)?.file)
     }
 
     /// Opens a file for reading with `O_NONBLOCK`: a character device such as `/dev/kmsg` then
     /// answers `EAGAIN` instead of blocking when it has nothing more to give.
-    pub fn open_nonblocking(&self, p: &Path) -> io::Result<std::fs::File> {
+    pub(crate) fn open_nonblocking(&self, p: &Path) -> io::Result<std::fs::File> {
         use std::os::unix::fs::OpenOptionsExt;
         std::fs::OpenOptions::new()
             .read(true)
@@ -267,7 +267,7 @@ impl RootedFs {
 
     /// Canonical machine path: every symlink resolved inside the sysroot, `..` applied,
     /// symlink loops reported as `ELOOP`.
-    pub fn canonicalize(&self, p: &Path) -> io::Result<PathBuf> {
+    pub(crate) fn canonicalize(&self, p: &Path) -> io::Result<PathBuf> {
         if self.paths_are_native() {
             return std::fs::canonicalize(p);
         }
@@ -324,7 +324,7 @@ fn push_components(stack: &mut Vec<OsString>, p: &Path) {
 }
 
 /// The symbolic errno name of an I/O error (`EACCES`, `ENOENT`, ...), or its kind.
-pub fn errno_name(e: &io::Error) -> String {
+pub(crate) fn errno_name(e: &io::Error) -> String {
     match e.raw_os_error() {
         Some(code) => {
             let name = format!("{:?}", nix::errno::Errno::from_raw(code));
@@ -339,7 +339,7 @@ pub fn errno_name(e: &io::Error) -> String {
 }
 
 /// `"ENOENT: No such file or directory"`-style text for evidence lines.
-pub fn io_error_text(e: &io::Error) -> String {
+pub(crate) fn io_error_text(e: &io::Error) -> String {
     match e.raw_os_error() {
         Some(code) => format!(
             "{}: {}",

@@ -43,7 +43,7 @@ static PAGE: AtomicUsize = AtomicUsize::new(4096);
 static INSTALL: Once = Once::new();
 
 /// A read-only shared map of a whole file, protected against `SIGBUS` while alive.
-pub struct SafeMap {
+pub(crate) struct SafeMap {
     map: memmap2::Mmap,
     slot: Option<usize>,
 }
@@ -51,7 +51,7 @@ pub struct SafeMap {
 impl SafeMap {
     /// Maps `file` read-only. Without a free slot (more than 256 maps alive at once) the map is
     /// still made, unprotected, as before.
-    pub fn map(file: &File) -> io::Result<SafeMap> {
+    pub(crate) fn map(file: &File) -> io::Result<SafeMap> {
         install();
         // SAFETY: a read-only mapping; a file shrinking under it is handled (module doc).
         let map = unsafe { memmap2::Mmap::map(file) }?;
@@ -60,13 +60,13 @@ impl SafeMap {
     }
 
     /// The map itself (for `madvise`).
-    pub fn inner(&self) -> &memmap2::Mmap {
+    pub(crate) fn inner(&self) -> &memmap2::Mmap {
         &self.map
     }
 
     /// Whether a page of the map was read past the end of the file (the file shrank while
     /// mapped): the bytes read there were zeros, not the file's.
-    pub fn shrank(&self) -> bool {
+    pub(crate) fn shrank(&self) -> bool {
         self.slot
             .is_some_and(|i| TABLE[i].faulted.load(Ordering::SeqCst))
     }

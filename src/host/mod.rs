@@ -6,22 +6,22 @@
 
 mod env;
 mod fs;
-pub mod map;
-pub mod open;
+pub(crate) mod map;
+pub(crate) mod open;
 mod process;
 mod reaper;
-pub mod rusage;
-pub mod trust;
-pub mod watchdog;
+pub(crate) mod rusage;
+pub(crate) mod trust;
+pub(crate) mod watchdog;
 mod which;
 
 pub use env::{names_a_secret, Env};
-pub use fs::{errno_name, io_error_text, RootMode, RootedFs};
+pub(crate) use fs::{errno_name, io_error_text, RootMode, RootedFs};
 pub use process::{
     tail_lines, CommandSpec, RunOutput, Runner, SpawnFailure, DOCTOR_COULD_NOT_START,
 };
-pub use reaper::{sweep_leftovers, Leftover};
-pub use which::is_executable_at;
+pub(crate) use reaper::sweep_leftovers;
+pub(crate) use which::is_executable_at;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 /// Why a foreign root's program was not run (`--sysroot` without `--run-root-programs`): the
 /// reason the checks that need a run give when they skip (docs/security.md, item 3).
-pub const ROOT_PROGRAMS_NOT_RUN: &str = "programs of a foreign root are not executed (pass \
+pub(crate) const ROOT_PROGRAMS_NOT_RUN: &str = "programs of a foreign root are not executed (pass \
     --run-root-programs to run them, inside the root with chroot when root; or run the doctor \
     inside the root)";
 
@@ -40,7 +40,7 @@ const JAIL_ID: u32 = 65534;
 
 /// One program the doctor ran for a run on another root (`programs_run` in the JSON report).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProgramRun {
+pub(crate) struct ProgramRun {
     /// The program as the root sees it (a machine path), or this machine's path for the
     /// doctor's own probe child.
     pub path: PathBuf,
@@ -107,12 +107,12 @@ impl Host {
 
     /// The doctor's own real user id (getuid(2)): whose processes it may inspect and whose
     /// name a bug report redacts. The one place outside `host` that asks the kernel who we are.
-    pub fn uid(&self) -> u32 {
+    pub(crate) fn uid(&self) -> u32 {
         nix::unistd::getuid().as_raw()
     }
 
     /// `--run-root-programs`: let the programs of a `--sysroot` run (see [`Host::run`]).
-    pub fn set_run_root_programs(&mut self, yes: bool) {
+    pub(crate) fn set_run_root_programs(&mut self, yes: bool) {
         self.run_root_programs = yes;
     }
 
@@ -127,14 +127,14 @@ impl Host {
     /// Why the root's programs are not run, or `None` when they may be: a `--sysroot` is
     /// foreign (an image, a chroot, another user's tree), and its programs run only on
     /// request (`--run-root-programs`). This machine's and a `--host-root`'s programs run.
-    pub fn root_programs_refused(&self) -> Option<&'static str> {
+    pub(crate) fn root_programs_refused(&self) -> Option<&'static str> {
         (self.fs.mode() == RootMode::Fixture && !self.run_root_programs)
             .then_some(ROOT_PROGRAMS_NOT_RUN)
     }
 
     /// The children started so far by a run on another root (empty on this machine), in the
     /// order first started.
-    pub fn programs_run(&self) -> Vec<ProgramRun> {
+    pub(crate) fn programs_run(&self) -> Vec<ProgramRun> {
         self.programs_run
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -153,7 +153,8 @@ impl Host {
     }
 
     /// A host for this machine: sysroot `/`, the process environment, default limits.
-    pub fn local() -> Self {
+    #[cfg(test)]
+    pub(crate) fn local() -> Self {
         Host::new(
             PathBuf::from("/"),
             Env::from_process(),
@@ -169,7 +170,7 @@ impl Host {
     /// The Host of a run on `root` taken as `mode` (`Fixture`: `--sysroot`, `HostRoot`:
     /// `--host-root`; `/` is this machine either way) with the process environment: the one
     /// place the commands (diagnose, `inspect`, `ps`, `log`) check that the root is a directory.
-    pub fn for_root(root: &Path, mode: RootMode, limits: Limits) -> Result<Self, String> {
+    pub(crate) fn for_root(root: &Path, mode: RootMode, limits: Limits) -> Result<Self, String> {
         let flag = match mode {
             RootMode::HostRoot => "--host-root",
             _ => "--sysroot",
@@ -187,7 +188,7 @@ impl Host {
     /// This process's pid as the root's `/proc` names it: its own pid on this machine; under
     /// `--host-root`, the pid the host's `/proc/self` resolves to (a container's process has
     /// another pid in the host's PID namespace); none in a fixture.
-    pub fn own_pid_in_proc(&self) -> Option<u32> {
+    pub(crate) fn own_pid_in_proc(&self) -> Option<u32> {
         match self.fs.mode() {
             RootMode::Real => Some(std::process::id()),
             RootMode::HostRoot => self
@@ -213,7 +214,7 @@ impl Host {
     /// directories as the inventory rebuilds them); the host's default directories follow.
     /// Without a host loader under DIR (another architecture, a static host) the child runs as
     /// on a real root.
-    pub fn probe_spec(&self, lib_dirs: &[PathBuf]) -> CommandSpec {
+    pub(crate) fn probe_spec(&self, lib_dirs: &[PathBuf]) -> CommandSpec {
         let plain = CommandSpec::current_exe();
         if self.fs.mode() != RootMode::HostRoot {
             return plain;
@@ -263,18 +264,18 @@ impl Host {
         spec
     }
 
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.runner.limits()
     }
 
     /// Looks a program up in `PATH` of the env snapshot (paths are interpreted inside the
     /// sysroot). Returns the host path to execute.
-    pub fn which(&self, name: &str) -> Option<PathBuf> {
+    pub(crate) fn which(&self, name: &str) -> Option<PathBuf> {
         which::which_in(self, name)
     }
 
     /// Every match of `name` on the snapshot's `PATH`, in order.
-    pub fn which_all(&self, name: &str) -> Vec<PathBuf> {
+    pub(crate) fn which_all(&self, name: &str) -> Vec<PathBuf> {
         which::which_all_in(self, name)
     }
 
@@ -505,7 +506,7 @@ impl Host {
 
     /// The doctor's own temp dir, created on first use and removed when the Host is dropped.
     /// It is the only place the doctor writes to. See [`temp_candidates`] for where it looks.
-    pub fn temp_dir(&self) -> Result<&Path, String> {
+    pub(crate) fn temp_dir(&self) -> Result<&Path, String> {
         let made = self.tmp.get_or_init(|| {
             let mut b = tempfile::Builder::new();
             b.prefix("rocm-doctor-");
@@ -532,7 +533,7 @@ impl Host {
 
     /// Creates a fresh sub-directory of the temp dir for one probe.
     /// Inside the root when its programs run chrooted (they could not see it otherwise).
-    pub fn scratch_dir(&self, label: &str) -> Result<PathBuf, String> {
+    pub(crate) fn scratch_dir(&self, label: &str) -> Result<PathBuf, String> {
         let chrooted = self.chroot_tmp().map(|(_, tmp)| tmp);
         let base = match &chrooted {
             Some(t) => t.as_path(),

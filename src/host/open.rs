@@ -20,7 +20,7 @@ use std::path::Path;
 
 /// Whether the last component of the path may be a symbolic link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FinalLink {
+pub(crate) enum FinalLink {
     /// Follow it (ordinary reads of the machine's files).
     Follow,
     /// Refuse it with `ELOOP` (a file whose owner and mode are about to be trusted: the
@@ -30,7 +30,7 @@ pub enum FinalLink {
 
 /// A regular file, opened, with the metadata of the descriptor (not of the path).
 #[derive(Debug)]
-pub struct OpenedFile {
+pub(crate) struct OpenedFile {
     pub file: File,
     pub meta: Metadata,
 }
@@ -39,7 +39,7 @@ impl OpenedFile {
     /// Reads the whole file through the descriptor, refusing one of more than `limit` bytes
     /// (`InvalidData`, "larger than N bytes"): the size from `fstat` can lie (a file growing
     /// while read, procfs), so the cap is on what is read, not on what was announced.
-    pub fn read_capped(mut self, limit: u64) -> io::Result<Vec<u8>> {
+    pub(crate) fn read_capped(mut self, limit: u64) -> io::Result<Vec<u8>> {
         let mut buf = Vec::with_capacity(self.meta.len().min(limit) as usize);
         (&mut self.file).take(limit + 1).read_to_end(&mut buf)?;
         if buf.len() as u64 > limit {
@@ -53,7 +53,7 @@ impl OpenedFile {
 }
 
 /// What kind of file a non-regular file is, in words (for the message that refuses it).
-pub fn kind_of(meta: &Metadata) -> &'static str {
+pub(crate) fn kind_of(meta: &Metadata) -> &'static str {
     let t = meta.file_type();
     if t.is_dir() {
         "a directory"
@@ -73,7 +73,7 @@ pub fn kind_of(meta: &Metadata) -> &'static str {
 }
 
 /// The error for a file that is not a regular file (`InvalidInput`, "not a regular file: a FIFO").
-pub fn not_regular(meta: &Metadata) -> io::Error {
+pub(crate) fn not_regular(meta: &Metadata) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
         format!("not a regular file: {}", kind_of(meta)),
@@ -82,7 +82,7 @@ pub fn not_regular(meta: &Metadata) -> io::Error {
 
 /// Opens the host path `path` for reading without blocking, and returns it only when the
 /// descriptor is a regular file.
-pub fn open_regular(path: &Path, final_link: FinalLink) -> io::Result<OpenedFile> {
+pub(crate) fn open_regular(path: &Path, final_link: FinalLink) -> io::Result<OpenedFile> {
     // An open on a stalled mount can block: the deadline's watchdog names it.
     let _w = super::watchdog::Waiting::on_path("opening", path);
     let mut flags = nix::libc::O_NONBLOCK | nix::libc::O_NOCTTY | nix::libc::O_CLOEXEC;
@@ -103,7 +103,7 @@ pub fn open_regular(path: &Path, final_link: FinalLink) -> io::Result<OpenedFile
 
 /// Reads a regular file of at most `limit` bytes: [`open_regular`] then
 /// [`OpenedFile::read_capped`].
-pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let f = open_regular(path, FinalLink::Follow)?;
     let _w = super::watchdog::Waiting::on_path("reading", path);
     f.read_capped(limit)
@@ -113,7 +113,7 @@ pub fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 /// regular file opened as [`open_regular`] opens it; anything else is refused with what it is
 /// (a FIFO, a device: they can block or never end) and a hint to pipe it into `-` instead where
 /// the command reads standard input. The error text starts with the path.
-pub fn open_argument(path: &Path) -> Result<OpenedFile, String> {
+pub(crate) fn open_argument(path: &Path) -> Result<OpenedFile, String> {
     open_regular(path, FinalLink::Follow).map_err(|e| {
         let hint = if e.kind() == io::ErrorKind::InvalidInput {
             " (only regular files are read; pipe a stream into `-` where the command takes one)"
@@ -128,7 +128,7 @@ pub fn open_argument(path: &Path) -> Result<OpenedFile, String> {
 /// and whether the line was longer than `max` (then `out` is left empty and the rest of the
 /// line is read and dropped). A stream without a newline is thus consumed in `BufRead`'s
 /// buffer-sized steps, never held.
-pub fn read_line_bounded<R: std::io::BufRead>(
+pub(crate) fn read_line_bounded<R: std::io::BufRead>(
     r: &mut R,
     out: &mut Vec<u8>,
     max: usize,

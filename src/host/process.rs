@@ -67,13 +67,13 @@ impl CommandSpec {
     }
 
     /// The doctor re-executing itself (probe children): the program path is not re-rooted.
-    pub fn current_exe() -> Self {
+    pub(crate) fn current_exe() -> Self {
         let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("rocm-doctor"));
         let mut c = CommandSpec::new(exe);
         c.on_host = true;
         c
     }
-    pub fn arg(mut self, a: impl Into<OsString>) -> Self {
+    pub(crate) fn arg(mut self, a: impl Into<OsString>) -> Self {
         self.args.push(a.into());
         self
     }
@@ -81,29 +81,25 @@ impl CommandSpec {
         self.args.extend(it.into_iter().map(Into::into));
         self
     }
-    pub fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Self {
+    pub(crate) fn stdin(mut self, bytes: impl Into<Vec<u8>>) -> Self {
         self.stdin = Some(bytes.into());
         self
     }
-    pub fn timeout(mut self, t: Duration) -> Self {
+    pub(crate) fn timeout(mut self, t: Duration) -> Self {
         self.timeout = Some(t);
         self
     }
-    pub fn env(mut self, k: impl Into<OsString>, v: impl Into<OsString>) -> Self {
+    pub(crate) fn env(mut self, k: impl Into<OsString>, v: impl Into<OsString>) -> Self {
         self.env_overrides.push((k.into(), Some(v.into())));
         self
     }
-    pub fn env_remove(mut self, k: impl Into<OsString>) -> Self {
-        self.env_overrides.push((k.into(), None));
-        self
-    }
-    pub fn cwd(mut self, d: impl Into<PathBuf>) -> Self {
+    pub(crate) fn cwd(mut self, d: impl Into<PathBuf>) -> Self {
         self.cwd = Some(d.into());
         self
     }
 
     /// The command line as a shell-like string, for evidence.
-    pub fn display(&self) -> String {
+    pub(crate) fn display(&self) -> String {
         let mut s = shell_quote(&self.program.to_string_lossy());
         for a in &self.args {
             s.push(' ');
@@ -112,7 +108,6 @@ impl CommandSpec {
         s
     }
 }
-
 fn shell_quote(s: &str) -> String {
     if !s.is_empty()
         && s.bytes()
@@ -137,7 +132,7 @@ pub struct SpawnFailure {
 }
 
 impl SpawnFailure {
-    pub fn other(message: String) -> Self {
+    pub(crate) fn other(message: String) -> Self {
         SpawnFailure {
             errno: "other".into(),
             message,
@@ -145,7 +140,7 @@ impl SpawnFailure {
     }
 
     /// A failure of the doctor's own making, before the program was reached (no temp dir).
-    pub fn doctors_own(message: String) -> Self {
+    pub(crate) fn doctors_own(message: String) -> Self {
         SpawnFailure {
             errno: "doctor".into(),
             message,
@@ -156,7 +151,7 @@ impl SpawnFailure {
     /// no temp dir, or `fork`/`exec` refused for want of the doctor's resources (fork(2) and
     /// execve(2) ERRORS: `EAGAIN` process limit, `ENOMEM`, `EMFILE`/`ENFILE` descriptors for
     /// the pipes, `ENOSPC`). A program that is missing or not executable is the machine's.
-    pub fn is_doctors_own(&self) -> bool {
+    pub(crate) fn is_doctors_own(&self) -> bool {
         matches!(
             self.errno.as_str(),
             "doctor" | "EAGAIN" | "ENOMEM" | "EMFILE" | "ENFILE" | "ENOSPC"
@@ -181,13 +176,13 @@ pub struct RunOutput {
 
 impl RunOutput {
     /// Whether the child never started for a reason of the doctor's own (no verdict on it).
-    pub fn doctor_failed(&self) -> bool {
+    pub(crate) fn doctor_failed(&self) -> bool {
         self.spawn_error
             .as_ref()
             .is_some_and(SpawnFailure::is_doctors_own)
     }
 
-    pub fn spawn_failed(spec: &CommandSpec, f: SpawnFailure) -> Self {
+    pub(crate) fn spawn_failed(spec: &CommandSpec, f: SpawnFailure) -> Self {
         RunOutput {
             command: spec.display(),
             code: None,
@@ -200,13 +195,13 @@ impl RunOutput {
             truncated: false,
         }
     }
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         self.code == Some(0) && !self.timed_out
     }
-    pub fn stdout_text(&self) -> String {
+    pub(crate) fn stdout_text(&self) -> String {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
-    pub fn stderr_text(&self) -> String {
+    pub(crate) fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr).into_owned()
     }
     /// stdout followed by stderr, as a user would see them in a terminal.
@@ -216,15 +211,15 @@ impl RunOutput {
         s
     }
     /// The last `n` non-blank lines of stdout and stderr, for evidence.
-    pub fn tail(&self, n: usize) -> String {
+    pub(crate) fn tail(&self, n: usize) -> String {
         tail_lines(&self.combined_text(), n)
     }
     /// The last `n` non-blank lines of stderr.
-    pub fn stderr_tail(&self, n: usize) -> String {
+    pub(crate) fn stderr_tail(&self, n: usize) -> String {
         tail_lines(&self.stderr_text(), n)
     }
     /// One line describing how the process ended, for evidence.
-    pub fn outcome(&self) -> String {
+    pub(crate) fn outcome(&self) -> String {
         if let Some(f) = &self.spawn_error {
             if f.is_doctors_own() {
                 return format!("{DOCTOR_COULD_NOT_START}: {}", f.message);
@@ -259,17 +254,17 @@ pub struct Runner {
 }
 
 impl Runner {
-    pub fn new(limits: Limits) -> Self {
+    pub(crate) fn new(limits: Limits) -> Self {
         Runner { limits }
     }
 
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         self.limits
     }
 
     /// Runs `spec` with the environment `env` only, in `default_cwd` unless the spec names
     /// another directory or a jail, bounded by its timeout and the doctor's deadline.
-    pub fn run(&self, spec: &CommandSpec, env: &Env, default_cwd: &Path) -> RunOutput {
+    pub(crate) fn run(&self, spec: &CommandSpec, env: &Env, default_cwd: &Path) -> RunOutput {
         let start = Instant::now();
         let remaining = self.limits.deadline.saturating_duration_since(start);
         let timeout = spec.timeout.unwrap_or(self.limits.per_call).min(remaining);

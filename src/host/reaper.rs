@@ -84,14 +84,14 @@ const SWEEP_PASSES: usize = 8;
 /// The variable every child gets, `(name, "1")`: what the reaper and [`sweep_leftovers`] look for in
 /// `/proc/<pid>/environ`. Starts the reaper; `None` when it could not start (no marker is
 /// worth giving then).
-pub fn marker() -> Option<(&'static str, &'static str)> {
+pub(crate) fn marker() -> Option<(&'static str, &'static str)> {
     REAPER.get_or_init(start).as_ref()?;
     MARK.get().map(|m| (m.as_str(), "1"))
 }
 
 /// A process the sweep found carrying the run's marker.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Leftover {
+pub(crate) struct Leftover {
     pub pid: i32,
     /// Its `comm` (proc(5)), for the reader.
     pub name: String,
@@ -104,7 +104,7 @@ pub struct Leftover {
 /// their process group and outlived them), and lists them. Called when the doctor's own work
 /// is done; the children it runs have all ended by then, so whatever carries the marker is a
 /// leftover. Empty when no child was ever started.
-pub fn sweep_leftovers() -> Vec<Leftover> {
+pub(crate) fn sweep_leftovers() -> Vec<Leftover> {
     let Some(mark) = MARK.get() else {
         return Vec::new();
     };
@@ -173,25 +173,25 @@ fn new_mark() -> String {
 }
 
 /// Tells the reaper that `pgid` is live (after spawning its leader).
-pub fn track(pgid: i32) {
+pub(crate) fn track(pgid: i32) {
     send(OP_ADD, pgid, &[]);
 }
 
 /// Tells the reaper that `pgid` needs no killing any more (its leader was reaped).
-pub fn untrack(pgid: i32) {
+pub(crate) fn untrack(pgid: i32) {
     send(OP_REMOVE, pgid, &[]);
 }
 
 /// The doctor's temp dir: removed by the reaper if the doctor dies before dropping it.
 #[derive(Debug)]
-pub struct OwnedTempDir(tempfile::TempDir);
+pub(crate) struct OwnedTempDir(tempfile::TempDir);
 
 impl OwnedTempDir {
-    pub fn new(dir: tempfile::TempDir) -> Self {
+    pub(crate) fn new(dir: tempfile::TempDir) -> Self {
         send_dir(OP_ADD_DIR, dir.path());
         OwnedTempDir(dir)
     }
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.0.path()
     }
 }

@@ -6,7 +6,7 @@
 use nix::sys::resource::{getrusage, UsageWho};
 
 /// `rusage: self maxrss_kb=... user_ms=... sys_ms=...; children maxrss_kb=... user_ms=... sys_ms=...`
-pub fn line() -> String {
+pub(crate) fn line() -> String {
     let part = |who| match getrusage(who) {
         Ok(u) => {
             let ms = |t: nix::sys::time::TimeVal| t.tv_sec() * 1000 + t.tv_usec() / 1000;

@@ -40,18 +40,18 @@ use std::sync::Arc;
 
 /// Symbolic links followed in one walk before giving up with `ELOOP` (Linux's `MAXSYMLINKS`,
 /// path_resolution(7): "a maximum of 40 symbolic links").
-pub const MAX_LINKS: usize = 40;
+pub(crate) const MAX_LINKS: usize = 40;
 
 /// Whom the files and directories may belong to: root, and the doctor's own user when it is
 /// not root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Owners {
+pub(crate) struct Owners {
     pub euid: u32,
 }
 
 impl Owners {
     /// The rule for the doctor's effective user.
-    pub fn current() -> Self {
+    pub(crate) fn current() -> Self {
         Owners {
             euid: nix::unistd::geteuid().as_raw(),
         }
@@ -75,7 +75,7 @@ impl Owners {
 
 /// Why a file could not be opened as trusted.
 #[derive(Debug)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// A component does not exist (normal for an optional directory such as checks.d).
     Missing(PathBuf),
     /// The file or a directory on its path fails the ownership or mode rule.
@@ -104,13 +104,13 @@ struct Vetted {
 
 /// A directory whose whole path passed the rule, with its descriptor.
 #[derive(Debug)]
-pub struct TrustedDir {
+pub(crate) struct TrustedDir {
     stack: Vec<Vetted>,
     owners: Owners,
 }
 
 /// Opens `path` as a file the doctor may trust (see the module's rule).
-pub fn open_file(path: &Path, owners: Owners) -> Result<OpenedFile, Refusal> {
+pub(crate) fn open_file(path: &Path, owners: Owners) -> Result<OpenedFile, Refusal> {
     let (stack, comps) = start(path, owners)?;
     match walk(stack, comps, true, owners)? {
         Walked::File(f) => Ok(f),
@@ -122,7 +122,7 @@ pub fn open_file(path: &Path, owners: Owners) -> Result<OpenedFile, Refusal> {
 }
 
 /// Opens the directory `path` when every directory on its path passes the rule.
-pub fn open_dir(path: &Path, owners: Owners) -> Result<TrustedDir, Refusal> {
+pub(crate) fn open_dir(path: &Path, owners: Owners) -> Result<TrustedDir, Refusal> {
     let (stack, comps) = start(path, owners)?;
     match walk(stack, comps, false, owners)? {
         Walked::Dir(stack) => listable(stack, owners),
@@ -131,7 +131,7 @@ pub fn open_dir(path: &Path, owners: Owners) -> Result<TrustedDir, Refusal> {
 }
 
 /// Opens `path` as trusted, file or directory, whichever it is.
-pub fn open_any(path: &Path, owners: Owners) -> Result<Either, Refusal> {
+pub(crate) fn open_any(path: &Path, owners: Owners) -> Result<Either, Refusal> {
     let (stack, comps) = start(path, owners)?;
     match walk(stack, comps, true, owners)? {
         Walked::File(f) => Ok(Either::File(f)),
@@ -155,25 +155,25 @@ fn listable(stack: Vec<Vetted>, owners: Owners) -> Result<TrustedDir, Refusal> {
 
 /// What [`open_any`] found.
 #[derive(Debug)]
-pub enum Either {
+pub(crate) enum Either {
     File(OpenedFile),
     Dir(TrustedDir),
 }
 
 impl TrustedDir {
     /// The directory's path as walked (links resolved).
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.stack.last().expect("the root at least").path
     }
 
     /// The names in the directory (without `.` and `..`), read through its descriptor.
-    pub fn names(&self) -> io::Result<Vec<OsString>> {
+    pub(crate) fn names(&self) -> io::Result<Vec<OsString>> {
         list(self.stack.last().expect("the root at least").fd.as_raw_fd())
     }
 
     /// Opens the entry `name` as a trusted file, relative to this directory's descriptor (a
     /// link in it is followed and its target vetted like any path).
-    pub fn open_file(&self, name: &OsStr) -> Result<OpenedFile, Refusal> {
+    pub(crate) fn open_file(&self, name: &OsStr) -> Result<OpenedFile, Refusal> {
         let comps = VecDeque::from([name.to_os_string()]);
         match walk(self.stack.clone(), comps, true, self.owners)? {
             Walked::File(f) => Ok(f),

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 /// Time allowed after `--deadline` for the doctor to report what it has: children still
 /// running were killed at the deadline, what is left is rendering.
-pub const GRACE: Duration = Duration::from_secs(5);
+pub(crate) const GRACE: Duration = Duration::from_secs(5);
 
 /// What each thread is blocked on, when it said (the path of a file being opened or read).
 fn waits() -> &'static Mutex<HashMap<ThreadId, String>> {
@@ -24,13 +24,13 @@ fn waits() -> &'static Mutex<HashMap<ThreadId, String>> {
 }
 
 /// Marks the current thread as waiting on `what` until dropped.
-pub struct Waiting {
+pub(crate) struct Waiting {
     id: ThreadId,
     prev: Option<String>,
 }
 
 impl Waiting {
-    pub fn on(what: String) -> Self {
+    pub(crate) fn on(what: String) -> Self {
         let id = std::thread::current().id();
         let prev = waits()
             .lock()
@@ -39,7 +39,7 @@ impl Waiting {
         Waiting { id, prev }
     }
 
-    pub fn on_path(verb: &str, p: &Path) -> Self {
+    pub(crate) fn on_path(verb: &str, p: &Path) -> Self {
         Waiting::on(format!("{verb} {}", p.display()))
     }
 }
@@ -55,7 +55,7 @@ impl Drop for Waiting {
 }
 
 /// What the run is waiting for now, sorted (empty when no thread said).
-pub fn waiting() -> Vec<String> {
+pub(crate) fn waiting() -> Vec<String> {
     let w = waits().lock().unwrap_or_else(|e| e.into_inner());
     let mut v: Vec<String> = w.values().cloned().collect();
     v.sort();
@@ -65,7 +65,7 @@ pub fn waiting() -> Vec<String> {
 
 /// How the watchdog ends a run that outlived its deadline.
 #[derive(Debug, Clone, Copy)]
-pub struct OnExpiry {
+pub(crate) struct OnExpiry {
     /// The exit code (a default run: 1, "could not decide"; `--npd`: 2, Unknown).
     pub code: i32,
     /// With `--npd`: print an `UNKNOWN` line of at most this many bytes on stdout, as NPD
@@ -75,7 +75,7 @@ pub struct OnExpiry {
 
 /// Arms the watchdog once per process: at `deadline + GRACE` it reports and exits. A later
 /// call does nothing (the first deadline rules).
-pub fn arm(deadline: Instant, total: Duration, on: OnExpiry) {
+pub(crate) fn arm(deadline: Instant, total: Duration, on: OnExpiry) {
     static ARMED: OnceLock<()> = OnceLock::new();
     if ARMED.set(()).is_err() {
         return;

@@ -45,7 +45,7 @@ pub(super) fn which_all_in(host: &Host, name: &str) -> Vec<PathBuf> {
 }
 
 /// Whether the machine path is an executable regular file (inside the sysroot).
-pub fn is_executable_at(host: &Host, machine: &Path) -> bool {
+pub(crate) fn is_executable_at(host: &Host, machine: &Path) -> bool {
     match host.fs.metadata(machine) {
         Ok(m) => m.is_file() && m.permissions().mode() & 0o111 != 0,
         Err(_) => false,

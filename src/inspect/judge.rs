@@ -10,10 +10,10 @@ use crate::report::{Finding, Fix, Status};
 use std::collections::BTreeMap;
 
 /// The check whose findings these are.
-pub const ID: CheckId = CheckId::LibsCodeObjects;
-pub const CATEGORY: &str = "libs";
+pub(crate) const ID: CheckId = CheckId::LibsCodeObjects;
+pub(crate) const CATEGORY: &str = "libs";
 
-pub fn stamp(mut f: Finding) -> Finding {
+pub(crate) fn stamp(mut f: Finding) -> Finding {
     f.id = ID.to_string();
     f.category = CATEGORY.to_string();
     f
@@ -24,7 +24,7 @@ fn name_of(r: &FileReport) -> String {
 }
 
 /// One finding per target: would the runtime find a code object in this file?
-pub fn file_against_targets(r: &FileReport, targets: &[Target]) -> Vec<Finding> {
+pub(crate) fn file_against_targets(r: &FileReport, targets: &[Target]) -> Vec<Finding> {
     let cands = r.candidates();
     let name = name_of(r);
     let carries = if r.isas.is_empty() {
@@ -131,7 +131,7 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
 /// One verdict per Tensile library and target: does it have a catalog and code objects for it?
 /// (Each Tensile file is built for one ISA by design, so files are never judged one by one; the
 /// per-file counts are evidence.)
-pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Finding> {
+pub(crate) fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Finding> {
     let name = t.path.display().to_string();
     let label = t.label();
     if t.is_empty() {
@@ -217,7 +217,7 @@ pub fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec<Findin
 }
 
 /// Known-issue findings for one inspected file.
-pub fn known_issues_for(
+pub(crate) fn known_issues_for(
     r: &FileReport,
     extra_flags: &[Flag],
     versions: &BTreeMap<String, String>,
@@ -229,7 +229,7 @@ pub fn known_issues_for(
 
 /// Known-issue findings for one file, of the issues `keep` selects (`libs.code-objects` leaves
 /// the ones the default run judges as `known-issues.*` pack checks).
-pub fn known_issues_where(
+pub(crate) fn known_issues_where(
     r: &FileReport,
     extra_flags: &[Flag],
     versions: &BTreeMap<String, String>,
@@ -252,7 +252,7 @@ pub fn known_issues_where(
 }
 
 /// Problems reading the file or its bundles.
-pub fn read_problems(r: &FileReport) -> Vec<Finding> {
+pub(crate) fn read_problems(r: &FileReport) -> Vec<Finding> {
     let name = name_of(r);
     let mut out = Vec::new();
     for b in &r.bundles {

@@ -19,7 +19,7 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 const CHUNK: usize = 256 << 10;
 
 #[derive(Debug, Default)]
-pub struct Kept {
+pub(crate) struct Kept {
     /// The spill file and how many bytes of it hold complete lines.
     file: Option<(File, u64)>,
     /// Lines not yet written (all of them without a file).
@@ -35,7 +35,7 @@ pub struct Kept {
 impl Kept {
     /// Keeps the findings in a file of `dir` (the doctor's temp dir), or in memory when it
     /// cannot be created.
-    pub fn in_dir(dir: Option<&std::path::Path>) -> Self {
+    pub(crate) fn in_dir(dir: Option<&std::path::Path>) -> Self {
         Kept {
             file: dir.and_then(|d| tempfile::tempfile_in(d).ok().map(|f| (f, 0))),
             ..Default::default()
@@ -43,12 +43,13 @@ impl Kept {
     }
 
     /// Whether the findings go to a file.
-    pub fn on_disk(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn on_disk(&self) -> bool {
         self.file.is_some()
     }
 
     /// Appends a listed file's findings.
-    pub fn push(&mut self, findings: &[Finding]) {
+    pub(crate) fn push(&mut self, findings: &[Finding]) {
         for f in findings {
             self.counts.add(f.status);
             // Serialising our own plain data into a Vec cannot fail.
@@ -61,7 +62,7 @@ impl Kept {
     }
 
     /// Reserves the next slot, filled later by [`Kept::fill`], and returns its number.
-    pub fn reserve(&mut self) -> usize {
+    pub(crate) fn reserve(&mut self) -> usize {
         let n = self.next_slot;
         self.next_slot += 1;
         let _ = writeln!(self.tail, "#{n}");
@@ -69,7 +70,7 @@ impl Kept {
     }
 
     /// The findings of a reserved slot.
-    pub fn fill(&mut self, slot: usize, findings: Vec<Finding>) {
+    pub(crate) fn fill(&mut self, slot: usize, findings: Vec<Finding>) {
         for f in &findings {
             self.counts.add(f.status);
         }
@@ -77,7 +78,7 @@ impl Kept {
     }
 
     /// Findings that follow the listing's.
-    pub fn append(&mut self, findings: impl IntoIterator<Item = Finding>) {
+    pub(crate) fn append(&mut self, findings: impl IntoIterator<Item = Finding>) {
         for f in findings {
             self.counts.add(f.status);
             self.after.push(f);
@@ -85,7 +86,7 @@ impl Kept {
     }
 
     /// Pass, warn, fail, skip and error counts of every finding kept.
-    pub fn counts(&self) -> Counts {
+    pub(crate) fn counts(&self) -> Counts {
         self.counts
     }
 
@@ -170,14 +171,14 @@ impl Findings for Kept {
 
 impl Kept {
     /// Writes what is still pending: call once every finding was pushed.
-    pub fn seal(&mut self) {
+    pub(crate) fn seal(&mut self) {
         if !self.tail.is_empty() {
             self.write_out();
         }
     }
 
     /// Every finding, in memory (for callers that need a list: `why --binary`).
-    pub fn to_vec(&self) -> io::Result<Vec<Finding>> {
+    pub(crate) fn to_vec(&self) -> io::Result<Vec<Finding>> {
         let mut v = Vec::new();
         self.each(&mut |f| v.push(f.clone()))?;
         Ok(v)

@@ -5,12 +5,12 @@
 //! [`crate::codeobj`]); this module is the report: the walk, the verdicts (`judge`), the kept
 //! findings (`kept`) and the output (`output`). docs/inspect.md documents the output.
 
-pub mod judge;
-pub mod kept;
-pub mod output;
+pub(crate) mod judge;
+pub(crate) mod kept;
+pub(crate) mod output;
 
 /// The binary facts lived here before they had their own module; their old paths still work.
-pub use crate::binfacts::{file, matching, runtime, symbols, tensile, tensile_path};
+pub(crate) use crate::binfacts::{file, runtime, symbols, tensile, tensile_path};
 
 use crate::codeobj::{self, blob};
 use crate::config::Config;
@@ -27,7 +27,7 @@ use tensile::TensileDir;
 
 /// What `inspect` was asked for besides the paths.
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub(crate) struct Options {
     pub symbols: bool,
     pub kernels: bool,
     /// Check the MD5 of every compressed bundle, not only zlib ones.
@@ -49,7 +49,7 @@ impl Default for Options {
 
 /// A target ISA to judge code objects for, with where it came from.
 #[derive(Debug, Clone, Serialize)]
-pub struct Target {
+pub(crate) struct Target {
     pub target: TargetId,
     pub source: String,
 }
@@ -58,7 +58,7 @@ pub struct Target {
 /// file reports themselves (a tree of real ROCm wheels held 242 MB of them). Each file is
 /// judged as soon as it is read, written out and dropped.
 #[derive(Debug, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub targets: Vec<Target>,
     /// Installed versions the known issues were evaluated against.
     pub versions: BTreeMap<String, String>,
@@ -82,7 +82,7 @@ pub struct Tally {
 
 /// Targets: `--isa` first, else the visible GPU agents and then the inventory's other targets
 /// (the one rule: `inventory::targets::pick`).
-pub fn targets(inv: &Inventory) -> Vec<Target> {
+pub(crate) fn targets(inv: &Inventory) -> Vec<Target> {
     let explicit = inv.cfg.isas.iter().map(|t| Target {
         target: t.clone(),
         source: "--isa".into(),
@@ -140,11 +140,11 @@ fn tensile_component(host: &Host, p: &Path) -> Option<&'static str> {
 }
 
 /// Receives each file report once it is read and judged (then it is dropped).
-pub type Emit<'a> = dyn FnMut(FileReport) -> std::io::Result<()> + 'a;
+pub(crate) type Emit<'a> = dyn FnMut(FileReport) -> std::io::Result<()> + 'a;
 
 /// Inspects the paths, handing every file report to `emit` as soon as it is judged; what the
 /// verdicts need later stays in `tally`. `tick` is told of every file looked at.
-pub fn visit(
+pub(crate) fn visit(
     host: &Host,
     paths: &[PathBuf],
     o: &Options,
@@ -201,7 +201,7 @@ fn file_id(p: &Path) -> Option<((u64, u64), u64)> {
 
 /// Deepest directory level walked below an `inspect` argument (real trees are under 20 deep;
 /// this bounds a hostile or looping tree).
-pub const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 /// Walk errors and not-descended directories named, each; the rest are counted.
 const MAX_NOTED: usize = 50;
 
@@ -455,7 +455,7 @@ fn judge_file(host: &Host, r: &FileReport, tally: &Tally) -> Vec<Finding> {
 
 /// Completes `tally.kept` once all files were visited: files in listing order (rocBLAS files
 /// judged now that the Tensile directories are known), then Tensile directories, then symbols.
-pub fn finish(host: &Host, tally: &mut Tally, o: &Options) {
+pub(crate) fn finish(host: &Host, tally: &mut Tally, o: &Options) {
     for (slot, r) in std::mem::take(&mut tally.deferred) {
         let f = judge_file(host, &r, tally);
         tally.kept.fill(slot, f);
@@ -534,7 +534,7 @@ fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
 
 /// The findings `inspect` would print for `paths`, without the listing (used by `why
 /// --binary`, which judges the failing file as `inspect` does).
-pub fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Vec<Finding> {
+pub(crate) fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Vec<Finding> {
     let inv = Inventory::new(host, cfg);
     let mut tally = Tally {
         targets: targets(&inv),
@@ -554,7 +554,7 @@ pub fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Ve
 }
 
 /// How `inspect` prints: `--json`, or the human listing with its colour and `-v`.
-pub struct View {
+pub(crate) struct View {
     pub json: bool,
     pub color: bool,
     pub verbose: u8,
@@ -562,7 +562,7 @@ pub struct View {
 
 /// Inspects `paths` (absolute) and prints the listing and the findings as `view` says; returns
 /// the exit code (the command is `commands::inspect`).
-pub fn print(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options, view: &View) -> i32 {
+pub(crate) fn print(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options, view: &View) -> i32 {
     let inv = Inventory::new(host, cfg);
     let tally = Tally {
         targets: targets(&inv),

@@ -18,7 +18,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// What one `inspect` run works on.
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     pub host: &'a Host,
     pub paths: &'a [PathBuf],
     pub o: &'a Options,
@@ -81,7 +81,7 @@ fn tick_line(p: &Path, t: &Tally) -> String {
 }
 
 /// The human listing and findings; returns the exit code.
-pub fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
+pub(crate) fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
     let mut out = stdout();
     let mut progress = Progress::for_run(false);
     let prog = RefCell::new(&mut progress);
@@ -128,7 +128,7 @@ pub fn human(run: &Run<'_>, mut tally: Tally, color: bool, verbose: u8) -> i32 {
 }
 
 /// The JSON document, streamed; returns the exit code.
-pub fn json(run: &Run<'_>, tally: Tally) -> i32 {
+pub(crate) fn json(run: &Run<'_>, tally: Tally) -> i32 {
     let doc = Doc {
         run,
         tally: RefCell::new(tally),
@@ -288,7 +288,7 @@ impl<W: Write> std::fmt::Write for FmtIo<'_, W> {
 }
 
 /// One file of the human listing.
-pub fn render_file(f: &FileReport, s: &mut dyn std::fmt::Write) {
+pub(crate) fn render_file(f: &FileReport, s: &mut dyn std::fmt::Write) {
     let kind = match f.kind {
         FileKind::HostElf => "host ELF",
         FileKind::CodeObject => "AMDGPU code object",
@@ -373,7 +373,7 @@ pub fn render_file(f: &FileReport, s: &mut dyn std::fmt::Write) {
 }
 
 /// The human listing after the files: Tensile directories, counts, targets.
-pub fn render_tail(tally: &Tally) -> String {
+pub(crate) fn render_tail(tally: &Tally) -> String {
     let mut s = String::new();
     for t in &tally.tensile {
         let _ = writeln!(s, "{} ({} Tensile library)", t.path.display(), t.component);

@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Serialize)]
-pub struct ClangInfo {
+pub(crate) struct ClangInfo {
     /// The clang driver (machine path), as found.
     pub path: PathBuf,
     /// Why this clang was chosen (`--clang`, `HIP_CLANG_PATH`, ...).
@@ -46,13 +46,13 @@ pub struct ClangInfo {
 }
 
 impl ClangInfo {
-    pub fn major(&self) -> Option<u32> {
+    pub(crate) fn major(&self) -> Option<u32> {
         self.version.as_deref()?.split('.').next()?.parse().ok()
     }
 }
 
 /// The candidates, in the order the doctor prefers them.
-pub fn candidates(inv: &Inventory) -> Vec<(PathBuf, String)> {
+pub(crate) fn candidates(inv: &Inventory) -> Vec<(PathBuf, String)> {
     let host = inv.host;
     let mut v: Vec<(PathBuf, String)> = Vec::new();
     let mut push = |p: PathBuf, why: String| {
@@ -118,7 +118,7 @@ fn hipcc_configured_clang(inv: &Inventory) -> Option<PathBuf> {
 }
 
 /// `/usr/lib/llvm-N` directories, the newest release first.
-pub fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
+pub(crate) fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
     let mut v: Vec<(u32, PathBuf)> = host
         .fs
         .list_names(Path::new("/usr/lib"))
@@ -134,13 +134,13 @@ pub fn llvm_dirs_newest_first(host: &Host) -> Vec<PathBuf> {
 }
 
 /// The clang to judge (the first candidate), why, and the others; files only, nothing is run.
-pub struct ClangChoice {
+pub(crate) struct ClangChoice {
     pub path: PathBuf,
     pub source: String,
     pub others: Vec<(PathBuf, String)>,
 }
 
-pub fn choose(inv: &Inventory) -> Option<ClangChoice> {
+pub(crate) fn choose(inv: &Inventory) -> Option<ClangChoice> {
     let mut cands = candidates(inv);
     if cands.is_empty() {
         return None;
@@ -153,7 +153,7 @@ pub fn choose(inv: &Inventory) -> Option<ClangChoice> {
     })
 }
 
-pub fn discover(inv: &Inventory) -> Option<ClangInfo> {
+pub(crate) fn discover(inv: &Inventory) -> Option<ClangInfo> {
     let c = inv.clang_choice()?;
     Some(describe(
         inv.host,
@@ -213,7 +213,7 @@ fn unprobed(
 /// start answers both (equal on Debian's clang 15, 17, 19 and 21). When no job line shows it,
 /// `-print-resource-dir` is asked as before. A foreign root's clang is not run unless asked
 /// (issue 25, item 3): judged from its files.
-pub fn describe(
+pub(crate) fn describe(
     host: &Host,
     path: PathBuf,
     source: String,
@@ -311,7 +311,7 @@ fn read_resource_dir(
 /// The `-resource-dir` argument of the job line `clang -v` prints (` "/usr/bin/clang" -cc1
 /// ... -resource-dir /usr/lib/llvm-15/lib/clang/15.0.6 ...`). Arguments are printed bare, or
 /// quoted with `\` escapes when they hold a space, `"`, `\` or `$` (llvm::sys::printArg).
-pub fn resource_dir_of_job(text: &str) -> Option<PathBuf> {
+pub(crate) fn resource_dir_of_job(text: &str) -> Option<PathBuf> {
     text.lines()
         .map(str::trim_start)
         .filter(|l| l.starts_with('"'))
@@ -352,7 +352,7 @@ fn split_args(line: &str) -> Vec<String> {
 /// The dynamic loader's complaint in a program's output (`error while loading shared
 /// libraries: libLLVM-17.so.1: cannot open shared object file`, `version `GLIBC_2.38' not
 /// found`): the program needs libraries this host does not have.
-pub fn loader_error(text: &str) -> Option<String> {
+pub(crate) fn loader_error(text: &str) -> Option<String> {
     text.lines()
         .find(|l| {
             l.contains("error while loading shared libraries")
@@ -365,7 +365,7 @@ pub fn loader_error(text: &str) -> Option<String> {
 /// For a wrapper script, the clang it runs: the first absolute path in the script to an
 /// executable whose name starts with `clang`, as written there (Tensile requires the name
 /// `clang++`, so the path is not resolved).
-pub fn wrapped_clang(host: &Host, script: &Path) -> Option<PathBuf> {
+pub(crate) fn wrapped_clang(host: &Host, script: &Path) -> Option<PathBuf> {
     let text = host.fs.read_text(script).ok()?;
     text.split(|ch: char| ch.is_whitespace() || ch == '"' || ch == '\'')
         .filter(|w| w.starts_with('/'))
@@ -423,7 +423,7 @@ impl HipDriverView {
 
 /// `clang++ -### -x hip --offload-arch=<isa> --cuda-device-only -c probe.hip` with the
 /// environment as it is: what a bare clang (CMake's HIP language) would do.
-pub fn hip_dry_run(inv: &Inventory) -> HipDriverView {
+pub(crate) fn hip_dry_run(inv: &Inventory) -> HipDriverView {
     let mut v = HipDriverView::default();
     // Only another root's programs may be unable to run here. On this machine's own root the
     // dry run needs just the chosen clang's path, so it runs beside the clang probes instead

@@ -26,28 +26,28 @@ pub struct BitcodeDir {
 }
 
 impl BitcodeDir {
-    pub fn has_isa(&self, processor: &str) -> bool {
+    pub(crate) fn has_isa(&self, processor: &str) -> bool {
         processor
             .strip_prefix("gfx")
             .is_some_and(|s| self.isa_versions.iter().any(|v| v == s))
     }
-    pub fn is_complete(&self) -> bool {
+    pub(crate) fn is_complete(&self) -> bool {
         self.has_ocml && self.has_ockl && !self.abi_versions.is_empty()
     }
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct DeviceLibs {
+pub(crate) struct DeviceLibs {
     pub dirs: Vec<BitcodeDir>,
 }
 
 impl DeviceLibs {
-    pub fn find(&self, dir: &Path) -> Option<&BitcodeDir> {
+    pub(crate) fn find(&self, dir: &Path) -> Option<&BitcodeDir> {
         self.dirs.iter().find(|d| d.path == dir)
     }
 }
 
-pub fn discover(inv: &Inventory) -> DeviceLibs {
+pub(crate) fn discover(inv: &Inventory) -> DeviceLibs {
     let host = inv.host;
     let mut cands: Vec<(PathBuf, String)> = Vec::new();
     for var in ["HIP_DEVICE_LIB_PATH", "DEVICE_LIB_PATH"] {
@@ -100,7 +100,7 @@ pub fn discover(inv: &Inventory) -> DeviceLibs {
 }
 
 /// Lists one directory's bitcode; `None` when it is not a directory.
-pub fn scan_dir(host: &Host, p: &Path, source: String) -> Option<BitcodeDir> {
+pub(crate) fn scan_dir(host: &Host, p: &Path, source: String) -> Option<BitcodeDir> {
     if !host.fs.is_dir(p) {
         return None;
     }

@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 /// The paths `pattern` names: each component with a wildcard is matched against the listing
 /// of the directories found so far (sorted); the other components are appended unchecked, so a
 /// pattern without wildcards comes back as it is and callers test what they need (`is_dir`).
-pub fn expand(host: &Host, pattern: &Path) -> Vec<PathBuf> {
+pub(crate) fn expand(host: &Host, pattern: &Path) -> Vec<PathBuf> {
     let mut found = vec![PathBuf::new()];
     for c in pattern.components() {
         let comp = c.as_os_str().to_string_lossy();

@@ -15,7 +15,7 @@ use serde::Serialize;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct HipccView {
+pub(crate) struct HipccView {
     /// The hipcc asked (machine path).
     pub path: PathBuf,
     /// The clang hipcc runs, as its `hipcc-cmd:` line names it.
@@ -34,13 +34,13 @@ const PROBE_SOURCE: &str = "probe.hip";
 const PROBE_OUTPUT: &str = "probe.o";
 
 /// The hipcc a user's build would run: the primary root's, else the first on PATH.
-pub fn find(inv: &Inventory) -> Option<PathBuf> {
+pub(crate) fn find(inv: &Inventory) -> Option<PathBuf> {
     inv.primary_root()
         .and_then(|r| r.parts.hipcc.clone())
         .or_else(|| inv.host.which("hipcc"))
 }
 
-pub fn discover(inv: &Inventory) -> Option<HipccView> {
+pub(crate) fn discover(inv: &Inventory) -> Option<HipccView> {
     let path = find(inv)?;
     let isa = inv.probe_isa();
     let mut v = HipccView {
@@ -100,7 +100,7 @@ pub fn discover(inv: &Inventory) -> Option<HipccView> {
 /// Pure: the clang and the flags hipcc added, from the `hipcc-cmd:` line of a verbose run
 /// whose own arguments were `-### --offload-arch=<isa> --cuda-device-only -c probe.hip -o
 /// probe.o` (hipcc itself adds `-x hip` before the source).
-pub fn parse_hipcc_cmd(text: &str, isa: &str) -> Option<(PathBuf, Vec<String>)> {
+pub(crate) fn parse_hipcc_cmd(text: &str, isa: &str) -> Option<(PathBuf, Vec<String>)> {
     let line = text
         .lines()
         .find_map(|l| l.trim_start().strip_prefix("hipcc-cmd:"))?;
@@ -136,7 +136,7 @@ pub fn parse_hipcc_cmd(text: &str, isa: &str) -> Option<(PathBuf, Vec<String>)> 
 
 /// Splits a command line as a POSIX shell would for plain words: double and single quotes,
 /// backslash escapes; no expansion.
-pub fn shell_words(line: &str) -> Vec<String> {
+pub(crate) fn shell_words(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;

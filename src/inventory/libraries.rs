@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 /// One key library (`libamdhip64`, `libhsa-runtime64`, `libamd_comgr`) as the loader would find it.
 #[derive(Debug, Clone, Serialize)]
-pub struct LibraryResolution {
+pub(crate) struct LibraryResolution {
     /// Short name: `amdhip64`, `hsa-runtime64`, `amd_comgr`.
     pub name: String,
     /// The file the loader would open for `lib<name>.so` (machine path), if any.
@@ -34,7 +34,7 @@ pub struct LibraryResolution {
     pub others: Vec<PathBuf>,
 }
 
-pub const KEY_LIBRARIES: &[&str] = &["amdhip64", "hsa-runtime64", "amd_comgr"];
+pub(crate) const KEY_LIBRARIES: &[&str] = &["amdhip64", "hsa-runtime64", "amd_comgr"];
 
 const DEFAULT_DIRS: &[&str] = &[
     "/lib/x86_64-linux-gnu",
@@ -49,14 +49,14 @@ const DEFAULT_DIRS: &[&str] = &[
 /// `ld.so.conf`, `default dirs`, `RUNPATH of <lib>`, or a caller's reason for a place the
 /// loader does not search).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Search {
+pub(crate) struct Search {
     pub dirs: Vec<(PathBuf, String)>,
 }
 
 impl Search {
     /// The loader's directories for a program without `DT_RPATH`/`DT_RUNPATH` (and for
     /// `dlopen` from one): `LD_LIBRARY_PATH`, `ld.so.conf`, the default directories.
-    pub fn loader(host: &Host) -> Search {
+    pub(crate) fn loader(host: &Host) -> Search {
         let mut dirs = ld_library_path(host);
         dirs.extend(system_dirs(host));
         Search { dirs }
@@ -66,7 +66,7 @@ impl Search {
     /// section is `d`), from `self` = [`Search::loader`] (read once, used for every object):
     /// `DT_RPATH` only without `DT_RUNPATH`, `LD_LIBRARY_PATH`, `DT_RUNPATH`, the system
     /// directories. `$ORIGIN` expands to `origin` (the object's directory).
-    pub fn for_object(&self, object: &Path, origin: &Path, d: &elf::Dynamic) -> Search {
+    pub(crate) fn for_object(&self, object: &Path, origin: &Path, d: &elf::Dynamic) -> Search {
         let tagged = |lists: &[String], tag: &str| -> Vec<(PathBuf, String)> {
             let why = format!("{tag} of {}", object.display());
             lists
@@ -93,13 +93,13 @@ impl Search {
     }
 
     /// These directories, then `more` (places the loader would not search, tried last).
-    pub fn then(mut self, more: impl IntoIterator<Item = (PathBuf, String)>) -> Search {
+    pub(crate) fn then(mut self, more: impl IntoIterator<Item = (PathBuf, String)>) -> Search {
         self.dirs.extend(more);
         self
     }
 
     /// The directories alone.
-    pub fn paths(&self) -> Vec<PathBuf> {
+    pub(crate) fn paths(&self) -> Vec<PathBuf> {
         self.dirs.iter().map(|(d, _)| d.clone()).collect()
     }
 }
@@ -168,7 +168,7 @@ fn ld_so_conf_dirs(host: &Host, file: &Path, visited: &mut Vec<PathBuf>) -> Vec<
 }
 
 /// `libamdhip64.so.5.2.21153` -> `5.2.21153`.
-pub fn version_from_file_name(name: &str, lib: &str) -> Option<String> {
+pub(crate) fn version_from_file_name(name: &str, lib: &str) -> Option<String> {
     let v = name.strip_prefix(&format!("lib{lib}.so."))?;
     (!v.is_empty()
         && v.split('.')
@@ -178,7 +178,7 @@ pub fn version_from_file_name(name: &str, lib: &str) -> Option<String> {
 
 /// What is looked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Name<'a> {
+pub(crate) enum Name<'a> {
     /// A `DT_NEEDED` name, matched exactly (`libhsa-runtime64.so.1`); one with a `/` is a
     /// path and is not searched (ld.so(8)).
     File(&'a str),
@@ -189,13 +189,13 @@ pub enum Name<'a> {
 
 /// A library found: the file (machine path) and why its directory was searched.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Found {
+pub(crate) struct Found {
     pub path: PathBuf,
     pub how: String,
 }
 
 /// The file `name` designates in one directory, if any.
-pub fn find_in_dir(host: &Host, dir: &Path, name: Name) -> Option<PathBuf> {
+pub(crate) fn find_in_dir(host: &Host, dir: &Path, name: Name) -> Option<PathBuf> {
     match name {
         Name::File(file) => Some(dir.join(file)).filter(|p| host.fs.is_file(p)),
         Name::Stem(stem) => {
@@ -214,7 +214,7 @@ pub fn find_in_dir(host: &Host, dir: &Path, name: Name) -> Option<PathBuf> {
 }
 
 /// The one lookup: the first directory of `search` that has `name` wins, as in the loader.
-pub fn find(host: &Host, search: &Search, name: Name) -> Option<Found> {
+pub(crate) fn find(host: &Host, search: &Search, name: Name) -> Option<Found> {
     if let Name::File(f) = name {
         if f.contains('/') {
             let p = PathBuf::from(f);
@@ -233,7 +233,7 @@ pub fn find(host: &Host, search: &Search, name: Name) -> Option<Found> {
 }
 
 /// Every directory's copy of `name`, in search order (the first is what [`find`] returns).
-pub fn find_every(host: &Host, search: &Search, name: Name) -> Vec<Found> {
+pub(crate) fn find_every(host: &Host, search: &Search, name: Name) -> Vec<Found> {
     search
         .dirs
         .iter()
@@ -247,7 +247,7 @@ pub fn find_every(host: &Host, search: &Search, name: Name) -> Vec<Found> {
 }
 
 /// The dynamic section of a library (`None` when it cannot be read or is not ELF).
-pub fn read_dynamic(host: &Host, lib: &Path) -> Option<elf::Dynamic> {
+pub(crate) fn read_dynamic(host: &Host, lib: &Path) -> Option<elf::Dynamic> {
     let file = host.fs.open(lib).ok()?;
     // Read-only, dropped before returning; a concurrent truncation reads as zeros past the new
     // end (host::map, not SIGBUS), which the reader reports as a parse error.
@@ -255,7 +255,7 @@ pub fn read_dynamic(host: &Host, lib: &Path) -> Option<elf::Dynamic> {
     elf::Elf::parse(&map).and_then(|e| e.dynamic()).ok()
 }
 
-pub fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
+pub(crate) fn resolve_all(inv: &Inventory) -> Vec<LibraryResolution> {
     let host = inv.host;
     let loader = Search::loader(host);
     // Copies inside ROCm roots that the loader may not see.

@@ -6,13 +6,13 @@
 
 pub mod clang;
 pub mod devicelibs;
-pub mod expand;
-pub mod hipcc;
-pub mod libraries;
-pub mod python;
-pub mod roots;
+pub(crate) mod expand;
+pub(crate) mod hipcc;
+pub(crate) mod libraries;
+pub(crate) mod python;
+pub(crate) mod roots;
 pub mod targets;
-pub mod telemetry;
+pub(crate) mod telemetry;
 pub mod versions;
 
 use crate::config::Config;
@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 /// The paths one run examined (machine paths, as found and resolved): what a pass of its
 /// checks speaks for.
 #[derive(Debug, Clone, Default)]
-pub struct Examined {
+pub(crate) struct Examined {
     /// The clang drivers judged (the chosen clang as found, resolved, and the binary a wrapper
     /// runs; the clang hipcc runs when hipcc was asked).
     pub compilers: Vec<std::path::PathBuf>,
@@ -39,7 +39,7 @@ pub struct Examined {
     pub libraries: Vec<std::path::PathBuf>,
 }
 
-pub struct Inventory<'a> {
+pub(crate) struct Inventory<'a> {
     pub host: &'a Host,
     pub cfg: &'a Config,
     roots: OnceLock<Vec<roots::RocmRoot>>,
@@ -60,7 +60,7 @@ pub struct Inventory<'a> {
 }
 
 impl<'a> Inventory<'a> {
-    pub fn new(host: &'a Host, cfg: &'a Config) -> Self {
+    pub(crate) fn new(host: &'a Host, cfg: &'a Config) -> Self {
         Inventory {
             host,
             cfg,
@@ -82,36 +82,36 @@ impl<'a> Inventory<'a> {
     }
 
     /// ROCm roots, most authoritative first (`--rocm-path`, `ROCM_PATH`, ...).
-    pub fn roots(&self) -> &[roots::RocmRoot] {
+    pub(crate) fn roots(&self) -> &[roots::RocmRoot] {
         self.roots
             .get_or_init(|| roots::discover(self.host, self.cfg))
     }
 
     /// The root the toolchain is judged against: the first discovered.
-    pub fn primary_root(&self) -> Option<&roots::RocmRoot> {
+    pub(crate) fn primary_root(&self) -> Option<&roots::RocmRoot> {
         self.roots().first()
     }
 
     /// Which clang the doctor judges (found from files; nothing run yet). Commands that need
     /// only its path start from this, beside the probes [`Inventory::clang`] runs.
-    pub fn clang_choice(&self) -> Option<&clang::ClangChoice> {
+    pub(crate) fn clang_choice(&self) -> Option<&clang::ClangChoice> {
         self.clang_choice
             .get_or_init(|| clang::choose(self))
             .as_ref()
     }
 
     /// The clang the doctor judges, with what running it taught us.
-    pub fn clang(&self) -> Option<&clang::ClangInfo> {
+    pub(crate) fn clang(&self) -> Option<&clang::ClangInfo> {
         self.clang.get_or_init(|| clang::discover(self)).as_ref()
     }
 
     /// What clang's HIP driver would do for a device compile (`-###`), with the env as it is.
-    pub fn hip_driver(&self) -> &clang::HipDriverView {
+    pub(crate) fn hip_driver(&self) -> &clang::HipDriverView {
         self.hip_driver.get_or_init(|| clang::hip_dry_run(self))
     }
 
     /// The ISA dry runs ask about: the first target, else gfx900 (every clang with AMDGPU knows it).
-    pub fn probe_isa(&self) -> String {
+    pub(crate) fn probe_isa(&self) -> String {
         self.targets()
             .isas
             .first()
@@ -120,7 +120,7 @@ impl<'a> Inventory<'a> {
     }
 
     /// What hipcc runs (its clang and the flags it adds), asked from hipcc; `None` without one.
-    pub fn hipcc(&self) -> Option<&hipcc::HipccView> {
+    pub(crate) fn hipcc(&self) -> Option<&hipcc::HipccView> {
         self.hipcc.get_or_init(|| hipcc::discover(self)).as_ref()
     }
 
@@ -128,54 +128,56 @@ impl<'a> Inventory<'a> {
     /// without `--run-root-programs`: [`Host::root_programs_refused`]) or cannot run on this host
     /// (the loader error of its clang), or `None` when they can. Without a clang the checks say
     /// what the files say ("no clang", "no assembler", "no target ISA").
-    pub fn cannot_run_here(&self) -> Option<&str> {
+    pub(crate) fn cannot_run_here(&self) -> Option<&str> {
         self.clang()?.cannot_run_here.as_deref()
     }
 
-    pub fn device_libs(&self) -> &devicelibs::DeviceLibs {
+    pub(crate) fn device_libs(&self) -> &devicelibs::DeviceLibs {
         self.device_libs.get_or_init(|| devicelibs::discover(self))
     }
 
-    pub fn libraries(&self) -> &[libraries::LibraryResolution] {
+    pub(crate) fn libraries(&self) -> &[libraries::LibraryResolution] {
         self.libraries.get_or_init(|| libraries::resolve_all(self))
     }
 
     /// Target ISAs to judge the toolchain for, with where each came from.
-    pub fn targets(&self) -> &targets::Targets {
+    pub(crate) fn targets(&self) -> &targets::Targets {
         self.targets.get_or_init(|| targets::collect(self))
     }
 
     /// GPU agents from KFD sysfs (empty on a machine without GPUs).
-    pub fn gpu(&self) -> &crate::gpu::Topology {
+    pub(crate) fn gpu(&self) -> &crate::gpu::Topology {
         self.gpu.get_or_init(|| crate::gpu::discover(self.host))
     }
 
     /// The GPU topology if a check asked for it.
     /// The amdgpu health evidence (RAS, bad pages, links, hives, firmware, thermal), read once.
-    pub fn health(&self) -> &crate::gpu::health::Health {
+    pub(crate) fn health(&self) -> &crate::gpu::health::Health {
         self.health
             .get_or_init(|| crate::gpu::health::read_health(self.host))
     }
 
     /// The GPUs counted at each layer, PCI bus to HIP (issue 26, item 4), read once.
-    pub fn gpu_layers(&self) -> &crate::gpu::layers::Layers {
+    pub(crate) fn gpu_layers(&self) -> &crate::gpu::layers::Layers {
         self.gpu_layers
             .get_or_init(|| crate::gpu::layers::read(self.host, self.gpu()))
     }
 
     /// The layer counts if a check asked for them (the `--json` section `gpu_layers`).
-    pub fn gpu_layers_if_computed(&self) -> Option<&crate::gpu::layers::Layers> {
+    pub(crate) fn gpu_layers_if_computed(&self) -> Option<&crate::gpu::layers::Layers> {
         self.gpu_layers.get()
     }
 
     /// The kernel log of this boot (or why it cannot be read), read once.
-    pub fn kernel_log(&self) -> &Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable> {
+    pub(crate) fn kernel_log(
+        &self,
+    ) -> &Result<crate::kernlog::KernelLog, crate::kernlog::Unavailable> {
         self.kernel_log
             .get_or_init(|| crate::kernlog::read(self.host))
     }
 
     /// The amdgpu/KFD events of the kernel log (empty when it cannot be read).
-    pub fn kernel_events(&self) -> &[(usize, crate::kernlog::Event)] {
+    pub(crate) fn kernel_events(&self) -> &[(usize, crate::kernlog::Event)] {
         self.kernel_events.get_or_init(|| match self.kernel_log() {
             Ok(k) => crate::kernlog::amdgpu_events(&k.lines),
             Err(_) => Vec::new(),
@@ -183,20 +185,20 @@ impl<'a> Inventory<'a> {
     }
 
     /// The earlier boots' kernel log (`--boots`, the fleet modes), read once.
-    pub fn kernel_history(
+    pub(crate) fn kernel_history(
         &self,
     ) -> &Result<crate::kernlog::history::History, crate::kernlog::history::NoHistory> {
         self.kernel_history
             .get_or_init(|| crate::kernlog::history::read_history(self.host, self.cfg.boots))
     }
 
-    pub fn gpu_if_computed(&self) -> Option<&crate::gpu::Topology> {
+    pub(crate) fn gpu_if_computed(&self) -> Option<&crate::gpu::Topology> {
         self.gpu.get()
     }
 
     /// One line naming what was judged (only facts already computed; nothing is run for it):
     /// `ROCm /usr (distribution FHS layout, HIP 5.2.21153) · clang 15.0.6 · 2 GPUs: gfx90a, gfx1030`.
-    pub fn headline(&self) -> String {
+    pub(crate) fn headline(&self) -> String {
         let mut parts = Vec::new();
         if let Some(roots) = self.roots.get() {
             parts.push(match roots.first() {
@@ -250,7 +252,7 @@ impl<'a> Inventory<'a> {
 
     /// The paths this run examined, from the facts computed so far (a fact no check asked for
     /// was not examined): `why` compares them with the paths an error text names.
-    pub fn examined(&self) -> Examined {
+    pub(crate) fn examined(&self) -> Examined {
         let mut e = Examined::default();
         let add = |v: &mut Vec<std::path::PathBuf>, p: &std::path::Path| {
             if !v.iter().any(|x| x == p) {
@@ -310,7 +312,7 @@ impl<'a> Inventory<'a> {
     }
 
     /// The facts computed so far, for `--json`.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut v = json!({});
         let o = v.as_object_mut().expect("object");
         if let Some(r) = self.roots.get() {

@@ -34,7 +34,7 @@ const PTH_LIMIT: u64 = 64 << 10;
 
 /// What the search found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PackageSearch {
+pub(crate) enum PackageSearch {
     /// The package may be importable: the paths that say so.
     Maybe(Vec<PathBuf>),
     /// In none of the directories (listed) the interpreter can import from.
@@ -47,7 +47,7 @@ pub enum PackageSearch {
 
 /// How the file found as `python3` on `PATH` runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Launcher {
+pub(crate) enum Launcher {
     /// A real interpreter (an ELF file, after links).
     Binary,
     /// pyenv's shim script.
@@ -57,7 +57,7 @@ pub enum Launcher {
 }
 
 /// Classifies an executable by its first bytes (pure).
-pub fn launcher_of(head: &[u8]) -> Launcher {
+pub(crate) fn launcher_of(head: &[u8]) -> Launcher {
     if head.starts_with(b"\x7fELF") {
         Launcher::Binary
     } else if head.starts_with(b"#!") && memchr::memmem::find(head, b"pyenv").is_some() {
@@ -69,7 +69,7 @@ pub fn launcher_of(head: &[u8]) -> Launcher {
 
 /// The site directories to look in below one prefix (wildcards expanded by
 /// `inventory::expand`).
-pub const PREFIX_SITES: &[&str] = &[
+pub(crate) const PREFIX_SITES: &[&str] = &[
     "lib/python3*/site-packages",
     "lib/python3*/dist-packages",
     "lib64/python3*/site-packages",
@@ -80,7 +80,7 @@ pub const PREFIX_SITES: &[&str] = &[
 
 /// Whether a `.pth`/`.egg-link` file's text mentions package `name` as a word-ish token (a
 /// path component or a module name), not inside another word (`torchvision` is not `torch`).
-pub fn mentions(text: &str, name: &str) -> bool {
+pub(crate) fn mentions(text: &str, name: &str) -> bool {
     text.match_indices(name).any(|(i, _)| {
         let before = text[..i].chars().next_back();
         let after = text[i + name.len()..].chars().next();
@@ -90,7 +90,7 @@ pub fn mentions(text: &str, name: &str) -> bool {
 }
 
 /// Looks for package `name` where the `python3` on the machine's `PATH` would import it from.
-pub fn find_package(host: &Host, name: &str) -> PackageSearch {
+pub(crate) fn find_package(host: &Host, name: &str) -> PackageSearch {
     let site_dirs = match site_dirs(host) {
         Ok(d) => d,
         Err(answer) => return answer,
@@ -206,7 +206,7 @@ fn add_interpreter(host: &Host, p: &Path, prefixes: &mut Vec<PathBuf>) {
 }
 
 /// The `home` key of a `pyvenv.cfg` (PEP 405: `key = value` lines), if absolute.
-pub fn venv_home(cfg: &str) -> Option<PathBuf> {
+pub(crate) fn venv_home(cfg: &str) -> Option<PathBuf> {
     cfg.lines()
         .filter_map(|l| l.split_once('='))
         .find(|(k, _)| k.trim() == "home")

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Layout {
+pub(crate) enum Layout {
     /// AMD's packages: `/opt/rocm-X.Y.Z` (and the `/opt/rocm` link).
     OptRocm,
     /// A distribution's FHS layout (`/usr`, bitcode in `/usr/lib/<triplet>/amdgcn/bitcode`).
@@ -29,7 +29,7 @@ pub enum Layout {
 }
 
 impl Layout {
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Layout::OptRocm => "AMD packages (/opt/rocm-X.Y.Z)",
             Layout::Fhs => "distribution FHS layout",
@@ -43,7 +43,7 @@ impl Layout {
 
 /// What a root holds (machine paths), found by looking, not by running anything.
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct RootParts {
+pub(crate) struct RootParts {
     pub hip_headers: Option<PathBuf>,
     pub bitcode_dirs: Vec<PathBuf>,
     pub clang: Option<PathBuf>,
@@ -53,7 +53,7 @@ pub struct RootParts {
 }
 
 impl RootParts {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.hip_headers.is_none()
             && self.bitcode_dirs.is_empty()
             && self.clang.is_none()
@@ -63,7 +63,7 @@ impl RootParts {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct RocmRoot {
+pub(crate) struct RocmRoot {
     /// The path as it was given or found (machine path).
     pub path: PathBuf,
     /// `path` with symlinks resolved, used to tell roots apart.
@@ -83,7 +83,7 @@ struct Candidate {
 }
 
 /// The `lib/<triplet>` directories a distribution may use.
-pub const TRIPLET_LIB_DIRS: &[&str] = &[
+pub(crate) const TRIPLET_LIB_DIRS: &[&str] = &[
     "lib/x86_64-linux-gnu",
     "lib64",
     "lib/aarch64-linux-gnu",
@@ -156,7 +156,7 @@ fn candidates(host: &Host, cfg: &Config) -> Vec<Candidate> {
 
 /// The ROCm roots: each candidate directory once (by its canonical path, with every source
 /// that names it), `/opt/rocm*` and `/usr` only when they hold ROCm.
-pub fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
+pub(crate) fn discover(host: &Host, cfg: &Config) -> Vec<RocmRoot> {
     let cands = candidates(host, cfg);
     let mut roots: Vec<RocmRoot> = Vec::new();
     for c in cands {
@@ -207,7 +207,7 @@ fn env_path(host: &Host, var: &str) -> Option<PathBuf> {
 }
 
 /// `/opt/rocm/llvm/bin` -> `/opt/rocm`, `/opt/rocm/lib/llvm/bin` -> `/opt/rocm`, `/x/bin` -> `/x`.
-pub fn root_of_bin_dir(bin: &Path) -> Option<PathBuf> {
+pub(crate) fn root_of_bin_dir(bin: &Path) -> Option<PathBuf> {
     let parent = bin.parent()?;
     if parent.ends_with("lib/llvm") {
         return parent.parent()?.parent().map(Path::to_path_buf);
@@ -224,7 +224,7 @@ fn root_of_tool(tool: &Path) -> Option<PathBuf> {
 
 /// `<root>/amdgcn/bitcode`, `<root>/lib/<triplet>/amdgcn/bitcode`, `<root>/lib/llvm/amdgcn/bitcode`,
 /// `<root>/lib/llvm/lib/clang/N/lib/amdgcn/bitcode` -> `<root>`.
-pub fn root_of_bitcode_dir(dir: &Path) -> Option<PathBuf> {
+pub(crate) fn root_of_bitcode_dir(dir: &Path) -> Option<PathBuf> {
     let mut p = dir.strip_suffix_path("amdgcn/bitcode")?;
     // <llvm>/lib/clang/N/lib -> <llvm>
     let comps: Vec<String> = p
@@ -267,7 +267,7 @@ impl StripSuffixPath for Path {
 }
 
 /// Where bitcode may live under a root, in the order the layouts use them.
-pub fn bitcode_dir_candidates(host: &Host, root: &Path) -> Vec<PathBuf> {
+pub(crate) fn bitcode_dir_candidates(host: &Host, root: &Path) -> Vec<PathBuf> {
     let mut v = vec![
         root.join("amdgcn/bitcode"),
         root.join("lib/amdgcn/bitcode"),

@@ -7,21 +7,21 @@ use crate::isa::TargetId;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
-pub struct TargetIsa {
+pub(crate) struct TargetIsa {
     pub isa: TargetId,
     /// `--isa`, `AMDGPU_TARGETS`, `GPU_TARGETS`, `PYTORCH_ROCM_ARCH`, `agent N`.
     pub source: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Rejected {
+pub(crate) struct Rejected {
     pub source: String,
     pub value: String,
     pub reason: String,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct Targets {
+pub(crate) struct Targets {
     pub isas: Vec<TargetIsa>,
     /// Values that could not be parsed (reported by the targets check).
     pub rejected: Vec<Rejected>,
@@ -29,7 +29,7 @@ pub struct Targets {
     pub also: Vec<TargetIsa>,
 }
 
-pub const ENV_SOURCES: &[&str] = &["AMDGPU_TARGETS", "GPU_TARGETS", "PYTORCH_ROCM_ARCH"];
+pub(crate) const ENV_SOURCES: &[&str] = &["AMDGPU_TARGETS", "GPU_TARGETS", "PYTORCH_ROCM_ARCH"];
 
 /// Splits a CMake list or a space/comma list: `gfx90a;gfx1030`, `gfx90a gfx1030`.
 pub fn split_list(v: &str) -> impl Iterator<Item = &str> {
@@ -39,9 +39,9 @@ pub fn split_list(v: &str) -> impl Iterator<Item = &str> {
 }
 
 /// The source label of a processor named in the text given to `why`.
-pub const TEXT_SOURCE: &str = "the text given to why";
+pub(crate) const TEXT_SOURCE: &str = "the text given to why";
 
-pub fn collect(inv: &Inventory) -> Targets {
+pub(crate) fn collect(inv: &Inventory) -> Targets {
     let mut groups: Vec<Vec<TargetIsa>> = Vec::new();
     let mut t = Targets::default();
     let mut first: Vec<TargetIsa> = inv
@@ -114,7 +114,7 @@ pub fn collect(inv: &Inventory) -> Targets {
 
 /// What [`pick`] chose: the ISAs to judge, and what the sources that did not win named.
 #[derive(Debug, PartialEq)]
-pub struct Picked<T> {
+pub(crate) struct Picked<T> {
     pub isas: Vec<T>,
     pub also: Vec<T>,
 }
@@ -126,7 +126,7 @@ pub struct Picked<T> {
 /// ISAs the later sources name are listed apart (once each), for the report; without it the
 /// later sources are not even asked (`groups` is lazy: a fallback such as the GPUs is only
 /// discovered when nothing before it named an ISA).
-pub fn pick<T, K: PartialEq>(
+pub(crate) fn pick<T, K: PartialEq>(
     groups: impl IntoIterator<Item = Vec<T>>,
     key: impl Fn(&T) -> K,
     keep_also: bool,

@@ -14,7 +14,7 @@ use crate::report::telemetry::*;
 /// The telemetry of this run, or None when the health evidence was not read (the `health.*`
 /// checks did not run). Resets are counted only when the kernel log was read by this run's
 /// `kernel.*` checks; the GPU's ISA only when the GPU checks read KFD.
-pub fn of(inv: &Inventory) -> Option<Telemetry> {
+pub(crate) fn of(inv: &Inventory) -> Option<Telemetry> {
     let health = inv.health.get()?;
     let events = match inv.kernel_log.get() {
         Some(Ok(_)) => Some(inv.kernel_events()),
@@ -35,7 +35,7 @@ pub fn of(inv: &Inventory) -> Option<Telemetry> {
 
 /// Pure: the telemetry of `health`, the ISA from `isas` (the KFD agents' (PCI address, gfx)
 /// pairs), and the resets of `events` (None: the kernel log was not read).
-pub fn build(
+pub(crate) fn build(
     health: &Health,
     isas: &[(&str, &str)],
     events: Option<&[(usize, Event)]>,

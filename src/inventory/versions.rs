@@ -7,22 +7,15 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct VersionFact {
+pub(crate) struct VersionFact {
     /// `6.2.2`, `5.2.21153` (HIP's patch is a build number).
     pub version: String,
     /// The file it was read from (machine path).
     pub source: PathBuf,
 }
 
-impl VersionFact {
-    /// `major.minor`, the part that must agree between components of one release.
-    pub fn major_minor(&self) -> Option<(u32, u32)> {
-        major_minor(&self.version)
-    }
-}
-
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct RootVersions {
+pub(crate) struct RootVersions {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rocm: Option<VersionFact>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,7 +30,7 @@ pub fn major_minor(v: &str) -> Option<(u32, u32)> {
     ))
 }
 
-pub fn read_root_versions(host: &Host, root: &Path) -> RootVersions {
+pub(crate) fn read_root_versions(host: &Host, root: &Path) -> RootVersions {
     let mut v = RootVersions::default();
     let info = root.join(".info/version");
     if let Some(ver) = host

@@ -31,23 +31,23 @@ use std::time::Duration;
 
 /// Boots read by default in the fleet modes (`--npd`, `--prometheus`) and by `--boots` without
 /// a value of its own: this one and four earlier.
-pub const DEFAULT_BOOTS: usize = 5;
+pub(crate) const DEFAULT_BOOTS: usize = 5;
 
 /// The most boots `--boots` accepts.
-pub const MAX_BOOTS: usize = 50;
+pub(crate) const MAX_BOOTS: usize = 50;
 
 /// A GPU whose hangs, resets or uncorrectable errors were seen in this many boots of the window
 /// escalates to `drain-and-inspect`: the node was rebooted twice and the GPU failed again. The
 /// same threshold as gpud's XID component, which suggests a reboot until two reboots did not
 /// clear the error and then asks for hardware inspection (leptonai/gpud,
 /// components/accelerator/nvidia/xid, `DefaultRebootThreshold = 2`).
-pub const ESCALATE_BOOTS: usize = 3;
+pub(crate) const ESCALATE_BOOTS: usize = 3;
 
 /// At most this much of the end of each log file is kept.
-pub const MAX_HISTORY_FILE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_HISTORY_FILE_BYTES: u64 = 16 << 20;
 
 /// A compressed file is decompressed to at most this much (a gzip bomb stops here).
-pub const MAX_DECOMPRESSED_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_DECOMPRESSED_BYTES: u64 = 64 << 20;
 
 /// At most this much of a compressed file is read.
 const MAX_COMPRESSED_BYTES: u64 = 16 << 20;
@@ -59,11 +59,11 @@ const MAX_ROTATIONS: usize = 10;
 const JOURNAL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The rsyslog file of kernel messages (Debian, Ubuntu: `kern.*  -/var/log/kern.log`).
-pub const KERN_LOG: &str = "/var/log/kern.log";
+pub(crate) const KERN_LOG: &str = "/var/log/kern.log";
 
 /// One earlier boot.
 #[derive(Debug, Clone, Serialize)]
-pub struct Boot {
+pub(crate) struct Boot {
     /// 0 is this boot, -1 the one before, as journalctl numbers them.
     pub offset: i64,
     /// The journal's boot id, when read from the journal.
@@ -86,7 +86,7 @@ pub struct Boot {
 
 /// The earlier boots that could be read, newest first.
 #[derive(Debug, Clone, Serialize)]
-pub struct History {
+pub(crate) struct History {
     /// Where they came from (`journalctl ...` or the files read).
     pub source: String,
     pub boots: Vec<Boot>,
@@ -96,7 +96,7 @@ pub struct History {
 
 /// No earlier boot could be read: each source and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct NoHistory {
+pub(crate) struct NoHistory {
     pub attempts: Vec<(String, String)>,
 }
 
@@ -112,7 +112,7 @@ impl std::fmt::Display for NoHistory {
 }
 
 /// Reads up to `boots - 1` earlier boots (module docs). `boots` < 2 reads nothing.
-pub fn read_history(host: &Host, boots: usize) -> Result<History, NoHistory> {
+pub(crate) fn read_history(host: &Host, boots: usize) -> Result<History, NoHistory> {
     let earlier = boots.clamp(1, MAX_BOOTS) - 1;
     let mut attempts = Vec::new();
     if earlier == 0 {
@@ -144,7 +144,7 @@ pub fn read_history(host: &Host, boots: usize) -> Result<History, NoHistory> {
 
 /// One row of `journalctl --list-boots`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListedBoot {
+pub(crate) struct ListedBoot {
     pub offset: i64,
     pub id: String,
     pub first: Option<String>,
@@ -156,7 +156,7 @@ pub struct ListedBoot {
 /// two times in columns, before it no header and the times joined by an em dash
 /// (` -1 cd42... Fri 2023-08-25 20:05:50 UTC—Sat 2023-08-26 21:27:06 UTC`). Other lines (the
 /// header, warnings) are skipped.
-pub fn parse_list_boots(text: &str) -> Vec<ListedBoot> {
+pub(crate) fn parse_list_boots(text: &str) -> Vec<ListedBoot> {
     let mut out = Vec::new();
     for line in text.lines() {
         let mut it = line.split_whitespace();
@@ -413,7 +413,7 @@ fn kept_lines(text: &[u8]) -> Vec<KernelLine> {
 
 /// Lines in time order split into boots: the first chunk (before any marker) is a boot whose
 /// start is missing, unless empty.
-pub fn split_boots(lines: Vec<KernelLine>) -> Vec<(bool, Vec<KernelLine>)> {
+pub(crate) fn split_boots(lines: Vec<KernelLine>) -> Vec<(bool, Vec<KernelLine>)> {
     let mut out: Vec<(bool, Vec<KernelLine>)> = vec![(true, Vec::new())];
     for l in lines {
         let new = {
@@ -557,7 +557,7 @@ pub(crate) fn read_file_history(
 
 /// Kinds that count toward escalation: the GPU hung, was reset, lost VRAM, or had an
 /// uncorrectable memory error.
-pub fn is_serious(e: &Event) -> bool {
+pub(crate) fn is_serious(e: &Event) -> bool {
     match e.kind {
         EventKind::RingTimeout
         | EventKind::HwsHang
@@ -571,7 +571,7 @@ pub fn is_serious(e: &Event) -> bool {
 }
 
 /// Words for an event in a sentence (`ring timeout`, `GPU reset`).
-pub fn words(e: &Event) -> &'static str {
+pub(crate) fn words(e: &Event) -> &'static str {
     match e.kind {
         EventKind::RingTimeout => "ring timeout",
         EventKind::HwsHang => "KFD scheduler hang",
@@ -589,11 +589,11 @@ pub fn words(e: &Event) -> &'static str {
 }
 
 /// Event counts by kind name.
-pub type Counts = BTreeMap<&'static str, usize>;
+pub(crate) type Counts = BTreeMap<&'static str, usize>;
 
 /// One boot's events on one GPU.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BootCounts {
+pub(crate) struct BootCounts {
     /// 0 is this boot, -1 the one before.
     pub boot: i64,
     pub counts: Counts,
@@ -601,7 +601,7 @@ pub struct BootCounts {
 
 /// One GPU over the boots read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GpuHistory {
+pub(crate) struct GpuHistory {
     /// PCI address, or `unknown` for events that name none.
     pub device: String,
     /// Per boot with events, newest first: counts by kind.
@@ -613,7 +613,7 @@ pub struct GpuHistory {
 }
 
 /// Per GPU: what happened in which boot, from this boot's events and the earlier boots'.
-pub fn per_gpu<'a>(
+pub(crate) fn per_gpu<'a>(
     this_boot: impl IntoIterator<Item = &'a Event>,
     earlier: &'a [Boot],
 ) -> Vec<GpuHistory> {
@@ -682,7 +682,7 @@ pub fn per_gpu<'a>(
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub fn and_list(items: &[&str]) -> String {
+pub(crate) fn and_list(items: &[&str]) -> String {
     match items {
         [] => String::new(),
         [a] => a.to_string(),
@@ -691,7 +691,7 @@ pub fn and_list(items: &[&str]) -> String {
 }
 
 /// A boot by its offset in words.
-pub fn boot_name(offset: i64) -> String {
+pub(crate) fn boot_name(offset: i64) -> String {
     match offset {
         0 => "this boot".into(),
         -1 => "the previous boot".into(),
@@ -701,7 +701,7 @@ pub fn boot_name(offset: i64) -> String {
 
 /// The sentence for one GPU: `ring timeout and GPU reset in the previous boot, none in this
 /// one`; `GPU reset in 3 of the last 5 boots (0, -1, -3)`.
-pub fn describe(g: &GpuHistory, boots_read: usize) -> String {
+pub(crate) fn describe(g: &GpuHistory, boots_read: usize) -> String {
     let what = and_list(&g.what);
     let offsets: Vec<i64> = g.boots.iter().map(|b| b.boot).collect();
     let here = offsets.contains(&0);
@@ -731,7 +731,7 @@ pub fn describe(g: &GpuHistory, boots_read: usize) -> String {
 
 /// The `inventory.kernel_history` object of `--json` (docs/json.md): the boots asked for, the
 /// source, each earlier boot read, and per GPU the event counts per boot (this boot included).
-pub fn to_json<'a>(
+pub(crate) fn to_json<'a>(
     this_boot: impl IntoIterator<Item = &'a Event>,
     history: &'a Result<History, NoHistory>,
     boots_asked: usize,

@@ -13,8 +13,8 @@
 //!
 //! The formats and their sources: docs/kernlog.md.
 
-pub mod history;
-pub mod source;
+pub(crate) mod history;
+pub(crate) mod source;
 
 // The pure parsers (lines, events, folding, counts) live in the parsers crate (crates/parsers,
 // docs/architecture.md "The parsers crate"); they keep their paths here.

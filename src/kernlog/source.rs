@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The fixture file read first under `--sysroot` (documented in docs/kernlog.md).
-pub const FIXTURE_FILE: &str = "/var/log/rocm-doctor-dmesg.txt";
+pub(crate) const FIXTURE_FILE: &str = "/var/log/rocm-doctor-dmesg.txt";
 
 /// At most this much of a log file is read (its end); kern.log can be hundreds of MiB.
-pub const MAX_FILE_BYTES: u64 = 32 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 32 << 20;
 
 /// At most this much is read from `/dev/kmsg` (the ring is a few MiB at most).
 const MAX_KMSG_BYTES: usize = 64 << 20;
@@ -368,14 +368,14 @@ fn journal_groups(host: &Host) -> String {
 
 /// Whether a line starts a boot: the banner printk prints first (`Linux version ...`), or the
 /// kernel command line at time 0 on logs that lost the banner.
-pub fn is_boot_marker(l: &KernelLine) -> bool {
+pub(crate) fn is_boot_marker(l: &KernelLine) -> bool {
     l.is_kernel()
         && (l.text.starts_with("Linux version ")
             || (l.text.starts_with("Command line: ") && l.ts.is_none_or(|t| t < 1.0)))
 }
 
 /// Keeps the lines of the last boot; the note says where it starts, or why all lines are kept.
-pub fn since_last_boot(lines: Vec<KernelLine>) -> (Vec<KernelLine>, String) {
+pub(crate) fn since_last_boot(lines: Vec<KernelLine>) -> (Vec<KernelLine>, String) {
     let banner = lines
         .iter()
         .rposition(|l| l.is_kernel() && l.text.starts_with("Linux version "));

@@ -3,9 +3,9 @@
 //! the checks: `inspect`, `log`, `libs.code-objects` and the default run (as pack checks,
 //! through the registry) read them; they read the binary facts and the pack engine's core.
 
-pub mod pack;
+pub(crate) mod pack;
 
-pub use crate::binfacts::flags::{file_flags, Flag};
+pub(crate) use crate::binfacts::flags::{file_flags, Flag};
 use crate::data::{self, DataError};
 use crate::report::{Finding, Fix};
 use serde::Deserialize;
@@ -15,7 +15,7 @@ use toml::Spanned;
 
 /// A known issue, validated at load (`Condition`s typed, `versions` a valid range).
 #[derive(Debug, Clone)]
-pub struct Issue {
+pub(crate) struct Issue {
     pub id: String,
     pub title: String,
     pub component: String,
@@ -35,14 +35,14 @@ pub struct Issue {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     Warn,
     Fail,
 }
 
 /// One `when` entry, parsed at load: a misspelt condition fails the load with its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Condition {
+pub(crate) enum Condition {
     /// A `file.*` / `dir.*` flag that must be set.
     Flag(Flag),
     /// `env.NAME=v1|v2`: the variable is set to one of the values (case-insensitive).
@@ -52,7 +52,7 @@ pub enum Condition {
 }
 
 impl Condition {
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub(crate) fn parse(s: &str) -> Result<Self, String> {
         if let Some(rest) = s.strip_prefix("env.") {
             let (name, values) = rest.split_once('=').unwrap_or((rest, ""));
             if name.is_empty() || values.is_empty() {
@@ -84,13 +84,14 @@ impl Condition {
 /// What `rocm-doctor log` says about a failure signal it reads in a log (`[[log]]` entries).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LogSignal {
+pub(crate) struct LogSignal {
     /// A HIP result name (`hipErrorNoBinaryForGpu`) or `no-code-object`.
     pub signal: String,
     pub diagnosis: String,
     pub fix: String,
     /// Ids of `[[issue]]` entries whose symptom this signal matches.
     pub issues: Vec<String>,
+    #[allow(dead_code)] // a key of the table (deny_unknown_fields): where the signal comes from
     pub sources: Vec<String>,
 }
 
@@ -119,12 +120,12 @@ struct Table {
 }
 
 /// The table's name in errors, and its text (compiled in).
-pub const FILE: &str = "checks/known-issues.toml";
-pub const TEXT: &str = include_str!("../../checks/known-issues.toml");
+pub(crate) const FILE: &str = "checks/known-issues.toml";
+pub(crate) const TEXT: &str = include_str!("../../checks/known-issues.toml");
 
 /// Loads and validates the table with the one loader (`crate::data`): `file:line:column`
 /// errors, did-you-mean for unknown keys, misspelt values and conditions.
-pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<DataError>> {
+pub(crate) fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<DataError>> {
     let at = |span: std::ops::Range<usize>, msg: String| DataError::at(file, text, span, msg);
     let t: Table = data::load(file, text).map_err(|e| vec![e])?;
     let mut errors = Vec::new();
@@ -195,18 +196,18 @@ pub fn load(file: &str, text: &str) -> Result<(Vec<Issue>, Vec<LogSignal>), Vec<
 }
 
 /// The loaded table: its issues and log signals, or every error that kept it from loading.
-pub type Catalogue = Result<(Vec<Issue>, Vec<LogSignal>), Vec<DataError>>;
+pub(crate) type Catalogue = Result<(Vec<Issue>, Vec<LogSignal>), Vec<DataError>>;
 
 /// The compiled-in table, loaded once. A broken table is an error that its users report (an
 /// `error` finding in `inspect` and `libs.code-objects`, a `packs.load` finding in the default
 /// run), never an empty table that would pass every file.
-pub fn catalogue() -> &'static Catalogue {
+pub(crate) fn catalogue() -> &'static Catalogue {
     static T: OnceLock<Catalogue> = OnceLock::new();
     T.get_or_init(|| load(FILE, TEXT))
 }
 
 /// The log view's knowledge of a signal, if any.
-pub fn log_signal(signal: &str) -> Option<&'static LogSignal> {
+pub(crate) fn log_signal(signal: &str) -> Option<&'static LogSignal> {
     catalogue()
         .as_ref()
         .ok()?
@@ -216,24 +217,24 @@ pub fn log_signal(signal: &str) -> Option<&'static LogSignal> {
 }
 
 /// An issue by id.
-pub fn issue(id: &str) -> Option<&'static Issue> {
+pub(crate) fn issue(id: &str) -> Option<&'static Issue> {
     issues().iter().find(|i| i.id == id)
 }
 
 /// The issues (none when the table is broken: callers that judge use [`catalogue`] and
 /// report its errors).
-pub fn issues() -> &'static [Issue] {
+pub(crate) fn issues() -> &'static [Issue] {
     catalogue().as_ref().map_or(&[], |t| &t.0)
 }
 
 /// The table's errors as one message.
-pub fn error_text(errors: &[DataError]) -> String {
+pub(crate) fn error_text(errors: &[DataError]) -> String {
     let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
     format!("the known-issues table is broken: {}", lines.join("; "))
 }
 
 /// Everything an issue's conditions can ask about.
-pub struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     /// Installed component versions (`amdhip64` -> `5.2.21153`).
     pub versions: &'a BTreeMap<String, String>,
     /// The environment the binary would run with.
@@ -245,7 +246,7 @@ pub struct Facts<'a> {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Applies {
         version: Option<String>,
     },
@@ -257,10 +258,10 @@ pub enum Outcome {
 }
 
 /// The pack id prefix of known issues run as checks.
-pub const PACK: &str = "known-issues";
+pub(crate) const PACK: &str = "known-issues";
 
 /// Libraries whose device code the default run reads for known issues (as `libs.code-objects`).
-pub const KEY_LIBS: &[&str] = &["rocblas", "hipblaslt", "MIOpen", "amdhip64"];
+pub(crate) const KEY_LIBS: &[&str] = &["rocblas", "hipblaslt", "MIOpen", "amdhip64"];
 
 /// The item a file flag becomes in a `code-objects` probe's value.
 const SUBJECT: &str = "the inspected file";
@@ -268,7 +269,7 @@ const SUBJECT: &str = "the inspected file";
 /// Whether the default run can judge the issue on the machine: every condition is a file flag
 /// its `code-objects` probe reads or an environment variable (`dir.*` needs the Tensile
 /// directory `libs.code-objects` locates, `symbols.*` needs `inspect --symbols`).
-pub fn runs_on_machine(issue: &Issue) -> bool {
+pub(crate) fn runs_on_machine(issue: &Issue) -> bool {
     issue.conditions.iter().all(|c| match c {
         Condition::Flag(f) => f.of_file(),
         Condition::Env { .. } => true,
@@ -279,7 +280,7 @@ pub fn runs_on_machine(issue: &Issue) -> bool {
 /// Evaluates an issue for one subject, through its pack check with the probes bound to the
 /// subject's facts: the conditions first, then the version range (an unknown version is
 /// `Unknown` only when every other condition holds).
-pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
+pub(crate) fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
     use crate::packs::eval::{self, NotApplied, RawValue, Situation};
     use crate::packs::ProbeSpec;
     let check = &issue.check;
@@ -333,20 +334,19 @@ pub fn evaluate(issue: &Issue, facts: &Facts) -> Outcome {
 }
 
 /// Whether `version` is in `range` (`src/version.rs`).
-pub use crate::version::in_range;
-
-/// Findings for every issue that applies (or cannot be ruled out) for a subject.
-pub fn findings(subject: &str, facts: &Facts) -> Vec<Finding> {
-    findings_where(subject, facts, &|_| true)
-}
+pub(crate) use crate::version::in_range;
 
 /// Findings of the issues `keep` selects that apply (or cannot be ruled out) for a subject.
-pub fn findings_where(subject: &str, facts: &Facts, keep: &dyn Fn(&Issue) -> bool) -> Vec<Finding> {
+pub(crate) fn findings_where(
+    subject: &str,
+    facts: &Facts,
+    keep: &dyn Fn(&Issue) -> bool,
+) -> Vec<Finding> {
     findings_in(catalogue(), subject, facts, keep)
 }
 
 /// [`findings_where`] over a given table: a broken one is one `error` finding for the subject.
-pub fn findings_in(
+pub(crate) fn findings_in(
     table: &Catalogue,
     subject: &str,
     facts: &Facts,

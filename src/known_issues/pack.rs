@@ -12,7 +12,7 @@ use crate::report::Status;
 /// condition (a `code-objects` probe with a regex for a file flag, an `env` probe with a regex
 /// for the values, the undefined symbols for `symbols.undefined`); rule 1 = every condition
 /// holds -> the issue's status; rule 2 = pass.
-pub fn to_check(issue: &Issue) -> Result<Check, String> {
+pub(crate) fn to_check(issue: &Issue) -> Result<Check, String> {
     let esc = |t: &str| t.replace('{', "{{").replace('}', "}}");
     let mut probes = Vec::new();
     let mut file_ref = None;
@@ -137,7 +137,7 @@ fn doc_of(issue: &Issue, any_version: bool) -> crate::checkdoc::CheckDoc {
 }
 
 /// The built-in pack of the known issues the default run judges (`known-issues.<id>`).
-pub fn pack() -> crate::packs::Pack {
+pub(crate) fn pack() -> crate::packs::Pack {
     crate::packs::Pack {
         name: PACK.into(),
         version: "1".into(),

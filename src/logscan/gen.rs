@@ -74,7 +74,7 @@ impl<W: Write> G<W> {
 }
 
 /// Writes `iterations` GEMM iterations over `devices` devices.
-pub fn write(w: impl Write, iterations: u64, devices: u64) -> io::Result<()> {
+pub(crate) fn write(w: impl Write, iterations: u64, devices: u64) -> io::Result<()> {
     let devices = devices.max(1);
     let mut g = G {
         w: io::BufWriter::with_capacity(1 << 20, w),

@@ -11,7 +11,7 @@ use std::path::Path;
 const MAX_BYTES: u64 = 64 << 20;
 
 /// One event as reported: where, what, and what the catalogue says of its line.
-pub struct Reported {
+pub(crate) struct Reported {
     pub line: usize,
     pub event: Event,
     pub text: String,
@@ -21,7 +21,7 @@ pub struct Reported {
 
 /// The amdgpu/KFD events of a plain kernel-log file, or `None` when it holds none (or cannot be
 /// read as a plain file).
-pub fn events_of_file(path: &Path) -> Option<Vec<Reported>> {
+pub(crate) fn events_of_file(path: &Path) -> Option<Vec<Reported>> {
     use std::io::Read;
     // A regular file only, opened without blocking (issue 25, item 5).
     let f = crate::host::open::open_regular(path, crate::host::open::FinalLink::Follow)
@@ -80,7 +80,7 @@ fn is_failure(e: &Event) -> bool {
     }
 }
 
-pub fn human(path: &str, events: &[Reported], verbose: u8) -> String {
+pub(crate) fn human(path: &str, events: &[Reported], verbose: u8) -> String {
     let failures = events.iter().filter(|r| r.failure).count();
     let mut s = format!(
         "{path}: a kernel log (no HIP runtime line): {} amdgpu/KFD event(s), {failures} a \
@@ -126,7 +126,7 @@ pub fn human(path: &str, events: &[Reported], verbose: u8) -> String {
     s
 }
 
-pub fn json(path: &str, events: &[Reported], exit_code: i32) -> Value {
+pub(crate) fn json(path: &str, events: &[Reported], exit_code: i32) -> Value {
     json!({
         "schema_version": crate::report::json::SCHEMA_VERSION,
         "tool": &crate::report::json::TOOL,

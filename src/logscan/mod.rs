@@ -5,12 +5,12 @@
 //! does the I/O (compression, parallel regions), `verdict` attaches the doctor's knowledge,
 //! `render` prints. Formats and sources: docs/log.md.
 
-pub mod gen;
-pub mod kernel;
-pub mod nodes;
+pub(crate) mod gen;
+pub(crate) mod kernel;
+pub(crate) mod nodes;
 pub mod read;
-pub mod render;
-pub mod verdict;
+pub(crate) mod render;
+pub(crate) mod verdict;
 
 // The pure parsers (line prefixes, messages, the bounded summary) live in the parsers crate
 // (crates/parsers, docs/architecture.md "The parsers crate"); they keep their paths here.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 /// What a KFD node is on this machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NodeName {
+pub(crate) enum NodeName {
     /// A GPU node: its processor and PCI location (when known).
     Gpu {
         gfx: Option<String>,
@@ -21,7 +21,7 @@ pub enum NodeName {
 }
 
 /// The KFD nodes of the machine `host` looks at (empty without a topology: no amdgpu here).
-pub fn read(host: &Host) -> BTreeMap<u32, NodeName> {
+pub(crate) fn read(host: &Host) -> BTreeMap<u32, NodeName> {
     let fx = fixture::load(host);
     let topo = sysfs::read_topology(host, &fx);
     topo.nodes

@@ -31,7 +31,7 @@ const REGIONS_PER_THREAD: u64 = 16;
 /// A reader over `[start, end)` of a file, by positioned reads.
 /// Bytes of the input read so far (all threads; compressed bytes for .gz/.zst files), for
 /// the progress line only.
-pub static READ_BYTES: AtomicU64 = AtomicU64::new(0);
+pub(crate) static READ_BYTES: AtomicU64 = AtomicU64::new(0);
 
 /// A reader that adds what it reads to [`READ_BYTES`].
 struct Counted<R>(R);
@@ -82,7 +82,7 @@ fn next_line_start(f: &File, from: u64, len: u64) -> io::Result<u64> {
 }
 
 /// Summarises a plain file with up to `threads` threads.
-pub fn scan_plain(f: &File, len: u64, threads: usize) -> io::Result<Summary> {
+pub(crate) fn scan_plain(f: &File, len: u64, threads: usize) -> io::Result<Summary> {
     scan_plain_regions(f, len, threads, MIN_REGION)
 }
 
@@ -176,14 +176,14 @@ impl InOrder {
 
 /// What the input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compression {
+pub(crate) enum Compression {
     Plain,
     Gzip,
     Zstd,
 }
 
 impl Compression {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Compression::Plain => "plain",
             Compression::Gzip => "gzip",
@@ -193,7 +193,7 @@ impl Compression {
 }
 
 /// Detects gzip (RFC 1952: 1f 8b) and zstd (RFC 8878: 28 b5 2f fd) by their magic bytes.
-pub fn detect(head: &[u8]) -> Compression {
+pub(crate) fn detect(head: &[u8]) -> Compression {
     if head.starts_with(&[0x1f, 0x8b]) {
         Compression::Gzip
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -239,7 +239,7 @@ fn stream_error(c: Compression, e: &io::Error, bytes: u64) -> String {
 }
 
 /// Summarises a path (`-` = stdin), returning the summary and the input's compression.
-pub fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compression)> {
+pub(crate) fn scan_path(path: &Path, threads: usize) -> io::Result<(Summary, Compression)> {
     if path.as_os_str() == "-" {
         let mut stdin = io::stdin().lock();
         let mut head = [0u8; 4];

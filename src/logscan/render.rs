@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// Demangles Itanium C++ names (`_Z...`, as 6.x runtimes print kernel names); other names
 /// (already demangled by 7.x runtimes, Tensile's `Cijk_...`) are returned as they are.
-pub fn demangle(name: &str) -> String {
+pub(crate) fn demangle(name: &str) -> String {
     if name.starts_with("_Z") {
         if let Ok(sym) = cpp_demangle::Symbol::new(name.as_bytes()) {
             if let Ok(s) = sym.demangle(&cpp_demangle::DemangleOptions::default()) {
@@ -75,7 +75,7 @@ fn at(o: &Occurrence) -> String {
     }
 }
 
-pub fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) -> String {
+pub(crate) fn human(path: &str, c: Compression, s: &Summary, v: &Verdict, verbose: u8) -> String {
     let mut o = String::new();
     overview(&mut o, path, c, s);
     o.push('\n');
@@ -304,7 +304,13 @@ fn threads(o: &mut String, s: &Summary, verbose: u8) {
     }
 }
 
-pub fn json(path: &str, c: Compression, s: &Summary, v: &Verdict, code: i32) -> serde_json::Value {
+pub(crate) fn json(
+    path: &str,
+    c: Compression,
+    s: &Summary,
+    v: &Verdict,
+    code: i32,
+) -> serde_json::Value {
     let kernels: Vec<_> = kernels_sorted(s)
         .into_iter()
         .map(|(name, count)| json!({"name": name, "count": count}))

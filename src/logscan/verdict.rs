@@ -8,7 +8,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Problem {
+pub(crate) struct Problem {
     /// `fail` or `warn`.
     pub status: &'static str,
     pub summary: String,
@@ -20,7 +20,7 @@ pub struct Problem {
 }
 
 #[derive(Debug, Default, Serialize)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     pub failed: bool,
     pub problems: Vec<Problem>,
     /// Notes on the log itself (starts mid-run, no pid/tid, binary lines...).
@@ -147,7 +147,7 @@ fn init_failure(s: &Summary) -> Option<Problem> {
     })
 }
 
-pub fn judge(s: &Summary) -> Verdict {
+pub(crate) fn judge(s: &Summary) -> Verdict {
     let problems = problems(s);
     Verdict {
         failed: problems.iter().any(|p| p.status == "fail"),
@@ -314,7 +314,7 @@ fn notes(s: &Summary) -> Vec<String> {
 }
 
 /// The `N` of ROCr's `GPU node-N` / `agent node-N` in a fatal message.
-pub fn fault_node(text: &str) -> Option<u32> {
+pub(crate) fn fault_node(text: &str) -> Option<u32> {
     let p = text.find("node-")?;
     let d: String = text[p + 5..]
         .chars()
@@ -325,7 +325,7 @@ pub fn fault_node(text: &str) -> Option<u32> {
 
 /// Names the GPU of each fatal `node-N` from this machine's KFD nodes (`nodes` is empty when it
 /// has none). The log may come from elsewhere: the text says "on this machine".
-pub fn name_nodes(v: &mut Verdict, nodes: &BTreeMap<u32, NodeName>) {
+pub(crate) fn name_nodes(v: &mut Verdict, nodes: &BTreeMap<u32, NodeName>) {
     for p in v
         .problems
         .iter_mut()

@@ -21,7 +21,7 @@ struct Table {
 }
 
 /// Every cause, in the table's order.
-pub fn all() -> &'static [Cause] {
+pub(crate) fn all() -> &'static [Cause] {
     static T: OnceLock<Vec<Cause>> = OnceLock::new();
     T.get_or_init(|| {
         crate::data::embedded::<Table>(

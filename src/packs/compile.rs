@@ -12,15 +12,15 @@ use regex::{Regex, RegexBuilder};
 use std::ops::Range;
 
 /// Bounds on what a pack may ask for (hostile or broken packs must not hang the doctor).
-pub const MAX_FILE_BYTES: usize = 256 * 1024;
-pub const MAX_DEPTH: usize = 16;
-pub const MAX_CHECKS: usize = 256;
-pub const MAX_PROBES: usize = 16;
-pub const MAX_RULES: usize = 32;
-pub const MAX_SYMPTOMS: usize = 256;
-pub const MAX_PATTERN: usize = 1024;
-pub const MAX_COMMAND_SECS: f64 = 60.0;
-pub const DEFAULT_COMMAND_SECS: f64 = 10.0;
+pub(crate) const MAX_FILE_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_DEPTH: usize = 16;
+pub(crate) const MAX_CHECKS: usize = 256;
+pub(crate) const MAX_PROBES: usize = 16;
+pub(crate) const MAX_RULES: usize = 32;
+pub(crate) const MAX_SYMPTOMS: usize = 256;
+pub(crate) const MAX_PATTERN: usize = 1024;
+pub(crate) const MAX_COMMAND_SECS: f64 = 60.0;
+pub(crate) const DEFAULT_COMMAND_SECS: f64 = 10.0;
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 struct Ctx<'a> {
@@ -50,7 +50,7 @@ pub fn compile(file: &str, text: &str) -> Result<Pack, Vec<DataError>> {
 
 /// A built-in pack, whose validity its tests guarantee: the same as [`compile`], except that
 /// its symptoms' regexes are compiled on first use ([`super::Symptom::matchers`]).
-pub fn compile_trusted(file: &str, text: &str) -> Result<Pack, Vec<DataError>> {
+pub(crate) fn compile_trusted(file: &str, text: &str) -> Result<Pack, Vec<DataError>> {
     compile_as(file, text, true)
 }
 
@@ -129,7 +129,7 @@ fn too_deep(text: &str) -> Option<usize> {
     None
 }
 
-pub fn regex(pattern: &str) -> Result<Regex, String> {
+pub(crate) fn regex(pattern: &str) -> Result<Regex, String> {
     if pattern.len() > MAX_PATTERN {
         return Err(format!(
             "the regex is {} bytes; at most {MAX_PATTERN}",

@@ -8,7 +8,7 @@ use crate::report::{Finding, Fix};
 
 /// What a probe read, before matching.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RawValue {
+pub(crate) struct RawValue {
     pub found: bool,
     pub value: String,
     /// Probes that read several things (globs, KFD nodes, GPU ISAs) give them as a list.
@@ -18,14 +18,14 @@ pub struct RawValue {
 }
 
 impl RawValue {
-    pub fn found(value: impl Into<String>) -> Self {
+    pub(crate) fn found(value: impl Into<String>) -> Self {
         RawValue {
             found: true,
             value: value.into(),
             ..Default::default()
         }
     }
-    pub fn list(items: Vec<String>) -> Self {
+    pub(crate) fn list(items: Vec<String>) -> Self {
         RawValue {
             found: !items.is_empty(),
             value: items.join("\n"),
@@ -33,7 +33,7 @@ impl RawValue {
             evidence: Vec::new(),
         }
     }
-    pub fn missing(why: impl Into<String>) -> Self {
+    pub(crate) fn missing(why: impl Into<String>) -> Self {
         RawValue {
             evidence: vec![why.into()],
             ..Default::default()
@@ -43,7 +43,7 @@ impl RawValue {
 
 /// A probe's result after its regex and relation.
 #[derive(Debug, Clone, Default)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub found: bool,
     pub matched: bool,
     pub value: String,
@@ -86,7 +86,7 @@ fn tokens(p: &Probe, raw: &RawValue) -> Vec<String> {
 }
 
 /// Applies each probe's regex and relation to the raw values (same order as the probes).
-pub fn finalize(probes: &[Probe], raws: &[RawValue]) -> Vec<Outcome> {
+pub(crate) fn finalize(probes: &[Probe], raws: &[RawValue]) -> Vec<Outcome> {
     let toks: Vec<Vec<String>> = probes.iter().zip(raws).map(|(p, r)| tokens(p, r)).collect();
     probes
         .iter()
@@ -130,7 +130,7 @@ pub fn finalize(probes: &[Probe], raws: &[RawValue]) -> Vec<Outcome> {
 }
 
 /// What `when` may ask about the run.
-pub struct Situation<'a> {
+pub(crate) struct Situation<'a> {
     pub profile: Profile,
     pub gpu_present: bool,
     /// Processors of the GPUs (`gfx90a`).
@@ -140,7 +140,7 @@ pub struct Situation<'a> {
 
 /// Why a check's `when` does not hold (its `Display` is the skip reason).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NotApplied {
+pub(crate) enum NotApplied {
     Profile(String),
     NoGpu,
     HasGpu,
@@ -172,7 +172,7 @@ impl std::fmt::Display for NotApplied {
 }
 
 /// `Ok` when the check applies, else why not (the check is skipped with that reason).
-pub fn applies(w: &When, s: &Situation) -> Result<(), NotApplied> {
+pub(crate) fn applies(w: &When, s: &Situation) -> Result<(), NotApplied> {
     if !w.profile.is_empty() && !w.profile.contains(&s.profile) {
         return Err(NotApplied::Profile(
             w.profile
@@ -230,7 +230,7 @@ fn first_line(s: &str) -> String {
 }
 
 /// The probes a rule needs: its terms', its templates' and their relations' targets.
-pub fn rule_probes(check: &Check, rule: &Rule) -> Vec<usize> {
+pub(crate) fn rule_probes(check: &Check, rule: &Rule) -> Vec<usize> {
     let mut v: Vec<usize> = rule.terms.iter().map(|t| t.probe).collect();
     for t in std::iter::once(&rule.message).chain(rule.fix.as_ref()) {
         for (name, _) in t.refs() {
@@ -250,7 +250,7 @@ pub fn rule_probes(check: &Check, rule: &Rule) -> Vec<usize> {
 }
 
 /// Whether every term of the rule holds.
-pub fn holds(rule: &Rule, outs: &[Outcome]) -> bool {
+pub(crate) fn holds(rule: &Rule, outs: &[Outcome]) -> bool {
     rule.terms.iter().all(|t| {
         let o = &outs[t.probe];
         let h = (!t.found || o.found) && (!t.matched || o.matched);
@@ -258,14 +258,12 @@ pub fn holds(rule: &Rule, outs: &[Outcome]) -> bool {
     })
 }
 
-/// The check's finding from its probes' outcomes (`read[i]`: probe i was read; unread probes
-/// give no evidence): the first rule whose terms all hold.
-pub fn judge(check: &Check, outs: &[Outcome], read: &[bool]) -> Finding {
-    let rule = check.rules.iter().find(|r| holds(r, outs));
-    verdict(check, rule, outs, read)
-}
-
-pub fn verdict(check: &Check, rule: Option<&Rule>, outs: &[Outcome], read: &[bool]) -> Finding {
+pub(crate) fn verdict(
+    check: &Check,
+    rule: Option<&Rule>,
+    outs: &[Outcome],
+    read: &[bool],
+) -> Finding {
     let lookup = |name: &str, field: &Field| -> String {
         let Some(i) = check.probes.iter().position(|p| p.name == name) else {
             return String::new();

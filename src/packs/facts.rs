@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 /// `checks/why-facts.toml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Table {
+pub(crate) struct Table {
     pub datacenter: Vec<String>,
     #[serde(rename = "override")]
     pub overrides: Vec<Override>,
@@ -65,7 +65,7 @@ pub(crate) fn supported() -> &'static [String] {
 /// ISAs that run the kernels of `runs` with `HSA_OVERRIDE_GFX_VERSION`, at `risk`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Override {
+pub(crate) struct Override {
     pub isas: Vec<String>,
     pub runs: String,
     pub risk: String,
@@ -74,7 +74,7 @@ pub struct Override {
 /// ISAs no override value helps, and what does.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct NoOverride {
+pub(crate) struct NoOverride {
     pub isas: Vec<String>,
     pub instead: String,
 }
@@ -82,12 +82,12 @@ pub struct NoOverride {
 /// A marketing name (a regex) and its ISA.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Name {
+pub(crate) struct Name {
     pub pattern: String,
     pub isa: String,
 }
 
-pub fn table() -> &'static Table {
+pub(crate) fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
     T.get_or_init(|| {
         crate::data::embedded(
@@ -157,7 +157,7 @@ fn text_of<'t>(text: &'t str, m: regex::bytes::Match<'_>) -> &'t str {
 
 /// Where the text says it ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Platform {
+pub(crate) enum Platform {
     Wsl,
     Container,
     Kubernetes,
@@ -167,7 +167,7 @@ pub enum Platform {
 
 /// What a text states about the machine it came from.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Facts {
+pub(crate) struct Facts {
     /// The ISAs named (known processors only), in order of first mention, with where each came
     /// from: the ISA itself or a marketing name.
     pub isas: Vec<(String, Option<String>)>,
@@ -178,7 +178,7 @@ pub struct Facts {
 }
 
 impl Facts {
-    pub fn of(text: &str) -> Facts {
+    pub(crate) fn of(text: &str) -> Facts {
         static ISA: OnceLock<Regex> = OnceLock::new();
         static VER: OnceLock<BytesRegex> = OnceLock::new();
         static ERRNO: OnceLock<BytesRegex> = OnceLock::new();
@@ -271,11 +271,11 @@ impl Facts {
     }
 
     /// The ISA the text is about: the first named outside a list.
-    pub fn isa(&self) -> Option<&str> {
+    pub(crate) fn isa(&self) -> Option<&str> {
         self.isas.first().map(|(i, _)| i.as_str())
     }
 
-    pub fn on(&self, p: Platform) -> bool {
+    pub(crate) fn on(&self, p: Platform) -> bool {
         self.platforms.contains(&p)
     }
 }
@@ -331,7 +331,7 @@ fn platforms(text: &str) -> Vec<Platform> {
 
 /// What the facts say about an ISA.
 #[derive(Debug, PartialEq, Eq)]
-pub enum IsaVerdict {
+pub(crate) enum IsaVerdict {
     /// ROCm supports it: a build without its code is a build problem.
     Supported,
     /// Not supported; `value` of the same family runs it, at `risk`.
@@ -346,7 +346,7 @@ pub enum IsaVerdict {
     Unknown,
 }
 
-pub fn isa_verdict(isa: &str) -> IsaVerdict {
+pub(crate) fn isa_verdict(isa: &str) -> IsaVerdict {
     let t = table();
     if supported().iter().any(|s| s == isa) {
         return IsaVerdict::Supported;
@@ -395,12 +395,12 @@ pub(crate) fn supported_in(isa: &str, release: &str) -> Option<bool> {
 }
 
 /// Whether an ISA is an Instinct (datacenter) part.
-pub fn is_datacenter(isa: &str) -> bool {
+pub(crate) fn is_datacenter(isa: &str) -> bool {
     table().datacenter.iter().any(|s| s == isa)
 }
 
 /// The line of the text a rule fired on, and the rule's reasoning.
-pub struct Derived {
+pub(crate) struct Derived {
     pub symptom: &'static Symptom,
     pub line: String,
     pub captures: Vec<(String, String)>,
@@ -695,7 +695,7 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
 
 /// The rules that fire on a text, most deciding first: the platform before the ISA (a WSL text's
 /// missing code is a WSL question first).
-pub fn rules(text: &str) -> Vec<Derived> {
+pub(crate) fn rules(text: &str) -> Vec<Derived> {
     let f = Facts::of(text);
     [wsl(text, &f), container(text, &f), no_code(text, &f)]
         .into_iter()

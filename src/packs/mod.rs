@@ -8,16 +8,16 @@
 
 pub mod causes;
 pub mod compile;
-pub mod eval;
-pub mod facts;
+pub(crate) mod eval;
+pub(crate) mod facts;
 /// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
-pub use crate::glob;
-pub mod model;
+pub(crate) use crate::glob;
+pub(crate) mod model;
 pub mod origins;
 pub mod paths;
-pub mod probe;
+pub(crate) mod probe;
 mod release;
-pub mod template;
+pub(crate) mod template;
 pub mod why;
 
 use crate::checkdoc::CheckDoc;
@@ -116,7 +116,7 @@ pub enum Fact {
 }
 
 impl Fact {
-    pub const NAMES: &'static [&'static str] = &[
+    pub(crate) const NAMES: &'static [&'static str] = &[
         "rocm.root",
         "rocm.version",
         "hip.version",
@@ -127,7 +127,7 @@ impl Fact {
         "profile",
         "sysroot",
     ];
-    pub fn parse(s: &str) -> Option<Self> {
+    pub(crate) fn parse(s: &str) -> Option<Self> {
         use Fact::*;
         let all = [
             RocmRoot,
@@ -216,7 +216,7 @@ pub struct Matchers {
 impl Symptom {
     /// The compiled regexes (compiled now if the pack was built in; a regex that does not
     /// compile, which the built-in packs' tests rule out, is left out).
-    pub fn matchers(&self) -> &Matchers {
+    pub(crate) fn matchers(&self) -> &Matchers {
         self.matchers.get_or_init(|| {
             let all = |v: &[String]| -> Vec<Regex> {
                 v.iter().filter_map(|p| compile::regex(p).ok()).collect()
@@ -249,7 +249,7 @@ impl std::fmt::Display for Origin {
 
 impl Origin {
     /// The file's name as the compiler was given it (errors and findings name it so).
-    pub fn file(&self) -> String {
+    pub(crate) fn file(&self) -> String {
         match self {
             Origin::BuiltIn(n) => n.to_string(),
             Origin::File(p) => p.display().to_string(),
@@ -277,19 +277,19 @@ pub struct PackSet {
 }
 
 impl PackSet {
-    pub fn packs(&self) -> impl Iterator<Item = (&Origin, &Pack)> {
+    pub(crate) fn packs(&self) -> impl Iterator<Item = (&Origin, &Pack)> {
         self.loaded.iter().filter_map(|l| match l {
             Loaded::Ok { origin, pack } => Some((origin, pack)),
             Loaded::Broken { .. } => None,
         })
     }
 
-    pub fn checks(&self) -> impl Iterator<Item = (&Origin, &Check)> {
+    pub(crate) fn checks(&self) -> impl Iterator<Item = (&Origin, &Check)> {
         self.packs()
             .flat_map(|(o, p)| p.checks.iter().map(move |c| (o, c)))
     }
 
-    pub fn check(&self, id: &str) -> Option<(&Origin, &Check)> {
+    pub(crate) fn check(&self, id: &str) -> Option<(&Origin, &Check)> {
         self.checks().find(|(_, c)| c.doc.id == id)
     }
 
@@ -299,11 +299,11 @@ impl PackSet {
 }
 
 /// The id of the finding a broken pack file becomes.
-pub const LOAD_ERROR_ID: &str = "packs.load";
+pub(crate) const LOAD_ERROR_ID: &str = "packs.load";
 
 /// The built-in symptom packs (`checks/packs/symptoms*.toml`): the one catalogue `why`, `log`
 /// and the kernel-log checks share (docs/check-packs.md).
-pub const SYMPTOM_PACKS: &[(&str, &str)] = &[
+pub(crate) const SYMPTOM_PACKS: &[(&str, &str)] = &[
     (
         "checks/packs/symptoms.toml",
         include_str!("../../checks/packs/symptoms.toml"),
@@ -321,7 +321,7 @@ pub const SYMPTOM_PACKS: &[(&str, &str)] = &[
 /// The built-in symptoms alone, compiled once, for the checks and readers that recognise a
 /// line without a run's packs (the kernel-log checks, `log`). A table that does not compile is
 /// a bug of this build: its symptoms are left out (a unit test keeps that from shipping).
-pub fn catalogue() -> &'static PackSet {
+pub(crate) fn catalogue() -> &'static PackSet {
     static SET: std::sync::OnceLock<PackSet> = std::sync::OnceLock::new();
     SET.get_or_init(|| {
         let mut set = PackSet::default();

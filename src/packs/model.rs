@@ -6,7 +6,7 @@ use toml::Spanned;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawPack {
+pub(crate) struct RawPack {
     pub pack: RawMeta,
     #[serde(default)]
     pub check: Vec<RawCheck>,
@@ -16,7 +16,7 @@ pub struct RawPack {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawMeta {
+pub(crate) struct RawMeta {
     /// The namespace: every check id starts with `<name>.`.
     pub name: Spanned<String>,
     pub version: String,
@@ -28,7 +28,7 @@ pub struct RawMeta {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawCheck {
+pub(crate) struct RawCheck {
     pub id: Spanned<String>,
     #[serde(default)]
     pub category: Option<Spanned<String>>,
@@ -51,11 +51,11 @@ pub struct RawCheck {
 }
 
 /// The profiles a pack names: the run's own type.
-pub use crate::config::Profile;
+pub(crate) use crate::config::Profile;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWhen {
+pub(crate) struct RawWhen {
     #[serde(default)]
     pub profile: Vec<Profile>,
     /// `true`: only when KFD shows a GPU; `false`: only when it shows none.
@@ -71,7 +71,7 @@ pub struct RawWhen {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum ProbeKind {
+pub(crate) enum ProbeKind {
     Env,
     File,
     Glob,
@@ -87,7 +87,7 @@ pub enum ProbeKind {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawProbe {
+pub(crate) struct RawProbe {
     pub name: Spanned<String>,
     pub kind: ProbeKind,
     /// env: the variable.
@@ -127,11 +127,11 @@ pub struct RawProbe {
 
 /// A rule's verdict: the finding's own status (`error` is refused: it is the doctor's, not a
 /// rule's).
-pub use crate::report::Status;
+pub(crate) use crate::report::Status;
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawRule {
+pub(crate) struct RawRule {
     /// Terms that must all hold: `p`, `p.found`, `p.matched`, each may start with `!`.
     #[serde(default, rename = "if")]
     pub cond: Vec<Spanned<String>>,
@@ -146,7 +146,7 @@ pub struct RawRule {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawSymptom {
+pub(crate) struct RawSymptom {
     pub id: Spanned<String>,
     pub title: String,
     /// Regexes; any match in the pasted text recognises the symptom.
@@ -202,7 +202,7 @@ pub struct RawSymptom {
 /// `[symptom.with]`: which named capture group of the patterns feeds which run setting.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RawWith {
+pub(crate) struct RawWith {
     /// A group holding a processor or target id (`gfx1200`): judged as an extra `--isa`.
     pub isa: Option<Spanned<String>>,
 }

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use std::sync::OnceLock;
 
 /// The path of the table, as errors name it.
-pub const FILE: &str = "checks/origins.toml";
+pub(crate) const FILE: &str = "checks/origins.toml";
 /// The table as build.rs converted it to JSON (it parses ~30 times faster than the TOML).
 const JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/origins.json"));
 
@@ -321,8 +321,10 @@ fn head_of(p: &[Piece]) -> Option<&[Piece]> {
 }
 
 impl Table {
-    /// Compiles the table from its TOML text (`file` names it in errors).
-    pub fn parse(file: &str, text: &str) -> Result<Table, crate::data::DataError> {
+    /// Compiles the table from its TOML text (`file` names it in errors); the built-in table is
+    /// read from its JSON copy ([`table`]), so only the tests parse TOML.
+    #[cfg(test)]
+    pub(crate) fn parse(file: &str, text: &str) -> Result<Table, crate::data::DataError> {
         Ok(Table::compile(crate::data::load(file, text)?))
     }
 
@@ -418,13 +420,15 @@ impl Table {
     }
 
     /// How many line matchers the table compiled to.
-    pub fn matchers(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn matchers(&self) -> usize {
         self.matchers.len()
     }
 
     /// The formats whose pattern does not compile (each is compiled lazily, on first use; the
     /// built-in table's test asserts there is none).
-    pub fn bad_patterns(&self) -> Vec<String> {
+    #[cfg(test)]
+    pub(crate) fn bad_patterns(&self) -> Vec<String> {
         self.matchers
             .iter()
             .chain(self.by_file.values().flatten())
@@ -490,7 +494,7 @@ impl Table {
     }
 
     /// Every line of `text` that a harvested format prints, with its origin.
-    pub fn attribute<'a>(&'a self, text: &'a str) -> Vec<Attribution<'a>> {
+    pub(crate) fn attribute<'a>(&'a self, text: &'a str) -> Vec<Attribution<'a>> {
         text.lines()
             .enumerate()
             .filter_map(|(n, l)| {
@@ -549,7 +553,7 @@ pub fn table() -> &'static Table {
 }
 
 /// One attributed line.
-pub struct Attribution<'a> {
+pub(crate) struct Attribution<'a> {
     /// 1-based, in the text.
     pub line_no: usize,
     pub line: &'a str,
@@ -559,7 +563,7 @@ pub struct Attribution<'a> {
 impl Attribution<'_> {
     /// `rocBLAS \`library/src/tensile_host.cpp:839\` (function)`, the first site, and how
     /// many others print the same text.
-    pub fn printed_by(&self) -> String {
+    pub(crate) fn printed_by(&self) -> String {
         let o = self.origin;
         let s = &o.sites[0];
         let mut out = format!("{} `{}:{}`", component_name(&o.component), s.path, s.line);
@@ -583,13 +587,13 @@ impl Attribution<'_> {
     }
 
     /// The cause a family of messages names, where the source makes it clear.
-    pub fn cause(&self) -> Option<&'static Family> {
+    pub(crate) fn cause(&self) -> Option<&'static Family> {
         family_of(self.origin).filter(|f| self.line.contains(f.line_has))
     }
 }
 
 /// The display name of a component of the table.
-pub fn component_name(c: &str) -> &str {
+pub(crate) fn component_name(c: &str) -> &str {
     match c {
         "clr" => "HIP runtime (CLR)",
         "rocr" => "ROCr/libhsakmt",
@@ -605,7 +609,7 @@ pub fn component_name(c: &str) -> &str {
 }
 
 /// A family of messages whose source makes its cause clear.
-pub struct Family {
+pub(crate) struct Family {
     pub component: &'static str,
     /// Text every format of the family contains.
     pub contains: &'static str,
@@ -619,7 +623,7 @@ pub struct Family {
 }
 
 /// The families: each reason says what the printing code does, read at the pinned commit.
-pub const FAMILIES: &[Family] = &[
+pub(crate) const FAMILIES: &[Family] = &[
     Family {
         component: "clr",
         contains: "Cannot find CO in the bundle",
@@ -730,7 +734,7 @@ pub const FAMILIES: &[Family] = &[
 ];
 
 /// The family of an origin, if any.
-pub fn family_of(o: &Origin) -> Option<&'static Family> {
+pub(crate) fn family_of(o: &Origin) -> Option<&'static Family> {
     FAMILIES
         .iter()
         .find(|f| f.component == o.component && o.format.contains(f.contains))

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// At most this many paths are taken from one text (a whole build log names many copies of
 /// the same few; the first ones are the ones shown).
-pub const MAX_NAMED: usize = 32;
+pub(crate) const MAX_NAMED: usize = 32;
 
 /// What a named path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -32,17 +32,6 @@ pub enum PathKind {
 }
 
 impl PathKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PathKind::Compiler => "compiler",
-            PathKind::Hipcc => "hipcc",
-            PathKind::Linker => "linker",
-            PathKind::RocmRoot => "rocm-root",
-            PathKind::DeviceLibs => "device-libs",
-            PathKind::Library => "library",
-        }
-    }
-
     /// The check families whose verdict depends on this path: a `gpu.*` pass (device access,
     /// the driver) holds whatever compiler the text names, a `toolchain.*` pass does not.
     fn matters_to(self, family: &str) -> bool {
@@ -57,7 +46,6 @@ impl PathKind {
         }
     }
 }
-
 /// One path the text names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NamedPath {
@@ -214,7 +202,7 @@ fn is_clang_name(name: &str) -> bool {
 }
 
 /// The major of `clang-N` / `clang++-N`.
-pub fn versioned_clang(name: &str) -> Option<u32> {
+pub(crate) fn versioned_clang(name: &str) -> Option<u32> {
     let rest = name
         .strip_prefix("clang++-")
         .or_else(|| name.strip_prefix("clang-"))?;
@@ -236,7 +224,7 @@ fn is_rocm_library(name: &str) -> bool {
 
 /// The ROCm root a path lives under: the prefix through its first `rocm` or `rocm-X.Y.Z`
 /// component (`/opt/rocm-6.2.0/lib/...` -> `/opt/rocm-6.2.0`).
-pub fn rocm_root_of(p: &str) -> Option<String> {
+pub(crate) fn rocm_root_of(p: &str) -> Option<String> {
     let mut end = 0;
     for c in p.split('/').skip(1) {
         end += 1 + c.len();
@@ -253,7 +241,7 @@ pub fn rocm_root_of(p: &str) -> Option<String> {
 
 /// A path the text names that the run did not examine, and how to make the doctor examine it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Unexamined {
+pub(crate) struct Unexamined {
     pub kind: PathKind,
     pub path: String,
     /// The path exists on the machine diagnosed (a versioned name: a clang of that version
@@ -269,7 +257,7 @@ pub struct Unexamined {
 /// The named paths of the kinds `families` depend on that `ex` does not cover. `resolve`
 /// gives a path's canonical form on the machine (symlinks followed), `exists` whether it is
 /// there.
-pub fn unexamined(
+pub(crate) fn unexamined(
     named: &[NamedPath],
     ex: &Examined,
     families: &[&str],
@@ -417,7 +405,7 @@ fn how_to_examine(
 }
 
 /// The human line for one unexamined path.
-pub fn describe(u: &Unexamined) -> String {
+pub(crate) fn describe(u: &Unexamined) -> String {
     let what = match u.kind {
         PathKind::Compiler => "the compiler",
         PathKind::Hipcc => "the hipcc",

@@ -17,14 +17,14 @@ const OUTPUT_LIMIT: usize = 64 * 1024;
 /// discovered once, shared with the Rust checks) and its configuration. Not the checks'
 /// context: the pack engine sits below the checks (docs/architecture.md, "Layers").
 #[derive(Clone, Copy)]
-pub struct Machine<'a> {
+pub(crate) struct Machine<'a> {
     pub host: &'a Host,
     pub inv: &'a Inventory<'a>,
     pub cfg: &'a Config,
 }
 
 /// Runs one pack check: `when`, then its probes, then its rules.
-pub fn run_check(ctx: &Machine, check: &Check) -> Vec<Finding> {
+pub(crate) fn run_check(ctx: &Machine, check: &Check) -> Vec<Finding> {
     let isas = if needs_gpu(check) {
         gpu_isas(ctx, false)
     } else {
@@ -109,7 +109,7 @@ fn library(ctx: &Machine, name: &str) -> Option<(PathBuf, Option<String>)> {
 }
 
 /// `${VAR}` in paths and arguments, from the environment snapshot; `Err` names an unset one.
-pub fn expand(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+pub(crate) fn expand(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = s;
     while let Some(i) = rest.find("${") {

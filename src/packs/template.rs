@@ -3,7 +3,7 @@
 
 /// What a reference reads from a probe's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Field {
+pub(crate) enum Field {
     /// The value's first line, trimmed.
     Value,
     /// Tokens that broke `subset_of` / `covers`, comma-separated.
@@ -26,7 +26,7 @@ pub struct Template {
 }
 
 impl Template {
-    pub fn parse(s: &str) -> Result<Self, String> {
+    pub(crate) fn parse(s: &str) -> Result<Self, String> {
         let mut parts = Vec::new();
         let mut lit = String::new();
         let mut it = s.chars().peekable();
@@ -74,7 +74,7 @@ impl Template {
         Ok(Template { parts })
     }
 
-    pub fn refs(&self) -> impl Iterator<Item = (&str, &Field)> {
+    pub(crate) fn refs(&self) -> impl Iterator<Item = (&str, &Field)> {
         self.parts.iter().filter_map(|p| match p {
             Part::Ref(n, f) => Some((n.as_str(), f)),
             Part::Lit(_) => None,
@@ -82,7 +82,7 @@ impl Template {
     }
 
     /// Fills the references with `lookup(probe, field)`.
-    pub fn render(&self, lookup: &dyn Fn(&str, &Field) -> String) -> String {
+    pub(crate) fn render(&self, lookup: &dyn Fn(&str, &Field) -> String) -> String {
         self.parts
             .iter()
             .map(|p| match p {

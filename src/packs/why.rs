@@ -12,14 +12,14 @@ use std::path::{Path, PathBuf};
 /// This much of stdin is kept whole (a whole build log fits); beyond it, only the lines that
 /// a symptom's regex matches are kept (at most this much again), so the whole stream is read
 /// and matched per line with bounded memory (issue 25, item 5).
-pub const MAX_INPUT: u64 = 16 * 1024 * 1024;
+pub(crate) const MAX_INPUT: u64 = 16 * 1024 * 1024;
 
 /// A line longer than this is skipped (read and dropped, never held).
-pub const MAX_LINE: usize = 1024 * 1024;
+pub(crate) const MAX_LINE: usize = 1024 * 1024;
 
 /// What [`read_input`] did not keep.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Unread {
+pub(crate) struct Unread {
     /// Bytes read in all.
     pub total: u64,
     /// Lines beyond the first [`MAX_INPUT`] bytes dropped because no symptom matches them.
@@ -32,7 +32,7 @@ pub struct Unread {
 
 impl Unread {
     /// The note for the user, when anything was not kept.
-    pub fn note(&self) -> Option<String> {
+    pub(crate) fn note(&self) -> Option<String> {
         let mut parts = Vec::new();
         if self.dropped_lines > 0 {
             parts.push(format!(
@@ -63,7 +63,7 @@ impl Unread {
 /// Reads a whole text stream for `why -`, line by line: the first [`MAX_INPUT`] bytes are kept
 /// as they are, later lines only when a symptom's regex (`patterns`, `needs`, `unless`) matches
 /// them, since recognition matches lines. Invalid UTF-8 becomes replacement characters.
-pub fn read_input<R: std::io::BufRead>(
+pub(crate) fn read_input<R: std::io::BufRead>(
     set: &PackSet,
     mut r: R,
 ) -> std::io::Result<(String, Unread)> {
@@ -135,7 +135,7 @@ pub struct Hit<'a> {
 }
 
 impl Hit<'_> {
-    pub fn capture(&self, name: &str) -> Option<&str> {
+    pub(crate) fn capture(&self, name: &str) -> Option<&str> {
         self.captures
             .iter()
             .find(|(k, _)| k == name)
@@ -232,7 +232,7 @@ fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str) {
 /// (`1` is the soname of `1.0.30900`, the same file; `1.11.0` and `1.15.0`, `1` and `2` are
 /// not: a library's soname carries its major version, the real file the rest, glibc ld.so
 /// conventions).
-pub fn versions_differ(a: &str, b: &str) -> bool {
+pub(crate) fn versions_differ(a: &str, b: &str) -> bool {
     let (x, y): (Vec<&str>, Vec<&str>) = (a.split('.').collect(), b.split('.').collect());
     let n = x.len().min(y.len());
     x[..n] != y[..n]
@@ -241,7 +241,7 @@ pub fn versions_differ(a: &str, b: &str) -> bool {
 /// The first match of `patterns` in `text` whose `group` differs (by [`versions_differ`]) from
 /// an earlier match's with the same other named groups: its pattern and captures. One pass over
 /// the matches; the earlier values are kept per key (a handful in any real text).
-pub fn differing_match<'r, 't>(
+pub(crate) fn differing_match<'r, 't>(
     patterns: &'r [regex::Regex],
     group: &str,
     text: &'t str,
@@ -314,7 +314,7 @@ pub fn candidates<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answer {
+pub(crate) enum Answer {
     /// A check failed or warned: the cause is present here.
     Confirmed,
     /// No check failed or warned, none errored, and one that can rule the cause out passed.
@@ -324,7 +324,7 @@ pub enum Answer {
 }
 
 impl Answer {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Answer::Confirmed => "confirmed",
             Answer::RuledOut => "ruled-out",
@@ -334,7 +334,7 @@ impl Answer {
 }
 
 /// The order of answers once the machine has judged: confirmed, undecided, ruled out.
-pub fn machine_order(a: Answer) -> u8 {
+pub(crate) fn machine_order(a: Answer) -> u8 {
     match a {
         Answer::Confirmed => 0,
         Answer::Undetermined => 1,
@@ -343,7 +343,7 @@ pub fn machine_order(a: Answer) -> u8 {
 }
 
 /// The answer for one symptom from the findings of its checks.
-pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Finding>) {
+pub(crate) fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Finding>) {
     let mine: Vec<&Finding> = findings
         .iter()
         .filter(|f| s.checks.contains(&f.id))
@@ -375,7 +375,7 @@ pub fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'f Findi
 
 /// A recognised symptom, the findings of the checks run for it, and the paths the text names
 /// that those checks did not examine.
-pub type Judged<'h, 'f> = (&'h Hit<'h>, &'f [Finding], Vec<Unexamined>);
+pub(crate) type Judged<'h, 'f> = (&'h Hit<'h>, &'f [Finding], Vec<Unexamined>);
 
 /// The paths the text names that the checks deciding `s` did not examine: empty unless its
 /// checks alone confirm or rule it out (an undecided cause has nothing to downgrade). Only the
@@ -383,7 +383,7 @@ pub type Judged<'h, 'f> = (&'h Hit<'h>, &'f [Finding], Vec<Unexamined>);
 /// failing ones for a confirmed cause (a `gpu.*` verdict holds whatever compiler the text
 /// names). A verdict about the clang the run judged says nothing about the clang that printed
 /// the error, in either direction.
-pub fn unexamined_for(
+pub(crate) fn unexamined_for(
     s: &Symptom,
     findings: &[Finding],
     named: &[NamedPath],
@@ -411,7 +411,7 @@ pub fn unexamined_for(
 /// The answer once the paths are weighed: a cause is confirmed or ruled out only when every
 /// path the text names that its deciding checks depend on was examined; otherwise it is
 /// undecided.
-pub fn final_answer(s: &Symptom, findings: &[Finding], unexamined: &[Unexamined]) -> Answer {
+pub(crate) fn final_answer(s: &Symptom, findings: &[Finding], unexamined: &[Unexamined]) -> Answer {
     match judge(s, findings).0 {
         Answer::RuledOut | Answer::Confirmed if !unexamined.is_empty() => Answer::Undetermined,
         a => a,
@@ -419,7 +419,7 @@ pub fn final_answer(s: &Symptom, findings: &[Finding], unexamined: &[Unexamined]
 }
 
 /// The human answer: each recognised symptom with the findings of the checks run for it.
-pub fn render_human(judged: &[Judged]) -> String {
+pub(crate) fn render_human(judged: &[Judged]) -> String {
     let hits = judged;
     let mut s = format!(
         "Recognised {} symptom{} in the text.\n",
@@ -515,7 +515,7 @@ pub fn render_human(judged: &[Judged]) -> String {
 
 /// The JSON answer (docs/json.md, `why --json`): the family's `schema_version`, `tool`,
 /// `command`, `exit_code`, then one object per recognised symptom.
-pub fn render_json(judged: &[Judged], exit_code: i32) -> Value {
+pub(crate) fn render_json(judged: &[Judged], exit_code: i32) -> Value {
     let items: Vec<Value> = judged
         .iter()
         .map(|(h, findings, unexamined)| {
@@ -553,7 +553,7 @@ pub fn render_json(judged: &[Judged], exit_code: i32) -> Value {
 
 /// The JSON answer for text that matches no symptom: `unrecognised: true`, the note, and the
 /// default checks' findings.
-pub fn render_unrecognised_json(note: &str, findings: &[Finding], exit_code: i32) -> Value {
+pub(crate) fn render_unrecognised_json(note: &str, findings: &[Finding], exit_code: i32) -> Value {
     json!({
         "schema_version": crate::report::json::SCHEMA_VERSION,
         "tool": &crate::report::json::TOOL,
@@ -569,7 +569,7 @@ pub fn render_unrecognised_json(note: &str, findings: &[Finding], exit_code: i32
 /// The lines of a text printed by a harvested component, grouped by origin (issue 28, item 1):
 /// each origin once, with the numbers of the lines it printed (the first [`LINES_KEPT`]) and
 /// how many.
-pub fn origins_of(text: &str) -> Vec<(Vec<usize>, usize, super::origins::Attribution<'_>)> {
+pub(crate) fn origins_of(text: &str) -> Vec<(Vec<usize>, usize, super::origins::Attribution<'_>)> {
     let t = super::origins::table();
     let mut out: Vec<(Vec<usize>, usize, super::origins::Attribution<'_>)> = Vec::new();
     for a in t.attribute(text) {
@@ -590,13 +590,13 @@ pub fn origins_of(text: &str) -> Vec<(Vec<usize>, usize, super::origins::Attribu
 }
 
 /// Line numbers kept per origin.
-pub const LINES_KEPT: usize = 20;
+pub(crate) const LINES_KEPT: usize = 20;
 
 /// Origins shown by the human answer (the JSON has them all).
 const ORIGINS_SHOWN: usize = 12;
 
 /// The human section: where the text's lines come from, and the cause a family names.
-pub fn origins_human(text: &str) -> String {
+pub(crate) fn origins_human(text: &str) -> String {
     let found = origins_of(text);
     if found.is_empty() {
         return String::new();
@@ -636,7 +636,7 @@ pub fn origins_human(text: &str) -> String {
 }
 
 /// The JSON `origins` array (an added field of `why --json`): one object per origin.
-pub fn origins_json(text: &str) -> Value {
+pub(crate) fn origins_json(text: &str) -> Value {
     let t = super::origins::table();
     let items: Vec<Value> = origins_of(text)
         .iter()
@@ -667,7 +667,7 @@ pub fn origins_json(text: &str) -> Value {
 }
 
 /// Adds `origins` to a `why --json` document.
-pub fn add_origins(doc: &mut Value, text: &str) {
+pub(crate) fn add_origins(doc: &mut Value, text: &str) {
     if let Some(m) = doc.as_object_mut() {
         m.insert("origins".into(), origins_json(text));
     }

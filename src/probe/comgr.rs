@@ -11,7 +11,7 @@ type GetVersion = unsafe extern "C" fn(*mut usize, *mut usize);
 type GetCount = unsafe extern "C" fn(*mut usize) -> i32;
 type GetName = unsafe extern "C" fn(usize, *mut *const c_char) -> i32;
 
-pub fn probe(path: &Path) -> Result<Value, String> {
+pub(crate) fn probe(path: &Path) -> Result<Value, String> {
     // SAFETY: runs only in the disposable child process.
     let lib =
         unsafe { libloading::Library::new(path) }.map_err(|e| format!("dlopen failed: {e}"))?;

@@ -9,7 +9,7 @@ use std::path::Path;
 type GetInt = unsafe extern "C" fn(*mut c_int) -> c_int;
 type ErrName = unsafe extern "C" fn(c_int) -> *const c_char;
 
-pub fn probe(path: &Path) -> Result<Value, String> {
+pub(crate) fn probe(path: &Path) -> Result<Value, String> {
     // SAFETY: this runs in the disposable child process; loading runs the library's
     // initialisers, whose failure can only end this child.
     let lib =

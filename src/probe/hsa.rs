@@ -44,7 +44,7 @@ fn emit(v: serde_json::Value) -> i32 {
     0
 }
 
-pub fn child_main(path: &Path) -> i32 {
+pub(crate) fn child_main(path: &Path) -> i32 {
     let base = |loaded: bool, error: Option<String>| {
         json!({"kind": "hsa", "library": path.display().to_string(), "loaded": loaded, "error": error,
                "init_status": null, "status_string": null, "iterate_status": null, "agents": []})

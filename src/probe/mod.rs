@@ -7,18 +7,18 @@
 
 mod comgr;
 mod hip;
-pub mod hsa;
+pub(crate) mod hsa;
 
 use crate::host::Host;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-pub const EXIT_LOADED: i32 = 0;
-pub const EXIT_NOT_LOADED: i32 = 3;
+pub(crate) const EXIT_LOADED: i32 = 0;
+pub(crate) const EXIT_NOT_LOADED: i32 = 3;
 
 /// Entry point of the child process.
-pub fn child_main(kind: &str, path: &Path) -> i32 {
+pub(crate) fn child_main(kind: &str, path: &Path) -> i32 {
     if kind == "hsa" {
         // The HSA probe prints its own line (src/probe/hsa.rs documents it).
         return hsa::child_main(path);
@@ -38,7 +38,7 @@ pub fn child_main(kind: &str, path: &Path) -> i32 {
 
 /// What the parent learnt from one child.
 #[derive(Debug, Clone)]
-pub struct ProbeResult {
+pub(crate) struct ProbeResult {
     pub command: String,
     /// The child's JSON line, when it printed one.
     pub report: Option<Value>,
@@ -54,7 +54,12 @@ pub struct ProbeResult {
 /// Under `--host-root` the library is handed over resolved inside the root (issue 25, item 2):
 /// `DIR/opt/rocm/lib/libamdhip64.so` with `/opt/rocm` an absolute link would be opened through
 /// this container's `/etc/alternatives`, or find the container's own `/opt/rocm-6.x`.
-pub fn spec(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> crate::host::CommandSpec {
+pub(crate) fn spec(
+    host: &Host,
+    kind: &str,
+    lib: &Path,
+    lib_dirs: &[PathBuf],
+) -> crate::host::CommandSpec {
     let real = match host.fs.paths_are_native() {
         true => lib.to_path_buf(),
         false => host
@@ -76,7 +81,7 @@ pub fn spec(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> crate:
 }
 
 /// Runs `rocm-doctor probe-library KIND PATH` as a child of the doctor.
-pub fn run_probe(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> ProbeResult {
+pub(crate) fn run_probe(host: &Host, kind: &str, lib: &Path, lib_dirs: &[PathBuf]) -> ProbeResult {
     let spec = spec(host, kind, lib, lib_dirs)
         .timeout(Duration::from_secs(10).min(host.limits().per_call));
     let out = host.run(&spec);

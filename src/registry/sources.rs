@@ -18,7 +18,7 @@ use crate::packs::{Loaded, Origin, PackSet};
 use std::path::{Path, PathBuf};
 
 /// The packs shipped with the doctor (`checks/packs/`).
-pub const BUILT_IN: &[(&str, &str)] = &[
+pub(crate) const BUILT_IN: &[(&str, &str)] = &[
     (
         "checks/packs/pytorch.toml",
         include_str!("../../checks/packs/pytorch.toml"),
@@ -37,11 +37,11 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
-pub const SYSTEM_DIR: &str = "/etc/rocm-doctor/checks.d";
+pub(crate) const SYSTEM_DIR: &str = "/etc/rocm-doctor/checks.d";
 const MAX_FILES_PER_DIR: usize = 256;
 
 /// The user's checks.d from the environment (`None` without XDG_CONFIG_HOME and HOME).
-pub fn user_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+pub(crate) fn user_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let base = env("XDG_CONFIG_HOME")
         .filter(|v| v.starts_with('/'))
         .map(PathBuf::from)
@@ -55,7 +55,7 @@ pub fn user_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 
 /// Loads every pack: built-in, system, user, then `extra` (`--checks`). A missing system or
 /// user directory is normal; a missing `--checks` path is a broken entry.
-pub fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> PackSet {
+pub(crate) fn load_all(env: &dyn Fn(&str) -> Option<String>, extra: &[PathBuf]) -> PackSet {
     let mut set = PackSet::default();
     for (name, text) in BUILT_IN.iter().chain(crate::packs::SYMPTOM_PACKS) {
         push(&mut set, Origin::BuiltIn(name), Ok(text.to_string()), name);
@@ -106,7 +106,7 @@ fn check_references(set: &mut PackSet) {
 
 /// The symptoms' references to checks that neither the built-in checks, `set` nor `also`
 /// define, per pack of `set`.
-pub fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<DataError>)> {
+pub(crate) fn reference_errors(set: &PackSet, also: &PackSet) -> Vec<(Origin, Vec<DataError>)> {
     let mut known: Vec<String> = crate::checks::docs().iter().map(|d| d.id.clone()).collect();
     known.extend(set.checks().map(|(_, c)| c.doc.id.clone()));
     known.extend(also.checks().map(|(_, c)| c.doc.id.clone()));
@@ -252,7 +252,7 @@ fn broken(set: &mut PackSet, p: &Path, msg: String) {
 }
 
 /// Reads and checks one pack file (used by `checks lint`; a run loads through the same walk).
-pub fn read_pack_file(p: &Path) -> Result<String, String> {
+pub(crate) fn read_pack_file(p: &Path) -> Result<String, String> {
     let f = trust::open_file(p, Owners::current()).map_err(|e| e.to_string())?;
     read_opened(f)
 }
@@ -327,7 +327,7 @@ fn push(set: &mut PackSet, origin: Origin, text: Result<String, DataError>, name
 }
 
 /// `checks lint FILE...`: every problem of every file, and whether all are valid.
-pub fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
+pub(crate) fn lint(files: &[std::path::PathBuf]) -> (Vec<String>, bool) {
     let mut lines = Vec::new();
     let mut ok = true;
     let mut compiled = Vec::new();

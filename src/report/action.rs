@@ -5,7 +5,7 @@ pub use crate::checkdoc::Action;
 
 /// The action a run asks of its node: the heaviest of its warn and fail findings' actions
 /// (`None` when there is none).
-pub fn of_node(findings: &[super::Finding]) -> Action {
+pub(crate) fn of_node(findings: &[super::Finding]) -> Action {
     findings
         .iter()
         .filter(|f| matches!(f.status, super::Status::Warn | super::Status::Fail))

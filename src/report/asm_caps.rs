@@ -21,7 +21,7 @@ impl Cap {
         }
     }
     /// Compact cell for the matrix: ✓ / ✗ / the number.
-    pub fn cell(self) -> String {
+    pub(crate) fn cell(self) -> String {
         match self {
             Cap::Bool(true) => "✓".into(),
             Cap::Bool(false) => "✗".into(),
@@ -32,14 +32,14 @@ impl Cap {
 
 /// One probed ISA: every key in Tensile's order.
 #[derive(Debug, Clone, PartialEq)]
-pub struct IsaCaps {
+pub(crate) struct IsaCaps {
     pub isa: String,
     pub values: Vec<(String, Cap)>,
 }
 
 /// What one probe run answered.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct AsmCaps {
+pub(crate) struct AsmCaps {
     /// The matrix's title (compat, assembler, ISAs, calls, time); empty when the probe was not
     /// run at all (another root's programs), and then the human view says nothing.
     pub title: String,
@@ -52,7 +52,7 @@ pub struct AsmCaps {
 
 impl AsmCaps {
     /// A run that stopped before probing: its title, if any.
-    pub fn not_probed(title: String) -> AsmCaps {
+    pub(crate) fn not_probed(title: String) -> AsmCaps {
         AsmCaps {
             title,
             probed: false,
@@ -62,7 +62,7 @@ impl AsmCaps {
 
     /// `{"<gfx>": {"<TensileKey>": value}}` in probe order and Tensile's key order (empty when
     /// nothing was probed).
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         let mut m = Map::new();
         for r in &self.isas {
             let mut caps = Map::new();
@@ -76,7 +76,7 @@ impl AsmCaps {
 
     /// The text the human view prints before the findings: the matrix and a blank line, the
     /// title alone when nothing was probed, nothing when the probe did not run.
-    pub fn human(&self) -> String {
+    pub(crate) fn human(&self) -> String {
         if self.title.is_empty() {
             return String::new();
         }

@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 /// Whether `c` is shown escaped: C0 controls except `\n` and `\t`, DEL, C1 controls.
-pub fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c)
 }
 
@@ -28,7 +28,7 @@ fn push_escaped(out: &mut String, c: char) {
 }
 
 /// The text with every control character but `\n` and `\t` made visible (`ESC` as `\x1b`).
-pub fn visible(text: &str) -> Cow<'_, str> {
+pub(crate) fn visible(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
@@ -57,7 +57,7 @@ fn sgr_len(text: &str) -> Option<usize> {
 /// Like [`visible`], but keeps colour sequences (SGR): the last guard on everything the human
 /// output writes, after the renderers escaped their untrusted fields with [`visible`] (so a
 /// colour sequence left here is one the doctor wrote).
-pub fn visible_keep_colour(text: &str) -> Cow<'_, str> {
+pub(crate) fn visible_keep_colour(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }

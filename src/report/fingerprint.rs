@@ -26,11 +26,11 @@ pub struct Fingerprint {
 }
 
 /// The names `merge` uses for the compared fields, in display order.
-pub const FIELDS: [&str; 5] = ["hip_runtime", "driver", "firmware", "gpu_count", "isas"];
+pub(crate) const FIELDS: [&str; 5] = ["hip_runtime", "driver", "firmware", "gpu_count", "isas"];
 
 impl Fingerprint {
     /// From the report's `inventory` and `agents` sections and the driver facts.
-    pub fn from_report(
+    pub(crate) fn from_report(
         inventory: Option<&Value>,
         agents: Option<&Value>,
         driver_version: Option<&str>,
@@ -83,7 +83,7 @@ impl Fingerprint {
     }
 
     /// The canonical text of one compared field (`-` when unknown), as `merge` shows it.
-    pub fn field(&self, name: &str) -> String {
+    pub(crate) fn field(&self, name: &str) -> String {
         let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
         let list = |v: &Vec<String>| {
             if v.is_empty() {

@@ -7,7 +7,7 @@ use owo_colors::{OwoColorize, Style};
 
 /// Whether to colour stdout: `--color always|never`, or on a terminal unless NO_COLOR is set
 /// (to anything non-empty; no-color.org).
-pub fn use_color(choice: crate::config::ColorChoice, env: &crate::host::Env) -> bool {
+pub(crate) fn use_color(choice: crate::config::ColorChoice, env: &crate::host::Env) -> bool {
     use std::io::IsTerminal;
     match choice {
         crate::config::ColorChoice::Always => true,
@@ -19,7 +19,7 @@ pub fn use_color(choice: crate::config::ColorChoice, env: &crate::host::Env) -> 
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub(crate) struct Options {
     pub color: bool,
     pub verbose: u8,
 }
@@ -54,7 +54,7 @@ fn paint(o: &Options, st: Style, text: &str) -> String {
 
 /// Findings that can be read more than once, in order: a slice, or the findings `inspect`
 /// keeps on disk while it streams a large tree (`inspect::kept`).
-pub trait Findings {
+pub(crate) trait Findings {
     /// Calls `f` with every finding, in order.
     fn each(&self, f: &mut dyn FnMut(&Finding)) -> std::io::Result<()>;
 }
@@ -67,7 +67,7 @@ impl Findings for &[Finding] {
 }
 
 /// Renders the findings; categories appear in the order of their first finding.
-pub fn render(findings: &[Finding], o: &Options) -> String {
+pub(crate) fn render(findings: &[Finding], o: &Options) -> String {
     let mut out = String::new();
     // Neither a slice nor a String can fail.
     let _ = render_to(&findings, o, &mut out);
@@ -89,7 +89,7 @@ struct Category {
 /// [`render`] onto any writer, reading the findings once to learn the categories and once
 /// more per category: nothing is held per finding, so a listing of any length renders in
 /// constant memory (only distinct fixes are remembered, to say "same as above").
-pub fn render_to(
+pub(crate) fn render_to(
     src: &dyn Findings,
     o: &Options,
     out: &mut dyn std::fmt::Write,
@@ -250,7 +250,7 @@ fn shell_value(v: &str) -> String {
     }
 }
 
-pub fn summary_line(c: &Counts, o: &Options) -> String {
+pub(crate) fn summary_line(c: &Counts, o: &Options) -> String {
     let parts = [
         (c.pass, "passed", Status::Pass),
         (

@@ -12,13 +12,13 @@ pub struct Tool {
     pub version: &'static str,
 }
 
-pub const TOOL: Tool = Tool {
+pub(crate) const TOOL: Tool = Tool {
     name: "rocm-doctor",
     version: env!("CARGO_PKG_VERSION"),
 };
 
 /// The report's head fields (schema 2 added `host` and `fingerprint`; docs/json.md).
-pub struct Head<'a> {
+pub(crate) struct Head<'a> {
     pub profile: &'a str,
     pub sysroot: &'a str,
     pub host: &'a str,
@@ -28,7 +28,7 @@ pub struct Head<'a> {
 
 /// The whole report as one JSON value. Sections beyond the findings (inventory, agents,
 /// asm caps...) are passed in as already-serialised values so each family owns its schema.
-pub fn document(
+pub(crate) fn document(
     head: &Head<'_>,
     findings: &[Finding],
     sections: Vec<(&'static str, serde_json::Value)>,

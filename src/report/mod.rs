@@ -1,15 +1,15 @@
 //! The result model: findings, the report that collects them, and its renderers.
 
-pub mod action;
-pub mod asm_caps;
-pub mod escape;
+pub(crate) mod action;
+pub(crate) mod asm_caps;
+pub(crate) mod escape;
 pub mod fingerprint;
-pub mod human;
+pub(crate) mod human;
 pub mod json;
-pub mod npd;
-pub mod progress;
-pub mod prometheus;
-pub mod telemetry;
+pub(crate) mod npd;
+pub(crate) mod progress;
+pub(crate) mod prometheus;
+pub(crate) mod telemetry;
 
 pub use action::Action;
 use serde::{Deserialize, Serialize};
@@ -32,7 +32,7 @@ pub enum Status {
 }
 
 impl Status {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Pass => "pass",
             Status::Skip => "skip",
@@ -45,7 +45,7 @@ impl Status {
 
 /// What to do about a finding: prose plus, where possible, commands to run or variables to set.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Fix {
+pub(crate) struct Fix {
     pub text: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<String>,
@@ -54,17 +54,17 @@ pub struct Fix {
 }
 
 impl Fix {
-    pub fn text(t: impl Into<String>) -> Self {
+    pub(crate) fn text(t: impl Into<String>) -> Self {
         Fix {
             text: t.into(),
             ..Default::default()
         }
     }
-    pub fn command(mut self, c: impl Into<String>) -> Self {
+    pub(crate) fn command(mut self, c: impl Into<String>) -> Self {
         self.commands.push(c.into());
         self
     }
-    pub fn set_env(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
+    pub(crate) fn set_env(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
         self.env.insert(k.into(), v.into());
         self
     }
@@ -72,7 +72,7 @@ impl Fix {
 
 /// One verdict of one check, about one subject.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Finding {
+pub(crate) struct Finding {
     /// Stable check id (`toolchain.lld`).
     pub id: String,
     pub category: String,
@@ -98,7 +98,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn new(status: Status, summary: impl Into<String>) -> Self {
+    pub(crate) fn new(status: Status, summary: impl Into<String>) -> Self {
         Finding {
             id: String::new(),
             category: String::new(),
@@ -112,54 +112,57 @@ impl Finding {
             duration_ms: 0,
         }
     }
-    pub fn pass(s: impl Into<String>) -> Self {
+    pub(crate) fn pass(s: impl Into<String>) -> Self {
         Self::new(Status::Pass, s)
     }
-    pub fn warn(s: impl Into<String>) -> Self {
+    pub(crate) fn warn(s: impl Into<String>) -> Self {
         Self::new(Status::Warn, s)
     }
-    pub fn fail(s: impl Into<String>) -> Self {
+    pub(crate) fn fail(s: impl Into<String>) -> Self {
         Self::new(Status::Fail, s)
     }
-    pub fn skip(s: impl Into<String>) -> Self {
+    pub(crate) fn skip(s: impl Into<String>) -> Self {
         Self::new(Status::Skip, s)
     }
-    pub fn error(s: impl Into<String>) -> Self {
+    pub(crate) fn error(s: impl Into<String>) -> Self {
         Self::new(Status::Error, s)
     }
-    pub fn subject(mut self, s: impl Into<String>) -> Self {
+    pub(crate) fn subject(mut self, s: impl Into<String>) -> Self {
         self.subject = Some(s.into());
         self
     }
-    pub fn evidence(mut self, e: impl Into<String>) -> Self {
+    pub(crate) fn evidence(mut self, e: impl Into<String>) -> Self {
         self.evidence.push(e.into());
         self
     }
-    pub fn evidence_lines<I: IntoIterator<Item = S>, S: Into<String>>(mut self, it: I) -> Self {
+    pub(crate) fn evidence_lines<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        it: I,
+    ) -> Self {
         self.evidence.extend(it.into_iter().map(Into::into));
         self
     }
-    pub fn fix(mut self, f: Fix) -> Self {
+    pub(crate) fn fix(mut self, f: Fix) -> Self {
         self.fix = Some(f);
         self
     }
-    pub fn fix_text(self, t: impl Into<String>) -> Self {
+    pub(crate) fn fix_text(self, t: impl Into<String>) -> Self {
         self.fix(Fix::text(t))
     }
     /// The repair action of this event (overrides the check doc's default).
-    pub fn action(mut self, a: Action) -> Self {
+    pub(crate) fn action(mut self, a: Action) -> Self {
         self.action = Some(a);
         self
     }
     /// The event inside the check (stable kebab-case words).
-    pub fn event(mut self, e: impl Into<String>) -> Self {
+    pub(crate) fn event(mut self, e: impl Into<String>) -> Self {
         self.event = Some(e.into());
         self
     }
 }
 
 #[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
-pub struct Counts {
+pub(crate) struct Counts {
     pub pass: usize,
     pub warn: usize,
     pub fail: usize,
@@ -168,14 +171,14 @@ pub struct Counts {
 }
 
 impl Counts {
-    pub fn of(findings: &[Finding]) -> Self {
+    pub(crate) fn of(findings: &[Finding]) -> Self {
         let mut c = Counts::default();
         for f in findings {
             c.add(f.status);
         }
         c
     }
-    pub fn add(&mut self, s: Status) {
+    pub(crate) fn add(&mut self, s: Status) {
         match s {
             Status::Pass => self.pass += 1,
             Status::Warn => self.warn += 1,
@@ -185,7 +188,7 @@ impl Counts {
         }
     }
     /// The exit code these counts give (see [`exit_code`]).
-    pub fn exit_code(&self, strict: bool) -> i32 {
+    pub(crate) fn exit_code(&self, strict: bool) -> i32 {
         if self.fail > 0 || self.error > 0 || (strict && self.warn > 0) {
             exit::FAILED
         } else {
@@ -195,29 +198,29 @@ impl Counts {
 }
 
 /// Exit codes, documented in README.md and `--help`.
-pub mod exit {
+pub(crate) mod exit {
     /// No failure (warnings allowed unless `--strict`).
-    pub const OK: i32 = 0;
+    pub(crate) const OK: i32 = 0;
     /// At least one failure or error finding (with `--strict`: or a warning).
-    pub const FAILED: i32 = 1;
+    pub(crate) const FAILED: i32 = 1;
     /// Usage error, or the doctor itself could not run.
-    pub const USAGE_OR_INTERNAL: i32 = 2;
+    pub(crate) const USAGE_OR_INTERNAL: i32 = 2;
 }
 
 /// The exit code for a set of findings.
-pub fn exit_code(findings: &[Finding], strict: bool) -> i32 {
+pub(crate) fn exit_code(findings: &[Finding], strict: bool) -> i32 {
     Counts::of(findings).exit_code(strict)
 }
 
 /// What to print on stdout: one JSON document, or the human text.
-pub enum Output<'a, T: serde::Serialize> {
+pub(crate) enum Output<'a, T: serde::Serialize> {
     Json(&'a T),
     Text(&'a str),
 }
 
 /// Writes the report on stdout and returns the exit code to use: `code`, also when the reader
 /// went away (`| head` is not the doctor failing), or 2 when stdout cannot be written.
-pub fn write_stdout<T: serde::Serialize>(out: Output<'_, T>, code: i32) -> i32 {
+pub(crate) fn write_stdout<T: serde::Serialize>(out: Output<'_, T>, code: i32) -> i32 {
     use std::io::Write;
     let stdout = std::io::stdout();
     let mut w = std::io::BufWriter::new(stdout.lock());

@@ -16,13 +16,13 @@
 use super::{Counts, Finding, Status};
 
 /// NPD's exit codes.
-pub const OK: i32 = 0;
-pub const NON_OK: i32 = 1;
-pub const UNKNOWN: i32 = 2;
+pub(crate) const OK: i32 = 0;
+pub(crate) const NON_OK: i32 = 1;
+pub(crate) const UNKNOWN: i32 = 2;
 
 /// The message line (no newline, at most `max` bytes, cut at a character boundary) and the
 /// exit code.
-pub fn render(findings: &[Finding], max: usize) -> (String, i32) {
+pub(crate) fn render(findings: &[Finding], max: usize) -> (String, i32) {
     let c = Counts::of(findings);
     // The finding of that status whose repair action is the heaviest (the first of equals):
     // the condition names what the node needs most.
@@ -55,7 +55,7 @@ pub fn render(findings: &[Finding], max: usize) -> (String, i32) {
 
 /// The line for a usage error in `--npd` mode (a rule with bad arguments): NPD shows stdout in
 /// the condition, so the cause is there too, not only in NPD's log (stderr). Exit [`UNKNOWN`].
-pub fn usage_line(msg: &str, max: usize) -> String {
+pub(crate) fn usage_line(msg: &str, max: usize) -> String {
     bound(&format!("UNKNOWN usage: {msg}"), max)
 }
 
@@ -73,7 +73,7 @@ fn headline(word: &str, f: &Finding, total: usize) -> String {
 /// One ASCII line of at most `max` bytes: control characters become spaces, non-ASCII is
 /// transliterated or `?` ([`ascii`]), white space is trimmed (as NPD's `strings.TrimSpace`
 /// would), and a cut ends with `...` when there is room.
-pub fn bound(s: &str, max: usize) -> String {
+pub(crate) fn bound(s: &str, max: usize) -> String {
     let clean = ascii(s);
     let clean = clean.trim();
     if clean.len() <= max {
@@ -93,7 +93,7 @@ pub fn bound(s: &str, max: usize) -> String {
 
 /// ASCII only: control characters become spaces, the punctuation the doctor writes in its own
 /// summaries (grep of src/ and checks/) its ASCII spelling, anything else `?`.
-pub fn ascii(s: &str) -> String {
+pub(crate) fn ascii(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         let t = match c {

@@ -10,7 +10,7 @@ const EVERY: Duration = Duration::from_millis(100);
 /// Longest line drawn, so that it never wraps on a narrow terminal (wrapping breaks `\r`).
 const WIDTH: usize = 78;
 
-pub struct Progress {
+pub(crate) struct Progress {
     on: bool,
     last: Option<Instant>,
     drawn: bool,
@@ -18,11 +18,11 @@ pub struct Progress {
 
 impl Progress {
     /// Enabled when stderr is a terminal and the output is human text.
-    pub fn for_run(json: bool) -> Self {
+    pub(crate) fn for_run(json: bool) -> Self {
         Progress::new(!json && std::io::stderr().is_terminal())
     }
 
-    pub fn new(on: bool) -> Self {
+    pub(crate) fn new(on: bool) -> Self {
         Progress {
             on,
             last: None,
@@ -30,12 +30,12 @@ impl Progress {
         }
     }
 
-    pub fn enabled(&self) -> bool {
+    pub(crate) fn enabled(&self) -> bool {
         self.on
     }
 
     /// Redraws the line with `msg()` when enabled and the last draw is old enough.
-    pub fn tick(&mut self, msg: impl FnOnce() -> String) {
+    pub(crate) fn tick(&mut self, msg: impl FnOnce() -> String) {
         if !self.on || self.last.is_some_and(|t| t.elapsed() < EVERY) {
             return;
         }
@@ -49,7 +49,7 @@ impl Progress {
     }
 
     /// Erases the line (before other output, and at the end).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if self.drawn {
             let mut e = std::io::stderr().lock();
             let _ = write!(e, "\r\x1b[2K");
@@ -67,7 +67,7 @@ impl Drop for Progress {
 
 /// `s` cut to `width` characters in the middle: the counts at the start and the file name
 /// at the end of a long path stay readable.
-pub fn fit(s: &str, width: usize) -> String {
+pub(crate) fn fit(s: &str, width: usize) -> String {
     let n = s.chars().count();
     if n <= width || width < 8 {
         return s.to_string();

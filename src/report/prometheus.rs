@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Every status, in the order of [`Status`].
-pub const STATUSES: [Status; 5] = [
+pub(crate) const STATUSES: [Status; 5] = [
     Status::Pass,
     Status::Skip,
     Status::Warn,
@@ -41,7 +41,7 @@ pub const STATUSES: [Status; 5] = [
 ];
 
 /// What the exposition is made of, beside the findings.
-pub struct Run<'a> {
+pub(crate) struct Run<'a> {
     pub findings: &'a [Finding],
     pub duration_s: f64,
     /// GPU agents in KFD; `None` when the GPU checks did not run (the metric is left out).
@@ -60,7 +60,7 @@ pub struct Run<'a> {
 /// A label value, escaped (the exposition format escapes `\\`, `"` and line feed). Other
 /// control characters are written as the human view shows them (`\x1b`, its backslash
 /// escaped): the text stays valid for the scraper and harmless on a terminal.
-pub fn escape_label(v: &str) -> String {
+pub(crate) fn escape_label(v: &str) -> String {
     let mut out = String::with_capacity(v.len());
     for c in v.chars() {
         match c {
@@ -179,7 +179,7 @@ fn actions(o: &mut Out, findings: &[Finding]) {
 }
 
 /// The whole exposition text.
-pub fn render(r: &Run<'_>) -> String {
+pub(crate) fn render(r: &Run<'_>) -> String {
     let mut o = Out(String::new());
     o.family(
         "rocm_doctor_info",

@@ -13,13 +13,13 @@ use serde::Serialize;
 
 /// Every GPU the health reader found, in its order (DRM cards, then KFD-only devices).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Telemetry {
+pub(crate) struct Telemetry {
     pub gpus: Vec<GpuTelemetry>,
 }
 
 /// One amdgpu PCI device.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct GpuTelemetry {
+pub(crate) struct GpuTelemetry {
     /// PCI address `dddd:bb:dd.f`.
     pub pci: String,
     /// PCI `vendor:device` (`1002:740f`), when readable.
@@ -45,7 +45,7 @@ pub struct GpuTelemetry {
 
 /// One RAS block's counters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RasBlock {
+pub(crate) struct RasBlock {
     /// `umc`, `gfx`, `xgmi_wafl`, `mca.mp0`, ...
     pub block: String,
     /// `err_count` or `aca` (the file form).
@@ -60,7 +60,7 @@ pub struct RasBlock {
 
 /// Retired VRAM pages by state, and the threshold the driver compares them with.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct BadPages {
+pub(crate) struct BadPages {
     /// `R` lines: reserved (retired).
     pub retired: u64,
     /// `P` lines: pending reservation.
@@ -75,7 +75,7 @@ pub struct BadPages {
 
 /// The PCIe link to the platform and the error counters of the GPU's path to the root port.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Pcie {
+pub(crate) struct Pcie {
     /// Negotiated link where the GPU package meets the platform (GT/s, lanes).
     pub current_gts: Option<f64>,
     pub current_width: Option<u32>,
@@ -98,7 +98,7 @@ pub struct Pcie {
 
 /// The `TOTAL_ERR_*` lines of one function's `aer_dev_*` files (None: that file absent).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Aer {
+pub(crate) struct Aer {
     /// PCI address of the function.
     pub port: String,
     /// The GPU function itself (else a bridge or port above it).
@@ -110,7 +110,7 @@ pub struct Aer {
 
 /// One hwmon temperature sensor, °C.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Temperature {
+pub(crate) struct Temperature {
     /// The hwmon label (`edge`, `junction`, `mem`), else `tempN`.
     pub sensor: String,
     pub celsius: Option<f64>,
@@ -120,7 +120,7 @@ pub struct Temperature {
 
 /// The throttle bitmap of one `gpu_metrics` sample.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Throttle {
+pub(crate) struct Throttle {
     /// `gpu_metrics` version, `1_3`.
     pub metrics_version: String,
     /// The throttlers set, decoded (`TEMP_HOTSPOT`), each with its kind.
@@ -128,7 +128,7 @@ pub struct Throttle {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Throttler {
+pub(crate) struct Throttler {
     pub name: String,
     /// `power`, `current`, `temperature` or `other`.
     pub kind: String,
@@ -136,7 +136,7 @@ pub struct Throttler {
 
 /// GPU resets of this boot, from the kernel log (`amdgpu_device.c` messages, kernlog §8.4).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Resets {
+pub(crate) struct Resets {
     /// `GPU reset begin!` (and `GPU jobs stop begin!`).
     pub started: u64,
     /// `GPU reset(N) succeeded!`.

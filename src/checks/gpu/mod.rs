@@ -21,7 +21,7 @@ use crate::config::Profile;
 use crate::gpu::Topology;
 use crate::report::Finding;
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::GpuDriver, driver::driver),
     (CheckId::GpuKfd, kfd::kfd),
     (CheckId::GpuRender, render::render),

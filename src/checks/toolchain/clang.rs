@@ -5,7 +5,7 @@ use crate::inventory::clang::ClangInfo;
 use crate::report::{Finding, Fix};
 use std::path::Path;
 
-pub fn clang(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn clang(ctx: &Ctx) -> Vec<Finding> {
     // A root without a clang says so from its files, run or not.
     if let (Some(e), Some(_)) = (ctx.inv.cannot_run_here(), ctx.inv.clang()) {
         return vec![super::foreign_root_finding(ctx, e)];
@@ -96,7 +96,7 @@ pub fn clang(ctx: &Ctx) -> Vec<Finding> {
 
 /// The resource dir's name: the full version up to clang 15, the major only from 16 on
 /// (LLVM D125860, commit e1b88c8a09be; shared/reference/code-objects.md §4f).
-pub fn expected_resource_dir_name(version: &str) -> Option<String> {
+pub(crate) fn expected_resource_dir_name(version: &str) -> Option<String> {
     let major: u32 = version.split('.').next()?.parse().ok()?;
     Some(if major >= 16 {
         major.to_string()
@@ -105,7 +105,7 @@ pub fn expected_resource_dir_name(version: &str) -> Option<String> {
     })
 }
 
-pub fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn resource_dir(ctx: &Ctx) -> Vec<Finding> {
     if let Some(f) = super::foreign_skip(ctx) {
         return vec![f];
     }

@@ -34,7 +34,7 @@ struct Driver {
     detail: String,
 }
 
-pub fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn hip_compile(ctx: &Ctx) -> Vec<Finding> {
     if let Some(f) = super::foreign_skip(ctx) {
         return vec![f];
     }

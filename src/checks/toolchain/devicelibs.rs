@@ -6,7 +6,7 @@ use crate::inventory::devicelibs::{BitcodeDir, DeviceLibs};
 use crate::report::{Finding, Fix};
 use std::path::PathBuf;
 
-pub fn device_libs(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     // On this machine's own root the dry run needs only the chosen clang's path: it starts
     // now, beside the clang probes, instead of after them (the same command either way; the
     // inventory runs it once, whoever asks first).

@@ -16,7 +16,7 @@ const ALL_VARS: &[&str] = &[
     "DEVICE_LIB_PATH",
 ];
 
-pub fn env_vars(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn env_vars(ctx: &Ctx) -> Vec<Finding> {
     let host = ctx.host;
     let mut out = Vec::new();
     let mut roots: Vec<(&str, PathBuf)> = Vec::new();

@@ -31,7 +31,7 @@ fn lld_package_hint(c: &ClangInfo) -> String {
     }
 }
 
-pub fn lld(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn lld(ctx: &Ctx) -> Vec<Finding> {
     let Some(c) = ctx.inv.clang() else {
         return vec![super::no_clang()];
     };
@@ -136,7 +136,7 @@ fn link_isa(ctx: &Ctx, known: Option<&[String]>) -> String {
         .unwrap_or_else(|| "gfx900".into())
 }
 
-pub fn link_step(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn link_step(ctx: &Ctx) -> Vec<Finding> {
     // On this machine's own root the link is the critical path of a run (three programs one
     // after the other): it starts on the chosen clang at once, beside the clang probes, for the
     // ISA it will most likely need. It is used only when the probes then pick the same ISA and

@@ -10,7 +10,7 @@ mod roots;
 
 use super::{CheckFn, CheckId};
 
-pub const CHECKS: &[(CheckId, CheckFn)] = &[
+pub(crate) const CHECKS: &[(CheckId, CheckFn)] = &[
     (CheckId::ToolchainRocmRoot, roots::rocm_root),
     (CheckId::ToolchainEnv, env::env_vars),
     (CheckId::ToolchainVersions, roots::versions),

@@ -5,7 +5,7 @@ use crate::inventory::roots::{Layout, RocmRoot};
 use crate::inventory::versions::{major_minor, VersionFact};
 use crate::report::{Finding, Fix};
 
-pub fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn rocm_root(ctx: &Ctx) -> Vec<Finding> {
     let roots = ctx.inv.roots();
     let Some(primary) = roots.first() else {
         return vec![Finding::fail("no ROCm installation found")
@@ -119,7 +119,7 @@ fn root_evidence(r: &RocmRoot) -> String {
 
 /// Components of one install must come from one release: ROCm's version file, HIP's version
 /// header, the HIP runtime the loader resolves, and every ROCm root the environment points at.
-pub fn versions(ctx: &Ctx) -> Vec<Finding> {
+pub(crate) fn versions(ctx: &Ctx) -> Vec<Finding> {
     let roots = ctx.inv.roots();
     let facts = version_facts(ctx);
     if facts.is_empty() {

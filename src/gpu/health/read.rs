@@ -19,12 +19,12 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// No health file is read past this size (sysfs text is at most a page; `gpu_metrics` ≤ 4 KiB).
-pub const MAX_FILE: u64 = 1 << 20;
+pub(crate) const MAX_FILE: u64 = 1 << 20;
 /// At most this many hwmon/fw_version/ras entries are looked at per directory.
 const MAX_ENTRIES: usize = 256;
 
-pub const BAD_PAGE_THRESHOLD: &str = "/sys/module/amdgpu/parameters/bad_page_threshold";
-pub const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
+pub(crate) const BAD_PAGE_THRESHOLD: &str = "/sys/module/amdgpu/parameters/bad_page_threshold";
+pub(crate) const OSRELEASE: &str = "/proc/sys/kernel/osrelease";
 
 /// The RAS counters of one GPU.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -148,7 +148,7 @@ pub enum CperRead {
 
 /// The most read from `amdgpu_ring_cper`: the ring is at most `CPER_MAX_RING_SIZE` (1 MiB,
 /// amdgpu_cper.h) plus the 12-byte header.
-pub const MAX_CPER: u64 = (1 << 20) + 4096;
+pub(crate) const MAX_CPER: u64 = (1 << 20) + 4096;
 
 /// The AER statistics of one PCI function on the GPU's path to the root port.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -183,7 +183,7 @@ pub struct PcieErrors {
 
 impl DeviceHealth {
     /// What groups GPUs of one model: the PCI id, else the product name.
-    pub fn model(&self) -> Option<String> {
+    pub(crate) fn model(&self) -> Option<String> {
         self.pci_id.clone().or_else(|| self.name.clone())
     }
 }
@@ -269,7 +269,7 @@ fn issue(p: &Path, error: String) -> FileIssue {
 
 /// A PCI device directory to read, found through DRM or KFD.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeviceDir {
+pub(crate) struct DeviceDir {
     pub pci: String,
     /// Canonical machine path.
     pub dir: PathBuf,
@@ -298,7 +298,7 @@ fn pci_dir(r: &Reader, dev: &Path) -> Option<(String, PathBuf)> {
 }
 
 /// Every amdgpu PCI device: DRM cards first (card order), then KFD GPU nodes not seen yet.
-pub fn device_dirs(host: &Host) -> Vec<DeviceDir> {
+pub(crate) fn device_dirs(host: &Host) -> Vec<DeviceDir> {
     let r = Reader {
         host,
         fx: fixture::load(host),

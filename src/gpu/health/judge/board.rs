@@ -25,7 +25,7 @@ fn split_by<'a, V: Ord>(
 
 /// Firmware versions that differ between GPUs of one model (§5 `fw_version/`). Firmware a GPU
 /// does not list is not compared (6.11+ hides absent firmware).
-pub fn firmware_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+pub(crate) fn firmware_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
     let mut out = Vec::new();
     for (model, group) in by_model(devs) {
         let mut names: Vec<&String> = group.iter().flat_map(|d| d.firmware.keys()).collect();
@@ -67,7 +67,7 @@ fn partition_mode(d: &DeviceHealth, kind: &str) -> Option<String> {
 }
 
 /// Partition modes that differ between GPUs of one model (§6), and `UNKNOWN` modes.
-pub fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+pub(crate) fn partition_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
     let mut out = Vec::new();
     for (model, group) in by_model(devs) {
         for what in ["compute", "memory"] {

@@ -15,7 +15,7 @@ fn fix_degraded(port: &str) -> String {
 
 /// The link to the platform below its capability (§2). Width below max warns; speed below
 /// max warns, or is info when `pp_dpm_pcie` shows the speed follows load.
-pub fn link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
+pub(crate) fn link_problems(devs: &[DeviceHealth]) -> Vec<Problem> {
     let mut out = Vec::new();
     for d in devs {
         let Some(l) = &d.link else { continue };

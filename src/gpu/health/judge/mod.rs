@@ -14,12 +14,12 @@ mod ras;
 mod thermal;
 mod xgmi;
 
-pub use board::{firmware_problems, partition_problems};
+pub(crate) use board::{firmware_problems, partition_problems};
 pub use cper::cper_problems;
-pub use link::link_problems;
+pub(crate) use link::link_problems;
 pub use pcie::pcie_error_problems;
-pub use ras::{bad_page_problems, ras_problems};
-pub use thermal::thermal_problems;
+pub(crate) use ras::{bad_page_problems, ras_problems};
+pub(crate) use thermal::thermal_problems;
 pub use xgmi::{xgmi_link_problems, xgmi_problems};
 
 use super::read::{DeviceHealth, Health};
@@ -152,7 +152,7 @@ const FIX_DEVICE_UNREADABLE: &str = "EBUSY/EPERM: the GPU is in reset or runtime
 
 /// Health files that exist but could not be read or parsed (§0: EPERM/EBUSY during reset or
 /// suspend; EINVAL when a PCI config read fails).
-pub fn read_problems(h: &Health) -> Vec<Problem> {
+pub(crate) fn read_problems(h: &Health) -> Vec<Problem> {
     let mut out = Vec::new();
     if !h.issues.is_empty() {
         out.push(

@@ -80,7 +80,7 @@ fn block_evidence(v: Vec<(String, String)>) -> Vec<String> {
 
 /// RAS counters: uncorrectable (fail), deferred (warn: poisoned data not yet consumed),
 /// correctable above `limits.ce_warn` (warn), counters not yet readable (info).
-pub fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
+pub(crate) fn ras_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
     let mut out = Vec::new();
     for d in devs {
         let Some(ras) = &d.ras else { continue };
@@ -146,7 +146,7 @@ fn consequence(on_exceed: OnExceed) -> &'static str {
 
 /// Retired pages against `amdgpu.bad_page_threshold` (§1.1), and pages the driver could not
 /// retire (`F`) or has not yet retired (`P`).
-pub fn bad_page_problems(
+pub(crate) fn bad_page_problems(
     devs: &[DeviceHealth],
     threshold: Option<BadPageThreshold>,
     kernel: Option<&str>,

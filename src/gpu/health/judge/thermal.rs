@@ -15,7 +15,7 @@ const FIX_POWER: &str = "Expected under full load; if the GPU is idle or slower 
 /// Temperatures at their critical/emergency limits (hwmon, §4) and throttlers active in
 /// `gpu_metrics` (§3): thermal ones warn when the sample confirms them (`throttle_problems`),
 /// power/current ones are info (a GPU at its power limit under load is working as designed).
-pub fn thermal_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
+pub(crate) fn thermal_problems(devs: &[DeviceHealth], limits: &Limits) -> Vec<Problem> {
     let mut out = Vec::new();
     for d in devs {
         let Some(t) = &d.thermal else { continue };
