@@ -120,7 +120,7 @@ pub fn load<T: DeserializeOwned>(name: &str, text: &str) -> Result<T, DataError>
 /// name; the copy has the same keys and values). Only the large generated table is read this
 /// way, for speed (build.rs says why); its TOML was parsed at build time, so an error here is
 /// a type error (a field of the wrong type), reported without a place.
-pub fn load_converted<T: DeserializeOwned>(name: &str, json: &str) -> Result<T, DataError> {
+pub(crate) fn load_converted<T: DeserializeOwned>(name: &str, json: &str) -> Result<T, DataError> {
     serde_json::from_str(json)
         .map_err(|e| DataError::whole(name, explain_toml_error(&e.to_string())))
 }
