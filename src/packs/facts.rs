@@ -131,7 +131,37 @@ fn names_set() -> &'static regex::RegexSet {
 }
 
 fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(src).expect("a fixed regex compiles"))
+    cell.get_or_init(|| Regex::new(&ascii_boundaries(src)).expect("a fixed regex compiles"))
+}
+
+/// `src` with each word boundary (`\b`, `\B`) made an ASCII one (`(?-u:\b)`). The rules run
+/// their regexes over whole texts, and a Unicode word boundary stops the fast search at the
+/// first non-ASCII byte of a paste: the whole text then goes through the slowest engine (the
+/// release rules took 290 million instructions that way on the corpus log, callgrind:
+/// docs/benchmarks.md). Everything else stays Unicode; what these regexes bound is ASCII words
+/// (versions, package and tool names), where a boundary next to a non-ASCII letter counts.
+pub(super) fn ascii_boundaries(src: &str) -> String {
+    let mut out = String::with_capacity(src.len() + 16);
+    let mut it = src.chars();
+    while let Some(c) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match it.next() {
+            Some(b @ ('b' | 'B')) => {
+                out.push_str("(?-u:\\");
+                out.push(b);
+                out.push(')');
+            }
+            Some(n) => {
+                out.push('\\');
+                out.push(n);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// A fixed regex run over a whole text, compiled ASCII-only (`\b`, `\w`, `\s`, `\d` and case
@@ -933,6 +963,15 @@ mod tests {
         );
         let r = reasoning(t, "gpu-unsupported-asic");
         assert!(r.contains("RX 6700 XT") && r.contains("=10.3.0"), "{r}");
+    }
+
+    #[test]
+    fn word_boundaries_become_ascii_ones_and_nothing_else_changes() {
+        assert_eq!(ascii_boundaries(r"\bgfx\d+\b"), r"(?-u:\b)gfx\d+(?-u:\b)");
+        assert_eq!(ascii_boundaries(r"a\\b\Bc\s"), r"a\\b(?-u:\B)c\s");
+        let r = Regex::new(&ascii_boundaries(r"(?i)\bROCm (\d+\.\d+)\b")).unwrap();
+        assert_eq!(&r.captures("Gerät — ROCm 6.2 läuft").unwrap()[1], "6.2");
+        assert!(!r.is_match("xROCm 6.2"));
     }
 
     #[test]

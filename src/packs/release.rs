@@ -19,7 +19,9 @@ use regex::Regex;
 use std::sync::OnceLock;
 
 fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
-    cell.get_or_init(|| Regex::new(src).expect("a fixed regex compiles"))
+    cell.get_or_init(|| {
+        Regex::new(&super::facts::ascii_boundaries(src)).expect("a fixed regex compiles")
+    })
 }
 
 fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Symptom {
