@@ -130,7 +130,7 @@ fn names_set() -> &'static regex::RegexSet {
     })
 }
 
-fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
+pub(super) fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(&ascii_boundaries(src)).expect("a fixed regex compiles"))
 }
 
@@ -456,13 +456,33 @@ fn symptom(
 }
 
 fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Symptom {
+    rule_symptom(
+        id,
+        title,
+        class,
+        cause,
+        fix,
+        "rule over the facts of the text (checks/why-facts.toml)",
+    )
+}
+
+/// The symptom a rule over the text's facts answers with (no pattern of its own; `source`
+/// names the facts it reasons from). Shared with the release rules.
+pub(super) fn rule_symptom(
+    id: &str,
+    title: &str,
+    class: &str,
+    cause: &str,
+    fix: &str,
+    source: &str,
+) -> Symptom {
     Symptom {
         id: id.to_string(),
         title: title.to_string(),
         sources: Default::default(),
         matchers: OnceLock::new(),
         text: String::new(),
-        source: "rule over the facts of the text (checks/why-facts.toml)".to_string(),
+        source: source.to_string(),
         cause: cause.to_string(),
         fix: fix.to_string(),
         checks: Vec::new(),
@@ -477,7 +497,7 @@ fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Sy
     }
 }
 
-fn line_of(text: &str, re: &Regex) -> Option<String> {
+pub(super) fn line_of(text: &str, re: &Regex) -> Option<String> {
     text.lines()
         .find(|l| re.is_match(l))
         .map(|l| l.trim().chars().take(300).collect())

@@ -13,45 +13,21 @@
 //!
 //! `why::recognise` joins them to the answer beside [`super::facts::rules`].
 
-use super::facts::{table, Derived, Release};
+use super::facts::{line_of, re, table, Derived, Release};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
 
-fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
-    cell.get_or_init(|| {
-        Regex::new(&super::facts::ascii_boundaries(src)).expect("a fixed regex compiles")
-    })
-}
-
+/// The release rules' symptom: [`super::facts::rule_symptom`] naming the release facts.
 fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Symptom {
-    Symptom {
-        id: id.to_string(),
-        title: title.to_string(),
-        sources: Default::default(),
-        matchers: OnceLock::new(),
-        text: String::new(),
-        source: "rule over the release facts of the text (checks/why-facts.toml [[release]], \
-                 [[dkms]])"
-            .to_string(),
-        cause: cause.to_string(),
-        fix: fix.to_string(),
-        checks: Vec::new(),
-        rule_out_by: Some(Vec::new()),
-        with_isa: None,
-        differ: None,
-        class: Some(class.to_string()),
-        rank: 90,
-        harmless: false,
-        runtime_profile: false,
-        check_locations: Vec::new(),
-    }
-}
-
-fn line_of(text: &str, re: &Regex) -> Option<String> {
-    text.lines()
-        .find(|l| re.is_match(l))
-        .map(|l| l.trim().chars().take(300).collect())
+    super::facts::rule_symptom(
+        id,
+        title,
+        class,
+        cause,
+        fix,
+        "rule over the release facts of the text (checks/why-facts.toml [[release]], [[dkms]])",
+    )
 }
 
 /// `major.minor` of a version string (`6.4.1` -> (6, 4)).
