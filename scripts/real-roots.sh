@@ -18,7 +18,8 @@ ROOTS="${ROCM_DOCTOR_ROOTS:-/var/tmp/rocm-doctor-roots}"
 
 # The packages of each real stack (Debian's names):
 #  trixie: HIP 5.7.1 (hipcc, clang-17), rocm-device-libs-17, comgr 6.0, rocBLAS 5.5.1
-#  sid:    hipcc 7.0.2, HIP 6.4.3, rocm-device-libs-21, comgr 7.0.2, clang-21, rocBLAS 6.4.4
+#  sid:    hipcc 7.0.2, HIP 6.4.3, rocm-device-libs-21, comgr 7.0.2, clang-21, rocBLAS 6.4.4,
+#          hipBLASLt 7.1.1 (whose ISAs checks/builds.toml records as measured)
 # clang-tools-N carries clang-offload-bundler (the independent listing the inspect tests compare
 # with); lld-N the device linker; libunwind-N-dev the x86-64 libunwind of seed 001's broken set-up;
 # cmake and make (sid) the HIP language that Debian 12's CMake 3.25 cannot configure (tests/why_cli.rs).
@@ -27,7 +28,7 @@ packages_for() {
     trixie) echo hipcc libamdhip64-dev rocm-device-libs-17 libamd-comgr-dev rocminfo \
       librocblas0 clang-17 lld-17 clang-tools-17 libunwind-17-dev ;;
     sid) echo hipcc libamdhip64-dev rocm-device-libs-21 libamd-comgr-dev rocminfo \
-      librocblas4 clang-21 lld-21 clang-tools-21 libunwind-21-dev cmake make ;;
+      librocblas4 libhipblaslt1 clang-21 lld-21 clang-tools-21 libunwind-21-dev cmake make ;;
     *) echo "unknown suite: $1" >&2; return 2 ;;
   esac
 }

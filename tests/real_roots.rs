@@ -524,3 +524,86 @@ fn sid_from_outside_is_judged_by_its_files() {
         foreign(r);
     }
 }
+
+/// A row of `checks/builds.toml` (only what this test reads).
+#[derive(serde::Deserialize)]
+struct BuildRow {
+    library: String,
+    how: String,
+    measured_in: Option<String>,
+    path: Option<String>,
+    isas: Vec<String>,
+    source: String,
+}
+
+#[derive(serde::Deserialize)]
+struct BuildTable {
+    build: Vec<BuildRow>,
+}
+
+/// The measured rows of `checks/builds.toml` (the ISAs a Debian library package ships, which
+/// `why` states as facts) are what `inspect` reads in the real roots today: the Tensile code
+/// objects of each library directory, features dropped. A row whose root is not built is a
+/// skip like every test here; a row whose directory is absent (the archive moved to another
+/// version) fails, so the table is re-measured rather than left stale.
+#[test]
+fn measured_builds_are_what_the_real_roots_ship() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("checks/builds.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let table: BuildTable = rocm_doctor::data::load("checks/builds.toml", &text).unwrap();
+    let mut checked = 0;
+    for row in table.build.iter().filter(|r| r.how == "measured") {
+        let suite = row
+            .measured_in
+            .as_deref()
+            .expect("a measured row names its root");
+        let r = match suite {
+            "trixie" => trixie(),
+            "sid" => sid(),
+            other => panic!("{}: unknown root {other}", row.source),
+        };
+        let Some(r) = r else { continue };
+        let dir = r
+            .path
+            .join(row.path.as_deref().expect("a measured row names its path"));
+        assert!(
+            dir.is_dir(),
+            "{}: {} is not in the {suite} root: re-measure the row",
+            row.source,
+            dir.display()
+        );
+        let out = Command::new(assert_cmd::cargo::cargo_bin("rocm-doctor"))
+            .args(["inspect", "--json", "--color", "never"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!("{}: inspect printed no JSON ({e})", row.source);
+        });
+        let tensile = doc["inspect"]["tensile"]
+            .as_array()
+            .and_then(|t| t.first())
+            .unwrap_or_else(|| panic!("{}: inspect found no Tensile library", row.source));
+        assert_eq!(tensile["component"], row.library.as_str(), "{}", row.source);
+        let mut found: Vec<String> = tensile["code_object_isas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|i| i.as_str())
+            .map(|i| i.split(':').next().unwrap_or(i).to_string())
+            .collect();
+        found.sort();
+        found.dedup();
+        let mut recorded = row.isas.clone();
+        recorded.sort();
+        assert_eq!(
+            found, recorded,
+            "{}: the table and the files disagree",
+            row.source
+        );
+        checked += 1;
+    }
+    if toolchain_required() {
+        assert_eq!(checked, 3, "every measured row was measured again");
+    }
+}

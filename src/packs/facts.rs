@@ -720,6 +720,11 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
         ),
         IsaVerdict::Unknown => return None,
     };
+    // Whether the library build the text is about covers the ISA (checks/builds.toml).
+    let reasoning = match super::builds::coverage(text, &line, isa, f) {
+        Some(build) => format!("{reasoning}; {build}"),
+        None => reasoning,
+    };
     Some(Derived {
         symptom: sy,
         line,
@@ -937,6 +942,34 @@ mod tests {
                 assert!(!r.contains("VERSION="), "{isa}: {r}");
             }
         }
+    }
+
+    /// rocBLAS' own format (`tensile_host.cpp`, checks/origins.toml: "rocBLAS error: Cannot read
+    /// {}: {} for GPU arch : {}") with AMD's and Debian's paths: the answer says whether the build
+    /// the text is about covers the ISA (checks/builds.toml), and says nothing of a build it
+    /// cannot identify.
+    #[test]
+    fn the_reasoning_says_whether_the_named_build_covers_the_isa() {
+        let amd =
+            "rocBLAS error: Cannot read /opt/rocm-6.2.4/lib/rocblas/library/TensileLibrary.dat: \
+                   No such file or directory for GPU arch : gfx1031";
+        let r = reasoning(amd, "gpu-unsupported-asic");
+        assert!(
+            r.contains("AMD's rocBLAS for ROCm 6.2.4 has no code for gfx1031"),
+            "{r}"
+        );
+        let debian = "rocBLAS error: Cannot read \
+                      /usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary.dat: Illegal \
+                      seek for GPU arch : gfx1030";
+        let r = reasoning(debian, "codeobj-no-binary");
+        assert!(
+            r.contains("Debian's rocBLAS 4.4.1 ships code for gfx1030"),
+            "{r}"
+        );
+        let bare =
+            "rocBLAS error: Cannot read TensileLibrary.dat: Illegal seek for GPU arch : gfx1031";
+        let r = reasoning(bare, "gpu-unsupported-asic");
+        assert!(!r.is_empty() && !r.contains("rocBLAS"), "{r}");
     }
 
     #[test]

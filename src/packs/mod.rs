@@ -6,6 +6,7 @@
 //! `eval` (pure) applies regexes, token relations and rules to give one finding per check;
 //! `why` recognises pasted error messages by the packs' `[[symptom]]` sections.
 
+pub(crate) mod builds;
 pub mod causes;
 pub mod compile;
 pub(crate) mod eval;
