@@ -3,7 +3,6 @@
 //! it"). Pure: the text is all it reads; the rows marked `measured` are measured again from the
 //! real roots by tests/builds_measured.rs.
 
-use super::facts::Facts;
 use regex::Regex;
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -110,7 +109,7 @@ fn library_in(s: &str) -> Option<Library> {
     }
 }
 
-fn identify(text: &str, line: &str, f: &Facts) -> Option<Identified> {
+fn identify(text: &str, line: &str, rocm: Option<&str>) -> Option<Identified> {
     static DEBIAN: OnceLock<Regex> = OnceLock::new();
     static OPT: OnceLock<Regex> = OnceLock::new();
     let library = library_in(line).or_else(|| library_in(text))?;
@@ -130,11 +129,8 @@ fn identify(text: &str, line: &str, f: &Facts) -> Option<Identified> {
     let opt = OPT.get_or_init(|| {
         Regex::new(r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)\b").expect("a fixed regex compiles")
     });
-    let rocm = f
-        .versions
-        .iter()
-        .find(|(w, _)| w == "rocm")
-        .map(|(_, v)| v.clone())
+    let rocm = rocm
+        .map(str::to_string)
         .or_else(|| opt.captures(text).map(|c| c[1].to_string()));
     Some(Identified {
         library,
@@ -165,9 +161,10 @@ fn base(isa: &str) -> &str {
 
 /// What the build the text is about ships for `isa`, as one sentence for the answer's reasoning,
 /// or `None` when the text names no library build the table records. `line` is the line that
-/// decided the answer (its library wins over others the text names).
-pub(crate) fn coverage(text: &str, line: &str, isa: &str, f: &Facts) -> Option<String> {
-    let id = identify(text, line, f)?;
+/// decided the answer (its library wins over others the text names); `rocm`, the ROCm release
+/// the text names, if any (else a `/opt/rocm-X.Y` path of the text is read).
+pub(crate) fn coverage(text: &str, line: &str, isa: &str, rocm: Option<&str>) -> Option<String> {
+    let id = identify(text, line, rocm)?;
     let b = row(table(), &id)?;
     let who = match (b.provider, &id.library_version, &id.rocm) {
         (Provider::Debian, Some(v), _) => format!("Debian's {} {v}", b.library.name()),
@@ -197,9 +194,12 @@ pub(crate) fn coverage(text: &str, line: &str, isa: &str, f: &Facts) -> Option<S
 mod tests {
     use super::*;
 
+    /// The release as the tests' texts write it ("ROCm 6.2.4"); `facts` reads it in `why`.
     fn cov(text: &str, isa: &str) -> Option<String> {
         let line = text.lines().next().unwrap_or("");
-        coverage(text, line, isa, &Facts::of(text))
+        let rocm = Regex::new(r"ROCm (\d+\.\d+(?:\.\d+)?)").unwrap();
+        let named = rocm.captures(text).map(|c| c[1].to_string());
+        coverage(text, line, isa, named.as_deref())
     }
 
     #[test]

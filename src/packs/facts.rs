@@ -721,7 +721,9 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
         IsaVerdict::Unknown => return None,
     };
     // Whether the library build the text is about covers the ISA (checks/builds.toml).
-    let reasoning = match super::builds::coverage(text, &line, isa, f) {
+    let rocm = f.versions.iter().find(|(w, _)| w == "rocm");
+    let rocm = rocm.map(|(_, v)| v.as_str());
+    let reasoning = match super::builds::coverage(text, &line, isa, rocm) {
         Some(build) => format!("{reasoning}; {build}"),
         None => reasoning,
     };
