@@ -12,6 +12,7 @@
 #   scripts/compare-outputs.sh OLD_BIN NEW_BIN [OUT_DIR]
 #
 # OLD_BIN/NEW_BIN: release builds of two commits (e.g. a `git worktree` of the older one).
+# COMPARE_EVERY=N runs `why` on every Nth case only (the same cases for both binaries; default 1).
 # Needs root for the chroot runs; stacks whose root is missing are skipped with a note.
 set -euo pipefail
 old=${1:?usage: compare-outputs.sh OLD_BIN NEW_BIN [OUT_DIR]}
@@ -26,12 +27,15 @@ new=$(cd "$(dirname "$new")" && pwd)/$(basename "$new")
 # The corpus texts, one file per case (id.txt), read by `why -` in every stack.
 cases="$out/cases"
 mkdir -p "$cases"
-python3 - "$here/tests/corpus" "$cases" <<'PY'
+python3 - "$here/tests/corpus" "$cases" "${COMPARE_EVERY:-1}" <<'PY'
 import pathlib, sys, tomllib
-src, dst = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+src, dst, every = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), int(sys.argv[3])
+n = 0
 for f in sorted(src.glob("*.toml")):
     for c in tomllib.loads(f.read_text()).get("case", []):
-        (dst / f"{c['id']}.txt").write_text(c["text"])
+        if n % every == 0:
+            (dst / f"{c['id']}.txt").write_text(c["text"])
+        n += 1
 PY
 
 normalise_json() { # BIN
