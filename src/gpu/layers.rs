@@ -33,6 +33,7 @@
 //! without `/sys/bus/pci`) is "not observed" and loses nothing.
 
 use super::fixture::Fixture;
+use super::sysfs::unsupported_errno;
 use super::{sysfs, Topology};
 use crate::host::{errno_name, Host};
 use serde::Serialize;
@@ -146,20 +147,6 @@ pub(crate) fn parse_hex(s: &str) -> Option<u32> {
         return None;
     }
     u32::from_str_radix(t, 16).ok()
-}
-
-fn unsupported_errno(e: &io::Error) -> bool {
-    use nix::errno::Errno;
-    e.raw_os_error().is_some_and(|c| {
-        [
-            Errno::EINVAL,
-            Errno::EOPNOTSUPP,
-            Errno::ENODATA,
-            Errno::ENODEV,
-        ]
-        .iter()
-        .any(|x| *x as i32 == c)
-    })
 }
 
 enum Read {
