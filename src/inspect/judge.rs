@@ -9,15 +9,11 @@ use crate::known_issues::{self, Facts, Flag};
 use crate::report::{Finding, Fix, Status};
 use std::collections::BTreeMap;
 
-/// The check whose findings these are.
+/// The check whose findings these are: the findings leave here without an id, which the engine
+/// writes (`runner::stamp`: the registry for the check, the `inspect` and `why` commands for
+/// theirs).
 pub(crate) const ID: CheckId = CheckId::LibsCodeObjects;
 pub(crate) const CATEGORY: &str = "libs";
-
-pub(crate) fn stamp(mut f: Finding) -> Finding {
-    f.id = ID.to_string();
-    f.category = CATEGORY.to_string();
-    f
-}
 
 fn name_of(r: &FileReport) -> String {
     r.path.display().to_string()
@@ -121,11 +117,9 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
             .fix(fix)
         }
     };
-    stamp(
-        f.subject(subject)
-            .evidence(carry)
-            .evidence(format!("target {agent} from {}", t.source)),
-    )
+    f.subject(subject)
+        .evidence(carry)
+        .evidence(format!("target {agent} from {}", t.source))
 }
 
 /// One verdict per Tensile library and target: does it have a catalog and code objects for it?
@@ -135,14 +129,14 @@ pub(crate) fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec
     let name = t.path.display().to_string();
     let label = t.label();
     if t.is_empty() {
-        return vec![stamp(
+        return vec![
             Finding::fail(format!("{label} in {name} has no TensileLibrary files"))
                 .subject(name.clone())
                 .fix_text(
                     "install a rocBLAS/hipBLASLt built with Tensile kernels \
                     (BUILD_WITH_TENSILE=ON) for your GPUs",
                 ),
-        )];
+        ];
     }
     let covered = t.covered();
     let covers = if covered.is_empty() {
@@ -202,11 +196,9 @@ pub(crate) fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec
                     "\"Cannot read {name}/TensileLibrary.dat: Illegal seek for GPU arch : {p}\""
                 )
             };
-            f = stamp(
-                Finding::fail(format!("{label} has no kernels for {p}; expect {expect}"))
-                    .subject(format!("{name} on {} ({})", tg.target, tg.source))
-                    .fix(fix),
-            );
+            f = Finding::fail(format!("{label} has no kernels for {p}; expect {expect}"))
+                .subject(format!("{name} on {} ({})", tg.target, tg.source))
+                .fix(fix);
         }
         f = f
             .evidence(format!("{label} ({name}) covers: {covers}"))
@@ -246,9 +238,6 @@ pub(crate) fn known_issues_where(
         undefined,
     };
     known_issues::findings_where(&name_of(r), &facts, keep)
-        .into_iter()
-        .map(stamp)
-        .collect()
 }
 
 /// Problems reading the file or its bundles.
@@ -257,35 +246,33 @@ pub(crate) fn read_problems(r: &FileReport) -> Vec<Finding> {
     let mut out = Vec::new();
     for b in &r.bundles {
         if let Some(e) = &b.error {
-            out.push(stamp(
+            out.push(
                 Finding::warn(format!("bundle at 0x{:x} cannot be read: {e}", b.offset))
                     .subject(name.clone())
                     .fix_text(
                         "the runtime will likely reject it too: rebuild the binary; compare \
                         with `clang-offload-bundler --list --type=o --input=<extracted bundle>`",
                     ),
-            ));
+            );
         }
         for e in &b.entries {
             if let Some(m) = &e.mismatch {
-                out.push(stamp(Finding::warn(format!("entry {} is inconsistent: {m}", e.id)).subject(name.clone()).fix_text("rebuild the binary with a consistent toolchain; a hand-made or corrupt bundle")));
+                out.push(Finding::warn(format!("entry {} is inconsistent: {m}", e.id)).subject(name.clone()).fix_text("rebuild the binary with a consistent toolchain; a hand-made or corrupt bundle"));
             }
             if let Some(err) = &e.error {
-                out.push(stamp(
+                out.push(
                     Finding::warn(format!("entry {} cannot be read: {err}", e.id))
                         .subject(name.clone())
                         .fix_text("rebuild the binary"),
-                ));
+                );
             }
         }
     }
     if r.kpack_wrappers > 0 {
-        out.push(stamp(
-            Finding::warn(format!("{} fat-binary wrappers use kpack (HIPK): the code objects live \
+        out.push(Finding::warn(format!("{} fat-binary wrappers use kpack (HIPK): the code objects live \
                 in .kpack files, not in this file", r.kpack_wrappers))
                 .subject(name)
-                .fix_text("inspect the .kpack archives shipped next to the library; they are not read by this version of the doctor"),
-        ));
+                .fix_text("inspect the .kpack archives shipped next to the library; they are not read by this version of the doctor"));
     }
     out
 }
