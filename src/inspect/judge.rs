@@ -257,7 +257,14 @@ pub(crate) fn read_problems(r: &FileReport) -> Vec<Finding> {
         }
         for e in &b.entries {
             if let Some(m) = &e.mismatch {
-                out.push(Finding::warn(format!("entry {} is inconsistent: {m}", e.id)).subject(name.clone()).fix_text("rebuild the binary with a consistent toolchain; a hand-made or corrupt bundle"));
+                out.push(
+                    Finding::warn(format!("entry {} is inconsistent: {m}", e.id))
+                        .subject(name.clone())
+                        .fix_text(
+                            "rebuild the binary with a consistent toolchain; a hand-made or \
+                             corrupt bundle",
+                        ),
+                );
             }
             if let Some(err) = &e.error {
                 out.push(
@@ -269,10 +276,18 @@ pub(crate) fn read_problems(r: &FileReport) -> Vec<Finding> {
         }
     }
     if r.kpack_wrappers > 0 {
-        out.push(Finding::warn(format!("{} fat-binary wrappers use kpack (HIPK): the code objects live \
-                in .kpack files, not in this file", r.kpack_wrappers))
-                .subject(name)
-                .fix_text("inspect the .kpack archives shipped next to the library; they are not read by this version of the doctor"));
+        out.push(
+            Finding::warn(format!(
+                "{} fat-binary wrappers use kpack (HIPK): the code objects live in .kpack files, \
+                 not in this file",
+                r.kpack_wrappers
+            ))
+            .subject(name)
+            .fix_text(
+                "inspect the .kpack archives shipped next to the library; they are not read by \
+                 this version of the doctor",
+            ),
+        );
     }
     out
 }

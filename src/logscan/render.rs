@@ -323,7 +323,11 @@ pub(crate) fn json(
                 "pid": t.pid,
                 "tid": format!("{:#x}", t.tid),
                 "lines": t.lines,
-                "last": t.last.iter().map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()})).collect::<Vec<_>>(),
+                "last": t
+                    .last
+                    .iter()
+                    .map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()}))
+                    .collect::<Vec<_>>(),
             })
         })
         .collect();

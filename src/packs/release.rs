@@ -689,7 +689,10 @@ fn mixed(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     let torch = re(
         &TORCH,
-        r"(?i)\btorch[\w.=: -]{0,12}\d+\.\d+\.\d+(?:\.dev\d+)?\+rocm(\d+\.\d+)|/whl/(?:nightly/)?rocm(\d+\.\d+)",
+        concat!(
+            r"(?i)\btorch[\w.=: -]{0,12}\d+\.\d+\.\d+(?:\.dev\d+)?\+rocm(\d+\.\d+)",
+            r"|/whl/(?:nightly/)?rocm(\d+\.\d+)",
+        ),
     )
     .captures(text)
     .and_then(|c| mm(c.get(1).or(c.get(2))?.as_str()))?;
@@ -705,7 +708,11 @@ fn mixed(text: &str) -> Option<Derived> {
     })?;
     let fail = re(
         &FAIL,
-        r"(?i)undefined symbol|symbol lookup error|cannot open shared object|no kernel image|Could not load \S*Tensile|Could not initialize Tensile|hipErrorNoBinaryForGpu|invalid device function|HIP error",
+        concat!(
+            r"(?i)undefined symbol|symbol lookup error|cannot open shared object|no kernel image",
+            r"|Could not load \S*Tensile|Could not initialize Tensile|hipErrorNoBinaryForGpu",
+            r"|invalid device function|HIP error",
+        ),
     );
     let line = line_of(text, fail)?;
     let sy = S.get_or_init(|| {
