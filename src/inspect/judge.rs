@@ -5,6 +5,7 @@ use crate::binfacts::file::{Candidate, FileReport};
 use crate::binfacts::matching::{self, Coverage};
 use crate::binfacts::tensile::TensileDir;
 use crate::checkdoc::CheckId;
+use crate::isa::TargetId;
 use crate::known_issues::{self, Facts, Flag};
 use crate::report::{Finding, Fix, Status};
 use std::collections::BTreeMap;
@@ -67,59 +68,66 @@ fn verdict_finding(what: &str, cands: &[Candidate], carries: &str, t: &Target) -
         Coverage::FeatureMismatch {
             code_objects,
             agent: a,
-        } => {
-            let mut fix = Fix::text(format!(
-                "rebuild with --offload-arch={a} or --offload-arch={} (any mode); the code \
-                    objects present are {}",
-                agent.processor,
-                code_objects.join(", ")
-            ));
-            let co_xnack = code_objects
-                .iter()
-                .filter_map(|c| crate::isa::TargetId::parse(c).ok())
-                .find_map(|c| c.xnack);
-            if let (Some(want), Some(have)) = (co_xnack, agent.xnack) {
-                if want != have {
-                    fix.text.push_str(
-                        "; or switch the GPU's XNACK mode to match the code object \
-                        (needs a kernel with retry faults enabled, amdgpu.noretry=0)",
-                    );
-                    fix = fix.set_env("HSA_XNACK", if want { "1" } else { "0" });
-                }
-            }
-            Finding::fail(format!(
-                "{agent}: code objects exist for {} only in another feature mode",
-                agent.processor
-            ))
-            .fix(fix)
-        }
-        Coverage::Missing => {
-            let mut fix = Fix::text(format!(
-                "rebuild with --offload-arch={} (or add it to \
-                AMDGPU_TARGETS / GPU_TARGETS)",
-                agent
-            ));
-            if let Some(sib) = matching::sibling(agent, cands) {
-                if let Some(v) = matching::override_value(&sib.processor) {
-                    fix.text.push_str(&format!(
-                        "; as a workaround, {} is a same-family sibling of {}: \
-                            HSA_OVERRIDE_GFX_VERSION={v} makes the runtime load the {} code \
-                            (process-wide: every library must then carry {})",
-                        agent.processor, sib.processor, sib.processor, sib.processor
-                    ));
-                    fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
-                }
-            }
-            Finding::fail(format!(
-                "{agent}: no compatible code object; the runtime fails with \
-                hipErrorNoBinaryForGpu / \"invalid device function\""
-            ))
-            .fix(fix)
-        }
+        } => feature_mismatch(agent, &code_objects, &a),
+        Coverage::Missing => missing(agent, cands),
     };
     f.subject(subject)
         .evidence(carry)
         .evidence(format!("target {agent} from {}", t.source))
+}
+
+/// A code object for the processor, in another feature mode only (`a`: the agent's id as the
+/// code objects would need it).
+fn feature_mismatch(agent: &TargetId, code_objects: &[String], a: &str) -> Finding {
+    let mut fix = Fix::text(format!(
+        "rebuild with --offload-arch={a} or --offload-arch={} (any mode); the code \
+            objects present are {}",
+        agent.processor,
+        code_objects.join(", ")
+    ));
+    let co_xnack = code_objects
+        .iter()
+        .filter_map(|c| crate::isa::TargetId::parse(c).ok())
+        .find_map(|c| c.xnack);
+    if let (Some(want), Some(have)) = (co_xnack, agent.xnack) {
+        if want != have {
+            fix.text.push_str(
+                "; or switch the GPU's XNACK mode to match the code object \
+                (needs a kernel with retry faults enabled, amdgpu.noretry=0)",
+            );
+            fix = fix.set_env("HSA_XNACK", if want { "1" } else { "0" });
+        }
+    }
+    Finding::fail(format!(
+        "{agent}: code objects exist for {} only in another feature mode",
+        agent.processor
+    ))
+    .fix(fix)
+}
+
+/// No code object the agent can load: rebuild, or a same-family sibling's override.
+fn missing(agent: &TargetId, cands: &[Candidate]) -> Finding {
+    let mut fix = Fix::text(format!(
+        "rebuild with --offload-arch={} (or add it to \
+        AMDGPU_TARGETS / GPU_TARGETS)",
+        agent
+    ));
+    if let Some(sib) = matching::sibling(agent, cands) {
+        if let Some(v) = matching::override_value(&sib.processor) {
+            fix.text.push_str(&format!(
+                "; as a workaround, {} is a same-family sibling of {}: \
+                    HSA_OVERRIDE_GFX_VERSION={v} makes the runtime load the {} code \
+                    (process-wide: every library must then carry {})",
+                agent.processor, sib.processor, sib.processor, sib.processor
+            ));
+            fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
+        }
+    }
+    Finding::fail(format!(
+        "{agent}: no compatible code object; the runtime fails with \
+        hipErrorNoBinaryForGpu / \"invalid device function\""
+    ))
+    .fix(fix)
 }
 
 /// One verdict per Tensile library and target: does it have a catalog and code objects for it?
@@ -158,47 +166,12 @@ pub(crate) fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec
                 .join(", ")
         };
         let files = t.files_by_isa.get(p).copied().unwrap_or(0);
-        let detail = format!(
-            "{files} files name {p}; catalog: {}",
-            if t.lazy_isas.contains(p) {
-                format!("TensileLibrary_lazy_{p}.dat")
-            } else if t.dat_isas.contains(p) {
-                format!("TensileLibrary*_{p}.dat")
-            } else if t.monolithic {
-                "TensileLibrary.dat (all ISAs)".into()
-            } else {
-                "none".into()
-            }
-        );
+        let detail = format!("{files} files name {p}; catalog: {}", catalog_of(t, p));
         let mut f = verdict_finding(&name, &t.candidates, &carries, tg);
         if catalog && f.status == Status::Pass {
             f.summary = format!("{label} covers {}", tg.target);
         } else if f.status == Status::Fail || !catalog {
-            let mut fix = Fix::text(format!(
-                "install a {} built for {p} (Tensile architectures / AMDGPU_TARGETS include {p})",
-                t.component
-            ));
-            if let Some(sib) = matching::sibling(&tg.target, &t.candidates) {
-                if let Some(v) = matching::override_value(&sib.processor) {
-                    fix.text.push_str(&format!(
-                        "; or, for this same-family sibling, HSA_OVERRIDE_GFX_VERSION={v} (use {})",
-                        sib.processor
-                    ));
-                    fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
-                }
-            }
-            let expect = if catalog {
-                "hipErrorNoBinaryForGpu / \"invalid device function\"".to_string()
-            } else {
-                // rocBLAS prints strerror(errno) of whatever failed last: users report
-                // "Illegal seek" (most often) or "No such file or directory".
-                format!(
-                    "\"Cannot read {name}/TensileLibrary.dat: Illegal seek for GPU arch : {p}\""
-                )
-            };
-            f = Finding::fail(format!("{label} has no kernels for {p}; expect {expect}"))
-                .subject(format!("{name} on {} ({})", tg.target, tg.source))
-                .fix(fix);
+            f = tensile_missing(t, tg, catalog);
         }
         f = f
             .evidence(format!("{label} ({name}) covers: {covers}"))
@@ -206,6 +179,50 @@ pub(crate) fn tensile_against_targets(t: &TensileDir, targets: &[Target]) -> Vec
         out.push(f);
     }
     out
+}
+
+/// Which catalog file of a Tensile library names the processor `p`.
+fn catalog_of(t: &TensileDir, p: &str) -> String {
+    if t.lazy_isas.contains(p) {
+        format!("TensileLibrary_lazy_{p}.dat")
+    } else if t.dat_isas.contains(p) {
+        format!("TensileLibrary*_{p}.dat")
+    } else if t.monolithic {
+        "TensileLibrary.dat (all ISAs)".into()
+    } else {
+        "none".into()
+    }
+}
+
+/// A Tensile library without kernels (or without a catalog, `!catalog`) for a target: what the
+/// library will say, and the fix.
+fn tensile_missing(t: &TensileDir, tg: &Target, catalog: bool) -> Finding {
+    let name = t.path.display().to_string();
+    let label = t.label();
+    let p = &tg.target.processor;
+    let mut fix = Fix::text(format!(
+        "install a {} built for {p} (Tensile architectures / AMDGPU_TARGETS include {p})",
+        t.component
+    ));
+    if let Some(sib) = matching::sibling(&tg.target, &t.candidates) {
+        if let Some(v) = matching::override_value(&sib.processor) {
+            fix.text.push_str(&format!(
+                "; or, for this same-family sibling, HSA_OVERRIDE_GFX_VERSION={v} (use {})",
+                sib.processor
+            ));
+            fix = fix.set_env("HSA_OVERRIDE_GFX_VERSION", v);
+        }
+    }
+    let expect = if catalog {
+        "hipErrorNoBinaryForGpu / \"invalid device function\"".to_string()
+    } else {
+        // rocBLAS prints strerror(errno) of whatever failed last: users report
+        // "Illegal seek" (most often) or "No such file or directory".
+        format!("\"Cannot read {name}/TensileLibrary.dat: Illegal seek for GPU arch : {p}\"")
+    };
+    Finding::fail(format!("{label} has no kernels for {p}; expect {expect}"))
+        .subject(format!("{name} on {} ({})", tg.target, tg.source))
+        .fix(fix)
 }
 
 /// Known-issue findings for one inspected file.

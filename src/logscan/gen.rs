@@ -112,6 +112,15 @@ pub(crate) fn write(w: impl Write, iterations: u64, devices: u64) -> io::Result<
         ts: 38_362_000_000,
     };
     let main = 0x73e303fff6c0u64;
+    start_up(&mut g, main, devices)?;
+    for it in 0..iterations {
+        iteration(&mut g, main, devices, it)?;
+    }
+    g.w.flush()
+}
+
+/// The runtime's start: the agents enumerated, the HIP version, a queue per device.
+fn start_up<W: Write>(g: &mut G<W>, main: u64, devices: u64) -> io::Result<()> {
     g.line(
         3,
         "rocdevice.cpp",
@@ -157,40 +166,43 @@ pub(crate) fn write(w: impl Write, iterations: u64, devices: u64) -> io::Result<
             ),
         )?;
     }
-    for it in 0..iterations {
-        let dev = it % devices;
-        // Two threads interleave: the launcher of this device and the one of the next.
-        let t1 = main + dev * 0x10000;
-        let t2 = main + ((dev + 1) % devices) * 0x10000;
-        g.launch(t1, dev, it, GEMM)?;
-        g.launch(t2, dev, it, ELEMENTWISE)?;
-        g.line(
-            3,
-            "hip_memory.cpp",
-            1617,
-            t1,
-            "\x1b[32m hipMemcpyAsync ( 0x73e2a4a01580, 0x7ffc16ba1708, 4096, \
-             hipMemcpyHostToDevice, stream:0x73e2ec01cb20 ) \x1b[0m",
-        )?;
-        g.line(
-            5,
-            "command.cpp",
-            354,
-            t1,
-            "Command (CopyHostToDevice) enqueued: 0x73e2213ee450 to queue: 0x73e2ec01cb20",
-        )?;
-        g.line(
-            3,
-            "hip_memory.cpp",
-            1619,
-            t1,
-            "hipMemcpyAsync: Returned hipSuccess : : duration: 529 us",
-        )?;
-        g.launch(t1, dev, it, GEMM)?;
-        g.launch(t2, dev, it, ELEMENTWISE)?;
-        g.launch(t1, dev, it, GEMM)?;
-        g.launch(t2, dev, it, ELEMENTWISE)?;
-        g.launch(t1, dev, it, GEMM)?;
-    }
-    g.w.flush()
+    Ok(())
+}
+
+/// One GEMM iteration on device `it % devices`: launches, a copy, more launches.
+fn iteration<W: Write>(g: &mut G<W>, main: u64, devices: u64, it: u64) -> io::Result<()> {
+    let dev = it % devices;
+    // Two threads interleave: the launcher of this device and the one of the next.
+    let t1 = main + dev * 0x10000;
+    let t2 = main + ((dev + 1) % devices) * 0x10000;
+    g.launch(t1, dev, it, GEMM)?;
+    g.launch(t2, dev, it, ELEMENTWISE)?;
+    g.line(
+        3,
+        "hip_memory.cpp",
+        1617,
+        t1,
+        "\x1b[32m hipMemcpyAsync ( 0x73e2a4a01580, 0x7ffc16ba1708, 4096, \
+         hipMemcpyHostToDevice, stream:0x73e2ec01cb20 ) \x1b[0m",
+    )?;
+    g.line(
+        5,
+        "command.cpp",
+        354,
+        t1,
+        "Command (CopyHostToDevice) enqueued: 0x73e2213ee450 to queue: 0x73e2ec01cb20",
+    )?;
+    g.line(
+        3,
+        "hip_memory.cpp",
+        1619,
+        t1,
+        "hipMemcpyAsync: Returned hipSuccess : : duration: 529 us",
+    )?;
+    g.launch(t1, dev, it, GEMM)?;
+    g.launch(t2, dev, it, ELEMENTWISE)?;
+    g.launch(t1, dev, it, GEMM)?;
+    g.launch(t2, dev, it, ELEMENTWISE)?;
+    g.launch(t1, dev, it, GEMM)?;
+    Ok(())
 }

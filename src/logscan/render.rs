@@ -311,30 +311,7 @@ pub(crate) fn json(
     v: &Verdict,
     code: i32,
 ) -> serde_json::Value {
-    let kernels: Vec<_> = kernels_sorted(s)
-        .into_iter()
-        .map(|(name, count)| json!({"name": name, "count": count}))
-        .collect();
-    let threads: Vec<_> = s
-        .threads
-        .values()
-        .map(|t| {
-            json!({
-                "pid": t.pid,
-                "tid": format!("{:#x}", t.tid),
-                "lines": t.lines,
-                "last": t
-                    .last
-                    .iter()
-                    .map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()}))
-                    .collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let commands: serde_json::Map<String, serde_json::Value> = commands(s)
-        .into_iter()
-        .map(|(k, n)| (k, json!(n)))
-        .collect();
+    let threads = threads_json(s);
     let pids: std::collections::BTreeSet<u32> = s.threads.keys().map(|k| k.0).collect();
     let mut log = json!({
             "path": path,
@@ -367,7 +344,52 @@ pub(crate) fn json(
             },
             "agents_enumerated": s.agents_enumerated,
     });
-    let more2 = json!({
+    let more2 = activity_json(s, v);
+    if let (Some(m), Some(a), Some(b)) = (log.as_object_mut(), more.as_object(), more2.as_object())
+    {
+        m.extend(a.clone());
+        m.extend(b.clone());
+    }
+    json!({
+        "schema_version": crate::report::json::SCHEMA_VERSION,
+        "tool": &crate::report::json::TOOL,
+        "command": "log",
+        "exit_code": code,
+        "log": log,
+    })
+}
+
+/// Each thread's pid, tid, line count and last lines.
+fn threads_json(s: &Summary) -> Vec<serde_json::Value> {
+    s.threads
+        .values()
+        .map(|t| {
+            json!({
+                "pid": t.pid,
+                "tid": format!("{:#x}", t.tid),
+                "lines": t.lines,
+                "last": t
+                    .last
+                    .iter()
+                    .map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()}))
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// What the runtime did (devices, queues, calls, kernels, packets, code objects, errors) and
+/// the verdict's problems and notes.
+fn activity_json(s: &Summary, v: &Verdict) -> serde_json::Value {
+    let kernels: Vec<_> = kernels_sorted(s)
+        .into_iter()
+        .map(|(name, count)| json!({"name": name, "count": count}))
+        .collect();
+    let commands: serde_json::Map<String, serde_json::Value> = commands(s)
+        .into_iter()
+        .map(|(k, n)| (k, json!(n)))
+        .collect();
+    json!({
             "devices": s.devices,
             "device_failures": s.device_failures,
             "init_starts": s.init_starts,
@@ -393,18 +415,6 @@ pub(crate) fn json(
             "capped_keys": s.other_keys,
             "problems": v.problems,
             "notes": v.notes,
-    });
-    if let (Some(m), Some(a), Some(b)) = (log.as_object_mut(), more.as_object(), more2.as_object())
-    {
-        m.extend(a.clone());
-        m.extend(b.clone());
-    }
-    json!({
-        "schema_version": crate::report::json::SCHEMA_VERSION,
-        "tool": &crate::report::json::TOOL,
-        "command": "log",
-        "exit_code": code,
-        "log": log,
     })
 }
 
