@@ -188,36 +188,7 @@ fn problems(o: &mut String, v: &Verdict, verbose: u8) {
 /// runtime's own errors and warnings.
 fn activity(o: &mut String, s: &Summary, verbose: u8) {
     let top = if verbose > 0 { usize::MAX } else { 5 };
-    let _ = writeln!(
-        o,
-        "\nHIP API calls: {} ({} distinct)",
-        s.api_calls,
-        s.apis.len()
-    );
-    let mut apis: Vec<_> = s.apis.iter().collect();
-    apis.sort_by(|a, b| b.1.calls.cmp(&a.1.calls).then_with(|| a.0.cmp(b.0)));
-    for (name, a) in apis.iter().take(top) {
-        let errs: u64 = a.errors.values().map(|c| c.count).sum();
-        let t = if a.timed > 0 {
-            format!(
-                ", mean {:.0} us, max {} us",
-                a.total_us as f64 / a.timed as f64,
-                a.max_us
-            )
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            o,
-            "  {:>10}  {name}{}{t}",
-            a.calls,
-            if errs > 0 {
-                format!(" ({errs} errors)")
-            } else {
-                String::new()
-            }
-        );
-    }
+    api_calls(o, s, top);
     let ks = kernels_sorted(s);
     let _ = writeln!(
         o,
@@ -260,6 +231,45 @@ fn activity(o: &mut String, s: &Summary, verbose: u8) {
             .collect();
         let _ = writeln!(o, "code objects loaded: {}", list.join(", "));
     }
+    runtime_messages(o, s, verbose);
+}
+
+/// The HIP API calls, most called first (the `top` of them): calls, errors, times.
+fn api_calls(o: &mut String, s: &Summary, top: usize) {
+    let _ = writeln!(
+        o,
+        "\nHIP API calls: {} ({} distinct)",
+        s.api_calls,
+        s.apis.len()
+    );
+    let mut apis: Vec<_> = s.apis.iter().collect();
+    apis.sort_by(|a, b| b.1.calls.cmp(&a.1.calls).then_with(|| a.0.cmp(b.0)));
+    for (name, a) in apis.iter().take(top) {
+        let errs: u64 = a.errors.values().map(|c| c.count).sum();
+        let t = if a.timed > 0 {
+            format!(
+                ", mean {:.0} us, max {} us",
+                a.total_us as f64 / a.timed as f64,
+                a.max_us
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            o,
+            "  {:>10}  {name}{}{t}",
+            a.calls,
+            if errs > 0 {
+                format!(" ({errs} errors)")
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// The runtime's own errors and warnings: listed with -v, else counted.
+fn runtime_messages(o: &mut String, s: &Summary, verbose: u8) {
     if verbose > 0 {
         for (m, c) in s.errors.iter().chain(&s.warnings) {
             let _ = writeln!(
