@@ -365,4 +365,48 @@ mod tests {
         assert!(!k.on_disk());
         assert_eq!(ids(&k).len(), 3000);
     }
+
+    /// The stamp the command gives writes the id on every finding, whichever way it came in
+    /// (a listed file's, a slot's, after the listing), on disk and in memory; without one the
+    /// findings keep the (empty) id they were made with.
+    #[test]
+    fn every_finding_kept_gets_the_stamps_id() {
+        fn stamp(fs: &mut [Finding]) {
+            for f in fs {
+                f.id = "libs.code-objects".into();
+                f.category = "libs".into();
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for on_disk in [true, false] {
+            let place = on_disk.then(|| dir.path());
+            let fill = |k: &mut Kept| {
+                let slot = k.reserve();
+                k.push(&mut [Finding::pass("listed")]);
+                k.fill(slot, vec![Finding::fail("slot")]);
+                k.append([Finding::skip("after")]);
+                k.seal();
+            };
+            let mut k = Kept::in_dir(place).stamped_by(stamp);
+            fill(&mut k);
+            assert_eq!(k.on_disk(), on_disk);
+            let all = k.to_vec().unwrap();
+            let got: Vec<(&str, &str, &str)> = all
+                .iter()
+                .map(|f| (f.summary.as_str(), f.id.as_str(), f.category.as_str()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("slot", "libs.code-objects", "libs"),
+                    ("listed", "libs.code-objects", "libs"),
+                    ("after", "libs.code-objects", "libs"),
+                ]
+            );
+            assert_eq!(k.counts().fail, 1);
+            let mut plain = Kept::in_dir(place);
+            fill(&mut plain);
+            assert!(plain.to_vec().unwrap().iter().all(|f| f.id.is_empty()));
+        }
+    }
 }
