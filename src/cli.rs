@@ -104,13 +104,25 @@ pub struct RunArgs {
 
     /// Diagnose the machine rooted at DIR instead of `/` (fixture trees, chroots, containers'
     /// root filesystems). Tools are still run from the paths found inside DIR.
-    #[arg(long, value_name = "DIR", default_value = "/", global = true, value_parser = absolute_dir())]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "/",
+        global = true,
+        value_parser = absolute_dir()
+    )]
     pub sysroot: PathBuf,
 
     /// A host root mounted read-only is the live host, not a fixture (node-problem-detector's
     /// pod, docs/fleet.md): files come from DIR; device nodes, hsa_init and processes are
     /// judged as this process sees them. Not with --sysroot.
-    #[arg(long, value_name = "DIR", global = true, conflicts_with = "sysroot", value_parser = absolute_dir())]
+    #[arg(
+        long,
+        value_name = "DIR",
+        global = true,
+        conflicts_with = "sysroot",
+        value_parser = absolute_dir()
+    )]
     pub host_root: Option<PathBuf>,
 
     /// Run the programs of the --sysroot (clang, hipcc, pack commands) to judge them. Default:

@@ -601,14 +601,46 @@ fn the_parsers_crate_does_no_io_and_links_no_heavy_crate() {
 }
 
 /// A finding gets its check's id from the engine alone (issue 27, item 4): `runner::stamp` for
-/// every check the registry runs, `packs.load` and `--baseline`'s `fleet.baseline` (a comparison
-/// of two reports, made after the run: the `run` command stamps it through the engine); outside
-/// the engine, only the `inspect` command's own stamp for `libs.code-objects` (its findings are
-/// printed as the walk goes, below the engine's layer). A check or a probe that wrote an id on
-/// its findings would show up here.
+/// every check the registry runs, `packs.load`, `--baseline`'s `fleet.baseline` (a comparison
+/// of two reports, made after the run: the `run` command stamps it through the engine) and
+/// `inspect`'s `libs.code-objects` (printed as the walk goes, below the engine's layer: the
+/// `inspect` command hands the walk `runner::stamp` to call, and `why --binary` stamps what
+/// it gets back). A check, a probe or a library that wrote an id on its findings would show
+/// up here.
 #[test]
 fn finding_ids_are_written_only_by_the_engine() {
-    let mut writers: Vec<String> = sources()
+    assert_eq!(
+        id_writers(sources()),
+        ["runner.rs"],
+        "finding ids written outside the engine"
+    );
+    // The rule on a fixture: the old allowance (`inspect/judge.rs` stamping its own findings)
+    // is now an offence, as is any other module's; a comment or a test module is not.
+    let stamp = concat!(
+        "pub(crate) fn stamp(mut f: Finding) -> Finding {\n",
+        "    f.id = ID.to_string();\n",
+        "    f.category = CATEGORY.to_string();\n",
+        "    f\n",
+        "}\n",
+    );
+    let fixture = vec![
+        ("inspect/judge.rs".to_string(), stamp.to_string()),
+        (
+            "checks/libs.rs".to_string(),
+            "// f.id = \"x\" is fine in a comment\n".into(),
+        ),
+        (
+            "gpu/mod.rs".to_string(),
+            "#[cfg(test)]\nmod tests {\n    fn t() { f.category = \"x\".into(); }\n}\n".into(),
+        ),
+        ("runner.rs".to_string(), stamp.replace("stamp", "mark")),
+    ];
+    assert_eq!(id_writers(fixture), ["inspect/judge.rs", "runner.rs"]);
+}
+
+/// The files whose code (not comments, not test modules) writes a finding's id or category.
+fn id_writers(files: Vec<(String, String)>) -> Vec<String> {
+    let mut writers: Vec<String> = files
         .into_iter()
         .filter(|(_, text)| {
             code_only(text)
@@ -618,11 +650,7 @@ fn finding_ids_are_written_only_by_the_engine() {
         .map(|(rel, _)| rel)
         .collect();
     writers.sort();
-    assert_eq!(
-        writers,
-        ["inspect/judge.rs", "runner.rs"],
-        "finding ids written outside the engine"
-    );
+    writers
 }
 
 #[test]

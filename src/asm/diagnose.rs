@@ -129,50 +129,7 @@ pub(crate) fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
         } else {
             "Tensile would mark it unsupported"
         };
-        let f = match &cause {
-            Cause::UnknownIsa => unknown_isa(cx, &names, sample),
-            Cause::PseudoIsa => Finding::pass(format!("{} is Tensile's placeholder ISA: \
-                unsupported, as Tensile expects", cx.pseudo_isa)),
-            Cause::NotStarted { errno, message } => Finding::fail(format!(
-                "the assembler {} cannot be started ({errno}): the tool is broken, not the ISAs; \
-                    {verdict}",
-                cx.asm.display()
-            ))
-            .evidence(message.clone())
-            .fix(fix_use_real_clang(cx, "point the assembler at an existing, executable clang++")),
-            Cause::WrapperBroken { code } => Finding::fail(format!(
-                "the assembler {} exits {code} (a wrapper script could not run its compiler): the \
-                    tool is broken, not the ISAs; {verdict}",
-                cx.asm.display()
-            ))
-            .fix(fix_use_real_clang(cx, "repair the wrapper script, or bypass it")),
-            Cause::TimedOut => Finding::error(format!("the assembler {} did not finish in time: no answer", cx.asm.display())).fix(
-                Fix::text("Run the command shown with -v by hand; if it hangs, repair or replace \
-                    the assembler (a wrapper waiting for input, a network file system); or raise \
-                    --timeout."),
-            ),
-            Cause::Signal(s) => Finding::fail(format!("the assembler {} was killed by signal {s}: \
-                {verdict}", cx.asm.display()))
-                .fix(fix_use_real_clang(cx, "the assembler crashes; use another clang")),
-            Cause::LinkerMissing { name } => linker_missing(cx, name, verdict),
-            Cause::IncompatibleLibrary { lib } => incompatible(cx, lib, verdict),
-            Cause::LibraryNotFound { name } => Finding::fail(format!(
-                "the link step after assembling asks for a library that does not exist ({name}): \
-                    {verdict}"
-            ))
-            .fix(fix_use_real_clang(cx, &format!("remove {name} from the flags the assembler adds (wrapper script, clang config file, NIX_LDFLAGS), or bypass the wrapper"))),
-            Cause::Other => {
-                let labels: Vec<&str> = diag::classify(&sample.combined_text()).iter().map(|p| p.kind.label()).collect();
-                Finding::fail(format!(
-                    "the assembler {} fails{}: {verdict}",
-                    cx.asm.display(),
-                    if every_key { " on every probe" } else { " on the empty input" }
-                ))
-                .evidence(if labels.is_empty() { "no known problem pattern in the output".to_string() } else { format!("problems seen: {}", labels.join(", ")) })
-                .fix(fix_use_real_clang(cx, "run the command shown with -v by hand and repair \
-                    what it prints"))
-            }
-        };
+        let f = cause_finding(cx, &cause, &names, sample, every_key, verdict);
         let f = if matches!(cause, Cause::UnknownIsa | Cause::PseudoIsa) {
             f
         } else {
@@ -181,6 +138,100 @@ pub(crate) fn findings(cx: &Context, results: &[IsaResult]) -> Vec<Finding> {
         out.push(f.subject(names.join(", ")));
     }
     out
+}
+
+/// The finding for one cause of failed probes (`names`: the ISAs; `every_key`: every probe
+/// failed, not only the empty input's; `verdict`: what Tensile makes of it).
+fn cause_finding(
+    cx: &Context,
+    cause: &Cause,
+    names: &[&str],
+    sample: &RunOutput,
+    every_key: bool,
+    verdict: &str,
+) -> Finding {
+    match cause {
+        Cause::UnknownIsa => unknown_isa(cx, names, sample),
+        Cause::PseudoIsa => Finding::pass(format!(
+            "{} is Tensile's placeholder ISA: unsupported, as Tensile expects",
+            cx.pseudo_isa
+        )),
+        Cause::NotStarted { errno, message } => Finding::fail(format!(
+            "the assembler {} cannot be started ({errno}): the tool is broken, not the ISAs; \
+             {verdict}",
+            cx.asm.display()
+        ))
+        .evidence(message.clone())
+        .fix(fix_use_real_clang(
+            cx,
+            "point the assembler at an existing, executable clang++",
+        )),
+        Cause::WrapperBroken { code } => Finding::fail(format!(
+            "the assembler {} exits {code} (a wrapper script could not run its compiler): the \
+             tool is broken, not the ISAs; {verdict}",
+            cx.asm.display()
+        ))
+        .fix(fix_use_real_clang(
+            cx,
+            "repair the wrapper script, or bypass it",
+        )),
+        Cause::TimedOut => Finding::error(format!(
+            "the assembler {} did not finish in time: no answer",
+            cx.asm.display()
+        ))
+        .fix(Fix::text(
+            "Run the command shown with -v by hand; if it hangs, repair or replace the \
+             assembler (a wrapper waiting for input, a network file system); or raise --timeout.",
+        )),
+        Cause::Signal(s) => Finding::fail(format!(
+            "the assembler {} was killed by signal {s}: {verdict}",
+            cx.asm.display()
+        ))
+        .fix(fix_use_real_clang(
+            cx,
+            "the assembler crashes; use another clang",
+        )),
+        Cause::LinkerMissing { name } => linker_missing(cx, name, verdict),
+        Cause::IncompatibleLibrary { lib } => incompatible(cx, lib, verdict),
+        Cause::LibraryNotFound { name } => Finding::fail(format!(
+            "the link step after assembling asks for a library that does not exist ({name}): \
+             {verdict}"
+        ))
+        .fix(fix_use_real_clang(
+            cx,
+            &format!(
+                "remove {name} from the flags the assembler adds (wrapper script, clang config \
+                 file, NIX_LDFLAGS), or bypass the wrapper"
+            ),
+        )),
+        Cause::Other => other_failure(cx, sample, every_key, verdict),
+    }
+}
+
+/// A failure of no known cause: the problems `diag` recognises in its output, if any.
+fn other_failure(cx: &Context, sample: &RunOutput, every_key: bool, verdict: &str) -> Finding {
+    let labels: Vec<&str> = diag::classify(&sample.combined_text())
+        .iter()
+        .map(|p| p.kind.label())
+        .collect();
+    Finding::fail(format!(
+        "the assembler {} fails{}: {verdict}",
+        cx.asm.display(),
+        if every_key {
+            " on every probe"
+        } else {
+            " on the empty input"
+        }
+    ))
+    .evidence(if labels.is_empty() {
+        "no known problem pattern in the output".to_string()
+    } else {
+        format!("problems seen: {}", labels.join(", "))
+    })
+    .fix(fix_use_real_clang(
+        cx,
+        "run the command shown with -v by hand and repair what it prints",
+    ))
 }
 
 fn fix_use_real_clang(cx: &Context, what: &str) -> Fix {

@@ -140,8 +140,21 @@ pub(crate) fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> 
         findings.push((CheckId::AsmCaps, f));
     }
 
-    let caps = AsmCaps {
-        title: title(&asm.path.display().to_string(), results.len(), calls),
+    let caps = caps_of(
+        title(&asm.path.display().to_string(), results.len(), calls),
+        &results,
+    );
+    if let Some((path, expected)) = &req.expect {
+        let actual = caps.to_json().as_object().cloned().unwrap_or_default();
+        findings.push((CheckId::AsmExpect, expect_finding(path, expected, &actual)));
+    }
+    Outcome { findings, caps }
+}
+
+/// The answers of the probed ISAs, under `title`.
+fn caps_of(title: String, results: &[IsaResult]) -> AsmCaps {
+    AsmCaps {
+        title,
         probed: true,
         isas: results
             .iter()
@@ -150,12 +163,7 @@ pub(crate) fn run(host: &Host, cfg: &Config, inv: &Inventory, req: &Request) -> 
                 values: r.values.clone(),
             })
             .collect(),
-    };
-    if let Some((path, expected)) = &req.expect {
-        let actual = caps.to_json().as_object().cloned().unwrap_or_default();
-        findings.push((CheckId::AsmExpect, expect_finding(path, expected, &actual)));
     }
-    Outcome { findings, caps }
 }
 
 /// Another root's assembler cannot run on this host, or is not run: said once, nothing is

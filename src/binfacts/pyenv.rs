@@ -282,6 +282,38 @@ fn prefix_of(site: &Path) -> PathBuf {
     site.to_path_buf()
 }
 
+/// The torch package of an environment (`t`, its directory): its version and HIP, whether it
+/// is TheRock's, its kernel libraries. A CUDA or CPU build is left out.
+fn read_torch(host: &Host, t: &Path, env: &mut PyEnv) {
+    match host.fs.read_bytes_limited(&t.join("version.py"), MAX_META) {
+        Ok(b) => {
+            let torch = torch_version(&String::from_utf8_lossy(&b));
+            let therock_based = host.fs.exists(&t.join("_rocm_init.py"));
+            // A CUDA or CPU build (`hip = None`) carries no ROCm.
+            if torch.hip.is_some() || therock_based {
+                env.torch = Some(Torch {
+                    therock_based,
+                    ..torch
+                });
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            // Reported, not guessed: a torch whose version cannot be read (a FIFO, a
+            // directory, a file too large) is listed with the reason.
+            env.problems.push(format!(
+                "{}: {}",
+                t.join("version.py").display(),
+                crate::host::io_error_text(&e)
+            ));
+            env.torch = Some(Torch::default());
+        }
+    }
+    if env.torch.is_some() {
+        kernel_dirs(host, t, env);
+    }
+}
+
 fn read_site(host: &Host, site: &Path) -> Option<PyEnv> {
     let (names, _) = listing(host, site).ok()?;
     let has = |n: &str| names.iter().any(|x| x == n);
@@ -310,34 +342,7 @@ fn read_site(host: &Host, site: &Path) -> Option<PyEnv> {
         ..Default::default()
     };
     if has("torch") {
-        let t = site.join("torch");
-        match host.fs.read_bytes_limited(&t.join("version.py"), MAX_META) {
-            Ok(b) => {
-                let torch = torch_version(&String::from_utf8_lossy(&b));
-                let therock_based = host.fs.exists(&t.join("_rocm_init.py"));
-                // A CUDA or CPU build (`hip = None`) carries no ROCm.
-                if torch.hip.is_some() || therock_based {
-                    env.torch = Some(Torch {
-                        therock_based,
-                        ..torch
-                    });
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                // Reported, not guessed: a torch whose version cannot be read (a FIFO, a
-                // directory, a file too large) is listed with the reason.
-                env.problems.push(format!(
-                    "{}: {}",
-                    t.join("version.py").display(),
-                    crate::host::io_error_text(&e)
-                ));
-                env.torch = Some(Torch::default());
-            }
-        }
-        if env.torch.is_some() {
-            kernel_dirs(host, &t, &mut env);
-        }
+        read_torch(host, &site.join("torch"), &mut env);
     }
     if !core.is_empty() || !libs.is_empty() || has("rocm_sdk") {
         let mut r = TheRock::default();

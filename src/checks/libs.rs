@@ -222,12 +222,12 @@ fn shipped(env: &crate::binfacts::pyenv::PyEnv) -> Option<(String, BTreeSet<Stri
     None
 }
 
+/// One Python environment's kernels against the GPUs (`(own ISA, ISA it runs as, how)`).
 fn judge_env(
     env: &crate::binfacts::pyenv::PyEnv,
     gpus: &[(String, String, Option<String>)],
     wsl: bool,
 ) -> Vec<Finding> {
-    use crate::packs::facts::{isa_verdict, IsaVerdict};
     let what = env.describe();
     let place = env.prefix.display().to_string();
     let ev = env_evidence(env);
@@ -236,23 +236,7 @@ fn judge_env(
         .iter()
         .map(|p| Finding::skip(format!("the {what}: could not read {p}")).subject(place.clone()))
         .collect();
-    let versions = env.dist_versions();
-    if versions.len() > 1 {
-        out.push(
-            Finding::warn(format!(
-                "the rocm wheels in {place} are of different builds ({}): mixed versions break \
-                 the libraries' soname links (TheRock#1057)",
-                versions.iter().copied().collect::<Vec<_>>().join(", ")
-            ))
-            .subject(place.clone())
-            .evidence_lines(ev.clone())
-            .fix_text(
-                "Install every rocm package from one build: pip install --force-reinstall \
-                 \"rocm[libraries]==<one version>\" with the same version for each \
-                 rocm-sdk-device-* package.",
-            ),
-        );
-    }
+    out.extend(mixed_builds(env, &place, &ev));
     if wsl || gpus.is_empty() {
         out.push(
             Finding::skip(format!(
@@ -275,16 +259,15 @@ fn judge_env(
         );
         return out;
     };
-    let covers = |isa: &str| {
-        isas.contains(isa)
-            || crate::isa::processor(isa)
-                .and_then(|p| p.generic.as_deref())
-                .is_some_and(|g| isas.contains(g))
+    let shipped = Shipped {
+        what: &what,
+        source: &source,
+        isas: &isas,
+        list: isa_order(&isas).join(", "),
     };
-    let shipped_list = isa_order(&isas).join(", ");
     let mut missing = false;
     for (own, runs, how) in gpus {
-        if covers(runs) {
+        if shipped.covers(runs) {
             continue;
         }
         missing = true;
@@ -300,55 +283,7 @@ fn judge_env(
             );
             continue;
         }
-        let head = format!("the {what} ships no {source} for {runs}");
-        let (summary, fix) = if let Some(how) = how {
-            (
-                format!("{head}, the ISA {how} makes the {own} GPU use"),
-                Fix::text(format!(
-                    "Set HSA_OVERRIDE_GFX_VERSION to an ISA this build ships ({shipped_list}) \
-                     that runs on {own}, or unset it and install a build that has {own} kernels."
-                )),
-            )
-        } else {
-            match isa_verdict(own) {
-                IsaVerdict::Override {
-                    runs: r,
-                    value,
-                    risk,
-                } if covers(&r) => (
-                    format!(
-                        "{head}: set HSA_OVERRIDE_GFX_VERSION={value} (its {r} kernels, at your \
-                         own risk) or install a build that has them"
-                    ),
-                    Fix::text(format!(
-                        "Either run with HSA_OVERRIDE_GFX_VERSION={value} ({risk}), or install \
-                         a build of this framework that ships {own} kernels."
-                    ))
-                    .set_env("HSA_OVERRIDE_GFX_VERSION", value),
-                ),
-                IsaVerdict::Override { runs: r, .. } => (
-                    format!(
-                        "{head}: no override works with this build (the same-family target {r} \
-                         is not shipped either); install a build that has them"
-                    ),
-                    Fix::text(format!(
-                        "Install a build that ships {own} or {r} kernels (this one ships \
-                         {shipped_list})."
-                    )),
-                ),
-                IsaVerdict::NoOverride { instead } => (
-                    format!("{head}: no HSA_OVERRIDE_GFX_VERSION value works for {own}"),
-                    Fix::text(instead),
-                ),
-                IsaVerdict::Supported | IsaVerdict::Unknown => (
-                    format!("{head}: install a build that has them"),
-                    Fix::text(format!(
-                        "Install a build of this framework that ships {own} kernels (this one \
-                         ships {shipped_list}); no override is needed for a build that has them."
-                    )),
-                ),
-            }
-        };
+        let (summary, fix) = shipped.no_kernels(own, runs, how.as_deref());
         out.push(
             Finding::fail(summary)
                 .subject(place.clone())
@@ -357,6 +292,59 @@ fn judge_env(
         );
     }
     if !missing {
+        out.push(shipped.every_gpu(gpus).subject(place).evidence_lines(ev));
+    }
+    out
+}
+
+/// The warning for an environment whose rocm wheels are of different builds.
+fn mixed_builds(
+    env: &crate::binfacts::pyenv::PyEnv,
+    place: &str,
+    ev: &[String],
+) -> Option<Finding> {
+    let versions = env.dist_versions();
+    if versions.len() <= 1 {
+        return None;
+    }
+    Some(
+        Finding::warn(format!(
+            "the rocm wheels in {place} are of different builds ({}): mixed versions break \
+             the libraries' soname links (TheRock#1057)",
+            versions.iter().copied().collect::<Vec<_>>().join(", ")
+        ))
+        .subject(place.to_string())
+        .evidence_lines(ev.to_vec())
+        .fix_text(
+            "Install every rocm package from one build: pip install --force-reinstall \
+             \"rocm[libraries]==<one version>\" with the same version for each \
+             rocm-sdk-device-* package.",
+        ),
+    )
+}
+
+/// What an environment ships kernels for, as [`judge_env`] words it.
+struct Shipped<'a> {
+    /// The environment, described.
+    what: &'a str,
+    /// Where the ISAs were read ([`shipped`]).
+    source: &'a str,
+    isas: &'a BTreeSet<String>,
+    /// `isas` in order, joined.
+    list: String,
+}
+
+impl Shipped<'_> {
+    /// Whether the environment has kernels an `isa` GPU runs: its own or its generic target's.
+    fn covers(&self, isa: &str) -> bool {
+        self.isas.contains(isa)
+            || crate::isa::processor(isa)
+                .and_then(|p| p.generic.as_deref())
+                .is_some_and(|g| self.isas.contains(g))
+    }
+
+    /// The pass for an environment with kernels for every GPU.
+    fn every_gpu(&self, gpus: &[(String, String, Option<String>)]) -> Finding {
         let list: Vec<String> = gpus
             .iter()
             .map(|(own, runs, how)| match how {
@@ -364,16 +352,68 @@ fn judge_env(
                 None => own.clone(),
             })
             .collect();
-        out.push(
-            Finding::pass(format!(
-                "the {what} ships {source} for every GPU ({})",
-                list.join(", ")
-            ))
-            .subject(place)
-            .evidence_lines(ev),
-        );
+        Finding::pass(format!(
+            "the {} ships {} for every GPU ({})",
+            self.what,
+            self.source,
+            list.join(", ")
+        ))
     }
-    out
+
+    /// The summary and fix for a GPU (`own`, run as `runs`, an override said by `how`) the
+    /// environment has no kernels for.
+    fn no_kernels(&self, own: &str, runs: &str, how: Option<&str>) -> (String, Fix) {
+        use crate::packs::facts::{isa_verdict, IsaVerdict};
+        let (what, source, shipped_list) = (self.what, self.source, &self.list);
+        let head = format!("the {what} ships no {source} for {runs}");
+        if let Some(how) = how {
+            return (
+                format!("{head}, the ISA {how} makes the {own} GPU use"),
+                Fix::text(format!(
+                    "Set HSA_OVERRIDE_GFX_VERSION to an ISA this build ships ({shipped_list}) \
+                     that runs on {own}, or unset it and install a build that has {own} kernels."
+                )),
+            );
+        }
+        match isa_verdict(own) {
+            IsaVerdict::Override {
+                runs: r,
+                value,
+                risk,
+            } if self.covers(&r) => (
+                format!(
+                    "{head}: set HSA_OVERRIDE_GFX_VERSION={value} (its {r} kernels, at your \
+                     own risk) or install a build that has them"
+                ),
+                Fix::text(format!(
+                    "Either run with HSA_OVERRIDE_GFX_VERSION={value} ({risk}), or install \
+                     a build of this framework that ships {own} kernels."
+                ))
+                .set_env("HSA_OVERRIDE_GFX_VERSION", value),
+            ),
+            IsaVerdict::Override { runs: r, .. } => (
+                format!(
+                    "{head}: no override works with this build (the same-family target {r} \
+                     is not shipped either); install a build that has them"
+                ),
+                Fix::text(format!(
+                    "Install a build that ships {own} or {r} kernels (this one ships \
+                     {shipped_list})."
+                )),
+            ),
+            IsaVerdict::NoOverride { instead } => (
+                format!("{head}: no HSA_OVERRIDE_GFX_VERSION value works for {own}"),
+                Fix::text(instead),
+            ),
+            IsaVerdict::Supported | IsaVerdict::Unknown => (
+                format!("{head}: install a build that has them"),
+                Fix::text(format!(
+                    "Install a build of this framework that ships {own} kernels (this one \
+                     ships {shipped_list}); no override is needed for a build that has them."
+                )),
+            ),
+        }
+    }
 }
 
 /// The Tensile library directory a key library's loader reads: where it looks, and its

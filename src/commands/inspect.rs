@@ -36,5 +36,12 @@ pub(crate) fn main(args: &RunArgs, paths: &[PathBuf], asked: &Asked) -> Outcome 
         &super::absolute(paths),
         &o,
         &view,
+        stamp,
     ))
+}
+
+/// The engine writes the check's id on `inspect`'s findings, as on every check's.
+pub(super) fn stamp(findings: &mut [crate::report::Finding]) {
+    use crate::inspect::judge::{CATEGORY, ID};
+    crate::runner::stamp(findings, ID.as_str(), CATEGORY, 0);
 }

@@ -38,6 +38,7 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     if !binaries.is_empty() {
         let opts = crate::inspect::Options::default();
         from_binaries = crate::inspect::findings(&host, &cfg, &super::absolute(binaries), &opts);
+        super::inspect::stamp(&mut from_binaries);
     }
     cfg.skip.clear();
     cfg.asm = None;

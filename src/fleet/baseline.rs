@@ -399,9 +399,11 @@ pub(crate) fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
     ds.into_iter()
         .map(|d| {
             let fix = match d.what.strip_prefix("env:") {
-                Some(var) if d.baseline == UNSET => {
-                    Fix::text(format!("Unset {var} as on the baseline node, or save a new baseline if the change is intended.")).command(format!("unset {var}"))
-                }
+                Some(var) if d.baseline == UNSET => Fix::text(format!(
+                    "Unset {var} as on the baseline node, or save a new baseline if the \
+                         change is intended."
+                ))
+                .command(format!("unset {var}")),
                 Some(var) => Fix::text(format!(
                     "Set {var} as on the baseline node, or save a new baseline if the change is \
                         intended."
@@ -421,16 +423,16 @@ pub(crate) fn findings(baseline: &Value, now: &Value) -> Vec<Finding> {
                 .command("rocm-doctor --json > GOOD.json"),
             };
             Finding::warn(format!(
-                    "{} drifted from the baseline: {} -> {}",
-                    d.kind(),
-                    d.baseline,
-                    d.now
-                ))
-                .subject(d.kind())
-                .evidence(origin.clone())
-                .evidence(format!("baseline: {}", d.baseline))
-                .evidence(format!("now: {}", d.now))
-                .fix(fix)
+                "{} drifted from the baseline: {} -> {}",
+                d.kind(),
+                d.baseline,
+                d.now
+            ))
+            .subject(d.kind())
+            .evidence(origin.clone())
+            .evidence(format!("baseline: {}", d.baseline))
+            .evidence(format!("now: {}", d.now))
+            .fix(fix)
         })
         .collect()
 }

@@ -134,65 +134,78 @@ pub fn fold_lines<R: BufRead>(sum: &mut Summary, mut r: R, source: &str) {
         // Invalid UTF-8 spoils only its own document (as replacement characters), not the stream.
         let line = String::from_utf8_lossy(&raw);
         let text = line.trim_end_matches(['\n', '\r']);
-        let (key, body) = match split_prefix(text) {
-            Some((h, b)) => (Some(h.to_string()), b),
-            None => (None, text),
-        };
-        if body.trim().is_empty() {
-            continue;
-        }
-        let p = pending.entry(key.clone()).or_default();
-        if p.buf.is_empty() {
-            if !body.trim_start().starts_with('{') {
-                // Not JSON (an ssh error, a shell message): it explains a missing report.
-                let detail: String = body.chars().take(200).collect();
-                sum.note(
-                    Problem::Corrupt,
-                    &format!("{source}:{lineno}"),
-                    key.as_deref(),
-                    format!("not a JSON document: {detail}"),
-                );
-                // No empty entry stays behind: a stream of ever new prefixes holds nothing.
-                pending.remove(&key);
-                continue;
-            }
-            p.first_line = lineno;
-        }
-        p.buf.push_str(body);
-        p.buf.push('\n');
-        held += body.len() + 1;
-        let closes =
-            body.starts_with('}') || (p.first_line == lineno && body.trim_end().ends_with('}'));
-        let src = format!("{source}:{}", p.first_line);
-        if p.buf.len() > MAX_DOC_BYTES {
-            sum.note(
-                Problem::Corrupt,
-                &src,
-                key.as_deref(),
-                format!("document larger than {MAX_DOC_BYTES} bytes"),
-            );
-            held -= p.buf.len();
-            pending.remove(&key);
-            continue;
-        }
-        if closes {
-            let done = std::mem::take(&mut p.buf);
-            held -= done.len();
-            match doc::parse(done.as_bytes()) {
-                Err((Problem::Truncated, _)) if !body.starts_with('}') => {
-                    // A one-line start of a longer document: keep reading.
-                    held += done.len();
-                    p.buf = done;
-                }
-                Ok(d) => sum.add(&d, done.as_bytes(), key.as_deref(), &src),
-                Err((kind, detail)) => sum.note(kind, &src, key.as_deref(), detail),
-            }
-            if pending.get(&key).is_some_and(|p| p.buf.is_empty()) {
-                pending.remove(&key);
-            }
-        }
+        fold_line(sum, &mut pending, &mut held, source, lineno, text);
     }
     note_unfinished(sum, pending, source);
+}
+
+/// Folds one line (`lineno`, its host prefix still on) into its stream's pending document:
+/// starts one, adds to it, or closes and adds it to the summary.
+fn fold_line(
+    sum: &mut Summary,
+    pending: &mut HashMap<Option<String>, Pending>,
+    held: &mut usize,
+    source: &str,
+    lineno: usize,
+    text: &str,
+) {
+    let (key, body) = match split_prefix(text) {
+        Some((h, b)) => (Some(h.to_string()), b),
+        None => (None, text),
+    };
+    if body.trim().is_empty() {
+        return;
+    }
+    let p = pending.entry(key.clone()).or_default();
+    if p.buf.is_empty() {
+        if !body.trim_start().starts_with('{') {
+            // Not JSON (an ssh error, a shell message): it explains a missing report.
+            let detail: String = body.chars().take(200).collect();
+            sum.note(
+                Problem::Corrupt,
+                &format!("{source}:{lineno}"),
+                key.as_deref(),
+                format!("not a JSON document: {detail}"),
+            );
+            // No empty entry stays behind: a stream of ever new prefixes holds nothing.
+            pending.remove(&key);
+            return;
+        }
+        p.first_line = lineno;
+    }
+    p.buf.push_str(body);
+    p.buf.push('\n');
+    *held += body.len() + 1;
+    let closes =
+        body.starts_with('}') || (p.first_line == lineno && body.trim_end().ends_with('}'));
+    let src = format!("{source}:{}", p.first_line);
+    if p.buf.len() > MAX_DOC_BYTES {
+        sum.note(
+            Problem::Corrupt,
+            &src,
+            key.as_deref(),
+            format!("document larger than {MAX_DOC_BYTES} bytes"),
+        );
+        *held -= p.buf.len();
+        pending.remove(&key);
+        return;
+    }
+    if closes {
+        let done = std::mem::take(&mut p.buf);
+        *held -= done.len();
+        match doc::parse(done.as_bytes()) {
+            Err((Problem::Truncated, _)) if !body.starts_with('}') => {
+                // A one-line start of a longer document: keep reading.
+                *held += done.len();
+                p.buf = done;
+            }
+            Ok(d) => sum.add(&d, done.as_bytes(), key.as_deref(), &src),
+            Err((kind, detail)) => sum.note(kind, &src, key.as_deref(), detail),
+        }
+        if pending.get(&key).is_some_and(|p| p.buf.is_empty()) {
+            pending.remove(&key);
+        }
+    }
 }
 
 /// Drops the largest unfinished document when all of them together hold too many bytes.

@@ -42,6 +42,15 @@ pub(crate) fn render(r: &Report) -> String {
             );
         }
     }
+    checks(&mut s, r);
+    outliers(&mut s, r);
+    baseline(&mut s, r);
+    notes(&mut s, r);
+    s
+}
+
+/// The failing checks, grouped by identical cause.
+fn checks(s: &mut String, r: &Report) {
     if !r.checks.is_empty() {
         let _ = writeln!(s, "\nchecks (grouped by identical cause):");
         for c in &r.checks {
@@ -62,6 +71,10 @@ pub(crate) fn render(r: &Report) -> String {
             );
         }
     }
+}
+
+/// The values that differ from the majority.
+fn outliers(s: &mut String, r: &Report) {
     if !r.outliers.is_empty() {
         let _ = writeln!(s, "\noutliers (differ from the majority):");
         for o in &r.outliers {
@@ -77,6 +90,10 @@ pub(crate) fn render(r: &Report) -> String {
             );
         }
     }
+}
+
+/// The drift from `--baseline`.
+fn baseline(s: &mut String, r: &Report) {
     if let Some(b) = &r.baseline {
         let _ = writeln!(
             s,
@@ -94,6 +111,10 @@ pub(crate) fn render(r: &Report) -> String {
             }
         }
     }
+}
+
+/// The inputs not used, and how many more were not named.
+fn notes(s: &mut String, r: &Report) {
     if !r.notes.is_empty() {
         let _ = writeln!(s, "\ninputs not used:");
         for n in &r.notes {
@@ -112,5 +133,4 @@ pub(crate) fn render(r: &Report) -> String {
     for (k, n) in &r.notes_dropped {
         let _ = writeln!(s, "  ... and {n} more {k:?} notes");
     }
-    s
 }

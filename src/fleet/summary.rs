@@ -71,6 +71,20 @@ pub struct Summary {
     origin: BTreeMap<String, ((usize, u64), String)>,
 }
 
+/// A node's status from its report's counts and exit code.
+fn status_of(doc: &Doc<'_>) -> NodeStatus {
+    let c = doc.summary.as_ref();
+    if c.is_some_and(|c| c.error > 0) {
+        NodeStatus::Error
+    } else if c.is_some_and(|c| c.fail > 0) || doc.exit_code.is_some_and(|e| e != 0) {
+        NodeStatus::Fail
+    } else if c.is_some_and(|c| c.warn > 0) {
+        NodeStatus::Warn
+    } else {
+        NodeStatus::Ok
+    }
+}
+
 impl Summary {
     /// Folds one parsed report. `fallback_host` names it when the report has no `host`
     /// (a `host: ` prefix, or the file name).
@@ -112,16 +126,18 @@ impl Summary {
         }
         self.origin.insert(host.clone(), (pos, source.to_string()));
         self.reports += 1;
-        let c = doc.summary.as_ref();
-        let mut status = if c.is_some_and(|c| c.error > 0) {
-            NodeStatus::Error
-        } else if c.is_some_and(|c| c.fail > 0) || doc.exit_code.is_some_and(|e| e != 0) {
-            NodeStatus::Fail
-        } else if c.is_some_and(|c| c.warn > 0) {
-            NodeStatus::Warn
-        } else {
-            NodeStatus::Ok
-        };
+        let mut status = status_of(doc);
+        self.add_causes(doc, &host);
+        self.add_values(doc, &host);
+        if self.add_drifts(bytes, &host) && status == NodeStatus::Ok {
+            // A node that drifts is at least `warn`, as its own `--baseline` run would be.
+            status = NodeStatus::Warn;
+        }
+        self.nodes.insert(host, status);
+    }
+
+    /// Counts the node under each warn/fail/error finding's cause.
+    fn add_causes(&mut self, doc: &Doc<'_>, host: &str) {
         for f in &doc.findings {
             if !matches!(f.status.as_ref(), "warn" | "fail" | "error") {
                 continue;
@@ -132,8 +148,12 @@ impl Summary {
                 subject: f.subject.as_ref().map(|s| s.to_string()),
                 summary: f.summary.to_string(),
             };
-            self.causes.entry(key).or_default().insert(host.clone());
+            self.causes.entry(key).or_default().insert(host.to_string());
         }
+    }
+
+    /// Counts the node under its value of each fingerprint field.
+    fn add_values(&mut self, doc: &Doc<'_>, host: &str) {
         let fp = doc.fingerprint.clone().unwrap_or_default();
         for name in FIELDS {
             self.values
@@ -141,33 +161,35 @@ impl Summary {
                 .or_default()
                 .entry(fp.field(name))
                 .or_default()
-                .insert(host.clone());
+                .insert(host.to_string());
         }
-        if let Some(b) = &self.baseline {
-            // The few fields of `doc` are not enough (inventory, agents, environment): the
-            // document is read as a value, only when a baseline was given.
-            let ds = serde_json::from_slice::<serde_json::Value>(bytes)
-                .map(|now| baseline::drifts(b, &now))
-                .unwrap_or_default();
-            if !ds.is_empty() && status == NodeStatus::Ok {
-                // A node that drifts is at least `warn`, as its own `--baseline` run would be.
-                status = NodeStatus::Warn;
-            }
-            for d in ds {
-                let now = d.now.clone();
-                let key = Drift {
-                    now: String::new(),
-                    ..d
-                };
-                self.drifts
-                    .entry(key)
-                    .or_default()
-                    .entry(now)
-                    .or_default()
-                    .insert(host.clone());
-            }
+    }
+
+    /// Counts the node's drifts from the baseline, if one was given; whether it drifts.
+    fn add_drifts(&mut self, bytes: &[u8], host: &str) -> bool {
+        let Some(b) = &self.baseline else {
+            return false;
+        };
+        // The few fields of `doc` are not enough (inventory, agents, environment): the
+        // document is read as a value, only when a baseline was given.
+        let ds = serde_json::from_slice::<serde_json::Value>(bytes)
+            .map(|now| baseline::drifts(b, &now))
+            .unwrap_or_default();
+        let drifted = !ds.is_empty();
+        for d in ds {
+            let now = d.now.clone();
+            let key = Drift {
+                now: String::new(),
+                ..d
+            };
+            self.drifts
+                .entry(key)
+                .or_default()
+                .entry(now)
+                .or_default()
+                .insert(host.to_string());
         }
-        self.nodes.insert(host, status);
+        drifted
     }
 
     /// An empty summary that compares every report with `baseline`.

@@ -33,6 +33,7 @@
 //! without `/sys/bus/pci`) is "not observed" and loses nothing.
 
 use super::fixture::Fixture;
+use super::sysfs::unsupported_errno;
 use super::{sysfs, Topology};
 use crate::host::{errno_name, Host};
 use serde::Serialize;
@@ -146,20 +147,6 @@ pub(crate) fn parse_hex(s: &str) -> Option<u32> {
         return None;
     }
     u32::from_str_radix(t, 16).ok()
-}
-
-fn unsupported_errno(e: &io::Error) -> bool {
-    use nix::errno::Errno;
-    e.raw_os_error().is_some_and(|c| {
-        [
-            Errno::EINVAL,
-            Errno::EOPNOTSUPP,
-            Errno::ENODATA,
-            Errno::ENODEV,
-        ]
-        .iter()
-        .any(|x| *x as i32 == c)
-    })
 }
 
 enum Read {
@@ -714,53 +701,12 @@ fn loss(l: Layer, g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> Loss {
             ),
         },
         Layer::Kfd => {
-            if *hidden_left > 0 {
-                *hidden_left -= 1;
-                let (n, e) = &kfd.hidden[kfd.hidden.len() - 1 - *hidden_left];
-                mk(
-                    Cause::HiddenFromProcess,
-                    format!(
-                        "no KFD node readable by this process: KFD node {n} is {e}, likely \
-                        this GPU's (a device cgroup gives this process other GPUs)"
-                    ),
-                    e == "EPERM",
-                )
-            } else {
-                let via = match &g.card {
-                    Some(c) if g.driver == Some(Binding::Amdgpu) => format!("amdgpu bound ({c})"),
-                    Some(c) => format!("DRM {c}"),
-                    None => "amdgpu bound".into(),
-                };
-                mk(Cause::NoKfdNode, format!("{via} but no KFD node"), false)
-            }
+            let (cause, detail, deliberate) = kfd_loss(g, kfd, hidden_left);
+            mk(cause, detail, deliberate)
         }
         Layer::Rocr => {
-            if !kfd.runtime_blocked.is_empty() {
-                return mk(
-                    Cause::NotUsable,
-                    format!("ROCr cannot initialise: {}", kfd.runtime_blocked.join("; ")),
-                    false,
-                );
-            }
-            let n = kfd
-                .nodes
-                .iter()
-                .find(|n| g.kfd_nodes.contains(&n.node) && n.excluded.is_some());
-            let errno = n.and_then(|n| n.render_errno.clone()).unwrap_or_default();
-            let why = n
-                .and_then(|n| n.excluded.clone())
-                .unwrap_or_else(|| "libhsakmt skips its nodes".into());
-            // EPERM: a device cgroup denies the node; ENOENT in a container: not passed in.
-            let deliberate = errno == "EPERM" || (errno == "ENOENT" && kfd.in_container);
-            mk(
-                if deliberate {
-                    Cause::HiddenFromProcess
-                } else {
-                    Cause::NotUsable
-                },
-                why,
-                deliberate,
-            )
+            let (cause, detail, deliberate) = rocr_loss(g, kfd);
+            mk(cause, detail, deliberate)
         }
         Layer::Hip => mk(
             Cause::HiddenByVariable,
@@ -768,6 +714,61 @@ fn loss(l: Layer, g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> Loss {
             true,
         ),
     }
+}
+
+/// Why a GPU the driver has is not at the KFD layer: a node this process may not read (the
+/// hidden nodes are handed out in order, `hidden_left` counts them down), else no node.
+fn kfd_loss(g: &GpuPath, kfd: &KfdView, hidden_left: &mut usize) -> (Cause, String, bool) {
+    if *hidden_left > 0 {
+        *hidden_left -= 1;
+        let (n, e) = &kfd.hidden[kfd.hidden.len() - 1 - *hidden_left];
+        (
+            Cause::HiddenFromProcess,
+            format!(
+                "no KFD node readable by this process: KFD node {n} is {e}, likely \
+                this GPU's (a device cgroup gives this process other GPUs)"
+            ),
+            e == "EPERM",
+        )
+    } else {
+        let via = match &g.card {
+            Some(c) if g.driver == Some(Binding::Amdgpu) => format!("amdgpu bound ({c})"),
+            Some(c) => format!("DRM {c}"),
+            None => "amdgpu bound".into(),
+        };
+        (Cause::NoKfdNode, format!("{via} but no KFD node"), false)
+    }
+}
+
+/// Why a GPU with a KFD node is not one ROCr uses: the runtime cannot start, or libhsakmt
+/// skips its node (deliberately when a cgroup or a container leaves it out).
+fn rocr_loss(g: &GpuPath, kfd: &KfdView) -> (Cause, String, bool) {
+    if !kfd.runtime_blocked.is_empty() {
+        return (
+            Cause::NotUsable,
+            format!("ROCr cannot initialise: {}", kfd.runtime_blocked.join("; ")),
+            false,
+        );
+    }
+    let n = kfd
+        .nodes
+        .iter()
+        .find(|n| g.kfd_nodes.contains(&n.node) && n.excluded.is_some());
+    let errno = n.and_then(|n| n.render_errno.clone()).unwrap_or_default();
+    let why = n
+        .and_then(|n| n.excluded.clone())
+        .unwrap_or_else(|| "libhsakmt skips its nodes".into());
+    // EPERM: a device cgroup denies the node; ENOENT in a container: not passed in.
+    let deliberate = errno == "EPERM" || (errno == "ENOENT" && kfd.in_container);
+    (
+        if deliberate {
+            Cause::HiddenFromProcess
+        } else {
+            Cause::NotUsable
+        },
+        why,
+        deliberate,
+    )
 }
 
 /// Reads the PCI bus and assesses every GPU against the topology already discovered.

@@ -287,28 +287,7 @@ fn gpu_agent(
     let gfx = gtv.and_then(decode_gfx_target_version);
     let minor = opt(p, "drm_render_minor").filter(|m| *m > 0);
     let render = minor.map(|m| devices.probe(host, &PathBuf::from(format!("/dev/dri/renderD{m}"))));
-    let mut excluded = None;
-    match (&minor, &render) {
-        (None, _) => t.runtime_blocked.push(format!(
-            "KFD node {} has no drm_render_minor: libhsakmt fails topology initialisation",
-            node.id
-        )),
-        (Some(m), Some(state)) => {
-            if let Some(e) = state.open_errno() {
-                if e == "ENOENT" || e == "EPERM" {
-                    excluded = Some(format!(
-                        "/dev/dri/renderD{m}: {e} (libhsakmt skips the node)"
-                    ));
-                } else {
-                    t.runtime_blocked.push(format!(
-                        "/dev/dri/renderD{m} cannot be opened read-write ({e}): libhsakmt \
-                         fails topology initialisation"
-                    ));
-                }
-            }
-        }
-        _ => {}
-    }
+    let excluded = render_exclusion(node.id, minor, render.as_ref(), &mut t.runtime_blocked);
     let this_user_node = if excluded.is_none() {
         *user_node += 1;
         Some(*user_node - 1)
@@ -354,6 +333,38 @@ fn gpu_agent(
         excluded,
         render,
     }
+}
+
+/// Whether libhsakmt skips a KFD node for its render node (`minor`, opened as `render` says):
+/// why, when it does; a render node that stops the runtime goes to `blocked`.
+fn render_exclusion(
+    node: u32,
+    minor: Option<u64>,
+    render: Option<&NodeState>,
+    blocked: &mut Vec<String>,
+) -> Option<String> {
+    match (minor, render) {
+        (None, _) => blocked.push(format!(
+            "KFD node {} has no drm_render_minor: libhsakmt fails topology initialisation",
+            node
+        )),
+        (Some(m), Some(state)) => {
+            if let Some(e) = state.open_errno() {
+                if e == "ENOENT" || e == "EPERM" {
+                    return Some(format!(
+                        "/dev/dri/renderD{m}: {e} (libhsakmt skips the node)"
+                    ));
+                } else {
+                    blocked.push(format!(
+                        "/dev/dri/renderD{m} cannot be opened read-write ({e}): libhsakmt \
+                         fails topology initialisation"
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    None
 }
 
 pub(crate) fn discover(host: &Host) -> Topology {

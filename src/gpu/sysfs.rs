@@ -12,6 +12,22 @@ use crate::host::{errno_name, Host};
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// errnos by which a sysfs read says "this device does not do that" (a show function returning
+/// -EINVAL/-EOPNOTSUPP/-ENODATA/-ENODEV), as opposed to "you may not" or "not now".
+pub(crate) fn unsupported_errno(e: &io::Error) -> bool {
+    use nix::errno::Errno;
+    e.raw_os_error().is_some_and(|c| {
+        [
+            Errno::EINVAL,
+            Errno::EOPNOTSUPP,
+            Errno::ENODATA,
+            Errno::ENODEV,
+        ]
+        .iter()
+        .any(|x| *x as i32 == c)
+    })
+}
+
 pub(crate) const TOPOLOGY_DIRS: [&str; 2] = [
     "/sys/devices/virtual/kfd/kfd/topology",
     "/sys/class/kfd/kfd/topology",

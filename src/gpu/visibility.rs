@@ -113,49 +113,11 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
                 reason: reason.to_string(),
             })
         };
-        let idx: usize = if token.is_empty() {
-            out.stop = stop("empty entry");
-            break;
-        } else if token.starts_with('G') {
-            if !(5..=20).contains(&token.len()) {
-                out.stop =
-                    stop("a UUID entry must be 5 to 20 characters (GPU- and up to 16 hex digits)");
+        let idx = match token_index(token, &uuids, n) {
+            Ok(i) => i,
+            Err(reason) => {
+                out.stop = stop(&reason);
                 break;
-            }
-            let hits: Vec<usize> = uuids
-                .iter()
-                .enumerate()
-                .filter(|(_, u)| u.starts_with(token.as_str()))
-                .map(|(i, _)| i)
-                .collect();
-            match hits.as_slice() {
-                [one] => *one,
-                [] => {
-                    out.stop = stop("no GPU has this UUID");
-                    break;
-                }
-                _ => {
-                    out.stop = stop(
-                        "the UUID prefix matches more than one GPU (partitions of one \
-                        device share a unique_id)",
-                    );
-                    break;
-                }
-            }
-        } else {
-            match strtol_base0_whole(token) {
-                Some(v) if v >= 0 && (v as u64) < n as u64 => v as usize,
-                Some(_) => {
-                    out.stop = stop(&format!(
-                        "index out of range (ROCr sees {n} GPU(s): 0..{})",
-                        n.saturating_sub(1)
-                    ));
-                    break;
-                }
-                None => {
-                    out.stop = stop("not an index or a GPU- UUID");
-                    break;
-                }
             }
         };
         if out.selected.contains(&idx) {
@@ -165,6 +127,44 @@ pub fn apply_rocr(value: Option<&str>, unique_ids: &[u64]) -> Applied {
         out.selected.push(idx);
     }
     out
+}
+
+/// One entry of ROCR_VISIBLE_DEVICES: the index of the GPU it names (a `GPU-` UUID prefix or a
+/// number as `strtol(.., 0)` reads it), or why ROCr stops the list there.
+fn token_index(token: &str, uuids: &[String], n: usize) -> Result<usize, String> {
+    if token.is_empty() {
+        return Err("empty entry".into());
+    }
+    if token.starts_with('G') {
+        if !(5..=20).contains(&token.len()) {
+            return Err(
+                "a UUID entry must be 5 to 20 characters (GPU- and up to 16 hex digits)".into(),
+            );
+        }
+        let hits: Vec<usize> = uuids
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.starts_with(token))
+            .map(|(i, _)| i)
+            .collect();
+        return match hits.as_slice() {
+            [one] => Ok(*one),
+            [] => Err("no GPU has this UUID".into()),
+            _ => Err(
+                "the UUID prefix matches more than one GPU (partitions of one \
+                device share a unique_id)"
+                    .into(),
+            ),
+        };
+    }
+    match strtol_base0_whole(token) {
+        Some(v) if v >= 0 && (v as u64) < n as u64 => Ok(v as usize),
+        Some(_) => Err(format!(
+            "index out of range (ROCr sees {n} GPU(s): 0..{})",
+            n.saturating_sub(1)
+        )),
+        None => Err("not an index or a GPU- UUID".into()),
+    }
 }
 
 /// Which variable HIP reads: `HIP_VISIBLE_DEVICES` when non-empty, else `CUDA_VISIBLE_DEVICES`.

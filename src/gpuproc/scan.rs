@@ -193,6 +193,17 @@ fn describe(host: &Host, p: &mut GpuProcess, base: &Path, passwd: &str) {
     p.container = text(host, &base.join("cgroup")).and_then(|c| fdinfo::container_of(&c));
 }
 
+/// Whether /proc is mounted with `hidepid=` (other users' processes hidden); `None` when the
+/// mount table cannot be read.
+fn proc_hides_pids(host: &Host) -> Option<bool> {
+    let m = text(host, Path::new("/proc/self/mountinfo"))
+        .or_else(|| text(host, Path::new("/proc/mounts")))?;
+    Some(
+        m.lines()
+            .any(|l| l.split_whitespace().any(|f| f == "/proc") && l.contains("hidepid=")),
+    )
+}
+
 /// Scans the machine. `self_uid` is the doctor's real uid (0 = root).
 pub(crate) fn scan(host: &Host, self_uid: u32) -> Scan {
     let mut s = Scan {
@@ -207,13 +218,7 @@ pub(crate) fn scan(host: &Host, self_uid: u32) -> Scan {
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| n.starts_with("renderD"))
         .collect();
-    if let Some(m) = text(host, Path::new("/proc/self/mountinfo"))
-        .or_else(|| text(host, Path::new("/proc/mounts")))
-    {
-        s.unseen.hidepid = m
-            .lines()
-            .any(|l| l.split_whitespace().any(|f| f == "/proc") && l.contains("hidepid="));
-    }
+    s.unseen.hidepid = proc_hides_pids(host).unwrap_or(s.unseen.hidepid);
     let passwd = text(host, Path::new("/etc/passwd")).unwrap_or_default();
     let mut pids: Vec<u32> = host
         .fs

@@ -30,7 +30,13 @@ pub(crate) struct Kept {
     /// Findings after the listing's (Tensile directories, symbols): few, held as they are.
     after: Vec<Finding>,
     counts: Counts,
+    /// Writes the check's id on findings as they come in (the engine's, given by the command).
+    stamp: Option<Stamp>,
 }
+
+/// Writes a check's id on findings: `runner::stamp`, given by the `inspect` command (the
+/// library below the engine never writes an id itself).
+pub(crate) type Stamp = fn(&mut [Finding]);
 
 impl Kept {
     /// Keeps the findings in a file of `dir` (the doctor's temp dir), or in memory when it
@@ -42,6 +48,20 @@ impl Kept {
         }
     }
 
+    /// Findings kept from now on get their id from `stamp`.
+    pub(crate) fn stamped_by(self, stamp: Stamp) -> Self {
+        Kept {
+            stamp: Some(stamp),
+            ..self
+        }
+    }
+
+    fn stamp(&self, findings: &mut [Finding]) {
+        if let Some(stamp) = self.stamp {
+            stamp(findings);
+        }
+    }
+
     /// Whether the findings go to a file.
     #[cfg(test)]
     pub(crate) fn on_disk(&self) -> bool {
@@ -49,8 +69,9 @@ impl Kept {
     }
 
     /// Appends a listed file's findings.
-    pub(crate) fn push(&mut self, findings: &[Finding]) {
-        for f in findings {
+    pub(crate) fn push(&mut self, findings: &mut [Finding]) {
+        self.stamp(findings);
+        for f in findings.iter() {
             self.counts.add(f.status);
             // Serialising our own plain data into a Vec cannot fail.
             let _ = serde_json::to_writer(&mut self.tail, f);
@@ -70,7 +91,8 @@ impl Kept {
     }
 
     /// The findings of a reserved slot.
-    pub(crate) fn fill(&mut self, slot: usize, findings: Vec<Finding>) {
+    pub(crate) fn fill(&mut self, slot: usize, mut findings: Vec<Finding>) {
+        self.stamp(&mut findings);
         for f in &findings {
             self.counts.add(f.status);
         }
@@ -79,9 +101,15 @@ impl Kept {
 
     /// Findings that follow the listing's.
     pub(crate) fn append(&mut self, findings: impl IntoIterator<Item = Finding>) {
-        for f in findings {
+        let start = self.after.len();
+        self.after.extend(findings);
+        let stamp = self.stamp;
+        let new = &mut self.after[start..];
+        if let Some(stamp) = stamp {
+            stamp(new);
+        }
+        for f in new.iter() {
             self.counts.add(f.status);
-            self.after.push(f);
         }
     }
 
@@ -216,12 +244,12 @@ mod tests {
                 if i == 2500 {
                     let slot = k.reserve();
                     want.push("slot".to_string());
-                    k.push(&[finding(i, Status::Pass)]);
+                    k.push(&mut [finding(i, Status::Pass)]);
                     want.push(format!("file {i}"));
                     k.fill(slot, vec![Finding::fail("slot")]);
                     continue;
                 }
-                k.push(&[finding(
+                k.push(&mut [finding(
                     i,
                     if i % 7 == 0 {
                         Status::Warn
@@ -271,7 +299,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut k = Kept::in_dir(Some(dir.path()));
         for c in all.chunks(7) {
-            k.push(c);
+            k.push(&mut c.to_vec());
         }
         k.seal();
         for verbose in [0, 1, 2] {
@@ -308,7 +336,7 @@ mod tests {
         let mut k = Kept::in_dir(Some(dir.path()));
         assert!(k.on_disk());
         for i in 0..2000 {
-            k.push(&[finding(i, Status::Pass)]);
+            k.push(&mut [finding(i, Status::Pass)]);
         }
         assert!(k.tail.len() < CHUNK, "lines were moved to the file");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
@@ -331,10 +359,54 @@ mod tests {
             ..Default::default()
         };
         for i in 0..3000 {
-            k.push(&[finding(i, Status::Pass)]);
+            k.push(&mut [finding(i, Status::Pass)]);
         }
         k.seal();
         assert!(!k.on_disk());
         assert_eq!(ids(&k).len(), 3000);
+    }
+
+    /// The stamp the command gives writes the id on every finding, whichever way it came in
+    /// (a listed file's, a slot's, after the listing), on disk and in memory; without one the
+    /// findings keep the (empty) id they were made with.
+    #[test]
+    fn every_finding_kept_gets_the_stamps_id() {
+        fn stamp(fs: &mut [Finding]) {
+            for f in fs {
+                f.id = "libs.code-objects".into();
+                f.category = "libs".into();
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for on_disk in [true, false] {
+            let place = on_disk.then(|| dir.path());
+            let fill = |k: &mut Kept| {
+                let slot = k.reserve();
+                k.push(&mut [Finding::pass("listed")]);
+                k.fill(slot, vec![Finding::fail("slot")]);
+                k.append([Finding::skip("after")]);
+                k.seal();
+            };
+            let mut k = Kept::in_dir(place).stamped_by(stamp);
+            fill(&mut k);
+            assert_eq!(k.on_disk(), on_disk);
+            let all = k.to_vec().unwrap();
+            let got: Vec<(&str, &str, &str)> = all
+                .iter()
+                .map(|f| (f.summary.as_str(), f.id.as_str(), f.category.as_str()))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("slot", "libs.code-objects", "libs"),
+                    ("listed", "libs.code-objects", "libs"),
+                    ("after", "libs.code-objects", "libs"),
+                ]
+            );
+            assert_eq!(k.counts().fail, 1);
+            let mut plain = Kept::in_dir(place);
+            fill(&mut plain);
+            assert!(plain.to_vec().unwrap().iter().all(|f| f.id.is_empty()));
+        }
     }
 }

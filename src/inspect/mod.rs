@@ -181,8 +181,8 @@ fn take(
         let slot = tally.kept.reserve();
         tally.deferred.push((slot, without_kernel_names(&mut r)));
     } else {
-        let f = judge_file(host, &r, tally);
-        tally.kept.push(&f);
+        let mut f = judge_file(host, &r, tally);
+        tally.kept.push(&mut f);
     }
     emit(r)
 }
@@ -409,27 +409,25 @@ fn judge_file(host: &Host, r: &FileReport, tally: &Tally) -> Vec<Finding> {
     let mut findings = Vec::new();
     let subject = r.path.display().to_string();
     if let Some(e) = &r.error {
-        findings.push(judge::stamp(
-            Finding::error(format!("cannot inspect: {e}")).subject(subject),
-        ));
+        findings.push(Finding::error(format!("cannot inspect: {e}")).subject(subject));
         return findings;
     }
     findings.extend(judge::read_problems(r));
     if !r.has_device_code() {
-        findings.push(judge::stamp(
+        findings.push(
             Finding::skip(
                 "carries no HIP device code (.hip_fatbin, offload bundle or code object)",
             )
             .subject(subject.clone()),
-        ));
+        );
     } else if tally.targets.is_empty() {
-        findings.push(judge::stamp(
+        findings.push(
             Finding::skip(format!(
                 "no GPU agents and no --isa: not matched (carries {})",
                 r.isas.join(", ")
             ))
             .subject(subject.clone()),
-        ));
+        );
     } else {
         findings.extend(judge::file_against_targets(r, &tally.targets));
     }
@@ -469,27 +467,27 @@ pub(crate) fn finish(host: &Host, tally: &mut Tally, o: &Options) {
                 .chain(&t.code_object_isas)
                 .cloned()
                 .collect();
-            findings.push(judge::stamp(
+            findings.push(
                 Finding::skip(format!(
                     "no GPU agents and no --isa: not matched (covers {})",
                     isas.join(", ")
                 ))
                 .subject(t.path.display().to_string()),
-            ));
+            );
         } else {
             findings.extend(judge::tensile_against_targets(t, &tally.targets));
         }
         for e in &t.errors {
-            findings.push(judge::stamp(
+            findings.push(
                 Finding::warn(format!("cannot read {e}"))
                     .subject(t.path.display().to_string())
                     .fix_text("reinstall the library; the runtime will reject this file too"),
-            ));
+            );
         }
     }
     if o.symbols {
         for s in &tally.symbols {
-            findings.push(judge::stamp(symbol_finding(s)));
+            findings.push(symbol_finding(s));
         }
     }
     tally.kept.append(findings);
@@ -533,7 +531,8 @@ fn symbol_finding(s: &symbols::SymbolReport) -> Finding {
 }
 
 /// The findings `inspect` would print for `paths`, without the listing (used by `why
-/// --binary`, which judges the failing file as `inspect` does).
+/// --binary`, which judges the failing file as `inspect` does), without their id: the caller
+/// stamps them ([`judge::ID`]).
 pub(crate) fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options) -> Vec<Finding> {
     let inv = Inventory::new(host, cfg);
     let mut tally = Tally {
@@ -543,14 +542,14 @@ pub(crate) fn findings(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options
     };
     let mut drop_report = |_r: FileReport| Ok(());
     if let Err(e) = visit(host, paths, o, &mut tally, &mut drop_report, &mut |_, _| {}) {
-        return vec![judge::stamp(Finding::error(format!("cannot inspect: {e}")))];
+        return vec![Finding::error(format!("cannot inspect: {e}"))];
     }
     finish(host, &mut tally, o);
     // Held in memory (the default): a `why --binary` run judges one file.
     tally
         .kept
         .to_vec()
-        .unwrap_or_else(|e| vec![judge::stamp(Finding::error(format!("cannot inspect: {e}")))])
+        .unwrap_or_else(|e| vec![Finding::error(format!("cannot inspect: {e}"))])
 }
 
 /// How `inspect` prints: `--json`, or the human listing with its colour and `-v`.
@@ -561,13 +560,21 @@ pub(crate) struct View {
 }
 
 /// Inspects `paths` (absolute) and prints the listing and the findings as `view` says; returns
-/// the exit code (the command is `commands::inspect`).
-pub(crate) fn print(host: &Host, cfg: &Config, paths: &[PathBuf], o: &Options, view: &View) -> i32 {
+/// the exit code (the command is `commands::inspect`). The findings get their id from `stamp`
+/// as they are kept ([`judge::ID`], written by the engine).
+pub(crate) fn print(
+    host: &Host,
+    cfg: &Config,
+    paths: &[PathBuf],
+    o: &Options,
+    view: &View,
+    stamp: kept::Stamp,
+) -> i32 {
     let inv = Inventory::new(host, cfg);
     let tally = Tally {
         targets: targets(&inv),
         versions: runtime::versions(&inv).0,
-        kept: kept::Kept::in_dir(host.temp_dir().ok()),
+        kept: kept::Kept::in_dir(host.temp_dir().ok()).stamped_by(stamp),
         ..Default::default()
     };
     let run = output::Run {

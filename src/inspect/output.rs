@@ -309,51 +309,7 @@ pub(crate) fn render_file(f: &FileReport, s: &mut dyn std::fmt::Write) {
         );
     }
     for (i, b) in f.bundles.iter().enumerate() {
-        let fmt = match (&b.format, &b.ccob) {
-            (blob::Format::Ccob, Some(c)) => format!(
-                "CCOB v{} {} {} -> {}{}",
-                c.version,
-                c.method.as_str(),
-                size(b.stored_size),
-                size(c.uncompressed_size),
-                match c.hash_ok {
-                    Some(true) => ", hash ok",
-                    Some(false) => ", HASH MISMATCH",
-                    None => "",
-                }
-            ),
-            (blob::Format::ObjectSections, _) => "object-file bundle sections".to_string(),
-            _ => format!("uncompressed {}", size(b.stored_size)),
-        };
-        let _ = writeln!(s, "  bundle {} at 0x{:x}: {fmt}", i + 1, b.offset);
-        if let Some(e) = &b.error {
-            let _ = writeln!(s, "    error: {e}");
-        }
-        for e in &b.entries {
-            let co = match &e.code_object {
-                Some(c) => format!(
-                    "{}  COv{}{}  {} kernels",
-                    c.target_id(),
-                    c.version.map(|v| v.to_string()).unwrap_or("?".into()),
-                    c.generic_version
-                        .map(|g| format!(" generic v{g}"))
-                        .unwrap_or_default(),
-                    c.metadata
-                        .as_ref()
-                        .map(|m| m.kernel_count.to_string())
-                        .unwrap_or("?".into())
-                ),
-                None => e.payload.clone().or(e.error.clone()).unwrap_or_default(),
-            };
-            let _ = writeln!(s, "    {:<50} {:>9}  {co}", e.id, size(e.size));
-            if let Some(c) = &e.code_object {
-                if let Some(m) = &c.metadata {
-                    for k in &m.kernels {
-                        let _ = writeln!(s, "        {k}");
-                    }
-                }
-            }
-        }
+        render_bundle(b, i + 1, s);
     }
     if let Some(c) = &f.code_object {
         let _ = writeln!(
@@ -369,6 +325,56 @@ pub(crate) fn render_file(f: &FileReport, s: &mut dyn std::fmt::Write) {
     }
     if !f.isas.is_empty() {
         let _ = writeln!(s, "  ISAs: {}", f.isas.join(", "));
+    }
+}
+
+/// One bundle (the `n`th of its file) of the listing: its format and entries (kernels too
+/// where they were read).
+fn render_bundle(b: &blob::BlobReport, n: usize, s: &mut dyn std::fmt::Write) {
+    let fmt = match (&b.format, &b.ccob) {
+        (blob::Format::Ccob, Some(c)) => format!(
+            "CCOB v{} {} {} -> {}{}",
+            c.version,
+            c.method.as_str(),
+            size(b.stored_size),
+            size(c.uncompressed_size),
+            match c.hash_ok {
+                Some(true) => ", hash ok",
+                Some(false) => ", HASH MISMATCH",
+                None => "",
+            }
+        ),
+        (blob::Format::ObjectSections, _) => "object-file bundle sections".to_string(),
+        _ => format!("uncompressed {}", size(b.stored_size)),
+    };
+    let _ = writeln!(s, "  bundle {} at 0x{:x}: {fmt}", n, b.offset);
+    if let Some(e) = &b.error {
+        let _ = writeln!(s, "    error: {e}");
+    }
+    for e in &b.entries {
+        let co = match &e.code_object {
+            Some(c) => format!(
+                "{}  COv{}{}  {} kernels",
+                c.target_id(),
+                c.version.map(|v| v.to_string()).unwrap_or("?".into()),
+                c.generic_version
+                    .map(|g| format!(" generic v{g}"))
+                    .unwrap_or_default(),
+                c.metadata
+                    .as_ref()
+                    .map(|m| m.kernel_count.to_string())
+                    .unwrap_or("?".into())
+            ),
+            None => e.payload.clone().or(e.error.clone()).unwrap_or_default(),
+        };
+        let _ = writeln!(s, "    {:<50} {:>9}  {co}", e.id, size(e.size));
+        if let Some(c) = &e.code_object {
+            if let Some(m) = &c.metadata {
+                for k in &m.kernels {
+                    let _ = writeln!(s, "        {k}");
+                }
+            }
+        }
     }
 }
 

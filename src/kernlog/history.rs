@@ -749,7 +749,11 @@ pub(crate) fn to_json<'a>(
         }
         Err(e) => serde_json::json!({
             "boots_asked": boots_asked,
-            "unavailable": e.attempts.iter().map(|(s, why)| serde_json::json!({"source": s, "why": why})).collect::<Vec<_>>(),
+            "unavailable": e
+                .attempts
+                .iter()
+                .map(|(s, why)| serde_json::json!({"source": s, "why": why}))
+                .collect::<Vec<_>>(),
         }),
     }
 }

@@ -188,36 +188,7 @@ fn problems(o: &mut String, v: &Verdict, verbose: u8) {
 /// runtime's own errors and warnings.
 fn activity(o: &mut String, s: &Summary, verbose: u8) {
     let top = if verbose > 0 { usize::MAX } else { 5 };
-    let _ = writeln!(
-        o,
-        "\nHIP API calls: {} ({} distinct)",
-        s.api_calls,
-        s.apis.len()
-    );
-    let mut apis: Vec<_> = s.apis.iter().collect();
-    apis.sort_by(|a, b| b.1.calls.cmp(&a.1.calls).then_with(|| a.0.cmp(b.0)));
-    for (name, a) in apis.iter().take(top) {
-        let errs: u64 = a.errors.values().map(|c| c.count).sum();
-        let t = if a.timed > 0 {
-            format!(
-                ", mean {:.0} us, max {} us",
-                a.total_us as f64 / a.timed as f64,
-                a.max_us
-            )
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            o,
-            "  {:>10}  {name}{}{t}",
-            a.calls,
-            if errs > 0 {
-                format!(" ({errs} errors)")
-            } else {
-                String::new()
-            }
-        );
-    }
+    api_calls(o, s, top);
     let ks = kernels_sorted(s);
     let _ = writeln!(
         o,
@@ -260,6 +231,45 @@ fn activity(o: &mut String, s: &Summary, verbose: u8) {
             .collect();
         let _ = writeln!(o, "code objects loaded: {}", list.join(", "));
     }
+    runtime_messages(o, s, verbose);
+}
+
+/// The HIP API calls, most called first (the `top` of them): calls, errors, times.
+fn api_calls(o: &mut String, s: &Summary, top: usize) {
+    let _ = writeln!(
+        o,
+        "\nHIP API calls: {} ({} distinct)",
+        s.api_calls,
+        s.apis.len()
+    );
+    let mut apis: Vec<_> = s.apis.iter().collect();
+    apis.sort_by(|a, b| b.1.calls.cmp(&a.1.calls).then_with(|| a.0.cmp(b.0)));
+    for (name, a) in apis.iter().take(top) {
+        let errs: u64 = a.errors.values().map(|c| c.count).sum();
+        let t = if a.timed > 0 {
+            format!(
+                ", mean {:.0} us, max {} us",
+                a.total_us as f64 / a.timed as f64,
+                a.max_us
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            o,
+            "  {:>10}  {name}{}{t}",
+            a.calls,
+            if errs > 0 {
+                format!(" ({errs} errors)")
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// The runtime's own errors and warnings: listed with -v, else counted.
+fn runtime_messages(o: &mut String, s: &Summary, verbose: u8) {
     if verbose > 0 {
         for (m, c) in s.errors.iter().chain(&s.warnings) {
             let _ = writeln!(
@@ -311,26 +321,7 @@ pub(crate) fn json(
     v: &Verdict,
     code: i32,
 ) -> serde_json::Value {
-    let kernels: Vec<_> = kernels_sorted(s)
-        .into_iter()
-        .map(|(name, count)| json!({"name": name, "count": count}))
-        .collect();
-    let threads: Vec<_> = s
-        .threads
-        .values()
-        .map(|t| {
-            json!({
-                "pid": t.pid,
-                "tid": format!("{:#x}", t.tid),
-                "lines": t.lines,
-                "last": t.last.iter().map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()})).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let commands: serde_json::Map<String, serde_json::Value> = commands(s)
-        .into_iter()
-        .map(|(k, n)| (k, json!(n)))
-        .collect();
+    let threads = threads_json(s);
     let pids: std::collections::BTreeSet<u32> = s.threads.keys().map(|k| k.0).collect();
     let mut log = json!({
             "path": path,
@@ -363,7 +354,52 @@ pub(crate) fn json(
             },
             "agents_enumerated": s.agents_enumerated,
     });
-    let more2 = json!({
+    let more2 = activity_json(s, v);
+    if let (Some(m), Some(a), Some(b)) = (log.as_object_mut(), more.as_object(), more2.as_object())
+    {
+        m.extend(a.clone());
+        m.extend(b.clone());
+    }
+    json!({
+        "schema_version": crate::report::json::SCHEMA_VERSION,
+        "tool": &crate::report::json::TOOL,
+        "command": "log",
+        "exit_code": code,
+        "log": log,
+    })
+}
+
+/// Each thread's pid, tid, line count and last lines.
+fn threads_json(s: &Summary) -> Vec<serde_json::Value> {
+    s.threads
+        .values()
+        .map(|t| {
+            json!({
+                "pid": t.pid,
+                "tid": format!("{:#x}", t.tid),
+                "lines": t.lines,
+                "last": t
+                    .last
+                    .iter()
+                    .map(|l| json!({"line": l.line, "ts_us": l.ts_us, "text": l.text()}))
+                    .collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// What the runtime did (devices, queues, calls, kernels, packets, code objects, errors) and
+/// the verdict's problems and notes.
+fn activity_json(s: &Summary, v: &Verdict) -> serde_json::Value {
+    let kernels: Vec<_> = kernels_sorted(s)
+        .into_iter()
+        .map(|(name, count)| json!({"name": name, "count": count}))
+        .collect();
+    let commands: serde_json::Map<String, serde_json::Value> = commands(s)
+        .into_iter()
+        .map(|(k, n)| (k, json!(n)))
+        .collect();
+    json!({
             "devices": s.devices,
             "device_failures": s.device_failures,
             "init_starts": s.init_starts,
@@ -389,18 +425,6 @@ pub(crate) fn json(
             "capped_keys": s.other_keys,
             "problems": v.problems,
             "notes": v.notes,
-    });
-    if let (Some(m), Some(a), Some(b)) = (log.as_object_mut(), more.as_object(), more2.as_object())
-    {
-        m.extend(a.clone());
-        m.extend(b.clone());
-    }
-    json!({
-        "schema_version": crate::report::json::SCHEMA_VERSION,
-        "tool": &crate::report::json::TOOL,
-        "command": "log",
-        "exit_code": code,
-        "log": log,
     })
 }
 

@@ -310,6 +310,13 @@ impl Facts {
     }
 }
 
+/// What names WSL in a text (its device, library, kernel or message): a platform fact and the
+/// WSL rule's line.
+const WSL_SRC: &str = concat!(
+    r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected",
+    r"|\bWSL ?2?\b|\bWLS2\b",
+);
+
 /// The platforms a text says it ran on. WSL: its kernel's release string
 /// (`microsoft-standard-WSL2`), its GPU device (`/dev/dxg`), the WSL runtime library
 /// (`librocdxg`, `/usr/lib/wsl`), rocminfo's "WSL environment detected", or the name itself.
@@ -320,14 +327,13 @@ fn platforms(text: &str) -> Vec<Platform> {
     static SLURM: OnceLock<BytesRegex> = OnceLock::new();
     static NIX: OnceLock<BytesRegex> = OnceLock::new();
     let table: [(&'static OnceLock<BytesRegex>, &str, Platform); 5] = [
-        (
-            &WSL,
-            r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected|\bWSL ?2?\b|\bWLS2\b",
-            Platform::Wsl,
-        ),
+        (&WSL, WSL_SRC, Platform::Wsl),
         (
             &CONTAINER,
-            r"(?i)\bdocker (?:run|exec|compose)|\bpodman\b|/\.dockerenv|\bdocker-compose\b|\bapptainer\b|\bsingularity\b",
+            concat!(
+                r"(?i)\bdocker (?:run|exec|compose)|\bpodman\b|/\.dockerenv|\bdocker-compose\b",
+                r"|\bapptainer\b|\bsingularity\b",
+            ),
             Platform::Container,
         ),
         (
@@ -554,10 +560,7 @@ fn wsl(text: &str, f: &Facts) -> Option<Derived> {
             overrules: &[],
         });
     }
-    let l = re(
-        &LINE,
-        r"(?i)/dev/dxg|librocdxg|microsoft-standard-WSL|/usr/lib/wsl/|WSL environment detected|\bWSL ?2?\b|\bWLS2\b",
-    );
+    let l = re(&LINE, WSL_SRC);
     Some(Derived {
         symptom: sy,
         line: line_of(text, l).unwrap_or_default(),
@@ -592,7 +595,13 @@ fn container(text: &str, f: &Facts) -> Option<Derived> {
     }
     let fail = re(
         &FAIL,
-        r"(?i)Unable to open /dev/kfd|/dev/kfd\S*:? (?:No such file|Permission denied|not found|is missing|does not exist)|missing\b.{0,60}/dev/kfd|No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+        concat!(
+            r"(?i)Unable to open /dev/kfd",
+            r"|/dev/kfd\S*:? (?:No such file|Permission denied|not found|is missing",
+            r"|does not exist)",
+            r"|missing\b.{0,60}/dev/kfd|No HIP GPUs are available|hipErrorNoDevice",
+            r"|no ROCm-capable device",
+        ),
     );
     let line = line_of(text, fail)?;
     let sy = symptom(

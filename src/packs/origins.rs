@@ -524,9 +524,10 @@ impl Table {
 fn clr_prefix() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(
-            r"^\s*:\d:\s*([\w.]+)\s*:\s*\d+\s*:\s*\d+\s*us:\s*(?:\d+:\s*)?(?:\[[^\]]*tid:[^\]]*\]\s?)?",
-        )
+        Regex::new(concat!(
+            r"^\s*:\d:\s*([\w.]+)\s*:\s*\d+\s*:\s*\d+\s*us:\s*",
+            r"(?:\d+:\s*)?(?:\[[^\]]*tid:[^\]]*\]\s?)?",
+        ))
         .expect("valid")
     })
 }

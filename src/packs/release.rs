@@ -38,6 +38,9 @@ fn mm(v: &str) -> Option<(u32, u32)> {
     Some((a, b))
 }
 
+/// Where a rule's facts come from, as its reasoning says.
+const FROM_TEXT: &str = "from the text; this machine was not asked";
+
 fn show((a, b): (u32, u32)) -> String {
     format!("{a}.{b}")
 }
@@ -79,20 +82,42 @@ fn text_release(text: &str) -> Option<(u32, u32)> {
 /// "driver vs DKMS": the amdgpu (or old rock) DKMS module did not build. The kernel it was built
 /// for (DKMS's own lines) against the release's newest kernel series.
 fn dkms(text: &str) -> Option<Derived> {
-    static FAIL: OnceLock<Regex> = OnceLock::new();
     static AMD: OnceLock<Regex> = OnceLock::new();
-    static KERNEL: OnceLock<Regex> = OnceLock::new();
-    static MODULE: OnceLock<Regex> = OnceLock::new();
-    static DRIVER: OnceLock<Regex> = OnceLock::new();
-    static S: OnceLock<Symptom> = OnceLock::new();
+    let line = dkms_failure_line(text)?;
+    if !re(&AMD, r"(?i)amdgpu|rock-dkms|/amd\.\w+/").is_match(text) {
+        return None;
+    }
+    let kernel = dkms_kernel(text);
+    let rel = dkms_release(text);
+    let sy = dkms_symptom();
+    let reasoning = dkms_reasoning(rel, kernel.as_deref())?;
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: vec![("reasoning".into(), reasoning)],
+        defers_to: &[],
+        overrules: &["gpu-driver-missing"],
+    })
+}
+
+/// The line of a text that says a DKMS build of the module failed.
+fn dkms_failure_line(text: &str) -> Option<String> {
+    static FAIL: OnceLock<Regex> = OnceLock::new();
     // DKMS's messages (dkms `dkms.in`: "Bad return status for module build on kernel", the
     // apport hook's "kernel package ... is not supported", autoinstall's "failed for"), the
     // Ubuntu crash report's title, and compiler errors inside the module's build tree.
     let fail = re(
         &FAIL,
-        r"(?i)Bad return status for module build on kernel|ERROR \(dkms apport\): kernel package \S+ is not supported|amdgpu kernel module failed to build|dkms autoinstall .{0,40}failed for amdgpu|(?:amdgpu|rock)-dkms\b.{0,80}\b(?:fail|error|no longer (?:compiles|builds))|/var/lib/dkms/amdgpu[-/]\S+.{0,200}\berror\b|DKMS (?:\([^)]*\) )?make\.log for amdgpu|/var/tmp/amd\.\w+\S*\] Error \d",
+        concat!(
+            r"(?i)Bad return status for module build on kernel",
+            r"|ERROR \(dkms apport\): kernel package \S+ is not supported",
+            r"|amdgpu kernel module failed to build|dkms autoinstall .{0,40}failed for amdgpu",
+            r"|(?:amdgpu|rock)-dkms\b.{0,80}\b(?:fail|error|no longer (?:compiles|builds))",
+            r"|/var/lib/dkms/amdgpu[-/]\S+.{0,200}\berror\b",
+            r"|DKMS (?:\([^)]*\) )?make\.log for amdgpu|/var/tmp/amd\.\w+\S*\] Error \d",
+        ),
     );
-    let line = line_of(text, fail).or_else(|| {
+    line_of(text, fail).or_else(|| {
         // A module build tree named with a failure said in words ("cannot build", "fails").
         static TREE: OnceLock<Regex> = OnceLock::new();
         static WORDS: OnceLock<Regex> = OnceLock::new();
@@ -104,16 +129,28 @@ fn dkms(text: &str) -> Option<Derived> {
             return None;
         }
         line_of(text, re(&TREE, r"/var/lib/dkms/amdgpu[-/]"))
-    })?;
-    if !re(&AMD, r"(?i)amdgpu|rock-dkms|/amd\.\w+/").is_match(text) {
-        return None;
-    }
-    let kernel = re(
+    })
+}
+
+/// The kernel a DKMS build was for, as DKMS, the package manager or the crash report name it.
+fn dkms_kernel(text: &str) -> Option<String> {
+    static KERNEL: OnceLock<Regex> = OnceLock::new();
+    re(
         &KERNEL,
-        r"(?:on kernel:? |linux-headers-|KERNELVER=|KERNELRELEASE=|for kernel |Building for |/lib/modules/|DKMSKernelVersion: )(\d+\.\d+(?:\.\d+)?[\w.-]*)",
+        concat!(
+            r"(?:on kernel:? |linux-headers-|KERNELVER=|KERNELRELEASE=|for kernel |Building for ",
+            r"|/lib/modules/|DKMSKernelVersion: )(\d+\.\d+(?:\.\d+)?[\w.-]*)",
+        ),
     )
     .captures(text)
-    .map(|c| c[1].to_string());
+    .map(|c| c[1].to_string())
+}
+
+/// The ROCm release of a DKMS build: the driver's stamp in amdgpu-dkms' package version, the
+/// release the text names, or the release whose module version the text names.
+fn dkms_release(text: &str) -> Option<(u32, u32)> {
+    static MODULE: OnceLock<Regex> = OnceLock::new();
+    static DRIVER: OnceLock<Regex> = OnceLock::new();
     let module = re(&MODULE, r"\bamdgpu[/-](\d+\.\d+)\.\d+-\d+")
         .captures(text)
         .and_then(|c| mm(&c[1]))
@@ -130,8 +167,12 @@ fn dkms(text: &str) -> Option<Derived> {
         .captures(text)
         .and_then(|c| c[1].parse::<u32>().ok())
         .map(|n| (7, n - 1));
-    let rel = driver.or_else(|| text_release(text)).or(module);
-    let sy = S.get_or_init(|| {
+    driver.or_else(|| text_release(text)).or(module)
+}
+
+fn dkms_symptom() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    S.get_or_init(|| {
         new_symptom(
             "facts.dkms-kernel",
             "the amdgpu DKMS module does not build for this kernel",
@@ -145,47 +186,35 @@ fn dkms(text: &str) -> Option<Derived> {
              supports, or use the kernel's own amdgpu (amdgpu-install --no-dkms; the \
              distribution kernel already carries amdgpu and KFD).",
         )
-    });
-    let k = kernel.as_deref().and_then(mm);
-    let from = "from the text; this machine was not asked";
-    let reasoning = match (rel, k) {
+    })
+}
+
+/// What a DKMS failure's release and kernel say: the kernel against the release's newest kernel
+/// series. `None` where the table's kernel of the release does not read as a version.
+fn dkms_reasoning(rel: Option<(u32, u32)>, kernel: Option<&str>) -> Option<String> {
+    let from = FROM_TEXT;
+    let k = kernel.and_then(mm);
+    let kernel = kernel.unwrap_or_default();
+    Some(match (rel, k) {
         (Some(r), Some(kv)) => match release(r) {
             Some(entry) => {
                 let newest = mm(&entry.kernel)?;
                 if kv > newest {
-                    let first = table()
-                        .release
-                        .iter()
-                        .find(|e| mm(&e.kernel).is_some_and(|n| n >= kv) && mm(&e.rocm) > Some(r))
-                        .map(|e| {
-                            format!(
-                                "ROCm {} is the first release whose distributions have a kernel \
-                                 that new",
-                                e.rocm
-                            )
-                        })
-                        .unwrap_or_else(|| {
-                            "no release of the table lists a distribution kernel that new: a \
-                             newer amdgpu-dkms may build on it, or the kernel's own amdgpu \
-                             (--no-dkms) serves"
-                                .to_string()
-                        });
                     format!(
-                        "kernel {} and ROCm {} ({from}): the kernel is newer than {}, the newest \
-                         kernel series ROCm {} is built for (checks/why-facts.toml [[release]]); \
-                         {first}",
-                        kernel.as_deref().unwrap_or_default(),
+                        "kernel {kernel} and ROCm {} ({from}): the kernel is newer than {}, the \
+                         newest kernel series ROCm {} is built for (checks/why-facts.toml \
+                         [[release]]); {}",
                         show(r),
                         entry.kernel,
-                        show(r)
+                        show(r),
+                        first_release_for_kernel(r, kv)
                     )
                 } else {
                     format!(
-                        "kernel {} and ROCm {} ({from}): the kernel series is one ROCm {} \
+                        "kernel {kernel} and ROCm {} ({from}): the kernel series is one ROCm {} \
                          supports (up to {}, checks/why-facts.toml [[release]]), so an update of \
                          that kernel changed what the module builds against: a later point \
                          release of amdgpu-dkms builds on it",
-                        kernel.as_deref().unwrap_or_default(),
                         show(r),
                         show(r),
                         entry.kernel
@@ -193,27 +222,38 @@ fn dkms(text: &str) -> Option<Derived> {
                 }
             }
             None => format!(
-                "kernel {} and ROCm {} ({from}); the release is outside the table \
+                "kernel {kernel} and ROCm {} ({from}); the release is outside the table \
                  (ROCm {}), so its kernel list was not checked",
-                kernel.as_deref().unwrap_or_default(),
                 show(r),
                 table_span()
             ),
         },
         (None, Some(_)) => format!(
-            "kernel {} ({from}); the text names no ROCm release, so the kernel was not checked \
-             against one",
-            kernel.as_deref().unwrap_or_default()
+            "kernel {kernel} ({from}); the text names no ROCm release, so the kernel was not \
+             checked against one"
         ),
         _ => format!("a DKMS build failure of the amdgpu module ({from})"),
-    };
-    Some(Derived {
-        symptom: sy,
-        line,
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &[],
-        overrules: &["gpu-driver-missing"],
     })
+}
+
+/// The first release after `r` whose distributions have a kernel as new as `kv`, said as a
+/// clause of the reasoning.
+fn first_release_for_kernel(r: (u32, u32), kv: (u32, u32)) -> String {
+    table()
+        .release
+        .iter()
+        .find(|e| mm(&e.kernel).is_some_and(|n| n >= kv) && mm(&e.rocm) > Some(r))
+        .map(|e| {
+            format!(
+                "ROCm {} is the first release whose distributions have a kernel that new",
+                e.rocm
+            )
+        })
+        .unwrap_or_else(|| {
+            "no release of the table lists a distribution kernel that new: a newer amdgpu-dkms \
+             may build on it, or the kernel's own amdgpu (--no-dkms) serves"
+                .to_string()
+        })
 }
 
 /// A distribution the text names: `(family, release)`, the release normalised to the form of
@@ -312,20 +352,49 @@ const EPEL_SRC: &str =
 /// amdgpu-install's own check) on a distribution, or a release of one, the ROCm packages are not
 /// built for; or on a supported one whose packages need a repository that is not enabled.
 fn distribution(text: &str) -> Option<Derived> {
+    let line = install_failure_line(text)?;
+    let sy = distribution_symptom();
+    let reasoning = match missing_repository_or_library(text) {
+        Some(r) => r,
+        None => {
+            let (family, rel) = distro(text)?;
+            distribution_reasoning(text, family, rel.as_deref())?
+        }
+    };
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: vec![("reasoning".into(), reasoning)],
+        defers_to: &["platform-package-conflict"],
+        overrules: &[],
+    })
+}
+
+/// The line of a text where a package install failed on its dependencies or the installer
+/// refused the distribution.
+fn install_failure_line(text: &str) -> Option<String> {
     static FAIL: OnceLock<Regex> = OnceLock::new();
-    static EPEL: OnceLock<Regex> = OnceLock::new();
-    static S: OnceLock<Symptom> = OnceLock::new();
     let fail = re(
         &FAIL,
-        r"(?i)but (?:it )?is not installable|nothing provides \S+ needed by|^\s*Requires: \S+|No match for argument: \S*rocm|Unsupported (?:DEB|RPM)-based OS|Valid metadata not found at specified URL|Unable to locate package \S*(?:rocm|hip|amdgpu)|ubuntu\|linuxmint\|debian|checks the distribution via the `?/etc/os-release|dependency errors|\brequires\b.{0,20}perl-",
+        concat!(
+            r"(?i)but (?:it )?is not installable|nothing provides \S+ needed by|^\s*Requires: \S+",
+            r"|No match for argument: \S*rocm|Unsupported (?:DEB|RPM)-based OS",
+            r"|Valid metadata not found at specified URL",
+            r"|Unable to locate package \S*(?:rocm|hip|amdgpu)|ubuntu\|linuxmint\|debian",
+            r"|checks the distribution via the `?/etc/os-release|dependency errors",
+            r"|\brequires\b.{0,20}perl-",
+        ),
     );
     // A dependency on NVIDIA's CUDA packages (hip-nvcc) is another question: which CUDA
     // packages HIP's NVIDIA path needs, not the distribution release.
-    let line = text
-        .lines()
+    text.lines()
         .find(|l| fail.is_match(l) && !l.to_lowercase().contains("cuda"))
-        .map(|l| l.trim().chars().take(300).collect::<String>())?;
-    let sy = S.get_or_init(|| {
+        .map(|l| l.trim().chars().take(300).collect::<String>())
+}
+
+fn distribution_symptom() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    S.get_or_init(|| {
         new_symptom(
             "facts.distribution",
             "the distribution or its release is not one the ROCm packages are built for",
@@ -338,149 +407,147 @@ fn distribution(text: &str) -> Option<Derived> {
              page), use the ROCm release built for yours, use the distribution's own ROCm \
              packages, or enable the repositories the install guide names (EPEL/CRB on RHEL).",
         )
-    });
-    let derived = |reasoning: String| Derived {
-        symptom: sy,
-        line: line.clone(),
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &["platform-package-conflict"],
-        overrules: &[],
-    };
-    let from = "from the text; this machine was not asked";
+    })
+}
+
+/// Whether a text names a dependency AMD's RHEL packages take from EPEL ([`EPEL_SRC`]).
+fn needs_epel(text: &str) -> bool {
+    static EPEL: OnceLock<Regex> = OnceLock::new();
+    re(&EPEL, EPEL_SRC).is_match(text)
+}
+
+/// The failures whose dependency itself says what is missing, whatever the distribution's
+/// release: a Perl module of EPEL on the RHEL family, a library Ubuntu 24.04 no longer ships.
+fn missing_repository_or_library(text: &str) -> Option<String> {
+    let from = FROM_TEXT;
     // RHEL-family packages (`.el9`, yum/dnf, CentOS/RHEL named) missing a Perl module: AMD's
     // install guide enables EPEL and CodeReady Builder/PowerTools first, which carry them.
     static RPM: OnceLock<Regex> = OnceLock::new();
-    if re(&EPEL, EPEL_SRC).is_match(text)
+    if needs_epel(text)
         && re(
             &RPM,
             r"(?i)\.el\d+\b|\b(?:yum|dnf)\b|\bCentOS\b|\bRHEL\b|Red Hat",
         )
         .is_match(text)
     {
-        return Some(derived(format!(
+        return Some(format!(
             "RHEL-family packages missing a Perl module ({from}): the ROCm packages take it from \
              the repositories AMD's install guide requires to be enabled first (EPEL, and \
              CodeReady Builder or PowerTools/CRB)"
-        )));
+        ));
     }
     // Libraries Ubuntu 22.04 (jammy) and older ship and 24.04 (noble) does not (the Ubuntu
     // archive, packages.ubuntu.com: libtinfo5 and libncurses5 end with jammy, noble has
     // libcholmod5 and libsuitesparseconfig7, and libpython3.12 instead of 3.10): packages
     // built for 22.04 asked for on a newer release.
     static JAMMY: OnceLock<Regex> = OnceLock::new();
-    if let Some(m) = re(
+    let m = re(
         &JAMMY,
-        r"\b(libtinfo5|libncurses5|libcholmod3|libsuitesparseconfig5|libpython3\.10)\b.{0,40}not installable",
-    )
-    .captures(text)
-    {
-        return Some(derived(format!(
-            "{} is not installable ({from}): a library of Ubuntu 22.04 and older that 24.04 no \
-             longer ships, so packages built for 22.04 were asked for on a newer release \
-             (Ubuntu 24.04 is built for from ROCm 6.2, checks/why-facts.toml [[release]]): use \
-             AMD's repository for the running release, or add the older release's archive",
-            &m[1]
-        )));
-    }
-    let (family, rel) = distro(text)?;
-    let rocm = text_release(text);
-    let name = family_name(family);
-    let all = &table().release;
-    let reasoning = match (family, rel.as_deref()) {
-        ("fedora" | "opensuse" | "pop" | "neon" | "mint" | "arch" | "gentoo", _) => format!(
-            "{name} ({from}) is in no release's list of distributions (ROCm {}, checks/why-facts.toml \
-             [[release]]): AMD's packages and amdgpu-install are built for Ubuntu LTS, RHEL, SLES, \
-             Oracle, Rocky and Debian releases only, so their dependencies or the installer's \
-             distribution check fail there; the distribution's own ROCm packages, or a supported \
-             distribution, are the ways that work",
-            table_span()
+        concat!(
+            r"\b(libtinfo5|libncurses5|libcholmod3|libsuitesparseconfig5|libpython3\.10)\b",
+            r".{0,40}not installable",
         ),
-        (fam, Some(r)) => {
-            let listing: Vec<&str> = all
-                .iter()
-                .filter(|e| listed(&e.distros, fam, r))
-                .map(|e| e.rocm.as_str())
-                .collect();
-            let here = rocm.and_then(release);
-            match here {
-                Some(e) if listed(&e.distros, fam, r) => {
-                    if !re(&EPEL, EPEL_SRC)
-                        .is_match(text)
-                        && fam == "ubuntu"
-                    {
-                        format!(
-                            "{name} {r} and ROCm {} ({from}): the release is built for it, yet \
-                             its dependencies are not installable: the repository configured is \
-                             AMD's for another Ubuntu release (its packages depend on that \
-                             release's libraries); register the repository of {name} {r}",
-                            e.rocm
-                        )
-                    } else {
-                        format!(
-                            "{name} {r} and ROCm {} ({from}): the release is built for it; the \
-                             dependency missing comes from the repositories AMD's install guide \
-                             requires to be enabled first (EPEL, and CodeReady Builder or \
-                             PowerTools/CRB)",
-                            e.rocm
-                        )
-                    }
-                }
-                Some(e) => format!(
-                    "{name} {r} and ROCm {} ({from}): {name} {r} is not among the distributions \
-                     ROCm {} is built for ({}); {}",
-                    e.rocm,
-                    e.rocm,
-                    e.distros
-                        .iter()
-                        .filter(|d| d.starts_with(fam))
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    match listing.first() {
-                        Some(f) => format!("ROCm {f} is the first release built for it"),
-                        None => "no release of the table is built for it".to_string(),
-                    }
-                ),
-                None if listing.is_empty() => format!(
-                    "{name} {r} ({from}) is in no release's list of distributions (ROCm {}, \
-                     checks/why-facts.toml [[release]]){}: the packages were built for other \
-                     releases, whose libraries this one does not have",
-                    table_span(),
-                    if fam == "ubuntu" {
-                        "; ROCm is built for Ubuntu LTS releases only"
-                    } else {
-                        ""
-                    }
-                ),
-                None => {
-                    if fam != "ubuntu"
-                        && re(&EPEL, EPEL_SRC)
-                            .is_match(text)
-                    {
-                        format!(
-                            "{name} {r} ({from}) is built for by ROCm {}; the dependency missing \
-                             comes from the repositories AMD's install guide requires to be \
-                             enabled first (EPEL, and CodeReady Builder or PowerTools/CRB)",
-                            listing.join(", ")
-                        )
-                    } else if fam == "ubuntu" {
-                        format!(
-                            "{name} {r} ({from}) is built for only by ROCm {} \
-                             (checks/why-facts.toml [[release]]); packages whose dependencies are \
-                             not installable there come from a repository (or an installer) of \
-                             another Ubuntu release: register AMD's repository of one of those \
-                             releases for {name} {r}",
-                            listing.join(", ")
-                        )
-                    } else {
-                        return None;
-                    }
-                }
+    )
+    .captures(text)?;
+    Some(format!(
+        "{} is not installable ({from}): a library of Ubuntu 22.04 and older that 24.04 no \
+         longer ships, so packages built for 22.04 were asked for on a newer release \
+         (Ubuntu 24.04 is built for from ROCm 6.2, checks/why-facts.toml [[release]]): use \
+         AMD's repository for the running release, or add the older release's archive",
+        &m[1]
+    ))
+}
+
+/// What the distribution a text names (and its release) says against the release tables.
+fn distribution_reasoning(text: &str, family: &str, rel: Option<&str>) -> Option<String> {
+    let from = FROM_TEXT;
+    let name = family_name(family);
+    match (family, rel) {
+        ("fedora" | "opensuse" | "pop" | "neon" | "mint" | "arch" | "gentoo", _) => Some(format!(
+            "{name} ({from}) is in no release's list of distributions (ROCm {}, \
+             checks/why-facts.toml [[release]]): AMD's packages and amdgpu-install are built for \
+             Ubuntu LTS, RHEL, SLES, Oracle, Rocky and Debian releases only, so their \
+             dependencies or the installer's distribution check fail there; the distribution's \
+             own ROCm packages, or a supported distribution, are the ways that work",
+            table_span()
+        )),
+        (fam, Some(r)) => release_of_distribution(text, fam, r),
+        _ => None,
+    }
+}
+
+/// A distribution's release against the releases that list it and the release the text names.
+fn release_of_distribution(text: &str, fam: &str, r: &str) -> Option<String> {
+    let from = FROM_TEXT;
+    let name = family_name(fam);
+    let listing: Vec<&str> = table()
+        .release
+        .iter()
+        .filter(|e| listed(&e.distros, fam, r))
+        .map(|e| e.rocm.as_str())
+        .collect();
+    let here = text_release(text).and_then(release);
+    Some(match here {
+        Some(e) if listed(&e.distros, fam, r) => {
+            if !needs_epel(text) && fam == "ubuntu" {
+                format!(
+                    "{name} {r} and ROCm {} ({from}): the release is built for it, yet its \
+                     dependencies are not installable: the repository configured is AMD's for \
+                     another Ubuntu release (its packages depend on that release's libraries); \
+                     register the repository of {name} {r}",
+                    e.rocm
+                )
+            } else {
+                format!(
+                    "{name} {r} and ROCm {} ({from}): the release is built for it; the \
+                     dependency missing comes from the repositories AMD's install guide requires \
+                     to be enabled first (EPEL, and CodeReady Builder or PowerTools/CRB)",
+                    e.rocm
+                )
             }
         }
-        _ => return None,
-    };
-    Some(derived(reasoning))
+        Some(e) => format!(
+            "{name} {r} and ROCm {} ({from}): {name} {r} is not among the distributions ROCm {} \
+             is built for ({}); {}",
+            e.rocm,
+            e.rocm,
+            e.distros
+                .iter()
+                .filter(|d| d.starts_with(fam))
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", "),
+            match listing.first() {
+                Some(f) => format!("ROCm {f} is the first release built for it"),
+                None => "no release of the table is built for it".to_string(),
+            }
+        ),
+        None if listing.is_empty() => format!(
+            "{name} {r} ({from}) is in no release's list of distributions (ROCm {}, \
+             checks/why-facts.toml [[release]]){}: the packages were built for other releases, \
+             whose libraries this one does not have",
+            table_span(),
+            if fam == "ubuntu" {
+                "; ROCm is built for Ubuntu LTS releases only"
+            } else {
+                ""
+            }
+        ),
+        None if fam != "ubuntu" && needs_epel(text) => format!(
+            "{name} {r} ({from}) is built for by ROCm {}; the dependency missing comes from the \
+             repositories AMD's install guide requires to be enabled first (EPEL, and CodeReady \
+             Builder or PowerTools/CRB)",
+            listing.join(", ")
+        ),
+        None if fam == "ubuntu" => format!(
+            "{name} {r} ({from}) is built for only by ROCm {} (checks/why-facts.toml \
+             [[release]]); packages whose dependencies are not installable there come from a \
+             repository (or an installer) of another Ubuntu release: register AMD's repository \
+             of one of those releases for {name} {r}",
+            listing.join(", ")
+        ),
+        None => return None,
+    })
 }
 
 /// "two package sources": AMD's ROCm packages carry the component's own version with the
@@ -489,105 +556,12 @@ fn distribution(text: &str) -> Option<Derived> {
 /// (`5.7.1-3build1`), which dpkg ranks higher (Debian bug #1028307). A package at the
 /// distribution's version where AMD's is asked for blocks the install.
 fn package_sources(text: &str) -> Option<Derived> {
-    static APT: OnceLock<Regex> = OnceLock::new();
-    static BROKEN: OnceLock<Regex> = OnceLock::new();
-    static ORDER: OnceLock<Regex> = OnceLock::new();
-    static S: OnceLock<Symptom> = OnceLock::new();
-    let stamped = |v: &str| {
-        static ST: OnceLock<Regex> = OnceLock::new();
-        re(&ST, r"\.\d{5}-").is_match(v)
-    };
-    let mut found: Option<(String, String, String)> = None;
-    // apt: "Depends: hipcc (= 1.1.1.70204-93~24.04) but 5.7.1-3 is to be installed".
-    for c in re(
-        &APT,
-        r"Depends:? (?:on )?([\w.+-]+) \(= ([^)\s]+)\) but ([^\s]+) is to be installed",
-    )
-    .captures_iter(text)
-    {
-        if stamped(&c[2]) && !stamped(&c[3]) {
-            found = Some((c[1].to_string(), c[3].to_string(), c[0].to_string()));
-            break;
-        }
-    }
-    // apt's resolver debug: "Broken rocm:amd64 Depends on rocminfo:amd64 < 5.7.1-3build1 @ii ...
-    // > (= 1.0.0.70001-42~24.04)".
-    if found.is_none() {
-        if let Some(c) = re(
-            &BROKEN,
-            r"Broken \S+ Depends on ([\w.+-]+)(?::\w+)? < ([^\s|]+) @ii[^>]*> \(= ([^)\s]+)\)",
-        )
-        .captures(text)
-        {
-            if !stamped(&c[2]) && stamped(&c[3]) {
-                found = Some((c[1].to_string(), c[2].to_string(), c[0].to_string()));
-            }
-        }
-    }
-    // The version order itself, as a packager writes it: "1.0.0.50400-72~20.04 < 5.2.3-2".
-    if found.is_none() {
-        if let Some(c) = re(
-            &ORDER,
-            r"\b\d+\.\d+\.\d+\.\d{5}-\S+\s*<\s*(\d+\.\d+\.\d+-\S+)",
-        )
-        .captures(text)
-        {
-            found = Some((
-                "the ROCm packages".into(),
-                c[1].to_string(),
-                c[0].to_string(),
-            ));
-        }
-    }
-    // The same ROCm package offered at both kinds of version ("rocminfo amd64 5.7.1-3build1"
-    // from the distribution's archive, "rocminfo amd64 1.0.0.60200-66~24.04" from AMD's) in a
-    // text whose install fails.
-    if found.is_none() {
-        static DISTRO_PKG: OnceLock<Regex> = OnceLock::new();
-        static INSTALL_FAIL: OnceLock<Regex> = OnceLock::new();
-        static AMD_PKG: OnceLock<Regex> = OnceLock::new();
-        let fails = re(
-            &INSTALL_FAIL,
-            r"(?i)unmet dependencies|not going to be installed|held broken packages|no longer installs|(?:cannot|can't|fails? to|unable to) install",
-        )
-        .is_match(text);
-        if fails {
-            for c in re(
-                &DISTRO_PKG,
-                r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+)\s+(?:amd64\s+)?(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
-            )
-            .captures_iter(text)
-            {
-                let stamped_too = re(
-                    &AMD_PKG,
-                    r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+)\s+(?:amd64\s+)?\d+\.\d+\.\d+\.\d{5}-",
-                )
-                .captures_iter(text)
-                .any(|a| a[1] == c[1]);
-                if stamped_too {
-                    found = Some((c[1].to_string(), c[2].to_string(), c[0].trim().to_string()));
-                    break;
-                }
-            }
-        }
-    }
-    let (pkg, version, line) = found?;
-    let sy = S.get_or_init(|| {
-        new_symptom(
-            "facts.package-sources",
-            "a distribution's ROCm package blocks AMD's",
-            "platform-package-conflict",
-            "AMD's ROCm packages carry each component's own version with the release stamp \
-             (1.0.0.60200 = ROCm 6.2.0), while the distribution's packages carry the ROCm release \
-             as their version (5.7.1-3): the package manager ranks the distribution's (or a \
-             leftover's) higher and keeps it where AMD's is required, so the install breaks.",
-            "Remove the distribution's ROCm packages (or the leftover), then install AMD's; and \
-             pin repo.radeon.com above the distribution (an /etc/apt/preferences.d entry, as \
-             AMD's install guide writes it), or use one source only.",
-        )
-    });
+    let (pkg, version, line) = apt_depends_unstamped(text)
+        .or_else(|| apt_broken_unstamped(text))
+        .or_else(|| version_order(text))
+        .or_else(|| offered_at_both_versions(text))?;
     Some(Derived {
-        symptom: sy,
+        symptom: package_sources_symptom(),
         line: line.chars().take(300).collect(),
         captures: vec![(
             "reasoning".into(),
@@ -601,6 +575,110 @@ fn package_sources(text: &str) -> Option<Derived> {
     })
 }
 
+/// A package found at the distribution's version: (package, version, the text's line).
+type Unstamped = (String, String, String);
+
+/// Whether a package version carries AMD's release stamp (`1.0.0.60200-66`).
+fn stamped(v: &str) -> bool {
+    static ST: OnceLock<Regex> = OnceLock::new();
+    re(&ST, r"\.\d{5}-").is_match(v)
+}
+
+/// apt: "Depends: hipcc (= 1.1.1.70204-93~24.04) but 5.7.1-3 is to be installed".
+fn apt_depends_unstamped(text: &str) -> Option<Unstamped> {
+    static APT: OnceLock<Regex> = OnceLock::new();
+    re(
+        &APT,
+        r"Depends:? (?:on )?([\w.+-]+) \(= ([^)\s]+)\) but ([^\s]+) is to be installed",
+    )
+    .captures_iter(text)
+    .find(|c| stamped(&c[2]) && !stamped(&c[3]))
+    .map(|c| (c[1].to_string(), c[3].to_string(), c[0].to_string()))
+}
+
+/// apt's resolver debug: "Broken rocm:amd64 Depends on rocminfo:amd64 < 5.7.1-3build1 @ii ...
+/// > (= 1.0.0.70001-42~24.04)".
+fn apt_broken_unstamped(text: &str) -> Option<Unstamped> {
+    static BROKEN: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &BROKEN,
+        r"Broken \S+ Depends on ([\w.+-]+)(?::\w+)? < ([^\s|]+) @ii[^>]*> \(= ([^)\s]+)\)",
+    )
+    .captures(text)?;
+    (!stamped(&c[2]) && stamped(&c[3]))
+        .then(|| (c[1].to_string(), c[2].to_string(), c[0].to_string()))
+}
+
+/// The version order itself, as a packager writes it: "1.0.0.50400-72~20.04 < 5.2.3-2".
+fn version_order(text: &str) -> Option<Unstamped> {
+    static ORDER: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &ORDER,
+        r"\b\d+\.\d+\.\d+\.\d{5}-\S+\s*<\s*(\d+\.\d+\.\d+-\S+)",
+    )
+    .captures(text)?;
+    Some((
+        "the ROCm packages".into(),
+        c[1].to_string(),
+        c[0].to_string(),
+    ))
+}
+
+/// The same ROCm package offered at both kinds of version ("rocminfo amd64 5.7.1-3build1" from
+/// the distribution's archive, "rocminfo amd64 1.0.0.60200-66~24.04" from AMD's) in a text whose
+/// install fails.
+fn offered_at_both_versions(text: &str) -> Option<Unstamped> {
+    static DISTRO_PKG: OnceLock<Regex> = OnceLock::new();
+    static INSTALL_FAIL: OnceLock<Regex> = OnceLock::new();
+    static AMD_PKG: OnceLock<Regex> = OnceLock::new();
+    let fails = re(
+        &INSTALL_FAIL,
+        concat!(
+            r"(?i)unmet dependencies|not going to be installed|held broken packages",
+            r"|no longer installs|(?:cannot|can't|fails? to|unable to) install",
+        ),
+    )
+    .is_match(text);
+    if !fails {
+        return None;
+    }
+    re(
+        &DISTRO_PKG,
+        concat!(
+            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+)\s+(?:amd64\s+)?",
+            r"(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
+        ),
+    )
+    .captures_iter(text)
+    .find(|c| {
+        re(
+            &AMD_PKG,
+            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+)\s+(?:amd64\s+)?\d+\.\d+\.\d+\.\d{5}-",
+        )
+        .captures_iter(text)
+        .any(|a| a[1] == c[1])
+    })
+    .map(|c| (c[1].to_string(), c[2].to_string(), c[0].trim().to_string()))
+}
+
+fn package_sources_symptom() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    S.get_or_init(|| {
+        new_symptom(
+            "facts.package-sources",
+            "a distribution's ROCm package blocks AMD's",
+            "platform-package-conflict",
+            "AMD's ROCm packages carry each component's own version with the release stamp \
+             (1.0.0.60200 = ROCm 6.2.0), while the distribution's packages carry the ROCm release \
+             as their version (5.7.1-3): the package manager ranks the distribution's (or a \
+             leftover's) higher and keeps it where AMD's is required, so the install breaks.",
+            "Remove the distribution's ROCm packages (or the leftover), then install AMD's; and \
+             pin repo.radeon.com above the distribution (an /etc/apt/preferences.d entry, as \
+             AMD's install guide writes it), or use one source only.",
+        )
+    })
+}
+
 /// "two releases mixed": a PyTorch wheel built for one ROCm release (`torch 2.x+rocmX.Y`, or the
 /// wheel index `whl/rocmX.Y`) run with the system ROCm of another (`/opt/rocm-X.Y`), and a
 /// failure of the kinds such a mix gives (a missing or wrong library, a symbol, no kernel).
@@ -611,7 +689,10 @@ fn mixed(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     let torch = re(
         &TORCH,
-        r"(?i)\btorch[\w.=: -]{0,12}\d+\.\d+\.\d+(?:\.dev\d+)?\+rocm(\d+\.\d+)|/whl/(?:nightly/)?rocm(\d+\.\d+)",
+        concat!(
+            r"(?i)\btorch[\w.=: -]{0,12}\d+\.\d+\.\d+(?:\.dev\d+)?\+rocm(\d+\.\d+)",
+            r"|/whl/(?:nightly/)?rocm(\d+\.\d+)",
+        ),
     )
     .captures(text)
     .and_then(|c| mm(c.get(1).or(c.get(2))?.as_str()))?;
@@ -627,7 +708,11 @@ fn mixed(text: &str) -> Option<Derived> {
     })?;
     let fail = re(
         &FAIL,
-        r"(?i)undefined symbol|symbol lookup error|cannot open shared object|no kernel image|Could not load \S*Tensile|Could not initialize Tensile|hipErrorNoBinaryForGpu|invalid device function|HIP error",
+        concat!(
+            r"(?i)undefined symbol|symbol lookup error|cannot open shared object|no kernel image",
+            r"|Could not load \S*Tensile|Could not initialize Tensile|hipErrorNoBinaryForGpu",
+            r"|invalid device function|HIP error",
+        ),
     );
     let line = line_of(text, fail)?;
     let sy = S.get_or_init(|| {

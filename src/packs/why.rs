@@ -443,22 +443,7 @@ pub(crate) fn render_human(judged: &[Judged]) -> String {
             s.push_str(&format!("   judged for:   {isa} (named in the text)\n"));
         }
         s.push_str(&format!("   likely cause: {}\n", sy.cause.trim()));
-        let verdict = match answer {
-            _ if sy.harmless => {
-                "HARMLESS: this message stops nothing (see the cause); nothing to fix"
-            }
-            Answer::Confirmed => "CONFIRMED on this machine",
-            Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
-            Answer::Undetermined if !unexamined.is_empty() => {
-                if judge(sy, findings).0 == Answer::Confirmed {
-                    "not decided here: the checks below find a fault, but not in every path the \
-                        text names"
-                } else {
-                    "not decided here: the checks below pass, but not for every path the text names"
-                }
-            }
-            Answer::Undetermined => "not decided here (the checks below could not judge it)",
-        };
+        let verdict = verdict_of(sy, findings, unexamined, answer);
         s.push_str(&format!("   here:         {verdict}\n"));
         // A whole log can name many; the JSON carries them all.
         const SHOWN: usize = 5;
@@ -471,37 +456,8 @@ pub(crate) fn render_human(judged: &[Judged]) -> String {
                 unexamined.len() - SHOWN
             ));
         }
-        for f in &mine {
-            s.push_str(&format!(
-                "     [{}] {}{}: {}\n",
-                f.status.as_str(),
-                f.id,
-                f.subject
-                    .as_ref()
-                    .map(|x| format!(" ({x})"))
-                    .unwrap_or_default(),
-                f.summary
-            ));
-            if answer == Answer::Confirmed && f.status != Status::Pass {
-                for e in f.evidence.iter().take(6) {
-                    s.push_str(&format!("         {e}\n"));
-                }
-            }
-        }
-        if mine.is_empty() {
-            s.push_str("     (no check on this machine can judge it)\n");
-        }
-        let mut fixes: Vec<String> = Vec::new();
-        for f in mine
-            .iter()
-            .filter(|f| matches!(f.status, Status::Fail | Status::Warn))
-        {
-            if let Some(x) = &f.fix {
-                if !fixes.contains(&x.text) {
-                    fixes.push(x.text.clone());
-                }
-            }
-        }
+        render_mine(&mut s, &mine, answer);
+        let fixes = fixes_of(&mine);
         if fixes.is_empty() {
             s.push_str(&format!("   fix:          {}\n", sy.fix.trim()));
         } else {
@@ -511,6 +467,69 @@ pub(crate) fn render_human(judged: &[Judged]) -> String {
         }
     }
     s
+}
+
+/// What the run says of a symptom here, in words.
+fn verdict_of(
+    sy: &Symptom,
+    findings: &[Finding],
+    unexamined: &[Unexamined],
+    answer: Answer,
+) -> &'static str {
+    match answer {
+        _ if sy.harmless => "HARMLESS: this message stops nothing (see the cause); nothing to fix",
+        Answer::Confirmed => "CONFIRMED on this machine",
+        Answer::RuledOut => "RULED OUT on this machine (the checks below pass)",
+        Answer::Undetermined if !unexamined.is_empty() => {
+            if judge(sy, findings).0 == Answer::Confirmed {
+                "not decided here: the checks below find a fault, but not in every path the \
+                    text names"
+            } else {
+                "not decided here: the checks below pass, but not for every path the text names"
+            }
+        }
+        Answer::Undetermined => "not decided here (the checks below could not judge it)",
+    }
+}
+
+/// The findings of the checks run for a symptom (with their evidence when it is confirmed).
+fn render_mine(s: &mut String, mine: &[&Finding], answer: Answer) {
+    for f in mine {
+        s.push_str(&format!(
+            "     [{}] {}{}: {}\n",
+            f.status.as_str(),
+            f.id,
+            f.subject
+                .as_ref()
+                .map(|x| format!(" ({x})"))
+                .unwrap_or_default(),
+            f.summary
+        ));
+        if answer == Answer::Confirmed && f.status != Status::Pass {
+            for e in f.evidence.iter().take(6) {
+                s.push_str(&format!("         {e}\n"));
+            }
+        }
+    }
+    if mine.is_empty() {
+        s.push_str("     (no check on this machine can judge it)\n");
+    }
+}
+
+/// The fixes of the failing and warning findings, each once.
+fn fixes_of(mine: &[&Finding]) -> Vec<String> {
+    let mut fixes: Vec<String> = Vec::new();
+    for f in mine
+        .iter()
+        .filter(|f| matches!(f.status, Status::Fail | Status::Warn))
+    {
+        if let Some(x) = &f.fix {
+            if !fixes.contains(&x.text) {
+                fixes.push(x.text.clone());
+            }
+        }
+    }
+    fixes
 }
 
 /// The JSON answer (docs/json.md, `why --json`): the family's `schema_version`, `tool`,

@@ -46,8 +46,16 @@ fn emit(v: serde_json::Value) -> i32 {
 
 pub(crate) fn child_main(path: &Path) -> i32 {
     let base = |loaded: bool, error: Option<String>| {
-        json!({"kind": "hsa", "library": path.display().to_string(), "loaded": loaded, "error": error,
-               "init_status": null, "status_string": null, "iterate_status": null, "agents": []})
+        json!({
+            "kind": "hsa",
+            "library": path.display().to_string(),
+            "loaded": loaded,
+            "error": error,
+            "init_status": null,
+            "status_string": null,
+            "iterate_status": null,
+            "agents": [],
+        })
     };
     // SAFETY: loading a vendor library runs its initialisers; that is why this runs in a child.
     let lib = match unsafe { libloading::Library::new(path) } {

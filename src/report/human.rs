@@ -161,7 +161,10 @@ pub(crate) fn render_to(
     }
     let _ = writeln!(out, "\n{}", summary_line(&counts, o));
     if o.verbose == 0 && hint {
-        let _ = writeln!(out, "{}", paint(o, Style::new().dimmed(), "Run with -v for the evidence behind each finding, `rocm-doctor explain ID` for a check's docs."));
+        let more =
+            "Run with -v for the evidence behind each finding, `rocm-doctor explain ID` for \
+                    a check's docs.";
+        let _ = writeln!(out, "{}", paint(o, Style::new().dimmed(), more));
     }
     Ok(())
 }

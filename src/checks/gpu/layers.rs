@@ -383,32 +383,10 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
     let hidden = hidden_note(l, deliberate.len());
     match expect {
         Some(n) if usable < n as usize => {
-            // The heaviest action among the losses; GPUs missing from the bus altogether
-            // (fewer on the PCI bus than expected) are hardware: drain and inspect, as gpud's
-            // "GPU lost" and DCGM's GPU-count checks do.
-            let on_bus = l.count(Layer::Pci).filter(|c| c.observed).map(|c| c.gpus);
-            let missing_from_bus = on_bus.is_some_and(|b| b < n as usize);
-            let action = if missing_from_bus {
-                Action::DrainAndInspect
-            } else {
-                actions.iter().copied().max().unwrap_or(Action::FixConfig)
-            };
-            out.push(
-                Finding::fail(format!(
-                    "{usable} GPU(s) usable by ROCr, {n} expected (--expect-gpus){hidden}"
-                ))
-                .evidence_lines(ev.iter().cloned())
-                .evidence_lines(deliberate.iter().cloned())
-                .fix(Fix::text(if missing_from_bus {
-                    "Fewer GPUs are enumerated on the PCI bus than expected: drain the node and \
-                        inspect the hardware (seating, risers, power); `lspci -nn -d 1002:` lists \
-                        what the bus shows. The findings above name GPUs lost at a later layer."
-                } else {
-                    "The findings above name each lost GPU, its layer and its fix."
-                }).command("lspci -nn -d 1002:"))
-                .action(action)
-                .event("fewer-gpus"),
-            );
+            let evidence = ev.iter().chain(&deliberate).cloned().collect();
+            out.push(fewer_than_expected(
+                l, n, usable, &hidden, evidence, &actions,
+            ));
         }
         Some(n) => out.push(
             Finding::pass(format!(
@@ -421,6 +399,44 @@ pub(super) fn layers(ctx: &Ctx) -> Vec<Finding> {
         None => {}
     }
     out
+}
+
+/// Fewer GPUs usable than `--expect-gpus` (`n`): the heaviest action among the losses, or
+/// drain and inspect when the PCI bus itself shows fewer.
+fn fewer_than_expected(
+    l: &Layers,
+    n: u32,
+    usable: usize,
+    hidden: &str,
+    evidence: Vec<String>,
+    actions: &[Action],
+) -> Finding {
+    // The heaviest action among the losses; GPUs missing from the bus altogether
+    // (fewer on the PCI bus than expected) are hardware: drain and inspect, as gpud's
+    // "GPU lost" and DCGM's GPU-count checks do.
+    let on_bus = l.count(Layer::Pci).filter(|c| c.observed).map(|c| c.gpus);
+    let missing_from_bus = on_bus.is_some_and(|b| b < n as usize);
+    let action = if missing_from_bus {
+        Action::DrainAndInspect
+    } else {
+        actions.iter().copied().max().unwrap_or(Action::FixConfig)
+    };
+    Finding::fail(format!(
+        "{usable} GPU(s) usable by ROCr, {n} expected (--expect-gpus){hidden}"
+    ))
+    .evidence_lines(evidence)
+    .fix(
+        Fix::text(if missing_from_bus {
+            "Fewer GPUs are enumerated on the PCI bus than expected: drain the node and \
+                inspect the hardware (seating, risers, power); `lspci -nn -d 1002:` lists \
+                what the bus shows. The findings above name GPUs lost at a later layer."
+        } else {
+            "The findings above name each lost GPU, its layer and its fix."
+        })
+        .command("lspci -nn -d 1002:"),
+    )
+    .action(action)
+    .event("fewer-gpus")
 }
 
 /// No AMD GPU at any layer: a failure when some were expected, else a skip. `kfd_topology`:

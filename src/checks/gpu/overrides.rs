@@ -140,9 +140,23 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
             None,
         );
     };
-    let ni = processor(&native);
-    let oi = processor(&ovr);
-    let f = if ovr == native {
+    let f = against_own_isa(a, o, &head, subject, &native, &ovr);
+    (f, Some(ovr))
+}
+
+/// A valid override (`ovr`) against the GPU's own ISA (`native`): no effect, an ISA-compatible
+/// sibling, the same major version, or another family.
+fn against_own_isa(
+    a: &Agent,
+    o: &AgentOverride,
+    head: &str,
+    subject: String,
+    native: &str,
+    ovr: &str,
+) -> Finding {
+    let ni = processor(native);
+    let oi = processor(ovr);
+    if ovr == native {
         Finding::warn(format!(
             "{head} repeats the GPU's own ISA: it has no effect"
         ))
@@ -164,8 +178,8 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
             "the usual workaround for libraries shipped without this GPU's ISA; not an \
                 official configuration",
         )
-    } else if crate::isa::TargetId::plain(&native).major()
-        == crate::isa::TargetId::plain(&ovr).major()
+    } else if crate::isa::TargetId::plain(native).major()
+        == crate::isa::TargetId::plain(ovr).major()
     {
         Finding::warn(format!(
             "{head}: {ovr} and {native} share a major version but not an \
@@ -202,8 +216,7 @@ fn judge_override(a: &Agent, o: &AgentOverride) -> (Finding, Option<String>) {
             ))
             .command(format!("unset {}", o.variable)),
         )
-    };
-    (f, Some(ovr))
+    }
 }
 
 /// The override's value is not three decimal numbers: HSA initialisation fails.

@@ -26,37 +26,7 @@ pub(crate) fn clang(ctx: &Ctx) -> Vec<Finding> {
             )];
     };
     let mut f = if !c.probe_errors.is_empty() && c.version.is_none() {
-        let hung = c.probe_errors.iter().any(|e| e.contains("timed out"));
-        // Issue 25, item 4: the doctor could not start the probe (no temp dir, out of
-        // descriptors or processes): nothing is known about this clang, so no verdict on it.
-        let ours = c
-            .probe_errors
-            .iter()
-            .any(|e| e.contains(crate::host::DOCTOR_COULD_NOT_START));
-        if ours {
-            Finding::error(format!(
-                "the doctor could not run {} to probe it",
-                c.path.display()
-            ))
-            .fix(Fix::text(
-                "The doctor itself could not start the probe (see the evidence): \
-                    give it a writable temp dir ($TMPDIR, /tmp, /var/tmp, /dev/shm or \
-                    $XDG_RUNTIME_DIR with free space) or more file descriptors/processes, and run \
-                    it again.",
-            ))
-        } else if hung {
-            Finding::error(format!("{} did not answer (timed out)", c.path.display())).fix(
-                Fix::text(
-                    "The clang (or a wrapper around it) hangs. Run it by hand with \
-                    --version to see why; point HIP_CLANG_PATH or --clang at a working clang.",
-                ),
-            )
-        } else {
-            Finding::fail(format!("{} cannot be run", c.path.display())).fix(Fix::text(
-                "The clang chosen cannot run: reinstall it, or point \
-                    HIP_CLANG_PATH / --clang at a working clang.",
-            ))
-        }
+        probe_failed(c)
     } else if !c.amdgpu_registered {
         Finding::fail(format!(
             "clang {} at {} has no AMDGPU backend",
@@ -276,6 +246,40 @@ pub(crate) fn script_line_with(ctx: &Ctx, c: &ClangInfo, needle: &str) -> Option
     text.lines()
         .find(|l| l.contains(needle))
         .map(|l| l.trim().to_string())
+}
+
+/// The clang's own probe gave no version: the doctor could not start it, it hung, or it does
+/// not run.
+fn probe_failed(c: &ClangInfo) -> Finding {
+    let hung = c.probe_errors.iter().any(|e| e.contains("timed out"));
+    // Issue 25, item 4: the doctor could not start the probe (no temp dir, out of
+    // descriptors or processes): nothing is known about this clang, so no verdict on it.
+    let ours = c
+        .probe_errors
+        .iter()
+        .any(|e| e.contains(crate::host::DOCTOR_COULD_NOT_START));
+    if ours {
+        Finding::error(format!(
+            "the doctor could not run {} to probe it",
+            c.path.display()
+        ))
+        .fix(Fix::text(
+            "The doctor itself could not start the probe (see the evidence): \
+                give it a writable temp dir ($TMPDIR, /tmp, /var/tmp, /dev/shm or \
+                $XDG_RUNTIME_DIR with free space) or more file descriptors/processes, and run \
+                it again.",
+        ))
+    } else if hung {
+        Finding::error(format!("{} did not answer (timed out)", c.path.display())).fix(Fix::text(
+            "The clang (or a wrapper around it) hangs. Run it by hand with \
+                --version to see why; point HIP_CLANG_PATH or --clang at a working clang.",
+        ))
+    } else {
+        Finding::fail(format!("{} cannot be run", c.path.display())).fix(Fix::text(
+            "The clang chosen cannot run: reinstall it, or point \
+                HIP_CLANG_PATH / --clang at a working clang.",
+        ))
+    }
 }
 
 #[cfg(test)]

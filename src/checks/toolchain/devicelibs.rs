@@ -4,7 +4,7 @@ use crate::checks::Ctx;
 use crate::inventory::clang::{ClangInfo, HipDriverView};
 use crate::inventory::devicelibs::{BitcodeDir, DeviceLibs};
 use crate::report::{Finding, Fix};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub(crate) fn device_libs(ctx: &Ctx) -> Vec<Finding> {
     // On this machine's own root the dry run needs only the chosen clang's path: it starts
@@ -160,44 +160,11 @@ fn linked_from(
     dir: PathBuf,
     dry: String,
 ) -> Finding {
-    let targets: Vec<String> = ctx
-        .inv
-        .targets()
-        .isas
-        .iter()
-        .map(|t| t.isa.processor.clone())
-        .collect();
-    // The bitcode clang will use: every file it names must exist, and each target ISA needs its
-    // oclc_isa_version file.
-    let mut missing: Vec<PathBuf> = view
-        .builtin_bitcode
-        .iter()
-        .filter(|p| !ctx.host.fs.is_file(p))
-        .cloned()
-        .collect();
     let listing = libs
         .find(&dir)
         .cloned()
         .or_else(|| crate::inventory::devicelibs::scan_dir(ctx.host, &dir, "clang".into()));
-    let isa_missing: Vec<String> = match &listing {
-        Some(l) => targets
-            .iter()
-            .filter(|t| !l.has_isa(t) && crate::isa::processor(t).is_some_and(|p| !p.is_generic))
-            .cloned()
-            .collect(),
-        None => Vec::new(),
-    };
-    if let Some(l) = &listing {
-        for t in &isa_missing {
-            missing.push(dir.join(format!(
-                "oclc_isa_version_{}.bc",
-                t.trim_start_matches("gfx")
-            )));
-        }
-        if !l.has_ocml || !l.has_ockl {
-            missing.push(dir.join("ocml.bc / ockl.bc"));
-        }
-    }
+    let (missing, isa_missing) = missing_bitcode(ctx, view, &dir, listing.as_ref());
     let mut f = if missing.is_empty() {
         Finding::pass(format!(
             "clang links device libraries from {}",
@@ -237,6 +204,52 @@ fn linked_from(
         ));
     }
     f
+}
+
+/// What `dir` lacks of the bitcode clang will link (`listing`: what it holds): every file
+/// the driver names, each target ISA's `oclc_isa_version` file, ocml and ockl; and the ISAs
+/// whose file is missing.
+fn missing_bitcode(
+    ctx: &Ctx,
+    view: &HipDriverView,
+    dir: &Path,
+    listing: Option<&BitcodeDir>,
+) -> (Vec<PathBuf>, Vec<String>) {
+    let targets: Vec<String> = ctx
+        .inv
+        .targets()
+        .isas
+        .iter()
+        .map(|t| t.isa.processor.clone())
+        .collect();
+    // The bitcode clang will use: every file it names must exist, and each target ISA needs its
+    // oclc_isa_version file.
+    let mut missing: Vec<PathBuf> = view
+        .builtin_bitcode
+        .iter()
+        .filter(|p| !ctx.host.fs.is_file(p))
+        .cloned()
+        .collect();
+    let isa_missing: Vec<String> = match listing {
+        Some(l) => targets
+            .iter()
+            .filter(|t| !l.has_isa(t) && crate::isa::processor(t).is_some_and(|p| !p.is_generic))
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
+    if let Some(l) = listing {
+        for t in &isa_missing {
+            missing.push(dir.join(format!(
+                "oclc_isa_version_{}.bc",
+                t.trim_start_matches("gfx")
+            )));
+        }
+        if !l.has_ocml || !l.has_ockl {
+            missing.push(dir.join("ocml.bc / ockl.bc"));
+        }
+    }
+    (missing, isa_missing)
 }
 
 fn describe(d: &BitcodeDir) -> String {

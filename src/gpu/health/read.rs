@@ -11,7 +11,7 @@
 use super::cper::{parse_cper_ring, CperLog};
 use super::parse::{self, *};
 use crate::gpu::fixture::{self, Fixture};
-use crate::gpu::sysfs;
+use crate::gpu::sysfs::{self, unsupported_errno};
 use crate::host::{errno_name, Host};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -534,22 +534,6 @@ fn read_cper(r: &Reader, card: &str) -> CperRead {
         path,
         log: parse_cper_ring(&out),
     }
-}
-
-/// errnos by which a sysfs read says "this device does not do that" (a show function returning
-/// -EINVAL/-EOPNOTSUPP/-ENODATA/-ENODEV), as opposed to "you may not" or "not now".
-fn unsupported_errno(e: &io::Error) -> bool {
-    use nix::errno::Errno;
-    e.raw_os_error().is_some_and(|c| {
-        [
-            Errno::EINVAL,
-            Errno::EOPNOTSUPP,
-            Errno::ENODATA,
-            Errno::ENODEV,
-        ]
-        .iter()
-        .any(|x| *x as i32 == c)
-    })
 }
 
 /// Reads one PCIe error file into `out`: Ok(None) when absent, unsupported or unreadable (those
