@@ -26,14 +26,26 @@ The kernels: `apt-get download linux-source-6.1=6.1.192-2 linux-source-6.12=6.12
 (Debian bookworm-security). Needs Python 3.9+ (its `ast` reads the Python sources), git and
 dpkg-deb.
 
-Usage:
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612          # rewrite
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612 --check  # verify
+The third harvest (issue 28: releases users still run, and sources not read before) also needs:
+  fetch github:ROCm/HIP, fetch github:ROCm/hipamd       # or git clone --mirror, as above
+  curl -O http://deb.debian.org/debian/pool/main/l/linux/linux-source-5.10_5.10.223-1_all.deb
+  curl -O http://archive.ubuntu.com/ubuntu/pool/main/l/linux/linux-source-4.15.0_4.15.0-20.21_all.deb
+  curl -O http://deb.debian.org/debian/pool/main/l/llvm-toolchain-21/llvm-toolchain-21_21.1.8.orig.tar.xz
+(each checked against the SHA-256 pinned below: KERNEL_OLD, KERNEL_OLDEST, DEBIAN_SRC; their
+Packages.xz / Sources.xz entries give the same paths and sums). It reads everything again with
+the followers the first two did not have, then the older releases of OLDER_THIRD, the older
+kernels and the Debian sources, and adds only formats the table does not have yet, each under
+the second harvest's floors: no earlier row changes.
 
-Not harvested (their snapshots exceed what `fetch` brings, 500 MB): LLVM's AMDGPU diagnostics,
-lld, comgr (ROCm/llvm-project; ROCm/ROCm-CompilerSupport's newest commit no longer holds it) and
-PyTorch's HIP error paths (pytorch/pytorch); CLR newer than the pin (its monorepo home,
-ROCm/rocm-systems, holds no projects/clr in its snapshot).
+Usage (K = the kernel .debs, L = the LLVM tarball):
+  scripts/harvest-origins.py --mirror DIR --kernel-deb K61 --kernel-deb-new K612 \
+      --kernel-deb-old K510 --kernel-deb-oldest K415 --debian-src llvm-toolchain-21=L [--check]
+(--check compares with checks/origins.toml instead of writing it.)
+
+Not harvested: LLVM's AMDGPU backend diagnostics and lld (the LLVM tarball is read for clang's
+diagnostic tables only), comgr (Debian's rocm-llvm) and PyTorch's HIP error paths (Debian's
+pytorch); CLR newer than the pin (its monorepo home, ROCm/rocm-systems, holds no projects/clr in
+its snapshot), so CLR's kpack and HIP_FORCE_SPIRV_CODEOBJECT messages are not in the table.
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.
@@ -295,6 +307,32 @@ for _p, _lv in (("pci_err", "error"), ("pci_warn", "warning"), ("pci_info", "inf
 # (amdkfd/kfd_chardev.c: kfd_dev_name "kfd", class_create and device_create with that name). A
 # format too short to attribute alone is kept with the prefix it is printed under.
 DEVICE_PREFIX = {"kfd_device": "kfd kfd: "}
+
+# Debian source packages (third harvest), each pinned by its orig tarball's SHA-256 and given with
+# `--debian-src NAME=PATH`. Sid's Sources.xz (http://deb.debian.org/debian/dists/sid/main/source/
+# Sources.xz) gives each file's Directory and SHA-256; the file is
+# http://deb.debian.org/debian/<Directory>/<file>. LLVM: clang's diagnostics (TableGen
+# `def err_... : Error<"...">` in clang/include/clang/Basic/Diagnostic*Kinds.td), only those a
+# ROCm user meets (their text or name speaks of HIP, AMDGPU, gfx targets, xnack/sramecc, target
+# IDs and CPUs, offloading, GPUs, code objects or bundles: TD_KEEP).
+DEBIAN_SRC = {
+    "llvm-toolchain-21": {
+        "version": "1:21.1.8-14",
+        "file": "llvm-toolchain-21_21.1.8.orig.tar.xz",
+        "sha256": "d983d6b6ffce1d413a1910a9fd00f794bb99a5ae4c4e7d23d18a99254640f4eb",
+        "component": "clang",
+        "paths": r"^clang/include/clang/Basic/Diagnostic\w*Kinds\.td$",
+    },
+}
+TD_DEF = re.compile(r'\bdef\s+(\w+)\s*:\s*(Error|Warning|ExtWarn|Remark)\s*<\s*((?:"(?:\\.|[^"\\])*"\s*)+)')
+TD_KEEP = re.compile(r"(?i)\bhip|amdgpu|amdgcn|gfx|xnack|sramecc|offload|\bgpu\b|rocm|device[- ]lib|"
+                     r"target (cpu|id|triple|feature)|code object|\bcuda\b|bundle")
+TD_LEVEL = {
+    "Error": ("error", "always (`clang: error: ...` from the driver, `<file>:<line>:<col>: error: ...` from the compiler)"),
+    "Warning": ("warning", "on unless its group is disabled (-Wno-<group>)"),
+    "ExtWarn": ("warning", "on unless its group is disabled (-Wno-<group>); an error with -pedantic-errors"),
+    "Remark": ("info", "with -R<group>"),
+}
 
 # (component, repository, path prefixes, printers). The second harvest's components are named
 # as users know them (`component_name` in src/packs/origins.rs shows other names as they are).
@@ -738,6 +776,27 @@ def c_sites(path, text, printers, func_names=False, third=False):
         if third:
             site["device"] = parts[0].strip() if tok == "(" and parts else ""
         yield site
+    if third:
+        yield from message_variables(path, src, lines)
+
+
+def message_variables(path, src, lines):
+    """A message kept in a variable and returned with its detail appended (MIOpen's
+    `std::string errMsg = "Internal error while accessing SQLite database: "; return errMsg +
+    sqlite3_errmsg(...)`, which its callers throw): the literal, then the appended part."""
+    for m in re.finditer(r'\bstd::string\s+(\w+)\s*=\s*("(?:\\.|[^"\\])*")\s*;', src):
+        name = m.group(1)
+        line = src.count("\n", 0, m.start())
+        after = "\n".join(lines[line + 1:line + 4])
+        if not re.search(r"\breturn\s+" + name + r"\s*\+", after):
+            continue
+        lit, _ = read_c_string(m.group(2), 0)
+        yield {
+            "format": lit.replace("{", "{{").replace("}", "}}") + "{}", "syntax": "stream", "level": "error",
+            "printer": "return", "gate": "returned as an error text; thrown or printed by the caller",
+            "path": path, "line": line + 1, "function": enclosing_function(lines, line), "condition": "",
+            "device": "",
+        }
 
 
 GO_STR = r'"((?:\\.|[^"\\])*)"'
@@ -994,6 +1053,79 @@ def q(s):
     return "".join(out)
 
 
+def td_format(msg):
+    """A clang diagnostic's text as a stream template: each argument (`%0`) and each
+    argument-driven piece (`%select{a|b}0`, `%plural{...}1`, `%s0`, `%q0`, ...) one `{}`;
+    `%%` and other text literal (clang/docs/InternalsManual.rst, "Formatting a Diagnostic
+    Argument")."""
+    out, i = [], 0
+    while i < len(msg):
+        c = msg[i]
+        if c == "%":
+            m = re.match(r"%([a-z]*)(\{)?", msg[i:])
+            j = i + len(m.group(0))
+            if m.group(2):
+                depth = 1
+                while j < len(msg) and depth:
+                    depth += {"{": 1, "}": -1}.get(msg[j], 0)
+                    j += 1
+            while j < len(msg) and msg[j].isdigit():
+                j += 1
+            if j == i + 1 or msg[i:i + 2] == "%%":
+                out.append("%")
+                i += 2 if msg[i:i + 2] == "%%" else 1
+                continue
+            out.append("{}")
+            i = j
+            continue
+        out.append({"{": "{{", "}": "}}"}.get(c, c))
+        i += 1
+    return "".join(out)
+
+
+def debian_src_texts(name, path):
+    """{relative path: text} of the pinned files of one Debian source package's orig tarball."""
+    import hashlib
+    import tarfile
+    meta = DEBIAN_SRC[name]
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    if h.hexdigest() != meta["sha256"]:
+        sys.exit(f"harvest-origins: {path} is not {meta['file']} of {name} {meta['version']} (SHA-256 differs)")
+    want = re.compile(meta["paths"])
+    res = {}
+    with tarfile.open(path, mode="r:*") as t:
+        for x in t:
+            rel = x.name.split("/", 1)[1] if "/" in x.name else x.name
+            if x.isfile() and want.search(rel):
+                res[rel] = t.extractfile(x).read().decode("utf-8", "replace")
+    return res
+
+
+def third_debian(rows, counted, name, texts):
+    meta = DEBIAN_SRC[name]
+    component, repo = meta["component"], f"{name}={meta['version']}"
+    before = set(rows)
+    n = 0
+    for p in sorted(texts):
+        for m in TD_DEF.finditer(texts[p]):
+            msg = "".join(read_c_string(x, 0)[0] for x in re.findall(r'"(?:\\.|[^"\\])*"', m.group(3)))
+            if not (TD_KEEP.search(msg) or TD_KEEP.search(m.group(1))):
+                continue
+            fmt = td_format(msg)
+            key = (component, "stream", fmt)
+            if key in before or not passes_floors(fmt, "stream"):
+                continue
+            level, gate = TD_LEVEL[m.group(2)]
+            s = {"level": level, "printer": m.group(2), "gate": gate, "path": p,
+                 "line": texts[p].count("\n", 0, m.start()) + 1, "function": m.group(1), "condition": ""}
+            n += 1
+            add_site(rows, key, s, repo, "")
+    counted[component] = counted.get(component, 0) + n
+
+
 def passes_floors(fmt, syntax):
     return letters(fmt, syntax) >= MIN_LETTERS_SECOND and weakest_line(fmt, syntax) >= MIN_HEAD_SECOND
 
@@ -1057,7 +1189,7 @@ def third_repo(rows, counted, git, component, repo, prefixes, printers, commit, 
     counted[component] = counted.get(component, 0) + n
 
 
-def harvest_third(rows, counted, gits, kernels):
+def harvest_third(rows, counted, gits, kernels, debian=None):
     """Issue 28's third harvest, after the first two: the same sources read again with the
     followers above, then the older releases of OLDER_THIRD and the older kernels. Each step
     adds only formats no earlier step has, so no earlier row changes."""
@@ -1074,9 +1206,11 @@ def harvest_third(rows, counted, gits, kernels):
         third_repo(rows, counted, gits[repo], component, repo, prefixes, printers, commit, tag)
     for meta, texts in kernels[2:]:
         third_kernel(rows, counted, meta, texts)
+    for name in sorted(debian or {}):
+        third_debian(rows, counted, name, debian[name])
 
 
-def harvest(gits, kernel=None, kernel_new=None, third=None):
+def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None):
     """The table's rows. `third`: the kernels of the third harvest, [(meta, texts)] for 6.1,
     6.12, 5.10 and 4.15 in that order (None: the first two harvests only)."""
     rows = {}
@@ -1140,7 +1274,7 @@ def harvest(gits, kernel=None, kernel_new=None, third=None):
                 row["sites"].append((repo, tag, s["path"], s["line"], s["function"], s["condition"]))
         counted[component] = counted.get(component, 0) + n
     if third is not None:
-        harvest_third(rows, counted, gits, third)
+        harvest_third(rows, counted, gits, third, debian)
     return rows, counted
 
 
@@ -1188,6 +1322,11 @@ def render(rows, counted, kernel=False, kernel_new=False, third=False):
             out.append(f"repo = {q(meta['package'] + '=' + meta['version'])}")
             out.append(f"commit = {q('sha256:' + meta['sha256'])}")
             out.append("")
+        for name in sorted(DEBIAN_SRC):
+            out.append("[[source]]")
+            out.append(f"repo = {q(name + '=' + DEBIAN_SRC[name]['version'])}")
+            out.append(f"commit = {q('sha256:' + DEBIAN_SRC[name]['sha256'])}")
+            out.append("")
     total = 0
     for key in sorted(rows):
         component, syntax, fmt = key
@@ -1227,6 +1366,8 @@ def main():
     ap.add_argument("--kernel-deb", help=f"Debian's {KERNEL['package']}_{KERNEL['version']}_all.deb (the amdgpu/amdkfd driver)")
     ap.add_argument("--kernel-deb-new", help=f"Debian's {KERNEL_NEW['package']}_{KERNEL_NEW['version']}_all.deb")
     ap.add_argument("--kernel-deb-old", help=f"Debian's {KERNEL_OLD['package']}_{KERNEL_OLD['version']}_all.deb")
+    ap.add_argument("--debian-src", action="append", default=[],
+                    help="NAME=PATH: the orig tarball of a Debian source package of DEBIAN_SRC (repeatable)")
     ap.add_argument("--kernel-deb-oldest", help=f"Ubuntu's {KERNEL_OLDEST['package']}_{KERNEL_OLDEST['version']}_all.deb")
     a = ap.parse_args()
     given = dict(g.split("=", 1) for g in a.git)
@@ -1250,11 +1391,16 @@ def main():
         sys.exit(f"harvest-origins: give --kernel-deb-old ({KERNEL_OLD['package']}={KERNEL_OLD['version']}, Debian bullseye)")
     if not a.kernel_deb_oldest:
         sys.exit(f"harvest-origins: give --kernel-deb-oldest ({KERNEL_OLDEST['package']}={KERNEL_OLDEST['version']}, Ubuntu bionic)")
+    srcs = dict(d.split("=", 1) for d in a.debian_src)
+    for name in sorted(DEBIAN_SRC):
+        if name not in srcs:
+            sys.exit(f"harvest-origins: give --debian-src {name}=PATH ({DEBIAN_SRC[name]['file']})")
+    debian = {name: debian_src_texts(name, srcs[name]) for name in sorted(DEBIAN_SRC)}
     kernel = kernel_texts(a.kernel_deb)
     kernel_new = kernel_texts(a.kernel_deb_new, KERNEL_NEW)
     third = [(KERNEL, kernel), (KERNEL_NEW, kernel_new), (KERNEL_OLD, kernel_texts(a.kernel_deb_old, KERNEL_OLD)),
              (KERNEL_OLDEST, kernel_texts(a.kernel_deb_oldest, KERNEL_OLDEST))]
-    text = render(*harvest(gits, kernel, kernel_new, third), kernel=bool(kernel), kernel_new=bool(kernel_new),
+    text = render(*harvest(gits, kernel, kernel_new, third, debian), kernel=bool(kernel), kernel_new=bool(kernel_new),
                   third=True) + "\n"
     if a.check:
         try:

@@ -545,10 +545,10 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // At 408 cases (the corpus files merged after the harvest): held out 21 of 33 lines (63.6%),
 // tuning 138 of 179 (77.1%). After the third harvest (older kernels 4.15 and 5.10 with the
 // firmware loader and the PCI core, ROCm/HIP's rocclr/ and ROCm/hipamd, older MIOpen and ollama,
-// MIOPEN_LOG and `+` messages, KFD's device prefix): held out 32 of 33 (97.0%), tuning 161 of 179
-// (89.9%).
+// MIOPEN_LOG, `+` messages and messages kept in a variable, KFD's device prefix, clang's GPU
+// diagnostics): held out 32 of 33 (97.0%), tuning 165 of 179 (92.2%).
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.899;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.921;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {
