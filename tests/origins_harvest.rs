@@ -177,7 +177,8 @@ fn release_of(line: &str) -> (&'static str, &'static str, &'static str) {
 fn older_kernels_name_the_kfd_of_their_time() {
     // Ubuntu 18.04's 4.15 printed these (amdkfd/kfd_device.c, kfd_module.c, amdgpu_amdkfd.c);
     // 6.1 no longer does.
-    let (c, repo, _) = release_of("[    2.510806] kfd kfd: DID 15d8 is missing in supported_devices");
+    let (c, repo, _) =
+        release_of("[    2.510806] kfd kfd: DID 15d8 is missing in supported_devices");
     assert_eq!((c, repo), ("amdkfd", "linux-source-4.15.0=4.15.0-20.21"));
     assert_eq!(
         printed_by("[    2.510808] kfd kfd: kgd2kfd_probe failed"),
@@ -261,7 +262,10 @@ fn older_ollama_and_miopen_texts_are_attributed() {
         "MIOpen(HIP): Warning [SQLiteBase] Unable to read system database file:gfx906_60.kdb Performance may degrade",
     )
     .expect("attributed");
-    assert_eq!((o.component.as_str(), o.printer.as_str()), ("miopen", "MIOPEN_LOG"));
+    assert_eq!(
+        (o.component.as_str(), o.printer.as_str()),
+        ("miopen", "MIOPEN_LOG")
+    );
     assert_eq!(
         printed_by(
             "MIOpen(HIP): Warning [FindFftSolutions] /root/driver/MLOpen/src/sqlite_db.cpp:212: \
