@@ -26,14 +26,26 @@ The kernels: `apt-get download linux-source-6.1=6.1.192-2 linux-source-6.12=6.12
 (Debian bookworm-security). Needs Python 3.9+ (its `ast` reads the Python sources), git and
 dpkg-deb.
 
-Usage:
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612          # rewrite
-  scripts/harvest-origins.py --mirror DIR --kernel-deb DEB61 --kernel-deb-new DEB612 --check  # verify
+The third harvest (issue 28: releases users still run, and sources not read before) also needs:
+  fetch github:ROCm/HIP, fetch github:ROCm/hipamd       # or git clone --mirror, as above
+  curl -O http://deb.debian.org/debian/pool/main/l/linux/linux-source-5.10_5.10.223-1_all.deb
+  curl -O http://archive.ubuntu.com/ubuntu/pool/main/l/linux/linux-source-4.15.0_4.15.0-20.21_all.deb
+  curl -O http://deb.debian.org/debian/pool/main/l/llvm-toolchain-21/llvm-toolchain-21_21.1.8.orig.tar.xz
+(each checked against the SHA-256 pinned below: KERNEL_OLD, KERNEL_OLDEST, DEBIAN_SRC; their
+Packages.xz / Sources.xz entries give the same paths and sums). It reads everything again with
+the followers the first two did not have, then the older releases of OLDER_THIRD, the older
+kernels and the Debian sources, and adds only formats the table does not have yet, each under
+the second harvest's floors: no earlier row changes.
 
-Not harvested (their snapshots exceed what `fetch` brings, 500 MB): LLVM's AMDGPU diagnostics,
-lld, comgr (ROCm/llvm-project; ROCm/ROCm-CompilerSupport's newest commit no longer holds it) and
-PyTorch's HIP error paths (pytorch/pytorch); CLR newer than the pin (its monorepo home,
-ROCm/rocm-systems, holds no projects/clr in its snapshot).
+Usage (K = the kernel .debs, L = the LLVM tarball):
+  scripts/harvest-origins.py --mirror DIR --kernel-deb K61 --kernel-deb-new K612 \
+      --kernel-deb-old K510 --kernel-deb-oldest K415 --debian-src llvm-toolchain-21=L [--check]
+(--check compares with checks/origins.toml instead of writing it.)
+
+Not harvested: LLVM's AMDGPU backend diagnostics and lld (the LLVM tarball is read for clang's
+diagnostic tables only), comgr (Debian's rocm-llvm) and PyTorch's HIP error paths (Debian's
+pytorch); CLR newer than the pin (its monorepo home, ROCm/rocm-systems, holds no projects/clr in
+its snapshot), so CLR's kpack and HIP_FORCE_SPIRV_CODEOBJECT messages are not in the table.
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.
@@ -78,6 +90,25 @@ OLDER = [
     ("ggerganov/llama.cpp", "b2700", "aed82f6837a3ea515f4d50201cfc77effc7d41b4"),
     ("ggerganov/llama.cpp", "b1500", "57ad015dc3011b046ed5a23186c86ea55f987c54"),
     ("ROCm/AMDMIGraphX", "rocm-6.0.0", "7f8f0fd0fa3be948bd9e86223f2dee8f9d5103ad"),
+]
+
+# The third harvest (issue 28: the releases users still run). Read after everything above, it adds
+# only formats the table does not have yet, each under the second harvest's floors (MIN_LETTERS_SECOND,
+# MIN_HEAD_SECOND), so no earlier row changes. (component, repository, release tag, the tag's
+# commit, path prefixes; None: the component's own prefixes.) HIP's runtime lived in ROCm/HIP's
+# `rocclr/` directory (ROCm 3.5-4.3, "hip-on-vdi": the `/src/external/hip-on-vdi/rocclr/...` paths
+# of ROCm's own builds) and in ROCm/hipamd's `src/` (ROCm 4.5-5.6) before ROCm/clr.
+OLDER_THIRD = [
+    ("clr", "ROCm/hipamd", "rocm-5.5.1", "eaf00c0b70cdf41388ab919771757d009bc62996", ["src/"]),
+    ("clr", "ROCm/hipamd", "rocm-5.2.3", "02187ecfc8a1a6ed2bbca29000a83dec5a61cb7f", ["src/"]),
+    ("clr", "ROCm/HIP", "rocm-4.2.0", "37cb3a34938af39303b73aceb2d7803f5c7ca7ca", ["rocclr/"]),
+    ("clr", "ROCm/HIP", "rocm-3.9.0", "6d111f85ce652cf52ba432a2b33b36d48c10f4c3", ["rocclr/"]),
+    ("miopen", "ROCm/MIOpen", "rocm-5.5.1", "bbedde37d9452809c975896de21d599b05213916", None),
+    ("miopen", "ROCm/MIOpen", "rocm-4.2.0", "a7131eb8570891d40580b7fe14f5a2ee89d24e3b", None),
+    # ollama's AMD discovery before `discover/` (gpu/amd_*.go), by the generations of its texts
+    ("ollama", "ollama/ollama", "v0.3.14", "f2890a4494f9fb3722ee7a4c506252362d1eab65", ["discover/", "gpu/"]),
+    ("ollama", "ollama/ollama", "v0.1.45", "e01e535cbbb92e0d9645bd726e259e7d8a6c7598", ["gpu/"]),
+    ("ollama", "ollama/ollama", "v0.1.32", "fb9580df85c562295d919b6c2632117d3d8cea89", ["gpu/"]),
 ]
 
 C_EXT = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".hh", ".hxx")
@@ -129,6 +160,12 @@ MIOPEN = {
     "MIOPEN_LOG_I": ("macro-stream", "info", "MIOPEN_LOG_LEVEL >= 5"),
     "MIOPEN_THROW": ("throw", "error", "thrown; printed by the caller"),
     "MIOPEN_THROW_IF": ("throw-if", "error", "thrown; printed by the caller"),
+}
+# Printers the third harvest follows too (new rows only): MIOpen's MIOPEN_LOG(level, chain), whose
+# level is the caller's variable (src/include/miopen/logger.hpp; db.cpp and sqlite_db.hpp pass a
+# warning or an info level), the form that prints the database warnings users meet.
+MIOPEN_THIRD = {
+    "MIOPEN_LOG": ("macro-stream-level", "warning", "MIOPEN_LOG_LEVEL >= the level the caller passes (a warning or info)"),
 }
 ROCMINFO = {
     "printf": ("printf", "error", "always (stdout)"),
@@ -234,6 +271,67 @@ KERNEL_NEW = {
     "version": "6.12.117-1~deb12u1",
     "sha256": "e849faf31ca3555757f3a8877cb01af92122f744f75d1f3102734651c4e14703",
     "dirs": KERNEL["dirs"],
+}
+
+# Older kernels users still run, read after the two above (third harvest: new formats only, under
+# the second harvest's floors). Debian bullseye's 5.10 (`apt-get download linux-source-5.10=VERSION`
+# with bullseye in the sources, or http://deb.debian.org/debian/pool/main/l/linux/<file>) also gives
+# the kernel components that print beside amdgpu under its device prefix: the firmware loader
+# (`Direct firmware load for ... failed`) and the PCI core's own files (`enabling device`).
+KERNEL_OLD = {
+    "package": "linux-source-5.10",
+    "version": "5.10.223-1",
+    "sha256": "f733d27d239d65598d96d7a72f71ac50f49f2380192a1b3b4ca2f5ad5144dd63",
+    "dirs": dict(KERNEL["dirs"], **{"kernel firmware loader": "drivers/base/firmware_loader/",
+                                    "kernel PCI core": "drivers/pci/"}),
+}
+# Ubuntu 18.04's 4.15 (ROCm 1.x-3.x's platform; Debian's 4.19 is on archive.debian.org only): the
+# KFD of its time printed `kfd kfd: added device`, `DID ... is missing in supported_devices`,
+# `kfd not supported on this ASIC`. http://archive.ubuntu.com/ubuntu/pool/main/l/linux/<file>
+# (bionic's release pocket: dists/bionic/main/binary-amd64/Packages.xz gives path and SHA-256).
+KERNEL_OLDEST = {
+    "package": "linux-source-4.15.0",
+    "version": "4.15.0-20.21",
+    "sha256": "c3596705548e548b6d701f37a45fcb2afaf67dc9f91dcadd5c70853e56a93253",
+    "dirs": KERNEL["dirs"],
+}
+# Only the PCI core's own files (drivers/pci/*.c), not its host controllers and hotplug drivers.
+FLAT_DIRS = {"kernel PCI core"}
+# The PCI core prints through pci_err/pci_warn/pci_info (include/linux/pci.h: dev_* on the
+# device), so its lines carry the driver's prefix (`amdgpu 0000:03:00.0: enabling device ...`).
+KERNEL_PRINTERS_THIRD = dict(KERNEL_PRINTERS)
+for _p, _lv in (("pci_err", "error"), ("pci_warn", "warning"), ("pci_info", "info"), ("pci_notice", "info")):
+    KERNEL_PRINTERS_THIRD[_p] = ("printf", _lv, "always (kernel log)")
+# The device prefix dev_printk prints before a kernel format (drivers/base/core.c: the driver's
+# or the class's name, then the device's): KFD's own device is `kfd` of class `kfd`
+# (amdkfd/kfd_chardev.c: kfd_dev_name "kfd", class_create and device_create with that name). A
+# format too short to attribute alone is kept with the prefix it is printed under.
+DEVICE_PREFIX = {"kfd_device": "kfd kfd: "}
+
+# Debian source packages (third harvest), each pinned by its orig tarball's SHA-256 and given with
+# `--debian-src NAME=PATH`. Sid's Sources.xz (http://deb.debian.org/debian/dists/sid/main/source/
+# Sources.xz) gives each file's Directory and SHA-256; the file is
+# http://deb.debian.org/debian/<Directory>/<file>. LLVM: clang's diagnostics (TableGen
+# `def err_... : Error<"...">` in clang/include/clang/Basic/Diagnostic*Kinds.td), only those a
+# ROCm user meets (their text or name speaks of HIP, AMDGPU, gfx targets, xnack/sramecc, target
+# IDs and CPUs, offloading, GPUs, code objects or bundles: TD_KEEP).
+DEBIAN_SRC = {
+    "llvm-toolchain-21": {
+        "version": "1:21.1.8-14",
+        "file": "llvm-toolchain-21_21.1.8.orig.tar.xz",
+        "sha256": "d983d6b6ffce1d413a1910a9fd00f794bb99a5ae4c4e7d23d18a99254640f4eb",
+        "component": "clang",
+        "paths": r"^clang/include/clang/Basic/Diagnostic\w*Kinds\.td$",
+    },
+}
+TD_DEF = re.compile(r'\bdef\s+(\w+)\s*:\s*(Error|Warning|ExtWarn|Remark)\s*<\s*((?:"(?:\\.|[^"\\])*"\s*)+)')
+TD_KEEP = re.compile(r"(?i)\bhip|amdgpu|amdgcn|gfx|xnack|sramecc|offload|\bgpu\b|rocm|device[- ]lib|"
+                     r"target (cpu|id|triple|feature)|code object|\bcuda\b|bundle")
+TD_LEVEL = {
+    "Error": ("error", "always (`clang: error: ...` from the driver, `<file>:<line>:<col>: error: ...` from the compiler)"),
+    "Warning": ("warning", "on unless its group is disabled (-Wno-<group>)"),
+    "ExtWarn": ("warning", "on unless its group is disabled (-Wno-<group>); an error with -pedantic-errors"),
+    "Remark": ("info", "with -R<group>"),
 }
 
 # (component, repository, path prefixes, printers). The second harvest's components are named
@@ -568,7 +666,32 @@ def fill_func_name(fmt, args, func):
     return "".join(out)
 
 
-def c_sites(path, text, printers, func_names=False):
+def stringified(arg):
+    """The text `#arg` gives (the C preprocessor's stringizing): the argument's source spelling,
+    blanks between tokens made one space, string literals as they are written."""
+    out, i, s = [], 0, arg.strip()
+    while i < len(s):
+        c = s[i]
+        if c == '"':
+            _, j = read_c_string(s, i)
+            out.append(s[i:j])
+            i = j
+        elif c.isspace():
+            while i < len(s) and s[i].isspace():
+                i += 1
+            out.append(" ")
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def c_sites(path, text, printers, func_names=False, third=False):
+    """The message calls of one C/C++ file. `third`: also what the third harvest follows (new
+    rows only): ROCclr's one-argument `guarantee(cond)`, which prints `guarantee(<cond as
+    written>)` (rocclr/utils/debug.hpp before ROCm 5.0: `"guarantee(" XSTR(cond) ")"` to
+    report_fatal), messages built with `+` inside a throwing or logging macro, and
+    `MIOPEN_LOG(level, chain)`; each site also names the call's first argument (`device`)."""
     src = strip_comments(text)
     lines = src.split("\n")
     starts = [0]
@@ -613,6 +736,8 @@ def c_sites(path, text, printers, func_names=False):
                             at = src.count("\n", 0, m.start())
                             fmt = fill_func_name(fmt, parts[k + 1:], enclosing_function(lines, at))
                         break
+                if third and fmt is None and name == "guarantee" and len(parts) == 1 and '"' in parts[0]:
+                    fmt = "guarantee(" + stringified(parts[0]).replace("%", "%%") + ")"
             elif kind == "concat":
                 fmt, syntax = (stream_format(parts[0], "+"), "stream") if parts else (None, syntax)
             elif kind == "fmt":
@@ -622,15 +747,17 @@ def c_sites(path, text, printers, func_names=False):
                         fmt = re.sub(r"\{\{|\}\}|\{[^{}]*\}", lambda x: x.group(0) if x.group(0) in ("{{", "}}") else "{}", lit)
                         syntax = "stream"
                         break
-            elif kind in ("macro-stream", "throw", "throw-if", "printf-or-stream", "stream-args"):
+            elif kind in ("macro-stream", "throw", "throw-if", "printf-or-stream", "stream-args", "macro-stream-level"):
                 cand = parts
-                if kind == "throw-if":
+                if kind in ("throw-if", "macro-stream-level"):
                     cand = parts[1:]
                 for p in cand:
                     if "<<" in p:
                         fmt, syntax = stream_format(p), "stream"
                     else:
                         fmt = literal_concat(p)
+                        if third and fmt is None and "+" in p and '"' in p and kind != "stream-args":
+                            fmt, syntax = stream_format(p, "+"), "stream"
                     if fmt is not None:
                         break
                 if kind == "stream-args" and fmt is None:
@@ -641,10 +768,34 @@ def c_sites(path, text, printers, func_names=False):
         if not fmt:
             continue
         line = src.count("\n", 0, m.start())
-        yield {
+        site = {
             "format": fmt, "syntax": syntax, "level": level, "printer": name, "gate": gate,
             "path": path, "line": line + 1, "function": enclosing_function(lines, line),
             "condition": guarding_condition(lines, line),
+        }
+        if third:
+            site["device"] = parts[0].strip() if tok == "(" and parts else ""
+        yield site
+    if third:
+        yield from message_variables(path, src, lines)
+
+
+def message_variables(path, src, lines):
+    """A message kept in a variable and returned with its detail appended (MIOpen's
+    `std::string errMsg = "Internal error while accessing SQLite database: "; return errMsg +
+    sqlite3_errmsg(...)`, which its callers throw): the literal, then the appended part."""
+    for m in re.finditer(r'\bstd::string\s+(\w+)\s*=\s*("(?:\\.|[^"\\])*")\s*;', src):
+        name = m.group(1)
+        line = src.count("\n", 0, m.start())
+        after = "\n".join(lines[line + 1:line + 4])
+        if not re.search(r"\breturn\s+" + name + r"\s*\+", after):
+            continue
+        lit, _ = read_c_string(m.group(2), 0)
+        yield {
+            "format": lit.replace("{", "{{").replace("}", "}}") + "{}", "syntax": "stream", "level": "error",
+            "printer": "return", "gate": "returned as an error text; thrown or printed by the caller",
+            "path": path, "line": line + 1, "function": enclosing_function(lines, line), "condition": "",
+            "device": "",
         }
 
 
@@ -783,18 +934,55 @@ def kernel_texts(deb, meta=None):
         sys.exit(f"harvest-origins: {deb} is not {KERNEL['package']} {KERNEL['version']} (SHA-256 differs)")
     outer = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], check=True, capture_output=True, timeout=600).stdout
     with tarfile.open(fileobj=io.BytesIO(outer)) as t:
-        m = next(x for x in t.getmembers() if x.name.endswith(".tar.xz") and "/usr/src/" in "/" + x.name.lstrip("./"))
+        # Debian ships the tree as .tar.xz, Ubuntu as .tar.bz2 (beside a symlink to it)
+        m = next(x for x in t.getmembers() if x.isfile() and x.name.endswith((".tar.xz", ".tar.bz2"))
+                 and "/usr/src/" in "/" + x.name.lstrip("./"))
         inner = t.extractfile(m).read()
     res = {c: {} for c in KERNEL["dirs"]}
-    with tarfile.open(fileobj=io.BytesIO(inner), mode="r:xz") as t:
+    with tarfile.open(fileobj=io.BytesIO(inner), mode="r:*") as t:
         for x in t:
             if not x.isfile() or not x.name.endswith((".c", ".h")):
                 continue
             rel = x.name.split("/", 1)[1] if "/" in x.name else x.name
             for c, d in KERNEL["dirs"].items():
-                if rel.startswith(d):
+                if rel.startswith(d) and not (c in FLAT_DIRS and "/" in rel[len(d):]):
                     res[c][rel] = t.extractfile(x).read().decode("utf-8", "replace")
     return res
+
+
+def dev_fmt_prefixes(texts):
+    """{path: the dev_fmt prefix its dev_* calls print} for the files of one kernel: a header
+    that defines `dev_fmt(fmt) "<prefix>" fmt` (amdgpu.h since 5.x: "amdgpu: ") gives it to
+    every file that includes it, directly or through the driver's other headers (`#include
+    "x.h"`, resolved by name within the driver's directories)."""
+    files = {p: t for comp in texts.values() for p, t in comp.items()}
+    by_name = {}
+    for p in sorted(files):
+        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+    defines, includes = {}, {}
+    for p, t in files.items():
+        m = re.search(r'#\s*define\s+dev_fmt\(fmt\)\s+"([^"]*)"\s*fmt', t)
+        if m:
+            defines[p] = m.group(1)
+        inc = []
+        for name in re.findall(r'#\s*include\s+"([^"]+)"', t):
+            base = name.rsplit("/", 1)[-1]
+            cands = by_name.get(base, [])
+            same = [c for c in cands if c.rsplit("/", 1)[0] == p.rsplit("/", 1)[0]]
+            inc += same[:1] or cands[:1]
+        includes[p] = inc
+    out = {}
+    for p in files:
+        seen, stack, got = set(), [p], ""
+        while stack and not got:
+            q = stack.pop()
+            if q in seen:
+                continue
+            seen.add(q)
+            got = defines.get(q, "")
+            stack.extend(includes.get(q, []))
+        out[p] = got
+    return out
 
 
 def pieces(line, syntax):
@@ -865,7 +1053,166 @@ def q(s):
     return "".join(out)
 
 
-def harvest(gits, kernel=None, kernel_new=None):
+def td_format(msg):
+    """A clang diagnostic's text as a stream template: each argument (`%0`) and each
+    argument-driven piece (`%select{a|b}0`, `%plural{...}1`, `%s0`, `%q0`, ...) one `{}`;
+    `%%` and other text literal (clang/docs/InternalsManual.rst, "Formatting a Diagnostic
+    Argument")."""
+    out, i = [], 0
+    while i < len(msg):
+        c = msg[i]
+        if c == "%":
+            m = re.match(r"%([a-z]*)(\{)?", msg[i:])
+            j = i + len(m.group(0))
+            if m.group(2):
+                depth = 1
+                while j < len(msg) and depth:
+                    depth += {"{": 1, "}": -1}.get(msg[j], 0)
+                    j += 1
+            while j < len(msg) and msg[j].isdigit():
+                j += 1
+            if j == i + 1 or msg[i:i + 2] == "%%":
+                out.append("%")
+                i += 2 if msg[i:i + 2] == "%%" else 1
+                continue
+            out.append("{}")
+            i = j
+            continue
+        out.append({"{": "{{", "}": "}}"}.get(c, c))
+        i += 1
+    return "".join(out)
+
+
+def debian_src_texts(name, path):
+    """{relative path: text} of the pinned files of one Debian source package's orig tarball."""
+    import hashlib
+    import tarfile
+    meta = DEBIAN_SRC[name]
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    if h.hexdigest() != meta["sha256"]:
+        sys.exit(f"harvest-origins: {path} is not {meta['file']} of {name} {meta['version']} (SHA-256 differs)")
+    want = re.compile(meta["paths"])
+    res = {}
+    with tarfile.open(path, mode="r:*") as t:
+        for x in t:
+            rel = x.name.split("/", 1)[1] if "/" in x.name else x.name
+            if x.isfile() and want.search(rel):
+                res[rel] = t.extractfile(x).read().decode("utf-8", "replace")
+    return res
+
+
+def third_debian(rows, counted, name, texts):
+    meta = DEBIAN_SRC[name]
+    component, repo = meta["component"], f"{name}={meta['version']}"
+    before = set(rows)
+    n = 0
+    for p in sorted(texts):
+        for m in TD_DEF.finditer(texts[p]):
+            msg = "".join(read_c_string(x, 0)[0] for x in re.findall(r'"(?:\\.|[^"\\])*"', m.group(3)))
+            if not (TD_KEEP.search(msg) or TD_KEEP.search(m.group(1))):
+                continue
+            fmt = td_format(msg)
+            key = (component, "stream", fmt)
+            if key in before or not passes_floors(fmt, "stream"):
+                continue
+            level, gate = TD_LEVEL[m.group(2)]
+            s = {"level": level, "printer": m.group(2), "gate": gate, "path": p,
+                 "line": texts[p].count("\n", 0, m.start()) + 1, "function": m.group(1), "condition": ""}
+            n += 1
+            add_site(rows, key, s, repo, "")
+    counted[component] = counted.get(component, 0) + n
+
+
+def passes_floors(fmt, syntax):
+    return letters(fmt, syntax) >= MIN_LETTERS_SECOND and weakest_line(fmt, syntax) >= MIN_HEAD_SECOND
+
+
+def add_site(rows, key, s, repo, tag):
+    row = rows.setdefault(key, {"level": s["level"], "printer": s["printer"], "gate": s["gate"], "sites": []})
+    order = ["fatal", "error", "warning", "info"]
+    if order.index(s["level"]) < order.index(row["level"]):
+        row.update(level=s["level"], printer=s["printer"], gate=s["gate"])
+    row["sites"].append((repo, tag, s["path"], s["line"], s["function"], s["condition"]))
+
+
+def third_kernel(rows, counted, meta, texts):
+    """One kernel's new formats: each format that passes the floors, or else the same format
+    with the prefix its printer puts before it (DEVICE_PREFIX, then the file's dev_fmt), when
+    that passes them."""
+    repo = f"{meta['package']}={meta['version']}"
+    before = set(rows)
+    fmts = dev_fmt_prefixes(texts)
+    for component in sorted(texts):
+        n = 0
+        for p in sorted(texts[component]):
+            for s in c_sites(p, texts[component][p], KERNEL_PRINTERS_THIRD, third=True):
+                fmt = s["format"]
+                if not passes_floors(fmt, s["syntax"]):
+                    if not s["printer"].startswith(("dev_", "pci_")):
+                        continue
+                    dev = DEVICE_PREFIX.get(s["device"], "")
+                    fmt = dev + fmts.get(p, "") + fmt
+                    if fmt == s["format"] or not passes_floors(fmt, s["syntax"]):
+                        continue
+                key = (component, s["syntax"], fmt)
+                if key in before:
+                    continue
+                n += 1
+                add_site(rows, key, s, repo, "")
+        counted[component] = counted.get(component, 0) + n
+
+
+def third_repo(rows, counted, git, component, repo, prefixes, printers, commit, tag):
+    """One repository's new formats at one commit (the third harvest's followers on)."""
+    before = set(rows)
+    go = any(k.startswith(("slog.", "fmt.")) for k in printers)
+    py = all(len(v) == 2 for v in printers.values())
+    ext = (".go",) if go else (".py",) if py else C_EXT + EXTRA_EXT.get(component, ())
+    paths = [p for p in git.files(commit, prefixes) if p.endswith(ext) and not p.endswith("_test.go")
+             and not SKIP.search(p)]
+    texts = git.blobs(commit, paths)
+    n = 0
+    for p in paths:
+        if p not in texts:
+            continue
+        sites = (go_sites(p, texts[p], printers) if go else py_sites(p, texts[p], printers) if py
+                 else c_sites(p, texts[p], printers, func_names=repo in SECOND, third=True))
+        for s in sites:
+            key = (component, s["syntax"], s["format"])
+            if key in before or not passes_floors(s["format"], s["syntax"]):
+                continue
+            n += 1
+            add_site(rows, key, s, repo, tag)
+    counted[component] = counted.get(component, 0) + n
+
+
+def harvest_third(rows, counted, gits, kernels, debian=None):
+    """Issue 28's third harvest, after the first two: the same sources read again with the
+    followers above, then the older releases of OLDER_THIRD and the older kernels. Each step
+    adds only formats no earlier step has, so no earlier row changes."""
+    for meta, texts in kernels[:2]:
+        third_kernel(rows, counted, meta, texts)
+    third_printers = {"miopen": MIOPEN_THIRD}
+    runs = [(c, r, p, pr, PINS[r], "") for c, r, p, pr in SPECS]
+    runs += [(c, r, p + ["gpu/"] + OLDER_PREFIXES.get(r, []), pr, commit, tag)
+             for c, r, p, pr in SPECS for (rr, tag, commit) in OLDER if rr == r]
+    spec = {c: (p, pr) for c, r, p, pr in SPECS}
+    runs += [(c, r, pre or spec[c][0], spec[c][1], commit, tag) for c, r, tag, commit, pre in OLDER_THIRD]
+    for component, repo, prefixes, printers, commit, tag in runs:
+        printers = dict(printers, **third_printers.get(component, {}))
+        third_repo(rows, counted, gits[repo], component, repo, prefixes, printers, commit, tag)
+    for meta, texts in kernels[2:]:
+        third_kernel(rows, counted, meta, texts)
+    for name in sorted(debian or {}):
+        third_debian(rows, counted, name, debian[name])
+
+
+def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None):
+    """The table's rows. `third`: the kernels of the third harvest, [(meta, texts)] for 6.1,
+    6.12, 5.10 and 4.15 in that order (None: the first two harvests only)."""
     rows = {}
     counted = {}
     for meta, texts in ((KERNEL, kernel), (KERNEL_NEW, kernel_new)):
@@ -926,10 +1273,12 @@ def harvest(gits, kernel=None, kernel_new=None):
                     row.update(level=s["level"], printer=s["printer"], gate=s["gate"])
                 row["sites"].append((repo, tag, s["path"], s["line"], s["function"], s["condition"]))
         counted[component] = counted.get(component, 0) + n
+    if third is not None:
+        harvest_third(rows, counted, gits, third, debian)
     return rows, counted
 
 
-def render(rows, counted, kernel=False, kernel_new=False):
+def render(rows, counted, kernel=False, kernel_new=False, third=False):
     out = [
         "# GENERATED by scripts/harvest-origins.py; do not edit. Re-run it to refresh, and",
         "# `scripts/harvest-origins.py --mirror DIR --check` to verify this file (docs/check-packs.md).",
@@ -961,6 +1310,23 @@ def render(rows, counted, kernel=False, kernel_new=False):
         out.append(f"repo = {q(KERNEL_NEW['package'] + '=' + KERNEL_NEW['version'])}")
         out.append(f"commit = {q('sha256:' + KERNEL_NEW['sha256'])}")
         out.append("")
+    if third:
+        for _, repo, tag, commit, _ in OLDER_THIRD:
+            out.append("[[source]]")
+            out.append(f"repo = {q(repo)}")
+            out.append(f"at = {q(tag)}")
+            out.append(f"commit = {q(commit)}")
+            out.append("")
+        for meta in (KERNEL_OLD, KERNEL_OLDEST):
+            out.append("[[source]]")
+            out.append(f"repo = {q(meta['package'] + '=' + meta['version'])}")
+            out.append(f"commit = {q('sha256:' + meta['sha256'])}")
+            out.append("")
+        for name in sorted(DEBIAN_SRC):
+            out.append("[[source]]")
+            out.append(f"repo = {q(name + '=' + DEBIAN_SRC[name]['version'])}")
+            out.append(f"commit = {q('sha256:' + DEBIAN_SRC[name]['sha256'])}")
+            out.append("")
     total = 0
     for key in sorted(rows):
         component, syntax, fmt = key
@@ -999,15 +1365,20 @@ def main():
     ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     ap.add_argument("--kernel-deb", help=f"Debian's {KERNEL['package']}_{KERNEL['version']}_all.deb (the amdgpu/amdkfd driver)")
     ap.add_argument("--kernel-deb-new", help=f"Debian's {KERNEL_NEW['package']}_{KERNEL_NEW['version']}_all.deb")
+    ap.add_argument("--kernel-deb-old", help=f"Debian's {KERNEL_OLD['package']}_{KERNEL_OLD['version']}_all.deb")
+    ap.add_argument("--debian-src", action="append", default=[],
+                    help="NAME=PATH: the orig tarball of a Debian source package of DEBIAN_SRC (repeatable)")
+    ap.add_argument("--kernel-deb-oldest", help=f"Ubuntu's {KERNEL_OLDEST['package']}_{KERNEL_OLDEST['version']}_all.deb")
     a = ap.parse_args()
     given = dict(g.split("=", 1) for g in a.git)
     gits = {}
-    for repo in PINS:
+    for repo in list(PINS) + sorted({r for _, r, _, _, _ in OLDER_THIRD} - set(PINS)):
         d = given.get(repo) or (a.mirror and os.path.join(a.mirror, repo.replace("/", "+"), "repo"))
         if not d or not os.path.isdir(d):
             sys.exit(f"harvest-origins: no git directory for {repo} (fetch it, then pass --mirror or --git {repo}=DIR)")
         gits[repo] = Git(d)
-        for c in [PINS[repo]] + [c for r, _, c in OLDER if r == repo]:
+        for c in ([PINS[repo]] if repo in PINS else []) + [c for r, _, c in OLDER if r == repo] + [
+                c for _, r, _, c, _ in OLDER_THIRD if r == repo]:
             try:
                 gits[repo].run("cat-file", "-e", c + "^{commit}")
             except subprocess.CalledProcessError:
@@ -1016,9 +1387,21 @@ def main():
         sys.exit(f"harvest-origins: give --kernel-deb (apt-get download {KERNEL['package']}={KERNEL['version']})")
     if not a.kernel_deb_new:
         sys.exit(f"harvest-origins: give --kernel-deb-new (apt-get download {KERNEL_NEW['package']}={KERNEL_NEW['version']})")
+    if not a.kernel_deb_old:
+        sys.exit(f"harvest-origins: give --kernel-deb-old ({KERNEL_OLD['package']}={KERNEL_OLD['version']}, Debian bullseye)")
+    if not a.kernel_deb_oldest:
+        sys.exit(f"harvest-origins: give --kernel-deb-oldest ({KERNEL_OLDEST['package']}={KERNEL_OLDEST['version']}, Ubuntu bionic)")
+    srcs = dict(d.split("=", 1) for d in a.debian_src)
+    for name in sorted(DEBIAN_SRC):
+        if name not in srcs:
+            sys.exit(f"harvest-origins: give --debian-src {name}=PATH ({DEBIAN_SRC[name]['file']})")
+    debian = {name: debian_src_texts(name, srcs[name]) for name in sorted(DEBIAN_SRC)}
     kernel = kernel_texts(a.kernel_deb)
     kernel_new = kernel_texts(a.kernel_deb_new, KERNEL_NEW)
-    text = render(*harvest(gits, kernel, kernel_new), kernel=bool(kernel), kernel_new=bool(kernel_new)) + "\n"
+    third = [(KERNEL, kernel), (KERNEL_NEW, kernel_new), (KERNEL_OLD, kernel_texts(a.kernel_deb_old, KERNEL_OLD)),
+             (KERNEL_OLDEST, kernel_texts(a.kernel_deb_oldest, KERNEL_OLDEST))]
+    text = render(*harvest(gits, kernel, kernel_new, third, debian), kernel=bool(kernel), kernel_new=bool(kernel_new),
+                  third=True) + "\n"
     if a.check:
         try:
             with open(a.out, encoding="utf-8") as f:

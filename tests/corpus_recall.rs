@@ -543,9 +543,12 @@ const PRINTED_BY: &[(&str, &str)] = &[
 /// page-fault detail lines of kernels newer than 6.1). Issue 28's goal is 95% on the held-out
 /// part. A floor against regressions: the harvest may only add.
 // At 408 cases (the corpus files merged after the harvest): held out 21 of 33 lines (63.6%),
-// tuning 138 of 179 (77.1%).
-const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.636;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.770;
+// tuning 138 of 179 (77.1%). After the third harvest (older kernels 4.15 and 5.10 with the
+// firmware loader and the PCI core, ROCm/HIP's rocclr/ and ROCm/hipamd, older MIOpen and ollama,
+// MIOPEN_LOG, `+` messages and messages kept in a variable, KFD's device prefix, clang's GPU
+// diagnostics): held out 32 of 33 (97.0%), tuning 165 of 179 (92.2%).
+const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.921;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {
@@ -572,7 +575,8 @@ fn lines_printed_by_a_harvested_component_are_attributed() {
                 let e = per_component.entry(comp).or_default();
                 e.0 += 1;
                 e.1 += usize::from(hit);
-                if !hit && misses[part].len() < 40 {
+                // only the tuning part's misses are shown: the held-out part is not for tuning
+                if !hit && part == 1 && misses[part].len() < 60 {
                     misses[part].push(format!("{}: {}", c.id, line.trim()));
                 }
             }

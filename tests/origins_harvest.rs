@@ -162,3 +162,129 @@ fn every_site_names_a_source_the_table_pins() {
     assert!(t.commit_of("ROCm/AMDMIGraphX", "rocm-6.0.0").is_some());
     assert!(t.commit_of("ROCm/AMDMIGraphX", "rocm-9.9.9").is_none());
 }
+
+/// The component, the first site's repository and release (`at`) of the origin of `line`.
+fn release_of(line: &str) -> (&'static str, &'static str, &'static str) {
+    let o = origin(line).unwrap_or_else(|| panic!("no origin for {line:?}"));
+    (
+        o.component.as_str(),
+        o.sites[0].repo.as_str(),
+        o.sites[0].at.as_str(),
+    )
+}
+
+#[test]
+fn older_kernels_name_the_kfd_of_their_time() {
+    // Ubuntu 18.04's 4.15 printed these (amdkfd/kfd_device.c, kfd_module.c, amdgpu_amdkfd.c);
+    // 6.1 no longer does.
+    let (c, repo, _) =
+        release_of("[    2.510806] kfd kfd: DID 15d8 is missing in supported_devices");
+    assert_eq!((c, repo), ("amdkfd", "linux-source-4.15.0=4.15.0-20.21"));
+    assert_eq!(
+        printed_by("[    2.510808] kfd kfd: kgd2kfd_probe failed"),
+        ("amdkfd", "drivers/gpu/drm/amd/amdkfd/kfd_device.c")
+    );
+    assert_eq!(
+        printed_by("[    9.551047] amdgpu 0000:01:00.0: kfd not supported on this ASIC"),
+        ("amdgpu", "drivers/gpu/drm/amd/amdgpu/amdgpu_amdkfd.c")
+    );
+    assert_eq!(
+        printed_by("[    8.839623] amdgpu 0000:01:00.0: GPU pci config reset").0,
+        "amdgpu"
+    );
+    // `added device %x:%x` is too short alone; KFD's own device prefix makes it evidence, and
+    // 6.1's dev_fmt ("amdgpu: ", amdgpu.h) is part of what 6.1 prints.
+    assert_eq!(
+        release_of("[    6.087732] kfd kfd: added device 1002:687f").0,
+        "amdkfd"
+    );
+    assert_eq!(
+        release_of("[    3.1] kfd kfd: amdgpu: added device 1002:73bf").1,
+        "linux-source-6.1=6.1.192-2"
+    );
+    assert!(origin("[    6.087732] usb 1-1: added device 1002:687f").is_none());
+    // the same prefix on 6.1's page-fault detail line
+    assert_eq!(
+        printed_by("amdgpu 0000:c4:00.0: amdgpu:      MORE_FAULTS: 0x0").0,
+        "amdgpu"
+    );
+    assert!(origin("amdgpu 0000:c4:00.0:      MORE_FAULTS: 0x0").is_none());
+}
+
+#[test]
+fn lines_under_the_amdgpu_prefix_from_other_kernel_parts_name_those_parts() {
+    assert_eq!(
+        printed_by(
+            "[    3.353884] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin failed with error -2"
+        ),
+        ("kernel firmware loader", "drivers/base/firmware_loader/main.c")
+    );
+    assert_eq!(
+        printed_by("[    9.545686] amdgpu 0000:01:00.0: enabling device (0006 -> 0007)"),
+        ("kernel PCI core", "drivers/pci/setup-res.c")
+    );
+    assert!(origin("Direct download for the firmware failed, retrying").is_none());
+}
+
+#[test]
+fn older_hip_runtimes_are_attributed_at_their_release() {
+    // ROCm 3.x-4.x: ROCm/HIP's rocclr/ printed the condition of a one-argument guarantee
+    let (c, repo, at) = release_of(
+        "/src/external/hip-on-vdi/rocclr/hip_code_object.cpp:120: guarantee(false && \
+         \"hipErrorNoBinaryForGpu: Coudn't find binary for current devices!\")",
+    );
+    assert_eq!((c, repo), ("clr", "ROCm/HIP"));
+    assert!(at.starts_with("rocm-"), "{at}");
+    // ROCm 5.3-5.5: ROCm/hipamd's hip_fatbin.cpp
+    let (c, repo, at) = release_of(
+        ":1:hip_fatbin.cpp           :265 : 99442500029 us: 350457: [tid:0x7f02e57efc00] \
+         hipErrorNoBinaryForGpu: Couldn't find binary for current devices! - 209",
+    );
+    assert_eq!((c, repo, at), ("clr", "ROCm/hipamd", "rocm-5.5.1"));
+    assert!(origin("guarantee(false && \"the warranty is void\")").is_none());
+}
+
+#[test]
+fn older_ollama_and_miopen_texts_are_attributed() {
+    let (c, _, at) = release_of(
+        "time=2024-04-20T10:00:00.000Z level=INFO source=amd_linux.go:88 msg=\"detected amdgpu versions [gfx1030]\"",
+    );
+    assert_eq!((c, at), ("ollama", "v0.1.32"));
+    assert_eq!(
+        release_of(
+            "level=WARN source=amd_linux.go:116 msg=\"amdgpu [0] gfx1103 is not supported by /tmp/ollama/rocm [gfx1030 gfx1100]\""
+        )
+        .0,
+        "ollama"
+    );
+    // MIOPEN_LOG(level, ...) and a message kept in a variable (sqlite_db.cpp ErrorMessage)
+    let o = origin(
+        "MIOpen(HIP): Warning [SQLiteBase] Unable to read system database file:gfx906_60.kdb Performance may degrade",
+    )
+    .expect("attributed");
+    assert_eq!(
+        (o.component.as_str(), o.printer.as_str()),
+        ("miopen", "MIOPEN_LOG")
+    );
+    assert_eq!(
+        printed_by(
+            "MIOpen(HIP): Warning [FindFftSolutions] /root/driver/MLOpen/src/sqlite_db.cpp:212: \
+             Internal error while accessing SQLite database: disk I/O error"
+        ),
+        ("miopen", "src/sqlite_db.cpp")
+    );
+    assert!(origin("Unable to read the system clock").is_none());
+}
+
+#[test]
+fn clangs_gpu_diagnostics_are_attributed() {
+    let o = origin("clang: error: unknown target CPU 'gfx1036'").expect("attributed");
+    assert_eq!(o.component, "clang");
+    assert_eq!(o.sites[0].repo, "llvm-toolchain-21=1:21.1.8-14");
+    assert_eq!(o.sites[0].function, "err_target_unknown_cpu");
+    assert_eq!(
+        printed_by("clang: error: cannot find HIP runtime; provide its path via '--rocm-path', or pass '-nogpuinc' to build without HIP runtime").0,
+        "clang"
+    );
+    assert!(origin("error: unknown target host 'example.org'").is_none());
+}
