@@ -455,7 +455,7 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
         )
     } else if let Some(m) = re(
         &SAYS,
-        r"(?i)\b(?:doesn't|does not|don't|do not|didn't) have (?:an? |any )?AMD ?GPUs?\b|\bwithout (?:an? |any )?AMD ?GPUs?\b",
+        r"(?i)\b(?:doesn't|does not|don't|do not|didn't) have (?:an? |any )?AMD ?GPUs?\b",
     )
     .find(text)
     {
@@ -543,6 +543,23 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
         return None;
     }
     let gpu = gpu_of(f, here);
+    // Every GPU the text names (several GPUs, per-node overrides), else this machine's: a value
+    // is wrong only for all of them.
+    let named: Vec<&str> = if f.isas.is_empty() {
+        here.isas.iter().map(String::as_str).collect()
+    } else {
+        f.isas.iter().map(|(i, _)| i.as_str()).collect()
+    };
+    let targets: Vec<String> = values
+        .iter()
+        .filter_map(|v| crate::gpu::overrides::parse_override(v).ok()?.gfx())
+        .collect();
+    // A value the text also sets that fits a GPU's family: the user has (or tried) the right one.
+    let fits = targets.iter().any(|t| {
+        named
+            .iter()
+            .any(|g| g == t || (generic(g).is_some() && generic(g) == generic(t)))
+    });
     let mut found: Option<String> = None;
     for v in &values {
         match crate::gpu::overrides::parse_override(v) {
@@ -559,7 +576,7 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
                 let (Some(g), Some(target)) = (gpu.as_ref(), gv.gfx()) else {
                     continue;
                 };
-                if target == g.isa {
+                if fits || named.iter().any(|n| *n == target) {
                     continue;
                 }
                 let (a, b) = (generic(&g.isa), generic(&target));
@@ -576,9 +593,10 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
                     ));
                     break;
                 }
-                if facts::is_datacenter(&g.isa)
-                    && matches!(facts::isa_verdict(&g.isa), IsaVerdict::Supported)
-                {
+                if named.iter().all(|n| {
+                    facts::is_datacenter(n)
+                        && matches!(facts::isa_verdict(n), IsaVerdict::Supported)
+                }) {
                     found = Some(format!(
                         "HSA_OVERRIDE_GFX_VERSION={v} in the text on {}, an Instinct part ROCm \
                          supports: it needs no override, and this one makes the runtime load \
@@ -722,6 +740,10 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
             "gpu-igpu-interference",
             "gpu-override-misuse",
             "codeobj-xnack-sramecc",
+            "codeobj-invalid-image",
+            "lib-mixed-releases",
+            "tensile-assembler",
+            "lib-stale-path",
             "mem-access-fault",
             "mem-oom",
             "mem-apu-gtt",
@@ -1046,6 +1068,11 @@ mod tests {
             "GPU: RX 6700 XT (gfx1031)\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n",
             "-e HSA_OVERRIDE_GFX_VERSION=$(HSA_OVERRIDE_GFX_VERSION) \\\n",
             "gfx90a\nHSA_OVERRIDE_GFX_VERSION=9.0.10\n",
+            // Two GPUs, a per-node value for the RDNA2 one.
+            "Device 0: gfx1100\nDevice 1: gfx1031\nHSA_OVERRIDE_GFX_VERSION_2=10.3.0\n",
+            // The right value tried beside a wrong one.
+            "RX 6700 XT (gfx1031)\nHSA_OVERRIDE_GFX_VERSION=11.0.0 crashes, \
+             HSA_OVERRIDE_GFX_VERSION=10.3.0 works\n",
         ] {
             assert!(
                 !classes(ok).contains(&"gpu-override-misuse".to_string()),
