@@ -915,6 +915,160 @@ fn contained(text: &str, f: &Facts) -> Option<Derived> {
     })
 }
 
+/// "An integrated GPU's BIOS carve-out is all the memory the program saw": an out-of-memory
+/// error whose GPU has 1 GiB or less in all (PyTorch's "GPU 0 has a total capacity of 512.00 MiB",
+/// "(GPU 0; 512.00 MiB total capacity; ...)"). No GPU ROCm runs on ships with that little memory
+/// of its own; an APU's VRAM is the UMA frame buffer the BIOS reserves, often 512 MiB, and the
+/// kernel's choice between it and GTT bounds what is usable (gpu-build-facts.md §6.5).
+fn apu_carveout(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static OOM: OnceLock<Regex> = OnceLock::new();
+    let oom = re(
+        &OOM,
+        r"(?i)out of memory[^\n]*?(?:total capac\w* of (\d+(?:\.\d+)?) (MiB|GiB)|(\d+(?:\.\d+)?) (MiB|GiB) total capacity)",
+    );
+    let c = oom.captures(text)?;
+    let (n, unit) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
+        (Some(n), Some(u), _, _) | (_, _, Some(n), Some(u)) => (n.as_str(), u.as_str()),
+        _ => return None,
+    };
+    let mib = n.parse::<f64>().ok()?
+        * if unit.eq_ignore_ascii_case("GiB") {
+            1024.0
+        } else {
+            1.0
+        };
+    if mib > 1024.0 {
+        return None;
+    }
+    let line = line_of(text, oom)?;
+    let sy = symptom(
+        &S,
+        "gpu.apu-carveout",
+        "the GPU's whole memory is an integrated GPU's BIOS carve-out",
+        "mem-apu-gtt",
+        "The GPU the program ran on has 1 GiB or less in all: no GPU ROCm supports ships with so \
+         little memory of its own, so it is an integrated GPU whose VRAM is the UMA frame buffer \
+         the BIOS reserves (often 512 MiB); the rest of system memory is GTT, which this run did \
+         not get.",
+        "Raise the UMA frame buffer (dedicated GPU memory) in the BIOS, or use a stack that \
+         allocates from GTT on APUs (a newer kernel and ROCm release); or run on the discrete GPU \
+         if there is one (HIP_VISIBLE_DEVICES).",
+    );
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: reasoning(format!(
+            "the GPU's total memory in the text is {n} {unit} (1 GiB or less): an integrated \
+             GPU's carve-out; from the text, this machine was not asked"
+        )),
+        defers_to: &[],
+        overrules: &["mem-oom"],
+    })
+}
+
+/// "On Windows the GPU is reached through the display driver": a program that finds no ROCm
+/// device, in a text from Windows (a `C:\` path, a HIP runtime DLL, the Adrenalin driver). There
+/// is no /dev/kfd and no render group on Windows; the HIP runtime (`amdhip64_N.dll`) comes with
+/// the Adrenalin driver, and a program bundling a newer one needs a driver that supports it
+/// (AMD's HIP SDK for Windows: the runtime ships in the display driver).
+fn windows_no_device(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static WIN: OnceLock<Regex> = OnceLock::new();
+    static NONE: OnceLock<Regex> = OnceLock::new();
+    if f.on(Platform::Wsl) {
+        return None;
+    }
+    let win = re(
+        &WIN,
+        r"(?i)\b[A-Z]:\\(?:Users|Windows|Program Files)\\|\bamdhip64(?:_\d+)?\.dll\b|\bAdrenalin\b",
+    );
+    let evidence = win.find(text)?.as_str().to_string();
+    let none = re(
+        &NONE,
+        r"(?i)no ROCm-capable device|No HIP GPUs are available|hipErrorNoDevice|failed to initialize ROCm",
+    );
+    let line = line_of(text, none)?;
+    if nvidia_re().is_match(text) {
+        return None;
+    }
+    let sy = symptom(
+        &S,
+        "gpu.windows-no-device",
+        "on Windows the HIP runtime found no GPU: the display driver decides",
+        "gpu-driver-missing",
+        "The text comes from Windows, where there is no /dev/kfd or render group: the HIP runtime \
+         comes with the AMD display driver (Adrenalin or PRO), and a program bundling a newer HIP \
+         runtime DLL needs a driver release that supports it, and a GPU that driver's HIP \
+         supports.",
+        "Update the AMD display driver to a release that supports the HIP runtime the program \
+         bundles (or use the program's build for your driver), on a GPU AMD's HIP SDK for \
+         Windows lists.",
+    );
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: reasoning(format!(
+            "platform Windows (\"{evidence}\"), from the text; this machine was not asked"
+        )),
+        defers_to: &["gpu-unsupported-asic", "gpu-no-amd-gpu"],
+        overrules: &["gpu-kfd-permission"],
+    })
+}
+
+/// "The container has the GPU's devices, its user may not open them": a container started with
+/// /dev/kfd passed (`--device=/dev/kfd`, a compose `devices:` entry) whose program is refused
+/// opening it (EACCES). The devices are there; the user inside lacks the groups that own them on
+/// the host (render, video: the group ids, which differ between host and image), the cause
+/// `gpu-kfd-permission` names (AMD, "Running ROCm Docker containers": `--group-add video`
+/// and the render group).
+fn container_permission(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static PASSED: OnceLock<Regex> = OnceLock::new();
+    static DENIED: OnceLock<Regex> = OnceLock::new();
+    if !f.on(Platform::Container) || f.on(Platform::Wsl) {
+        return None;
+    }
+    if !re(
+        &PASSED,
+        r"--device[= ]/dev/kfd|/dev/kfd:/dev/kfd|-\s*/dev/kfd\b",
+    )
+    .is_match(text)
+    {
+        return None;
+    }
+    let line = line_of(
+        text,
+        re(
+            &DENIED,
+            r"(?i)/dev/kfd[^\n]*(?:Permission denied|EACCES)|(?:Permission denied|EACCES)[^\n]*/dev/kfd",
+        ),
+    )?;
+    let sy = symptom(
+        &S,
+        "gpu.container-kfd-denied",
+        "the container has /dev/kfd, but its user may not open it",
+        "gpu-kfd-permission",
+        "The container was started with /dev/kfd passed, and opening it is refused: the device is \
+         there, but the user inside the container is not in the group that owns it on the host \
+         (render or video, by the host's group id).",
+        "Add the host's groups owning /dev/kfd and the render node to the container (--group-add \
+         with the host's render and video group ids), or run the container's program as a user \
+         that has them.",
+    );
+    Some(Derived {
+        symptom: sy,
+        line,
+        captures: reasoning(
+            "platform container, from the text, with /dev/kfd passed and opening it refused \
+             (this machine was not asked)"
+                .into(),
+        ),
+        defers_to: &[],
+        overrules: &["gpu-container-devices"],
+    })
+}
+
 /// The GPU rules that fire on a text, most deciding first.
 pub(crate) fn rules(text: &str, f: &Facts, here: &Here) -> Vec<Derived> {
     let mut out: Vec<Derived> = Vec::new();
@@ -924,6 +1078,9 @@ pub(crate) fn rules(text: &str, f: &Facts, here: &Here) -> Vec<Derived> {
     out.extend(contained(text, f));
     out.extend(pcie_atomics(text, f));
     out.extend(unsupported_isa(text, f, here));
+    out.extend(apu_carveout(text));
+    out.extend(windows_no_device(text, f));
+    out.extend(container_permission(text, f));
     out
 }
 
@@ -1183,6 +1340,47 @@ mod tests {
                 && d.captures
                     .iter()
                     .any(|(_, v)| v.contains("gfx1030 (measured on this machine"))));
+    }
+
+    #[test]
+    fn an_oom_on_a_gpu_of_512_mib_is_the_carveout() {
+        // tests/corpus/field-apps.toml, https://github.com/comfyanonymous/ComfyUI/issues/2431
+        let t = "!!! Exception during processing!!! HIP out of memory. Tried to allocate 288.00 \
+                 MiB. GPU 0 has a total capacty of 512.00 MiB of which 17179869184.00 GiB is free.\n";
+        assert_eq!(classes(t), ["mem-apu-gtt"]);
+        assert_eq!(first(t).as_deref(), Some("mem-apu-gtt"));
+        // An RX 6600's 8 GiB (ComfyUI#5161): a real out-of-memory.
+        let t2 =
+            "torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.25 GiB. GPU 0 has \
+                  a total capacity of 7.98 GiB of which 1.45 GiB is free.\n";
+        assert!(classes(t2).is_empty());
+    }
+
+    #[test]
+    fn no_rocm_device_on_windows_is_the_driver_not_kfd() {
+        // tests/corpus/field-apps.toml, https://github.com/lemonade-sdk/llamacpp-rocm/issues/83
+        let t = "since bf1234 i get error \"ggml_cuda_init: failed to initialize ROCm: no \
+                 ROCm-capable device is detected\".\nif i copy amdhip64_7.dll from bf1233 to \
+                 bf1234 (or newer) i dont get this error, all is working fine.\ndriver: Adrenalin \
+                 Edition 26.1.1\n";
+        assert_eq!(classes(t), ["gpu-driver-missing"]);
+        assert_eq!(first(t).as_deref(), Some("gpu-driver-missing"));
+        // The same line on Linux: not this rule.
+        let t2 = "ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\n";
+        assert!(classes(t2).is_empty());
+    }
+
+    #[test]
+    fn a_container_with_dev_kfd_passed_and_refused_is_permission() {
+        // tests/corpus/field-stack.toml, https://github.com/ROCm/ROCm-docker/issues/116 (lines)
+        let t = "$ docker run -it --rm --device=/dev/kfd --device=/dev/dri --group-add video \
+                 rocm/rocm-terminal:latest\n# rocminfo\nROCk module is loaded\nUnable to open \
+                 /dev/kfd read-write: Permission denied\n";
+        assert_eq!(classes(t), ["gpu-kfd-permission"]);
+        assert_eq!(first(t).as_deref(), Some("gpu-kfd-permission"));
+        // Without /dev/kfd passed it is the container's devices (facts.rs's rule), not this one.
+        let t2 = t.replace("--device=/dev/kfd ", "");
+        assert!(!classes(&t2).contains(&"gpu-kfd-permission".to_string()));
     }
 
     #[test]
