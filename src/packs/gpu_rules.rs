@@ -148,9 +148,17 @@ pub(crate) fn gpu_of(f: &Facts, here: &Here) -> Option<Gpu> {
         });
     }
     let isa = here.isas.first()?;
+    let named = if here.isas.len() > 1 {
+        format!(
+            "{isa} (measured on this machine, the first of its GPUs {}; the text names no ISA)",
+            here.isas.join(", ")
+        )
+    } else {
+        format!("{isa} (measured on this machine; the text names no ISA)")
+    };
     Some(Gpu {
         isa: isa.clone(),
-        named: format!("{isa} (measured on this machine; the text names no ISA)"),
+        named,
     })
 }
 
@@ -258,7 +266,7 @@ fn igpu(text: &str, here: &Here) -> Option<Derived> {
     static INTEGRATED: OnceLock<Regex> = OnceLock::new();
     static CRASH: OnceLock<Regex> = OnceLock::new();
     static NO_CODE: OnceLock<Regex> = OnceLock::new();
-    if !text.contains("gfx") {
+    if !text.contains("gfx") && !here.isas.iter().any(|i| is_apu(i)) {
         return None;
     }
     let devs = devices(text);
