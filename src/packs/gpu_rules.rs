@@ -888,7 +888,8 @@ fn contained(text: &str, f: &Facts) -> Option<Derived> {
     // `--rocm` beside `--contain` is that pair of options of theirs (docker has neither).
     let named = f.on(Platform::Container)
         && re(&RUNTIME, r"(?i)\b(?:apptainer|singularity)\b").is_match(text);
-    if !named && !(text.contains("--rocm") && text.contains("--contain")) {
+    let pair = text.contains("--rocm") && text.contains("--contain");
+    if !(named || pair) {
         return None;
     }
     let contain = re(
