@@ -188,7 +188,7 @@ fn unrecognised(args: &RunArgs, packs: &PackSet, text: &str) -> Outcome {
 /// This machine's GPUs as the rules over facts take them: the ISAs of the KFD topology of the
 /// run's root (its physical ISAs: an override changes what the runtime loads, not what KFD
 /// reports).
-fn here(host: &Host) -> crate::packs::gpu_rules::Here {
+fn here(host: &Host) -> crate::packs::here::Here {
     let topo = crate::gpu::discover(host);
-    crate::packs::gpu_rules::Here::with_isas(topo.agents.iter().filter_map(|a| a.gfx.clone()))
+    crate::packs::here::Here::with_isas(topo.agents.iter().filter_map(|a| a.gfx.clone()))
 }

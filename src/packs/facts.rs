@@ -28,8 +28,9 @@ pub(crate) struct Table {
     pub(crate) release: Vec<Release>,
     pub(crate) retired: Vec<Retired>,
     pub(crate) dkms: Vec<Dkms>,
-    /// `[gpu]`: the facts of the GPU rules (src/packs/gpu_rules.rs).
-    pub(crate) gpu: super::gpu_rules::Data,
+    /// `[gpu]`: the facts of the GPU rules, read by src/packs/gpu_rules.rs.
+    #[allow(dead_code)]
+    gpu: serde::de::IgnoredAny,
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built
@@ -642,13 +643,13 @@ fn unsupported() -> &'static Symptom {
     )
 }
 
-fn no_code(text: &str, f: &Facts, here: &super::gpu_rules::Here) -> Option<Derived> {
+fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
     static SUP: OnceLock<Symptom> = OnceLock::new();
     static TRIGGER: OnceLock<Regex> = OnceLock::new();
     let trigger = re(&TRIGGER, NO_CODE);
     let line = line_of(text, trigger)?;
     // The text's ISA, else this machine's (issue 28, item 3: the text wins, the answer says which).
-    let gpu = super::gpu_rules::gpu_of(f, here)?;
+    let gpu = super::here::gpu_of(&f.isas, here)?;
     let (isa, named) = (gpu.isa.as_str(), gpu.named);
     let kind = if is_datacenter(isa) {
         "an Instinct (datacenter) part"
@@ -742,24 +743,15 @@ fn no_code(text: &str, f: &Facts, here: &super::gpu_rules::Here) -> Option<Deriv
 /// missing code is a WSL question first).
 #[cfg(test)]
 pub(crate) fn rules(text: &str) -> Vec<Derived> {
-    let f = Facts::of(text);
-    own_rules(text, &f, &super::gpu_rules::Here::text_only())
+    rules_of(text, &Facts::of(text), &super::here::Here::text_only())
 }
 
-fn own_rules(text: &str, f: &Facts, here: &super::gpu_rules::Here) -> Vec<Derived> {
+/// [`rules`] over the facts `f` of `text`, with what this machine says about its GPUs (`here`).
+pub(crate) fn rules_of(text: &str, f: &Facts, here: &super::here::Here) -> Vec<Derived> {
     [wsl(text, f), container(text, f), no_code(text, f, here)]
         .into_iter()
         .flatten()
         .collect()
-}
-
-/// These rules, with what this machine says about its GPUs (`here`), and the GPU rules
-/// (src/packs/gpu_rules.rs) after them.
-pub(crate) fn rules_on(text: &str, here: &super::gpu_rules::Here) -> Vec<Derived> {
-    let f = Facts::of(text);
-    let mut out = own_rules(text, &f, here);
-    out.extend(super::gpu_rules::rules(text, &f, here));
-    out
 }
 
 #[cfg(test)]

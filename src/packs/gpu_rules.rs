@@ -9,6 +9,7 @@
 //! names no ISA; when the text names another, the text wins and the reasoning says so.
 
 use super::facts::{self, line_of, re, rule_symptom, Derived, Facts, IsaVerdict, Platform};
+use super::here::{gpu_of, Gpu, Here};
 use super::Symptom;
 use regex::Regex;
 use serde::Deserialize;
@@ -35,8 +36,21 @@ pub(crate) struct CpuIgpu {
     pub isa: String,
 }
 
+/// `checks/why-facts.toml` as this module reads it: its `[gpu]` table (facts.rs reads the rest).
+#[derive(Debug, Deserialize)]
+struct File {
+    gpu: Data,
+}
+
 fn data() -> &'static Data {
-    &facts::table().gpu
+    static D: OnceLock<Data> = OnceLock::new();
+    D.get_or_init(|| {
+        crate::data::embedded::<File>(
+            "checks/why-facts.toml",
+            include_str!("../../checks/why-facts.toml"),
+        )
+        .gpu
+    })
 }
 
 /// A regex of the `[gpu]` table, compiled once (each cell is one table entry).
@@ -86,79 +100,6 @@ fn cpu_igpu_res() -> &'static [(Regex, String)] {
                 (r, c.isa.clone())
             })
             .collect()
-    })
-}
-
-/// What this machine says about its GPUs, as the doctor measured them (the KFD topology of the
-/// run's root): the typed input the rules take beside the text. Empty when `why` runs text-only
-/// (the corpus) or on a machine without GPUs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Here {
-    /// The ISAs of this machine's GPU agents, in node order, each once.
-    pub isas: Vec<String>,
-}
-
-impl Here {
-    /// A machine whose GPUs were not asked (text only).
-    pub(crate) fn text_only() -> Here {
-        Here::default()
-    }
-
-    /// This machine's GPU ISAs (known processors only, each once).
-    pub(crate) fn with_isas<I: IntoIterator<Item = String>>(isas: I) -> Here {
-        let mut out: Vec<String> = Vec::new();
-        for i in isas {
-            if crate::isa::processor(&i).is_some() && !out.contains(&i) {
-                out.push(i);
-            }
-        }
-        Here { isas: out }
-    }
-}
-
-/// The GPU a rule answers for, and where that came from.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Gpu {
-    pub isa: String,
-    /// For the reasoning: "gfx1031 (named in the text; ...)".
-    pub named: String,
-}
-
-/// The ISA to answer for: the text's first ISA (the text wins; when this machine has others, the
-/// answer says it answers for the text), else this machine's first, measured.
-pub(crate) fn gpu_of(f: &Facts, here: &Here) -> Option<Gpu> {
-    if let Some((isa, name)) = f.isas.first() {
-        let what = match name {
-            Some(n) => format!("{isa} ({n}, named in the text"),
-            None => format!("{isa} (named in the text"),
-        };
-        let tail = if here.isas.is_empty() {
-            "; this machine was not asked)".to_string()
-        } else if here.isas.iter().any(|h| h == isa) {
-            format!("; this machine has it too: {})", here.isas.join(", "))
-        } else {
-            format!(
-                "; this machine has {}: answering for the text)",
-                here.isas.join(", ")
-            )
-        };
-        return Some(Gpu {
-            isa: isa.clone(),
-            named: what + &tail,
-        });
-    }
-    let isa = here.isas.first()?;
-    let named = if here.isas.len() > 1 {
-        format!(
-            "{isa} (measured on this machine, the first of its GPUs {}; the text names no ISA)",
-            here.isas.join(", ")
-        )
-    } else {
-        format!("{isa} (measured on this machine; the text names no ISA)")
-    };
-    Some(Gpu {
-        isa: isa.clone(),
-        named,
     })
 }
 
@@ -550,7 +491,7 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     if values.is_empty() {
         return None;
     }
-    let gpu = gpu_of(f, here);
+    let gpu = gpu_of(&f.isas, here);
     // Every GPU the text names (several GPUs, per-node overrides), else this machine's: a value
     // is wrong only for all of them.
     let named: Vec<&str> = if f.isas.is_empty() {
@@ -663,7 +604,7 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     if trigger.is_none() && !set {
         return None;
     }
-    let gpu = match gpu_of(f, here) {
+    let gpu = match gpu_of(&f.isas, here) {
         Some(g) if !f.isas.is_empty() => g,
         _ => match cpu_igpu(text) {
             // A CPU's iGPU only when the text names no discrete GPU.
@@ -674,7 +615,7 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
                 ),
                 isa,
             },
-            None => gpu_of(f, here)?,
+            None => gpu_of(&f.isas, here)?,
         },
     };
     let windows = re(
@@ -1319,12 +1260,12 @@ mod tests {
         let none = Facts::of("hipErrorNoBinaryForGpu: Unable to find code object\n");
         let here = Here::with_isas(["gfx1030".to_string(), "gfx1030".to_string(), "nope".into()]);
         assert_eq!(here.isas, ["gfx1030"]);
-        let g = gpu_of(&none, &here).unwrap();
+        let g = gpu_of(&none.isas, &here).unwrap();
         assert_eq!(g.isa, "gfx1030");
         assert!(g.named.contains("measured on this machine"), "{}", g.named);
-        assert!(gpu_of(&none, &Here::text_only()).is_none());
+        assert!(gpu_of(&none.isas, &Here::text_only()).is_none());
         let named = Facts::of("gfx1031\n");
-        let g = gpu_of(&named, &here).unwrap();
+        let g = gpu_of(&named.isas, &here).unwrap();
         assert_eq!(g.isa, "gfx1031");
         assert!(
             g.named
@@ -1332,17 +1273,15 @@ mod tests {
             "{}",
             g.named
         );
-        let g = gpu_of(&named, &Here::text_only()).unwrap();
+        let g = gpu_of(&named.isas, &Here::text_only()).unwrap();
         assert!(
             g.named.contains("this machine was not asked"),
             "{}",
             g.named
         );
         // The ISA rule of facts.rs answers for this machine's GPU when the text names none.
-        let d = facts::rules_on(
-            "hipErrorNoBinaryForGpu: Unable to find code object\n",
-            &here,
-        );
+        let t = "hipErrorNoBinaryForGpu: Unable to find code object\n";
+        let d = facts::rules_of(t, &Facts::of(t), &here);
         assert!(d
             .iter()
             .any(|d| d.symptom.class.as_deref() == Some("codeobj-no-binary")

@@ -155,7 +155,7 @@ impl Hit<'_> {
 /// patterns matches, every `needs` pattern matches too and no `unless` pattern does. They are
 /// ordered by `rank` (then table order), and only the first symptom of each cause is kept.
 pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
-    recognise_on(set, text, &super::gpu_rules::Here::text_only())
+    recognise_on(set, text, &super::here::Here::text_only())
 }
 
 /// [`recognise`], with what this machine says about its GPUs: the rules over facts use its ISAs
@@ -163,7 +163,7 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
 pub(crate) fn recognise_on<'a>(
     set: &'a PackSet,
     text: &str,
-    here: &super::gpu_rules::Here,
+    here: &super::here::Here,
 ) -> Vec<Hit<'a>> {
     let mut hits = candidates(set, text);
     // Stable: equal ranks keep the table's order. Harmless noise never comes before a
@@ -189,10 +189,13 @@ pub(crate) fn recognise_on<'a>(
 /// the symptoms of a text whose only symptoms are harmless by design (a harmless message on WSL
 /// is still harmless). A derived cause that overrules others (the facts decide between them)
 /// comes before the first of them. The most deciding rule comes first ([`super::facts::rules`]).
-fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::gpu_rules::Here) {
+fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::here::Here) {
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
-    let derived = super::facts::rules_on(text, here)
+    // The facts of the text, read once for both sets of rules over them.
+    let f = super::facts::Facts::of(text);
+    let derived = super::facts::rules_of(text, &f, here)
         .into_iter()
+        .chain(super::gpu_rules::rules(text, &f, here))
         .chain(super::release::rules(text));
     for d in derived.rev() {
         let class = d.symptom.class.as_deref();
