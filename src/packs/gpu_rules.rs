@@ -25,6 +25,7 @@ pub(crate) struct Data {
     pub virtual_display: String,
     pub amd_display: String,
     pub nvidia: String,
+    pub rocblas_targets: Vec<String>,
     pub cpu_igpu: Vec<CpuIgpu>,
 }
 
@@ -624,6 +625,16 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     )
     .is_match(text)
         && !f.on(Platform::Wsl);
+    // rocBLAS builds some ISAs ROCm dropped (`rocblas_targets`): its missing Tensile files for
+    // them are the library's install, which the library-data answer covers.
+    static ROCBLAS: OnceLock<Regex> = OnceLock::new();
+    if trigger
+        .as_deref()
+        .is_some_and(|l| re(&ROCBLAS, r"(?i)rocBLAS|Tensile").is_match(l))
+        && data().rocblas_targets.contains(&gpu.isa)
+    {
+        return None;
+    }
     // A release the text names that supported the ISA makes a missing kernel a build problem
     // (facts.rs's ISA rule says so); nothing to add here.
     let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
@@ -1207,6 +1218,10 @@ mod tests {
             "rocBLAS error: Cannot read /opt/rocm-5.4.0/lib/rocblas/library/TensileLibrary.dat: \
                   Illegal seek for GPU arch : gfx1031\n";
         assert!(!classes(t2).contains(&"gpu-unsupported-asic".to_string()));
+        // rocBLAS builds gfx906 although ROCm dropped it: its missing files are the install's.
+        let t4 = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No \
+                  such file or directory for GPU arch : gfx906\n";
+        assert!(!classes(t4).contains(&"gpu-unsupported-asic".to_string()));
         // On Windows the override is ignored (ollama#3107's maintainer): unsupported again.
         let t3 =
             "rocBLAS error: Cannot read C:\\Users\\user\\AppData\\Local\\Programs\\Ollama\\rocm\\\
@@ -1334,7 +1349,12 @@ mod tests {
     #[test]
     fn the_gpu_table_loads_and_names_known_processors() {
         let d = data();
-        for i in d.needs_pcie_atomics.iter().chain(&d.display_igpus) {
+        for i in d
+            .needs_pcie_atomics
+            .iter()
+            .chain(&d.display_igpus)
+            .chain(&d.rocblas_targets)
+        {
             assert!(crate::isa::processor(i).is_some(), "{i}");
         }
         for c in &d.cpu_igpu {
