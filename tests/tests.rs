@@ -54,3 +54,4 @@ mod targets_vs_gpus;
 mod telemetry;
 mod toolchain_real;
 mod why_cli;
+mod why_machine;

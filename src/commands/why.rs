@@ -26,12 +26,18 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     }
     let packs = std::sync::Arc::new(super::load_packs(args));
     let text = read_text(&packs, words)?;
-    let hits = w::recognise(&packs, &text);
+    let mut hits = w::recognise(&packs, &text);
     if hits.is_empty() {
         return unrecognised(args, &packs, &text);
     }
     let mut cfg = super::config(args)?;
     let host = super::host(args, &cfg)?;
+    // What this machine says about its GPUs (issue 28, item 3): the rules over facts use its ISAs
+    // where the text names none, and say which they answered for.
+    let here = here(&host);
+    if !here.isas.is_empty() {
+        hits = w::recognise_on(&packs, &text, &here);
+    }
     // The failing file itself, judged as `inspect` judges it (its findings are
     // libs.code-objects findings, which the code-object symptoms name).
     let mut from_binaries = Vec::new();
@@ -178,4 +184,12 @@ fn unrecognised(args: &RunArgs, packs: &PackSet, text: &str) -> Outcome {
     let mut doc = w::render_unrecognised_json(&note, &findings, code);
     w::add_origins(&mut doc, text);
     Ok(report::write_stdout(report::Output::Json(&doc), code))
+}
+
+/// This machine's GPUs as the rules over facts take them: the ISAs of the KFD topology of the
+/// run's root (its physical ISAs: an override changes what the runtime loads, not what KFD
+/// reports).
+fn here(host: &Host) -> crate::packs::here::Here {
+    let topo = crate::gpu::discover(host);
+    crate::packs::here::Here::with_isas(topo.agents.iter().filter_map(|a| a.gfx.clone()))
 }

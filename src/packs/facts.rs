@@ -28,6 +28,9 @@ pub(crate) struct Table {
     pub(crate) release: Vec<Release>,
     pub(crate) retired: Vec<Retired>,
     pub(crate) dkms: Vec<Dkms>,
+    /// `[gpu]`: the facts of the GPU rules, read by src/packs/gpu_rules.rs.
+    #[allow(dead_code)]
+    gpu: serde::de::IgnoredAny,
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built
@@ -298,11 +301,6 @@ impl Facts {
             }
         }
         f
-    }
-
-    /// The ISA the text is about: the first named outside a list.
-    pub(crate) fn isa(&self) -> Option<&str> {
-        self.isas.first().map(|(i, _)| i.as_str())
     }
 
     pub(crate) fn on(&self, p: Platform) -> bool {
@@ -637,7 +635,7 @@ fn container(text: &str, f: &Facts) -> Option<Derived> {
 /// PyTorch's "no kernel image is available"), TensorFlow's `gpu_device.cc` "Ignoring visible gpu
 /// device ... with AMDGPU ISA", LM Studio's engine survey "No ROCm GPUs detected of supported
 /// targets").
-const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx|Ignoring visible gpu device|No ROCm GPUs detected of supported targets|noSupportedGpus|not recogni[sz](?:ed by ROCm|ing (?:my |the |an? )?(?:amd |radeon |instinct )*(?:gpu|card|mi\d+|rx))";
+pub(super) const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx|Ignoring visible gpu device|No ROCm GPUs detected of supported targets|noSupportedGpus|not recogni[sz](?:ed by ROCm|ing (?:my |the |an? )?(?:amd |radeon |instinct )*(?:gpu|card|mi\d+|rx))";
 
 /// The symptom of an ISA ROCm does not build (its reasoning says what runs it).
 fn unsupported() -> &'static Symptom {
@@ -654,16 +652,14 @@ fn unsupported() -> &'static Symptom {
     )
 }
 
-fn no_code(text: &str, f: &Facts) -> Option<Derived> {
+fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
     static SUP: OnceLock<Symptom> = OnceLock::new();
     static TRIGGER: OnceLock<Regex> = OnceLock::new();
     let trigger = re(&TRIGGER, NO_CODE);
     let line = line_of(text, trigger)?;
-    let isa = f.isa()?;
-    let named = match f.isas.first().and_then(|(_, n)| n.as_deref()) {
-        Some(n) => format!("{isa} ({n}, named in the text; this machine was not asked)"),
-        None => format!("{isa} (named in the text; this machine was not asked)"),
-    };
+    // The text's ISA, else this machine's (issue 28, item 3: the text wins, the answer says which).
+    let gpu = super::here::gpu_of(&f.isas, here)?;
+    let (isa, named) = (gpu.isa.as_str(), gpu.named);
     let kind = if is_datacenter(isa) {
         "an Instinct (datacenter) part"
     } else if crate::gpu::facts::is_apu_processor(isa) {
@@ -761,9 +757,14 @@ fn no_code(text: &str, f: &Facts) -> Option<Derived> {
 
 /// The rules that fire on a text, most deciding first: the platform before the ISA (a WSL text's
 /// missing code is a WSL question first).
+#[cfg(test)]
 pub(crate) fn rules(text: &str) -> Vec<Derived> {
-    let f = Facts::of(text);
-    [wsl(text, &f), container(text, &f), no_code(text, &f)]
+    rules_of(text, &Facts::of(text), &super::here::Here::text_only())
+}
+
+/// [`rules`] over the facts `f` of `text`, with what this machine says about its GPUs (`here`).
+pub(crate) fn rules_of(text: &str, f: &Facts, here: &super::here::Here) -> Vec<Derived> {
+    [wsl(text, f), container(text, f), no_code(text, f, here)]
         .into_iter()
         .flatten()
         .collect()

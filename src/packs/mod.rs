@@ -11,6 +11,8 @@ pub mod causes;
 pub mod compile;
 pub(crate) mod eval;
 pub(crate) mod facts;
+pub(crate) mod gpu_rules;
+pub(crate) mod here;
 /// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
 pub(crate) use crate::glob;
 pub(crate) mod model;

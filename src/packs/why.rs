@@ -155,6 +155,16 @@ impl Hit<'_> {
 /// patterns matches, every `needs` pattern matches too and no `unless` pattern does. They are
 /// ordered by `rank` (then table order), and only the first symptom of each cause is kept.
 pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
+    recognise_on(set, text, &super::here::Here::text_only())
+}
+
+/// [`recognise`], with what this machine says about its GPUs: the rules over facts use its ISAs
+/// where the text names none, and say which they answered for (issue 28, item 3).
+pub(crate) fn recognise_on<'a>(
+    set: &'a PackSet,
+    text: &str,
+    here: &super::here::Here,
+) -> Vec<Hit<'a>> {
     let mut hits = candidates(set, text);
     // Stable: equal ranks keep the table's order. Harmless noise never comes before a
     // message that stops something.
@@ -168,7 +178,7 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
         }
         None => true,
     });
-    add_derived(&mut hits, text);
+    add_derived(&mut hits, text, here);
     hits
 }
 
@@ -179,10 +189,13 @@ pub fn recognise<'a>(set: &'a PackSet, text: &str) -> Vec<Hit<'a>> {
 /// the symptoms of a text whose only symptoms are harmless by design (a harmless message on WSL
 /// is still harmless). A derived cause that overrules others (the facts decide between them)
 /// comes before the first of them. The most deciding rule comes first ([`super::facts::rules`]).
-fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str) {
+fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::here::Here) {
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
-    let derived = super::facts::rules(text)
+    // The facts of the text, read once for both sets of rules over them.
+    let f = super::facts::Facts::of(text);
+    let derived = super::facts::rules_of(text, &f, here)
         .into_iter()
+        .chain(super::gpu_rules::rules(text, &f, here))
         .chain(super::release::rules(text));
     for d in derived.rev() {
         let class = d.symptom.class.as_deref();
