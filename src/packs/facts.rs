@@ -28,6 +28,8 @@ pub(crate) struct Table {
     pub(crate) release: Vec<Release>,
     pub(crate) retired: Vec<Retired>,
     pub(crate) dkms: Vec<Dkms>,
+    pub(crate) since: Vec<super::stack::Since>,
+    pub(crate) cuda_library: Vec<super::stack::CudaLibrary>,
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built

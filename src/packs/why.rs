@@ -183,7 +183,8 @@ fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str) {
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
     let derived = super::facts::rules(text)
         .into_iter()
-        .chain(super::release::rules(text));
+        .chain(super::release::rules(text))
+        .chain(super::stack::rules(text));
     for d in derived.rev() {
         let class = d.symptom.class.as_deref();
         let overruled = |h: &Hit| {
