@@ -652,7 +652,7 @@ fn vm_passthrough(text: &str) -> Option<Derived> {
     ))
 }
 
-/// hipcc (a Perl script until ROCm 6.x) runs programs of its own: `rocm_agent_enumerator` under
+/// hipcc and hipconfig (Perl scripts until ROCm 6.x) run programs of their own: `rocm_agent_enumerator` under
 /// ROCM_PATH to find the GPU, and system tools (`file`, `lsb_release`); Perl reports each that
 /// cannot run as `Can't exec "X": No such file or directory at .../hipcc line N` (perlfunc,
 /// `exec`/`system`). A program under the ROCm path that is missing means hipcc's idea of
@@ -663,7 +663,7 @@ fn hipcc_exec(text: &str) -> Option<Derived> {
     static EXEC: OnceLock<Regex> = OnceLock::new();
     let exec = re(
         &EXEC,
-        r#"Can't exec "([^"]+)": No such file or directory at \S*hipcc(?:\.pl)? line \d+"#,
+        r#"Can't exec "([^"]+)": No such file or directory at \S*hip(?:cc|config)(?:\.pl)? line \d+"#,
     );
     let c = exec.captures(text)?;
     let prog = c[1].to_string();
