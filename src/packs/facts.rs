@@ -30,6 +30,7 @@ pub(crate) struct Table {
     pub(crate) dkms: Vec<Dkms>,
     pub(crate) since: Vec<super::stack::Since>,
     pub(crate) cuda_library: Vec<super::stack::CudaLibrary>,
+    pub(crate) informational: Vec<super::stack::Informational>,
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built

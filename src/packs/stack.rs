@@ -43,6 +43,17 @@ pub(crate) struct CudaLibrary {
     pub name: String,
 }
 
+/// A message its own source prints as information (`[[informational]]`).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Informational {
+    pub pattern: String,
+    pub origin: String,
+    pub level: String,
+    pub reason: String,
+    pub source: String,
+}
+
 const FROM: &str = "from the text; this machine was not asked";
 
 /// The rules' symptom: [`super::facts::rule_symptom`] naming the facts these rules use.
@@ -794,6 +805,51 @@ fn sysdeps(text: &str) -> Option<Derived> {
     })
 }
 
+/// "Harmless by design": a line that its own source prints as information, or as a warning
+/// about a request it then ignores (`[[informational]]`: the origin, its level and why nothing
+/// stops). The answer is harmless, so `why` puts it after every message that stops something.
+fn informational(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static RES: OnceLock<Vec<Regex>> = OnceLock::new();
+    let res = RES.get_or_init(|| {
+        table()
+            .informational
+            .iter()
+            .map(|i| {
+                Regex::new(&super::facts::ascii_boundaries(&i.pattern)).unwrap_or_else(|e| {
+                    panic!("checks/why-facts.toml [[informational]] {}: {e}", i.pattern)
+                })
+            })
+            .collect()
+    });
+    let (line, i) = text.lines().find_map(|l| {
+        res.iter()
+            .position(|r| r.is_match(l))
+            .map(|k| (l.trim().chars().take(300).collect::<String>(), k))
+    })?;
+    let info = &table().informational[i];
+    let sy = S.get_or_init(|| Symptom {
+        harmless: true,
+        ..super::facts::rule_symptom(
+            "facts.informational",
+            "a message its source prints as information: harmless by design",
+            "benign-other",
+            "The line is printed by its source as information (or as a warning about a request \
+             it ignores) on a path that works; it stops nothing.",
+            "Nothing to fix for this line; look at the other messages of the text, if any.",
+            "rule over the origins of lines (checks/why-facts.toml [[informational]])",
+        )
+    });
+    Some(derived(
+        sy,
+        line,
+        format!(
+            "printed by {} at level {}: {} ({}; {FROM})",
+            info.origin, info.level, info.reason, info.source
+        ),
+    ))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str) -> Vec<Derived> {
     // The text's entities, read only when a rule needs them.
@@ -810,6 +866,7 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
         both_sources(text),
         cmake_hip(text),
         hsmp(text, &f),
+        informational(text),
     ]
     .into_iter()
     .flatten()
@@ -1043,6 +1100,26 @@ mod tests {
         assert!(classes(amd).is_empty());
         let two = "rocminfo 1.0.0.60200-66~24.04\nrocminfo 1.0.0.60103-122~22.04\n";
         assert!(classes(two).is_empty());
+    }
+
+    /// tests/corpus/field-stack.toml, https://github.com/ROCm/legacy-rocm-build/issues/343, and
+    /// tests/corpus/field-libs.toml, https://github.com/xuhuisheng/rocm-gfx803/issues/1 (lines of
+    /// the pastes); then KFD's eviction failing, which is no information.
+    #[test]
+    fn information_by_its_origin_is_harmless() {
+        for t in [
+            "[ 2258.451590] Evicting PASID 1 queues\n[ 2258.459225] Restoring PASID 1 queues\n",
+            "warning: xnack 'Off' was requested for a processor that does not support it!\n",
+        ] {
+            let d = rules(t);
+            assert_eq!(d.len(), 1, "{t}");
+            assert!(d[0].symptom.harmless, "{t}");
+            assert_eq!(d[0].symptom.class.as_deref(), Some("benign-other"));
+            let r = reasoning(t, "benign-other");
+            assert!(r.contains("printed by") && r.contains("level"), "{r}");
+        }
+        let failed = "amdgpu: Evicting process queues failed\n";
+        assert!(classes(failed).is_empty());
     }
 
     /// tests/corpus/field-apps.toml, https://github.com/pytorch/pytorch/pull/188454 (line of the
