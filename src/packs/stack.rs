@@ -850,6 +850,53 @@ fn informational(text: &str) -> Option<Derived> {
     ))
 }
 
+/// The C++ standard library not found in a HIP build. ROCm's clang takes the newest GCC
+/// installation it finds (clang's driver, `clang/lib/Driver/ToolChains/Gnu.cpp`,
+/// GCCInstallationDetector: the highest version under /usr/lib/gcc/<triple>/) and uses that
+/// GCC's libstdc++ headers and library; a newer GCC present without its libstdc++ development
+/// package leaves `<cmath>` (the first header HIP's wrapper includes) or `-lstdc++` missing,
+/// whatever the default GCC has.
+fn host_stdlib(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static MISSING: OnceLock<Regex> = OnceLock::new();
+    static HIP: OnceLock<Regex> = OnceLock::new();
+    let line = line_of(
+        text,
+        re(
+            &MISSING,
+            r"'(?:cmath|cstdlib|cstddef|cstdint|type_traits|limits|new|utility)' file not found|unable to find library -lstdc\+\+|cannot find -lstdc\+\+",
+        ),
+    )?;
+    if !re(
+        &HIP,
+        r"(?i)\bhipcc\b|HIPBLAS\b|GGML_HIP\b|-x hip\b|/opt/rocm|__clang_hip|\bROCm\b|\bamdgcn\b|--offload-arch",
+    )
+    .is_match(text)
+    {
+        return None;
+    }
+    let sy = symptom(
+        &S,
+        "facts.host-stdlib",
+        "the C++ standard library of the GCC that ROCm's clang chose is not installed",
+        "build-host-stdlib",
+        "ROCm's clang uses the libstdc++ of the newest GCC installation it finds; that GCC's \
+         libstdc++ development files are not installed, so a standard header (cmath first) or \
+         -lstdc++ is not found, although the default GCC has its own.",
+        "Install the libstdc++ development package of the newest GCC present (e.g. \
+         libstdc++-12-dev beside gcc-12 on Ubuntu 22.04), or point clang at a complete one \
+         (--gcc-install-dir / --gcc-toolchain).",
+    );
+    Some(derived(
+        sy,
+        line,
+        format!(
+            "a C++ standard header or library is not found in a HIP build: the GCC installation \
+             clang chose lacks its libstdc++ development files ({FROM})"
+        ),
+    ))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str) -> Vec<Derived> {
     // The text's entities, read only when a rule needs them.
@@ -865,6 +912,7 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
         sysdeps(text),
         both_sources(text),
         cmake_hip(text),
+        host_stdlib(text),
         hsmp(text, &f),
         informational(text),
     ]
@@ -1120,6 +1168,17 @@ mod tests {
         }
         let failed = "amdgpu: Evicting process queues failed\n";
         assert!(classes(failed).is_empty());
+    }
+
+    /// tests/corpus/field-apps.toml, https://github.com/ggml-org/llama.cpp/issues/6523 (lines of
+    /// the paste); then the same header missing outside a HIP build.
+    #[test]
+    fn the_standard_library_of_the_chosen_gcc() {
+        let t = "\"make\" command fails with:\n   'cmath' file not found\n\ne.g.:\n     make \
+            LLAMA_HIPBLAS=1\n";
+        assert_eq!(classes(t), ["build-host-stdlib"]);
+        let plain = "g++ main.cpp\nmain.cpp:1:10: fatal error: 'cmath' file not found\n";
+        assert!(classes(plain).is_empty());
     }
 
     /// tests/corpus/field-apps.toml, https://github.com/pytorch/pytorch/pull/188454 (line of the
