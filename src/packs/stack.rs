@@ -24,36 +24,6 @@ use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
 
-/// A file ROCm ships only from a release on (`[[since]]` of `checks/why-facts.toml`).
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Since {
-    /// `header` (as an `#include` names it) or `cmake-package` (as `find_package` names it).
-    pub kind: String,
-    pub name: String,
-    /// The first ROCm release (major.minor) that ships it.
-    pub rocm: String,
-    pub source: String,
-}
-
-/// A library of NVIDIA's CUDA toolkit, by its soname's stem (`[[cuda_library]]`).
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct CudaLibrary {
-    pub name: String,
-}
-
-/// A message its own source prints as information (`[[informational]]`).
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Informational {
-    pub pattern: String,
-    pub origin: String,
-    pub level: String,
-    pub reason: String,
-    pub source: String,
-}
-
 const FROM: &str = "from the text; this machine was not asked";
 
 /// The rules' symptom: [`super::facts::rule_symptom`] naming the facts these rules use.
@@ -119,9 +89,6 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     static EXTRA: OnceLock<Regex> = OnceLock::new();
     static INDEX: OnceLock<Regex> = OnceLock::new();
     static NO_VERSION: OnceLock<Regex> = OnceLock::new();
-    if nvidia_machine(text) {
-        return None;
-    }
     // (line, reasoning). `needs_amd`: whether the fact is wrong only where the text shows AMD's
     // machine (a `+cuXYZ` version); a framework loading CUDA's own libraries or provider is the
     // CUDA build whatever the text names, and asking for ROCm's extra or index is the intent.
@@ -254,6 +221,9 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
         }
     }
     let (line, why) = found?;
+    if nvidia_machine(text) {
+        return None;
+    }
     let amd = || {
         static AMD: OnceLock<Regex> = OnceLock::new();
         !f().isas.is_empty()
