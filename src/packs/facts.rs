@@ -31,6 +31,9 @@ pub(crate) struct Table {
     /// `[gpu]`: the facts of the GPU rules, read by src/packs/gpu_rules.rs.
     #[allow(dead_code)]
     gpu: serde::de::IgnoredAny,
+    pub(crate) since: Vec<Since>,
+    pub(crate) cuda_library: Vec<CudaLibrary>,
+    pub(crate) informational: Vec<Informational>,
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built
@@ -58,6 +61,36 @@ pub(crate) struct Retired {
 pub(crate) struct Dkms {
     pub module: String,
     pub rocm: String,
+}
+
+/// A file ROCm ships only from a release on (`[[since]]` of `checks/why-facts.toml`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Since {
+    /// `header` (as an `#include` names it) or `cmake-package` (as `find_package` names it).
+    pub kind: String,
+    pub name: String,
+    /// The first ROCm release (major.minor) that ships it.
+    pub rocm: String,
+    pub source: String,
+}
+
+/// A library of NVIDIA's CUDA toolkit, by its soname's stem (`[[cuda_library]]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CudaLibrary {
+    pub name: String,
+}
+
+/// A message its own source prints as information (`[[informational]]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Informational {
+    pub pattern: String,
+    pub origin: String,
+    pub level: String,
+    pub reason: String,
+    pub source: String,
 }
 
 /// The ISAs ROCm supports now: the newest release's.

@@ -20,6 +20,7 @@ pub mod origins;
 pub mod paths;
 pub(crate) mod probe;
 mod release;
+mod stack;
 pub(crate) mod template;
 pub mod why;
 

@@ -196,7 +196,8 @@ fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::here::Here
     let derived = super::facts::rules_of(text, &f, here)
         .into_iter()
         .chain(super::gpu_rules::rules(text, &f, here))
-        .chain(super::release::rules(text));
+        .chain(super::release::rules(text))
+        .chain(super::stack::rules(text));
     for d in derived.rev() {
         let class = d.symptom.class.as_deref();
         let overruled = |h: &Hit| {
