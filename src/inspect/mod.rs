@@ -461,12 +461,14 @@ pub(crate) fn finish(host: &Host, tally: &mut Tally, o: &Options) {
     let mut findings: Vec<Finding> = Vec::new();
     for t in &tally.tensile {
         if tally.targets.is_empty() {
-            let isas: Vec<String> = t
-                .lazy_isas
-                .iter()
-                .chain(&t.code_object_isas)
-                .cloned()
-                .collect();
+            // The catalogs' ISAs, then the code objects' target ids not already named (a
+            // directory with both named every ISA twice).
+            let mut isas: Vec<String> = Vec::new();
+            for i in t.lazy_isas.iter().chain(&t.code_object_isas) {
+                if !isas.contains(i) {
+                    isas.push(i.clone());
+                }
+            }
             findings.push(
                 Finding::skip(format!(
                     "no GPU agents and no --isa: not matched (covers {})",
