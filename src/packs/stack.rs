@@ -64,9 +64,177 @@ fn nvidia_machine(text: &str) -> bool {
     static NV: OnceLock<Regex> = OnceLock::new();
     re(
         &NV,
-        r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}|\bTesla\s+[KPVT]\d|\bQuadro\b|NVIDIA Corporation",
+        concat!(
+            r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}",
+            r"|\bTesla\s+[KPVT]\d|\bQuadro\b|NVIDIA Corporation",
+        ),
     )
     .is_match(text)
+}
+
+/// One piece of evidence for `cuda_build`: (line, reasoning, needs_amd). `needs_amd`: whether the
+/// fact is wrong only where the text shows AMD's machine (a `+cuXYZ` version); a framework
+/// loading CUDA's own libraries or provider is the CUDA build whatever the text names, and
+/// asking for ROCm's extra or index is the intent.
+type CudaEvidence = (String, String, bool);
+
+/// The build's flavour as PyTorch prints it: `+cuXYZ`, or `torch.version.hip` `None`.
+fn cuda_flavour(text: &str) -> Option<CudaEvidence> {
+    static FLAVOUR: OnceLock<Regex> = OnceLock::new();
+    static HIP_NONE: OnceLock<Regex> = OnceLock::new();
+    if let Some(c) = re(
+        &FLAVOUR,
+        concat!(
+            r#"(?i)\b(torch|torchvision|torchaudio)\b(?:\.__version__)?\W{0,8}"#,
+            r#"(\d+\.\d+\.\d+(?:\.dev\d+)?)\+cu(\d{2,3})\b"#,
+        ),
+    )
+    .captures(text)
+    {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("+cu{}", &c[3])))
+            .map(|l| l.trim().chars().take(300).collect())
+            .unwrap_or_default();
+        return Some((
+            line,
+            format!(
+                "{} {}+cu{}: the CUDA {} build (PyTorch's local version label; a ROCm build \
+                 reads +rocmX.Y)",
+                &c[1], &c[2], &c[3], &c[3]
+            ),
+            true,
+        ));
+    }
+    let line = line_of(text, re(&HIP_NONE, r"(?i)torch\.version\.hip\W{0,4}None\b"))?;
+    Some((
+        line,
+        "torch.version.hip is None: the installed PyTorch is not a ROCm build".into(),
+        true,
+    ))
+}
+
+/// A CUDA library (`[[cuda_library]]`) that a framework's own loader fails to open.
+fn cuda_library_load(text: &str) -> Option<CudaEvidence> {
+    static LOAD: OnceLock<Regex> = OnceLock::new();
+    static FRAMEWORK: OnceLock<Regex> = OnceLock::new();
+    let names: Vec<String> = table()
+        .cuda_library
+        .iter()
+        .map(|l| regex::escape(&l.name))
+        .collect();
+    let load = re(
+        &LOAD,
+        &format!(
+            concat!(
+                r"\b((?:{})[\w]*\.so[.\d]*)\b.{{0,40}}(?:cannot open shared object|not found)",
+                r"|CDLL\(.?((?:{})[\w]*\.so[.\d]*)",
+            ),
+            names.join("|"),
+            names.join("|")
+        ),
+    );
+    let framework = re(
+        &FRAMEWORK,
+        concat!(
+            r"(?i)onnxruntime|site-packages/(?:torch|tensorflow|jax|jaxlib|paddle)\b",
+            r"|\bimport (?:torch|tensorflow|jax)\b",
+        ),
+    );
+    if !framework.is_match(text) {
+        return None;
+    }
+    let c = load.captures(text)?;
+    let lib = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+    let line = line_of(text, load).unwrap_or_default();
+    Some((
+        line,
+        format!(
+            "the framework loads {lib}, a library of NVIDIA's CUDA toolkit \
+             (checks/why-facts.toml [[cuda_library]]): the installed build is the \
+             CUDA one"
+        ),
+        false,
+    ))
+}
+
+/// ONNX Runtime's CUDA execution provider.
+fn cuda_provider(text: &str) -> Option<CudaEvidence> {
+    static PROVIDER: OnceLock<Regex> = OnceLock::new();
+    let line = line_of(
+        text,
+        re(
+            &PROVIDER,
+            concat!(
+                r"TryGetProviderInfo_CUDA|libonnxruntime_providers_cuda",
+                r"|Failed to create CUDAExecutionProvider",
+            ),
+        ),
+    )?;
+    Some((
+        line,
+        "ONNX Runtime tries its CUDA execution provider: the installed onnxruntime is \
+         the CUDA build (the ROCm and MIGraphX providers come with other builds)"
+            .into(),
+        false,
+    ))
+}
+
+/// pip's "does not provide the extra 'rocm'".
+fn rocm_extra_missing(text: &str) -> Option<CudaEvidence> {
+    static EXTRA: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &EXTRA,
+        r"(?i)WARNING: (\S+) ([\d.]+\S*) does not provide the extra '(rocm|hip|rocm\d*)'",
+    )
+    .captures(text)?;
+    // Asking for the ROCm extra is the AMD intent.
+    Some((
+        c[0].to_string(),
+        format!(
+            "{} {} has no '{}' extra, so pip installed its CPU build only",
+            &c[1], &c[2], &c[3]
+        ),
+        false,
+    ))
+}
+
+/// A ROCm wheel index that lists no build of the version asked for.
+fn rocm_index_lacks_version(text: &str) -> Option<CudaEvidence> {
+    static INDEX: OnceLock<Regex> = OnceLock::new();
+    static NO_VERSION: OnceLock<Regex> = OnceLock::new();
+    // pip on a ROCm wheel index: "Could not find a version that satisfies the requirement
+    // torch==2.4.1 (from versions: 2.2.0+rocm5.6, ...)".
+    let idx = re(&INDEX, r"/whl/(?:nightly/)?rocm(\d+\.\d+(?:\.\d+)?)");
+    let (Some(i), Some(c)) = (
+        idx.captures(text),
+        re(
+            &NO_VERSION,
+            concat!(
+                r"Could not find a version that satisfies the requirement (\w+)==([\w.+]+) ",
+                r"\(from versions: ([^)]*)\)",
+            ),
+        )
+        .captures(text),
+    ) else {
+        return None;
+    };
+    if !c[3].contains("+rocm") || c[3].contains(&c[2]) {
+        return None;
+    }
+    // Asking a ROCm index is the AMD intent.
+    Some((
+        c[0].chars().take(300).collect(),
+        format!(
+            "the ROCm {} wheel index has no {} {} (it lists {}): an installer that \
+             asks it for that version ends with the default (CUDA) build or none",
+            &i[1],
+            &c[1],
+            &c[2],
+            c[3].trim()
+        ),
+        false,
+    ))
 }
 
 /// "A CUDA or CPU-only build of the framework where a ROCm build is needed". Facts: the build's
@@ -81,146 +249,11 @@ fn nvidia_machine(text: &str) -> bool {
 /// wheel). Not when the text shows an NVIDIA machine.
 fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static FLAVOUR: OnceLock<Regex> = OnceLock::new();
-    static HIP_NONE: OnceLock<Regex> = OnceLock::new();
-    static LOAD: OnceLock<Regex> = OnceLock::new();
-    static FRAMEWORK: OnceLock<Regex> = OnceLock::new();
-    static PROVIDER: OnceLock<Regex> = OnceLock::new();
-    static EXTRA: OnceLock<Regex> = OnceLock::new();
-    static INDEX: OnceLock<Regex> = OnceLock::new();
-    static NO_VERSION: OnceLock<Regex> = OnceLock::new();
-    // (line, reasoning). `needs_amd`: whether the fact is wrong only where the text shows AMD's
-    // machine (a `+cuXYZ` version); a framework loading CUDA's own libraries or provider is the
-    // CUDA build whatever the text names, and asking for ROCm's extra or index is the intent.
-    let mut found: Option<(String, String)> = None;
-    let mut needs_amd = true;
-    if let Some(c) = re(
-        &FLAVOUR,
-        r#"(?i)\b(torch|torchvision|torchaudio)\b(?:\.__version__)?\W{0,8}(\d+\.\d+\.\d+(?:\.dev\d+)?)\+cu(\d{2,3})\b"#,
-    )
-    .captures(text)
-    {
-        let line = text
-            .lines()
-            .find(|l| l.contains(&format!("+cu{}", &c[3])))
-            .map(|l| l.trim().chars().take(300).collect())
-            .unwrap_or_default();
-        found = Some((
-            line,
-            format!(
-                "{} {}+cu{}: the CUDA {} build (PyTorch's local version label; a ROCm build \
-                 reads +rocmX.Y)",
-                &c[1], &c[2], &c[3], &c[3]
-            ),
-        ));
-    } else if let Some(line) = line_of(
-        text,
-        re(&HIP_NONE, r"(?i)torch\.version\.hip\W{0,4}None\b"),
-    ) {
-        found = Some((
-            line,
-            "torch.version.hip is None: the installed PyTorch is not a ROCm build".into(),
-        ));
-    }
-    if found.is_none() {
-        let names: Vec<String> = table()
-            .cuda_library
-            .iter()
-            .map(|l| regex::escape(&l.name))
-            .collect();
-        let load = re(
-            &LOAD,
-            &format!(
-                r"\b((?:{})[\w]*\.so[.\d]*)\b.{{0,40}}(?:cannot open shared object|not found)|CDLL\(.?((?:{})[\w]*\.so[.\d]*)",
-                names.join("|"),
-                names.join("|")
-            ),
-        );
-        let framework = re(
-            &FRAMEWORK,
-            r"(?i)onnxruntime|site-packages/(?:torch|tensorflow|jax|jaxlib|paddle)\b|\bimport (?:torch|tensorflow|jax)\b",
-        );
-        if framework.is_match(text) {
-            if let Some(c) = load.captures(text) {
-                let lib = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
-                let line = line_of(text, load).unwrap_or_default();
-                needs_amd = false;
-                found = Some((
-                    line,
-                    format!(
-                        "the framework loads {lib}, a library of NVIDIA's CUDA toolkit \
-                         (checks/why-facts.toml [[cuda_library]]): the installed build is the \
-                         CUDA one"
-                    ),
-                ));
-            }
-        }
-    }
-    if found.is_none() {
-        if let Some(line) = line_of(
-            text,
-            re(
-                &PROVIDER,
-                r"TryGetProviderInfo_CUDA|libonnxruntime_providers_cuda|Failed to create CUDAExecutionProvider",
-            ),
-        ) {
-            needs_amd = false;
-            found = Some((
-                line,
-                "ONNX Runtime tries its CUDA execution provider: the installed onnxruntime is \
-                 the CUDA build (the ROCm and MIGraphX providers come with other builds)"
-                    .into(),
-            ));
-        }
-    }
-    if found.is_none() {
-        if let Some(c) = re(
-            &EXTRA,
-            r"(?i)WARNING: (\S+) ([\d.]+\S*) does not provide the extra '(rocm|hip|rocm\d*)'",
-        )
-        .captures(text)
-        {
-            // Asking for the ROCm extra is the AMD intent.
-            needs_amd = false;
-            found = Some((
-                c[0].to_string(),
-                format!(
-                    "{} {} has no '{}' extra, so pip installed its CPU build only",
-                    &c[1], &c[2], &c[3]
-                ),
-            ));
-        }
-    }
-    if found.is_none() {
-        // pip on a ROCm wheel index: "Could not find a version that satisfies the requirement
-        // torch==2.4.1 (from versions: 2.2.0+rocm5.6, ...)".
-        let idx = re(&INDEX, r"/whl/(?:nightly/)?rocm(\d+\.\d+(?:\.\d+)?)");
-        if let (Some(i), Some(c)) = (
-            idx.captures(text),
-            re(
-                &NO_VERSION,
-                r"Could not find a version that satisfies the requirement (\w+)==([\w.+]+) \(from versions: ([^)]*)\)",
-            )
-            .captures(text),
-        ) {
-            if c[3].contains("+rocm") && !c[3].contains(&c[2]) {
-                // Asking a ROCm index is the AMD intent.
-                needs_amd = false;
-                found = Some((
-                    c[0].chars().take(300).collect(),
-                    format!(
-                        "the ROCm {} wheel index has no {} {} (it lists {}): an installer that \
-                         asks it for that version ends with the default (CUDA) build or none",
-                        &i[1],
-                        &c[1],
-                        &c[2],
-                        c[3].trim()
-                    ),
-                ));
-            }
-        }
-    }
-    let (line, why) = found?;
+    let (line, why, needs_amd) = cuda_flavour(text)
+        .or_else(|| cuda_library_load(text))
+        .or_else(|| cuda_provider(text))
+        .or_else(|| rocm_extra_missing(text))
+        .or_else(|| rocm_index_lacks_version(text))?;
     if nvidia_machine(text) {
         return None;
     }
