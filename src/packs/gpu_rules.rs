@@ -202,94 +202,133 @@ fn cpu_igpu(text: &str) -> Option<(String, String)> {
 /// included, and a build for the discrete GPU has no code for it (gpu-build-facts.md §1.2; AMD's
 /// advice is to hide it: HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES or the BIOS).
 fn igpu(text: &str, here: &Here) -> Option<Derived> {
-    static S: OnceLock<Symptom> = OnceLock::new();
-    static FAIL_ON: OnceLock<Regex> = OnceLock::new();
-    static CURRENT: OnceLock<Regex> = OnceLock::new();
-    static INTEGRATED: OnceLock<Regex> = OnceLock::new();
-    static CRASH: OnceLock<Regex> = OnceLock::new();
-    static NO_CODE: OnceLock<Regex> = OnceLock::new();
     if !text.contains("gfx") && !here.isas.iter().any(|i| is_apu(i)) {
         return None;
     }
     let devs = devices(text);
-    let no_code = re(&NO_CODE, facts::NO_CODE);
     let igpus: Vec<&(String, Option<u32>)> = devs.iter().filter(|(i, _)| is_apu(i)).collect();
     let dgpus: Vec<&(String, Option<u32>)> = devs.iter().filter(|(i, _)| !is_apu(i)).collect();
+    if let (Some((ig, ig_idx)), Some((dg, _))) = (igpus.first(), dgpus.first()) {
+        return igpu_beside_dgpu(text, here, ig, *ig_idx, dg);
+    }
+    igpu_display_only(
+        text,
+        here,
+        igpus.first().map(|(ig, _)| ig),
+        dgpus.is_empty(),
+    )
+}
+
+/// The symptom cell `igpu`'s two answers share.
+static IGPU_S: OnceLock<Symptom> = OnceLock::new();
+
+/// The line and the reason the failure points at the iGPU `ig` (device index `ig_idx`): a "no
+/// code" line naming its ISA, a failing device index that is its, or the text calling it
+/// integrated beside a crash.
+fn igpu_failure(text: &str, ig: &str, ig_idx: Option<u32>) -> Option<(String, String)> {
+    static FAIL_ON: OnceLock<Regex> = OnceLock::new();
+    static CURRENT: OnceLock<Regex> = OnceLock::new();
+    static INTEGRATED: OnceLock<Regex> = OnceLock::new();
+    static CRASH: OnceLock<Regex> = OnceLock::new();
     let fail_on = re(
         &FAIL_ON,
-        r"(?i)\[Not Found\]|for GPU arch\s*:?\s*gfx|No compatible code objects? found for|no kernel image|invalid device function",
+        concat!(
+            r"(?i)\[Not Found\]|for GPU arch\s*:?\s*gfx|No compatible code objects? found for",
+            r"|no kernel image|invalid device function",
+        ),
     );
-    let mut why: Option<(String, String)> = None;
-    if let (Some((ig, ig_idx)), Some((dg, _))) = (igpus.first(), dgpus.first()) {
-        // The failure names the iGPU's ISA on its line.
-        let on_line = text
-            .lines()
-            .find(|l| l.contains(ig.as_str()) && fail_on.is_match(l) && !is_build_list(l));
-        // The failing device index is the iGPU's.
-        let current = re(&CURRENT, r"(?i)current device:?\s*(\d+)");
-        let by_index = ig_idx.and_then(|i| {
-            current
-                .captures(text)
-                .and_then(|c| c[1].parse::<u32>().ok())
-                .filter(|c| *c == i)
-                .map(|_| line_of(text, current).unwrap_or_default())
-        });
-        // The text calls it integrated, beside a crash.
-        let integrated = re(&INTEGRATED, r"(?i)\b(?:iGPU|integrated (?:graphics|GPU))\b");
-        let crash = re(
-            &CRASH,
-            r"(?i)segfault|Segmentation fault|core dumped|invalid device function|hipErrorNoBinaryForGpu|GPU Hang|page fault",
-        );
-        let said = text
-            .lines()
-            .any(|l| l.contains(ig.as_str()) && integrated.is_match(l))
-            .then(|| line_of(text, crash))
-            .flatten();
-        if let Some(line) = on_line.map(|l| l.trim().chars().take(300).collect()) {
-            why = Some((line, format!("the failure names the iGPU's ISA {ig}")));
-        } else if let Some(line) = by_index {
-            why = Some((
-                line,
-                format!(
-                    "the failing device, {}, is the iGPU {ig}",
-                    ig_idx.unwrap_or_default()
-                ),
-            ));
-        } else if let Some(line) = said {
-            why = Some((line, format!("the text calls {ig} its integrated graphics")));
-        }
-        let why = why?;
-        let sy = igpu_symptom(&S);
-        let machine = if here.isas.is_empty() {
-            "this machine was not asked".to_string()
-        } else {
-            format!(
-                "this machine has {}: answering for the text",
-                here.isas.join(", ")
-            )
-        };
-        return Some(Derived {
-            symptom: sy,
-            line: why.0,
-            captures: reasoning(format!(
-                "{ig}, an integrated GPU, and {dg}, a discrete one, named in the text as devices \
-                 of its machine ({machine}); {}: the runtime enumerates the iGPU too and the \
-                 build has no code for it. Hide it: HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES \
-                 set to the discrete GPU's index",
-                why.1
-            )),
-            defers_to: IGPU_DEFERS_TO,
-            overrules: &[
-                "gpu-unsupported-asic",
-                "codeobj-no-binary",
-                "lib-rocblas-data",
-            ],
-        });
+    // The failure names the iGPU's ISA on its line.
+    let on_line = text
+        .lines()
+        .find(|l| l.contains(ig) && fail_on.is_match(l) && !is_build_list(l));
+    if let Some(line) = on_line.map(|l| l.trim().chars().take(300).collect()) {
+        return Some((line, format!("the failure names the iGPU's ISA {ig}")));
     }
-    // A display-only iGPU alone, as the device a library found no code for.
-    let (ig, from_machine) = match (igpus.first(), dgpus.first()) {
-        (Some((ig, _)), None) => (ig.clone(), false),
-        (None, None) => {
+    // The failing device index is the iGPU's.
+    let current = re(&CURRENT, r"(?i)current device:?\s*(\d+)");
+    let by_index = ig_idx.and_then(|i| {
+        current
+            .captures(text)
+            .and_then(|c| c[1].parse::<u32>().ok())
+            .filter(|c| *c == i)
+            .map(|_| line_of(text, current).unwrap_or_default())
+    });
+    if let Some(line) = by_index {
+        return Some((
+            line,
+            format!(
+                "the failing device, {}, is the iGPU {ig}",
+                ig_idx.unwrap_or_default()
+            ),
+        ));
+    }
+    // The text calls it integrated, beside a crash.
+    let integrated = re(&INTEGRATED, r"(?i)\b(?:iGPU|integrated (?:graphics|GPU))\b");
+    let crash = re(
+        &CRASH,
+        concat!(
+            r"(?i)segfault|Segmentation fault|core dumped|invalid device function",
+            r"|hipErrorNoBinaryForGpu|GPU Hang|page fault",
+        ),
+    );
+    let line = text
+        .lines()
+        .any(|l| l.contains(ig) && integrated.is_match(l))
+        .then(|| line_of(text, crash))
+        .flatten()?;
+    Some((line, format!("the text calls {ig} its integrated graphics")))
+}
+
+/// `igpu` where the text names the iGPU `ig` and the discrete GPU `dg` as devices of its machine.
+fn igpu_beside_dgpu(
+    text: &str,
+    here: &Here,
+    ig: &str,
+    ig_idx: Option<u32>,
+    dg: &str,
+) -> Option<Derived> {
+    let why = igpu_failure(text, ig, ig_idx)?;
+    let sy = igpu_symptom(&IGPU_S);
+    let machine = if here.isas.is_empty() {
+        "this machine was not asked".to_string()
+    } else {
+        format!(
+            "this machine has {}: answering for the text",
+            here.isas.join(", ")
+        )
+    };
+    Some(Derived {
+        symptom: sy,
+        line: why.0,
+        captures: reasoning(format!(
+            "{ig}, an integrated GPU, and {dg}, a discrete one, named in the text as devices \
+             of its machine ({machine}); {}: the runtime enumerates the iGPU too and the \
+             build has no code for it. Hide it: HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES \
+             set to the discrete GPU's index",
+            why.1
+        )),
+        defers_to: IGPU_DEFERS_TO,
+        overrules: &[
+            "gpu-unsupported-asic",
+            "codeobj-no-binary",
+            "lib-rocblas-data",
+        ],
+    })
+}
+
+/// `igpu` for a display-only iGPU alone (the text's `ig`, else this machine's when the text names
+/// no discrete GPU either), as the device a library found no code for.
+fn igpu_display_only(
+    text: &str,
+    here: &Here,
+    ig: Option<&String>,
+    no_dgpu: bool,
+) -> Option<Derived> {
+    static NO_CODE: OnceLock<Regex> = OnceLock::new();
+    let no_code = re(&NO_CODE, facts::NO_CODE);
+    let (ig, from_machine) = match (ig, no_dgpu) {
+        (Some(ig), true) => (ig.clone(), false),
+        (None, true) => {
             let m = here.isas.iter().find(|i| is_apu(i))?;
             (m.clone(), true)
         }
@@ -324,7 +363,7 @@ fn igpu(text: &str, here: &Here) -> Option<Derived> {
         return None;
     }
     Some(Derived {
-        symptom: igpu_symptom(&S),
+        symptom: igpu_symptom(&IGPU_S),
         line: line.trim().chars().take(300).collect(),
         captures: reasoning(format!(
             "{ig} ({whose}) is the display iGPU of a desktop Ryzen (2 compute units), not a GPU \
