@@ -519,6 +519,66 @@ fn generic(isa: &str) -> Option<&'static str> {
     crate::isa::processor(isa).and_then(|p| p.generic.as_deref())
 }
 
+/// What is wrong with one of the override `values` the text sets, for `gpu` (the text's, else
+/// this machine's) and the GPUs `named`: the reasoning, or `None` when every value may be right.
+fn override_problem(values: &[String], gpu: Option<&Gpu>, named: &[&str]) -> Option<String> {
+    let targets: Vec<String> = values
+        .iter()
+        .filter_map(|v| crate::gpu::overrides::parse_override(v).ok()?.gfx())
+        .collect();
+    // A value the text also sets that fits a GPU's family: the user has (or tried) the right one.
+    let fits = targets.iter().any(|t| {
+        named
+            .iter()
+            .any(|g| g == t || (generic(g).is_some() && generic(g) == generic(t)))
+    });
+    for v in values {
+        match crate::gpu::overrides::parse_override(v) {
+            Err(e) => {
+                // A value with no digit at all is not a version somebody typed wrong but text
+                // put where the version goes (a failed detection, a message).
+                return Some(format!(
+                    "HSA_OVERRIDE_GFX_VERSION={v:?} in the text: libhsakmt rejects it ({e}), so \
+                     the GPU's node fails to initialise"
+                ));
+            }
+            Ok(gv) => {
+                let (Some(g), Some(target)) = (gpu, gv.gfx()) else {
+                    continue;
+                };
+                if fits || named.iter().any(|n| *n == target) {
+                    continue;
+                }
+                let (a, b) = (generic(&g.isa), generic(&target));
+                // An ISA no override helps is unsupported whatever the value; the rule below
+                // (`unsupported_isa`) answers for it.
+                let helped = !matches!(facts::isa_verdict(&g.isa), IsaVerdict::NoOverride { .. });
+                if helped && a.is_some() && b.is_some() && a != b {
+                    return Some(format!(
+                        "HSA_OVERRIDE_GFX_VERSION={v} in the text makes the runtime load {target} \
+                         code ({}) on {}, of another ISA family ({}): it faults or hangs",
+                        b.unwrap_or_default(),
+                        g.named,
+                        a.unwrap_or_default()
+                    ));
+                }
+                if named.iter().all(|n| {
+                    facts::is_datacenter(n)
+                        && matches!(facts::isa_verdict(n), IsaVerdict::Supported)
+                }) {
+                    return Some(format!(
+                        "HSA_OVERRIDE_GFX_VERSION={v} in the text on {}, an Instinct part ROCm \
+                         supports: it needs no override, and this one makes the runtime load \
+                         {target} code on it (a value left from another GPU)",
+                        g.named
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// "The override is wrong": a value libhsakmt rejects (not three decimal numbers: `topology.c`
 /// fails the node, gpu-build-facts.md §4.2), a value naming an ISA of another family than the
 /// GPU's (ROCr then loads that family's code on it: faults and hangs), or any other ISA's value
@@ -539,65 +599,7 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     } else {
         f.isas.iter().map(|(i, _)| i.as_str()).collect()
     };
-    let targets: Vec<String> = values
-        .iter()
-        .filter_map(|v| crate::gpu::overrides::parse_override(v).ok()?.gfx())
-        .collect();
-    // A value the text also sets that fits a GPU's family: the user has (or tried) the right one.
-    let fits = targets.iter().any(|t| {
-        named
-            .iter()
-            .any(|g| g == t || (generic(g).is_some() && generic(g) == generic(t)))
-    });
-    let mut found: Option<String> = None;
-    for v in &values {
-        match crate::gpu::overrides::parse_override(v) {
-            Err(e) => {
-                // A value with no digit at all is not a version somebody typed wrong but text
-                // put where the version goes (a failed detection, a message).
-                found = Some(format!(
-                    "HSA_OVERRIDE_GFX_VERSION={v:?} in the text: libhsakmt rejects it ({e}), so \
-                     the GPU's node fails to initialise"
-                ));
-                break;
-            }
-            Ok(gv) => {
-                let (Some(g), Some(target)) = (gpu.as_ref(), gv.gfx()) else {
-                    continue;
-                };
-                if fits || named.iter().any(|n| *n == target) {
-                    continue;
-                }
-                let (a, b) = (generic(&g.isa), generic(&target));
-                // An ISA no override helps is unsupported whatever the value; the rule below
-                // (`unsupported_isa`) answers for it.
-                let helped = !matches!(facts::isa_verdict(&g.isa), IsaVerdict::NoOverride { .. });
-                if helped && a.is_some() && b.is_some() && a != b {
-                    found = Some(format!(
-                        "HSA_OVERRIDE_GFX_VERSION={v} in the text makes the runtime load {target} \
-                         code ({}) on {}, of another ISA family ({}): it faults or hangs",
-                        b.unwrap_or_default(),
-                        g.named,
-                        a.unwrap_or_default()
-                    ));
-                    break;
-                }
-                if named.iter().all(|n| {
-                    facts::is_datacenter(n)
-                        && matches!(facts::isa_verdict(n), IsaVerdict::Supported)
-                }) {
-                    found = Some(format!(
-                        "HSA_OVERRIDE_GFX_VERSION={v} in the text on {}, an Instinct part ROCm \
-                         supports: it needs no override, and this one makes the runtime load \
-                         {target} code on it (a value left from another GPU)",
-                        g.named
-                    ));
-                    break;
-                }
-            }
-        }
-    }
-    let reasoning_text = found?;
+    let reasoning_text = override_problem(&values, gpu.as_ref(), &named)?;
     let line = line_of(text, re(&LINE, r"HSA_OVERRIDE_GFX_VERSION")).unwrap_or_default();
     let sy = symptom(
         &S,
@@ -625,26 +627,10 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     })
 }
 
-/// "The GPU is an ISA ROCm does not build, and it is not a library's missing file": an
-/// unsupported ISA (the text's, a CPU's integrated GPU the text names, or this machine's) with no
-/// override that finds kernels for it (`[[no_override]]`), or one whose override the platform
-/// ignores (Windows: the HIP SDK's runtime does not read HSA_OVERRIDE_GFX_VERSION, ollama's
-/// maintainers in ollama#3107), together with a library's "no code for it" line or an override
-/// the text sets for it. Installing the library's data files again cannot help, so this comes
-/// before the library-data causes. A supported ISA, or one whose override runs the same
-/// family's kernels, is left to the library and build rules.
-fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
-    static S: OnceLock<Symptom> = OnceLock::new();
-    static NO_CODE: OnceLock<Regex> = OnceLock::new();
-    static WINDOWS: OnceLock<Regex> = OnceLock::new();
-    static OVR: OnceLock<Regex> = OnceLock::new();
-    let no_code = re(&NO_CODE, facts::NO_CODE);
-    let trigger = line_of(text, no_code);
-    let set = !overrides(text).is_empty();
-    if trigger.is_none() && !set {
-        return None;
-    }
-    let gpu = match gpu_of(&f.isas, here) {
+/// The GPU `unsupported_isa` answers for: the text's, else a CPU's integrated GPU the text
+/// names (when it names no discrete GPU), else this machine's.
+fn unsupported_gpu(text: &str, f: &Facts, here: &Here) -> Option<Gpu> {
+    Some(match gpu_of(&f.isas, here) {
         Some(g) if !f.isas.is_empty() => g,
         _ => match cpu_igpu(text) {
             // A CPU's iGPU only when the text names no discrete GPU.
@@ -657,7 +643,87 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
             },
             None => gpu_of(&f.isas, here)?,
         },
-    };
+    })
+}
+
+/// Whether a release the text names (PyTorch's ROCm, else ROCm's) supported `isa`.
+fn named_release_supports(f: &Facts, isa: &str) -> bool {
+    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
+        f.versions
+            .iter()
+            .find(|(w, _)| w == k)
+            .map(|(_, v)| v.clone())
+    });
+    named_release
+        .as_deref()
+        .and_then(|r| facts::supported_in(isa, r))
+        == Some(true)
+}
+
+/// `unsupported_isa`'s reasoning: no override helps `gpu`, or the one that would is ignored on
+/// Windows; `None` otherwise.
+fn unsupported_why(gpu: &Gpu, windows: bool) -> Option<String> {
+    let verdict = facts::isa_verdict(&gpu.isa);
+    match &verdict {
+        IsaVerdict::NoOverride { instead } => Some(format!(
+            "{}: not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value finds kernels for \
+             it: {instead}",
+            gpu.named
+        )),
+        IsaVerdict::Override { runs, value, .. } if windows => Some(format!(
+            "{}: not supported by ROCm; on Linux HSA_OVERRIDE_GFX_VERSION={value} runs the {runs} \
+             kernels on it, but the text comes from Windows, whose HIP runtime ignores the \
+             override: use a GPU the HIP SDK supports, or Linux",
+            gpu.named
+        )),
+        _ => None,
+    }
+}
+
+/// `unsupported_isa`'s line: the "no code" line `trigger`, else (no failure in the text) the
+/// override's.
+fn unsupported_line(text: &str, trigger: Option<String>) -> Option<String> {
+    static FAILS: OnceLock<Regex> = OnceLock::new();
+    static OVR: OnceLock<Regex> = OnceLock::new();
+    // The same answer with no error line needs the text to be about running on that GPU: an
+    // override set for it.
+    match trigger {
+        Some(l) => Some(l),
+        // An override with no failure in the text: a report of running that GPU with it.
+        None if !re(
+            &FAILS,
+            concat!(
+                r"(?i)error|fail|fault|abort|crash|segfault|hang|exception|traceback",
+                r"|killed|not work",
+            ),
+        )
+        .is_match(text) =>
+        {
+            line_of(text, re(&OVR, r"HSA_OVERRIDE_GFX_VERSION"))
+        }
+        None => None,
+    }
+}
+
+/// "The GPU is an ISA ROCm does not build, and it is not a library's missing file": an
+/// unsupported ISA (the text's, a CPU's integrated GPU the text names, or this machine's) with no
+/// override that finds kernels for it (`[[no_override]]`), or one whose override the platform
+/// ignores (Windows: the HIP SDK's runtime does not read HSA_OVERRIDE_GFX_VERSION, ollama's
+/// maintainers in ollama#3107), together with a library's "no code for it" line or an override
+/// the text sets for it. Installing the library's data files again cannot help, so this comes
+/// before the library-data causes. A supported ISA, or one whose override runs the same
+/// family's kernels, is left to the library and build rules.
+fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NO_CODE: OnceLock<Regex> = OnceLock::new();
+    static WINDOWS: OnceLock<Regex> = OnceLock::new();
+    let no_code = re(&NO_CODE, facts::NO_CODE);
+    let trigger = line_of(text, no_code);
+    let set = !overrides(text).is_empty();
+    if trigger.is_none() && !set {
+        return None;
+    }
+    let gpu = unsupported_gpu(text, f, here)?;
     let windows = re(
         &WINDOWS,
         r"(?i)\b[A-Z]:\\(?:Users|Windows|Program Files)\\|\bamdhip64(?:_\d+)?\.dll\b|\bHIP SDK\b",
@@ -676,50 +742,11 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     }
     // A release the text names that supported the ISA makes a missing kernel a build problem
     // (facts.rs's ISA rule says so); nothing to add here.
-    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
-        f.versions
-            .iter()
-            .find(|(w, _)| w == k)
-            .map(|(_, v)| v.clone())
-    });
-    if named_release
-        .as_deref()
-        .and_then(|r| facts::supported_in(&gpu.isa, r))
-        == Some(true)
-    {
+    if named_release_supports(f, &gpu.isa) {
         return None;
     }
-    let verdict = facts::isa_verdict(&gpu.isa);
-    let why = match &verdict {
-        IsaVerdict::NoOverride { instead } => format!(
-            "{}: not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value finds kernels for \
-             it: {instead}",
-            gpu.named
-        ),
-        IsaVerdict::Override { runs, value, .. } if windows => format!(
-            "{}: not supported by ROCm; on Linux HSA_OVERRIDE_GFX_VERSION={value} runs the {runs} \
-             kernels on it, but the text comes from Windows, whose HIP runtime ignores the \
-             override: use a GPU the HIP SDK supports, or Linux",
-            gpu.named
-        ),
-        _ => return None,
-    };
-    // The same answer with no error line needs the text to be about running on that GPU: an
-    // override set for it.
-    static FAILS: OnceLock<Regex> = OnceLock::new();
-    let line = match trigger {
-        Some(l) => l,
-        // An override with no failure in the text: a report of running that GPU with it.
-        None if !re(
-            &FAILS,
-            r"(?i)error|fail|fault|abort|crash|segfault|hang|exception|traceback|killed|not work",
-        )
-        .is_match(text) =>
-        {
-            line_of(text, re(&OVR, r"HSA_OVERRIDE_GFX_VERSION"))?
-        }
-        None => return None,
-    };
+    let why = unsupported_why(&gpu, windows)?;
+    let line = unsupported_line(text, trigger)?;
     let sy = symptom(
         &S,
         "gpu.isa-not-built",
@@ -770,6 +797,50 @@ fn path_release(text: &str) -> Option<String> {
         .map(|c| c[1].to_string())
 }
 
+/// The release the text names (PyTorch's ROCm, ROCm's, else a build server's path) and whether it
+/// supported `isa`.
+fn release_support(text: &str, f: &Facts, isa: &str) -> Option<(String, bool)> {
+    let release = ["torch-rocm", "rocm"]
+        .iter()
+        .find_map(|k| {
+            f.versions
+                .iter()
+                .find(|(w, _)| w == k)
+                .map(|(_, v)| v.clone())
+        })
+        .or_else(|| path_release(text));
+    release
+        .as_deref()
+        .and_then(|r| facts::supported_in(isa, r).map(|s| (r.to_string(), s)))
+}
+
+/// `pcie_atomics`'s first answer when the release `r` the text names did not support `isa`.
+fn isa_not_in_release(isa: &str, r: &str, line: String) -> Derived {
+    static U: OnceLock<Symptom> = OnceLock::new();
+    Derived {
+        symptom: symptom(
+            &U,
+            "gpu.isa-not-in-release",
+            "the GPU's ISA is not supported by the ROCm release in the text",
+            "gpu-unsupported-asic",
+            "The release the text names does not support the GPU's ISA (AMD's support \
+             tables), so its runtime has no working path for it.",
+            "Use a release that supported this ISA, or a supported GPU.",
+        ),
+        line,
+        captures: reasoning(format!(
+            "{isa} (named in the text) is not supported by ROCm {r} (named in the text; AMD's \
+             support tables); this machine was not asked"
+        )),
+        defers_to: &[],
+        overrules: &[
+            "gpu-kfd-permission",
+            "gpu-driver-missing",
+            "gpu-pcie-atomics",
+        ],
+    }
+}
+
 /// "The GPU needs PCIe atomics and the host has none": a GFX8 discrete GPU (`needs_pcie_atomics`,
 /// KFD refuses it without atomics, no firmware exemption) whose KFD device fails to come up
 /// (rocminfo's out-of-resources, no GPU agent, /dev/kfd failing to open with ENOMEM) on a host CPU
@@ -778,11 +849,13 @@ fn path_release(text: &str) -> Option<String> {
 /// `[[release]]`/`[[retired]]`).
 fn pcie_atomics(text: &str, f: &Facts) -> Vec<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static U: OnceLock<Symptom> = OnceLock::new();
     static FAIL: OnceLock<Regex> = OnceLock::new();
     let fail = re(
         &FAIL,
-        r"(?i)HSA_STATUS_ERROR_OUT_OF_RESOURCES|/dev/kfd\S*\s*,?[^\n]*ENOMEM|hsa_init Failed|No GPU agent|no ROCm-capable device|No HIP GPUs are available",
+        concat!(
+            r"(?i)HSA_STATUS_ERROR_OUT_OF_RESOURCES|/dev/kfd\S*\s*,?[^\n]*ENOMEM|hsa_init Failed",
+            r"|No GPU agent|no ROCm-capable device|No HIP GPUs are available",
+        ),
     );
     let Some(line) = line_of(text, fail) else {
         return Vec::new();
@@ -798,18 +871,7 @@ fn pcie_atomics(text: &str, f: &Facts) -> Vec<Derived> {
     let Some(cpu) = old_cpu_res().iter().find_map(|r| r.find(text)) else {
         return Vec::new();
     };
-    let release = ["torch-rocm", "rocm"]
-        .iter()
-        .find_map(|k| {
-            f.versions
-                .iter()
-                .find(|(w, _)| w == k)
-                .map(|(_, v)| v.clone())
-        })
-        .or_else(|| path_release(text));
-    let supported_then = release
-        .as_deref()
-        .and_then(|r| facts::supported_in(isa, r).map(|s| (r.to_string(), s)));
+    let supported_then = release_support(text, f, isa);
     let mut out = Vec::new();
     let atomics = Derived {
         symptom: symptom(
@@ -839,28 +901,7 @@ fn pcie_atomics(text: &str, f: &Facts) -> Vec<Derived> {
         overrules: &["gpu-kfd-permission", "gpu-driver-missing"],
     };
     if let Some((r, false)) = &supported_then {
-        out.push(Derived {
-            symptom: symptom(
-                &U,
-                "gpu.isa-not-in-release",
-                "the GPU's ISA is not supported by the ROCm release in the text",
-                "gpu-unsupported-asic",
-                "The release the text names does not support the GPU's ISA (AMD's support \
-                 tables), so its runtime has no working path for it.",
-                "Use a release that supported this ISA, or a supported GPU.",
-            ),
-            line: line.clone(),
-            captures: reasoning(format!(
-                "{isa} (named in the text) is not supported by ROCm {r} (named in the text; AMD's \
-                 support tables); this machine was not asked"
-            )),
-            defers_to: &[],
-            overrules: &[
-                "gpu-kfd-permission",
-                "gpu-driver-missing",
-                "gpu-pcie-atomics",
-            ],
-        });
+        out.push(isa_not_in_release(isa, r, line.clone()));
     }
     out.push(atomics);
     out
