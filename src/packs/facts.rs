@@ -298,7 +298,13 @@ impl Facts {
         }
         let ver = ascii(
             &VER,
-            r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
+            concat!(
+                r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|",
+                r"(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*",
+                r"(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|",
+                r"(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu",
+                r"|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
+            ),
         );
         for c in ver.captures_iter(text.as_bytes()) {
             let mut push = |k: &str, v: Option<regex::bytes::Match>| {
@@ -325,7 +331,10 @@ impl Facts {
         f.platforms = platforms(text);
         let errno = ascii(
             &ERRNO,
-            r"\b(E(?:NOENT|ACCES|PERM|NODEV|NXIO|INVAL|NOMEM|BUSY|AGAIN|IO|FAULT|NOSPC|NOEXEC|TIMEDOUT))\b",
+            concat!(
+                r"\b(E(?:NOENT|ACCES|PERM|NODEV|NXIO|INVAL|NOMEM|BUSY|AGAIN|IO|FAULT|NOSPC|NOEXEC",
+                r"|TIMEDOUT))\b",
+            ),
         );
         for m in errno.find_iter(text.as_bytes()) {
             let m = text_of(text, m);

@@ -134,7 +134,11 @@ fn is_build_list(line: &str) -> bool {
     static L: OnceLock<Regex> = OnceLock::new();
     re(
         &L,
-        r"(?i)hipv4-amdgcn|code object targetID|TensileLibrary_\w*gfx|Kernels_\w*gfx|_gfx\w+\.(?:co|dat|hsaco)\b|AMDGPU_TARGETS|GPU_TARGETS|PYTORCH_ROCM_ARCH|--offload-arch|supported (?:types|targets|AMDGPU versions)",
+        concat!(
+            r"(?i)hipv4-amdgcn|code object targetID|TensileLibrary_\w*gfx|Kernels_\w*gfx",
+            r"|_gfx\w+\.(?:co|dat|hsaco)\b|AMDGPU_TARGETS|GPU_TARGETS|PYTORCH_ROCM_ARCH",
+            r"|--offload-arch|supported (?:types|targets|AMDGPU versions)",
+        ),
     )
     .is_match(line)
 }
@@ -417,7 +421,13 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let none = re(
         &NONE,
-        r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice|Unable to initialize backend 'rocm'|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
+        concat!(
+            r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice"#,
+            r#"|Unable to initialize backend 'rocm'"#,
+            r#"|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded"#,
+            r#"|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed"#,
+            r#"|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
+        ),
     );
     let line = line_of(text, none)?;
     // Any AMD GPU named on the Linux side says the machine has one.
@@ -491,7 +501,10 @@ fn overrides(text: &str) -> Vec<String> {
     }
     let o = re(
         &O,
-        r#"HSA_OVERRIDE_GFX_VERSION(?:_\d+)?\s*[:=]\s*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`,;)\]]+))"#,
+        concat!(
+            r#"HSA_OVERRIDE_GFX_VERSION(?:_\d+)?\s*[:=]\s*"#,
+            r#"(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`,;)\]]+))"#,
+        ),
     );
     let mut out = Vec::new();
     for c in o.captures_iter(text) {
@@ -966,7 +979,10 @@ fn apu_carveout(text: &str) -> Option<Derived> {
     static OOM: OnceLock<Regex> = OnceLock::new();
     let oom = re(
         &OOM,
-        r"(?i)out of memory[^\n]*?(?:total capac\w* of (\d+(?:\.\d+)?) (MiB|GiB)|(\d+(?:\.\d+)?) (MiB|GiB) total capacity)",
+        concat!(
+            r"(?i)out of memory[^\n]*?(?:total capac\w* of (\d+(?:\.\d+)?) (MiB|GiB)",
+            r"|(\d+(?:\.\d+)?) (MiB|GiB) total capacity)",
+        ),
     );
     let c = oom.captures(text)?;
     let (n, unit) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
@@ -1027,7 +1043,10 @@ fn windows_no_device(text: &str, f: &Facts) -> Option<Derived> {
     let evidence = win.find(text)?.as_str().to_string();
     let none = re(
         &NONE,
-        r"(?i)no ROCm-capable device|No HIP GPUs are available|hipErrorNoDevice|failed to initialize ROCm",
+        concat!(
+            r"(?i)no ROCm-capable device|No HIP GPUs are available|hipErrorNoDevice",
+            r"|failed to initialize ROCm",
+        ),
     );
     let line = line_of(text, none)?;
     if nvidia_re().is_match(text) {
@@ -1082,7 +1101,10 @@ fn container_permission(text: &str, f: &Facts) -> Option<Derived> {
         text,
         re(
             &DENIED,
-            r"(?i)/dev/kfd[^\n]*(?:Permission denied|EACCES)|(?:Permission denied|EACCES)[^\n]*/dev/kfd",
+            concat!(
+                r"(?i)/dev/kfd[^\n]*(?:Permission denied|EACCES)",
+                r"|(?:Permission denied|EACCES)[^\n]*/dev/kfd",
+            ),
         ),
     )?;
     let sy = symptom(

@@ -356,15 +356,25 @@ fn cmake_hip(text: &str) -> Option<Derived> {
     static HOST: OnceLock<Regex> = OnceLock::new();
     let at = re(
         &AT,
-        r"CMake Error at \S*(?:CMakeDetermineHIPCompiler|CMakeTestHIPCompiler|hip-config[\w-]*|hip-lang-config[\w-]*)\.cmake:\d+",
+        concat!(
+            r"CMake Error at \S*(?:CMakeDetermineHIPCompiler|CMakeTestHIPCompiler|hip-config[\w-]*",
+            r"|hip-lang-config[\w-]*)\.cmake:\d+",
+        ),
     );
     let targets = re(
         &TARGETS,
-        r"(?i)\bno (?:GPU_TARGETS|AMDGPU_TARGETS)\b|\bpass (?:GPU_TARGETS|AMDGPU_TARGETS)\b|Failed to find a default HIP architecture|(?:GPU_TARGETS|AMDGPU_TARGETS|HIP_ARCHITECTURES) (?:is )?(?:empty|not set)",
+        concat!(
+            r"(?i)\bno (?:GPU_TARGETS|AMDGPU_TARGETS)\b|\bpass (?:GPU_TARGETS|AMDGPU_TARGETS)\b",
+            r"|Failed to find a default HIP architecture",
+            r"|(?:GPU_TARGETS|AMDGPU_TARGETS|HIP_ARCHITECTURES) (?:is )?(?:empty|not set)",
+        ),
     );
     let host = re(
         &HOST,
-        r"(?:c\+\+|g\+\+|gcc|cc1plus)(?:-\d+)?: error: unrecognized command[- ]line option .--offload-arch",
+        concat!(
+            r"(?:c\+\+|g\+\+|gcc|cc1plus)",
+            r"(?:-\d+)?: error: unrecognized command[- ]line option .--offload-arch",
+        ),
     );
     let (line, why) = if let Some(l) = line_of(text, host) {
         (
@@ -435,7 +445,10 @@ fn visible_devices(text: &str) -> Option<Derived> {
     static LAUNCHER: OnceLock<Regex> = OnceLock::new();
     let none = re(
         &NONE,
-        r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device|HIP_ERROR_NoDevice|device_count\(\)\)?\s*$",
+        concat!(
+            r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+            r"|HIP_ERROR_NoDevice|device_count\(\)\)?\s*$",
+        ),
     );
     let sy = symptom(
         &S,
@@ -452,7 +465,10 @@ fn visible_devices(text: &str) -> Option<Derived> {
     // One command line (or one environment listing) that sets both.
     let both = re(
         &BOTH,
-        r"ROCR_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*(HIP|CUDA)_VISIBLE_DEVICES=(\S+)|(HIP|CUDA)_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*ROCR_VISIBLE_DEVICES=(\S+)",
+        concat!(
+            r"ROCR_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*(HIP|CUDA)_VISIBLE_DEVICES=(\S+)",
+            r"|(HIP|CUDA)_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*ROCR_VISIBLE_DEVICES=(\S+)",
+        ),
     );
     let rocr = re(&ROCR, r"ROCR_VISIBLE_DEVICES");
     let hip = re(&HIP, r"(?:HIP|CUDA)_VISIBLE_DEVICES");
@@ -512,7 +528,11 @@ fn tool_false_check(text: &str) -> Option<Derived> {
     )?;
     let wrong = re(
         &WRONG,
-        r"(?i)lsmod: (?:command )?not found|CONFIG_DRM_AMDGPU=y|amdgpu\b.{0,30}\bbuilt[- ]in(?:to)?\b|\bbuilt[- ]in(?:to)?\b.{0,40}\bamdgpu|^\s*Name:\s+gfx\d|^\s*HSA Agents\s*$",
+        concat!(
+            r"(?i)lsmod: (?:command )?not found|CONFIG_DRM_AMDGPU=y",
+            r"|amdgpu\b.{0,30}\bbuilt[- ]in(?:to)?\b|\bbuilt[- ]in(?:to)?\b.{0,40}\bamdgpu",
+            r"|^\s*Name:\s+gfx\d|^\s*HSA Agents\s*$",
+        ),
     );
     let seen: String = text
         .lines()
@@ -561,7 +581,10 @@ fn hsmp<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
         text,
         re(
             &LINE,
-            r"ESMI Not initialized|check amd_hsmp|amd_hsmp\b.{0,40}(?:not (?:found|loaded)|missing)",
+            concat!(
+                r"ESMI Not initialized|check amd_hsmp",
+                r"|amd_hsmp\b.{0,40}(?:not (?:found|loaded)|missing)",
+            ),
         ),
     )?;
     let server = re(&SERVER, r"(?i)\bEPYC\b|\bMI300A\b").is_match(text)
@@ -601,7 +624,10 @@ fn hsmp<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     static GPU_FAIL: OnceLock<Regex> = OnceLock::new();
     if re(
         &GPU_FAIL,
-        r"(?i)Unable to (?:detect|get) any GPU|Unable to get devices|driver not initiali[sz]ed|amdgpu not found",
+        concat!(
+            r"(?i)Unable to (?:detect|get) any GPU|Unable to get devices|driver not initiali[sz]ed",
+            r"|amdgpu not found",
+        ),
     )
     .is_match(text)
     {
@@ -637,11 +663,18 @@ fn vm_passthrough(text: &str) -> Option<Derived> {
     static RESET: OnceLock<Regex> = OnceLock::new();
     let vm = re(
         &VM,
-        r"(?i)\bvfio-pci\b|\bvfio\b|\bQEMU\b|\bkvm\b|\bProxmox\b|\bpassthrough\b|\bpassed through\b|\bESXi\b",
+        concat!(
+            r"(?i)\bvfio-pci\b|\bvfio\b|\bQEMU\b|\bkvm\b|\bProxmox\b|\bpassthrough\b",
+            r"|\bpassed through\b|\bESXi\b",
+        ),
     );
     let reset = re(
         &RESET,
-        r"(?i)not ready \d+ms after (?:bus |FLR|PM D3hot->D0 |resume |)\w*\s*(?:reset)?;? ?(?:waiting|giving up)|stuck in D3|Unable to power on device|kvm run failed|vfio.{0,60}(?:reset|D3).{0,40}fail",
+        concat!(
+            r"(?i)not ready \d+ms after (?:bus |FLR|PM D3hot->D0 |resume |)\w*\s*(?:reset)?;? ?",
+            r"(?:waiting|giving up)|stuck in D3|Unable to power on device|kvm run failed",
+            r"|vfio.{0,60}(?:reset|D3).{0,40}fail",
+        ),
     );
     if !vm.is_match(text) {
         return None;
@@ -677,7 +710,10 @@ fn hipcc_exec(text: &str) -> Option<Derived> {
     static EXEC: OnceLock<Regex> = OnceLock::new();
     let exec = re(
         &EXEC,
-        r#"Can't exec "([^"]+)": No such file or directory at \S*hip(?:cc|config)(?:\.pl)? line \d+"#,
+        concat!(
+            r#"Can't exec "([^"]+)": No such file or directory at \S*hip(?:cc|config)"#,
+            r#"(?:\.pl)? line \d+"#,
+        ),
     );
     let c = exec.captures(text)?;
     let prog = c[1].to_string();
@@ -728,11 +764,17 @@ fn both_sources(text: &str) -> Option<Derived> {
     static AMD: OnceLock<Regex> = OnceLock::new();
     let distro = re(
         &DISTRO,
-        r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
+        concat!(
+            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?",
+            r"(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
+        ),
     );
     let amd = re(
         &AMD,
-        r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?(\d+\.\d+\.\d+\.(\d{5})-\S+)",
+        concat!(
+            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?",
+            r"(\d+\.\d+\.\d+\.(\d{5})-\S+)",
+        ),
     );
     let (pkg, dv, line) = distro.captures_iter(text).find_map(|c| {
         amd.captures_iter(text)
@@ -867,12 +909,18 @@ fn host_stdlib(text: &str) -> Option<Derived> {
         text,
         re(
             &MISSING,
-            r"'(?:cmath|cstdlib|cstddef|cstdint|type_traits|limits|new|utility)' file not found|unable to find library -lstdc\+\+|cannot find -lstdc\+\+",
+            concat!(
+                r"'(?:cmath|cstdlib|cstddef|cstdint|type_traits|limits|new|utility)'",
+                r" file not found|unable to find library -lstdc\+\+|cannot find -lstdc\+\+",
+            ),
         ),
     )?;
     if !re(
         &HIP,
-        r"(?i)\bhipcc\b|HIPBLAS\b|GGML_HIP\b|-x hip\b|/opt/rocm|__clang_hip|\bROCm\b|\bamdgcn\b|--offload-arch",
+        concat!(
+            r"(?i)\bhipcc\b|HIPBLAS\b|GGML_HIP\b|-x hip\b|/opt/rocm|__clang_hip|\bROCm\b",
+            r"|\bamdgcn\b|--offload-arch",
+        ),
     )
     .is_match(text)
     {
