@@ -298,7 +298,13 @@ impl Facts {
         }
         let ver = ascii(
             &VER,
-            r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
+            concat!(
+                r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|",
+                r"(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*",
+                r"(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|",
+                r"(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu",
+                r"|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
+            ),
         );
         for c in ver.captures_iter(text.as_bytes()) {
             let mut push = |k: &str, v: Option<regex::bytes::Match>| {
@@ -325,7 +331,10 @@ impl Facts {
         f.platforms = platforms(text);
         let errno = ascii(
             &ERRNO,
-            r"\b(E(?:NOENT|ACCES|PERM|NODEV|NXIO|INVAL|NOMEM|BUSY|AGAIN|IO|FAULT|NOSPC|NOEXEC|TIMEDOUT))\b",
+            concat!(
+                r"\b(E(?:NOENT|ACCES|PERM|NODEV|NXIO|INVAL|NOMEM|BUSY|AGAIN|IO|FAULT|NOSPC|NOEXEC",
+                r"|TIMEDOUT))\b",
+            ),
         );
         for m in errno.find_iter(text.as_bytes()) {
             let m = text_of(text, m);
@@ -668,7 +677,18 @@ fn container(text: &str, f: &Facts) -> Option<Derived> {
 /// PyTorch's "no kernel image is available"), TensorFlow's `gpu_device.cc` "Ignoring visible gpu
 /// device ... with AMDGPU ISA", LM Studio's engine survey "No ROCm GPUs detected of supported
 /// targets").
-pub(super) const NO_CODE: &str = r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu|no compatible code object|Cannot read \S*TensileLibrary|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx|Ignoring visible gpu device|No ROCm GPUs detected of supported targets|noSupportedGpus|not recogni[sz](?:ed by ROCm|ing (?:my |the |an? )?(?:amd |radeon |instinct )*(?:gpu|card|mi\d+|rx))";
+pub(super) const NO_CODE: &str = concat!(
+    r"(?i)invalid device function|no kernel image is available|hipErrorNoBinaryForGpu",
+    r"|no compatible code object|Cannot read \S*TensileLibrary",
+    r"|TensileLibrary\S*\s*(?:not found|: No such file)|No Tensile library",
+    r"|amdgpu is not supported|unsupported (?:gpu|arch|isa|target)\b",
+    r"|gfx\w+ (?:is )?not supported|not supported on (?:this )?(?:gpu|device|arch)",
+    r"|Device-side assertion|HIP_ERROR_NoBinaryForGpu|does not support (?:the )?gfx",
+    r"|Ignoring visible gpu device|No ROCm GPUs detected of supported targets",
+    r"|noSupportedGpus",
+    r"|not recogni[sz](?:ed by ROCm|ing (?:my |the |an? )?(?:amd |radeon |instinct )*",
+    r"(?:gpu|card|mi\d+|rx))",
+);
 
 /// The symptom of an ISA ROCm does not build (its reasoning says what runs it).
 fn unsupported() -> &'static Symptom {
@@ -685,32 +705,31 @@ fn unsupported() -> &'static Symptom {
     )
 }
 
-fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
-    static SUP: OnceLock<Symptom> = OnceLock::new();
-    static TRIGGER: OnceLock<Regex> = OnceLock::new();
-    let trigger = re(&TRIGGER, NO_CODE);
-    let line = line_of(text, trigger)?;
-    // The text's ISA, else this machine's (issue 28, item 3: the text wins, the answer says which).
-    let gpu = super::here::gpu_of(&f.isas, here)?;
-    let (isa, named) = (gpu.isa.as_str(), gpu.named);
-    let kind = if is_datacenter(isa) {
-        "an Instinct (datacenter) part"
-    } else if crate::gpu::facts::is_apu_processor(isa) {
-        "an integrated GPU"
-    } else {
-        "a discrete Radeon part"
-    };
-    // The release the text names for the build (a wheel's `+rocmX.Y` first, else "ROCm X.Y"):
-    // an ISA that release supported is a build problem whatever later releases dropped.
+/// The release the text names for the build (a wheel's `+rocmX.Y` first, else "ROCm X.Y") and
+/// whether it supported `isa`: an ISA that release supported is a build problem whatever later
+/// releases dropped.
+fn release_then(f: &Facts, isa: &str) -> Option<(String, bool)> {
     let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
         f.versions
             .iter()
             .find(|(w, _)| w == k)
             .map(|(_, v)| v.clone())
     });
-    let then = named_release
+    named_release
         .as_deref()
-        .and_then(|v| supported_in(isa, v).map(|s| (v, s)));
+        .and_then(|v| supported_in(isa, v).map(|s| (v.to_string(), s)))
+}
+
+/// `no_code`'s symptom and reasoning for `isa` (`named` as the answer says it, of `kind`), given
+/// the release the text names and whether it supported the ISA (`then`); `None` for an ISA the
+/// tables do not know.
+fn no_code_reasoning(
+    isa: &str,
+    named: &str,
+    kind: &str,
+    then: Option<&(String, bool)>,
+) -> Option<(&'static Symptom, String)> {
+    static SUP: OnceLock<Symptom> = OnceLock::new();
     let verdict = match (isa_verdict(isa), then) {
         (IsaVerdict::Override { .. } | IsaVerdict::NoOverride { .. }, Some((_, true))) => {
             IsaVerdict::Supported
@@ -724,7 +743,7 @@ fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
         }
         None => String::new(),
     };
-    let (sy, reasoning) = match verdict {
+    Some(match verdict {
         IsaVerdict::Supported => (
             symptom(
                 &SUP,
@@ -757,7 +776,25 @@ fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
             ),
         ),
         IsaVerdict::Unknown => return None,
+    })
+}
+
+fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
+    static TRIGGER: OnceLock<Regex> = OnceLock::new();
+    let trigger = re(&TRIGGER, NO_CODE);
+    let line = line_of(text, trigger)?;
+    // The text's ISA, else this machine's (issue 28, item 3: the text wins, the answer says which).
+    let gpu = super::here::gpu_of(&f.isas, here)?;
+    let (isa, named) = (gpu.isa.as_str(), gpu.named);
+    let kind = if is_datacenter(isa) {
+        "an Instinct (datacenter) part"
+    } else if crate::gpu::facts::is_apu_processor(isa) {
+        "an integrated GPU"
+    } else {
+        "a discrete Radeon part"
     };
+    let then = release_then(f, isa);
+    let (sy, reasoning) = no_code_reasoning(isa, &named, kind, then.as_ref())?;
     // Whether the library build the text is about covers the ISA (checks/builds.toml).
     let rocm = f.versions.iter().find(|(w, _)| w == "rocm");
     let rocm = rocm.map(|(_, v)| v.as_str());

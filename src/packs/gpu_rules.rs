@@ -134,7 +134,11 @@ fn is_build_list(line: &str) -> bool {
     static L: OnceLock<Regex> = OnceLock::new();
     re(
         &L,
-        r"(?i)hipv4-amdgcn|code object targetID|TensileLibrary_\w*gfx|Kernels_\w*gfx|_gfx\w+\.(?:co|dat|hsaco)\b|AMDGPU_TARGETS|GPU_TARGETS|PYTORCH_ROCM_ARCH|--offload-arch|supported (?:types|targets|AMDGPU versions)",
+        concat!(
+            r"(?i)hipv4-amdgcn|code object targetID|TensileLibrary_\w*gfx|Kernels_\w*gfx",
+            r"|_gfx\w+\.(?:co|dat|hsaco)\b|AMDGPU_TARGETS|GPU_TARGETS|PYTORCH_ROCM_ARCH",
+            r"|--offload-arch|supported (?:types|targets|AMDGPU versions)",
+        ),
     )
     .is_match(line)
 }
@@ -202,94 +206,133 @@ fn cpu_igpu(text: &str) -> Option<(String, String)> {
 /// included, and a build for the discrete GPU has no code for it (gpu-build-facts.md §1.2; AMD's
 /// advice is to hide it: HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES or the BIOS).
 fn igpu(text: &str, here: &Here) -> Option<Derived> {
-    static S: OnceLock<Symptom> = OnceLock::new();
-    static FAIL_ON: OnceLock<Regex> = OnceLock::new();
-    static CURRENT: OnceLock<Regex> = OnceLock::new();
-    static INTEGRATED: OnceLock<Regex> = OnceLock::new();
-    static CRASH: OnceLock<Regex> = OnceLock::new();
-    static NO_CODE: OnceLock<Regex> = OnceLock::new();
     if !text.contains("gfx") && !here.isas.iter().any(|i| is_apu(i)) {
         return None;
     }
     let devs = devices(text);
-    let no_code = re(&NO_CODE, facts::NO_CODE);
     let igpus: Vec<&(String, Option<u32>)> = devs.iter().filter(|(i, _)| is_apu(i)).collect();
     let dgpus: Vec<&(String, Option<u32>)> = devs.iter().filter(|(i, _)| !is_apu(i)).collect();
+    if let (Some((ig, ig_idx)), Some((dg, _))) = (igpus.first(), dgpus.first()) {
+        return igpu_beside_dgpu(text, here, ig, *ig_idx, dg);
+    }
+    igpu_display_only(
+        text,
+        here,
+        igpus.first().map(|(ig, _)| ig),
+        dgpus.is_empty(),
+    )
+}
+
+/// The symptom cell `igpu`'s two answers share.
+static IGPU_S: OnceLock<Symptom> = OnceLock::new();
+
+/// The line and the reason the failure points at the iGPU `ig` (device index `ig_idx`): a "no
+/// code" line naming its ISA, a failing device index that is its, or the text calling it
+/// integrated beside a crash.
+fn igpu_failure(text: &str, ig: &str, ig_idx: Option<u32>) -> Option<(String, String)> {
+    static FAIL_ON: OnceLock<Regex> = OnceLock::new();
+    static CURRENT: OnceLock<Regex> = OnceLock::new();
+    static INTEGRATED: OnceLock<Regex> = OnceLock::new();
+    static CRASH: OnceLock<Regex> = OnceLock::new();
     let fail_on = re(
         &FAIL_ON,
-        r"(?i)\[Not Found\]|for GPU arch\s*:?\s*gfx|No compatible code objects? found for|no kernel image|invalid device function",
+        concat!(
+            r"(?i)\[Not Found\]|for GPU arch\s*:?\s*gfx|No compatible code objects? found for",
+            r"|no kernel image|invalid device function",
+        ),
     );
-    let mut why: Option<(String, String)> = None;
-    if let (Some((ig, ig_idx)), Some((dg, _))) = (igpus.first(), dgpus.first()) {
-        // The failure names the iGPU's ISA on its line.
-        let on_line = text
-            .lines()
-            .find(|l| l.contains(ig.as_str()) && fail_on.is_match(l) && !is_build_list(l));
-        // The failing device index is the iGPU's.
-        let current = re(&CURRENT, r"(?i)current device:?\s*(\d+)");
-        let by_index = ig_idx.and_then(|i| {
-            current
-                .captures(text)
-                .and_then(|c| c[1].parse::<u32>().ok())
-                .filter(|c| *c == i)
-                .map(|_| line_of(text, current).unwrap_or_default())
-        });
-        // The text calls it integrated, beside a crash.
-        let integrated = re(&INTEGRATED, r"(?i)\b(?:iGPU|integrated (?:graphics|GPU))\b");
-        let crash = re(
-            &CRASH,
-            r"(?i)segfault|Segmentation fault|core dumped|invalid device function|hipErrorNoBinaryForGpu|GPU Hang|page fault",
-        );
-        let said = text
-            .lines()
-            .any(|l| l.contains(ig.as_str()) && integrated.is_match(l))
-            .then(|| line_of(text, crash))
-            .flatten();
-        if let Some(line) = on_line.map(|l| l.trim().chars().take(300).collect()) {
-            why = Some((line, format!("the failure names the iGPU's ISA {ig}")));
-        } else if let Some(line) = by_index {
-            why = Some((
-                line,
-                format!(
-                    "the failing device, {}, is the iGPU {ig}",
-                    ig_idx.unwrap_or_default()
-                ),
-            ));
-        } else if let Some(line) = said {
-            why = Some((line, format!("the text calls {ig} its integrated graphics")));
-        }
-        let why = why?;
-        let sy = igpu_symptom(&S);
-        let machine = if here.isas.is_empty() {
-            "this machine was not asked".to_string()
-        } else {
-            format!(
-                "this machine has {}: answering for the text",
-                here.isas.join(", ")
-            )
-        };
-        return Some(Derived {
-            symptom: sy,
-            line: why.0,
-            captures: reasoning(format!(
-                "{ig}, an integrated GPU, and {dg}, a discrete one, named in the text as devices \
-                 of its machine ({machine}); {}: the runtime enumerates the iGPU too and the \
-                 build has no code for it. Hide it: HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES \
-                 set to the discrete GPU's index",
-                why.1
-            )),
-            defers_to: IGPU_DEFERS_TO,
-            overrules: &[
-                "gpu-unsupported-asic",
-                "codeobj-no-binary",
-                "lib-rocblas-data",
-            ],
-        });
+    // The failure names the iGPU's ISA on its line.
+    let on_line = text
+        .lines()
+        .find(|l| l.contains(ig) && fail_on.is_match(l) && !is_build_list(l));
+    if let Some(line) = on_line.map(|l| l.trim().chars().take(300).collect()) {
+        return Some((line, format!("the failure names the iGPU's ISA {ig}")));
     }
-    // A display-only iGPU alone, as the device a library found no code for.
-    let (ig, from_machine) = match (igpus.first(), dgpus.first()) {
-        (Some((ig, _)), None) => (ig.clone(), false),
-        (None, None) => {
+    // The failing device index is the iGPU's.
+    let current = re(&CURRENT, r"(?i)current device:?\s*(\d+)");
+    let by_index = ig_idx.and_then(|i| {
+        current
+            .captures(text)
+            .and_then(|c| c[1].parse::<u32>().ok())
+            .filter(|c| *c == i)
+            .map(|_| line_of(text, current).unwrap_or_default())
+    });
+    if let Some(line) = by_index {
+        return Some((
+            line,
+            format!(
+                "the failing device, {}, is the iGPU {ig}",
+                ig_idx.unwrap_or_default()
+            ),
+        ));
+    }
+    // The text calls it integrated, beside a crash.
+    let integrated = re(&INTEGRATED, r"(?i)\b(?:iGPU|integrated (?:graphics|GPU))\b");
+    let crash = re(
+        &CRASH,
+        concat!(
+            r"(?i)segfault|Segmentation fault|core dumped|invalid device function",
+            r"|hipErrorNoBinaryForGpu|GPU Hang|page fault",
+        ),
+    );
+    let line = text
+        .lines()
+        .any(|l| l.contains(ig) && integrated.is_match(l))
+        .then(|| line_of(text, crash))
+        .flatten()?;
+    Some((line, format!("the text calls {ig} its integrated graphics")))
+}
+
+/// `igpu` where the text names the iGPU `ig` and the discrete GPU `dg` as devices of its machine.
+fn igpu_beside_dgpu(
+    text: &str,
+    here: &Here,
+    ig: &str,
+    ig_idx: Option<u32>,
+    dg: &str,
+) -> Option<Derived> {
+    let why = igpu_failure(text, ig, ig_idx)?;
+    let sy = igpu_symptom(&IGPU_S);
+    let machine = if here.isas.is_empty() {
+        "this machine was not asked".to_string()
+    } else {
+        format!(
+            "this machine has {}: answering for the text",
+            here.isas.join(", ")
+        )
+    };
+    Some(Derived {
+        symptom: sy,
+        line: why.0,
+        captures: reasoning(format!(
+            "{ig}, an integrated GPU, and {dg}, a discrete one, named in the text as devices \
+             of its machine ({machine}); {}: the runtime enumerates the iGPU too and the \
+             build has no code for it. Hide it: HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES \
+             set to the discrete GPU's index",
+            why.1
+        )),
+        defers_to: IGPU_DEFERS_TO,
+        overrules: &[
+            "gpu-unsupported-asic",
+            "codeobj-no-binary",
+            "lib-rocblas-data",
+        ],
+    })
+}
+
+/// `igpu` for a display-only iGPU alone (the text's `ig`, else this machine's when the text names
+/// no discrete GPU either), as the device a library found no code for.
+fn igpu_display_only(
+    text: &str,
+    here: &Here,
+    ig: Option<&String>,
+    no_dgpu: bool,
+) -> Option<Derived> {
+    static NO_CODE: OnceLock<Regex> = OnceLock::new();
+    let no_code = re(&NO_CODE, facts::NO_CODE);
+    let (ig, from_machine) = match (ig, no_dgpu) {
+        (Some(ig), true) => (ig.clone(), false),
+        (None, true) => {
             let m = here.isas.iter().find(|i| is_apu(i))?;
             (m.clone(), true)
         }
@@ -324,7 +367,7 @@ fn igpu(text: &str, here: &Here) -> Option<Derived> {
         return None;
     }
     Some(Derived {
-        symptom: igpu_symptom(&S),
+        symptom: igpu_symptom(&IGPU_S),
         line: line.trim().chars().take(300).collect(),
         captures: reasoning(format!(
             "{ig} ({whose}) is the display iGPU of a desktop Ryzen (2 compute units), not a GPU \
@@ -378,7 +421,13 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
     static SAYS: OnceLock<Regex> = OnceLock::new();
     let none = re(
         &NONE,
-        r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice|Unable to initialize backend 'rocm'|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
+        concat!(
+            r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice"#,
+            r#"|Unable to initialize backend 'rocm'"#,
+            r#"|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded"#,
+            r#"|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed"#,
+            r#"|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
+        ),
     );
     let line = line_of(text, none)?;
     // Any AMD GPU named on the Linux side says the machine has one.
@@ -452,7 +501,10 @@ fn overrides(text: &str) -> Vec<String> {
     }
     let o = re(
         &O,
-        r#"HSA_OVERRIDE_GFX_VERSION(?:_\d+)?\s*[:=]\s*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`,;)\]]+))"#,
+        concat!(
+            r#"HSA_OVERRIDE_GFX_VERSION(?:_\d+)?\s*[:=]\s*"#,
+            r#"(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'`,;)\]]+))"#,
+        ),
     );
     let mut out = Vec::new();
     for c in o.captures_iter(text) {
@@ -480,6 +532,66 @@ fn generic(isa: &str) -> Option<&'static str> {
     crate::isa::processor(isa).and_then(|p| p.generic.as_deref())
 }
 
+/// What is wrong with one of the override `values` the text sets, for `gpu` (the text's, else
+/// this machine's) and the GPUs `named`: the reasoning, or `None` when every value may be right.
+fn override_problem(values: &[String], gpu: Option<&Gpu>, named: &[&str]) -> Option<String> {
+    let targets: Vec<String> = values
+        .iter()
+        .filter_map(|v| crate::gpu::overrides::parse_override(v).ok()?.gfx())
+        .collect();
+    // A value the text also sets that fits a GPU's family: the user has (or tried) the right one.
+    let fits = targets.iter().any(|t| {
+        named
+            .iter()
+            .any(|g| g == t || (generic(g).is_some() && generic(g) == generic(t)))
+    });
+    for v in values {
+        match crate::gpu::overrides::parse_override(v) {
+            Err(e) => {
+                // A value with no digit at all is not a version somebody typed wrong but text
+                // put where the version goes (a failed detection, a message).
+                return Some(format!(
+                    "HSA_OVERRIDE_GFX_VERSION={v:?} in the text: libhsakmt rejects it ({e}), so \
+                     the GPU's node fails to initialise"
+                ));
+            }
+            Ok(gv) => {
+                let (Some(g), Some(target)) = (gpu, gv.gfx()) else {
+                    continue;
+                };
+                if fits || named.iter().any(|n| *n == target) {
+                    continue;
+                }
+                let (a, b) = (generic(&g.isa), generic(&target));
+                // An ISA no override helps is unsupported whatever the value; the rule below
+                // (`unsupported_isa`) answers for it.
+                let helped = !matches!(facts::isa_verdict(&g.isa), IsaVerdict::NoOverride { .. });
+                if helped && a.is_some() && b.is_some() && a != b {
+                    return Some(format!(
+                        "HSA_OVERRIDE_GFX_VERSION={v} in the text makes the runtime load {target} \
+                         code ({}) on {}, of another ISA family ({}): it faults or hangs",
+                        b.unwrap_or_default(),
+                        g.named,
+                        a.unwrap_or_default()
+                    ));
+                }
+                if named.iter().all(|n| {
+                    facts::is_datacenter(n)
+                        && matches!(facts::isa_verdict(n), IsaVerdict::Supported)
+                }) {
+                    return Some(format!(
+                        "HSA_OVERRIDE_GFX_VERSION={v} in the text on {}, an Instinct part ROCm \
+                         supports: it needs no override, and this one makes the runtime load \
+                         {target} code on it (a value left from another GPU)",
+                        g.named
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// "The override is wrong": a value libhsakmt rejects (not three decimal numbers: `topology.c`
 /// fails the node, gpu-build-facts.md §4.2), a value naming an ISA of another family than the
 /// GPU's (ROCr then loads that family's code on it: faults and hangs), or any other ISA's value
@@ -500,65 +612,7 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     } else {
         f.isas.iter().map(|(i, _)| i.as_str()).collect()
     };
-    let targets: Vec<String> = values
-        .iter()
-        .filter_map(|v| crate::gpu::overrides::parse_override(v).ok()?.gfx())
-        .collect();
-    // A value the text also sets that fits a GPU's family: the user has (or tried) the right one.
-    let fits = targets.iter().any(|t| {
-        named
-            .iter()
-            .any(|g| g == t || (generic(g).is_some() && generic(g) == generic(t)))
-    });
-    let mut found: Option<String> = None;
-    for v in &values {
-        match crate::gpu::overrides::parse_override(v) {
-            Err(e) => {
-                // A value with no digit at all is not a version somebody typed wrong but text
-                // put where the version goes (a failed detection, a message).
-                found = Some(format!(
-                    "HSA_OVERRIDE_GFX_VERSION={v:?} in the text: libhsakmt rejects it ({e}), so \
-                     the GPU's node fails to initialise"
-                ));
-                break;
-            }
-            Ok(gv) => {
-                let (Some(g), Some(target)) = (gpu.as_ref(), gv.gfx()) else {
-                    continue;
-                };
-                if fits || named.iter().any(|n| *n == target) {
-                    continue;
-                }
-                let (a, b) = (generic(&g.isa), generic(&target));
-                // An ISA no override helps is unsupported whatever the value; the rule below
-                // (`unsupported_isa`) answers for it.
-                let helped = !matches!(facts::isa_verdict(&g.isa), IsaVerdict::NoOverride { .. });
-                if helped && a.is_some() && b.is_some() && a != b {
-                    found = Some(format!(
-                        "HSA_OVERRIDE_GFX_VERSION={v} in the text makes the runtime load {target} \
-                         code ({}) on {}, of another ISA family ({}): it faults or hangs",
-                        b.unwrap_or_default(),
-                        g.named,
-                        a.unwrap_or_default()
-                    ));
-                    break;
-                }
-                if named.iter().all(|n| {
-                    facts::is_datacenter(n)
-                        && matches!(facts::isa_verdict(n), IsaVerdict::Supported)
-                }) {
-                    found = Some(format!(
-                        "HSA_OVERRIDE_GFX_VERSION={v} in the text on {}, an Instinct part ROCm \
-                         supports: it needs no override, and this one makes the runtime load \
-                         {target} code on it (a value left from another GPU)",
-                        g.named
-                    ));
-                    break;
-                }
-            }
-        }
-    }
-    let reasoning_text = found?;
+    let reasoning_text = override_problem(&values, gpu.as_ref(), &named)?;
     let line = line_of(text, re(&LINE, r"HSA_OVERRIDE_GFX_VERSION")).unwrap_or_default();
     let sy = symptom(
         &S,
@@ -586,26 +640,10 @@ fn override_misuse(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     })
 }
 
-/// "The GPU is an ISA ROCm does not build, and it is not a library's missing file": an
-/// unsupported ISA (the text's, a CPU's integrated GPU the text names, or this machine's) with no
-/// override that finds kernels for it (`[[no_override]]`), or one whose override the platform
-/// ignores (Windows: the HIP SDK's runtime does not read HSA_OVERRIDE_GFX_VERSION, ollama's
-/// maintainers in ollama#3107), together with a library's "no code for it" line or an override
-/// the text sets for it. Installing the library's data files again cannot help, so this comes
-/// before the library-data causes. A supported ISA, or one whose override runs the same
-/// family's kernels, is left to the library and build rules.
-fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
-    static S: OnceLock<Symptom> = OnceLock::new();
-    static NO_CODE: OnceLock<Regex> = OnceLock::new();
-    static WINDOWS: OnceLock<Regex> = OnceLock::new();
-    static OVR: OnceLock<Regex> = OnceLock::new();
-    let no_code = re(&NO_CODE, facts::NO_CODE);
-    let trigger = line_of(text, no_code);
-    let set = !overrides(text).is_empty();
-    if trigger.is_none() && !set {
-        return None;
-    }
-    let gpu = match gpu_of(&f.isas, here) {
+/// The GPU `unsupported_isa` answers for: the text's, else a CPU's integrated GPU the text
+/// names (when it names no discrete GPU), else this machine's.
+fn unsupported_gpu(text: &str, f: &Facts, here: &Here) -> Option<Gpu> {
+    Some(match gpu_of(&f.isas, here) {
         Some(g) if !f.isas.is_empty() => g,
         _ => match cpu_igpu(text) {
             // A CPU's iGPU only when the text names no discrete GPU.
@@ -618,7 +656,87 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
             },
             None => gpu_of(&f.isas, here)?,
         },
-    };
+    })
+}
+
+/// Whether a release the text names (PyTorch's ROCm, else ROCm's) supported `isa`.
+fn named_release_supports(f: &Facts, isa: &str) -> bool {
+    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
+        f.versions
+            .iter()
+            .find(|(w, _)| w == k)
+            .map(|(_, v)| v.clone())
+    });
+    named_release
+        .as_deref()
+        .and_then(|r| facts::supported_in(isa, r))
+        == Some(true)
+}
+
+/// `unsupported_isa`'s reasoning: no override helps `gpu`, or the one that would is ignored on
+/// Windows; `None` otherwise.
+fn unsupported_why(gpu: &Gpu, windows: bool) -> Option<String> {
+    let verdict = facts::isa_verdict(&gpu.isa);
+    match &verdict {
+        IsaVerdict::NoOverride { instead } => Some(format!(
+            "{}: not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value finds kernels for \
+             it: {instead}",
+            gpu.named
+        )),
+        IsaVerdict::Override { runs, value, .. } if windows => Some(format!(
+            "{}: not supported by ROCm; on Linux HSA_OVERRIDE_GFX_VERSION={value} runs the {runs} \
+             kernels on it, but the text comes from Windows, whose HIP runtime ignores the \
+             override: use a GPU the HIP SDK supports, or Linux",
+            gpu.named
+        )),
+        _ => None,
+    }
+}
+
+/// `unsupported_isa`'s line: the "no code" line `trigger`, else (no failure in the text) the
+/// override's.
+fn unsupported_line(text: &str, trigger: Option<String>) -> Option<String> {
+    static FAILS: OnceLock<Regex> = OnceLock::new();
+    static OVR: OnceLock<Regex> = OnceLock::new();
+    // The same answer with no error line needs the text to be about running on that GPU: an
+    // override set for it.
+    match trigger {
+        Some(l) => Some(l),
+        // An override with no failure in the text: a report of running that GPU with it.
+        None if !re(
+            &FAILS,
+            concat!(
+                r"(?i)error|fail|fault|abort|crash|segfault|hang|exception|traceback",
+                r"|killed|not work",
+            ),
+        )
+        .is_match(text) =>
+        {
+            line_of(text, re(&OVR, r"HSA_OVERRIDE_GFX_VERSION"))
+        }
+        None => None,
+    }
+}
+
+/// "The GPU is an ISA ROCm does not build, and it is not a library's missing file": an
+/// unsupported ISA (the text's, a CPU's integrated GPU the text names, or this machine's) with no
+/// override that finds kernels for it (`[[no_override]]`), or one whose override the platform
+/// ignores (Windows: the HIP SDK's runtime does not read HSA_OVERRIDE_GFX_VERSION, ollama's
+/// maintainers in ollama#3107), together with a library's "no code for it" line or an override
+/// the text sets for it. Installing the library's data files again cannot help, so this comes
+/// before the library-data causes. A supported ISA, or one whose override runs the same
+/// family's kernels, is left to the library and build rules.
+fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NO_CODE: OnceLock<Regex> = OnceLock::new();
+    static WINDOWS: OnceLock<Regex> = OnceLock::new();
+    let no_code = re(&NO_CODE, facts::NO_CODE);
+    let trigger = line_of(text, no_code);
+    let set = !overrides(text).is_empty();
+    if trigger.is_none() && !set {
+        return None;
+    }
+    let gpu = unsupported_gpu(text, f, here)?;
     let windows = re(
         &WINDOWS,
         r"(?i)\b[A-Z]:\\(?:Users|Windows|Program Files)\\|\bamdhip64(?:_\d+)?\.dll\b|\bHIP SDK\b",
@@ -637,50 +755,11 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     }
     // A release the text names that supported the ISA makes a missing kernel a build problem
     // (facts.rs's ISA rule says so); nothing to add here.
-    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
-        f.versions
-            .iter()
-            .find(|(w, _)| w == k)
-            .map(|(_, v)| v.clone())
-    });
-    if named_release
-        .as_deref()
-        .and_then(|r| facts::supported_in(&gpu.isa, r))
-        == Some(true)
-    {
+    if named_release_supports(f, &gpu.isa) {
         return None;
     }
-    let verdict = facts::isa_verdict(&gpu.isa);
-    let why = match &verdict {
-        IsaVerdict::NoOverride { instead } => format!(
-            "{}: not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value finds kernels for \
-             it: {instead}",
-            gpu.named
-        ),
-        IsaVerdict::Override { runs, value, .. } if windows => format!(
-            "{}: not supported by ROCm; on Linux HSA_OVERRIDE_GFX_VERSION={value} runs the {runs} \
-             kernels on it, but the text comes from Windows, whose HIP runtime ignores the \
-             override: use a GPU the HIP SDK supports, or Linux",
-            gpu.named
-        ),
-        _ => return None,
-    };
-    // The same answer with no error line needs the text to be about running on that GPU: an
-    // override set for it.
-    static FAILS: OnceLock<Regex> = OnceLock::new();
-    let line = match trigger {
-        Some(l) => l,
-        // An override with no failure in the text: a report of running that GPU with it.
-        None if !re(
-            &FAILS,
-            r"(?i)error|fail|fault|abort|crash|segfault|hang|exception|traceback|killed|not work",
-        )
-        .is_match(text) =>
-        {
-            line_of(text, re(&OVR, r"HSA_OVERRIDE_GFX_VERSION"))?
-        }
-        None => return None,
-    };
+    let why = unsupported_why(&gpu, windows)?;
+    let line = unsupported_line(text, trigger)?;
     let sy = symptom(
         &S,
         "gpu.isa-not-built",
@@ -731,6 +810,50 @@ fn path_release(text: &str) -> Option<String> {
         .map(|c| c[1].to_string())
 }
 
+/// The release the text names (PyTorch's ROCm, ROCm's, else a build server's path) and whether it
+/// supported `isa`.
+fn release_support(text: &str, f: &Facts, isa: &str) -> Option<(String, bool)> {
+    let release = ["torch-rocm", "rocm"]
+        .iter()
+        .find_map(|k| {
+            f.versions
+                .iter()
+                .find(|(w, _)| w == k)
+                .map(|(_, v)| v.clone())
+        })
+        .or_else(|| path_release(text));
+    release
+        .as_deref()
+        .and_then(|r| facts::supported_in(isa, r).map(|s| (r.to_string(), s)))
+}
+
+/// `pcie_atomics`'s first answer when the release `r` the text names did not support `isa`.
+fn isa_not_in_release(isa: &str, r: &str, line: String) -> Derived {
+    static U: OnceLock<Symptom> = OnceLock::new();
+    Derived {
+        symptom: symptom(
+            &U,
+            "gpu.isa-not-in-release",
+            "the GPU's ISA is not supported by the ROCm release in the text",
+            "gpu-unsupported-asic",
+            "The release the text names does not support the GPU's ISA (AMD's support \
+             tables), so its runtime has no working path for it.",
+            "Use a release that supported this ISA, or a supported GPU.",
+        ),
+        line,
+        captures: reasoning(format!(
+            "{isa} (named in the text) is not supported by ROCm {r} (named in the text; AMD's \
+             support tables); this machine was not asked"
+        )),
+        defers_to: &[],
+        overrules: &[
+            "gpu-kfd-permission",
+            "gpu-driver-missing",
+            "gpu-pcie-atomics",
+        ],
+    }
+}
+
 /// "The GPU needs PCIe atomics and the host has none": a GFX8 discrete GPU (`needs_pcie_atomics`,
 /// KFD refuses it without atomics, no firmware exemption) whose KFD device fails to come up
 /// (rocminfo's out-of-resources, no GPU agent, /dev/kfd failing to open with ENOMEM) on a host CPU
@@ -739,11 +862,13 @@ fn path_release(text: &str) -> Option<String> {
 /// `[[release]]`/`[[retired]]`).
 fn pcie_atomics(text: &str, f: &Facts) -> Vec<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static U: OnceLock<Symptom> = OnceLock::new();
     static FAIL: OnceLock<Regex> = OnceLock::new();
     let fail = re(
         &FAIL,
-        r"(?i)HSA_STATUS_ERROR_OUT_OF_RESOURCES|/dev/kfd\S*\s*,?[^\n]*ENOMEM|hsa_init Failed|No GPU agent|no ROCm-capable device|No HIP GPUs are available",
+        concat!(
+            r"(?i)HSA_STATUS_ERROR_OUT_OF_RESOURCES|/dev/kfd\S*\s*,?[^\n]*ENOMEM|hsa_init Failed",
+            r"|No GPU agent|no ROCm-capable device|No HIP GPUs are available",
+        ),
     );
     let Some(line) = line_of(text, fail) else {
         return Vec::new();
@@ -759,18 +884,7 @@ fn pcie_atomics(text: &str, f: &Facts) -> Vec<Derived> {
     let Some(cpu) = old_cpu_res().iter().find_map(|r| r.find(text)) else {
         return Vec::new();
     };
-    let release = ["torch-rocm", "rocm"]
-        .iter()
-        .find_map(|k| {
-            f.versions
-                .iter()
-                .find(|(w, _)| w == k)
-                .map(|(_, v)| v.clone())
-        })
-        .or_else(|| path_release(text));
-    let supported_then = release
-        .as_deref()
-        .and_then(|r| facts::supported_in(isa, r).map(|s| (r.to_string(), s)));
+    let supported_then = release_support(text, f, isa);
     let mut out = Vec::new();
     let atomics = Derived {
         symptom: symptom(
@@ -800,28 +914,7 @@ fn pcie_atomics(text: &str, f: &Facts) -> Vec<Derived> {
         overrules: &["gpu-kfd-permission", "gpu-driver-missing"],
     };
     if let Some((r, false)) = &supported_then {
-        out.push(Derived {
-            symptom: symptom(
-                &U,
-                "gpu.isa-not-in-release",
-                "the GPU's ISA is not supported by the ROCm release in the text",
-                "gpu-unsupported-asic",
-                "The release the text names does not support the GPU's ISA (AMD's support \
-                 tables), so its runtime has no working path for it.",
-                "Use a release that supported this ISA, or a supported GPU.",
-            ),
-            line: line.clone(),
-            captures: reasoning(format!(
-                "{isa} (named in the text) is not supported by ROCm {r} (named in the text; AMD's \
-                 support tables); this machine was not asked"
-            )),
-            defers_to: &[],
-            overrules: &[
-                "gpu-kfd-permission",
-                "gpu-driver-missing",
-                "gpu-pcie-atomics",
-            ],
-        });
+        out.push(isa_not_in_release(isa, r, line.clone()));
     }
     out.push(atomics);
     out
@@ -886,7 +979,10 @@ fn apu_carveout(text: &str) -> Option<Derived> {
     static OOM: OnceLock<Regex> = OnceLock::new();
     let oom = re(
         &OOM,
-        r"(?i)out of memory[^\n]*?(?:total capac\w* of (\d+(?:\.\d+)?) (MiB|GiB)|(\d+(?:\.\d+)?) (MiB|GiB) total capacity)",
+        concat!(
+            r"(?i)out of memory[^\n]*?(?:total capac\w* of (\d+(?:\.\d+)?) (MiB|GiB)",
+            r"|(\d+(?:\.\d+)?) (MiB|GiB) total capacity)",
+        ),
     );
     let c = oom.captures(text)?;
     let (n, unit) = match (c.get(1), c.get(2), c.get(3), c.get(4)) {
@@ -947,7 +1043,10 @@ fn windows_no_device(text: &str, f: &Facts) -> Option<Derived> {
     let evidence = win.find(text)?.as_str().to_string();
     let none = re(
         &NONE,
-        r"(?i)no ROCm-capable device|No HIP GPUs are available|hipErrorNoDevice|failed to initialize ROCm",
+        concat!(
+            r"(?i)no ROCm-capable device|No HIP GPUs are available|hipErrorNoDevice",
+            r"|failed to initialize ROCm",
+        ),
     );
     let line = line_of(text, none)?;
     if nvidia_re().is_match(text) {
@@ -1002,7 +1101,10 @@ fn container_permission(text: &str, f: &Facts) -> Option<Derived> {
         text,
         re(
             &DENIED,
-            r"(?i)/dev/kfd[^\n]*(?:Permission denied|EACCES)|(?:Permission denied|EACCES)[^\n]*/dev/kfd",
+            concat!(
+                r"(?i)/dev/kfd[^\n]*(?:Permission denied|EACCES)",
+                r"|(?:Permission denied|EACCES)[^\n]*/dev/kfd",
+            ),
         ),
     )?;
     let sy = symptom(

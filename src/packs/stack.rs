@@ -64,9 +64,177 @@ fn nvidia_machine(text: &str) -> bool {
     static NV: OnceLock<Regex> = OnceLock::new();
     re(
         &NV,
-        r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}|\bTesla\s+[KPVT]\d|\bQuadro\b|NVIDIA Corporation",
+        concat!(
+            r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}",
+            r"|\bTesla\s+[KPVT]\d|\bQuadro\b|NVIDIA Corporation",
+        ),
     )
     .is_match(text)
+}
+
+/// One piece of evidence for `cuda_build`: (line, reasoning, needs_amd). `needs_amd`: whether the
+/// fact is wrong only where the text shows AMD's machine (a `+cuXYZ` version); a framework
+/// loading CUDA's own libraries or provider is the CUDA build whatever the text names, and
+/// asking for ROCm's extra or index is the intent.
+type CudaEvidence = (String, String, bool);
+
+/// The build's flavour as PyTorch prints it: `+cuXYZ`, or `torch.version.hip` `None`.
+fn cuda_flavour(text: &str) -> Option<CudaEvidence> {
+    static FLAVOUR: OnceLock<Regex> = OnceLock::new();
+    static HIP_NONE: OnceLock<Regex> = OnceLock::new();
+    if let Some(c) = re(
+        &FLAVOUR,
+        concat!(
+            r#"(?i)\b(torch|torchvision|torchaudio)\b(?:\.__version__)?\W{0,8}"#,
+            r#"(\d+\.\d+\.\d+(?:\.dev\d+)?)\+cu(\d{2,3})\b"#,
+        ),
+    )
+    .captures(text)
+    {
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("+cu{}", &c[3])))
+            .map(|l| l.trim().chars().take(300).collect())
+            .unwrap_or_default();
+        return Some((
+            line,
+            format!(
+                "{} {}+cu{}: the CUDA {} build (PyTorch's local version label; a ROCm build \
+                 reads +rocmX.Y)",
+                &c[1], &c[2], &c[3], &c[3]
+            ),
+            true,
+        ));
+    }
+    let line = line_of(text, re(&HIP_NONE, r"(?i)torch\.version\.hip\W{0,4}None\b"))?;
+    Some((
+        line,
+        "torch.version.hip is None: the installed PyTorch is not a ROCm build".into(),
+        true,
+    ))
+}
+
+/// A CUDA library (`[[cuda_library]]`) that a framework's own loader fails to open.
+fn cuda_library_load(text: &str) -> Option<CudaEvidence> {
+    static LOAD: OnceLock<Regex> = OnceLock::new();
+    static FRAMEWORK: OnceLock<Regex> = OnceLock::new();
+    let names: Vec<String> = table()
+        .cuda_library
+        .iter()
+        .map(|l| regex::escape(&l.name))
+        .collect();
+    let load = re(
+        &LOAD,
+        &format!(
+            concat!(
+                r"\b((?:{})[\w]*\.so[.\d]*)\b.{{0,40}}(?:cannot open shared object|not found)",
+                r"|CDLL\(.?((?:{})[\w]*\.so[.\d]*)",
+            ),
+            names.join("|"),
+            names.join("|")
+        ),
+    );
+    let framework = re(
+        &FRAMEWORK,
+        concat!(
+            r"(?i)onnxruntime|site-packages/(?:torch|tensorflow|jax|jaxlib|paddle)\b",
+            r"|\bimport (?:torch|tensorflow|jax)\b",
+        ),
+    );
+    if !framework.is_match(text) {
+        return None;
+    }
+    let c = load.captures(text)?;
+    let lib = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
+    let line = line_of(text, load).unwrap_or_default();
+    Some((
+        line,
+        format!(
+            "the framework loads {lib}, a library of NVIDIA's CUDA toolkit \
+             (checks/why-facts.toml [[cuda_library]]): the installed build is the \
+             CUDA one"
+        ),
+        false,
+    ))
+}
+
+/// ONNX Runtime's CUDA execution provider.
+fn cuda_provider(text: &str) -> Option<CudaEvidence> {
+    static PROVIDER: OnceLock<Regex> = OnceLock::new();
+    let line = line_of(
+        text,
+        re(
+            &PROVIDER,
+            concat!(
+                r"TryGetProviderInfo_CUDA|libonnxruntime_providers_cuda",
+                r"|Failed to create CUDAExecutionProvider",
+            ),
+        ),
+    )?;
+    Some((
+        line,
+        "ONNX Runtime tries its CUDA execution provider: the installed onnxruntime is \
+         the CUDA build (the ROCm and MIGraphX providers come with other builds)"
+            .into(),
+        false,
+    ))
+}
+
+/// pip's "does not provide the extra 'rocm'".
+fn rocm_extra_missing(text: &str) -> Option<CudaEvidence> {
+    static EXTRA: OnceLock<Regex> = OnceLock::new();
+    let c = re(
+        &EXTRA,
+        r"(?i)WARNING: (\S+) ([\d.]+\S*) does not provide the extra '(rocm|hip|rocm\d*)'",
+    )
+    .captures(text)?;
+    // Asking for the ROCm extra is the AMD intent.
+    Some((
+        c[0].to_string(),
+        format!(
+            "{} {} has no '{}' extra, so pip installed its CPU build only",
+            &c[1], &c[2], &c[3]
+        ),
+        false,
+    ))
+}
+
+/// A ROCm wheel index that lists no build of the version asked for.
+fn rocm_index_lacks_version(text: &str) -> Option<CudaEvidence> {
+    static INDEX: OnceLock<Regex> = OnceLock::new();
+    static NO_VERSION: OnceLock<Regex> = OnceLock::new();
+    // pip on a ROCm wheel index: "Could not find a version that satisfies the requirement
+    // torch==2.4.1 (from versions: 2.2.0+rocm5.6, ...)".
+    let idx = re(&INDEX, r"/whl/(?:nightly/)?rocm(\d+\.\d+(?:\.\d+)?)");
+    let (Some(i), Some(c)) = (
+        idx.captures(text),
+        re(
+            &NO_VERSION,
+            concat!(
+                r"Could not find a version that satisfies the requirement (\w+)==([\w.+]+) ",
+                r"\(from versions: ([^)]*)\)",
+            ),
+        )
+        .captures(text),
+    ) else {
+        return None;
+    };
+    if !c[3].contains("+rocm") || c[3].contains(&c[2]) {
+        return None;
+    }
+    // Asking a ROCm index is the AMD intent.
+    Some((
+        c[0].chars().take(300).collect(),
+        format!(
+            "the ROCm {} wheel index has no {} {} (it lists {}): an installer that \
+             asks it for that version ends with the default (CUDA) build or none",
+            &i[1],
+            &c[1],
+            &c[2],
+            c[3].trim()
+        ),
+        false,
+    ))
 }
 
 /// "A CUDA or CPU-only build of the framework where a ROCm build is needed". Facts: the build's
@@ -81,146 +249,11 @@ fn nvidia_machine(text: &str) -> bool {
 /// wheel). Not when the text shows an NVIDIA machine.
 fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static FLAVOUR: OnceLock<Regex> = OnceLock::new();
-    static HIP_NONE: OnceLock<Regex> = OnceLock::new();
-    static LOAD: OnceLock<Regex> = OnceLock::new();
-    static FRAMEWORK: OnceLock<Regex> = OnceLock::new();
-    static PROVIDER: OnceLock<Regex> = OnceLock::new();
-    static EXTRA: OnceLock<Regex> = OnceLock::new();
-    static INDEX: OnceLock<Regex> = OnceLock::new();
-    static NO_VERSION: OnceLock<Regex> = OnceLock::new();
-    // (line, reasoning). `needs_amd`: whether the fact is wrong only where the text shows AMD's
-    // machine (a `+cuXYZ` version); a framework loading CUDA's own libraries or provider is the
-    // CUDA build whatever the text names, and asking for ROCm's extra or index is the intent.
-    let mut found: Option<(String, String)> = None;
-    let mut needs_amd = true;
-    if let Some(c) = re(
-        &FLAVOUR,
-        r#"(?i)\b(torch|torchvision|torchaudio)\b(?:\.__version__)?\W{0,8}(\d+\.\d+\.\d+(?:\.dev\d+)?)\+cu(\d{2,3})\b"#,
-    )
-    .captures(text)
-    {
-        let line = text
-            .lines()
-            .find(|l| l.contains(&format!("+cu{}", &c[3])))
-            .map(|l| l.trim().chars().take(300).collect())
-            .unwrap_or_default();
-        found = Some((
-            line,
-            format!(
-                "{} {}+cu{}: the CUDA {} build (PyTorch's local version label; a ROCm build \
-                 reads +rocmX.Y)",
-                &c[1], &c[2], &c[3], &c[3]
-            ),
-        ));
-    } else if let Some(line) = line_of(
-        text,
-        re(&HIP_NONE, r"(?i)torch\.version\.hip\W{0,4}None\b"),
-    ) {
-        found = Some((
-            line,
-            "torch.version.hip is None: the installed PyTorch is not a ROCm build".into(),
-        ));
-    }
-    if found.is_none() {
-        let names: Vec<String> = table()
-            .cuda_library
-            .iter()
-            .map(|l| regex::escape(&l.name))
-            .collect();
-        let load = re(
-            &LOAD,
-            &format!(
-                r"\b((?:{})[\w]*\.so[.\d]*)\b.{{0,40}}(?:cannot open shared object|not found)|CDLL\(.?((?:{})[\w]*\.so[.\d]*)",
-                names.join("|"),
-                names.join("|")
-            ),
-        );
-        let framework = re(
-            &FRAMEWORK,
-            r"(?i)onnxruntime|site-packages/(?:torch|tensorflow|jax|jaxlib|paddle)\b|\bimport (?:torch|tensorflow|jax)\b",
-        );
-        if framework.is_match(text) {
-            if let Some(c) = load.captures(text) {
-                let lib = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
-                let line = line_of(text, load).unwrap_or_default();
-                needs_amd = false;
-                found = Some((
-                    line,
-                    format!(
-                        "the framework loads {lib}, a library of NVIDIA's CUDA toolkit \
-                         (checks/why-facts.toml [[cuda_library]]): the installed build is the \
-                         CUDA one"
-                    ),
-                ));
-            }
-        }
-    }
-    if found.is_none() {
-        if let Some(line) = line_of(
-            text,
-            re(
-                &PROVIDER,
-                r"TryGetProviderInfo_CUDA|libonnxruntime_providers_cuda|Failed to create CUDAExecutionProvider",
-            ),
-        ) {
-            needs_amd = false;
-            found = Some((
-                line,
-                "ONNX Runtime tries its CUDA execution provider: the installed onnxruntime is \
-                 the CUDA build (the ROCm and MIGraphX providers come with other builds)"
-                    .into(),
-            ));
-        }
-    }
-    if found.is_none() {
-        if let Some(c) = re(
-            &EXTRA,
-            r"(?i)WARNING: (\S+) ([\d.]+\S*) does not provide the extra '(rocm|hip|rocm\d*)'",
-        )
-        .captures(text)
-        {
-            // Asking for the ROCm extra is the AMD intent.
-            needs_amd = false;
-            found = Some((
-                c[0].to_string(),
-                format!(
-                    "{} {} has no '{}' extra, so pip installed its CPU build only",
-                    &c[1], &c[2], &c[3]
-                ),
-            ));
-        }
-    }
-    if found.is_none() {
-        // pip on a ROCm wheel index: "Could not find a version that satisfies the requirement
-        // torch==2.4.1 (from versions: 2.2.0+rocm5.6, ...)".
-        let idx = re(&INDEX, r"/whl/(?:nightly/)?rocm(\d+\.\d+(?:\.\d+)?)");
-        if let (Some(i), Some(c)) = (
-            idx.captures(text),
-            re(
-                &NO_VERSION,
-                r"Could not find a version that satisfies the requirement (\w+)==([\w.+]+) \(from versions: ([^)]*)\)",
-            )
-            .captures(text),
-        ) {
-            if c[3].contains("+rocm") && !c[3].contains(&c[2]) {
-                // Asking a ROCm index is the AMD intent.
-                needs_amd = false;
-                found = Some((
-                    c[0].chars().take(300).collect(),
-                    format!(
-                        "the ROCm {} wheel index has no {} {} (it lists {}): an installer that \
-                         asks it for that version ends with the default (CUDA) build or none",
-                        &i[1],
-                        &c[1],
-                        &c[2],
-                        c[3].trim()
-                    ),
-                ));
-            }
-        }
-    }
-    let (line, why) = found?;
+    let (line, why, needs_amd) = cuda_flavour(text)
+        .or_else(|| cuda_library_load(text))
+        .or_else(|| cuda_provider(text))
+        .or_else(|| rocm_extra_missing(text))
+        .or_else(|| rocm_index_lacks_version(text))?;
     if nvidia_machine(text) {
         return None;
     }
@@ -323,15 +356,25 @@ fn cmake_hip(text: &str) -> Option<Derived> {
     static HOST: OnceLock<Regex> = OnceLock::new();
     let at = re(
         &AT,
-        r"CMake Error at \S*(?:CMakeDetermineHIPCompiler|CMakeTestHIPCompiler|hip-config[\w-]*|hip-lang-config[\w-]*)\.cmake:\d+",
+        concat!(
+            r"CMake Error at \S*(?:CMakeDetermineHIPCompiler|CMakeTestHIPCompiler|hip-config[\w-]*",
+            r"|hip-lang-config[\w-]*)\.cmake:\d+",
+        ),
     );
     let targets = re(
         &TARGETS,
-        r"(?i)\bno (?:GPU_TARGETS|AMDGPU_TARGETS)\b|\bpass (?:GPU_TARGETS|AMDGPU_TARGETS)\b|Failed to find a default HIP architecture|(?:GPU_TARGETS|AMDGPU_TARGETS|HIP_ARCHITECTURES) (?:is )?(?:empty|not set)",
+        concat!(
+            r"(?i)\bno (?:GPU_TARGETS|AMDGPU_TARGETS)\b|\bpass (?:GPU_TARGETS|AMDGPU_TARGETS)\b",
+            r"|Failed to find a default HIP architecture",
+            r"|(?:GPU_TARGETS|AMDGPU_TARGETS|HIP_ARCHITECTURES) (?:is )?(?:empty|not set)",
+        ),
     );
     let host = re(
         &HOST,
-        r"(?:c\+\+|g\+\+|gcc|cc1plus)(?:-\d+)?: error: unrecognized command[- ]line option .--offload-arch",
+        concat!(
+            r"(?:c\+\+|g\+\+|gcc|cc1plus)",
+            r"(?:-\d+)?: error: unrecognized command[- ]line option .--offload-arch",
+        ),
     );
     let (line, why) = if let Some(l) = line_of(text, host) {
         (
@@ -402,7 +445,10 @@ fn visible_devices(text: &str) -> Option<Derived> {
     static LAUNCHER: OnceLock<Regex> = OnceLock::new();
     let none = re(
         &NONE,
-        r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device|HIP_ERROR_NoDevice|device_count\(\)\)?\s*$",
+        concat!(
+            r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+            r"|HIP_ERROR_NoDevice|device_count\(\)\)?\s*$",
+        ),
     );
     let sy = symptom(
         &S,
@@ -419,7 +465,10 @@ fn visible_devices(text: &str) -> Option<Derived> {
     // One command line (or one environment listing) that sets both.
     let both = re(
         &BOTH,
-        r"ROCR_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*(HIP|CUDA)_VISIBLE_DEVICES=(\S+)|(HIP|CUDA)_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*ROCR_VISIBLE_DEVICES=(\S+)",
+        concat!(
+            r"ROCR_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*(HIP|CUDA)_VISIBLE_DEVICES=(\S+)",
+            r"|(HIP|CUDA)_VISIBLE_DEVICES=(\S+)\s+(?:\S+=\S*\s+)*ROCR_VISIBLE_DEVICES=(\S+)",
+        ),
     );
     let rocr = re(&ROCR, r"ROCR_VISIBLE_DEVICES");
     let hip = re(&HIP, r"(?:HIP|CUDA)_VISIBLE_DEVICES");
@@ -479,7 +528,11 @@ fn tool_false_check(text: &str) -> Option<Derived> {
     )?;
     let wrong = re(
         &WRONG,
-        r"(?i)lsmod: (?:command )?not found|CONFIG_DRM_AMDGPU=y|amdgpu\b.{0,30}\bbuilt[- ]in(?:to)?\b|\bbuilt[- ]in(?:to)?\b.{0,40}\bamdgpu|^\s*Name:\s+gfx\d|^\s*HSA Agents\s*$",
+        concat!(
+            r"(?i)lsmod: (?:command )?not found|CONFIG_DRM_AMDGPU=y",
+            r"|amdgpu\b.{0,30}\bbuilt[- ]in(?:to)?\b|\bbuilt[- ]in(?:to)?\b.{0,40}\bamdgpu",
+            r"|^\s*Name:\s+gfx\d|^\s*HSA Agents\s*$",
+        ),
     );
     let seen: String = text
         .lines()
@@ -528,7 +581,10 @@ fn hsmp<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
         text,
         re(
             &LINE,
-            r"ESMI Not initialized|check amd_hsmp|amd_hsmp\b.{0,40}(?:not (?:found|loaded)|missing)",
+            concat!(
+                r"ESMI Not initialized|check amd_hsmp",
+                r"|amd_hsmp\b.{0,40}(?:not (?:found|loaded)|missing)",
+            ),
         ),
     )?;
     let server = re(&SERVER, r"(?i)\bEPYC\b|\bMI300A\b").is_match(text)
@@ -568,7 +624,10 @@ fn hsmp<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     static GPU_FAIL: OnceLock<Regex> = OnceLock::new();
     if re(
         &GPU_FAIL,
-        r"(?i)Unable to (?:detect|get) any GPU|Unable to get devices|driver not initiali[sz]ed|amdgpu not found",
+        concat!(
+            r"(?i)Unable to (?:detect|get) any GPU|Unable to get devices|driver not initiali[sz]ed",
+            r"|amdgpu not found",
+        ),
     )
     .is_match(text)
     {
@@ -604,11 +663,18 @@ fn vm_passthrough(text: &str) -> Option<Derived> {
     static RESET: OnceLock<Regex> = OnceLock::new();
     let vm = re(
         &VM,
-        r"(?i)\bvfio-pci\b|\bvfio\b|\bQEMU\b|\bkvm\b|\bProxmox\b|\bpassthrough\b|\bpassed through\b|\bESXi\b",
+        concat!(
+            r"(?i)\bvfio-pci\b|\bvfio\b|\bQEMU\b|\bkvm\b|\bProxmox\b|\bpassthrough\b",
+            r"|\bpassed through\b|\bESXi\b",
+        ),
     );
     let reset = re(
         &RESET,
-        r"(?i)not ready \d+ms after (?:bus |FLR|PM D3hot->D0 |resume |)\w*\s*(?:reset)?;? ?(?:waiting|giving up)|stuck in D3|Unable to power on device|kvm run failed|vfio.{0,60}(?:reset|D3).{0,40}fail",
+        concat!(
+            r"(?i)not ready \d+ms after (?:bus |FLR|PM D3hot->D0 |resume |)\w*\s*(?:reset)?;? ?",
+            r"(?:waiting|giving up)|stuck in D3|Unable to power on device|kvm run failed",
+            r"|vfio.{0,60}(?:reset|D3).{0,40}fail",
+        ),
     );
     if !vm.is_match(text) {
         return None;
@@ -644,7 +710,10 @@ fn hipcc_exec(text: &str) -> Option<Derived> {
     static EXEC: OnceLock<Regex> = OnceLock::new();
     let exec = re(
         &EXEC,
-        r#"Can't exec "([^"]+)": No such file or directory at \S*hip(?:cc|config)(?:\.pl)? line \d+"#,
+        concat!(
+            r#"Can't exec "([^"]+)": No such file or directory at \S*hip(?:cc|config)"#,
+            r#"(?:\.pl)? line \d+"#,
+        ),
     );
     let c = exec.captures(text)?;
     let prog = c[1].to_string();
@@ -695,11 +764,17 @@ fn both_sources(text: &str) -> Option<Derived> {
     static AMD: OnceLock<Regex> = OnceLock::new();
     let distro = re(
         &DISTRO,
-        r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
+        concat!(
+            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?",
+            r"(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
+        ),
     );
     let amd = re(
         &AMD,
-        r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?(\d+\.\d+\.\d+\.(\d{5})-\S+)",
+        concat!(
+            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?",
+            r"(\d+\.\d+\.\d+\.(\d{5})-\S+)",
+        ),
     );
     let (pkg, dv, line) = distro.captures_iter(text).find_map(|c| {
         amd.captures_iter(text)
@@ -834,12 +909,18 @@ fn host_stdlib(text: &str) -> Option<Derived> {
         text,
         re(
             &MISSING,
-            r"'(?:cmath|cstdlib|cstddef|cstdint|type_traits|limits|new|utility)' file not found|unable to find library -lstdc\+\+|cannot find -lstdc\+\+",
+            concat!(
+                r"'(?:cmath|cstdlib|cstddef|cstdint|type_traits|limits|new|utility)'",
+                r" file not found|unable to find library -lstdc\+\+|cannot find -lstdc\+\+",
+            ),
         ),
     )?;
     if !re(
         &HIP,
-        r"(?i)\bhipcc\b|HIPBLAS\b|GGML_HIP\b|-x hip\b|/opt/rocm|__clang_hip|\bROCm\b|\bamdgcn\b|--offload-arch",
+        concat!(
+            r"(?i)\bhipcc\b|HIPBLAS\b|GGML_HIP\b|-x hip\b|/opt/rocm|__clang_hip|\bROCm\b",
+            r"|\bamdgcn\b|--offload-arch",
+        ),
     )
     .is_match(text)
     {
