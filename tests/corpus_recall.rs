@@ -463,16 +463,23 @@ fn recall_and_precision_over_the_corpus() {
             list(&by_kind[i])
         );
     }
+    // The held-out part is for measuring, not for reading: its misses are counted by kind, and
+    // their ids (like the held-out entries of the two lists below) are printed only on request
+    // (ROCM_DOCTOR_SHOW_HELD_OUT=1), once the rules are written.
+    let show_held_out = std::env::var_os("ROCM_DOCTOR_SHOW_HELD_OUT").is_some();
     for (k, list) in &held_misses {
-        println!("held-out misses, {k} ({}):", list.len());
-        for m in list {
-            println!("    {m}");
+        println!("held-out misses, {k}: {}", list.len());
+        if show_held_out {
+            for m in list {
+                println!("    {m}");
+            }
         }
     }
-    for m in &misses {
+    let shown = |m: &&String| show_held_out || !m.ends_with(" [held out]");
+    for m in misses.iter().filter(shown) {
         println!("not recognised: {m}");
     }
-    for w in &wrong {
+    for w in wrong.iter().filter(shown) {
         println!("wrong first:    {w}");
     }
     // Every symptom that names a cause is shown by a real case.
