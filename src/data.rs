@@ -225,6 +225,7 @@ mod tests {
                 issues.len().min(logs.len())
             }),
             ("causes.toml", &|| crate::packs::causes::all().len()),
+            ("builds.toml", &|| crate::packs::builds::table().build.len()),
             ("origins.toml", &|| {
                 crate::packs::origins::table().matchers()
             }),
