@@ -137,7 +137,10 @@ fn dkms_without_kfd(text: &str) -> Option<Derived> {
     );
     let removed = re(
         &REMOVED,
-        r"(?i)\b(?:rocm|rock|amdgpu)-dkms\b[^.\n]{0,60}\b(?:was |were |got |been )?(?:removed|uninstalled)\b",
+        concat!(
+            r"(?i)\b(?:rocm|rock|amdgpu)-dkms\b[^.\n]{0,60}\b(?:removed|uninstalled)\b",
+            r"|\b(?:removed|uninstalled)\b[^.\n]{0,30}\b(?:rocm|rock|amdgpu)-dkms\b",
+        ),
     );
     let line = line_of(text, absent).or_else(|| dkms_added_only(text))?;
     if let Some(r) = line_of(text, removed) {
@@ -243,4 +246,104 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     .into_iter()
     .flatten()
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fired(text: &str) -> Vec<(String, String)> {
+        rules(text, &Facts::of(text))
+            .into_iter()
+            .map(|d| {
+                let r = d
+                    .captures
+                    .iter()
+                    .find(|(k, _)| k == "reasoning")
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default();
+                (d.symptom.id.clone(), r)
+            })
+            .collect()
+    }
+
+    fn ids(text: &str) -> Vec<String> {
+        fired(text).into_iter().map(|(i, _)| i).collect()
+    }
+
+    #[test]
+    fn the_table_loads_and_each_hardware_line_has_its_amdgpu_origin() {
+        let t = table();
+        assert!(!t.mfma.is_empty() && !t.cuda_only.is_empty());
+        for h in &t.hardware {
+            let fns: Vec<&str> = h.function.split('|').collect();
+            let found = super::super::origins::table().origins.iter().any(|o| {
+                o.component == "amdgpu"
+                    && o.sites.iter().any(|s| fns.contains(&s.function.as_str()))
+            });
+            assert!(found, "no amdgpu origin printed by {}", h.function);
+        }
+    }
+
+    #[test]
+    fn a_kfd_older_than_the_user_space_is_the_driver_and_says_what_dkms_shows() {
+        let t = "HSA Error:  Incompatible kernel and userspace, AMD Instinct MI50 disabled. \
+                 Upgrade amdgpu.\ndkms status\namdgpu/6.3.6: added\n";
+        let f = fired(t);
+        assert_eq!(f[0].0, "families.kfd-too-old", "{f:?}");
+        assert!(f[0].1.contains("only added"), "{f:?}");
+        let dbg = "(gdb) run\namd-dbgapi: fatal error: KFD_IOC_DBG_TRAP_ENABLE failed\n";
+        assert_eq!(ids(dbg), ["families.kfd-too-old"]);
+        // An installed module and a runtime that finds the GPU: nothing.
+        let ok = "dkms status\namdgpu/6.8.5, 6.8.0-45-generic, x86_64: installed\n\
+                  Name: gfx1100\n";
+        assert!(ids(ok).is_empty());
+    }
+
+    #[test]
+    fn a_kubernetes_node_without_kfd_is_a_node_without_the_driver() {
+        let t = "kubectl describe pod rocm-test\n  Warning  FailedScheduling  0/3 nodes are \
+                 available: 3 Insufficient amd.com/gpu.\nls: cannot access '/dev/kfd': No such \
+                 file or directory\n";
+        assert_eq!(ids(t), ["families.node-without-kfd"]);
+        // The same line off Kubernetes is not this rule's; nor a closed /dev/kfd in a pod.
+        assert!(ids("ls: cannot access '/dev/kfd': No such file or directory\n").is_empty());
+        let closed = "kubectl logs rocm-test\nUnable to open /dev/kfd read-write: Permission \
+                      denied\n";
+        assert!(ids(closed).is_empty());
+    }
+
+    #[test]
+    fn a_dkms_driver_without_kfd_is_not_built_for_the_kernel_or_removed() {
+        let t = "sudo apt install amdgpu-dkms rocm\n...\n$ ls /dev/kfd\nls: cannot access \
+                 '/dev/kfd': No such file or directory\n";
+        let f = rules(t, &Facts::of(t));
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].symptom.class.as_deref(), Some("platform-dkms-kernel"));
+        let gone = "The upgrade removed amdgpu-dkms.\nmodprobe: FATAL: Module amdgpu not found \
+                    in directory /lib/modules/6.8.0-45-generic\n";
+        let f = rules(gone, &Facts::of(gone));
+        assert_eq!(f[0].symptom.class.as_deref(), Some("gpu-driver-missing"));
+        assert_eq!(f[0].symptom.id, "families.dkms-removed");
+        // The package installed and KFD there: nothing.
+        let fine = "sudo apt install amdgpu-dkms\n$ ls -l /dev/kfd\ncrw-rw---- 1 root render \
+                    /dev/kfd\n";
+        assert!(ids(fine).is_empty());
+    }
+
+    #[test]
+    fn the_gpu_not_answering_at_init_is_hardware_unless_its_firmware_is_missing() {
+        let post = "[    4.1] amdgpu 0000:03:00.0: gpu post error!\n";
+        let f = fired(post);
+        assert_eq!(f[0].0, "families.gpu-not-answering", "{f:?}");
+        assert!(f[0].1.contains("amdgpu_device_init"), "{f:?}");
+        let psp = "[    6.2] amdgpu 0000:41:00.0: amdgpu: PSP create ring failed!\n";
+        assert_eq!(ids(psp), ["families.gpu-not-answering"]);
+        let firmware = "[    6.1] amdgpu 0000:41:00.0: Direct firmware load for \
+                        amdgpu/psp_13_0_0_sos.bin failed with error -2\n[    6.2] amdgpu \
+                        0000:41:00.0: amdgpu: PSP create ring failed!\n";
+        assert!(ids(firmware).is_empty());
+        // The words in prose, not as the driver prints them: no origin, no answer.
+        assert!(ids("is atombios stuck in loop a known thing?\n").is_empty());
+    }
 }

@@ -475,3 +475,134 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     .flatten()
     .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fired(text: &str) -> Vec<(String, String, String)> {
+        rules(text, &Facts::of(text))
+            .into_iter()
+            .map(|d| {
+                let r = d
+                    .captures
+                    .iter()
+                    .find(|(k, _)| k == "reasoning")
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default();
+                (
+                    d.symptom.id.clone(),
+                    d.symptom.class.clone().unwrap_or_default(),
+                    r,
+                )
+            })
+            .collect()
+    }
+
+    fn ids(text: &str) -> Vec<String> {
+        fired(text).into_iter().map(|(i, _, _)| i).collect()
+    }
+
+    #[test]
+    fn a_throw_of_migraphxs_compiler_is_a_bug_of_that_version_its_parsers_are_not() {
+        let t = "  what():  /src/AMDMIGraphX/src/targets/gpu/fuse_mlir.cpp:412: apply: \
+                 unexpected input shape\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "lib-bug-fixed-later", "{f:?}");
+        assert!(
+            f[0].2.contains("src/targets/gpu/fuse_mlir.cpp (apply)"),
+            "{f:?}"
+        );
+        let parser = "RuntimeError: /src/AMDMIGraphX/src/onnx/onnx_parser.cpp:401: \
+                      parse_graph: Unknown operator: GridSample\n";
+        assert!(ids(parser).is_empty());
+    }
+
+    #[test]
+    fn a_blas_error_on_an_isa_rocm_does_not_build_says_what_runs_it() {
+        let t = "RuntimeError: CUDA error: HIPBLAS_STATUS_NOT_SUPPORTED when calling \
+                 `hipblasLtMatmul`\nGPU: AMD Radeon RX 6600\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "gpu-unsupported-asic", "{f:?}");
+        assert!(f[0].2.contains("HSA_OVERRIDE_GFX_VERSION=10.3.0"), "{f:?}");
+        let rdna1 = "rocblas_status_internal_error\nName: gfx1012\n";
+        let f = fired(rdna1);
+        assert!(
+            f[0].2.contains("no HSA_OVERRIDE_GFX_VERSION value helps"),
+            "{f:?}"
+        );
+        // A supported ISA, or one the named release supported: not this rule's.
+        let supported = "HIPBLAS_STATUS_INTERNAL_ERROR\nGPU: AMD Radeon RX 7900 XTX\n";
+        assert!(ids(supported).is_empty());
+        let then = "ROCm 6.2.0\nrocblas_status_internal_error\nName: gfx906\n";
+        assert!(ids(then).is_empty());
+    }
+
+    #[test]
+    fn cks_xdl_operations_refuse_gpus_without_matrix_cores_only() {
+        let t = "RuntimeError: DeviceGemmMultipleD_Xdl_CShuffle<256, 128> does not support this \
+                 problem\nGPU: Radeon VII\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "gpu-unsupported-asic", "{f:?}");
+        assert!(f[0].2.contains("Radeon VII (gfx906)"), "{f:?}");
+        let rdna3 = "DeviceBatchedGemm_Xdl_CShuffle<64> does not support this problem\nName: \
+                     gfx1100\n";
+        assert_eq!(ids(rdna3), ["families.ck-xdl-no-mfma"]);
+        // On a GPU with matrix cores the message is about the problem's shape.
+        let mi250 = "DeviceGemmMultipleD_Xdl_CShuffle<256> does not support this problem\nMI250X\n";
+        assert!(ids(mi250).is_empty());
+    }
+
+    #[test]
+    fn a_cuda_only_name_in_a_hip_compile_is_unported_code() {
+        let t = "csrc/attn.hip:88:5: error: unknown type name '__nv_fp8_e4m3'\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "build-cuda-only-code", "{f:?}");
+        assert!(f[0].2.contains("__nv_fp8_e4m3"), "{f:?}");
+        // Another unknown name, or a CUDA name in a host-only build: not this rule's.
+        assert!(ids("csrc/attn.hip:3:1: error: unknown type name 'half8_t'\n").is_empty());
+        assert!(ids("main.cpp:1:1: error: unknown type name 'nv_bfloat16'\n").is_empty());
+    }
+
+    #[test]
+    fn the_amdsmi_package_missing_is_a_missing_library_its_init_warning_is_not() {
+        let t = "ModuleNotFoundError: No module named 'amdsmi'\n";
+        assert_eq!(fired(t)[0].1, "lib-missing");
+        let warn = "UserWarning: Can't initialize amdsmi - Error code: 34\n";
+        assert!(ids(warn).is_empty());
+    }
+
+    #[test]
+    fn ld_lld_not_at_the_tools_path_names_where_rocm_is() {
+        let t = "error: linker /opt/rocm/llvm/bin/ld.lld not found\n/home/u/venv/lib/python3.12/\
+                 site-packages/_rocm_sdk_core/lib\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "build-lld", "{f:?}");
+        assert!(f[0].2.contains("Python packages"), "{f:?}");
+        assert!(ids("ld.lld: error: undefined symbol: foo\n").is_empty());
+    }
+
+    #[test]
+    fn one_processor_in_two_target_forms_is_two_lists_merged() {
+        let t = "clang: error: invalid offload arch combinations: 'gfx90a' and 'gfx90a:xnack+' \
+                 (for a specific processor, a feature should either exist in all offload archs, \
+                 or not exist in any offload archs)\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "lib-mixed-releases", "{f:?}");
+        assert!(f[0].2.contains("gfx90a and gfx90a:xnack+"), "{f:?}");
+        assert!(ids("clang: error: invalid offload arch name: 'gfx1036x'\n").is_empty());
+    }
+
+    #[test]
+    fn no_kernel_for_a_compute_capability_rocm_supports_is_the_build() {
+        let t = "HIP binary kernel for this graphics card compute capability (10.3) not found.\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "codeobj-no-binary", "{f:?}");
+        assert!(f[0].2.contains("gfx1030"), "{f:?}");
+        // A family ROCm supports no member of, or CUDA's message: not this rule's.
+        let rdna1 = "HIP binary kernel for this graphics card compute capability (10.1) not found.";
+        assert!(ids(rdna1).is_empty());
+        let cuda = "CUDA binary kernel for this graphics card compute capability (8.6) not found.";
+        assert!(ids(cuda).is_empty());
+    }
+}
