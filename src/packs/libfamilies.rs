@@ -459,6 +459,126 @@ fn compute_capability(text: &str) -> Option<Derived> {
     ))
 }
 
+/// An exception out of Tensile's toolchain search (`Tensile/Utilities/Toolchain.py`:
+/// TensileCreateLibrary looks for clang, the assembler and the offload bundler under ROCM_PATH,
+/// HIP_PATH and the standard ROCm locations, choosing among versioned directories): whatever
+/// the exception, the build's toolchain was not found where Tensile looked. A ROCm directory that
+/// exists but is empty (a leftover of an uninstalled ROCm) is the case Tensile did not handle
+/// (rocm-libraries PR #2032).
+fn tensile_toolchain(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FILE: OnceLock<Regex> = OnceLock::new();
+    static FAIL: OnceLock<Regex> = OnceLock::new();
+    static EMPTY: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("Tensile") {
+        return None;
+    }
+    let file = re(&FILE, r"(?i)(?:\bTensile\S*[\\/])?\btoolchain\.py\b");
+    let line = line_of(text, file)?;
+    if !re(&FAIL, r"(?i)\bexception\b|\berror\b|Traceback|\bfails?\b").is_match(text) {
+        return None;
+    }
+    let empty = re(
+        &EMPTY,
+        concat!(
+            r"(?i)exists, but has no subdirectories|\bempty\b[^\n]{0,40}\bROCm\b[^\n]{0,20}",
+            r"director|\bROCm\b[^\n]{0,40}director(?:y|ies) (?:is|are) empty",
+        ),
+    );
+    let why = if empty.is_match(text) {
+        "; the text shows an empty ROCm directory, which the search took for an installation"
+    } else {
+        ""
+    };
+    let sy = family_symptom(
+        &S,
+        "families.tensile-toolchain",
+        "Tensile's search for its compiler and assembler failed",
+        "tensile-assembler",
+        "TensileCreateLibrary looks for clang, the assembler and the bundler along ROCM_PATH, \
+         HIP_PATH and the standard ROCm locations, and its search (Toolchain.py) failed: a \
+         directory it looked in is missing, empty or stale.",
+        "Remove the stale or empty ROCm directory, or point ROCM_PATH (and \
+         TENSILE_ROCM_ASSEMBLER_PATH) at the toolchain the build should use; a Tensile with \
+         rocm-libraries PR #2032 skips an empty directory.",
+    );
+    Some(with_reasoning(
+        sy,
+        line,
+        format!("the failure comes from Tensile's toolchain search{why} ({FROM})"),
+    ))
+}
+
+/// A ROCm package (HIP's NVIDIA platform: hip-nvcc, hip-runtime-nvidia) that depends on a
+/// package only NVIDIA's CUDA repository provides: `cuda` and the `cuda-*` meta packages
+/// (NVIDIA's CUDA Installation Guide for Linux, "Meta Packages"); a distribution's own CUDA
+/// packages (Debian's and Ubuntu's nvidia-cuda-toolkit) have other names, so apt finds the
+/// dependency "not installable" with them installed.
+fn cuda_repository_package(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static DEP: OnceLock<Regex> = OnceLock::new();
+    static ROCM: OnceLock<Regex> = OnceLock::new();
+    let dep = re(
+        &DEP,
+        r"Depends(?: on)?: (cuda(?:-[a-z][\w.-]*)?)(?: \([^)]*\))? but (?:it )?is not installable",
+    );
+    if !re(&ROCM, r"(?i)\bhip|\brocm").is_match(text) {
+        return None;
+    }
+    let c = dep.captures(text)?;
+    let pkg = c[1].to_string();
+    let line = line_of(text, dep)?;
+    let sy = family_symptom(
+        &S,
+        "families.cuda-repository-package",
+        "a HIP package needs NVIDIA's CUDA repository, not the distribution's CUDA",
+        "platform-package-conflict",
+        "The ROCm package depends on a package that only NVIDIA's CUDA repository provides \
+         (`cuda` and its meta packages); the distribution's CUDA packages have other names, \
+         so the dependency cannot be met from the configured sources.",
+        "Install CUDA from NVIDIA's repository (the `cuda` package) instead of the \
+         distribution's nvidia-cuda-* packages, then install the HIP package again.",
+    );
+    Some(with_reasoning(
+        sy,
+        line,
+        format!("the package `{pkg}` comes only from NVIDIA's CUDA repository ({FROM})"),
+    ))
+}
+
+/// TheRock's Python packages carry their own test (`rocm-sdk test`: `rocm_sdk/tests`, which
+/// loads the libraries and runs the console scripts of what is installed). It failing on a
+/// dated nightly (`7.11.0a20260112`, the nightly index rocm.nightlies.amd.com) is that nightly's
+/// packaging, fixed in a later one; the machine is not involved.
+fn nightly_self_test(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NIGHTLY: OnceLock<Regex> = OnceLock::new();
+    static FAIL: OnceLock<Regex> = OnceLock::new();
+    let fail = re(&FAIL, r"(?:ERROR|FAIL): test\w* \(rocm_sdk\.tests\.");
+    let line = line_of(text, fail)?;
+    let nightly = re(
+        &NIGHTLY,
+        r"\b\d+\.\d+\.\d+(?:a|rc|\.dev)\d{8}\b|rocm\.nightlies\.amd\.com",
+    );
+    let n = nightly.find(text)?.as_str().to_string();
+    let sy = family_symptom(
+        &S,
+        "families.nightly-self-test",
+        "the ROCm Python packages' own test fails on a nightly: that nightly's packaging",
+        "lib-bug-fixed-later",
+        "`rocm-sdk test` checks the installed packages themselves (their libraries and console \
+         scripts); it failing on a nightly build is a packaging fault of that nightly, not of \
+         the machine.",
+        "Install a later nightly (or a release) in which the test passes; report it to TheRock \
+         if it persists.",
+    );
+    Some(with_reasoning(
+        sy,
+        line,
+        format!("the packages' own test fails on the nightly \"{n}\" ({FROM})"),
+    ))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -470,6 +590,9 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         lld_at_fixed_path(text),
         offload_arch_mix(text),
         compute_capability(text),
+        tensile_toolchain(text),
+        cuda_repository_package(text),
+        nightly_self_test(text),
     ]
     .into_iter()
     .flatten()
@@ -604,5 +727,41 @@ mod tests {
         assert!(ids(rdna1).is_empty());
         let cuda = "CUDA binary kernel for this graphics card compute capability (8.6) not found.";
         assert!(ids(cuda).is_empty());
+    }
+    #[test]
+    fn an_exception_in_tensiles_toolchain_search_is_the_toolchain_not_found() {
+        let t = "[rocBLAS] Traceback (most recent call last):\n[rocBLAS]   File \
+                 \"/src/build/virtualenv/lib/python3.12/site-packages/Tensile/Utilities/\
+                 Toolchain.py\", line 120, in _supportedComponent\n[rocBLAS] ValueError: max() \
+                 arg is an empty sequence\nls /opt/rocm-6.4.0 -> empty ROCm directory\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "tensile-assembler", "{f:?}");
+        assert!(f[0].2.contains("empty ROCm directory"), "{f:?}");
+        // Another project's toolchain.py is not Tensile's.
+        let other = "Traceback:\n  File \"conan/tools/cmake/toolchain.py\", line 3\nError\n";
+        assert!(ids(other).is_empty());
+    }
+
+    #[test]
+    fn a_hip_package_needing_nvidias_cuda_package_is_a_repository_conflict() {
+        let t = "The following packages have unmet dependencies:\n hip-runtime-nvidia : \
+                 Depends: cuda-toolkit-12-4 but it is not installable\n";
+        let f = fired(t);
+        assert_eq!(f[0].1, "platform-package-conflict", "{f:?}");
+        assert!(f[0].2.contains("`cuda-toolkit-12-4`"), "{f:?}");
+        // A distribution library not installable is another matter (its release).
+        let lib = "rocm-gdb : Depends: libtinfo5 but it is not installable\n";
+        assert!(ids(lib).is_empty());
+    }
+
+    #[test]
+    fn the_sdks_own_test_failing_on_a_nightly_is_that_nightly() {
+        let t = "pip install \"rocm[libraries]==7.10.0a20251201\"\nrocm-sdk test\nFAIL: \
+                 testSharedLibrariesLoad (rocm_sdk.tests.libraries_test.ROCmLibrariesTest)\n";
+        assert_eq!(fired(t)[0].1, "lib-bug-fixed-later");
+        // On a release, not this rule's.
+        let release = "pip install \"rocm[libraries]==7.9.0\"\nFAIL: testSharedLibrariesLoad \
+                       (rocm_sdk.tests.libraries_test.ROCmLibrariesTest)\n";
+        assert!(ids(release).is_empty());
     }
 }
