@@ -235,6 +235,120 @@ fn hardware(text: &str) -> Option<Derived> {
     ))
 }
 
+/// The display adapters of `checks/why-facts.toml` `[gpu]` (read here for the VM rule; gpu_rules
+/// reads the rest of the table).
+#[derive(serde::Deserialize)]
+struct Displays {
+    virtual_display: String,
+    amd_display: String,
+}
+
+#[derive(serde::Deserialize)]
+struct FactsFile {
+    gpu: Displays,
+}
+
+fn displays() -> &'static (Regex, Regex) {
+    static D: OnceLock<(Regex, Regex)> = OnceLock::new();
+    D.get_or_init(|| {
+        let f: FactsFile = crate::data::embedded(
+            "checks/why-facts.toml",
+            include_str!("../../checks/why-facts.toml"),
+        );
+        let c = |p: &str| {
+            Regex::new(&super::facts::ascii_boundaries(p))
+                .unwrap_or_else(|e| panic!("checks/why-facts.toml [gpu] {p}: {e}"))
+        };
+        (c(&f.gpu.virtual_display), c(&f.gpu.amd_display))
+    })
+}
+
+/// "The machine's display listing has only a VM's virtual adapter": a Linux listing of the
+/// display devices (lshw, lspci) whose adapter is a virtual machine's (VMware SVGA, VirtualBox,
+/// QEMU's, Hyper-V's: `[gpu] virtual_display`) and no AMD device (`amd_display`): the guest has
+/// no GPU for ROCm, whatever the host has. An AMD GPU the text names by its Windows device path
+/// (`PCI\VEN_1002&DEV_...`, AMD's PCI vendor id as Windows writes it) is the host's.
+fn vm_display_only(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static LISTING: OnceLock<Regex> = OnceLock::new();
+    static HOST: OnceLock<Regex> = OnceLock::new();
+    let listing = re(
+        &LISTING,
+        r"(?i)\blshw\b[^\n]*-c(?:lass)?\s+display|\blspci\b|\*-display\b|VGA compatible controller",
+    );
+    if !listing.is_match(text) {
+        return None;
+    }
+    let (virt, amd) = displays();
+    let line = line_of(text, virt)?;
+    if amd.is_match(text) {
+        return None;
+    }
+    let host = match re(&HOST, r"PCI\\VEN_1002&DEV_[0-9A-Fa-f]{4}").find(text) {
+        Some(m) => format!(
+            "; the AMD GPU the text names by its Windows device path (\"{}\") is the host's",
+            m.as_str()
+        ),
+        None => String::new(),
+    };
+    let sy = family_symptom(
+        &S,
+        "families.vm-display-only",
+        "the machine is a VM guest whose only display is a virtual adapter: no AMD GPU in it",
+        "gpu-no-amd-gpu",
+        "The text's listing of the display devices shows only a virtual machine's adapter and \
+         no AMD device: the guest has no GPU for ROCm, whatever the host has.",
+        "Run ROCm on the host (bare metal) or pass the AMD GPU through to the VM (VFIO on a \
+         Linux host; a hypervisor that supports passthrough), then check that the guest lists \
+         it.",
+    );
+    Some(with_reasoning(
+        sy,
+        line,
+        format!("the display listing shows a virtual adapter and no AMD device{host} ({FROM})"),
+    ))
+}
+
+/// rocm_smi_lib's initialisation fails where no amdgpu device exists (rsmi_init enumerates the
+/// amdgpu devices under /sys/class/drm), and it prints "Exception caught: rsmi_init." for it; a
+/// program that only links it (hwloc, a monitoring agent) on a machine the text says has no
+/// AMD GPU goes on without it: harmless there. Where the text names an AMD GPU it is not.
+fn rsmi_without_gpu(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static INIT: OnceLock<Regex> = OnceLock::new();
+    static NONE: OnceLock<Regex> = OnceLock::new();
+    let line = line_of(text, re(&INIT, r"Exception caught: rsmi_init\b"))?;
+    let none = re(
+        &NONE,
+        concat!(
+            r"(?i)\b(?:without|no|(?:don't|do not|doesn't|does not) have)\s+(?:any\s+|an?\s+)?",
+            r"(?:actual\s+)?(?:rocm[- ]supported\s+|supported\s+|amd\s+)?(?:hardware|gpus?)\b",
+        ),
+    );
+    if !f.isas.is_empty() || !none.is_match(text) {
+        return None;
+    }
+    let sy = S.get_or_init(|| Symptom {
+        harmless: true,
+        ..super::facts::rule_symptom(
+            "families.rsmi-init-no-gpu",
+            "rocm-smi's library finds no AMD GPU on a machine without one: harmless",
+            "benign-other",
+            "librocm_smi's initialisation fails where the machine has no amdgpu device, and the \
+             library prints that it caught the failure; a program that only links it goes on \
+             without GPU monitoring.",
+            "Nothing to fix on a machine without an AMD GPU (later rocm_smi_lib releases stay \
+             quiet there).",
+            "rule over families of lines and their facts (src/packs/driver.rs)",
+        )
+    });
+    Some(with_reasoning(
+        sy,
+        line,
+        format!("rsmi_init fails and the text says the machine has no AMD GPU ({FROM})"),
+    ))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -242,6 +356,8 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         pod_without_kfd(text, f),
         dkms_without_kfd(text),
         hardware(text),
+        vm_display_only(text),
+        rsmi_without_gpu(text, f),
     ]
     .into_iter()
     .flatten()
@@ -345,5 +461,30 @@ mod tests {
         assert!(ids(firmware).is_empty());
         // The words in prose, not as the driver prints them: no origin, no answer.
         assert!(ids("is atombios stuck in loop a known thing?\n").is_empty());
+    }
+    #[test]
+    fn a_vm_whose_display_listing_has_only_a_virtual_adapter_has_no_amd_gpu() {
+        let t = "$ lspci | grep VGA\n00:02.0 VGA compatible controller: Red Hat, Inc. Virtio GPU \
+                 (rev 01)\nKernel driver in use: virtio-pci\nhost GPU: PCI\\VEN_1002&DEV_744C\n";
+        let f = fired(t);
+        assert_eq!(f[0].0, "families.vm-display-only", "{f:?}");
+        assert!(f[0].1.contains("the host's"), "{f:?}");
+        // The GPU passed through beside the virtual adapter: not this rule's.
+        let passed = "$ lspci\n00:02.0 VGA compatible controller: Red Hat, Inc. Virtio GPU\n\
+                      01:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] \
+                      Navi 31\n";
+        assert!(ids(passed).is_empty());
+    }
+
+    #[test]
+    fn rsmi_init_failing_without_an_amd_gpu_is_harmless_with_one_it_is_not() {
+        let t = "hwloc-ls on our NVIDIA nodes prints\nException caught: rsmi_init.\nthese nodes \
+                 don't have any AMD GPU\n";
+        let d = rules(t, &Facts::of(t));
+        assert_eq!(d.len(), 1);
+        assert!(d[0].symptom.harmless);
+        let with_gpu = "Exception caught: rsmi_init.\nGPU: AMD Radeon RX 7900 XTX\n";
+        assert!(ids(with_gpu).is_empty());
+        assert!(ids("Exception caught: rsmi_init.\n").is_empty());
     }
 }
