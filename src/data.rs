@@ -19,6 +19,7 @@
 //! | `checks/why-facts.toml` | `packs::facts::table` ([`embedded`]) |
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
+//! | `checks/why-families.toml` | `packs::libfamilies::table` ([`embedded`]) |
 //! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load_converted`] of the JSON copy build.rs makes) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
 //! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
@@ -228,6 +229,9 @@ mod tests {
             ("builds.toml", &|| crate::packs::builds::table().build.len()),
             ("origins.toml", &|| {
                 crate::packs::origins::table().matchers()
+            }),
+            ("why-families.toml", &|| {
+                crate::packs::libfamilies::table().cuda_only.len()
             }),
         ];
         for (name, f) in loaded {

@@ -168,9 +168,16 @@ fn the_frozen_ids_are_cases() {
 // device masks, a module check the text contradicts, HSMP, passthrough resets, harmless by
 // origin): 334 cases, 259 with the cause first of 292 recognised, 268 decidable
 // (77.5% / 88.7% / 80.2%).
-const TUNING_MIN_RECALL: f64 = 0.775;
-const TUNING_MIN_PRECISION: f64 = 0.886;
-const TUNING_MIN_DECIDABLE: f64 = 0.802;
+// With the rules over families of lines (src/packs/driver.rs: KFD older than the user space, a
+// Kubernetes node or a DKMS install without KFD, the GPU not answering at init by origin, a VM's
+// virtual display, rsmi_init without a GPU; src/packs/libfamilies.rs: MIGraphX compiler throws,
+// BLAS errors and CK Xdl operations on GPUs that lack the kernels or matrix cores, CUDA-only names,
+// amdsmi, ld.lld's path, mixed target forms, Tensile's toolchain search, NVIDIA's cuda package, a
+// nightly's self-test): 334 cases, 282 with the cause first of 315 recognised, 291 decidable
+// (84.4% / 89.5% / 87.1%).
+const TUNING_MIN_RECALL: f64 = 0.844;
+const TUNING_MIN_PRECISION: f64 = 0.895;
+const TUNING_MIN_DECIDABLE: f64 = 0.871;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:

@@ -23,6 +23,9 @@ mod release;
 mod stack;
 pub(crate) mod template;
 pub mod why;
+// Rules over families of lines (issue 28, item 4).
+mod driver;
+pub(crate) mod libfamilies;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

@@ -197,7 +197,9 @@ fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::here::Here
         .into_iter()
         .chain(super::gpu_rules::rules(text, &f, here))
         .chain(super::release::rules(text))
-        .chain(super::stack::rules(text));
+        .chain(super::stack::rules(text))
+        .chain(super::driver::rules(text, &f))
+        .chain(super::libfamilies::rules(text, &f));
     for d in derived.rev() {
         let class = d.symptom.class.as_deref();
         let overruled = |h: &Hit| {
