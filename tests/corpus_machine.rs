@@ -5,7 +5,7 @@
 //! user may not open /dev/kfd (`kfd-group-missing`) no GPU cause but that one may be. (The
 //! text-only ranking is tests/corpus_recall.rs.)
 
-use crate::common::{doctor, fixture, json_of};
+use crate::common::{fixture, why_json_on};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -36,14 +36,7 @@ fn cases() -> Vec<Case> {
 
 /// The classes `why` confirmed for `text` on `root`.
 fn confirmed(root: &Path, text: &str) -> Vec<String> {
-    let out = doctor()
-        .args(["--json", "--sysroot"])
-        .arg(root)
-        .args(["why", "-"])
-        .write_stdin(text)
-        .output()
-        .unwrap();
-    let doc = json_of(&out);
+    let doc = why_json_on(root, text);
     doc["recognised"]
         .as_array()
         .map(|a| {

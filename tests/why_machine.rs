@@ -3,20 +3,13 @@
 //! names another ISA, the text wins and the answer says it answers for the text. Fixture roots
 //! stand for the machine (tests/fixtures/sysroots/*/SOURCE.md).
 
-use crate::common::{doctor, fixture, json_of};
+use crate::common::{fixture, why_json_on};
 use std::path::Path;
 
 /// The `reasoning` of every recognised symptom of `why --json` for `text` on `root`, with its
 /// class.
 fn reasonings(root: &Path, text: &str) -> Vec<(String, String)> {
-    let out = doctor()
-        .args(["--json", "--sysroot"])
-        .arg(root)
-        .args(["why", "-"])
-        .write_stdin(text)
-        .output()
-        .unwrap();
-    let doc = json_of(&out);
+    let doc = why_json_on(root, text);
     doc["recognised"]
         .as_array()
         .unwrap_or_else(|| panic!("no answer: {doc:#}"))

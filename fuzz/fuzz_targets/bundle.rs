@@ -19,8 +19,15 @@ fuzz_target!(|data: &[u8]| {
         cap: CAP,
         kernel_names: true,
         verify_hash: true,
+        targets_only: false,
     };
     let r = blob::inspect(data, 0, &opts);
+    // The default run's reading: the entry ids from the start of the stream only.
+    let ids = blob::Options {
+        targets_only: true,
+        ..opts
+    };
+    let _ = serde_json::to_string(&blob::inspect(data, 0, &ids));
     let _ = serde_json::to_string(&r);
     let _ = blob::next_magic(data, 1);
 });

@@ -52,7 +52,14 @@ fuzz_target!(|inp: Input| {
         cap: CAP,
         kernel_names: true,
         verify_hash: true,
+        targets_only: false,
     };
     let r = blob::inspect(&b, 0, &opts);
+    // The default run's reading: the entry ids from the start of the stream only.
+    let ids = blob::Options {
+        targets_only: true,
+        ..opts
+    };
+    let _ = serde_json::to_string(&blob::inspect(&b, 0, &ids));
     let _ = serde_json::to_string(&r);
 });

@@ -12,6 +12,7 @@ fuzz_target!(|data: &[u8]| {
         cap: CAP,
         kernel_names: false,
         verify_hash: true,
+        targets_only: false,
     };
     let _ = hostelf::locate_with(data, false);
     if let Ok(l) = hostelf::locate(data) {

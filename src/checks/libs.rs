@@ -428,7 +428,11 @@ fn judge_tensile(
     tg: &[Target],
     out: &mut Vec<Finding>,
 ) -> (Vec<String>, Vec<Flag>) {
-    let bo = blob::Options::default();
+    // Which targets the kernel files serve is all this judges: their entry ids, not their code.
+    let bo = blob::Options {
+        targets_only: true,
+        ..Default::default()
+    };
     let mut extra = Vec::new();
     let mut where_looked: Vec<String> = Vec::new();
     // Where this library's loader really looks (environment, its own candidates).

@@ -26,18 +26,16 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     }
     let packs = std::sync::Arc::new(super::load_packs(args));
     let text = read_text(&packs, words)?;
-    let mut hits = w::recognise(&packs, &text);
-    if hits.is_empty() {
+    // The text is searched once; the rules over this machine's GPUs join after it is asked.
+    let recognition = w::Recognition::of(&packs, &text);
+    if recognition.is_empty(&text) {
         return unrecognised(args, &packs, &text);
     }
     let mut cfg = super::config(args)?;
     let host = super::host(args, &cfg)?;
     // What this machine says about its GPUs (issue 28, item 3): the rules over facts use its ISAs
     // where the text names none, and say which they answered for.
-    let here = here(&host);
-    if !here.isas.is_empty() {
-        hits = w::recognise_on(&packs, &text, &here);
-    }
+    let hits = recognition.answer(&text, &here(&host));
     // The failing file itself, judged as `inspect` judges it (its findings are
     // libs.code-objects findings, which the code-object symptoms name).
     let mut from_binaries = Vec::new();

@@ -200,15 +200,17 @@ fn tensile_missing(t: &TensileDir, tg: &Target, catalog: bool) -> Finding {
     let name = t.path.display().to_string();
     let label = t.label();
     let p = &tg.target.processor;
-    if t.component == "hipblaslt" {
-        // hipBLASLt is built for few ISAs (checks/builds.toml), and where it has no kernels its
-        // callers use others: PyTorch warns "Attempting to use hipBLASLt on an unsupported
-        // architecture! Overriding blas backend to hipblas" (pytorch/pytorch#138067, the
-        // `hipblaslt-unsupported-arch` symptom) and works. Not a failure of this install.
+    if let Some(fb) = crate::packs::builds::fallback_of(&t.component) {
+        // A library built for few ISAs whose callers use another where it has no kernels
+        // (checks/builds.toml `[[fallback]]`: hipBLASLt, PyTorch's Context.cpp; the
+        // `hipblaslt-unsupported-arch` symptom): not a failure of this install.
         return Finding::skip(format!(
-            "{label} has no kernels for {p}: hipBLASLt is not built for every GPU, and where it \
-             has none PyTorch uses hipBLAS/rocBLAS instead (its \"Attempting to use hipBLASLt on \
-             an unsupported architecture\" warning is harmless)"
+            "{label} has no kernels for {p}: {} is not built for every GPU, and where it has \
+             none {} uses {} instead (its \"{}\" warning is harmless)",
+            fb.name(),
+            fb.caller,
+            fb.instead,
+            fb.warning
         ))
         .subject(format!("{name} on {} ({})", tg.target, tg.source));
     }

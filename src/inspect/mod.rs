@@ -114,6 +114,7 @@ fn blob_options(o: &Options) -> blob::Options {
         cap: o.cap,
         kernel_names: o.kernels,
         verify_hash: o.verify_hash,
+        targets_only: false,
     }
 }
 

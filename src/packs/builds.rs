@@ -11,6 +11,37 @@ use std::sync::OnceLock;
 #[serde(deny_unknown_fields)]
 pub(crate) struct Table {
     pub(crate) build: Vec<Build>,
+    /// Libraries whose callers fall back to another where they have no kernels for a GPU.
+    #[serde(default)]
+    pub(crate) fallback: Vec<Fallback>,
+}
+
+/// A library whose callers use another one on a GPU it has no kernels for (`[[fallback]]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Fallback {
+    pub(crate) library: Library,
+    pub(crate) caller: String,
+    pub(crate) instead: String,
+    pub(crate) warning: String,
+    #[allow(dead_code)]
+    pub(crate) source: String,
+}
+
+impl Fallback {
+    /// The library's name as users read it (`hipBLASLt`).
+    pub(crate) fn name(&self) -> &'static str {
+        self.library.name()
+    }
+}
+
+/// The fallback of the library whose Tensile directory is `component` (`hipblaslt`), if its
+/// callers have one.
+pub(crate) fn fallback_of(component: &str) -> Option<&'static Fallback> {
+    table()
+        .fallback
+        .iter()
+        .find(|f| f.library.dir() == component)
 }
 
 /// One build of a library and the processors it has code for.
@@ -200,6 +231,23 @@ mod tests {
         let rocm = Regex::new(r"ROCm (\d+\.\d+(?:\.\d+)?)").unwrap();
         let named = rocm.captures(text).map(|c| c[1].to_string());
         coverage(text, line, isa, named.as_deref())
+    }
+
+    #[test]
+    fn hipblaslt_alone_has_a_fallback_and_its_warning_is_the_harmless_symptom() {
+        let fb = fallback_of("hipblaslt").expect("hipBLASLt's callers fall back");
+        assert_eq!(fb.name(), "hipBLASLt");
+        assert!(fallback_of("rocblas").is_none());
+        assert!(fallback_of("tensile").is_none());
+        // The warning as PyTorch prints it is what `why` answers as harmless.
+        let line = format!(
+            "UserWarning: {}! Overriding blas backend to hipblas",
+            fb.warning
+        );
+        let hits = super::super::why::recognise(super::super::catalogue(), &line);
+        let first = hits.first().expect("the fallback's warning is recognised");
+        assert_eq!(first.symptom.id, "hipblaslt-unsupported-arch");
+        assert!(first.symptom.harmless);
     }
 
     #[test]

@@ -498,18 +498,19 @@ fn symptom(
     cause: &str,
     fix: &str,
 ) -> &'static Symptom {
-    cell.get_or_init(|| new_symptom(id, title, class, cause, fix))
+    cached_symptom(cell, [id, title, class, cause, fix, FACTS_SOURCE])
 }
 
+const FACTS_SOURCE: &str = "rule over the facts of the text (checks/why-facts.toml)";
+
 fn new_symptom(id: &str, title: &str, class: &str, cause: &str, fix: &str) -> Symptom {
-    rule_symptom(
-        id,
-        title,
-        class,
-        cause,
-        fix,
-        "rule over the facts of the text (checks/why-facts.toml)",
-    )
+    rule_symptom(id, title, class, cause, fix, FACTS_SOURCE)
+}
+
+/// The one cache of the rules' symptoms (every file of rules keeps a cell per symptom and calls
+/// this): built by [`rule_symptom`] on first use from `[id, title, class, cause, fix, source]`.
+pub(super) fn cached_symptom(cell: &'static OnceLock<Symptom>, s: [&str; 6]) -> &'static Symptom {
+    cell.get_or_init(|| rule_symptom(s[0], s[1], s[2], s[3], s[4], s[5]))
 }
 
 /// The symptom a rule over the text's facts answers with (no pattern of its own; `source`

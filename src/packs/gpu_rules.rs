@@ -8,7 +8,7 @@
 //! machine adds: its GPUs' ISAs as the doctor measured them. A rule uses them only when the text
 //! names no ISA; when the text names another, the text wins and the reasoning says so.
 
-use super::facts::{self, line_of, re, rule_symptom, Derived, Facts, IsaVerdict, Platform};
+use super::facts::{self, line_of, re, Derived, Facts, IsaVerdict, Platform};
 use super::here::{gpu_of, Gpu, Here};
 use super::Symptom;
 use regex::Regex;
@@ -112,16 +112,8 @@ fn symptom(
     cause: &str,
     fix: &str,
 ) -> &'static Symptom {
-    cell.get_or_init(|| {
-        rule_symptom(
-            id,
-            title,
-            class,
-            cause,
-            fix,
-            "rule over the GPU facts of the text (checks/why-facts.toml)",
-        )
-    })
+    let source = "rule over the GPU facts of the text (checks/why-facts.toml)";
+    facts::cached_symptom(cell, [id, title, class, cause, fix, source])
 }
 
 fn reasoning(r: String) -> Vec<(String, String)> {

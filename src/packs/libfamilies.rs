@@ -70,8 +70,9 @@ pub(super) fn family_symptom(
     cause: &str,
     fix: &str,
 ) -> &'static Symptom {
-    cell.get_or_init(|| {
-        super::facts::rule_symptom(
+    super::facts::cached_symptom(
+        cell,
+        [
             id,
             title,
             class,
@@ -79,8 +80,8 @@ pub(super) fn family_symptom(
             fix,
             "rule over families of lines and their facts (src/packs/libfamilies.rs, \
              src/packs/driver.rs, checks/why-families.toml)",
-        )
-    })
+        ],
+    )
 }
 
 pub(super) fn with_reasoning(sy: &'static Symptom, line: String, reasoning: String) -> Derived {

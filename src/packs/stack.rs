@@ -35,17 +35,9 @@ fn symptom(
     cause: &str,
     fix: &str,
 ) -> &'static Symptom {
-    cell.get_or_init(|| {
-        super::facts::rule_symptom(
-            id,
-            title,
-            class,
-            cause,
-            fix,
-            "rule over the library, build and platform facts of the text (src/packs/stack.rs, \
-             checks/why-facts.toml)",
-        )
-    })
+    let source = "rule over the library, build and platform facts of the text \
+                  (src/packs/stack.rs, checks/why-facts.toml)";
+    super::facts::cached_symptom(cell, [id, title, class, cause, fix, source])
 }
 
 fn derived(sy: &'static Symptom, line: String, reasoning: String) -> Derived {

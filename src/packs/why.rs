@@ -165,21 +165,71 @@ pub(crate) fn recognise_on<'a>(
     text: &str,
     here: &super::here::Here,
 ) -> Vec<Hit<'a>> {
-    let mut hits = candidates(set, text);
-    // Stable: equal ranks keep the table's order. Harmless noise never comes before a
-    // message that stops something.
-    hits.sort_by_key(|h| (h.symptom.harmless, std::cmp::Reverse(h.symptom.rank)));
-    let mut seen: Vec<&str> = Vec::new();
-    hits.retain(|h| match h.symptom.class.as_deref() {
-        Some(c) if seen.contains(&c) => false,
-        Some(c) => {
-            seen.push(c);
-            true
+    Recognition::of(set, text).answer(text, here)
+}
+
+/// What the text shows before the machine is asked: its symptoms (ranked, one per cause), its
+/// facts, and the rules that read the text alone. The text is searched once;
+/// [`Recognition::answer`] adds the rules over this machine's GPUs, so `why` can tell whether
+/// anything is recognised before it asks the machine, and answer after it did, without a
+/// second pass over the text.
+pub(crate) struct Recognition<'a> {
+    hits: Vec<Hit<'a>>,
+    facts: super::facts::Facts,
+    text_rules: Vec<super::facts::Derived>,
+}
+
+impl<'a> Recognition<'a> {
+    pub(crate) fn of(set: &'a PackSet, text: &str) -> Self {
+        let mut hits = candidates(set, text);
+        // Stable: equal ranks keep the table's order. Harmless noise never comes before a
+        // message that stops something.
+        hits.sort_by_key(|h| (h.symptom.harmless, std::cmp::Reverse(h.symptom.rank)));
+        let mut seen: Vec<&str> = Vec::new();
+        hits.retain(|h| match h.symptom.class.as_deref() {
+            Some(c) if seen.contains(&c) => false,
+            Some(c) => {
+                seen.push(c);
+                true
+            }
+            None => true,
+        });
+        let facts = super::facts::Facts::of(text);
+        let text_rules = super::release::rules(text)
+            .into_iter()
+            .chain(super::stack::rules(text))
+            .chain(super::driver::rules(text, &facts))
+            .chain(super::libfamilies::rules(text, &facts))
+            .collect();
+        Recognition {
+            hits,
+            facts,
+            text_rules,
         }
-        None => true,
-    });
-    add_derived(&mut hits, text, here);
-    hits
+    }
+
+    /// Whether the text alone shows nothing ([`recognise`] would be empty). The rules over the
+    /// GPUs run here, text only, only when nothing else was found.
+    pub(crate) fn is_empty(&self, text: &str) -> bool {
+        let t = super::here::Here::text_only();
+        self.hits.is_empty()
+            && self.text_rules.is_empty()
+            && super::facts::rules_of(text, &self.facts, &t).is_empty()
+            && super::gpu_rules::rules(text, &self.facts, &t).is_empty()
+    }
+
+    /// The answer, with what `here` says about this machine's GPUs.
+    pub(crate) fn answer(self, text: &str, here: &super::here::Here) -> Vec<Hit<'a>> {
+        let mut hits = self.hits;
+        let f = &self.facts;
+        let derived: Vec<_> = super::facts::rules_of(text, f, here)
+            .into_iter()
+            .chain(super::gpu_rules::rules(text, f, here))
+            .chain(self.text_rules)
+            .collect();
+        add_derived(&mut hits, derived);
+        hits
+    }
 }
 
 /// The one place the rules over the text's facts ([`super::facts`]) join the answer. A symptom of
@@ -189,18 +239,9 @@ pub(crate) fn recognise_on<'a>(
 /// the symptoms of a text whose only symptoms are harmless by design (a harmless message on WSL
 /// is still harmless). A derived cause that overrules others (the facts decide between them)
 /// comes before the first of them. The most deciding rule comes first ([`super::facts::rules`]).
-fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::here::Here) {
+fn add_derived(hits: &mut Vec<Hit<'_>>, derived: Vec<super::facts::Derived>) {
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
-    // The facts of the text, read once for both sets of rules over them.
-    let f = super::facts::Facts::of(text);
-    let derived = super::facts::rules_of(text, &f, here)
-        .into_iter()
-        .chain(super::gpu_rules::rules(text, &f, here))
-        .chain(super::release::rules(text))
-        .chain(super::stack::rules(text))
-        .chain(super::driver::rules(text, &f))
-        .chain(super::libfamilies::rules(text, &f));
-    for d in derived.rev() {
+    for d in derived.into_iter().rev() {
         let class = d.symptom.class.as_deref();
         let overruled = |h: &Hit| {
             h.symptom

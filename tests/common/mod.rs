@@ -218,3 +218,17 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// `rocm-doctor --json --sysroot ROOT why -` with `text` on stdin: the document (its
+/// `recognised` array holds the answer). The machine tests of `why` (tests/why_machine.rs,
+/// tests/corpus_machine.rs) put a fixture root in place of the machine.
+pub fn why_json_on(root: &Path, text: &str) -> serde_json::Value {
+    let out = doctor()
+        .args(["--json", "--sysroot"])
+        .arg(root)
+        .args(["why", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    json_of(&out)
+}

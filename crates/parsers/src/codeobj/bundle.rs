@@ -35,13 +35,20 @@ pub struct Bundle {
 /// Parses the bundle at the start of `b`; `b` may extend past the bundle (the rest of the
 /// section or file), and every entry must lie inside `b`.
 pub fn parse(b: &[u8]) -> Result<Bundle> {
+    parse_table(b, b.len() as u64)
+}
+
+/// [`parse`] of the header and entry table alone, for a bundle of `len` bytes of which `b` is
+/// a prefix (the start of a compressed bundle's stream, [`super::ccob::table`]): the entries
+/// must lie inside `len`, and a table running past `b` is a `Truncated` error, so that the
+/// caller can read more and try again.
+pub fn parse_table(b: &[u8], len: u64) -> Result<Bundle> {
     if !b.starts_with(MAGIC) {
         return Err(Error::BadMagic {
             what: "an offload bundle (__CLANG_OFFLOAD_BUNDLE__)",
             found: super::hex_prefix(b),
         });
     }
-    let len = b.len() as u64;
     let count = u64_at(b, 24, "bundle entry count")?;
     let max_count = len.saturating_sub(32) / MIN_ENTRY;
     if count > max_count {
@@ -50,7 +57,8 @@ pub fn parse(b: &[u8]) -> Result<Bundle> {
             format!("claims {count} entries, but {len} bytes hold at most {max_count}"),
         ));
     }
-    let mut entries = Vec::with_capacity(count as usize);
+    // Reserved for real tables only: `len` may be a header's claim, not bytes in memory.
+    let mut entries = Vec::with_capacity(count.min(64) as usize);
     let mut pos = 32u64;
     let mut end = 0u64;
     for i in 0..count {

@@ -144,21 +144,7 @@ pub fn decompress(b: &[u8], h: &Header, cap: u64) -> Result<Vec<u8>> {
             cap,
         });
     }
-    // With a total size, the payload must be exactly one compressed stream: a zstd frame
-    // shorter than the payload means the header's total size lies.
-    if h.method == Method::Zstd && h.total_size.is_some() {
-        if let Ok(frame) = zstd::zstd_safe::find_frame_compressed_size(data) {
-            if frame != data.len() {
-                return Err(invalid(
-                    "CCOB bundle",
-                    format!(
-                        "the total size leaves {} compressed bytes, the zstd frame is {frame}",
-                        data.len()
-                    ),
-                ));
-            }
-        }
-    }
+    frame_fills_payload(data, h)?;
     let limit = h.uncompressed_size + 1;
     let mut out = Vec::with_capacity(initial_capacity(data.len(), limit));
     let res = match h.method {
@@ -201,6 +187,88 @@ pub fn decompress(b: &[u8], h: &Header, cap: u64) -> Result<Vec<u8>> {
         ));
     }
     Ok(out)
+}
+
+/// With a total size, the payload must be exactly one compressed stream: a zstd frame shorter
+/// than the payload means the header's total size lies. (Reads the frame's block headers only.)
+fn frame_fills_payload(data: &[u8], h: &Header) -> Result<()> {
+    if h.method == Method::Zstd && h.total_size.is_some() {
+        if let Ok(frame) = zstd::zstd_safe::find_frame_compressed_size(data) {
+            if frame != data.len() {
+                return Err(invalid(
+                    "CCOB bundle",
+                    format!(
+                        "the total size leaves {} compressed bytes, the zstd frame is {frame}",
+                        data.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The header and entry table of the bundle inside a compressed one, decoding only the start
+/// of the stream: 4 KiB first (a real table of a few entries is ~100 bytes), four times more
+/// while the table runs past what was decoded, never past the announced size. For callers that
+/// need the entry ids alone (which targets a file carries); the payloads, the hash and the
+/// stream's length past the table are not read, so a stream corrupt after the table passes
+/// here and fails [`decompress`]. The same refusals as [`decompress`] before any decoding
+/// (cap, method, a lying total size), and a table claiming more entries than the announced
+/// size holds is refused by [`super::bundle::parse_table`] before it is read.
+pub fn table(b: &[u8], h: &Header, cap: u64) -> Result<super::bundle::Bundle> {
+    let data = payload(b, h)?;
+    if h.uncompressed_size > cap {
+        return Err(Error::TooLarge {
+            what: "CCOB bundle",
+            size: h.uncompressed_size,
+            cap,
+        });
+    }
+    frame_fills_payload(data, h)?;
+    let failed = |e: std::io::Error| Error::Decompress {
+        method: h.method.as_str(),
+        detail: e.to_string(),
+    };
+    let mut reader: Box<dyn Read + '_> = match h.method {
+        Method::Zstd => Box::new(
+            zstd::stream::read::Decoder::with_buffer(data)
+                .map_err(failed)?
+                .single_frame(),
+        ),
+        Method::Zlib => Box::new(flate2::read::ZlibDecoder::new(data)),
+        Method::Unknown(m) => {
+            return Err(Error::Unsupported {
+                what: "CCOB compression method",
+                detail: format!("{m} (known: 0 zlib, 1 zstd)"),
+            })
+        }
+    };
+    let len = h.uncompressed_size;
+    let mut buf = Vec::new();
+    let mut want = 4096u64.min(len);
+    loop {
+        let asked = want - buf.len() as u64;
+        let got = (&mut reader)
+            .take(asked)
+            .read_to_end(&mut buf)
+            .map_err(failed)? as u64;
+        match super::bundle::parse_table(&buf, len) {
+            Err(Error::Truncated { .. }) if got == asked && want < len => {
+                want = want.saturating_mul(4).min(len);
+            }
+            Err(Error::Truncated { .. }) if got < asked => {
+                return Err(invalid(
+                    "CCOB bundle",
+                    format!(
+                        "the header announces {len} uncompressed bytes, the stream holds {}",
+                        buf.len()
+                    ),
+                ))
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Decodes the first zstd frame of `data` into the spare capacity of `out` (which must be
@@ -332,5 +400,88 @@ mod tests {
         let h = parse_header(&lie).unwrap();
         let e = decompress(&lie, &h, DEFAULT_CAP).unwrap_err().to_string();
         assert!(e.contains("more than 1024"), "{e}");
+    }
+
+    /// Bytes that do not compress (xorshift), so that a stream has many blocks.
+    fn noise(n: usize) -> Vec<u8> {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_table_is_read_from_the_start_of_the_stream_alone() {
+        let big = noise(2 << 20);
+        let data = super::super::bundle::write(
+            &[
+                ("host-x86_64-unknown-linux-gnu-", b""),
+                ("hipv4-amdgcn-amd-amdhsa--gfx1030", &big),
+                ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack-", b"small"),
+            ],
+            4096,
+        );
+        let whole = super::super::bundle::parse(&data).unwrap();
+        for m in [Method::Zlib, Method::Zstd] {
+            let c = write(1, m, &data, 1).unwrap();
+            let h = parse_header(&c).unwrap();
+            assert_eq!(table(&c, &h, DEFAULT_CAP).unwrap(), whole, "{m:?}");
+            // Cut the stream in half (V1 has no total size): the payload cannot be decoded,
+            // the table still can, so it was read without the rest.
+            let cut = &c[..c.len() / 2];
+            assert!(decompress(cut, &h, DEFAULT_CAP).is_err(), "{m:?}");
+            assert_eq!(table(cut, &h, DEFAULT_CAP).unwrap(), whole, "{m:?}");
+        }
+        // The same refusals as a whole decode: the cap and an unknown method.
+        let c = write(3, Method::Zstd, &data, 1).unwrap();
+        let h = parse_header(&c).unwrap();
+        assert!(matches!(
+            table(&c, &h, 1 << 20),
+            Err(Error::TooLarge { .. })
+        ));
+        let mut odd = c.clone();
+        odd[6..8].copy_from_slice(&7u16.to_le_bytes());
+        let h = parse_header(&odd).unwrap();
+        assert!(matches!(
+            table(&odd, &h, DEFAULT_CAP),
+            Err(Error::Unsupported { .. })
+        ));
+    }
+
+    #[test]
+    fn a_table_claiming_more_than_the_stream_holds_fails_without_reading_past_it() {
+        // A header announcing 1 GiB over a 64-byte bundle whose count claims 10 million entries.
+        let mut data = super::super::bundle::MAGIC.to_vec();
+        data.extend_from_slice(&10_000_000u64.to_le_bytes());
+        // One entry (offset 4096, size 1, empty id), then the next one's offset and nothing.
+        for v in [4096u64, 1, 0, 4096] {
+            data.extend_from_slice(&v.to_le_bytes());
+        }
+        for m in [Method::Zlib, Method::Zstd] {
+            let mut c = write(3, m, &data, 3).unwrap();
+            c[16..24].copy_from_slice(&(1u64 << 30).to_le_bytes());
+            let h = parse_header(&c).unwrap();
+            let e = table(&c, &h, DEFAULT_CAP).unwrap_err().to_string();
+            assert!(e.contains("the stream holds 64"), "{m:?}: {e}");
+            // A count beyond what the announced size can hold is refused before any entry.
+            let mut huge = data.clone();
+            huge[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+            let c = write(3, m, &huge, 3).unwrap();
+            let h = parse_header(&c).unwrap();
+            let e = table(&c, &h, DEFAULT_CAP).unwrap_err().to_string();
+            assert!(
+                e.contains("claims 18446744073709551615 entries"),
+                "{m:?}: {e}"
+            );
+        }
+        // Nothing but the header of a stream: no bytes at all decode.
+        let c = write(3, Method::Zstd, &data, 3).unwrap();
+        let h = parse_header(&c).unwrap();
+        assert!(table(&c[..40], &h, DEFAULT_CAP).is_err());
     }
 }
