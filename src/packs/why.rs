@@ -193,8 +193,9 @@ fn add_derived<'a>(hits: &mut Vec<Hit<'a>>, text: &str, here: &super::here::Here
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
     // The facts of the text, read once for both sets of rules over them.
     let f = super::facts::Facts::of(text);
-    let derived = super::facts::rules_of(text, &f, here)
+    let derived = super::context::rules(text, &f)
         .into_iter()
+        .chain(super::facts::rules_of(text, &f, here))
         .chain(super::gpu_rules::rules(text, &f, here))
         .chain(super::release::rules(text))
         .chain(super::stack::rules(text));
