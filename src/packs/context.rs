@@ -10,7 +10,10 @@
 //! - an undefined `__device_stub__` symbol: a kernel of the library itself was never compiled
 //!   into it (a broken build, not two releases mixed);
 //! - a tool refusing the GPU's ISA while its own printed list names it, glued to another: a list
-//!   missing a separator (a bug of that build, not a build without the ISA).
+//!   missing a separator (a bug of that build, not a build without the ISA);
+//! - a device mask that selects no device beside "no GPU": the mask, not the driver or access;
+//! - amdgpu's "MES failed to respond" beside a memory access fault: the scheduler firmware, not
+//!   the program.
 //!
 //! Every rule has a negative test: the same headline without the deciding fact keeps the
 //! answer it had. `why::recognise` joins these rules before the others, so the fact that decides
@@ -287,6 +290,101 @@ fn glued_list(text: &str, f: &Facts) -> Option<Derived> {
     Some(derived(sy, line, reasoning, over))
 }
 
+/// "The mask hides every GPU": a device mask whose value selects no device. The masks are lists
+/// of device indices (AMD, "GPU isolation techniques", rocm.docs.amd.com/en/latest/conceptual/
+/// gpu-isolation.html); `-1` is an index no device has, so nothing is exposed (the CUDA
+/// convention HIP's masks follow), and `NoDevFiles` is the value Slurm's GPU plugin
+/// (`src/plugins/gres/gpu/gres_gpu.c`) sets for a job given no GPU. A runtime that then finds no
+/// device is doing what it was told: the deciding fact is the mask, not the driver or the
+/// device files.
+fn mask_hides_all(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NONE: OnceLock<Regex> = OnceLock::new();
+    static MASK: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("_VISIBLE_DEVICES") {
+        return None;
+    }
+    let line = line_of(
+        text,
+        re(
+            &NONE,
+            concat!(
+                r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+                r"|HIP_ERROR_NoDevice|no (?:amd )?gpus? (?:was |were )?(?:found|detected)",
+            ),
+        ),
+    )?;
+    let mask = re(
+        &MASK,
+        concat!(
+            r#"\b((?:ROCR|HIP|CUDA)_VISIBLE_DEVICES)["']?\]?\s*[:=]\s*["']?"#,
+            r#"(-1|NoDevFiles)(?:["'\s,;)]|$)"#,
+        ),
+    );
+    let c = mask.captures(text)?;
+    let set = format!("{}={}", &c[1], &c[2]);
+    let sy = symptom(
+        &S,
+        "context.mask-hides-all",
+        "a device mask hides every GPU",
+        "platform-visible-devices",
+        "A device mask is set to a value that selects no device (-1, or Slurm's NoDevFiles for a \
+         job given no GPU), so the runtime exposes none and reports that no GPU is available: \
+         it does what the mask says; the driver and the device files are not the question.",
+        "Unset the mask (or set it to the indices or UUIDs of the GPUs to use); under Slurm, ask \
+         for GPUs (--gpus / --gres=gpu:N). A script or test that hides the GPUs on purpose needs \
+         nothing fixed.",
+    );
+    let reasoning =
+        format!("{set} in the text selects no device, and the runtime then reports none ({FROM})");
+    let over = &[
+        "gpu-kfd-permission",
+        "gpu-no-amd-gpu",
+        "gpu-driver-missing",
+        "gpu-container-devices",
+    ];
+    Some(derived(sy, line, reasoning, over))
+}
+
+/// "The scheduler firmware stopped answering": amdgpu prints "MES failed to respond to msg=..."
+/// (`mes_v11_0.c`/`mes_v12_0.c`, `dev_err` when the Micro Engine Scheduler firmware does not
+/// complete a request; newer kernels print "MES(<pipe>) failed to respond"). Beside a memory
+/// access fault, the fault follows from the firmware (or its pairing with the kernel driver):
+/// queues are no longer scheduled or removed as the runtime expects. An override in the text is
+/// left to the override rule (a wrong ISA can hang the firmware too).
+fn mes_hang(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FAULT: OnceLock<Regex> = OnceLock::new();
+    static MES: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("MES") || text.contains("HSA_OVERRIDE_GFX_VERSION") {
+        return None;
+    }
+    let fault = re(
+        &FAULT,
+        r"Memory access fault by GPU|page fault \(src_id|GCVM_L2_PROTECTION_FAULT",
+    );
+    line_of(text, fault)?;
+    let line = line_of(text, re(&MES, r"MES(?:\(\d+\))? failed to respon(?:d|se)"))?;
+    let sy = symptom(
+        &S,
+        "context.mes-hang",
+        "the GPU's scheduler firmware (MES) stopped answering the driver",
+        "gpu-firmware",
+        "The amdgpu driver reports that the Micro Engine Scheduler firmware did not answer a \
+         request. The memory access fault beside it follows from that: the firmware (or its \
+         pairing with the kernel driver) is at fault, not the program's memory accesses.",
+        "Update linux-firmware and the kernel together to versions known to work for the GPU \
+         (or roll back the firmware package that brought the failure; a fixed firmware file can \
+         be placed in /lib/firmware/updates/amdgpu/), then reboot.",
+    );
+    let reasoning = format!(
+        "a memory access fault and amdgpu's \"MES failed to respond\" line, both from the text \
+         ({FROM}): the scheduler firmware stopped answering first"
+    );
+    let over = &["mem-access-fault", "gpu-override-misuse"];
+    Some(derived(sy, line, reasoning, over))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -294,6 +392,8 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         target_vs_override(text),
         own_kernel_missing(text),
         glued_list(text, f),
+        mask_hides_all(text),
+        mes_hang(text),
     ]
     .into_iter()
     .flatten()
@@ -444,5 +544,49 @@ mod tests {
             first(&other),
             first(&listed.replace("version : gfx1100", "version : gfx1032"))
         );
+    }
+
+    /// tests/corpus/gpu.toml, https://github.com/ROCmSoftwarePlatform/tensorflow/issues/14 (the
+    /// line of the paste; its script hides the GPUs, in a way the paste does not show) with a
+    /// mask set as such a script sets one, and the same with a mask that selects a GPU.
+    #[test]
+    fn a_mask_that_selects_no_device_decides_no_gpu() {
+        let tf = "E tensorflow/stream_executor/rocm/rocm_driver.cc:1098] could not retrieve ROCM \
+            device count: HIP_ERROR_NoDevice\n";
+        let masked = format!("os.environ['HIP_VISIBLE_DEVICES'] = '-1'\n{tf}");
+        assert_eq!(classes(&masked), ["platform-visible-devices"]);
+        assert!(fired(&masked)[0].1.contains("HIP_VISIBLE_DEVICES=-1"));
+        assert_eq!(first(&masked).as_deref(), Some("platform-visible-devices"));
+        let slurm = "CUDA_VISIBLE_DEVICES=NoDevFiles\nRuntimeError: No HIP GPUs are available\n";
+        assert_eq!(first(slurm).as_deref(), Some("platform-visible-devices"));
+        // A mask that selects a GPU, or no mask: today's answer.
+        let one = masked.replace("'-1'", "'0'");
+        assert!(classes(&one).is_empty());
+        assert_eq!(first(&one), first(tf));
+        assert!(classes(tf).is_empty());
+        assert!(classes("export ROCR_VISIBLE_DEVICES=-1\n").is_empty());
+    }
+
+    /// tests/corpus/codeobj-memory.toml, https://github.com/ROCm/ROCm/issues/5616 (the fault line
+    /// of the paste) with amdgpu's MES line as `mes_v11_0.c` prints it; then the fault alone, and
+    /// the MES line under an override.
+    #[test]
+    fn mes_not_answering_beside_a_fault_is_the_firmware() {
+        let fault = "Memory access fault by GPU node-1 (Agent handle: 0x5570f8146df0) on address \
+            0x7ff96a9ac000. Reason: Page not present or supervisor privilege\n";
+        let mes = format!(
+            "{fault}[   67.05] amdgpu 0000:c4:00.0: amdgpu: MES failed to respond to msg=MISC \
+             (WAIT_REG_MEM)\n"
+        );
+        assert_eq!(classes(&mes), ["gpu-firmware"]);
+        assert_eq!(first(&mes).as_deref(), Some("gpu-firmware"));
+        let pipe = mes.replace("MES failed", "MES(0) failed");
+        assert_eq!(classes(&pipe), ["gpu-firmware"]);
+        assert!(classes(fault).is_empty());
+        assert_eq!(first(fault).as_deref(), Some("mem-access-fault"));
+        let overridden = format!("HSA_OVERRIDE_GFX_VERSION=10.3.0\n{mes}");
+        assert!(classes(&overridden).is_empty());
+        // The MES line without a fault: no fault to explain.
+        assert!(classes("amdgpu: MES failed to respond to msg=REMOVE_QUEUE\n").is_empty());
     }
 }
