@@ -168,9 +168,14 @@ fn the_frozen_ids_are_cases() {
 // device masks, a module check the text contradicts, HSMP, passthrough resets, harmless by
 // origin): 334 cases, 259 with the cause first of 292 recognised, 268 decidable
 // (77.5% / 88.7% / 80.2%).
-const TUNING_MIN_RECALL: f64 = 0.775;
-const TUNING_MIN_PRECISION: f64 = 0.886;
-const TUNING_MIN_DECIDABLE: f64 = 0.802;
+// With the rules over the deciding context of a text (src/packs/context.rs: a Tensile path under
+// the old layout's wrapper directory, an override the build's targets do not include, an
+// undefined kernel stub, a refused ISA glued in the tool's own list, a mask selecting no device,
+// MES not answering beside a fault): 334 cases, 263 with the cause first of 292 recognised, 272
+// decidable (78.7% / 90.1% / 81.4%).
+const TUNING_MIN_RECALL: f64 = 0.787;
+const TUNING_MIN_PRECISION: f64 = 0.900;
+const TUNING_MIN_DECIDABLE: f64 = 0.814;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
