@@ -97,16 +97,22 @@ fn derived(
 fn old_layout_path(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     static PATH: OnceLock<Regex> = OnceLock::new();
+    static FAILED: OnceLock<Regex> = OnceLock::new();
     if !text.contains("Tensile") {
         return None;
     }
+    // A line that says the read failed (a debug line listing a library it loaded is no failure).
+    let failed = re(
+        &FAILED,
+        r"(?i)Cannot read|Could not load|No such file|not found|error",
+    );
     let path = re(
         &PATH,
         r"(?P<root>/[\w./+-]*?)/(?P<c>[a-z]+)/lib/(?P<c2>[a-z]+)/library\b",
     );
     let (line, root, c) = text.lines().find_map(|l| {
         let m = path.captures(l)?;
-        (m["c"] == m["c2"] && l.contains("Tensile")).then(|| {
+        (m["c"] == m["c2"] && l.contains("Tensile") && failed.is_match(l)).then(|| {
             let line: String = l.trim().chars().take(300).collect();
             (line, m["root"].to_string(), m["c"].to_string())
         })
@@ -141,7 +147,12 @@ fn build_targets(text: &str) -> Option<(Vec<String>, String)> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let r = RE.get_or_init(|| {
         let names = data().build_targets.join("|");
-        let src = format!(r#"(?:{names})(?:\s*=\s*|[ ]+)["']?(?P<v>[A-Za-z0-9_:+;,-]+)"#);
+        // `NAME=v`, `NAME:TYPE=v` (CMake's cache), `NAME v`; the value quoted or bare.
+        let value = concat!(
+            r#"(?::[A-Z]+)?(?:\s*=\s*|[ ]+)"#,
+            r#"(?:"(?P<q>[^"\n]*)"|'(?P<s>[^'\n]*)'|(?P<v>[^\s"'`)]+))"#,
+        );
+        let src = format!("(?:{names}){value}");
         Regex::new(&super::facts::ascii_boundaries(&src))
             .unwrap_or_else(|e| panic!("checks/why-facts.toml [context]: {e}"))
     });
@@ -151,7 +162,11 @@ fn build_targets(text: &str) -> Option<(Vec<String>, String)> {
     let mut shown = None;
     for c in r.captures_iter(text) {
         let m = c.get(0).map_or("", |m| m.as_str());
-        for t in c["v"].split([';', ',']).filter(|t| !t.is_empty()) {
+        let v = ["q", "s", "v"]
+            .iter()
+            .find_map(|g| c.name(g))
+            .map_or("", |v| v.as_str());
+        for t in v.split([';', ',', ' ']).filter(|t| !t.is_empty()) {
             if !target.is_match(t) {
                 return None;
             }
@@ -457,6 +472,10 @@ mod tests {
         let ancient = "rocBLAS error: Cannot read /opt/rocm-4.0.0/rocblas/lib/library/\
             TensileLibrary.dat: No such file or directory\n";
         assert!(classes(ancient).is_empty());
+        // A debug line naming a library it loaded from there is no failure.
+        let loaded = "Loaded code object /opt/rocm/rocblas/lib/rocblas/library/\
+            TensileLibrary_gfx90a.co\n";
+        assert!(classes(loaded).is_empty());
     }
 
     /// tests/corpus/field-apps.toml, https://github.com/ggml-org/llama.cpp/issues/4762 (lines of
@@ -502,6 +521,22 @@ mod tests {
         assert_eq!(classes(t), ["codeobj-no-binary"]);
         let both = t.replace("=gfx1100", " gfx1030");
         assert!(classes(&both).is_empty());
+        // CMake's -D and cache forms, and a quoted list separated by spaces.
+        let cmake = t.replace(
+            "hipcc --offload-arch=gfx1100",
+            "cmake -DAMDGPU_TARGETS=gfx1100 ..",
+        );
+        assert_eq!(classes(&cmake), ["codeobj-no-binary"]);
+        let cache = t.replace(
+            "hipcc --offload-arch=gfx1100",
+            "AMDGPU_TARGETS:STRING=gfx1030",
+        );
+        assert!(classes(&cache).is_empty());
+        let spaced = t.replace(
+            "hipcc --offload-arch=gfx1100",
+            "PYTORCH_ROCM_ARCH=\"gfx1100 gfx1030\"",
+        );
+        assert!(classes(&spaced).is_empty());
     }
 
     /// tests/corpus/field-apps.toml, https://github.com/bitsandbytes-foundation/bitsandbytes/
