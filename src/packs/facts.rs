@@ -34,6 +34,9 @@ pub(crate) struct Table {
     pub(crate) since: Vec<Since>,
     pub(crate) cuda_library: Vec<CudaLibrary>,
     pub(crate) informational: Vec<Informational>,
+    /// `[context]`: the facts of the rules of src/packs/context.rs, read there.
+    #[allow(dead_code)]
+    context: serde::de::IgnoredAny,
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built

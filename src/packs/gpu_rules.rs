@@ -486,7 +486,7 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
 
 /// The override values a text sets (`HSA_OVERRIDE_GFX_VERSION=...`, `_N` variants, `=`, `:` or
 /// a Makefile's ` = `), quotes stripped; shell variables and placeholders left out.
-fn overrides(text: &str) -> Vec<String> {
+pub(super) fn overrides(text: &str) -> Vec<String> {
     static O: OnceLock<Regex> = OnceLock::new();
     if !text.contains("HSA_OVERRIDE_GFX_VERSION") {
         return Vec::new();

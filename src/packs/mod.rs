@@ -9,6 +9,7 @@
 pub(crate) mod builds;
 pub mod causes;
 pub mod compile;
+mod context;
 pub(crate) mod eval;
 pub(crate) mod facts;
 pub(crate) mod gpu_rules;

@@ -176,6 +176,9 @@ pub(crate) fn recognise_on<'a>(
 pub(crate) struct Recognition<'a> {
     hits: Vec<Hit<'a>>,
     facts: super::facts::Facts,
+    /// The rules over the deciding context ([`super::context`]): they join first, so the fact
+    /// that decides between two readings of one headline comes first.
+    context_rules: Vec<super::facts::Derived>,
     text_rules: Vec<super::facts::Derived>,
 }
 
@@ -195,6 +198,7 @@ impl<'a> Recognition<'a> {
             None => true,
         });
         let facts = super::facts::Facts::of(text);
+        let context_rules = super::context::rules(text, &facts);
         let text_rules = super::release::rules(text)
             .into_iter()
             .chain(super::stack::rules(text))
@@ -204,6 +208,7 @@ impl<'a> Recognition<'a> {
         Recognition {
             hits,
             facts,
+            context_rules,
             text_rules,
         }
     }
@@ -213,6 +218,7 @@ impl<'a> Recognition<'a> {
     pub(crate) fn is_empty(&self, text: &str) -> bool {
         let t = super::here::Here::text_only();
         self.hits.is_empty()
+            && self.context_rules.is_empty()
             && self.text_rules.is_empty()
             && super::facts::rules_of(text, &self.facts, &t).is_empty()
             && super::gpu_rules::rules(text, &self.facts, &t).is_empty()
@@ -222,8 +228,10 @@ impl<'a> Recognition<'a> {
     pub(crate) fn answer(self, text: &str, here: &super::here::Here) -> Vec<Hit<'a>> {
         let mut hits = self.hits;
         let f = &self.facts;
-        let derived: Vec<_> = super::facts::rules_of(text, f, here)
+        let derived: Vec<_> = self
+            .context_rules
             .into_iter()
+            .chain(super::facts::rules_of(text, f, here))
             .chain(super::gpu_rules::rules(text, f, here))
             .chain(self.text_rules)
             .collect();

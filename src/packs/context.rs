@@ -1,0 +1,628 @@
+//! The deciding context of a text (issue 28, item 4). Pure.
+//!
+//! One headline often has two readings, and a fact elsewhere in the same text decides between
+//! them. Each rule here names that fact, says where it came from (the text; this machine is not
+//! asked) and puts its cause before the reading the fact rules out:
+//! - a Tensile library read under `<root>/<component>/lib/<component>/library`: a library of the
+//!   new layout loaded from the old layout's wrapper directory (a stale path, not missing data);
+//! - an override whose ISA the build's own targets in the text do not include: the build has no
+//!   code for what the runtime asks (not an unsupported GPU, not a wrong family);
+//! - an undefined `__device_stub__` symbol: a kernel of the library itself was never compiled
+//!   into it (a broken build, not two releases mixed);
+//! - a tool refusing the GPU's ISA while its own printed list names it, glued to another: a list
+//!   missing a separator (a bug of that build, not a build without the ISA);
+//! - a device mask that selects no device beside "no GPU": the mask, not the driver or access;
+//! - amdgpu's "MES failed to respond" beside a memory access fault: the scheduler firmware, not
+//!   the program.
+//!
+//! Every rule has a negative test: the same headline without the deciding fact keeps the
+//! answer it had. `why::recognise` joins these rules before the others, so the fact that decides
+//! comes first.
+
+use super::facts::{line_of, re, Derived, Facts};
+use super::Symptom;
+use regex::Regex;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+const FROM: &str = "from the text; this machine was not asked";
+
+/// The `[context]` table of `checks/why-facts.toml` (its comments cite each fact's source).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Data {
+    old_layout_until: String,
+    build_targets: Vec<String>,
+}
+
+/// `checks/why-facts.toml` as this module reads it: its `[context]` table.
+#[derive(Debug, Deserialize)]
+struct File {
+    context: Data,
+}
+
+fn data() -> &'static Data {
+    static D: OnceLock<Data> = OnceLock::new();
+    D.get_or_init(|| {
+        crate::data::embedded::<File>(
+            "checks/why-facts.toml",
+            include_str!("../../checks/why-facts.toml"),
+        )
+        .context
+    })
+}
+
+fn symptom(
+    cell: &'static OnceLock<Symptom>,
+    id: &str,
+    title: &str,
+    class: &str,
+    cause: &str,
+    fix: &str,
+) -> &'static Symptom {
+    super::facts::cached_symptom(
+        cell,
+        [
+            id,
+            title,
+            class,
+            cause,
+            fix,
+            "rule over the deciding context of the text (src/packs/context.rs, \
+             checks/why-facts.toml [context])",
+        ],
+    )
+}
+
+fn derived(
+    sy: &'static Symptom,
+    line: String,
+    reasoning: String,
+    overrules: &'static [&'static str],
+) -> Derived {
+    Derived {
+        symptom: sy,
+        line,
+        captures: vec![("reasoning".into(), reasoning)],
+        defers_to: &[],
+        overrules,
+    }
+}
+
+/// "Stale path, not missing data": rocBLAS looks for its Tensile library in `<dir>/rocblas/library`
+/// where `<dir>` is the directory it was loaded from (`tensile_host.cpp`, see
+/// src/binfacts/tensile_path.rs), hipBLASLt likewise. A path `<root>/<c>/lib/<c>/library` is that
+/// rule applied to `<root>/<c>/lib`, the wrapper directory the new layout keeps for the old one
+/// (`[context] old_layout_until`): the library was loaded through an old-layout path
+/// (LD_LIBRARY_PATH, an RPATH), and its data is in `<root>/lib/<c>/library`.
+fn old_layout_path(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static PATH: OnceLock<Regex> = OnceLock::new();
+    static FAILED: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("Tensile") {
+        return None;
+    }
+    // A line that says the read failed (a debug line listing a library it loaded is no failure).
+    let failed = re(
+        &FAILED,
+        r"(?i)Cannot read|Could not load|No such file|not found|error",
+    );
+    let path = re(
+        &PATH,
+        r"(?P<root>/[\w./+-]*?)/(?P<c>[a-z]+)/lib/(?P<c2>[a-z]+)/library\b",
+    );
+    let (line, root, c) = text.lines().find_map(|l| {
+        let m = path.captures(l)?;
+        (m["c"] == m["c2"] && l.contains("Tensile") && failed.is_match(l)).then(|| {
+            let line: String = l.trim().chars().take(300).collect();
+            (line, m["root"].to_string(), m["c"].to_string())
+        })
+    })?;
+    let sy = symptom(
+        &S,
+        "context.old-layout-path",
+        "the library was loaded through the old layout's wrapper directory",
+        "lib-stale-path",
+        "The library looks for its kernel data next to the directory it was loaded from. It was \
+         loaded from <root>/<component>/lib, the wrapper directory of symlinks that ROCm keeps \
+         for the layout of its older releases, so it looks in a directory that never exists; \
+         the data is installed under <root>/lib/<component>/library.",
+        "Remove <root>/<component>/lib from LD_LIBRARY_PATH (and from any RPATH or ld.so.conf \
+         entry) so the library loads from <root>/lib, or point ROCBLAS_TENSILE_LIBPATH \
+         (HIPBLASLT_TENSILE_LIBPATH) at <root>/lib/<component>/library.",
+    );
+    let until = &data().old_layout_until;
+    let reasoning = format!(
+        "the path read is {root}/{c}/lib/{c}/library ({FROM}): the rule of a release after \
+         {until} (data in <library dir>/{c}/library) applied to {root}/{c}/lib, the wrapper \
+         directory kept for the layout of ROCm {until} and older; the data is in \
+         {root}/lib/{c}/library"
+    );
+    let over = &["lib-rocblas-data", "lib-hipblaslt-data", "lib-missing"];
+    Some(derived(sy, line, reasoning, over))
+}
+
+/// The targets a build in the text names (`[context] build_targets`), each as written; `None`
+/// when the text names none, or a value is not a list of targets (a variable, a placeholder).
+fn build_targets(text: &str) -> Option<(Vec<String>, String)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let r = RE.get_or_init(|| {
+        let names = data().build_targets.join("|");
+        // `NAME=v`, `NAME:TYPE=v` (CMake's cache), `NAME v`; the value quoted or bare.
+        let value = concat!(
+            r#"(?::[A-Z]+)?(?:\s*=\s*|[ ]+)"#,
+            r#"(?:"(?P<q>[^"\n]*)"|'(?P<s>[^'\n]*)'|(?P<v>[^\s"'`)]+))"#,
+        );
+        let src = format!("(?:{names}){value}");
+        Regex::new(&super::facts::ascii_boundaries(&src))
+            .unwrap_or_else(|e| panic!("checks/why-facts.toml [context]: {e}"))
+    });
+    static TARGET: OnceLock<Regex> = OnceLock::new();
+    let target = re(&TARGET, r"^[a-z]{3}[0-9]{3,4}[a-z]?(?::[a-z+-]+)*$");
+    let mut out: Vec<String> = Vec::new();
+    let mut shown = None;
+    for c in r.captures_iter(text) {
+        let m = c.get(0).map_or("", |m| m.as_str());
+        let v = ["q", "s", "v"]
+            .iter()
+            .find_map(|g| c.name(g))
+            .map_or("", |v| v.as_str());
+        for t in v.split([';', ',', ' ']).filter(|t| !t.is_empty()) {
+            if !target.is_match(t) {
+                return None;
+            }
+            out.push(t.to_string());
+        }
+        shown.get_or_insert_with(|| m.to_string());
+    }
+    Some((out, shown?))
+}
+
+/// "The build has no code for the ISA the override asks for": an override makes the runtime
+/// load the code of the ISA it names (ROCr reports the agent as that ISA; HIP then picks the
+/// code object of that ISA, gpu-build-facts.md), so a build whose targets in the text do not
+/// include that ISA has nothing to run, whatever the GPU is.
+fn target_vs_override(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NO_CODE: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("HSA_OVERRIDE_GFX_VERSION") {
+        return None;
+    }
+    let line = line_of(text, re(&NO_CODE, super::facts::NO_CODE))?;
+    let (targets, shown) = build_targets(text)?;
+    let asked: Vec<String> = super::gpu_rules::overrides(text)
+        .iter()
+        .filter_map(|v| crate::gpu::overrides::parse_override(v).ok()?.gfx())
+        .collect();
+    let bare = |t: &str| t.split(':').next().unwrap_or(t).to_string();
+    let isa = asked.first()?;
+    if asked.iter().any(|a| targets.iter().any(|t| bare(t) == *a)) {
+        return None;
+    }
+    let unknown: Vec<String> = targets
+        .iter()
+        .map(|t| bare(t))
+        .filter(|t| crate::isa::processor(t).is_none())
+        .collect();
+    let note = if unknown.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} is no processor LLVM knows)", unknown.join(", "))
+    };
+    let sy = symptom(
+        &S,
+        "context.target-vs-override",
+        "the override asks for code of an ISA the build does not target",
+        "codeobj-no-binary",
+        "HSA_OVERRIDE_GFX_VERSION makes the runtime load the code of the ISA it names, so the \
+         program must be built for that ISA. The build in the text names other targets, so it \
+         has no code object for what the runtime asks, whatever the GPU is.",
+        "Make the build's targets and the override name the same ISA: build for the ISA of the \
+         override (AMDGPU_TARGETS / GPU_TARGETS / PYTORCH_ROCM_ARCH / --offload-arch), or build \
+         for the GPU's own ISA and unset the override.",
+    );
+    let reasoning = format!(
+        "HSA_OVERRIDE_GFX_VERSION in the text makes the runtime ask for {isa} code; the build's \
+         targets in the text ({shown}) do not include {isa}{note} ({FROM})"
+    );
+    let over = &["gpu-unsupported-asic", "gpu-override-misuse"];
+    Some(derived(sy, line, reasoning, over))
+}
+
+/// "A kernel of the library itself is missing": clang names the host-side launch stub of a HIP
+/// (CUDA) kernel `__device_stub__<kernel>` (clang `CodeGen/CGCUDANV.cpp`, the stub emitted for
+/// each `__global__` function), and the library's own code calls it. Undefined, it means the
+/// library was built without that kernel's instantiation: a broken build of that library, which
+/// no other release's library can provide.
+fn own_kernel_missing(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static STUB: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("__device_stub__") {
+        return None;
+    }
+    let stub = re(&STUB, r"undefined symbol: (\w*__device_stub__\w*)");
+    let (line, sym) = text.lines().find_map(|l| {
+        let c = stub.captures(l)?;
+        Some((
+            l.trim().chars().take(300).collect::<String>(),
+            c[1].to_string(),
+        ))
+    })?;
+    let sy = symptom(
+        &S,
+        "context.own-kernel-missing",
+        "the library lacks one of its own kernels (a broken build)",
+        "lib-bug-fixed-later",
+        "The undefined symbol is the launch stub of a GPU kernel of the library itself: the \
+         library calls a kernel it was built without. No other library or release provides it; \
+         the build is broken.",
+        "Install another build of that library (an earlier working one, or a later one with the \
+         kernel), or build it from source; the rest of the ROCm install is not at fault.",
+    );
+    let sym: String = sym.chars().take(120).collect();
+    let reasoning = format!(
+        "the undefined symbol {sym} is a kernel's launch stub (__device_stub__, the name clang \
+         gives it) that the library's own code calls ({FROM}): that build lacks the kernel"
+    );
+    Some(derived(sy, line, reasoning, &["lib-mixed-releases"]))
+}
+
+/// "The tool's own list names the ISA": a tool that refuses the GPU's ISA while the list of
+/// ISAs it prints as supported contains that ISA glued to another (`gfx1030gfx1100`) was built
+/// with a list missing a separator, so its check fails for an ISA it has code for (TensorFlow's
+/// `gpu_device.cc` prints the device's ISA and then its list).
+fn glued_list(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NO_CODE: OnceLock<Regex> = OnceLock::new();
+    static GLUED: OnceLock<Regex> = OnceLock::new();
+    static ONE: OnceLock<Regex> = OnceLock::new();
+    let (isa, _) = f.isas.first()?;
+    line_of(text, re(&NO_CODE, super::facts::NO_CODE))?;
+    let glued = re(&GLUED, r"(?i)supported.*?\b((?:gfx[0-9]{3,4}[a-f]?){2,})\b");
+    let one = re(&ONE, r"gfx[0-9]{3,4}[a-f]?");
+    let (line, token) = text.lines().find_map(|l| {
+        let c = glued.captures(l)?;
+        let t = c[1].to_string();
+        one.find_iter(&t)
+            .any(|m| m.as_str() == isa)
+            .then(|| (l.trim().chars().take(300).collect::<String>(), t))
+    })?;
+    let sy = symptom(
+        &S,
+        "context.glued-isa-list",
+        "the tool's list of supported ISAs names the GPU's ISA, glued to another",
+        "lib-bug-fixed-later",
+        "The tool refuses the GPU's ISA, yet the list of ISAs it prints as supported contains it, \
+         glued to the one before it: the list it was built with misses a separator, so its check \
+         never matches that ISA. The GPU and the install are fine.",
+        "Use a build of the tool with the list fixed (a later release), or rebuild it with the \
+         separator in its list of ISAs.",
+    );
+    let reasoning = format!(
+        "the GPU's ISA {isa} and the tool's list of supported ISAs, both from the text: the list \
+         holds \"{token}\", {isa} glued to another ISA, so the check cannot match it ({FROM})"
+    );
+    let over = &["codeobj-no-binary", "gpu-unsupported-asic"];
+    Some(derived(sy, line, reasoning, over))
+}
+
+/// "The mask hides every GPU": a device mask whose value selects no device. The masks are lists
+/// of device indices (AMD, "GPU isolation techniques", rocm.docs.amd.com/en/latest/conceptual/
+/// gpu-isolation.html); `-1` is an index no device has, so nothing is exposed (the CUDA
+/// convention HIP's masks follow), and `NoDevFiles` is the value Slurm's GPU plugin
+/// (`src/plugins/gres/gpu/gres_gpu.c`) sets for a job given no GPU. A runtime that then finds no
+/// device is doing what it was told: the deciding fact is the mask, not the driver or the
+/// device files.
+fn mask_hides_all(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static NONE: OnceLock<Regex> = OnceLock::new();
+    static MASK: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("_VISIBLE_DEVICES") {
+        return None;
+    }
+    let line = line_of(
+        text,
+        re(
+            &NONE,
+            concat!(
+                r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
+                r"|HIP_ERROR_NoDevice|no (?:amd )?gpus? (?:was |were )?(?:found|detected)",
+            ),
+        ),
+    )?;
+    let mask = re(
+        &MASK,
+        concat!(
+            r#"\b((?:ROCR|HIP|CUDA)_VISIBLE_DEVICES)["']?\]?\s*[:=]\s*["']?"#,
+            r#"(-1|NoDevFiles)(?:["'\s,;)]|$)"#,
+        ),
+    );
+    let c = mask.captures(text)?;
+    let set = format!("{}={}", &c[1], &c[2]);
+    let sy = symptom(
+        &S,
+        "context.mask-hides-all",
+        "a device mask hides every GPU",
+        "platform-visible-devices",
+        "A device mask is set to a value that selects no device (-1, or Slurm's NoDevFiles for a \
+         job given no GPU), so the runtime exposes none and reports that no GPU is available: \
+         it does what the mask says; the driver and the device files are not the question.",
+        "Unset the mask (or set it to the indices or UUIDs of the GPUs to use); under Slurm, ask \
+         for GPUs (--gpus / --gres=gpu:N). A script or test that hides the GPUs on purpose needs \
+         nothing fixed.",
+    );
+    let reasoning =
+        format!("{set} in the text selects no device, and the runtime then reports none ({FROM})");
+    let over = &[
+        "gpu-kfd-permission",
+        "gpu-no-amd-gpu",
+        "gpu-driver-missing",
+        "gpu-container-devices",
+    ];
+    Some(derived(sy, line, reasoning, over))
+}
+
+/// "The scheduler firmware stopped answering": amdgpu prints "MES failed to respond to msg=..."
+/// (`mes_v11_0.c`/`mes_v12_0.c`, `dev_err` when the Micro Engine Scheduler firmware does not
+/// complete a request; newer kernels print "MES(<pipe>) failed to respond"). Beside a memory
+/// access fault, the fault follows from the firmware (or its pairing with the kernel driver):
+/// queues are no longer scheduled or removed as the runtime expects. An override in the text is
+/// left to the override rule (a wrong ISA can hang the firmware too).
+fn mes_hang(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FAULT: OnceLock<Regex> = OnceLock::new();
+    static MES: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("MES") || text.contains("HSA_OVERRIDE_GFX_VERSION") {
+        return None;
+    }
+    let fault = re(
+        &FAULT,
+        r"Memory access fault by GPU|page fault \(src_id|GCVM_L2_PROTECTION_FAULT",
+    );
+    line_of(text, fault)?;
+    let line = line_of(text, re(&MES, r"MES(?:\(\d+\))? failed to respon(?:d|se)"))?;
+    let sy = symptom(
+        &S,
+        "context.mes-hang",
+        "the GPU's scheduler firmware (MES) stopped answering the driver",
+        "gpu-firmware",
+        "The amdgpu driver reports that the Micro Engine Scheduler firmware did not answer a \
+         request. The memory access fault beside it follows from that: the firmware (or its \
+         pairing with the kernel driver) is at fault, not the program's memory accesses.",
+        "Update linux-firmware and the kernel together to versions known to work for the GPU \
+         (or roll back the firmware package that brought the failure; a fixed firmware file can \
+         be placed in /lib/firmware/updates/amdgpu/), then reboot.",
+    );
+    let reasoning = format!(
+        "a memory access fault and amdgpu's \"MES failed to respond\" line, both from the text \
+         ({FROM}): the scheduler firmware stopped answering first"
+    );
+    let over = &["mem-access-fault", "gpu-override-misuse"];
+    Some(derived(sy, line, reasoning, over))
+}
+
+/// The rules of this module that fire on a text, most deciding first.
+pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
+    [
+        old_layout_path(text),
+        target_vs_override(text),
+        own_kernel_missing(text),
+        glued_list(text, f),
+        mask_hides_all(text),
+        mes_hang(text),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fired(text: &str) -> Vec<(String, String)> {
+        rules(text, &Facts::of(text))
+            .into_iter()
+            .map(|d| {
+                let r = d.captures.into_iter().find(|(k, _)| k == "reasoning");
+                (
+                    d.symptom.class.clone().unwrap_or_default(),
+                    r.unwrap_or_default().1,
+                )
+            })
+            .collect()
+    }
+
+    fn classes(text: &str) -> Vec<String> {
+        fired(text).into_iter().map(|(c, _)| c).collect()
+    }
+
+    /// What `why` answers first for a text, text only, over the built-in packs.
+    fn first(text: &str) -> Option<String> {
+        let set = crate::registry::sources::built_in();
+        super::super::why::recognise(&set, text)
+            .first()
+            .and_then(|h| h.symptom.class.clone())
+    }
+
+    #[test]
+    fn the_table_loads() {
+        assert_eq!(data().old_layout_until, "5.1");
+        assert!(data()
+            .build_targets
+            .iter()
+            .any(|t| t.contains("AMDGPU_TARGETS")));
+    }
+
+    /// tests/corpus/field-libs.toml, https://github.com/ROCm/rocBLAS/issues/1300 (line of the
+    /// paste); then the path of the new layout, and of the old layout itself (ROCm 4.0's
+    /// `/opt/rocm-4.0.0/rocblas/lib/library`), with the same message.
+    #[test]
+    fn a_tensile_path_under_the_old_wrapper_directory_is_a_stale_path() {
+        let old = "rocBLAS error: Cannot read /opt/rocm/rocblas/lib/rocblas/library/\
+            TensileLibrary.dat: No such file or directory\n";
+        let r = fired(old);
+        assert_eq!(classes(old), ["lib-stale-path"]);
+        assert!(r[0].1.contains("/opt/rocm/lib/rocblas/library"), "{r:?}");
+        assert!(r[0].1.contains("5.1") && r[0].1.contains(FROM), "{r:?}");
+        assert_eq!(first(old).as_deref(), Some("lib-stale-path"));
+        let new = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: \
+            No such file or directory\n";
+        assert!(classes(new).is_empty());
+        assert_eq!(first(new).as_deref(), Some("lib-rocblas-data"));
+        let ancient = "rocBLAS error: Cannot read /opt/rocm-4.0.0/rocblas/lib/library/\
+            TensileLibrary.dat: No such file or directory\n";
+        assert!(classes(ancient).is_empty());
+        // A debug line naming a library it loaded from there is no failure.
+        let loaded = "Loaded code object /opt/rocm/rocblas/lib/rocblas/library/\
+            TensileLibrary_gfx90a.co\n";
+        assert!(classes(loaded).is_empty());
+    }
+
+    /// tests/corpus/field-apps.toml, https://github.com/ggml-org/llama.cpp/issues/4762 (lines of
+    /// the paste): the build names gxf1032 (a typo), the override asks for gfx1030.
+    const LLAMACPP_4762: &str = "CUDA error: invalid device function when compiling and \
+        running for amd gfx 1032\n\nmake clean && make -j16 LLAMA_HIPBLAS=1 \
+        AMDGPU_TARGETS=gxf1032\nAnd everything went fine. However, when I try to run, I do \
+        export HSA_OVERRIDE_GFX_VERSION=10.3.0\n";
+
+    #[test]
+    fn an_override_the_build_does_not_target_is_a_build_without_its_code() {
+        let r = fired(LLAMACPP_4762);
+        assert_eq!(classes(LLAMACPP_4762), ["codeobj-no-binary"]);
+        let why = &r[0].1;
+        assert!(
+            why.contains("gfx1030") && why.contains("AMDGPU_TARGETS=gxf1032"),
+            "{why}"
+        );
+        assert!(why.contains("gxf1032 is no processor"), "{why}");
+        assert_eq!(first(LLAMACPP_4762).as_deref(), Some("codeobj-no-binary"));
+        // The build targets the override's ISA: the targets do not decide anything.
+        let matching = LLAMACPP_4762.replace("gxf1032", "gfx1030");
+        assert!(classes(&matching).is_empty());
+        let listed = LLAMACPP_4762.replace("gxf1032", "\"gfx1030;gfx1100\"");
+        assert!(classes(&listed).is_empty());
+        // No build targets in the text, or a placeholder for them: today's answer stays.
+        let none = LLAMACPP_4762.replace(" AMDGPU_TARGETS=gxf1032", "");
+        assert!(classes(&none).is_empty());
+        assert_eq!(
+            first(&none),
+            first(&LLAMACPP_4762.replace("gxf1032", "$ARCH"))
+        );
+        // No failure to find code: nothing to explain.
+        let ok = "make AMDGPU_TARGETS=gfx1032\nexport HSA_OVERRIDE_GFX_VERSION=10.3.0\n";
+        assert!(classes(ok).is_empty());
+    }
+
+    /// A clang flag names the targets too, with a space or `=`.
+    #[test]
+    fn offload_arch_flags_are_build_targets() {
+        let t = "hipcc --offload-arch=gfx1100 -o app app.hip\nHSA_OVERRIDE_GFX_VERSION=10.3.0 \
+            ./app\nhipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n";
+        assert_eq!(classes(t), ["codeobj-no-binary"]);
+        let both = t.replace("=gfx1100", " gfx1030");
+        assert!(classes(&both).is_empty());
+        // CMake's -D and cache forms, and a quoted list separated by spaces.
+        let cmake = t.replace(
+            "hipcc --offload-arch=gfx1100",
+            "cmake -DAMDGPU_TARGETS=gfx1100 ..",
+        );
+        assert_eq!(classes(&cmake), ["codeobj-no-binary"]);
+        let cache = t.replace(
+            "hipcc --offload-arch=gfx1100",
+            "AMDGPU_TARGETS:STRING=gfx1030",
+        );
+        assert!(classes(&cache).is_empty());
+        let spaced = t.replace(
+            "hipcc --offload-arch=gfx1100",
+            "PYTORCH_ROCM_ARCH=\"gfx1100 gfx1030\"",
+        );
+        assert!(classes(&spaced).is_empty());
+    }
+
+    /// tests/corpus/field-apps.toml, https://github.com/bitsandbytes-foundation/bitsandbytes/
+    /// issues/1508 (line of the paste); then an undefined symbol of the HIP runtime in the same
+    /// library, which keeps the "two releases mixed" reading.
+    #[test]
+    fn an_undefined_kernel_stub_is_the_librarys_own_broken_build() {
+        let stub =
+            "Could not load bitsandbytes native library: /venv/lib/python3.10/site-packages/\
+            bitsandbytes/libbitsandbytes_rocm62.so: undefined symbol: \
+            _Z36__device_stub__kOptimizer32bit1StateI12hip_bfloat16Li2EEvPT_S2_PfS3_ffffffiffbi\n";
+        assert_eq!(classes(stub), ["lib-bug-fixed-later"]);
+        assert!(fired(stub)[0]
+            .1
+            .contains("__device_stub__kOptimizer32bit1State"));
+        assert_eq!(first(stub).as_deref(), Some("lib-bug-fixed-later"));
+        let runtime = "Could not load bitsandbytes native library: /venv/lib/python3.10/\
+            site-packages/bitsandbytes/libbitsandbytes_rocm62.so: undefined symbol: \
+            hipGetDevicePropertiesR0600\n";
+        assert!(classes(runtime).is_empty());
+        assert_eq!(first(runtime).as_deref(), Some("lib-mixed-releases"));
+    }
+
+    /// tests/corpus/field-apps.toml, https://github.com/ROCm/tensorflow-upstream/issues/2290
+    /// (the line of the paste); then the same line with the separator in place.
+    #[test]
+    fn a_refused_isa_glued_in_the_tools_own_list_is_the_tools_bug() {
+        let glued = "Ignoring visible gpu device (device: 0, name: Radeon RX 7900 XT, pci bus id: \
+            0000:03:00.0) with AMDGPU version : gfx1100. The supported AMDGPU versions are \
+            gfx1030gfx1100, gfx900, gfx906, gfx908, gfx90a, gfx940, gfx941, gfx942.\n";
+        assert_eq!(classes(glued), ["lib-bug-fixed-later"]);
+        assert!(fired(glued)[0].1.contains("\"gfx1030gfx1100\""));
+        assert_eq!(first(glued).as_deref(), Some("lib-bug-fixed-later"));
+        let listed = glued.replace("gfx1030gfx1100", "gfx1030, gfx1100");
+        assert!(classes(&listed).is_empty());
+        // Another GPU refused by the same broken list: the glue is not its problem.
+        let other = glued.replace("version : gfx1100", "version : gfx1032");
+        assert!(classes(&other).is_empty());
+        assert_eq!(
+            first(&other),
+            first(&listed.replace("version : gfx1100", "version : gfx1032"))
+        );
+    }
+
+    /// tests/corpus/gpu.toml, https://github.com/ROCmSoftwarePlatform/tensorflow/issues/14 (the
+    /// line of the paste; its script hides the GPUs, in a way the paste does not show) with a
+    /// mask set as such a script sets one, and the same with a mask that selects a GPU.
+    #[test]
+    fn a_mask_that_selects_no_device_decides_no_gpu() {
+        let tf = "E tensorflow/stream_executor/rocm/rocm_driver.cc:1098] could not retrieve ROCM \
+            device count: HIP_ERROR_NoDevice\n";
+        let masked = format!("os.environ['HIP_VISIBLE_DEVICES'] = '-1'\n{tf}");
+        assert_eq!(classes(&masked), ["platform-visible-devices"]);
+        assert!(fired(&masked)[0].1.contains("HIP_VISIBLE_DEVICES=-1"));
+        assert_eq!(first(&masked).as_deref(), Some("platform-visible-devices"));
+        let slurm = "CUDA_VISIBLE_DEVICES=NoDevFiles\nRuntimeError: No HIP GPUs are available\n";
+        assert_eq!(first(slurm).as_deref(), Some("platform-visible-devices"));
+        // A mask that selects a GPU, or no mask: today's answer.
+        let one = masked.replace("'-1'", "'0'");
+        assert!(classes(&one).is_empty());
+        assert_eq!(first(&one), first(tf));
+        assert!(classes(tf).is_empty());
+        assert!(classes("export ROCR_VISIBLE_DEVICES=-1\n").is_empty());
+    }
+
+    /// tests/corpus/codeobj-memory.toml, https://github.com/ROCm/ROCm/issues/5616 (the fault line
+    /// of the paste) with amdgpu's MES line as `mes_v11_0.c` prints it; then the fault alone, and
+    /// the MES line under an override.
+    #[test]
+    fn mes_not_answering_beside_a_fault_is_the_firmware() {
+        let fault = "Memory access fault by GPU node-1 (Agent handle: 0x5570f8146df0) on address \
+            0x7ff96a9ac000. Reason: Page not present or supervisor privilege\n";
+        let mes = format!(
+            "{fault}[   67.05] amdgpu 0000:c4:00.0: amdgpu: MES failed to respond to msg=MISC \
+             (WAIT_REG_MEM)\n"
+        );
+        assert_eq!(classes(&mes), ["gpu-firmware"]);
+        assert_eq!(first(&mes).as_deref(), Some("gpu-firmware"));
+        let pipe = mes.replace("MES failed", "MES(0) failed");
+        assert_eq!(classes(&pipe), ["gpu-firmware"]);
+        assert!(classes(fault).is_empty());
+        assert_eq!(first(fault).as_deref(), Some("mem-access-fault"));
+        let overridden = format!("HSA_OVERRIDE_GFX_VERSION=10.3.0\n{mes}");
+        assert!(classes(&overridden).is_empty());
+        // The MES line without a fault: no fault to explain.
+        assert!(classes("amdgpu: MES failed to respond to msg=REMOVE_QUEUE\n").is_empty());
+    }
+}
