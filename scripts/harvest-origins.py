@@ -37,15 +37,33 @@ the followers the first two did not have, then the older releases of OLDER_THIRD
 kernels and the Debian sources, and adds only formats the table does not have yet, each under
 the second harvest's floors: no earlier row changes.
 
-Usage (K = the kernel .debs, L = the LLVM tarball):
+The fourth harvest (issue 28: sources not read before) also needs:
+  curl -O http://deb.debian.org/debian/pool/main/l/linux/linux-source-7.2_7.2.13-1_all.deb
+    # SHA-256 30a8c5fc63f9028a62e6d7b3f7f43bee67425dbce2a05fceba83f9b87c92083d (KERNEL_NEWEST)
+  curl -O http://deb.debian.org/debian/pool/main/r/rocm-llvm/rocm-llvm_7.0.2+dfsg.orig.tar.xz
+    # SHA-256 c0abd0b9d526c6f486a0065edf0e2ab749519f4ad3c8dccfcaea3a545651e5f9 (DEBIAN_SRC_FOURTH)
+(sid's Packages.xz and Sources.xz give the same paths and sums; Tensile and MIOpen come from the
+snapshots above, at the commits of OLDER_FOURTH). It reads Tensile and MIOpen at the older releases of OLDER_FOURTH, sid's
+kernel, comgr and hipcc from the rocm-llvm tarball, and LLVM's AMDGPU backend, MCSubtargetInfo and
+lld's ELF linker from the llvm-toolchain-21 tarball above, and adds only formats the table does
+not have yet, under the second harvest's floors.
+
+Usage (K = the kernel .debs, L = the LLVM tarball, R = the rocm-llvm tarball):
   scripts/harvest-origins.py --mirror DIR --kernel-deb K61 --kernel-deb-new K612 \
-      --kernel-deb-old K510 --kernel-deb-oldest K415 --debian-src llvm-toolchain-21=L [--check]
+      --kernel-deb-old K510 --kernel-deb-oldest K415 --debian-src llvm-toolchain-21=L \
+      --kernel-deb-newest K72 --debian-src rocm-llvm=R [--check]
 (--check compares with checks/origins.toml instead of writing it.)
 
-Not harvested: LLVM's AMDGPU backend diagnostics and lld (the LLVM tarball is read for clang's
-diagnostic tables only), comgr (Debian's rocm-llvm) and PyTorch's HIP error paths (Debian's
-pytorch); CLR newer than the pin (its monorepo home, ROCm/rocm-systems, holds no projects/clr in
-its snapshot), so CLR's kpack and HIP_FORCE_SPIRV_CODEOBJECT messages are not in the table.
+Not harvested: PyTorch's HIP error paths (Debian's pytorch orig tarball, which sid's Sources.xz
+lists, is not served by the mirror at hand, and a snapshot of pytorch/pytorch is too large to
+fetch); CLR newer than the pin (its monorepo home, ROCm/rocm-systems, holds no projects/clr in its
+snapshot), so CLR's kpack and HIP_FORCE_SPIRV_CODEOBJECT messages are not in the table; amd-smi
+newer than its pin (the CPU-device line that names hsmp_acpi). Lines no source read prints as
+pasted: rocminfo's `hsa api call failure at <file>` without the colon every release prints;
+`hipBLASLt error: Heuristic Fetch Failed` without the `!` of rocBLAS's text. Lines too short to attribute alone under the
+floors: ggml's `CUDA error: %s` / `%s error: %s` (9 letters) and `CUDA error %d at %s:%d: %s`
+(11), its `  current device: %d, in function %s at %s:%d` (the 13-letter head "current device: "
+is under MIN_HEAD_SECOND), the page-fault detail `\t RW: 0x%x`, amdgpu's `GTT: %lluM ...`.
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.
@@ -332,6 +350,81 @@ TD_LEVEL = {
     "Warning": ("warning", "on unless its group is disabled (-Wno-<group>)"),
     "ExtWarn": ("warning", "on unless its group is disabled (-Wno-<group>); an error with -pedantic-errors"),
     "Remark": ("info", "with -R<group>"),
+}
+
+# The fourth harvest (issue 28: sources not read before). Read after everything above, it adds only
+# formats the table does not have yet, each under the second harvest's floors, so no earlier row
+# changes. Older releases whose texts the pins no longer print: Tensile before its printWarning
+# became a Python warning (rocm-6.2.0's Tensile/Common.py: `print("Tensile::WARNING: %s" %
+# message)`, and printExit's `Tensile::FATAL: `; the prefix is read from the printer's definition
+# at that commit, PY_PREFIXED), and MIOpen 1.2 (ROCm 1.7), whose db_record.cpp printed `File is
+# unreadable.` without the file's name. (component, repository, release tag, commit, prefixes.)
+OLDER_FOURTH = [
+    ("Tensile", "ROCm/Tensile", "rocm-6.2.0", "dbc2062dced66e4cbee8e0591d76e0a1588a4c70", None),
+    ("miopen", "ROCm/MIOpen", "1.2.1", "cf3d0519c64e63da4146f2251e8a3f9c66048f5e", None),
+]
+# A Python printer defined as `def NAME(message): print("<prefix>%s" % message)` prints its prefix
+# before every message; the fourth harvest puts it in front of the formats of these printers.
+PY_PREFIXED = ("printWarning", "printExit")
+PY_PREFIX_DEF = re.compile(r'^def (\w+)\(message\):\n[ \t]+print\("((?:\\.|[^"\\%])*)%s" % message\)', re.M)
+
+# A kernel newer than 6.12: its page-fault report names the task on its own line (amdgpu_vm.c
+# amdgpu_vm_print_task_info: ` Process %s pid %d thread %s pid %d`), which 6.12 printed inside
+# the fault line. Debian sid's linux-source (Packages.xz gives path and SHA-256;
+# http://deb.debian.org/debian/pool/main/l/linux/<file>), given with --kernel-deb-newest.
+KERNEL_NEWEST = {
+    "package": "linux-source-7.2",
+    "version": "7.2.13-1",
+    "sha256": "30a8c5fc63f9028a62e6d7b3f7f43bee67425dbce2a05fceba83f9b87c92083d",
+    "dirs": KERNEL["dirs"],
+}
+
+# comgr (amd_comgr: its action log, the log CLR prints when a build or a link fails; stderr for its
+# own tools) and hipcc (its C++ driver, amd/hipcc/src), from Debian's rocm-llvm source package
+# (its orig tarball holds the amd/ directory of llvm-project at rocm-7.0.2).
+COMGR = {
+    "LogS": ("stream", "error", "in the action's log (returned to the caller, which prints it when the "
+                                "action fails; AMD_COMGR_EMIT_VERBOSE_LOGS=1 and AMD_COMGR_REDIRECT_LOGS=stderr show it)"),
+    "errs()": ("stream", "error", "always (stderr)"),
+    "llvm::errs()": ("stream", "error", "always (stderr)"),
+    "createStringError": ("macro-stream", "error", "returned as an error; logged by the caller"),
+}
+HIPCC = {
+    "std::cerr": ("stream", "error", "always (stderr)"),
+}
+# LLVM's AMDGPU backend and the subtarget checks every backend shares (MCSubtargetInfo.cpp: an
+# unknown -mcpu or feature), and lld's ELF linker (`ld.lld: error: <text>`), from the LLVM tarball
+# the third harvest reads for clang's diagnostics.
+LLVM_BACKEND = {
+    "errs()": ("stream", "error", "always (stderr)"),
+    "report_fatal_error": ("macro-stream", "fatal", "always (`LLVM ERROR: <text>`, then abort)"),
+    "reportFatalUsageError": ("macro-stream", "fatal", "always (`LLVM ERROR: <text>`, then exit)"),
+    "DiagnosticInfoUnsupported": ("macro-stream", "error", "always (`error: <location>: in function <f>: <text>`)"),
+    "emitError": ("macro-stream", "error", "always (`error: <text>`)"),
+    "reportError": ("macro-stream", "error", "always (`error: <text>`)"),
+    "reportWarning": ("macro-stream", "warning", "always (`warning: <text>`)"),
+}
+LLD = {
+    "ErrAlways(ctx)": ("stream", "error", "always (`ld.lld: error: <text>`)"),
+    "Err(ctx)": ("stream", "error", "always (`ld.lld: error: <text>`; a warning with --noinhibit-exec)"),
+    "Warn(ctx)": ("stream", "warning", "always (`ld.lld: warning: <text>`)"),
+    "Fatal(ctx)": ("stream", "fatal", "always (`ld.lld: error: <text>`, then exit)"),
+    "ctx.e.error": ("macro-stream", "error", "always (`ld.lld: error: <text>`)"),
+}
+# Debian source packages of the fourth harvest: (component, path pattern, printers) per part.
+DEBIAN_SRC_FOURTH = {
+    "rocm-llvm": {
+        "version": "7.0.2+dfsg-3",
+        "file": "rocm-llvm_7.0.2+dfsg.orig.tar.xz",
+        "sha256": "c0abd0b9d526c6f486a0065edf0e2ab749519f4ad3c8dccfcaea3a545651e5f9",
+        "parts": [("comgr", r"^amd/comgr/src/[\w.-]+\.(cpp|h)$", COMGR),
+                  ("hipcc", r"^amd/hipcc/src/[\w.-]+\.(cpp|h)$", HIPCC)],
+    },
+    "llvm-toolchain-21": {
+        "parts": [("LLVM", r"^llvm/lib/MC/MCSubtargetInfo\.cpp$|^llvm/lib/Target/AMDGPU/[\w/.-]+\.(cpp|h)$",
+                   LLVM_BACKEND),
+                  ("lld", r"^lld/ELF/[\w/.-]+\.(cpp|h)$", LLD)],
+    },
 }
 
 # (component, repository, path prefixes, printers). The second harvest's components are named
@@ -1084,17 +1177,19 @@ def td_format(msg):
 
 
 def debian_src_texts(name, path):
-    """{relative path: text} of the pinned files of one Debian source package's orig tarball."""
+    """{relative path: text} of the pinned files of one Debian source package's orig tarball: those
+    of the third harvest (DEBIAN_SRC's `paths`) and of the fourth (DEBIAN_SRC_FOURTH's parts)."""
     import hashlib
     import tarfile
-    meta = DEBIAN_SRC[name]
+    meta = DEBIAN_SRC.get(name) or DEBIAN_SRC_FOURTH[name]
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     if h.hexdigest() != meta["sha256"]:
         sys.exit(f"harvest-origins: {path} is not {meta['file']} of {name} {meta['version']} (SHA-256 differs)")
-    want = re.compile(meta["paths"])
+    pats = ([meta["paths"]] if "paths" in meta else []) + [x[1] for x in DEBIAN_SRC_FOURTH.get(name, {}).get("parts", [])]
+    want = re.compile("|".join(f"(?:{x})" for x in pats))
     res = {}
     with tarfile.open(path, mode="r:*") as t:
         for x in t:
@@ -1109,7 +1204,8 @@ def third_debian(rows, counted, name, texts):
     component, repo = meta["component"], f"{name}={meta['version']}"
     before = set(rows)
     n = 0
-    for p in sorted(texts):
+    want = re.compile(meta["paths"])
+    for p in sorted(p for p in texts if want.search(p)):
         for m in TD_DEF.finditer(texts[p]):
             msg = "".join(read_c_string(x, 0)[0] for x in re.findall(r'"(?:\\.|[^"\\])*"', m.group(3)))
             if not (TD_KEEP.search(msg) or TD_KEEP.search(m.group(1))):
@@ -1165,8 +1261,9 @@ def third_kernel(rows, counted, meta, texts):
         counted[component] = counted.get(component, 0) + n
 
 
-def third_repo(rows, counted, git, component, repo, prefixes, printers, commit, tag):
-    """One repository's new formats at one commit (the third harvest's followers on)."""
+def third_repo(rows, counted, git, component, repo, prefixes, printers, commit, tag, prefixed=False):
+    """One repository's new formats at one commit (the third harvest's followers on). `prefixed`
+    (fourth harvest): the prefix a Python printer of PY_PREFIXED prints is put before its formats."""
     before = set(rows)
     go = any(k.startswith(("slog.", "fmt.")) for k in printers)
     py = all(len(v) == 2 for v in printers.values())
@@ -1174,6 +1271,7 @@ def third_repo(rows, counted, git, component, repo, prefixes, printers, commit, 
     paths = [p for p in git.files(commit, prefixes) if p.endswith(ext) and not p.endswith("_test.go")
              and not SKIP.search(p)]
     texts = git.blobs(commit, paths)
+    pre = py_prefixes(texts) if prefixed and py else {}
     n = 0
     for p in paths:
         if p not in texts:
@@ -1181,6 +1279,10 @@ def third_repo(rows, counted, git, component, repo, prefixes, printers, commit, 
         sites = (go_sites(p, texts[p], printers) if go else py_sites(p, texts[p], printers) if py
                  else c_sites(p, texts[p], printers, func_names=repo in SECOND, third=True))
         for s in sites:
+            if s["printer"] in pre:
+                s["format"] = with_prefix(pre[s["printer"]], s["format"], s["syntax"])
+                s["gate"] = f"always (print: `{pre[s['printer']]}<text>` on stdout" + (
+                    ", then exit -1)" if s["level"] == "fatal" else ")")
             key = (component, s["syntax"], s["format"])
             if key in before or not passes_floors(s["format"], s["syntax"]):
                 continue
@@ -1206,11 +1308,62 @@ def harvest_third(rows, counted, gits, kernels, debian=None):
         third_repo(rows, counted, gits[repo], component, repo, prefixes, printers, commit, tag)
     for meta, texts in kernels[2:]:
         third_kernel(rows, counted, meta, texts)
-    for name in sorted(debian or {}):
+    for name in sorted(n for n in debian or {} if n in DEBIAN_SRC):
         third_debian(rows, counted, name, debian[name])
 
 
-def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None):
+def py_prefixes(texts):
+    """{printer: the prefix it prints} for the Python printers of PY_PREFIXED that these files
+    define as `def NAME(message): print("<prefix>%s" % message)`."""
+    out = {}
+    for p in sorted(texts):
+        if p.endswith(".py"):
+            for m in PY_PREFIX_DEF.finditer(texts[p]):
+                if m.group(1) in PY_PREFIXED:
+                    out[m.group(1)] = read_c_string('"' + m.group(2) + '"', 0)[0]
+    return out
+
+
+def with_prefix(prefix, fmt, syntax):
+    """The format with a literal prefix in front, escaped for its syntax."""
+    if syntax == "stream":
+        return prefix.replace("{", "{{").replace("}", "}}") + fmt
+    return prefix.replace("%", "%%") + fmt
+
+
+def fourth_debian(rows, counted, name, texts):
+    """One Debian source package's new formats, per part of DEBIAN_SRC_FOURTH (the third
+    harvest's followers on)."""
+    meta = DEBIAN_SRC_FOURTH[name]
+    repo = f"{name}={meta.get('version') or DEBIAN_SRC[name]['version']}"
+    before = set(rows)
+    for component, pattern, printers in meta["parts"]:
+        want, n = re.compile(pattern), 0
+        for p in sorted(t for t in texts if want.search(t)):
+            for s in c_sites(p, texts[p], printers, third=True):
+                key = (component, s["syntax"], s["format"])
+                if key in before or not passes_floors(s["format"], s["syntax"]):
+                    continue
+                n += 1
+                add_site(rows, key, s, repo, "")
+        counted[component] = counted.get(component, 0) + n
+
+
+def harvest_fourth(rows, counted, gits, kernel_newest, debian):
+    """Issue 28's fourth harvest, after the first three: the older releases of OLDER_FOURTH (with
+    their printers' prefixes), the newest kernel, and the Debian sources of DEBIAN_SRC_FOURTH
+    (comgr, hipcc, LLVM's AMDGPU backend, lld). Each step adds only formats no earlier step has."""
+    spec = {c: (p, pr) for c, r, p, pr in SPECS}
+    for component, repo, tag, commit, pre in OLDER_FOURTH:
+        printers = dict(spec[component][1], **({"miopen": MIOPEN_THIRD}.get(component, {})))
+        third_repo(rows, counted, gits[repo], component, repo, pre or spec[component][0], printers, commit, tag,
+                   prefixed=True)
+    third_kernel(rows, counted, KERNEL_NEWEST, kernel_newest)
+    for name in sorted(DEBIAN_SRC_FOURTH):
+        fourth_debian(rows, counted, name, debian[name])
+
+
+def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None, fourth=None):
     """The table's rows. `third`: the kernels of the third harvest, [(meta, texts)] for 6.1,
     6.12, 5.10 and 4.15 in that order (None: the first two harvests only)."""
     rows = {}
@@ -1275,10 +1428,26 @@ def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None):
         counted[component] = counted.get(component, 0) + n
     if third is not None:
         harvest_third(rows, counted, gits, third, debian)
+    if fourth is not None:
+        harvest_fourth(rows, counted, gits, *fourth)
     return rows, counted
 
 
-def render(rows, counted, kernel=False, kernel_new=False, third=False):
+def fourth_sources():
+    """The [[source]] lines of the fourth harvest's inputs (llvm-toolchain-21 is the third's)."""
+    out = []
+    for _, repo, tag, commit, _ in OLDER_FOURTH:
+        out += ["[[source]]", f"repo = {q(repo)}", f"at = {q(tag)}", f"commit = {q(commit)}", ""]
+    meta = KERNEL_NEWEST
+    out += ["[[source]]", f"repo = {q(meta['package'] + '=' + meta['version'])}",
+            f"commit = {q('sha256:' + meta['sha256'])}", ""]
+    for name in sorted(n for n in DEBIAN_SRC_FOURTH if n not in DEBIAN_SRC):
+        meta = DEBIAN_SRC_FOURTH[name]
+        out += ["[[source]]", f"repo = {q(name + '=' + meta['version'])}", f"commit = {q('sha256:' + meta['sha256'])}", ""]
+    return out
+
+
+def render(rows, counted, kernel=False, kernel_new=False, third=False, fourth=False):
     out = [
         "# GENERATED by scripts/harvest-origins.py; do not edit. Re-run it to refresh, and",
         "# `scripts/harvest-origins.py --mirror DIR --check` to verify this file (docs/check-packs.md).",
@@ -1327,6 +1496,8 @@ def render(rows, counted, kernel=False, kernel_new=False, third=False):
             out.append(f"repo = {q(name + '=' + DEBIAN_SRC[name]['version'])}")
             out.append(f"commit = {q('sha256:' + DEBIAN_SRC[name]['sha256'])}")
             out.append("")
+    if fourth:
+        out += fourth_sources()
     total = 0
     for key in sorted(rows):
         component, syntax, fmt = key
@@ -1369,6 +1540,7 @@ def main():
     ap.add_argument("--debian-src", action="append", default=[],
                     help="NAME=PATH: the orig tarball of a Debian source package of DEBIAN_SRC (repeatable)")
     ap.add_argument("--kernel-deb-oldest", help=f"Ubuntu's {KERNEL_OLDEST['package']}_{KERNEL_OLDEST['version']}_all.deb")
+    ap.add_argument("--kernel-deb-newest", help=f"Debian's {KERNEL_NEWEST['package']}_{KERNEL_NEWEST['version']}_all.deb")
     a = ap.parse_args()
     given = dict(g.split("=", 1) for g in a.git)
     gits = {}
@@ -1378,7 +1550,7 @@ def main():
             sys.exit(f"harvest-origins: no git directory for {repo} (fetch it, then pass --mirror or --git {repo}=DIR)")
         gits[repo] = Git(d)
         for c in ([PINS[repo]] if repo in PINS else []) + [c for r, _, c in OLDER if r == repo] + [
-                c for _, r, _, c, _ in OLDER_THIRD if r == repo]:
+                c for _, r, _, c, _ in OLDER_THIRD + OLDER_FOURTH if r == repo]:
             try:
                 gits[repo].run("cat-file", "-e", c + "^{commit}")
             except subprocess.CalledProcessError:
@@ -1391,17 +1563,22 @@ def main():
         sys.exit(f"harvest-origins: give --kernel-deb-old ({KERNEL_OLD['package']}={KERNEL_OLD['version']}, Debian bullseye)")
     if not a.kernel_deb_oldest:
         sys.exit(f"harvest-origins: give --kernel-deb-oldest ({KERNEL_OLDEST['package']}={KERNEL_OLDEST['version']}, Ubuntu bionic)")
+    if not a.kernel_deb_newest:
+        sys.exit(f"harvest-origins: give --kernel-deb-newest ({KERNEL_NEWEST['package']}={KERNEL_NEWEST['version']}, Debian sid)")
     srcs = dict(d.split("=", 1) for d in a.debian_src)
-    for name in sorted(DEBIAN_SRC):
+    names = sorted(set(DEBIAN_SRC) | set(DEBIAN_SRC_FOURTH))
+    for name in names:
         if name not in srcs:
-            sys.exit(f"harvest-origins: give --debian-src {name}=PATH ({DEBIAN_SRC[name]['file']})")
-    debian = {name: debian_src_texts(name, srcs[name]) for name in sorted(DEBIAN_SRC)}
+            sys.exit(f"harvest-origins: give --debian-src {name}=PATH "
+                     f"({(DEBIAN_SRC.get(name) or DEBIAN_SRC_FOURTH[name])['file']})")
+    debian = {name: debian_src_texts(name, srcs[name]) for name in names}
     kernel = kernel_texts(a.kernel_deb)
     kernel_new = kernel_texts(a.kernel_deb_new, KERNEL_NEW)
     third = [(KERNEL, kernel), (KERNEL_NEW, kernel_new), (KERNEL_OLD, kernel_texts(a.kernel_deb_old, KERNEL_OLD)),
              (KERNEL_OLDEST, kernel_texts(a.kernel_deb_oldest, KERNEL_OLDEST))]
-    text = render(*harvest(gits, kernel, kernel_new, third, debian), kernel=bool(kernel), kernel_new=bool(kernel_new),
-                  third=True) + "\n"
+    fourth = (kernel_texts(a.kernel_deb_newest, KERNEL_NEWEST), debian)
+    text = render(*harvest(gits, kernel, kernel_new, third, debian, fourth), kernel=bool(kernel),
+                  kernel_new=bool(kernel_new), third=True, fourth=True) + "\n"
     if a.check:
         try:
             with open(a.out, encoding="utf-8") as f:

@@ -582,9 +582,12 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // tuning 138 of 179 (77.1%). After the third harvest (older kernels 4.15 and 5.10 with the
 // firmware loader and the PCI core, ROCm/HIP's rocclr/ and ROCm/hipamd, older MIOpen and ollama,
 // MIOPEN_LOG, `+` messages and messages kept in a variable, KFD's device prefix, clang's GPU
-// diagnostics): held out 32 of 33 (97.0%), tuning 165 of 179 (92.2%).
+// diagnostics): held out 32 of 33 (97.0%), tuning 165 of 179 (92.2%). After the fourth harvest
+// (MIOpen 1.2.1's `File is unreadable.`, linux-source-7.2's page-fault task line; comgr, hipcc,
+// LLVM's AMDGPU backend and lld, whose lines these markers do not look for): tuning 168 of 179
+// (93.9%); the held-out floor is the lead's.
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.921;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.938;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {
@@ -675,9 +678,11 @@ const PRINTED_BY_SECOND: &[(&str, &str)] = &[
 /// `CUDA error: %s` and `%s: %s failed` and the `current device: %d, ...` line, whose literal
 /// text or head is too short to attribute alone; Tensile's `Architecture {} not supported by
 /// ROCm {}`, whose 12-letter head "Architecture " would match other programs' lines; texts newer
-/// than the pinned commits: amd-smi's CPU-device line, llama.cpp's `(Total VRAM: ...)`).
+/// than the pinned commits: amd-smi's CPU-device line, llama.cpp's `(Total VRAM: ...)`). After the
+/// fourth harvest (Tensile at rocm-6.2.0, whose printWarning printed the `Tensile::WARNING: `
+/// prefix): tuning 19 of 30.
 const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 1.0;
-const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.533;
+const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.633;
 
 #[test]
 fn lines_printed_by_a_second_harvest_component_are_attributed() {

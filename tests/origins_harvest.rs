@@ -288,3 +288,63 @@ fn clangs_gpu_diagnostics_are_attributed() {
     );
     assert!(origin("error: unknown target host 'example.org'").is_none());
 }
+
+// The fourth harvest (issue 28: sources not read before; scripts/harvest-origins.py OLDER_FOURTH,
+// KERNEL_NEWEST, DEBIAN_SRC_FOURTH).
+
+#[test]
+fn older_tensile_and_miopen_texts_carry_their_printers_prefix() {
+    // Tensile's printWarning printed `Tensile::WARNING: %s` at rocm-6.2.0 (Tensile/Common.py);
+    // the line is from the tuning part (a NixOS ROCm 6.2 build log).
+    let (c, repo, at) =
+        release_of("Tensile::WARNING: Architecture (8, 0, 3) not supported by ROCm 6.2.41134-0");
+    assert_eq!((c, repo, at), ("Tensile", "ROCm/Tensile", "rocm-6.2.0"));
+    // the bare text's 12-letter head stays unattributed, as the second harvest chose
+    assert!(origin("Architecture (8, 0, 3) not supported by this build").is_none());
+    // MIOpen 1.2 (ROCm 1.7) printed the warning without the file's name (src/db_record.cpp)
+    let (c, _, at) = release_of("MIOpen(HIP): Warning [ReadFile] File is unreadable.");
+    assert_eq!((c, at), ("miopen", "1.2.1"));
+    assert!(origin("note: File is unreadable by the current user").is_none());
+}
+
+#[test]
+fn a_newer_kernels_page_fault_task_line_is_attributed() {
+    // amdgpu_vm_print_task_info in sid's 7.2 (6.12 printed it inside the fault line)
+    let o = origin(
+        "[   67.058806] amdgpu 0000:c4:00.0: amdgpu:  Process python3 pid 3370 thread python3 pid 3370",
+    )
+    .expect("attributed");
+    assert_eq!(o.component, "amdgpu");
+    assert_eq!(o.sites[0].repo, "linux-source-7.2=7.2.13-1");
+    assert!(origin("Process python3 pid 3370 exited with status 1").is_none());
+}
+
+#[test]
+fn llvm_backend_lld_comgr_and_hipcc_lines_are_attributed() {
+    let (c, path) =
+        printed_by("'gfx1036' is not a recognized processor for this target (ignoring processor)");
+    assert_eq!((c, path), ("LLVM", "llvm/lib/MC/MCSubtargetInfo.cpp"));
+    assert_eq!(
+        printed_by("warning: xnack 'On' was requested for a processor that does not support it!"),
+        ("LLVM", "llvm/lib/Target/AMDGPU/Utils/AMDGPUBaseInfo.cpp")
+    );
+    let o = origin("ld.lld: error: unable to find library -lamdhip64").expect("attributed");
+    assert_eq!(
+        (o.component.as_str(), o.sites[0].repo.as_str()),
+        ("lld", "llvm-toolchain-21=1:21.1.8-14")
+    );
+    assert_eq!(
+        printed_by("Failed to load SPIR-V as LLVM Module: Invalid SPIR-V magic number").0,
+        "comgr"
+    );
+    let o = origin(
+        "Warning: The --amdgpu-target option has been deprecated and will be removed in the future.  Use --offload-arch instead.",
+    )
+    .expect("attributed");
+    assert_eq!(
+        (o.component.as_str(), o.sites[0].repo.as_str()),
+        ("hipcc", "rocm-llvm=7.0.2+dfsg-3")
+    );
+    assert!(origin("'main' is not a recognized branch name").is_none());
+    assert!(origin("unable to find library path for the plugin").is_none());
+}
