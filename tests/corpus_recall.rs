@@ -43,8 +43,15 @@ use std::path::Path;
 // gpu.isa-not-built (gfx1032 is an ISA ROCm does not build; the same-family override runs the
 // gfx1030 kernels), a true statement ranked above the label. Only its id and first answer were
 // read, from the test's miss list; no rule was changed for it.
-const HELD_OUT_MIN_RECALL: f64 = 0.351;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.567;
+// Raised when the rules over families of lines (driver.rs, libfamilies.rs) and over the deciding
+// context (context.rs) came in, written on the tuning part's miss list only and measured once at
+// the end: 74 held out, 28 with the cause first, 43 recognised (37.8% / 58.1%). Then
+// field-fresh.toml's 42 cases came in (collected by a helper who wrote no rule, from threads
+// taken in the order a search met them): 11 of them hash here, 3 answered first and 5 recognised,
+// so the part is 85 cases, 31 with the cause first, 48 recognised (36.5% / 56.5%); the recognised
+// floor went from 0.567 to 0.564 for those new cases only.
+const HELD_OUT_MIN_RECALL: f64 = 0.364;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.564;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -181,10 +188,12 @@ fn the_frozen_ids_are_cases() {
 // MES not answering beside a fault): 334 cases, 263 with the cause first of 292 recognised, 272
 // decidable (78.7% / 90.1% / 81.4%).
 // Both sets of rules together: 334 cases, 286 with the cause first of 315 recognised, 295
-// decidable (85.6% / 90.8% / 88.3%).
-const TUNING_MIN_RECALL: f64 = 0.856;
-const TUNING_MIN_PRECISION: f64 = 0.907;
-const TUNING_MIN_DECIDABLE: f64 = 0.883;
+// decidable (85.6% / 90.8% / 88.3%). Then field-fresh.toml's 31 tuning cases came in, no rule
+// written for them yet (they are the next rules' material): 365 cases, 290 with the cause first
+// of 332 recognised, 299 decidable (79.5% / 87.3% / 81.9%); the floors follow for them only.
+const TUNING_MIN_RECALL: f64 = 0.794;
+const TUNING_MIN_PRECISION: f64 = 0.873;
+const TUNING_MIN_DECIDABLE: f64 = 0.819;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
@@ -585,9 +594,11 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // diagnostics): held out 32 of 33 (97.0%), tuning 165 of 179 (92.2%). After the fourth harvest
 // (MIOpen 1.2.1's `File is unreadable.`, linux-source-7.2's page-fault task line; comgr, hipcc,
 // LLVM's AMDGPU backend and lld, whose lines these markers do not look for): tuning 168 of 179
-// (93.9%); the held-out floor is the lead's.
+// (93.9%); held out 32 of 33. With field-fresh.toml's cases: held out 34 of 35 (97.1%), tuning
+// 185 of 199 (93.0%: its new tuning lines include llama.cpp's short `CUDA error` lines, which
+// the matcher does not attribute, see src/packs/origins.rs).
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.938;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.929;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {
