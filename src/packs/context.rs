@@ -74,21 +74,6 @@ fn symptom(
     )
 }
 
-fn derived(
-    sy: &'static Symptom,
-    line: String,
-    reasoning: String,
-    overrules: &'static [&'static str],
-) -> Derived {
-    Derived {
-        symptom: sy,
-        line,
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &[],
-        overrules,
-    }
-}
-
 /// "Stale path, not missing data": rocBLAS looks for its Tensile library in `<dir>/rocblas/library`
 /// where `<dir>` is the directory it was loaded from (`tensile_host.cpp`, see
 /// src/binfacts/tensile_path.rs), hipBLASLt likewise. A path `<root>/<c>/lib/<c>/library` is that
@@ -139,7 +124,7 @@ fn old_layout_path(text: &str) -> Option<Derived> {
          {root}/lib/{c}/library"
     );
     let over = &["lib-rocblas-data", "lib-hipblaslt-data", "lib-missing"];
-    Some(derived(sy, line, reasoning, over))
+    Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
 /// The targets a build in the text names (`[context] build_targets`), each as written; `None`
@@ -226,7 +211,7 @@ fn target_vs_override(text: &str) -> Option<Derived> {
          targets in the text ({shown}) do not include {isa}{note} ({FROM})"
     );
     let over = &["gpu-unsupported-asic", "gpu-override-misuse"];
-    Some(derived(sy, line, reasoning, over))
+    Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
 /// "A kernel of the library itself is missing": clang names the host-side launch stub of a HIP
@@ -264,7 +249,7 @@ fn own_kernel_missing(text: &str) -> Option<Derived> {
         "the undefined symbol {sym} is a kernel's launch stub (__device_stub__, the name clang \
          gives it) that the library's own code calls ({FROM}): that build lacks the kernel"
     );
-    Some(derived(sy, line, reasoning, &["lib-mixed-releases"]))
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["lib-mixed-releases"]))
 }
 
 /// "The tool's own list names the ISA": a tool that refuses the GPU's ISA while the list of
@@ -303,7 +288,7 @@ fn glued_list(text: &str, f: &Facts) -> Option<Derived> {
          holds \"{token}\", {isa} glued to another ISA, so the check cannot match it ({FROM})"
     );
     let over = &["codeobj-no-binary", "gpu-unsupported-asic"];
-    Some(derived(sy, line, reasoning, over))
+    Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
 /// "The mask hides every GPU": a device mask whose value selects no device. The masks are lists
@@ -359,7 +344,7 @@ fn mask_hides_all(text: &str) -> Option<Derived> {
         "gpu-driver-missing",
         "gpu-container-devices",
     ];
-    Some(derived(sy, line, reasoning, over))
+    Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
 /// "The scheduler firmware stopped answering": amdgpu prints "MES failed to respond to msg=..."
@@ -398,7 +383,7 @@ fn mes_hang(text: &str) -> Option<Derived> {
          ({FROM}): the scheduler firmware stopped answering first"
     );
     let over = &["mem-access-fault", "gpu-override-misuse"];
-    Some(derived(sy, line, reasoning, over))
+    Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
 /// The rules of this module that fire on a text, most deciding first.

@@ -11,7 +11,7 @@
 //! Each reasons from what the text states; this machine is not asked.
 
 use super::facts::{line_of, re, Derived, Facts, Platform};
-use super::libfamilies::{family_symptom, table, with_reasoning};
+use super::libfamilies::{family_symptom, table};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -67,7 +67,7 @@ fn kfd_too_old(text: &str) -> Option<Derived> {
          (headers for it installed; `dkms status` must say installed), or run a kernel new \
          enough for this release, then reboot.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the user space reports the kernel's KFD as too old for it{dkms} ({FROM})"),
@@ -104,7 +104,7 @@ fn pod_without_kfd(text: &str, f: &Facts) -> Option<Derived> {
         "Give the nodes a kernel with the amdgpu driver and KFD (a supported distribution, or \
          AMD's GPU operator, which installs the driver), then redeploy the plugin.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("a Kubernetes node without KFD ({FROM})"),
@@ -154,7 +154,7 @@ fn dkms_without_kfd(text: &str) -> Option<Derived> {
             "Install the DKMS driver package of the installed release again (or remove and \
              reinstall ROCm with it), then reboot.",
         );
-        return Some(with_reasoning(
+        return Some(Derived::reasoned(
             sy,
             line,
             format!("the DKMS driver package was removed (\"{r}\") and KFD is absent ({FROM})"),
@@ -171,7 +171,7 @@ fn dkms_without_kfd(text: &str) -> Option<Derived> {
         "Boot a kernel the ROCm release supports (its release notes list them) with its headers \
          installed, check `dkms status` says installed for it, and reboot.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("a DKMS driver package is installed and KFD is absent ({FROM})"),
@@ -225,7 +225,7 @@ fn hardware(text: &str) -> Option<Derived> {
          unplugged to test); check power and cooling; if it persists on another machine, the \
          card needs service.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -302,7 +302,7 @@ fn vm_display_only(text: &str) -> Option<Derived> {
          Linux host; a hypervisor that supports passthrough), then check that the guest lists \
          it.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the display listing shows a virtual adapter and no AMD device{host} ({FROM})"),
@@ -342,7 +342,7 @@ fn rsmi_without_gpu(text: &str, f: &Facts) -> Option<Derived> {
             "rule over families of lines and their facts (src/packs/driver.rs)",
         )
     });
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("rsmi_init fails and the text says the machine has no AMD GPU ({FROM})"),

@@ -492,6 +492,30 @@ pub(crate) struct Derived {
     pub overrules: &'static [&'static str],
 }
 
+impl Derived {
+    /// The usual answer of a rule: its symptom, the line it read and its reasoning, displacing
+    /// nothing in particular (see [`Derived::overruling`]).
+    pub(super) fn reasoned(symptom: &'static Symptom, line: String, reasoning: String) -> Self {
+        Derived {
+            symptom,
+            line,
+            captures: vec![("reasoning".into(), reasoning)],
+            defers_to: &[],
+            overrules: &[],
+        }
+    }
+
+    /// The same answer, with the causes its facts decide against.
+    pub(super) fn overruling(self, overrules: &'static [&'static str]) -> Self {
+        Derived { overrules, ..self }
+    }
+
+    /// The same answer, with the more specific causes it does not displace.
+    pub(super) fn deferring_to(self, defers_to: &'static [&'static str]) -> Self {
+        Derived { defers_to, ..self }
+    }
+}
+
 /// A rule's symptom: its id, class and the text `why` shows (the reasoning is a capture).
 fn symptom(
     cell: &'static OnceLock<Symptom>,

@@ -84,16 +84,6 @@ pub(super) fn family_symptom(
     )
 }
 
-pub(super) fn with_reasoning(sy: &'static Symptom, line: String, reasoning: String) -> Derived {
-    Derived {
-        symptom: sy,
-        line,
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &[],
-        overrules: &[],
-    }
-}
-
 /// MIGraphX throws its errors as `<file>:<line>: <function>: <message>` (`MIGRAPHX_THROW`,
 /// `src/include/migraphx/errors.hpp`, which prefixes the source location). A throw from its
 /// compiler (`src/targets/gpu/`, `src/program.cpp`, `src/module.cpp`, the passes) is an invariant
@@ -124,7 +114,7 @@ fn migraphx_internal(text: &str) -> Option<Derived> {
         "Use a newer MIGraphX (or ROCm release) where the compiler failure is fixed, and report \
          it to MIGraphX with the model if it persists; the ROCm install needs no change.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -213,7 +203,7 @@ fn blas_on_unsupported_isa(text: &str, f: &Facts) -> Option<Derived> {
                 ),
             ),
         ],
-        ..with_reasoning(sy, line, String::new())
+        ..Derived::reasoned(sy, line, String::new())
     })
 }
 
@@ -248,7 +238,7 @@ fn ck_xdl_without_mfma(text: &str, f: &Facts) -> Option<Derived> {
         "Use an implementation without matrix-core kernels for this GPU (a Triton or plain \
          attention path, the library's non-Xdl instances), or a GPU with matrix cores.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -297,7 +287,7 @@ fn cuda_only_code(text: &str) -> Option<Derived> {
          kernels out of the ROCm build), or port the code to the HIP counterpart the reasoning \
          names.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -332,7 +322,7 @@ fn amdsmi_module(text: &str) -> Option<Derived> {
          copied to a writable place, `pip install .`) into the same environment, or use a torch \
          whose device query does not need it.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -370,7 +360,7 @@ fn lld_at_fixed_path(text: &str) -> Option<Derived> {
          \"$(rocm-sdk path --root)/llvm/bin/ld.lld\" for TheRock's Python packages) or install \
          the lld of that ROCm.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("ld.lld is not at the path the tool looked in{place} ({FROM})"),
@@ -405,7 +395,7 @@ fn offload_arch_mix(text: &str) -> Option<Derived> {
          remove the leftovers of the old one, or give the targets in one form only \
          (AMDGPU_TARGETS / GPU_TARGETS).",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the targets {a} and {b} name one processor in two forms ({FROM})"),
@@ -443,7 +433,7 @@ fn compute_capability(text: &str) -> Option<Derived> {
         "Install a build of the application that includes the HIP kernels for this GPU (the \
          upstream build, or a fixed release), or build it with the GPU's ISA in its targets.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -503,7 +493,7 @@ fn tensile_toolchain(text: &str) -> Option<Derived> {
          TENSILE_ROCM_ASSEMBLER_PATH) at the toolchain the build should use; a Tensile with \
          rocm-libraries PR #2032 skips an empty directory.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the failure comes from Tensile's toolchain search{why} ({FROM})"),
@@ -540,7 +530,7 @@ fn cuda_repository_package(text: &str) -> Option<Derived> {
         "Install CUDA from NVIDIA's repository (the `cuda` package) instead of the \
          distribution's nvidia-cuda-* packages, then install the HIP package again.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the package `{pkg}` comes only from NVIDIA's CUDA repository ({FROM})"),
@@ -573,7 +563,7 @@ fn nightly_self_test(text: &str) -> Option<Derived> {
         "Install a later nightly (or a release) in which the test passes; report it to TheRock \
          if it persists.",
     );
-    Some(with_reasoning(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the packages' own test fails on the nightly \"{n}\" ({FROM})"),

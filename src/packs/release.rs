@@ -91,13 +91,7 @@ fn dkms(text: &str) -> Option<Derived> {
     let rel = dkms_release(text);
     let sy = dkms_symptom();
     let reasoning = dkms_reasoning(rel, kernel.as_deref())?;
-    Some(Derived {
-        symptom: sy,
-        line,
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &[],
-        overrules: &["gpu-driver-missing"],
-    })
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["gpu-driver-missing"]))
 }
 
 /// The line of a text that says a DKMS build of the module failed.
@@ -361,13 +355,7 @@ fn distribution(text: &str) -> Option<Derived> {
             distribution_reasoning(text, family, rel.as_deref())?
         }
     };
-    Some(Derived {
-        symptom: sy,
-        line,
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &["platform-package-conflict"],
-        overrules: &[],
-    })
+    Some(Derived::reasoned(sy, line, reasoning).deferring_to(&["platform-package-conflict"]))
 }
 
 /// The line of a text where a package install failed on its dependencies or the installer

@@ -40,16 +40,6 @@ fn symptom(
     super::facts::cached_symptom(cell, [id, title, class, cause, fix, source])
 }
 
-fn derived(sy: &'static Symptom, line: String, reasoning: String) -> Derived {
-    Derived {
-        symptom: sy,
-        line,
-        captures: vec![("reasoning".into(), reasoning)],
-        defers_to: &[],
-        overrules: &[],
-    }
-}
-
 /// Whether the text shows an NVIDIA GPU or its driver (nvidia-smi's table, a GeForce, RTX,
 /// Tesla or Quadro name): a CUDA build is then the right one.
 fn nvidia_machine(text: &str) -> bool {
@@ -273,7 +263,7 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
          ROCm/MIGraphX build instead of onnxruntime-gpu, JAX's ROCm plugin of the same version; \
          in a container, an image that ships the ROCm build.",
     );
-    Some(derived(sy, line, format!("{why} ({FROM})")))
+    Some(Derived::reasoned(sy, line, format!("{why} ({FROM})")))
 }
 
 /// "A source tree newer than the installed ROCm": a header or CMake package that ROCm ships only
@@ -324,7 +314,7 @@ fn newer_source(text: &str) -> Option<Derived> {
     } else {
         "CMake package"
     };
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -417,7 +407,7 @@ fn cmake_hip(text: &str) -> Option<Derived> {
             "lib-mixed-releases",
             "tensile-assembler",
         ],
-        ..derived(sy, line, format!("{why} ({FROM})"))
+        ..Derived::reasoned(sy, line, format!("{why} ({FROM})"))
     })
 }
 
@@ -467,7 +457,7 @@ fn visible_devices(text: &str) -> Option<Derived> {
     if rocr.is_match(text) && hip.is_match(text) {
         if let Some(line) = line_of(text, none) {
             let set = both.find(text).map(|m| m.as_str().trim().to_string());
-            return Some(derived(
+            return Some(Derived::reasoned(
                 sy,
                 line,
                 format!(
@@ -488,7 +478,7 @@ fn visible_devices(text: &str) -> Option<Derived> {
     );
     let line = line_of(text, ordinal)?;
     let m = launcher.find(text)?;
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -547,7 +537,7 @@ fn tool_false_check(text: &str) -> Option<Derived> {
     );
     Some(Derived {
         overrules: &["gpu-driver-missing"],
-        ..derived(
+        ..Derived::reasoned(
             sy,
             line,
             format!(
@@ -598,7 +588,7 @@ fn hsmp<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
             "Enable HSMP support in the BIOS (AMD CBS > NBIO > SMU Common Options) and load the \
              driver (modprobe amd_hsmp, or hsmp_acpi), or initialise amd-smi for GPUs only.",
         );
-        return Some(derived(
+        return Some(Derived::reasoned(
             sy,
             line,
             format!(
@@ -637,7 +627,7 @@ fn hsmp<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
             "rule over the library, build and platform facts of the text (src/packs/stack.rs)",
         )
     });
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("no EPYC or MI300A named, and amd-smi's initialisation did not fail ({FROM})"),
@@ -684,7 +674,7 @@ fn vm_passthrough(text: &str) -> Option<Derived> {
          module for the GPUs that need one, no reset on VM stop, the host's amdgpu not binding \
          it); datacenter GPUs support passthrough with AMD's documented configuration.",
     );
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("the GPU is passed through to a VM and the host's reset of it fails ({FROM})"),
@@ -722,7 +712,7 @@ fn hipcc_exec(text: &str) -> Option<Derived> {
             "Set ROCM_PATH (and HIP_PATH) to the root the packages installed into (e.g. /usr for \
              distribution packages), or install where hipcc looks.",
         );
-        return Some(derived(
+        return Some(Derived::reasoned(
             sy,
             line,
             format!("hipcc cannot run {prog}, a program it looks for under its ROCm root ({FROM})"),
@@ -737,7 +727,7 @@ fn hipcc_exec(text: &str) -> Option<Derived> {
          provides, so the build or link it drives fails.",
         "Install the package that provides the program (e.g. `file`), then build again.",
     );
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!("hipcc cannot run the system program `{prog}` ({FROM})"),
@@ -793,7 +783,7 @@ fn both_sources(text: &str) -> Option<Derived> {
          install guide writes it; a distribution upgrade can drop it), remove the distribution's \
          package, then install AMD's again.",
     );
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -831,7 +821,7 @@ fn sysdeps(text: &str) -> Option<Derived> {
     );
     Some(Derived {
         overrules: &["lib-missing"],
-        ..derived(
+        ..Derived::reasoned(
             sy,
             line,
             format!(
@@ -877,7 +867,7 @@ fn informational(text: &str) -> Option<Derived> {
             "rule over the origins of lines (checks/why-facts.toml [[informational]])",
         )
     });
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
@@ -930,7 +920,7 @@ fn host_stdlib(text: &str) -> Option<Derived> {
          libstdc++-12-dev beside gcc-12 on Ubuntu 22.04), or point clang at a complete one \
          (--gcc-install-dir / --gcc-toolchain).",
     );
-    Some(derived(
+    Some(Derived::reasoned(
         sy,
         line,
         format!(
