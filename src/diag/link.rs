@@ -168,6 +168,10 @@ impl Needles {
 
 /// The text of `p` if it is a script (`#!`), else None.
 fn script_text(host: &Host, p: &Path) -> Option<String> {
+    // The first two bytes decide; a compiler binary is not read further.
+    if !host.fs.read_head(p, 2).ok()?.starts_with(b"#!") {
+        return None;
+    }
     let bytes = host.fs.read_bytes_limited(p, SCRIPT_LIMIT).ok()?;
     bytes
         .starts_with(b"#!")

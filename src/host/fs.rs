@@ -249,6 +249,12 @@ impl RootedFs {
         super::open::read_regular(&self.resolve_host(p)?, limit)
     }
 
+    /// The first `n` bytes of a regular file (all of it when shorter); what is not a regular
+    /// file is refused at once, as by [`RootedFs::read_bytes_limited`].
+    pub(crate) fn read_head(&self, p: &Path, n: u64) -> io::Result<Vec<u8>> {
+        super::open::read_regular_head(&self.resolve_host(p)?, n)
+    }
+
     /// Opens a regular file for reading (for memory-mapping or streaming large inputs); what
     /// is not a regular file is refused at once, as by [`RootedFs::read_bytes_limited`].
     pub(crate) fn open(&self, p: &Path) -> io::Result<std::fs::File> {

@@ -39,6 +39,15 @@ impl OpenedFile {
     /// Reads the whole file through the descriptor, refusing one of more than `limit` bytes
     /// (`InvalidData`, "larger than N bytes"): the size from `fstat` can lie (a file growing
     /// while read, procfs), so the cap is on what is read, not on what was announced.
+    /// Reads at most the first `n` bytes through the descriptor (fewer when the file is
+    /// shorter): enough to tell a script's `#!` or a magic number without reading a large
+    /// binary whole.
+    pub(crate) fn read_head(mut self, n: u64) -> io::Result<Vec<u8>> {
+        let mut buf = Vec::with_capacity(self.meta.len().min(n) as usize);
+        (&mut self.file).take(n).read_to_end(&mut buf)?;
+        Ok(buf)
+    }
+
     pub(crate) fn read_capped(mut self, limit: u64) -> io::Result<Vec<u8>> {
         let mut buf = Vec::with_capacity(self.meta.len().min(limit) as usize);
         (&mut self.file).take(limit + 1).read_to_end(&mut buf)?;
@@ -107,6 +116,13 @@ pub(crate) fn read_regular(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let f = open_regular(path, FinalLink::Follow)?;
     let _w = super::watchdog::Waiting::on_path("reading", path);
     f.read_capped(limit)
+}
+
+/// The first `n` bytes of a regular file, opened as [`open_regular`] opens it.
+pub(crate) fn read_regular_head(path: &Path, n: u64) -> io::Result<Vec<u8>> {
+    let f = open_regular(path, FinalLink::Follow)?;
+    let _w = super::watchdog::Waiting::on_path("reading", path);
+    f.read_head(n)
 }
 
 /// A file named on the command line (`--baseline`, `merge`, `inspect`, `log` arguments): a
@@ -209,6 +225,29 @@ mod tests {
         assert_eq!(read_regular(&f, 100).unwrap().len(), 100);
         let e = read_regular(&f, 99).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+    }
+
+    #[test]
+    fn a_head_read_stops_at_n_and_refuses_what_read_regular_refuses() {
+        let t = tempfile::tempdir().unwrap();
+        let f = t.path().join("clang");
+        std::fs::write(
+            &f,
+            [b"#!/bin/sh\n".as_slice(), &vec![b'x'; 1 << 20]].concat(),
+        )
+        .unwrap();
+        assert_eq!(read_regular_head(&f, 2).unwrap(), b"#!");
+        let short = t.path().join("short");
+        std::fs::write(&short, b"a").unwrap();
+        assert_eq!(read_regular_head(&short, 24).unwrap(), b"a");
+        let e = read_regular_head(t.path(), 2).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+        let fifo = t.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+        assert_eq!(
+            read_regular_head(&fifo, 2).unwrap_err().kind(),
+            io::ErrorKind::InvalidInput
+        );
     }
 
     #[test]

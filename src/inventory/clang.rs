@@ -174,12 +174,7 @@ fn unprobed(
     let real_path = host.fs.canonicalize(&path).ok();
     let is_script = real_path
         .as_deref()
-        .and_then(|p| {
-            host.fs
-                .read_bytes_limited(p, 1 << 30)
-                .ok()
-                .map(|b| b.starts_with(b"#!"))
-        })
+        .and_then(|p| host.fs.read_head(p, 2).ok().map(|b| b.starts_with(b"#!")))
         .unwrap_or(false);
     let binary = if is_script {
         real_path.as_deref().and_then(|p| wrapped_clang(host, p))

@@ -327,7 +327,7 @@ fn error_names(text: &str, isa: &TargetId) -> bool {
 /// the root's clang runs chrooted, and then still named from here): read as such, never
 /// re-rooted.
 fn is_device_output(out_file: &Path) -> bool {
-    crate::host::open::read_regular(out_file, 256 << 20)
+    crate::host::open::read_regular_head(out_file, 24)
         .map(|b| {
             b.starts_with(b"__CLANG_OFFLOAD_BUNDLE__")
                 || b.starts_with(b"\x7fELF")
