@@ -180,11 +180,18 @@ fn sid_leaves_nothing_in_tmp_or_the_cwd() {
 }
 
 /// Tensile's capability probe, batched, equals Tensile's own serial method key for key.
+///
+/// The serial method starts one assembler per snippet (hundreds of clang starts): on a loaded
+/// machine it can pass the default 120 s `--deadline`, and a probe cut short answers differently
+/// from one that ran. The limits are raised so that the test compares answers, not speed.
 fn asm_equivalence(r: Root) {
     let run = |extra: &str| {
         let (doc, _) = doctor_sh(
             &r,
-            &format!("rocm-doctor --asm-caps --isa tensile --only asm. --json {extra}"),
+            &format!(
+                "rocm-doctor --asm-caps --isa tensile --only asm. --json \
+                 --timeout 300 --deadline 3600 {extra}"
+            ),
         );
         doc["asm_caps"].clone()
     };
