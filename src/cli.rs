@@ -262,8 +262,9 @@ pub enum Command {
     /// likely causes on this machine: the cause, the evidence found now, the fix. Exit 1 when a
     /// cause is confirmed here; unrecognised text runs the default checks (docs/check-packs.md).
     Why {
-        /// The message (words are joined), or `-` / nothing to read stdin. A paste may begin
-        /// with `-` (a Markdown bullet, a `--` banner): it is text, not an option.
+        /// The message (words are joined), `-` / nothing to read stdin, or one word naming a
+        /// regular file (a saved log), read as stdin is. A paste may begin with `-` (a Markdown
+        /// bullet, a `--` banner): it is text, not an option.
         // Not UTF-8 is taken as stdin is (invalid bytes become U+FFFD; issue 25, item 7).
         #[arg(value_name = "TEXT|-", allow_hyphen_values = true)]
         text: Vec<std::ffi::OsString>,

@@ -1300,3 +1300,50 @@ fn a_fault_of_the_judged_clang_does_not_confirm_an_error_from_another_clang() {
     );
     assert_eq!(code, 0, "an unconfirmed cause is not a failure here");
 }
+
+/// `why FILE`: one word naming a regular file is a saved log, read as stdin is; the same word
+/// for a FIFO or a missing file stays text (judged on the opened descriptor, never waited on).
+#[test]
+fn a_lone_word_naming_a_file_is_read_as_the_log() {
+    let t = tempfile::tempdir().unwrap();
+    let log = t.path().join("train.log");
+    // PyTorch's C10_CUDA_CHECK message as hipified (checks/packs/symptoms.toml cites it).
+    std::fs::write(
+        &log,
+        "step 1\nRuntimeError: HIP error: invalid device function\n",
+    )
+    .unwrap();
+    let root = fixture("gfx1030-dgpu");
+    let run = |word: &Path| {
+        let out = doctor()
+            .args(["--sysroot", root.to_str().unwrap(), "why", "--json"])
+            .arg(word)
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap();
+        json_of(&out)
+    };
+    let doc = run(&log);
+    assert!(
+        answer_ids(&doc).contains(&"pytorch-invalid-device-function".to_string()),
+        "{doc:#}"
+    );
+    let fifo = t.path().join("fifo.log");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::from_bits_truncate(0o600)).unwrap();
+    for word in [fifo, t.path().join("missing.log")] {
+        let doc = run(&word);
+        assert!(answer_ids(&doc).is_empty(), "{}: {doc:#}", word.display());
+        assert!(doc.to_string().contains("NOT RECOGNISED"), "{doc:#}");
+    }
+}
+
+fn answer_ids(doc: &serde_json::Value) -> Vec<String> {
+    doc["recognised"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

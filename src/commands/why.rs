@@ -84,8 +84,19 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     })
 }
 
-/// The text to read: the words given, or standard input for none or `-`.
+/// The text to read: the words given, standard input for none or `-`, or the file one word
+/// names (`why build.log`: no message is one word that is the path of an existing regular file).
 fn read_text(packs: &PackSet, words: &[OsString]) -> anyhow::Result<String> {
+    if let Some(file) = named_file(words) {
+        let path = std::path::Path::new(&words[0]);
+        let _w = crate::host::watchdog::Waiting::on_path("reading", path);
+        let (text, unread) = w::read_input(packs, std::io::BufReader::new(file.file))
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        if let Some(n) = unread.note() {
+            eprintln!("rocm-doctor why: {}: {n}", path.display());
+        }
+        return Ok(text);
+    }
     if words.is_empty() || (words.len() == 1 && words[0] == "-") {
         // Issue 25, item 5: the whole stream is read, per line, with bounded memory; what was
         // not kept is said.
@@ -101,6 +112,21 @@ fn read_text(packs: &PackSet, words: &[OsString]) -> anyhow::Result<String> {
         let words: Vec<_> = words.iter().map(|w| w.to_string_lossy()).collect();
         Ok(words.join(" "))
     }
+}
+
+/// The regular file a lone word names, opened (what it is is judged on the descriptor, so a
+/// FIFO or a directory of that name stays text and nothing blocks); else None.
+fn named_file(words: &[OsString]) -> Option<crate::host::open::OpenedFile> {
+    let [word] = words else { return None };
+    let s = word.to_str()?;
+    if s == "-" || s.is_empty() || s.chars().any(char::is_whitespace) {
+        return None;
+    }
+    crate::host::open::open_regular(
+        std::path::Path::new(word),
+        crate::host::open::FinalLink::Follow,
+    )
+    .ok()
 }
 
 /// A processor one message names (clang's `invalid target ID 'gfx1200'`, rocBLAS's `for GPU
