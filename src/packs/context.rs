@@ -14,6 +14,8 @@
 //! - a device mask that selects no device beside "no GPU": the mask, not the driver or access;
 //! - amdgpu's "MES failed to respond" beside a memory access fault: the scheduler firmware, not
 //!   the program.
+//! - an undefined ockl/ocml function: ROCm's device libraries left out of the device link (the
+//!   program's run-time compile options when hiprtc or comgr compiled it), not `-fgpu-rdc`.
 //!
 //! Every rule has a negative test: the same headline without the deciding fact keeps the
 //! answer it had. `why::recognise` joins these rules before the others, so the fact that decides
@@ -386,6 +388,83 @@ fn mes_hang(text: &str) -> Option<Derived> {
     Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
+/// "The device libraries were not linked": `__ockl_*` and `__ocml_*` are functions of ROCm's
+/// device libraries (ROCm-Device-Libs, `ockl.bc` and `ocml.bc`: the kernel-language and math
+/// libraries, llvm-project `amd/device-libs/README.md`), which the compiler links into device
+/// code itself as bitcode (clang's ROCm toolchain, `-mlink-builtin-bitcode`, unless `-nogpulib`;
+/// comgr's `AMD_COMGR_ACTION_COMPILE_SOURCE_WITH_DEVICE_LIBS_TO_BC`, `amd_comgr.h`). Undefined at
+/// the device link, they were left out of that compilation: never a function of another file
+/// (the `-fgpu-rdc` reading of "undefined hidden symbol"). Compiled at run time (hiprtc, comgr,
+/// named in the text), the program chose its own compile options: its bug, fixed in the program;
+/// compiled offline, the compiler did not find or link the device libraries.
+fn device_libs_unlinked(text: &str) -> Option<Derived> {
+    static RUNTIME: OnceLock<Symptom> = OnceLock::new();
+    static OFFLINE: OnceLock<Symptom> = OnceLock::new();
+    static SYM: OnceLock<Regex> = OnceLock::new();
+    static RTC: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("__ockl_") && !text.contains("__ocml_") {
+        return None;
+    }
+    let sym = re(
+        &SYM,
+        r"undefined (?:hidden )?symbol:? '?(__o(?:ckl|cml)_\w+)",
+    );
+    let (line, name) = text.lines().find_map(|l| {
+        let c = sym.captures(l)?;
+        Some((
+            l.trim().chars().take(300).collect::<String>(),
+            c[1].to_string(),
+        ))
+    })?;
+    let rtc = line_of(text, re(&RTC, r"(?i)\bhiprtc\w*|\bcomgr\b|\bamd_comgr"));
+    let (sy, how) = match rtc {
+        Some(r) => (
+            symptom(
+                &RUNTIME,
+                "context.device-libs-runtime",
+                "a program's run-time compilation left out ROCm's device libraries",
+                "lib-bug-fixed-later",
+                "The program compiles its GPU code at run time (hiprtc or comgr) and links it \
+                 without ROCm's device libraries (ockl, ocml), which only the compile options the \
+                 program passes decide: a bug of that program, not of the machine and not \
+                 relocatable device code.",
+                "Update the program to a version whose run-time compile options link the device \
+                 libraries (or apply its fix); nothing on the machine needs changing.",
+            ),
+            format!(
+                "the run-time compiler is named in the text ({})",
+                trimmed(&r)
+            ),
+        ),
+        None => (
+            symptom(
+                &OFFLINE,
+                "context.device-libs-unlinked",
+                "the device code was linked without ROCm's device libraries",
+                "build-device-libs",
+                "The device code calls functions of ROCm's device libraries (ockl, ocml) that the \
+                 link left undefined: the compiler did not find or did not link the device \
+                 library bitcode (-nogpulib, a wrong --rocm-path or HIP_DEVICE_LIB_PATH, a clang \
+                 of another release than the device libraries).",
+                "Compile with the clang of the ROCm install (hipcc or amdclang++) and its own \
+                 device libraries: drop -nogpulib, or point --rocm-path / HIP_DEVICE_LIB_PATH at \
+                 the install's amdgcn/bitcode.",
+            ),
+            "no run-time compiler is named in the text".to_string(),
+        ),
+    };
+    let name: String = name.chars().take(80).collect();
+    let reasoning = format!(
+        "{name} is a function of ROCm's device libraries, which the compiler links itself, not \
+         a function of another source file; {how} ({FROM})"
+    );
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["build-rdc"]))
+}
+
+fn trimmed(line: &str) -> String {
+    line.chars().take(80).collect()
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -395,6 +474,7 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         glued_list(text, f),
         mask_hides_all(text),
         mes_hang(text),
+        device_libs_unlinked(text),
     ]
     .into_iter()
     .flatten()
@@ -609,5 +689,48 @@ mod tests {
         assert!(classes(&overridden).is_empty());
         // The MES line without a fault: no fault to explain.
         assert!(classes("amdgpu: MES failed to respond to msg=REMOVE_QUEUE\n").is_empty());
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/hashcat/hashcat/pull/4106 (lines of the
+    /// paste): hiprtc's link leaves ockl undefined, the program's options (not -fgpu-rdc). The
+    /// same undefined symbols without a run-time compiler: the device libraries not linked by
+    /// the compiler. A function of the program's own (not ockl/ocml) keeps the -fgpu-rdc answer.
+    #[test]
+    fn undefined_device_library_functions_are_not_relocatable_code() {
+        let rtc = "hiprtcCompileProgram(): HIPRTC_ERROR_COMPILATION\n\nld.lld: error: undefined \
+            hidden symbol: __ockl_get_group_id\n>>> referenced by /home/u/.local/share/hashcat/\
+            comgr-69ec34/input/shared_kernel.o:(gpu_decompress)\n";
+        let f = fired(rtc);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].0, "lib-bug-fixed-later");
+        assert!(f[0].1.contains("__ockl_get_group_id") && f[0].1.contains("hiprtc"));
+        assert_eq!(first(rtc).as_deref(), Some("lib-bug-fixed-later"));
+        let offline = "ld.lld: error: undefined hidden symbol: __ocml_sqrt_f32\n>>> referenced by \
+            /tmp/kernel-gfx1100.o\n";
+        assert_eq!(classes(offline), ["build-device-libs"]);
+        assert_eq!(first(offline).as_deref(), Some("build-device-libs"));
+        let own = "ld.lld: error: undefined hidden symbol: deviceFunction()\n";
+        assert!(classes(own).is_empty());
+        assert_eq!(first(own).as_deref(), Some("build-rdc"));
+        // Naming ockl without an undefined symbol is no such failure.
+        assert!(
+            classes("linking /opt/rocm/amdgcn/bitcode/ockl.bc (__ockl_ functions)\n").is_empty()
+        );
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/lshqqytiger/ZLUDA/issues/116 (the
+    /// paste's line): rocBLAS of the Windows HIP SDK, whose path has spaces, names the Tensile
+    /// data it lacks for the GPU; that is the answer before "the build has no code" (the ISA rule).
+    /// The Linux form stays recognised; rocBLAS naming nothing it cannot read is no such answer.
+    #[test]
+    fn a_windows_hip_sdk_tensile_path_is_rocblas_data() {
+        let win = "rocBLAS error: Cannot read C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\/rocblas/\
+            library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1200\n";
+        assert_eq!(first(win).as_deref(), Some("lib-rocblas-data"));
+        let linux = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: \
+            No such file or directory for GPU arch : gfx1200\n";
+        assert_eq!(first(linux).as_deref(), Some("lib-rocblas-data"));
+        let other = "rocBLAS error: Cannot read the configuration file\n";
+        assert_ne!(first(other).as_deref(), Some("lib-rocblas-data"));
     }
 }
