@@ -295,6 +295,11 @@ impl Facts {
         // the GPU at hand.
         for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
             let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
+            // rocBLAS lists the Tensile files it ships, one per line, after "List of available
+            // TensileLibrary Files" (`tensile_host.cpp`): what the build has, not the GPU.
+            if is_tensile_file_line(line) {
+                continue;
+            }
             let found: Vec<&str> = if line.contains("gfx") {
                 isa.find_iter(line).map(|m| m.as_str()).collect()
             } else {
@@ -382,6 +387,18 @@ impl Facts {
     pub(crate) fn on(&self, p: Platform) -> bool {
         self.platforms.contains(&p)
     }
+}
+
+/// A line that is only a Tensile library file's name (`"/opt/rocm/lib/rocblas/library/
+/// TensileLibrary_lazy_gfx1030.dat"`), as rocBLAS lists the files it has.
+fn is_tensile_file_line(line: &str) -> bool {
+    static FILE: OnceLock<Regex> = OnceLock::new();
+    line.contains("TensileLibrary")
+        && re(
+            &FILE,
+            r#"^\s*"?[^\s"]*TensileLibrary[^\s"]*gfx[0-9a-f]+[^\s"]*"?\s*$"#,
+        )
+        .is_match(line)
 }
 
 /// What names WSL in a text (its device, library, kernel or message): a platform fact and the
@@ -1465,6 +1482,23 @@ mod tests {
             .map(|(_, v)| v)
             .unwrap_or_default();
         (d.symptom.id.clone(), why)
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/ROCm/ROCm/issues/3015 (lines of the
+    /// paste): the files rocBLAS lists after "List of available TensileLibrary Files" are what
+    /// the build ships, not GPUs of the machine; the ISA its error names is.
+    #[test]
+    fn rocblas_list_of_tensile_files_names_no_gpu() {
+        let t = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No \
+            such file or directory for GPU arch : gfx1036\n List of available TensileLibrary Files \
+            : \n\"/opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat\"\n\"/opt/rocm/lib/\
+            rocblas/library/TensileLibrary_lazy_gfx1100.dat\"\n";
+        let isas: Vec<String> = Facts::of(t).isas.into_iter().map(|(i, _)| i).collect();
+        assert_eq!(isas, ["gfx1036"]);
+        // A line that says more than a file name still names its ISA.
+        let used =
+            "using /opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat for gfx1030\n";
+        assert_eq!(Facts::of(used).isas.len(), 1);
     }
 
     /// Every `[[wsl]]` row cites its source, and a row with a runtime names its point release.
