@@ -14,6 +14,8 @@
 //! - a device mask that selects no device beside "no GPU": the mask, not the driver or access;
 //! - amdgpu's "MES failed to respond" beside a memory access fault: the scheduler firmware, not
 //!   the program.
+//! - a memory access fault on a GPU the named release (or, none named, no current release)
+//!   supports, with no override: the GPU, not the program's memory accesses;
 //! - an undefined ockl/ocml function: ROCm's device libraries left out of the device link (the
 //!   program's run-time compile options when hiprtc or comgr compiled it), not `-fgpu-rdc`.
 //!
@@ -465,6 +467,55 @@ fn trimmed(line: &str) -> String {
     line.chars().take(80).collect()
 }
 
+/// "A fault on a GPU the release does not support": a memory access fault (ROCr's "Memory access
+/// fault by GPU", amdgpu's page-fault lines) in a text whose GPU (an ISA, or a marketing name
+/// mapped to one by `checks/why-facts.toml`) the ROCm release it names did not support (its
+/// `[[release]]` or `[[retired]]` entry), or, with no release named, that no current release
+/// supports; and no override set. ROCm's kernels and runtime are not validated there, so the
+/// GPU is the first question, not the program's memory accesses. An override in the text is the
+/// override rules' question; a release the tables do not cover decides nothing.
+fn fault_on_unsupported(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FAULT: OnceLock<Regex> = OnceLock::new();
+    if f.isas.is_empty() || text.contains("HSA_OVERRIDE_GFX_VERSION") {
+        return None;
+    }
+    let fault = re(
+        &FAULT,
+        r"Memory access fault by GPU|page fault \(src_id|GCVM_L2_PROTECTION_FAULT",
+    );
+    let line = line_of(text, fault)?;
+    let release = f.versions.iter().find(|(w, _)| w == "rocm").map(|(_, v)| v);
+    let unsupported = |isa: &String| match release {
+        Some(v) => super::facts::supported_in(isa, v) == Some(false),
+        None => !super::facts::supported().contains(isa),
+    };
+    if !f.isas.iter().all(|(i, _)| unsupported(i)) {
+        return None;
+    }
+    let (isa, named) = &f.isas[0];
+    let named = named.as_ref().map_or(String::new(), |n| format!(" ({n})"));
+    let by = release.map_or("no current ROCm release".to_string(), |v| {
+        format!("ROCm {v}")
+    });
+    let sy = symptom(
+        &S,
+        "context.fault-on-unsupported-gpu",
+        "a memory access fault on a GPU the ROCm release does not support",
+        "gpu-unsupported-asic",
+        "The GPU faulted on a memory access, and the GPU is one the ROCm release in use does not \
+         support: its kernels and runtime are not validated on it, so the GPU comes before the \
+         program's memory accesses.",
+        "Use a GPU the release supports, or the last release that supported this GPU; a program \
+         that faults on a supported GPU too is then the question.",
+    );
+    let reasoning = format!(
+        "a memory access fault, and {isa}{named}, which {by} does not support, with no \
+         HSA_OVERRIDE_GFX_VERSION set ({FROM})"
+    );
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["mem-access-fault"]))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -475,6 +526,7 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         mask_hides_all(text),
         mes_hang(text),
         device_libs_unlinked(text),
+        fault_on_unsupported(text, f),
     ]
     .into_iter()
     .flatten()
@@ -732,5 +784,40 @@ mod tests {
         assert_eq!(first(linux).as_deref(), Some("lib-rocblas-data"));
         let other = "rocBLAS error: Cannot read the configuration file\n";
         assert_ne!(first(other).as_deref(), Some("lib-rocblas-data"));
+    }
+
+    /// Made-up pastes in the form of tests/corpus/field-fresh.toml's ROCm/tensorflow-upstream#1216
+    /// (an RX 580, gfx803, faulting): under ROCm 5.7.1, which does not support gfx803, the GPU
+    /// comes first. Under 4.0.0 (the table's last release with gfx803), on a supported GPU, with an
+    /// override set, or under a release the tables do not cover, the fault stays the answer.
+    #[test]
+    fn a_fault_on_a_gpu_the_release_does_not_support_is_the_gpu() {
+        let t =
+            "- ROCm version:5.7.1\n- GPU model and memory: RX580 2048sp with 4GB RAM\n- Memory \
+            access fault by GPU node-1 (Agent handle: 0x5644299ef910) on address 0x6e77e9000. \
+            Reason: Page not present or supervisor privilege.\n";
+        let f = fired(t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "gpu-unsupported-asic");
+        assert!(
+            f[0].1.contains("gfx803 (RX580)") && f[0].1.contains("ROCm 5.7.1"),
+            "{}",
+            f[0].1
+        );
+        assert_eq!(first(t).as_deref(), Some("gpu-unsupported-asic"));
+        // 4.0 is the last release the table says supported gfx803.
+        assert!(classes(&t.replace("5.7.1", "4.0.0")).is_empty());
+        let rx7900 = t
+            .replace("RX580 2048sp", "RX 7900 XTX")
+            .replace("5.7.1", "6.2.4");
+        assert!(classes(&rx7900).is_empty());
+        assert_eq!(first(&rx7900).as_deref(), Some("mem-access-fault"));
+        let overridden = format!("HSA_OVERRIDE_GFX_VERSION=9.0.0\n{t}");
+        assert!(classes(&overridden).is_empty());
+        assert!(classes(&t.replace("5.7.1", "1.8")).is_empty());
+        // No release named: a GPU no current release supports.
+        let now = "GPU: Radeon RX 5700 XT\nMemory access fault by GPU node-1 on address 0x1000.\n";
+        assert_eq!(classes(now), ["gpu-unsupported-asic"]);
+        assert!(classes("Memory access fault by GPU node-1 on address 0x1000.\n").is_empty());
     }
 }
