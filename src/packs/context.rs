@@ -16,6 +16,8 @@
 //!   the program.
 //! - a memory access fault on a GPU the named release (or, none named, no current release)
 //!   supports, with no override: the GPU, not the program's memory accesses;
+//! - Tensile refusing, in a build, an ISA later builds of the libraries target: the library
+//!   version predates its support, not a GPU nobody builds for;
 //! - an undefined ockl/ocml function: ROCm's device libraries left out of the device link (the
 //!   program's run-time compile options when hiprtc or comgr compiled it), not `-fgpu-rdc`.
 //!
@@ -39,10 +41,30 @@ struct Data {
     build_targets: Vec<String>,
 }
 
-/// `checks/why-facts.toml` as this module reads it: its `[context]` table.
+/// `checks/why-facts.toml` as this module reads it: its `[context]` table, and the one fact of
+/// `[gpu]` it shares with the GPU rules (`rocblas_targets`, cited there).
 #[derive(Debug, Deserialize)]
 struct File {
     context: Data,
+    gpu: Gpu,
+}
+
+/// The part of `[gpu]` read here.
+#[derive(Debug, Deserialize)]
+struct Gpu {
+    rocblas_targets: Vec<String>,
+}
+
+fn rocblas_targets() -> &'static [String] {
+    static T: OnceLock<Vec<String>> = OnceLock::new();
+    T.get_or_init(|| {
+        crate::data::embedded::<File>(
+            "checks/why-facts.toml",
+            include_str!("../../checks/why-facts.toml"),
+        )
+        .gpu
+        .rocblas_targets
+    })
 }
 
 fn data() -> &'static Data {
@@ -516,6 +538,50 @@ fn fault_on_unsupported(text: &str, f: &Facts) -> Option<Derived> {
     Some(Derived::reasoned(sy, line, reasoning).overruling(&["mem-access-fault"]))
 }
 
+/// "This version's Tensile predates the target": Tensile stops a library build with
+/// "Tensile::FATAL: Architecture gfxN not supported" when the ISA is not in its own list of
+/// supported ISAs (Tensile `Common.py`, the build-time check of TensileCreateLibrary), a list each
+/// Tensile version fixes. For an ISA that later builds of the libraries target (rocBLAS's default
+/// target list, `[gpu] rocblas_targets`), the library version being built predates its support:
+/// a newer version builds it. Not a GPU nobody supports (the ISA rule's reading).
+fn tensile_predates_target(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static ARCH: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("Tensile::FATAL") {
+        return None;
+    }
+    let arch = re(
+        &ARCH,
+        r"Tensile::FATAL: Architecture (gfx[0-9]{3,4}[a-f]?)\b[^\n]*not supported",
+    );
+    let (line, isa) = text.lines().find_map(|l| {
+        let c = arch.captures(l)?;
+        Some((
+            l.trim().chars().take(300).collect::<String>(),
+            c[1].to_string(),
+        ))
+    })?;
+    if !rocblas_targets().contains(&isa) {
+        return None;
+    }
+    let sy = symptom(
+        &S,
+        "context.tensile-predates-target",
+        "the library version being built predates Tensile's support for the target",
+        "lib-bug-fixed-later",
+        "Tensile refused the target while building the library: the ISA is not in this Tensile \
+         version's list of supported ISAs. Later builds of the libraries target it, so the \
+         version being built is older than its support, not a GPU nobody builds for.",
+        "Build a newer version of the library (one whose Tensile lists the ISA), or leave the \
+         ISA out of this build's targets.",
+    );
+    let reasoning = format!(
+        "Tensile refused {isa} in a build ({FROM}), and {isa} is in rocBLAS's default target list \
+         of current releases: this library version predates its support"
+    );
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["gpu-unsupported-asic"]))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -527,6 +593,7 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         mes_hang(text),
         device_libs_unlinked(text),
         fault_on_unsupported(text, f),
+        tensile_predates_target(text),
     ]
     .into_iter()
     .flatten()
@@ -819,5 +886,23 @@ mod tests {
         let now = "GPU: Radeon RX 5700 XT\nMemory access fault by GPU node-1 on address 0x1000.\n";
         assert_eq!(classes(now), ["gpu-unsupported-asic"]);
         assert!(classes("Memory access fault by GPU node-1 on address 0x1000.\n").is_empty());
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/ROCm/TheRock/issues/154 (lines of the
+    /// log): Tensile refuses gfx1151 in a hipBLASLt build; current rocBLAS targets gfx1151, so the
+    /// version built predates it. An ISA no current build targets keeps the other answers.
+    #[test]
+    fn tensile_refusing_a_target_later_builds_have_is_an_old_version() {
+        let t = "[hipBLASLt] [3/37] Generating Tensile Libraries\n[hipBLASLt] FAILED: Tensile/\
+            library /therock/build/hipBLASLt/build/Tensile/library\n[hipBLASLt] Tensile::FATAL: \
+            Architecture gfx1151 not supported\n[hipBLASLt] ninja: build stopped: subcommand \
+            failed.\n";
+        let f = fired(t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "lib-bug-fixed-later");
+        assert!(f[0].1.contains("gfx1151"), "{}", f[0].1);
+        assert_eq!(first(t).as_deref(), Some("lib-bug-fixed-later"));
+        assert!(classes(&t.replace("gfx1151", "gfx1036")).is_empty());
+        assert!(classes("Architecture gfx1151 not supported\n").is_empty());
     }
 }
