@@ -295,12 +295,7 @@ impl Facts {
         // the GPU at hand.
         for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
             let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
-            // rocBLAS lists the Tensile files it ships, one per line, after "List of available
-            // TensileLibrary Files" (`tensile_host.cpp`): what the build has, not the GPU.
-            if is_tensile_file_line(line) {
-                continue;
-            }
-            let found: Vec<&str> = if line.contains("gfx") {
+            let found: Vec<&str> = if line.contains("gfx") && !is_tensile_file_line(line) {
                 isa.find_iter(line).map(|m| m.as_str()).collect()
             } else {
                 Vec::new()
@@ -390,7 +385,8 @@ impl Facts {
 }
 
 /// A line that is only a Tensile library file's name (`"/opt/rocm/lib/rocblas/library/
-/// TensileLibrary_lazy_gfx1030.dat"`), as rocBLAS lists the files it has.
+/// TensileLibrary_lazy_gfx1030.dat"`), as rocBLAS lists the files it ships, one per line, after
+/// "List of available TensileLibrary Files" (`tensile_host.cpp`): what the build has, not a GPU.
 fn is_tensile_file_line(line: &str) -> bool {
     static FILE: OnceLock<Regex> = OnceLock::new();
     line.contains("TensileLibrary")
