@@ -191,9 +191,14 @@ fn the_frozen_ids_are_cases() {
 // decidable (85.6% / 90.8% / 88.3%). Then field-fresh.toml's 31 tuning cases came in, no rule
 // written for them yet (they are the next rules' material): 365 cases, 290 with the cause first
 // of 332 recognised, 299 decidable (79.5% / 87.3% / 81.9%); the floors follow for them only.
-const TUNING_MIN_RECALL: f64 = 0.794;
-const TUNING_MIN_PRECISION: f64 = 0.873;
-const TUNING_MIN_DECIDABLE: f64 = 0.819;
+// Then the deciding facts of wrong-first tuning cases (src/packs/context.rs: ockl/ocml undefined
+// at a run-time compile, Tensile refusing an ISA later builds target, a fault on a GPU the release
+// does not support; rocBLAS's Tensile path of the Windows HIP SDK; the WSL matrix of
+// checks/why-facts.toml): 365 cases, 296 with the cause first of 332 recognised, 305 decidable
+// (81.1% / 89.2% / 83.6%).
+const TUNING_MIN_RECALL: f64 = 0.810;
+const TUNING_MIN_PRECISION: f64 = 0.891;
+const TUNING_MIN_DECIDABLE: f64 = 0.835;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:

@@ -14,6 +14,12 @@
 //! - a device mask that selects no device beside "no GPU": the mask, not the driver or access;
 //! - amdgpu's "MES failed to respond" beside a memory access fault: the scheduler firmware, not
 //!   the program.
+//! - a memory access fault on a GPU the named release (or, none named, no current release)
+//!   supports, with no override: the GPU, not the program's memory accesses;
+//! - Tensile refusing, in a build, an ISA later builds of the libraries target: the library
+//!   version predates its support, not a GPU nobody builds for;
+//! - an undefined ockl/ocml function: ROCm's device libraries left out of the device link (the
+//!   program's run-time compile options when hiprtc or comgr compiled it), not `-fgpu-rdc`.
 //!
 //! Every rule has a negative test: the same headline without the deciding fact keeps the
 //! answer it had. `why::recognise` joins these rules before the others, so the fact that decides
@@ -35,10 +41,30 @@ struct Data {
     build_targets: Vec<String>,
 }
 
-/// `checks/why-facts.toml` as this module reads it: its `[context]` table.
+/// `checks/why-facts.toml` as this module reads it: its `[context]` table, and the one fact of
+/// `[gpu]` it shares with the GPU rules (`rocblas_targets`, cited there).
 #[derive(Debug, Deserialize)]
 struct File {
     context: Data,
+    gpu: Gpu,
+}
+
+/// The part of `[gpu]` read here.
+#[derive(Debug, Deserialize)]
+struct Gpu {
+    rocblas_targets: Vec<String>,
+}
+
+fn rocblas_targets() -> &'static [String] {
+    static T: OnceLock<Vec<String>> = OnceLock::new();
+    T.get_or_init(|| {
+        crate::data::embedded::<File>(
+            "checks/why-facts.toml",
+            include_str!("../../checks/why-facts.toml"),
+        )
+        .gpu
+        .rocblas_targets
+    })
 }
 
 fn data() -> &'static Data {
@@ -386,6 +412,176 @@ fn mes_hang(text: &str) -> Option<Derived> {
     Some(Derived::reasoned(sy, line, reasoning).overruling(over))
 }
 
+/// "The device libraries were not linked": `__ockl_*` and `__ocml_*` are functions of ROCm's
+/// device libraries (ROCm-Device-Libs, `ockl.bc` and `ocml.bc`: the kernel-language and math
+/// libraries, llvm-project `amd/device-libs/README.md`), which the compiler links into device
+/// code itself as bitcode (clang's ROCm toolchain, `-mlink-builtin-bitcode`, unless `-nogpulib`;
+/// comgr's `AMD_COMGR_ACTION_COMPILE_SOURCE_WITH_DEVICE_LIBS_TO_BC`, `amd_comgr.h`). Undefined at
+/// the device link, they were left out of that compilation: never a function of another file
+/// (the `-fgpu-rdc` reading of "undefined hidden symbol"). Compiled at run time (hiprtc, comgr,
+/// named in the text), the program chose its own compile options: its bug, fixed in the program;
+/// compiled offline, the compiler did not find or link the device libraries.
+fn device_libs_unlinked(text: &str) -> Option<Derived> {
+    static RUNTIME: OnceLock<Symptom> = OnceLock::new();
+    static OFFLINE: OnceLock<Symptom> = OnceLock::new();
+    static SYM: OnceLock<Regex> = OnceLock::new();
+    static RTC: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("__ockl_") && !text.contains("__ocml_") {
+        return None;
+    }
+    let sym = re(
+        &SYM,
+        r"undefined (?:hidden )?symbol:? '?(__o(?:ckl|cml)_\w+)",
+    );
+    let (line, name) = text.lines().find_map(|l| {
+        let c = sym.captures(l)?;
+        Some((
+            l.trim().chars().take(300).collect::<String>(),
+            c[1].to_string(),
+        ))
+    })?;
+    let rtc = line_of(text, re(&RTC, r"(?i)\bhiprtc\w*|\bcomgr\b|\bamd_comgr"));
+    let (sy, how) = match rtc {
+        Some(r) => (
+            symptom(
+                &RUNTIME,
+                "context.device-libs-runtime",
+                "a program's run-time compilation left out ROCm's device libraries",
+                "lib-bug-fixed-later",
+                "The program compiles its GPU code at run time (hiprtc or comgr) and links it \
+                 without ROCm's device libraries (ockl, ocml), which only the compile options the \
+                 program passes decide: a bug of that program, not of the machine and not \
+                 relocatable device code.",
+                "Update the program to a version whose run-time compile options link the device \
+                 libraries (or apply its fix); nothing on the machine needs changing.",
+            ),
+            format!(
+                "the run-time compiler is named in the text ({})",
+                trimmed(&r)
+            ),
+        ),
+        None => (
+            symptom(
+                &OFFLINE,
+                "context.device-libs-unlinked",
+                "the device code was linked without ROCm's device libraries",
+                "build-device-libs",
+                "The device code calls functions of ROCm's device libraries (ockl, ocml) that the \
+                 link left undefined: the compiler did not find or did not link the device \
+                 library bitcode (-nogpulib, a wrong --rocm-path or HIP_DEVICE_LIB_PATH, a clang \
+                 of another release than the device libraries).",
+                "Compile with the clang of the ROCm install (hipcc or amdclang++) and its own \
+                 device libraries: drop -nogpulib, or point --rocm-path / HIP_DEVICE_LIB_PATH at \
+                 the install's amdgcn/bitcode.",
+            ),
+            "no run-time compiler is named in the text".to_string(),
+        ),
+    };
+    let name: String = name.chars().take(80).collect();
+    let reasoning = format!(
+        "{name} is a function of ROCm's device libraries, which the compiler links itself, not \
+         a function of another source file; {how} ({FROM})"
+    );
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["build-rdc"]))
+}
+
+fn trimmed(line: &str) -> String {
+    line.chars().take(80).collect()
+}
+
+/// "A fault on a GPU the release does not support": a memory access fault (ROCr's "Memory access
+/// fault by GPU", amdgpu's page-fault lines) in a text whose GPU (an ISA, or a marketing name
+/// mapped to one by `checks/why-facts.toml`) the ROCm release it names did not support (its
+/// `[[release]]` or `[[retired]]` entry), or, with no release named, that no current release
+/// supports; and no override set. ROCm's kernels and runtime are not validated there, so the
+/// GPU is the first question, not the program's memory accesses. An override in the text is the
+/// override rules' question; a release the tables do not cover decides nothing.
+fn fault_on_unsupported(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static FAULT: OnceLock<Regex> = OnceLock::new();
+    if f.isas.is_empty() || text.contains("HSA_OVERRIDE_GFX_VERSION") {
+        return None;
+    }
+    let fault = re(
+        &FAULT,
+        r"Memory access fault by GPU|page fault \(src_id|GCVM_L2_PROTECTION_FAULT",
+    );
+    let line = line_of(text, fault)?;
+    let release = f.versions.iter().find(|(w, _)| w == "rocm").map(|(_, v)| v);
+    let unsupported = |isa: &String| match release {
+        Some(v) => super::facts::supported_in(isa, v) == Some(false),
+        None => !super::facts::supported().contains(isa),
+    };
+    if !f.isas.iter().all(|(i, _)| unsupported(i)) {
+        return None;
+    }
+    let (isa, named) = &f.isas[0];
+    let named = named.as_ref().map_or(String::new(), |n| format!(" ({n})"));
+    let by = release.map_or("no current ROCm release".to_string(), |v| {
+        format!("ROCm {v}")
+    });
+    let sy = symptom(
+        &S,
+        "context.fault-on-unsupported-gpu",
+        "a memory access fault on a GPU the ROCm release does not support",
+        "gpu-unsupported-asic",
+        "The GPU faulted on a memory access, and the GPU is one the ROCm release in use does not \
+         support: its kernels and runtime are not validated on it, so the GPU comes before the \
+         program's memory accesses.",
+        "Use a GPU the release supports, or the last release that supported this GPU; a program \
+         that faults on a supported GPU too is then the question.",
+    );
+    let reasoning = format!(
+        "a memory access fault, and {isa}{named}, which {by} does not support, with no \
+         HSA_OVERRIDE_GFX_VERSION set ({FROM})"
+    );
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["mem-access-fault"]))
+}
+
+/// "This version's Tensile predates the target": Tensile stops a library build with
+/// "Tensile::FATAL: Architecture gfxN not supported" when the ISA is not in its own list of
+/// supported ISAs (Tensile `Common.py`, the build-time check of TensileCreateLibrary), a list each
+/// Tensile version fixes. For an ISA that later builds of the libraries target (rocBLAS's default
+/// target list, `[gpu] rocblas_targets`), the library version being built predates its support:
+/// a newer version builds it. Not a GPU nobody supports (the ISA rule's reading).
+fn tensile_predates_target(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static ARCH: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("Tensile::FATAL") {
+        return None;
+    }
+    let arch = re(
+        &ARCH,
+        r"Tensile::FATAL: Architecture (gfx[0-9]{3,4}[a-f]?)\b[^\n]*not supported",
+    );
+    let (line, isa) = text.lines().find_map(|l| {
+        let c = arch.captures(l)?;
+        Some((
+            l.trim().chars().take(300).collect::<String>(),
+            c[1].to_string(),
+        ))
+    })?;
+    if !rocblas_targets().contains(&isa) {
+        return None;
+    }
+    let sy = symptom(
+        &S,
+        "context.tensile-predates-target",
+        "the library version being built predates Tensile's support for the target",
+        "lib-bug-fixed-later",
+        "Tensile refused the target while building the library: the ISA is not in this Tensile \
+         version's list of supported ISAs. Later builds of the libraries target it, so the \
+         version being built is older than its support, not a GPU nobody builds for.",
+        "Build a newer version of the library (one whose Tensile lists the ISA), or leave the \
+         ISA out of this build's targets.",
+    );
+    let reasoning = format!(
+        "Tensile refused {isa} in a build ({FROM}), and {isa} is in rocBLAS's default target list \
+         of current releases: this library version predates its support"
+    );
+    Some(Derived::reasoned(sy, line, reasoning).overruling(&["gpu-unsupported-asic"]))
+}
+
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     [
@@ -395,6 +591,9 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         glued_list(text, f),
         mask_hides_all(text),
         mes_hang(text),
+        device_libs_unlinked(text),
+        fault_on_unsupported(text, f),
+        tensile_predates_target(text),
     ]
     .into_iter()
     .flatten()
@@ -609,5 +808,101 @@ mod tests {
         assert!(classes(&overridden).is_empty());
         // The MES line without a fault: no fault to explain.
         assert!(classes("amdgpu: MES failed to respond to msg=REMOVE_QUEUE\n").is_empty());
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/hashcat/hashcat/pull/4106 (lines of the
+    /// paste): hiprtc's link leaves ockl undefined, the program's options (not -fgpu-rdc). The
+    /// same undefined symbols without a run-time compiler: the device libraries not linked by
+    /// the compiler. A function of the program's own (not ockl/ocml) keeps the -fgpu-rdc answer.
+    #[test]
+    fn undefined_device_library_functions_are_not_relocatable_code() {
+        let rtc = "hiprtcCompileProgram(): HIPRTC_ERROR_COMPILATION\n\nld.lld: error: undefined \
+            hidden symbol: __ockl_get_group_id\n>>> referenced by /home/u/.local/share/hashcat/\
+            comgr-69ec34/input/shared_kernel.o:(gpu_decompress)\n";
+        let f = fired(rtc);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].0, "lib-bug-fixed-later");
+        assert!(f[0].1.contains("__ockl_get_group_id") && f[0].1.contains("hiprtc"));
+        assert_eq!(first(rtc).as_deref(), Some("lib-bug-fixed-later"));
+        let offline = "ld.lld: error: undefined hidden symbol: __ocml_sqrt_f32\n>>> referenced by \
+            /tmp/kernel-gfx1100.o\n";
+        assert_eq!(classes(offline), ["build-device-libs"]);
+        assert_eq!(first(offline).as_deref(), Some("build-device-libs"));
+        let own = "ld.lld: error: undefined hidden symbol: deviceFunction()\n";
+        assert!(classes(own).is_empty());
+        assert_eq!(first(own).as_deref(), Some("build-rdc"));
+        // Naming ockl without an undefined symbol is no such failure.
+        assert!(
+            classes("linking /opt/rocm/amdgcn/bitcode/ockl.bc (__ockl_ functions)\n").is_empty()
+        );
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/lshqqytiger/ZLUDA/issues/116 (the
+    /// paste's line): rocBLAS of the Windows HIP SDK, whose path has spaces, names the Tensile
+    /// data it lacks for the GPU; that is the answer before "the build has no code" (the ISA rule).
+    /// The Linux form stays recognised; rocBLAS naming nothing it cannot read is no such answer.
+    #[test]
+    fn a_windows_hip_sdk_tensile_path_is_rocblas_data() {
+        let win = "rocBLAS error: Cannot read C:\\Program Files\\AMD\\ROCm\\6.2\\bin\\/rocblas/\
+            library/TensileLibrary.dat: No such file or directory for GPU arch : gfx1200\n";
+        assert_eq!(first(win).as_deref(), Some("lib-rocblas-data"));
+        let linux = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: \
+            No such file or directory for GPU arch : gfx1200\n";
+        assert_eq!(first(linux).as_deref(), Some("lib-rocblas-data"));
+        let other = "rocBLAS error: Cannot read the configuration file\n";
+        assert_ne!(first(other).as_deref(), Some("lib-rocblas-data"));
+    }
+
+    /// Made-up pastes in the form of tests/corpus/field-fresh.toml's ROCm/tensorflow-upstream#1216
+    /// (an RX 580, gfx803, faulting): under ROCm 5.7.1, which does not support gfx803, the GPU
+    /// comes first. Under 4.0.0 (the table's last release with gfx803), on a supported GPU, with an
+    /// override set, or under a release the tables do not cover, the fault stays the answer.
+    #[test]
+    fn a_fault_on_a_gpu_the_release_does_not_support_is_the_gpu() {
+        let t =
+            "- ROCm version:5.7.1\n- GPU model and memory: RX580 2048sp with 4GB RAM\n- Memory \
+            access fault by GPU node-1 (Agent handle: 0x5644299ef910) on address 0x6e77e9000. \
+            Reason: Page not present or supervisor privilege.\n";
+        let f = fired(t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "gpu-unsupported-asic");
+        assert!(
+            f[0].1.contains("gfx803 (RX580)") && f[0].1.contains("ROCm 5.7.1"),
+            "{}",
+            f[0].1
+        );
+        assert_eq!(first(t).as_deref(), Some("gpu-unsupported-asic"));
+        // 4.0 is the last release the table says supported gfx803.
+        assert!(classes(&t.replace("5.7.1", "4.0.0")).is_empty());
+        let rx7900 = t
+            .replace("RX580 2048sp", "RX 7900 XTX")
+            .replace("5.7.1", "6.2.4");
+        assert!(classes(&rx7900).is_empty());
+        assert_eq!(first(&rx7900).as_deref(), Some("mem-access-fault"));
+        let overridden = format!("HSA_OVERRIDE_GFX_VERSION=9.0.0\n{t}");
+        assert!(classes(&overridden).is_empty());
+        assert!(classes(&t.replace("5.7.1", "1.8")).is_empty());
+        // No release named: a GPU no current release supports.
+        let now = "GPU: Radeon RX 5700 XT\nMemory access fault by GPU node-1 on address 0x1000.\n";
+        assert_eq!(classes(now), ["gpu-unsupported-asic"]);
+        assert!(classes("Memory access fault by GPU node-1 on address 0x1000.\n").is_empty());
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/ROCm/TheRock/issues/154 (lines of the
+    /// log): Tensile refuses gfx1151 in a hipBLASLt build; current rocBLAS targets gfx1151, so the
+    /// version built predates it. An ISA no current build targets keeps the other answers.
+    #[test]
+    fn tensile_refusing_a_target_later_builds_have_is_an_old_version() {
+        let t = "[hipBLASLt] [3/37] Generating Tensile Libraries\n[hipBLASLt] FAILED: Tensile/\
+            library /therock/build/hipBLASLt/build/Tensile/library\n[hipBLASLt] Tensile::FATAL: \
+            Architecture gfx1151 not supported\n[hipBLASLt] ninja: build stopped: subcommand \
+            failed.\n";
+        let f = fired(t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "lib-bug-fixed-later");
+        assert!(f[0].1.contains("gfx1151"), "{}", f[0].1);
+        assert_eq!(first(t).as_deref(), Some("lib-bug-fixed-later"));
+        assert!(classes(&t.replace("gfx1151", "gfx1036")).is_empty());
+        assert!(classes("Architecture gfx1151 not supported\n").is_empty());
     }
 }

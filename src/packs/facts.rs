@@ -37,6 +37,37 @@ pub(crate) struct Table {
     /// `[context]`: the facts of the rules of src/packs/context.rs, read there.
     #[allow(dead_code)]
     context: serde::de::IgnoredAny,
+    /// `[[wsl]]`: ROCm on WSL per release (the WSL rule).
+    #[serde(default)]
+    pub(crate) wsl: Vec<WslRelease>,
+}
+
+/// ROCm on WSL for one release (major.minor), as AMD's WSL compatibility matrix and its
+/// sources say (`[[wsl]]` of `checks/why-facts.toml`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WslRelease {
+    pub rocm: String,
+    /// False where AMD said there is no WSL runtime of this release.
+    #[serde(default = "yes")]
+    pub runtime: bool,
+    /// The point release published for WSL.
+    #[serde(default)]
+    pub release: String,
+    /// The Windows driver (AMD Software: Adrenalin Edition) it needs; empty where not read.
+    #[serde(default)]
+    pub driver: String,
+    #[serde(default)]
+    pub ubuntu: Vec<String>,
+    /// The ISAs of the GPUs it lists; empty where the list was not read.
+    #[serde(default)]
+    pub isas: Vec<String>,
+    #[allow(dead_code)]
+    pub source: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// One ROCm release (major.minor): the ISAs it supports, the distribution releases it is built
@@ -264,7 +295,7 @@ impl Facts {
         // the GPU at hand.
         for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
             let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
-            let found: Vec<&str> = if line.contains("gfx") {
+            let found: Vec<&str> = if line.contains("gfx") && !is_tensile_file_line(line) {
                 isa.find_iter(line).map(|m| m.as_str()).collect()
             } else {
                 Vec::new()
@@ -351,6 +382,19 @@ impl Facts {
     pub(crate) fn on(&self, p: Platform) -> bool {
         self.platforms.contains(&p)
     }
+}
+
+/// A line that is only a Tensile library file's name (`"/opt/rocm/lib/rocblas/library/
+/// TensileLibrary_lazy_gfx1030.dat"`), as rocBLAS lists the files it ships, one per line, after
+/// "List of available TensileLibrary Files" (`tensile_host.cpp`): what the build has, not a GPU.
+fn is_tensile_file_line(line: &str) -> bool {
+    static FILE: OnceLock<Regex> = OnceLock::new();
+    line.contains("TensileLibrary")
+        && re(
+            &FILE,
+            r#"^\s*"?[^\s"]*TensileLibrary[^\s"]*gfx[0-9a-f]+[^\s"]*"?\s*$"#,
+        )
+        .is_match(line)
 }
 
 /// What names WSL in a text (its device, library, kernel or message): a platform fact and the
@@ -628,6 +672,9 @@ fn wsl(text: &str, f: &Facts) -> Option<Derived> {
             overrules: &[],
         });
     }
+    if let Some(d) = wsl_matrix(text, f) {
+        return Some(d);
+    }
     let l = re(&LINE, WSL_SRC);
     Some(Derived {
         symptom: sy,
@@ -639,6 +686,220 @@ fn wsl(text: &str, f: &Facts) -> Option<Derived> {
         defers_to: &[],
         overrules: &[],
     })
+}
+
+/// A dotted version's numbers (`24.12.1` -> [24, 12, 1]), for ordering versions.
+fn numbers(v: &str) -> Vec<u32> {
+    v.split('.').map_while(|p| p.parse().ok()).collect()
+}
+
+/// The `[[wsl]]` row of the release a text names (`ROCm X.Y`, `/opt/rocm-X.Y.Z`), with the
+/// version as the text writes it; a release older than every row counts as the first row (no
+/// WSL runtime before it).
+fn wsl_row(f: &Facts) -> Option<(&'static WslRelease, String)> {
+    let rows = &table().wsl;
+    let v = f.versions.iter().find(|(w, _)| w == "rocm")?.1.clone();
+    let mm: Vec<u32> = numbers(&v).into_iter().take(2).collect();
+    let row = rows.iter().find(|r| numbers(&r.rocm) == mm).or_else(|| {
+        rows.first()
+            .filter(|first| mm < numbers(&first.rocm) && !first.runtime)
+    })?;
+    Some((row, v))
+}
+
+/// The Windows driver the text names (`Adrenalin 24.9.1`, `AMD Software: Adrenalin Edition
+/// 25.3.1`) and its line.
+fn adrenalin(text: &str) -> Option<(String, String)> {
+    static DRV: OnceLock<Regex> = OnceLock::new();
+    let d = re(
+        &DRV,
+        r"(?i)\bAdrenalin(?:\s+Edition)?(?:\s+Software)?\s*:?\s*v?(\d{2}\.\d{1,2}\.\d{1,2})\b",
+    );
+    text.lines().find_map(|l| {
+        d.captures(l)
+            .map(|c| (c[1].to_string(), l.trim().to_string()))
+    })
+}
+
+/// The releases with a WSL runtime, as the answers name them (`6.2.3 (Adrenalin 24.12.1)`).
+fn wsl_releases() -> String {
+    let named: Vec<String> = table()
+        .wsl
+        .iter()
+        .filter(|r| r.runtime)
+        .map(|r| match r.driver.as_str() {
+            "" => r.release.clone(),
+            d => format!("{} (Adrenalin {d})", r.release),
+        })
+        .collect();
+    named.join(", ")
+}
+
+/// What AMD's WSL matrix decides for a WSL text (`[[wsl]]`): a ROCm release without a WSL
+/// runtime, a GPU the matrix does not list, or a Windows driver older than the release needs.
+/// Each answer names the exact release and driver to install. Facts from the text (this machine
+/// was not asked) and from the matrix's sources, cited per row in `checks/why-facts.toml`.
+fn wsl_matrix(text: &str, f: &Facts) -> Option<Derived> {
+    let row = wsl_row(f);
+    if let Some((r, v)) = row.as_ref().filter(|(r, _)| !r.runtime) {
+        return Some(wsl_answer(
+            WslVerdict::NoRuntime,
+            format!(
+                "ROCm {v} (from the text) has no WSL runtime: AMD publishes none for {}.x. The \
+                 WSL releases are {}",
+                r.rocm,
+                wsl_releases()
+            ),
+            text,
+        ));
+    }
+    let listed: Vec<&String> = match row.as_ref() {
+        Some((r, _)) if !r.isas.is_empty() => r.isas.iter().collect(),
+        _ => table().wsl.iter().flat_map(|r| &r.isas).collect(),
+    };
+    let on_list = f.isas.iter().any(|(i, _)| listed.contains(&i));
+    if let Some((isa, named)) = f.isas.first().filter(|_| !on_list && !listed.is_empty()) {
+        let which = row
+            .as_ref()
+            .map_or("any release".to_string(), |(_, v)| format!("ROCm {v}"));
+        let named = named.as_ref().map_or(String::new(), |n| format!(" ({n})"));
+        let mut l: Vec<&str> = listed.iter().map(|s| s.as_str()).collect();
+        l.sort_unstable();
+        l.dedup();
+        let why = format!(
+            "{isa}{named}, from the text, is not among the GPUs AMD's WSL matrix lists for \
+             {which} ({}); under WSL ROCm reaches only those through the Windows driver",
+            l.join(", ")
+        );
+        return Some(wsl_answer(WslVerdict::Gpu, why, text));
+    }
+    wsl_distro(text, f, row.as_ref()).or_else(|| wsl_driver(text, row.as_ref()))
+}
+
+/// The distribution half of [`wsl_matrix`]: an Ubuntu release the text's ROCm release has no
+/// WSL packages for (6.1.3's are for 22.04 only).
+fn wsl_distro(text: &str, f: &Facts, row: Option<&(&WslRelease, String)>) -> Option<Derived> {
+    let (r, v) = row?;
+    let ubuntu = &f.versions.iter().find(|(w, _)| w == "ubuntu")?.1;
+    let mm: Vec<u32> = numbers(ubuntu).into_iter().take(2).collect();
+    if r.ubuntu.is_empty() || r.ubuntu.iter().any(|u| numbers(u) == mm) {
+        return None;
+    }
+    let others: Vec<&str> = table()
+        .wsl
+        .iter()
+        .filter(|o| o.ubuntu.iter().any(|u| numbers(u) == mm))
+        .map(|o| o.release.as_str())
+        .collect();
+    let why = format!(
+        "ROCm {v} (from the text) has WSL packages for Ubuntu {} only, and the text runs Ubuntu \
+         {ubuntu}; the WSL releases built for Ubuntu {ubuntu} are {}",
+        r.ubuntu.join(" and "),
+        others.join(", ")
+    );
+    Some(wsl_answer(WslVerdict::Distro, why, text))
+}
+
+/// The driver half of [`wsl_matrix`]: the text's Adrenalin older than its release's (or, with
+/// no release named, older than every WSL release's).
+fn wsl_driver(text: &str, row: Option<&(&WslRelease, String)>) -> Option<Derived> {
+    let (drv, _) = adrenalin(text)?;
+    let rows = &table().wsl;
+    let need = match row {
+        Some((r, v)) if !r.driver.is_empty() => (r.driver.clone(), format!("ROCm {v}")),
+        Some(_) => return None,
+        None => {
+            let oldest = rows.iter().find(|r| !r.driver.is_empty())?;
+            if numbers(&drv) >= numbers(&oldest.driver) {
+                return None;
+            }
+            let newest = rows.iter().rev().find(|r| !r.driver.is_empty())?;
+            (
+                newest.driver.clone(),
+                format!("any WSL release (newest: ROCm {})", newest.release),
+            )
+        }
+    };
+    if numbers(&drv) >= numbers(&need.0) {
+        return None;
+    }
+    let why = format!(
+        "the Windows driver is Adrenalin {drv} (from the text); {} on WSL needs AMD Software: \
+         Adrenalin Edition {} or newer (AMD's WSL matrix). The WSL releases are {}",
+        need.1,
+        need.0,
+        wsl_releases()
+    );
+    Some(wsl_answer(WslVerdict::Driver, why, text))
+}
+
+/// What AMD's WSL matrix rules out.
+#[derive(Clone, Copy)]
+enum WslVerdict {
+    NoRuntime,
+    Gpu,
+    Distro,
+    Driver,
+}
+
+/// The answer of [`wsl_matrix`] for `verdict`, with its reasoning `why`.
+fn wsl_answer(verdict: WslVerdict, why: String, text: &str) -> Derived {
+    static NONE: OnceLock<Symptom> = OnceLock::new();
+    static GPU: OnceLock<Symptom> = OnceLock::new();
+    static DRV: OnceLock<Symptom> = OnceLock::new();
+    static DIST: OnceLock<Symptom> = OnceLock::new();
+    static LINE: OnceLock<Regex> = OnceLock::new();
+    let sy = match verdict {
+        WslVerdict::NoRuntime => symptom(
+            &NONE,
+            "facts.wsl-no-runtime",
+            "this ROCm release has no WSL runtime",
+            "platform-wsl",
+            "The text runs under WSL a ROCm release AMD published no WSL runtime for (its \
+             installer has no hsa-runtime-rocr4wsl-amdgpu, or the release predates librocdxg), \
+             so ROCm cannot reach the GPU there whatever else is right.",
+            "Install a ROCm release that has a WSL runtime, with the Windows driver the \
+             reasoning names for it (AMD's WSL compatibility matrix).",
+        ),
+        WslVerdict::Gpu => symptom(
+            &GPU,
+            "facts.wsl-gpu",
+            "the GPU is not one ROCm supports under WSL",
+            "platform-wsl",
+            "Under WSL ROCm reaches the GPU through the Windows driver, and only the GPUs AMD's \
+             WSL compatibility matrix lists are enabled there; the text's GPU is not among them.",
+            "Use ROCm on native Linux for this GPU, or a GPU the WSL matrix lists (see the \
+             reasoning) with the Windows driver of that release.",
+        ),
+        WslVerdict::Distro => symptom(
+            &DIST,
+            "facts.wsl-distro",
+            "this ROCm release has no WSL packages for the distribution",
+            "platform-wsl",
+            "AMD builds each WSL release of ROCm for the Ubuntu releases its WSL matrix lists; \
+             the text installs it on another, where its packages do not resolve or its runtime \
+             does not match the system's libraries.",
+            "Use the Ubuntu release the reasoning names for this ROCm release under WSL, or a \
+             ROCm WSL release built for the distribution you run.",
+        ),
+        WslVerdict::Driver => symptom(
+            &DRV,
+            "facts.wsl-driver",
+            "the Windows driver is older than this ROCm release needs under WSL",
+            "platform-wsl",
+            "ROCm on WSL runs through the Windows driver, and each WSL release of ROCm needs the \
+             AMD Software: Adrenalin Edition release AMD's WSL matrix names for it or newer; the \
+             text's driver is older.",
+            "Install on Windows the Adrenalin driver the reasoning names (or newer), restart WSL \
+             (wsl --shutdown), and run the check again.",
+        ),
+    };
+    let line = line_of(text, re(&LINE, WSL_SRC)).unwrap_or_default();
+    Derived::reasoned(
+        sy,
+        line,
+        format!("{why}; platform WSL, from the text (this machine was not asked)"),
+    )
 }
 
 /// "A container started without the GPU's devices (or their groups)": a text from a container
@@ -1203,5 +1464,138 @@ mod tests {
             [Platform::Container, Platform::Slurm, Platform::Nix]
         );
         assert_eq!(f.errnos, ["EACCES"]);
+    }
+
+    fn wsl_answer_of(text: &str) -> (String, String) {
+        let d = rules(text)
+            .into_iter()
+            .find(|d| d.symptom.class.as_deref() == Some("platform-wsl"))
+            .expect("a WSL answer");
+        let why = d
+            .captures
+            .into_iter()
+            .find(|(k, _)| k == "reasoning")
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        (d.symptom.id.clone(), why)
+    }
+
+    /// tests/corpus/field-fresh.toml, https://github.com/ROCm/ROCm/issues/3015 (lines of the
+    /// paste): the files rocBLAS lists after "List of available TensileLibrary Files" are what
+    /// the build ships, not GPUs of the machine; the ISA its error names is.
+    #[test]
+    fn rocblas_list_of_tensile_files_names_no_gpu() {
+        let t = "rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/TensileLibrary.dat: No \
+            such file or directory for GPU arch : gfx1036\n List of available TensileLibrary Files \
+            : \n\"/opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat\"\n\"/opt/rocm/lib/\
+            rocblas/library/TensileLibrary_lazy_gfx1100.dat\"\n";
+        let isas: Vec<String> = Facts::of(t).isas.into_iter().map(|(i, _)| i).collect();
+        assert_eq!(isas, ["gfx1036"]);
+        // A line that says more than a file name still names its ISA.
+        let used =
+            "using /opt/rocm/lib/rocblas/library/TensileLibrary_lazy_gfx1030.dat for gfx1030\n";
+        assert_eq!(Facts::of(used).isas.len(), 1);
+    }
+
+    /// Every `[[wsl]]` row cites its source, and a row with a runtime names its point release.
+    #[test]
+    fn the_wsl_matrix_rows_cite_their_sources() {
+        let rows = &table().wsl;
+        assert!(rows.len() >= 5);
+        for r in rows {
+            assert!(r.source.len() > 40, "{}", r.rocm);
+            assert!(!r.runtime || !r.release.is_empty(), "{}", r.rocm);
+        }
+        assert!(rows.iter().any(|r| r.isas.contains(&"gfx1201".to_string())));
+    }
+
+    /// Made-up WSL pastes (rocminfo's agent lines): a GPU the WSL matrix does not list gets the
+    /// WSL GPU answer naming the listed ISAs; a listed one (by ISA or by marketing name) does not.
+    #[test]
+    fn a_gpu_the_wsl_matrix_does_not_list_is_the_answer() {
+        let rdna2 = "WSL environment detected.\n  Name: gfx1030\n  Marketing Name: AMD \
+            Radeon RX 6800 XT\nhsa_init Failed, possibly no supported GPU devices\n";
+        let (id, why) = wsl_answer_of(rdna2);
+        assert_eq!(id, "facts.wsl-gpu");
+        assert!(why.contains("gfx1030") && why.contains("gfx1100"), "{why}");
+        assert!(why.contains("from the text"), "{why}");
+        let listed = rdna2.replace("gfx1030", "gfx1100");
+        assert_eq!(wsl_answer_of(&listed).0, "facts.wsl");
+        let by_name = "Linux 6.6.87.2-microsoft-standard-WSL2\nGPU: AMD Radeon RX 9070 XT\n";
+        assert_eq!(wsl_answer_of(by_name).0, "facts.wsl");
+        // Strix Halo is listed for 7.2 only: with ROCm 6.2.3 it is not a WSL GPU.
+        let halo = "WSL2 Ubuntu 24.04, ROCm 6.2.3\n  Name: gfx1151\n";
+        assert_eq!(wsl_answer_of(halo).0, "facts.wsl-gpu");
+        assert_eq!(
+            wsl_answer_of(&halo.replace("6.2.3", "7.2.0")).0,
+            "facts.wsl"
+        );
+    }
+
+    /// A ROCm release AMD published no WSL runtime for (7.0: ROCm/legacy-rocm-build#5361's
+    /// installer error, here in a made-up paste) gets the releases that have one; 6.2.3 does not.
+    #[test]
+    fn a_release_without_a_wsl_runtime_is_the_answer() {
+        let t = "Linux u24 6.6.87.2-microsoft-standard-WSL2\nROCm 7.0.2\nE: Unable to locate \
+            package hsa-runtime-rocr4wsl-amdgpu\n";
+        let (id, why) = wsl_answer_of(t);
+        assert_eq!(id, "facts.wsl-no-runtime");
+        assert!(
+            why.contains("ROCm 7.0.2") && why.contains("7.2 (Adrenalin 26.1.1)"),
+            "{why}"
+        );
+        assert_eq!(
+            wsl_answer_of(&t.replace("7.0.2", "5.7.1")).0,
+            "facts.wsl-no-runtime"
+        );
+        assert_eq!(wsl_answer_of(&t.replace("7.0.2", "6.2.3")).0, "facts.wsl");
+        // Not WSL: the matrix says nothing.
+        assert!(
+            rules("ROCm 7.0.2\nE: Unable to locate package rocm-hip-runtime\n")
+                .iter()
+                .all(|d| !d.symptom.id.starts_with("facts.wsl"))
+        );
+    }
+
+    /// An Ubuntu release the WSL packages of the text's ROCm release are not built for (6.1.3:
+    /// 22.04 only, AMD on ROCm/legacy-rocm-build#4064; a made-up paste in that thread's words).
+    #[test]
+    fn an_ubuntu_release_without_wsl_packages_is_the_answer() {
+        let t = "WSL2 Ubuntu 24.04\nROCm 6.1.3\nE: Unable to locate package \
+            hsa-runtime-rocr4wsl-amdgpu\n";
+        let (id, why) = wsl_answer_of(t);
+        assert_eq!(id, "facts.wsl-distro");
+        assert!(why.contains("22.04 only") && why.contains("6.2.3"), "{why}");
+        assert_eq!(wsl_answer_of(&t.replace("24.04", "22.04")).0, "facts.wsl");
+        assert_eq!(wsl_answer_of(&t.replace("6.1.3", "6.2.3")).0, "facts.wsl");
+    }
+
+    /// A Windows driver older than the release's WSL driver gets the exact driver to install; the
+    /// same driver or newer, or a release whose driver the table does not know, does not.
+    #[test]
+    fn a_windows_driver_older_than_the_release_needs_is_the_answer() {
+        let t = "Windows 11, WSL2 Ubuntu 22.04, ROCm 6.2.3\nGPU Driver: AMD Software: Adrenalin \
+            Edition 24.9.1\nrocminfo: hsa_init Failed\n";
+        let (id, why) = wsl_answer_of(t);
+        assert_eq!(id, "facts.wsl-driver");
+        assert!(
+            why.contains("Adrenalin 24.9.1") && why.contains("Edition 24.12.1"),
+            "{why}"
+        );
+        assert_eq!(
+            wsl_answer_of(&t.replace("24.9.1", "24.12.1")).0,
+            "facts.wsl"
+        );
+        assert_eq!(wsl_answer_of(&t.replace("24.9.1", "25.3.1")).0, "facts.wsl");
+        assert_eq!(wsl_answer_of(&t.replace("6.2.3", "6.3.4")).0, "facts.wsl");
+        // No release named: a driver older than every WSL release's gets the newest one's.
+        let old = "WSL2\nAdrenalin 23.12.1\nrocminfo: hsa_init Failed\n";
+        let (id, why) = wsl_answer_of(old);
+        assert_eq!(id, "facts.wsl-driver");
+        assert!(why.contains("26.1.1") && why.contains("ROCm 7.2"), "{why}");
+        assert_eq!(
+            wsl_answer_of(&old.replace("23.12.1", "24.6.1")).0,
+            "facts.wsl"
+        );
     }
 }
