@@ -31,6 +31,7 @@ pub(crate) mod libfamilies;
 mod devgroups;
 mod dkms;
 mod igpu;
+mod leftovers;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

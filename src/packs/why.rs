@@ -208,6 +208,7 @@ impl<'a> Recognition<'a> {
             .chain(super::dkms::rules(text, &facts))
             .chain(super::igpu::rules(text, &facts))
             .chain(super::devgroups::rules(text, &facts))
+            .chain(super::leftovers::rules(text))
             .collect();
         Recognition {
             hits,
