@@ -49,12 +49,14 @@ fn prose_failure(text: &str) -> Option<String> {
 fn failing_kernel(line: &str, f: &Facts) -> Option<String> {
     static ON: OnceLock<Regex> = OnceLock::new();
     let on = re(&ON, r"(?i)\bkernel:?\s*v?(\d+\.\d+(?:\.\d+)?[\w.-]*)");
-    on.captures(line).map(|c| c[1].to_string()).or_else(|| {
+    let k = on.captures(line).map(|c| c[1].to_string()).or_else(|| {
         f.versions
             .iter()
             .find(|(k, _)| k == "kernel")
             .map(|(_, v)| v.clone())
-    })
+    })?;
+    // A sentence's full stop is not part of the version.
+    Some(k.trim_end_matches(['.', '-']).to_string())
 }
 
 /// "driver vs DKMS", said in words: the text says ROCm's DKMS module fails on a kernel, and
@@ -164,11 +166,12 @@ mod tests {
 
     #[test]
     fn dkms_failing_in_words_on_a_kernel_newer_than_the_release_is_the_kernel() {
-        let t = "amdgpu DKMS fails on kernel 6.15.8 after upgrading\nROCm Version: 6.4.1\n";
+        let t = "amdgpu DKMS fails on kernel 6.15.8.\nROCm Version: 6.4.1\n";
         let f = fired(t);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "facts.dkms-kernel");
         assert!(f[0].1.contains("newer than 6.11"), "{f:?}");
+        assert!(f[0].1.contains("kernel 6.15.8 and"), "{f:?}");
         // The kernel from the text's kernel fact when the failing line names none.
         let t = "ROCm 6.2.4 on Fedora\nuname: Linux box 6.10.3-200.fc40.x86_64 #1\nthe amdgpu \
                  dkms failed to build\n";

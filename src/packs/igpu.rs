@@ -29,7 +29,7 @@ fn listed(text: &str) -> Vec<(String, String)> {
     static LINE: OnceLock<Regex> = OnceLock::new();
     let line = re(
         &LINE,
-        r"^\s*(?:Name:\s*|gcnArchName:\s*)?(gfx[0-9]{3,4}[a-f]?)(?::[\w+:-]*)?\s*$",
+        r"^\s*(?:Name:\s*|gcnArchName:\s*)?(gfx[0-9]{2,4}[a-f]?)(?::[\w+:-]*)?\s*$",
     );
     let mut out: Vec<(String, String)> = Vec::new();
     for l in text.lines() {
@@ -115,13 +115,15 @@ fn support_asked(text: &str) -> Option<(String, String)> {
         &ASK,
         concat!(
             r"(?i)\b(?:add|adding|request(?:ing)?|would like|I'?d like|want|plans?(?: to)?)\b",
-            r"[^\n]{0,20}\bsupport(?:ing)?\b(?: for)?[^\n]{0,40}\bgfx[0-9]{3,4}[a-f]?\b",
-            r"|\b(?:can'?t|cannot|could not|couldn't) find\b[^\n]{0,10}\bgfx[0-9]{3,4}[a-f]?\b",
-            r"|^\s*gfx[0-9]{3,4}[a-f]?:\s*0 matches\b",
+            r"[^\n]{0,20}\bsupport(?:ing)?\b(?: for)?[^\n]{0,40}\bgfx[0-9]{2,4}[a-f]?\b",
+            r"|\b(?:can'?t|cannot|could not|couldn't) find\b[^\n]{0,10}\bgfx[0-9]{2,4}[a-f]?\b",
+            r"|\b(?:does|do|will|when will)\b[^\n]{0,30}\bsupport\b[^\n]{0,20}\bgfx[0-9]{2,4}[a-f]?\b",
+            r"|\bis\s+gfx[0-9]{2,4}[a-f]?\s+(?:officially\s+)?supported\b",
+            r"|^\s*gfx[0-9]{2,4}[a-f]?:\s*0 matches\b",
         ),
     );
     let line = line_of(text, ask)?;
-    let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b").find(&line)?;
+    let isa = re(&ISA, r"\bgfx[0-9]{2,4}[a-f]?\b").find(&line)?;
     Some((isa.as_str().to_string(), line.clone()))
 }
 
@@ -229,6 +231,9 @@ mod tests {
         let rdna1 = "I'd like support for my RX 5700 XT (gfx1010) in rocBLAS\n";
         let f = fired(rdna1);
         assert!(f[0].1.contains("no HSA_OVERRIDE_GFX_VERSION value helps"), "{f:?}");
+        let asked = "Will ROCm ever support the gfx1103 in my laptop?\n";
+        assert_eq!(fired(asked)[0].0, "igpu.support-asked-unbuilt-isa");
+        assert_eq!(fired("Is gfx90c supported?\n")[0].0, "igpu.support-asked-unbuilt-isa");
         let counted = "gfx1035: 13 matches\ngfx1036: 0 matches\n";
         assert_eq!(fired(counted)[0].0, "igpu.support-asked-unbuilt-isa");
     }
