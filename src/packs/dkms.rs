@@ -193,6 +193,27 @@ mod tests {
     }
 
     #[test]
+    fn the_appended_dkms_rows_give_a_module_its_release() {
+        // amdgpu 6.3.x is ROCm 6.0's module (checks/why-facts.toml [[dkms]], appended): the
+        // release rule reads the release from it and compares the kernel with 6.0's 6.6.
+        let t = "Error! Bad return status for module build on kernel: 6.8.0-45-generic (x86_64)\n\
+                 Consult /var/lib/dkms/amdgpu/6.3.6-1697589.22.04/build/make.log\n";
+        let r: Vec<String> = super::super::release::rules(t)
+            .into_iter()
+            .flat_map(|d| d.captures.into_iter().map(|(_, v)| v))
+            .collect();
+        assert!(r.iter().any(|v| v.contains("ROCm 6.0") && v.contains("newer than 6.6")), "{r:?}");
+        let t = "Error! Bad return status for module build on kernel: 6.11.0-9-generic (x86_64)\n\
+                 amdgpu-dkms (1:6.8.5-2009582.24.04)\nConsult /var/lib/dkms/amdgpu/\
+                 6.8.5-2009582.24.04/build/make.log\n";
+        let r: Vec<String> = super::super::release::rules(t)
+            .into_iter()
+            .flat_map(|d| d.captures.into_iter().map(|(_, v)| v))
+            .collect();
+        assert!(r.iter().any(|v| v.contains("ROCm 6.2") && v.contains("newer than 6.8")), "{r:?}");
+    }
+
+    #[test]
     fn the_running_kernels_modules_extra_missing_is_an_unsupported_kernel() {
         let t = "amdgpu-install --usecase=dkms\nE: Package 'linux-modules-extra-5.14.0-1051-oem' \
                  has no installation candidate\n";

@@ -24,17 +24,25 @@ fn is_apu(isa: &str) -> bool {
 }
 
 /// The ISAs of a GPU listing in the text: lines that are only an ISA (amdgpu-arch prints one per
-/// GPU), rocminfo's agent `Name:` and hipInfo's `gcnArchName:`; known processors only.
+/// GPU), rocminfo's agent `Name:`, hipInfo's `gcnArchName:`, llama.cpp's device lines
+/// (`Device 0: AMD Radeon Graphics, gfx1036 (0x1036)`) and ollama's discovery (`gpu_type=gfx...`);
+/// known processors only.
 fn listed(text: &str) -> Vec<(String, String)> {
     static LINE: OnceLock<Regex> = OnceLock::new();
+    static INLINE: OnceLock<Regex> = OnceLock::new();
     let line = re(
         &LINE,
         r"^\s*(?:Name:\s*|gcnArchName:\s*)?(gfx[0-9]{2,4}[a-f]?)(?::[\w+:-]*)?\s*$",
     );
+    let inline = re(
+        &INLINE,
+        r"\bDevice \d+: [^\n,]*, (gfx[0-9]{2,4}[a-f]?)\b|\bgpu_type=(gfx[0-9]{2,4}[a-f]?)\b",
+    );
     let mut out: Vec<(String, String)> = Vec::new();
     for l in text.lines() {
-        if let Some(c) = line.captures(l) {
-            let g = c[1].to_string();
+        let c = line.captures(l).or_else(|| inline.captures(l));
+        if let Some(c) = c.and_then(|c| c.get(1).or(c.get(2))) {
+            let g = c.as_str().to_string();
             if crate::isa::processor(&g).is_some() && !out.iter().any(|(i, _)| *i == g) {
                 out.push((g, l.trim().to_string()));
             }
@@ -207,6 +215,9 @@ mod tests {
         assert!(f[0].1.contains("gfx1036") && f[0].1.contains("gfx1030"), "{f:?}");
         let rocminfo = "Radeon RX 7900 XTX not found\n  Name:                    gfx1036\n";
         assert_eq!(fired(rocminfo)[0].0, "igpu.listed-instead-of-dgpu");
+        let llama = "RX 7800 XT\nggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon \
+                     Graphics, gfx1036 (0x1036), VMM: no\n";
+        assert_eq!(fired(llama)[0].0, "igpu.listed-instead-of-dgpu");
     }
 
     #[test]
@@ -216,6 +227,10 @@ mod tests {
         assert!(fired(both).is_empty());
         // No discrete card named: nothing to compare.
         assert!(fired("$ amdgpu-arch\ngfx1036\n").is_empty());
+        // llama.cpp lists the card beside the iGPU: not this rule.
+        let llama = "RX 7800 XT\n  Device 0: AMD Radeon RX 7800 XT, gfx1101 (0x1101)\n  Device 1: \
+                     AMD Radeon Graphics, gfx1036 (0x1036)\n";
+        assert!(fired(llama).is_empty());
         // A discrete ISA alone in the listing.
         assert!(fired("RX 6800 XT\n  Name:                    gfx1030\n").is_empty());
     }
