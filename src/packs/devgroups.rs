@@ -31,7 +31,10 @@ fn numeric_group(text: &str, f: &Facts) -> Option<Derived> {
     static NONROOT: OnceLock<Regex> = OnceLock::new();
     let ls = re(
         &LS,
-        r"(?m)^\s*c[rwxs-]{9}[.+]?\s+\d+\s+\S+\s+(\d+)\s+\d+,\s*\d+\s[^\n]*(/dev/(?:kfd|dri/renderD\d+))",
+        concat!(
+            r"(?m)^\s*c[rwxs-]{9}[.+]?\s+\d+\s+\S+\s+(\d+)\s+\d+,\s*\d+\s[^\n]*",
+            r"(/dev/(?:kfd|dri/renderD\d+))",
+        ),
     );
     let c = ls.captures(text)?;
     let (gid, node) = (c[1].to_string(), c[2].to_string());
@@ -104,7 +107,8 @@ mod tests {
         let r = &d[0].captures[0].1;
         assert!(r.contains("group 106"), "{r}");
         let docker = "docker run --device=/dev/dri --device=/dev/kfd -u 1000 img\n$ ls -l \
-                      /dev/dri/renderD128\ncrw-rw---- 1 root 993 226, 128 Jan 1 /dev/dri/renderD128\n\
+                      /dev/dri/renderD128\ncrw-rw---- 1 root 993 226, 128 Jan 1 \
+                      /dev/dri/renderD128\n\
                       hipErrorNoDevice ... Permission denied\n";
         assert_eq!(ids(docker), ["devgroups.numeric-group"]);
     }

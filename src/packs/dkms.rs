@@ -202,7 +202,11 @@ mod tests {
             .into_iter()
             .flat_map(|d| d.captures.into_iter().map(|(_, v)| v))
             .collect();
-        assert!(r.iter().any(|v| v.contains("ROCm 6.0") && v.contains("newer than 6.6")), "{r:?}");
+        assert!(
+            r.iter()
+                .any(|v| v.contains("ROCm 6.0") && v.contains("newer than 6.6")),
+            "{r:?}"
+        );
         let t = "Error! Bad return status for module build on kernel: 6.11.0-9-generic (x86_64)\n\
                  amdgpu-dkms (1:6.8.5-2009582.24.04)\nConsult /var/lib/dkms/amdgpu/\
                  6.8.5-2009582.24.04/build/make.log\n";
@@ -210,7 +214,11 @@ mod tests {
             .into_iter()
             .flat_map(|d| d.captures.into_iter().map(|(_, v)| v))
             .collect();
-        assert!(r.iter().any(|v| v.contains("ROCm 6.2") && v.contains("newer than 6.8")), "{r:?}");
+        assert!(
+            r.iter()
+                .any(|v| v.contains("ROCm 6.2") && v.contains("newer than 6.8")),
+            "{r:?}"
+        );
     }
 
     #[test]
@@ -229,7 +237,8 @@ mod tests {
                      linux-modules-extra-6.16.0-061600-generic\n";
         assert!(fired(other).is_empty());
         // The package installed: nothing.
-        assert!(fired("amdgpu-install\nSetting up linux-modules-extra-6.8.0-45-generic\n")
-            .is_empty());
+        assert!(
+            fired("amdgpu-install\nSetting up linux-modules-extra-6.8.0-45-generic\n").is_empty()
+        );
     }
 }

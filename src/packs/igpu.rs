@@ -10,8 +10,8 @@
 //!
 //! Each reasons from what the text states; this machine is not asked.
 
-use super::facts::{isa_verdict, is_datacenter, line_of, re, rule_symptom, Derived, Facts};
 use super::facts::IsaVerdict;
+use super::facts::{is_datacenter, isa_verdict, line_of, re, rule_symptom, Derived, Facts};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -125,7 +125,8 @@ fn support_asked(text: &str) -> Option<(String, String)> {
             r"(?i)\b(?:add|adding|request(?:ing)?|would like|I'?d like|want|plans?(?: to)?)\b",
             r"[^\n]{0,20}\bsupport(?:ing)?\b(?: for)?[^\n]{0,40}\bgfx[0-9]{2,4}[a-f]?\b",
             r"|\b(?:can'?t|cannot|could not|couldn't) find\b[^\n]{0,10}\bgfx[0-9]{2,4}[a-f]?\b",
-            r"|\b(?:does|do|will|when will)\b[^\n]{0,30}\bsupport\b[^\n]{0,20}\bgfx[0-9]{2,4}[a-f]?\b",
+            r"|\b(?:does|do|will|when will)\b[^\n]{0,30}\bsupport\b[^\n]{0,20}",
+            r"\bgfx[0-9]{2,4}[a-f]?\b",
             r"|\bis\s+gfx[0-9]{2,4}[a-f]?\s+(?:officially\s+)?supported\b",
             r"|^\s*gfx[0-9]{2,4}[a-f]?:\s*0 matches\b",
         ),
@@ -181,10 +182,13 @@ fn support_for_unbuilt_isa(text: &str) -> Option<Derived> {
 
 /// The rules of this module that fire on a text, most deciding first.
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
-    [listing_shows_only_igpu(text, f), support_for_unbuilt_isa(text)]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        listing_shows_only_igpu(text, f),
+        support_for_unbuilt_isa(text),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 #[cfg(test)]
@@ -212,7 +216,10 @@ mod tests {
         let f = fired(t);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "igpu.listed-instead-of-dgpu");
-        assert!(f[0].1.contains("gfx1036") && f[0].1.contains("gfx1030"), "{f:?}");
+        assert!(
+            f[0].1.contains("gfx1036") && f[0].1.contains("gfx1030"),
+            "{f:?}"
+        );
         let rocminfo = "Radeon RX 7900 XTX not found\n  Name:                    gfx1036\n";
         assert_eq!(fired(rocminfo)[0].0, "igpu.listed-instead-of-dgpu");
         let llama = "RX 7800 XT\nggml_cuda_init: found 1 ROCm devices:\n  Device 0: AMD Radeon \
@@ -245,10 +252,16 @@ mod tests {
         assert!(f[0].1.contains("an integrated GPU"), "{f:?}");
         let rdna1 = "I'd like support for my RX 5700 XT (gfx1010) in rocBLAS\n";
         let f = fired(rdna1);
-        assert!(f[0].1.contains("no HSA_OVERRIDE_GFX_VERSION value helps"), "{f:?}");
+        assert!(
+            f[0].1.contains("no HSA_OVERRIDE_GFX_VERSION value helps"),
+            "{f:?}"
+        );
         let asked = "Will ROCm ever support the gfx1103 in my laptop?\n";
         assert_eq!(fired(asked)[0].0, "igpu.support-asked-unbuilt-isa");
-        assert_eq!(fired("Is gfx90c supported?\n")[0].0, "igpu.support-asked-unbuilt-isa");
+        assert_eq!(
+            fired("Is gfx90c supported?\n")[0].0,
+            "igpu.support-asked-unbuilt-isa"
+        );
         let counted = "gfx1035: 13 matches\ngfx1036: 0 matches\n";
         assert_eq!(fired(counted)[0].0, "igpu.support-asked-unbuilt-isa");
     }

@@ -88,7 +88,12 @@ fn package_left_over(text: &str) -> Option<Derived> {
     );
     let c = now.captures(text)?;
     let (pkg, ver) = (c[1].to_string(), c[2].to_string());
-    if re(&LOCAL, r"(?i)\bdpkg -i\b|apt(?:-get)? install \S*\./|\.deb\b").is_match(text) {
+    if re(
+        &LOCAL,
+        r"(?i)\bdpkg -i\b|apt(?:-get)? install \S*\./|\.deb\b",
+    )
+    .is_match(text)
+    {
         return None;
     }
     let fail = re(&FAIL, r"(?i)\berror\b|\bfailed\b|\bhipError\w+");
