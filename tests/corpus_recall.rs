@@ -191,9 +191,13 @@ fn the_frozen_ids_are_cases() {
 // decidable (85.6% / 90.8% / 88.3%). Then field-fresh.toml's 31 tuning cases came in, no rule
 // written for them yet (they are the next rules' material): 365 cases, 290 with the cause first
 // of 332 recognised, 299 decidable (79.5% / 87.3% / 81.9%); the floors follow for them only.
-const TUNING_MIN_RECALL: f64 = 0.794;
-const TUNING_MIN_PRECISION: f64 = 0.873;
-const TUNING_MIN_DECIDABLE: f64 = 0.819;
+// With the rules written for the tuning cases not recognised (src/packs/dkms.rs, igpu.rs,
+// devgroups.rs, leftovers.rs; two [[informational]] and two [[dkms]] rows of
+// checks/why-facts.toml): 365 cases, 301 with the cause first of 343 recognised, 310 decidable
+// (82.5% / 87.8% / 84.9%).
+const TUNING_MIN_RECALL: f64 = 0.824;
+const TUNING_MIN_PRECISION: f64 = 0.877;
+const TUNING_MIN_DECIDABLE: f64 = 0.849;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
