@@ -27,6 +27,11 @@ pub mod why;
 // Rules over families of lines (issue 28, item 4).
 mod driver;
 pub(crate) mod libfamilies;
+// issue 28, tuning cases not recognised (h-r5).
+mod devgroups;
+mod dkms;
+mod igpu;
+mod leftovers;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

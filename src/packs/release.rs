@@ -95,7 +95,7 @@ fn dkms(text: &str) -> Option<Derived> {
 }
 
 /// The line of a text that says a DKMS build of the module failed.
-fn dkms_failure_line(text: &str) -> Option<String> {
+pub(super) fn dkms_failure_line(text: &str) -> Option<String> {
     static FAIL: OnceLock<Regex> = OnceLock::new();
     // DKMS's messages (dkms `dkms.in`: "Bad return status for module build on kernel", the
     // apport hook's "kernel package ... is not supported", autoinstall's "failed for"), the
@@ -164,7 +164,7 @@ fn dkms_release(text: &str) -> Option<(u32, u32)> {
     driver.or_else(|| text_release(text)).or(module)
 }
 
-fn dkms_symptom() -> &'static Symptom {
+pub(super) fn dkms_symptom() -> &'static Symptom {
     static S: OnceLock<Symptom> = OnceLock::new();
     S.get_or_init(|| {
         new_symptom(
@@ -185,7 +185,7 @@ fn dkms_symptom() -> &'static Symptom {
 
 /// What a DKMS failure's release and kernel say: the kernel against the release's newest kernel
 /// series. `None` where the table's kernel of the release does not read as a version.
-fn dkms_reasoning(rel: Option<(u32, u32)>, kernel: Option<&str>) -> Option<String> {
+pub(super) fn dkms_reasoning(rel: Option<(u32, u32)>, kernel: Option<&str>) -> Option<String> {
     let from = FROM_TEXT;
     let k = kernel.and_then(mm);
     let kernel = kernel.unwrap_or_default();

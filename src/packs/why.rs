@@ -204,6 +204,11 @@ impl<'a> Recognition<'a> {
             .chain(super::stack::rules(text))
             .chain(super::driver::rules(text, &facts))
             .chain(super::libfamilies::rules(text, &facts))
+            // issue 28, tuning cases not recognised (h-r5): DKMS in words, iGPUs, device groups.
+            .chain(super::dkms::rules(text, &facts))
+            .chain(super::igpu::rules(text, &facts))
+            .chain(super::devgroups::rules(text, &facts))
+            .chain(super::leftovers::rules(text))
             .collect();
         Recognition {
             hits,
