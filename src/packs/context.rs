@@ -289,8 +289,11 @@ fn glued_list(text: &str, f: &Facts) -> Option<Derived> {
     static ONE: OnceLock<Regex> = OnceLock::new();
     let (isa, _) = f.isas.first()?;
     line_of(text, re(&NO_CODE, super::facts::NO_CODE))?;
-    let glued = re(&GLUED, r"(?i)supported.*?\b((?:gfx[0-9]{3,4}[a-f]?){2,})\b");
-    let one = re(&ONE, r"gfx[0-9]{3,4}[a-f]?");
+    let glued = re(
+        &GLUED,
+        concat!(r"(?i)supported.*?\b((?:", isa_name!(), r"){2,})\b"),
+    );
+    let one = re(&ONE, isa_name!());
     let (line, token) = text.lines().find_map(|l| {
         let c = glued.captures(l)?;
         let t = c[1].to_string();
@@ -552,7 +555,11 @@ fn tensile_predates_target(text: &str) -> Option<Derived> {
     }
     let arch = re(
         &ARCH,
-        r"Tensile::FATAL: Architecture (gfx[0-9]{3,4}[a-f]?)\b[^\n]*not supported",
+        concat!(
+            r"Tensile::FATAL: Architecture (",
+            isa_name!(),
+            r")\b[^\n]*not supported"
+        ),
     );
     let (line, isa) = text.lines().find_map(|l| {
         let c = arch.captures(l)?;

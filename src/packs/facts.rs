@@ -294,7 +294,7 @@ impl Facts {
         // A line naming three or more ISAs is a list (a build's targets, "supported types"), not
         // the GPU at hand.
         for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
-            let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
+            let isa = re(&ISA, concat!(r"\b", isa_name!(), r"\b"));
             let found: Vec<&str> = if line.contains("gfx") && !is_tensile_file_line(line) {
                 isa.find_iter(line).map(|m| m.as_str()).collect()
             } else {
@@ -307,7 +307,7 @@ impl Facts {
                 static LEAD: OnceLock<Regex> = OnceLock::new();
                 let lead = re(
                     &LEAD,
-                    r"with AMDGPU (?:ISA|version)\s*:?\s*(gfx[0-9]{3,4}[a-f]?)\b",
+                    concat!(r"with AMDGPU (?:ISA|version)\s*:?\s*(", isa_name!(), r")\b"),
                 );
                 if let Some(c) = lead.captures(line) {
                     let g = &c[1];
@@ -1223,6 +1223,26 @@ mod tests {
     /// tests/corpus/gpu.toml, https://github.com/ROCm/legacy-rocm-build/issues/1088
     /// (gpu-kfd-permission, native Ubuntu), then a made-up native paste whose words hold "wsl"
     /// inside others.
+    /// gfx90a and gfx90c (a letter third) are ISAs of the text like gfx906 and gfx1030; a family
+    /// name (`gfx9`, `gfx10`) is not. Lines in the formats CLR's `hip_code_object.cpp` and
+    /// llama.cpp's `ggml_cuda_init` print ("  Device %d: %s, %s (0x%x), VMM: %s").
+    #[test]
+    fn isas_with_a_letter_are_named_and_family_names_are_not() {
+        let t = "  Device 0: AMD Instinct MI210, gfx90a:sramecc+:xnack- (0x90a), VMM: no\n\
+                 :1:hip_code_object.cpp      :516 : 2541 us:     amdgcn-amd-amdhsa--gfx90c - [Not Found]\n\
+                 the gfx9 and gfx10 families\n";
+        let f = Facts::of(t);
+        let isas: Vec<&str> = f.isas.iter().map(|(i, _)| i.as_str()).collect();
+        assert!(
+            isas.contains(&"gfx90a") && isas.contains(&"gfx90c"),
+            "{isas:?}"
+        );
+        assert!(
+            !isas.iter().any(|i| *i == "gfx9" || *i == "gfx10"),
+            "{isas:?}"
+        );
+    }
+
     #[test]
     fn a_native_linux_text_does_not_get_the_wsl_answer() {
         let rocm_1088 = "My system is a fresh Ubuntu 18.04.4 LTS install with Ubuntu's upstream \

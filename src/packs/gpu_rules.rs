@@ -141,7 +141,7 @@ fn is_build_list(line: &str) -> bool {
 fn devices(text: &str) -> Vec<(String, Option<u32>)> {
     static ISA: OnceLock<Regex> = OnceLock::new();
     static IDX: OnceLock<Regex> = OnceLock::new();
-    let isa = re(&ISA, r"\bgfx[0-9]{3,4}[a-f]?\b");
+    let isa = re(&ISA, concat!(r"\b", isa_name!(), r"\b"));
     let idx = re(
         &IDX,
         r"(?i)\bDevice (\d+):|\bamdgpu \[(\d+)\]|\bGPU\[(\d+)\]",
@@ -425,7 +425,11 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
     // Any AMD GPU named on the Linux side says the machine has one.
     let amd = re(
         &AMD,
-        r"(?i)\bRadeon\b|\bInstinct\b|\bgfx[0-9]{3,4}[a-f]?\b|\bAMD GPU\b|\bamdgpu\b.*\bgfx",
+        concat!(
+            r"(?i)\bRadeon\b|\bInstinct\b|\b",
+            isa_name!(),
+            r"\b|\bAMD GPU\b|\bamdgpu\b.*\bgfx"
+        ),
     );
     let (evidence, what) = if let Some(m) = nvidia_re().find(text) {
         if !f.isas.is_empty() || amd.is_match(text) {

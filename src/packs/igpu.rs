@@ -32,11 +32,21 @@ fn listed(text: &str) -> Vec<(String, String)> {
     static INLINE: OnceLock<Regex> = OnceLock::new();
     let line = re(
         &LINE,
-        r"^\s*(?:Name:\s*|gcnArchName:\s*)?(gfx[0-9]{2,4}[a-f]?)(?::[\w+:-]*)?\s*$",
+        concat!(
+            r"^\s*(?:Name:\s*|gcnArchName:\s*)?(",
+            isa_name!(),
+            r")(?::[\w+:-]*)?\s*$"
+        ),
     );
     let inline = re(
         &INLINE,
-        r"\bDevice \d+: [^\n,]*, (gfx[0-9]{2,4}[a-f]?)\b|\bgpu_type=(gfx[0-9]{2,4}[a-f]?)\b",
+        concat!(
+            r"\bDevice \d+: [^\n,]*, (",
+            isa_name!(),
+            r")\b|\bgpu_type=(",
+            isa_name!(),
+            r")\b"
+        ),
     );
     let mut out: Vec<(String, String)> = Vec::new();
     for l in text.lines() {
@@ -123,16 +133,21 @@ fn support_asked(text: &str) -> Option<(String, String)> {
         &ASK,
         concat!(
             r"(?i)\b(?:add|adding|request(?:ing)?|would like|I'?d like|want|plans?(?: to)?)\b",
-            r"[^\n]{0,20}\bsupport(?:ing)?\b(?: for)?[^\n]{0,40}\bgfx[0-9]{2,4}[a-f]?\b",
-            r"|\b(?:can'?t|cannot|could not|couldn't) find\b[^\n]{0,10}\bgfx[0-9]{2,4}[a-f]?\b",
-            r"|\b(?:does|do|will|when will)\b[^\n]{0,30}\bsupport\b[^\n]{0,20}",
-            r"\bgfx[0-9]{2,4}[a-f]?\b",
-            r"|\bis\s+gfx[0-9]{2,4}[a-f]?\s+(?:officially\s+)?supported\b",
-            r"|^\s*gfx[0-9]{2,4}[a-f]?:\s*0 matches\b",
+            r"[^\n]{0,20}\bsupport(?:ing)?\b(?: for)?[^\n]{0,40}\b",
+            isa_name!(),
+            r"\b|\b(?:can'?t|cannot|could not|couldn't) find\b[^\n]{0,10}\b",
+            isa_name!(),
+            r"\b|\b(?:does|do|will|when will)\b[^\n]{0,30}\bsupport\b[^\n]{0,20}\b",
+            isa_name!(),
+            r"\b|\bis\s+",
+            isa_name!(),
+            r"\s+(?:officially\s+)?supported\b|^\s*",
+            isa_name!(),
+            r":\s*0 matches\b",
         ),
     );
     let line = line_of(text, ask)?;
-    let isa = re(&ISA, r"\bgfx[0-9]{2,4}[a-f]?\b").find(&line)?;
+    let isa = re(&ISA, concat!(r"\b", isa_name!(), r"\b")).find(&line)?;
     Some((isa.as_str().to_string(), line.clone()))
 }
 

@@ -6,6 +6,16 @@
 //! `eval` (pure) applies regexes, token relations and rules to give one finding per check;
 //! `why` recognises pasted error messages by the packs' `[[symptom]]` sections.
 
+/// An ISA name as the stack prints it, for the rules' patterns (`concat!`): `gfx`, then three or
+/// four characters, digits but for a last hex letter (gfx906, gfx90a, gfx90c, gfx1030, gfx1151;
+/// the processor names of LLVM's AMDGPUUsage). The earlier `gfx[0-9]{3,4}[a-f]?` missed gfx90a
+/// and gfx90c, whose third character is a letter.
+macro_rules! isa_name {
+    () => {
+        "gfx[0-9]{2,3}[0-9a-f]"
+    };
+}
+
 pub(crate) mod builds;
 pub mod causes;
 pub mod compile;
