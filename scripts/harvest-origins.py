@@ -61,9 +61,12 @@ snapshot), so CLR's kpack and HIP_FORCE_SPIRV_CODEOBJECT messages are not in the
 newer than its pin (the CPU-device line that names hsmp_acpi). Lines no source read prints as
 pasted: rocminfo's `hsa api call failure at <file>` without the colon every release prints;
 `hipBLASLt error: Heuristic Fetch Failed` without the `!` of rocBLAS's text. Lines too short to attribute alone under the
-floors: ggml's `CUDA error: %s` / `%s error: %s` (9 letters) and `CUDA error %d at %s:%d: %s`
-(11), its `  current device: %d, in function %s at %s:%d` (the 13-letter head "current device: "
-is under MIN_HEAD_SECOND), the page-fault detail `\t RW: 0x%x`, amdgpu's `GTT: %lluM ...`.
+floors: ggml's `CUDA error: %s` / `%s error: %s` (9 letters), amdgpu's `GTT: %lluM ...`, CLR's
+`     %s` (a list of ISAs after `Missing CO for these ISAs - `). A line under the floors that names
+a source file and line is kept (MIN_LETTERS_FILE_LINE: ggml's `CUDA error %d at %s:%d: %s` and
+`  current device: %d, in function %s at %s:%d`); src/packs/origins.rs attributes the short lines
+of a prefix that says who prints them: CLR's file name (any file for a macro in a header, such as
+`%s: Returned %s : %s`), and the amdgpu device of `dev_*` (the page-fault detail `\t RW: 0x%x`).
 
 How printers, prefixes and gates work per component: the project's reference notes on message
 origins (printer macros of each repository as read at these commits), summarised in docs/check-packs.md.
@@ -1115,6 +1118,35 @@ def weakest_line(fmt, syntax):
     return weakest if weakest is not None else 0
 
 
+# A line under the floors above is still specific when it names a source file and line (ggml's
+# `  current device: %d, in function %s at %s:%d`, whose 13-letter head is under MIN_HEAD_SECOND,
+# and `CUDA error %d at %s:%d: %s` of 11 letters): src/packs/origins.rs then reads its `%s:%d` as
+# `<file>.<ext>:<n>` and matches the line whole, never by its head. It needs this many letters.
+MIN_LETTERS_FILE_LINE = 8
+FILE_LINE = re.compile(r"%s:%[diu]")
+
+
+def file_line_line(line, syntax):
+    """Whether one line of a format is specific by its `%s:%d` pair (origins.rs
+    `specific_by_file_line`): printf, the pair present, at least MIN_LETTERS_FILE_LINE letters."""
+    return (syntax == "printf" and FILE_LINE.search(line) is not None
+            and letters(line, syntax) >= MIN_LETTERS_FILE_LINE)
+
+
+def passes_second_floors(fmt, syntax):
+    """The second harvest's floors, or every line that would make a matcher specific: each line
+    either makes no matcher (under 12 letters, no file:line pair), or is specific by its file and
+    line, or has 12 letters and a head of MIN_HEAD_SECOND."""
+    if letters(fmt, syntax) >= MIN_LETTERS_SECOND and weakest_line(fmt, syntax) >= MIN_HEAD_SECOND:
+        return True
+    lines = [ln for ln in fmt.split("\n") if file_line_line(ln, syntax)]
+    if not lines:
+        return False
+    rest = "\n".join(ln for ln in fmt.split("\n") if not file_line_line(ln, syntax))
+    weakest = weakest_line(rest, syntax)
+    return weakest == 0 or weakest >= MIN_HEAD_SECOND
+
+
 def letters(fmt, syntax):
     if syntax == "stream" or syntax == "go-slog":
         lit = fmt.replace("{}", "")
@@ -1409,8 +1441,7 @@ def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None, fourth=
             sites = (go_sites(p, texts[p], printers) if go else py_sites(p, texts[p], printers) if py
                      else c_sites(p, texts[p], printers, func_names=repo in SECOND))
             for s in sites:
-                if repo in SECOND and (letters(s["format"], s["syntax"]) < MIN_LETTERS_SECOND
-                                       or weakest_line(s["format"], s["syntax"]) < MIN_HEAD_SECOND):
+                if repo in SECOND and not passes_second_floors(s["format"], s["syntax"]):
                     continue
                 if letters(s["format"], s["syntax"]) < MIN_LETTERS and not (
                         component == "clr" and re.search(r"[^\s%sdxu{}]", s["format"])):

@@ -606,9 +606,12 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // LLVM's AMDGPU backend and lld, whose lines these markers do not look for): tuning 168 of 179
 // (93.9%); held out 32 of 33. With field-fresh.toml's cases: held out 34 of 35 (97.1%), tuning
 // 185 of 199 (93.0%: its new tuning lines include llama.cpp's short `CUDA error` lines, which
-// the matcher does not attribute, see src/packs/origins.rs).
+// the matcher does not attribute, see src/packs/origins.rs). With short lines attributed where
+// their prefix says who prints them (CLR's `HIP_RETURN` macro under any file's prefix, amdgpu's
+// `\t RW: 0x%x` after the device prefix) and lines that name their source file and line: tuning
+// 190 of 199 (95.5%), held out 34 of 35 unchanged.
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.929;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.954;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {
@@ -701,9 +704,12 @@ const PRINTED_BY_SECOND: &[(&str, &str)] = &[
 /// ROCm {}`, whose 12-letter head "Architecture " would match other programs' lines; texts newer
 /// than the pinned commits: amd-smi's CPU-device line, llama.cpp's `(Total VRAM: ...)`). After the
 /// fourth harvest (Tensile at rocm-6.2.0, whose printWarning printed the `Tensile::WARNING: `
-/// prefix): tuning 19 of 30.
+/// prefix): tuning 19 of 30. With field-fresh.toml's cases and ggml's lines that name their
+/// source file and line (`CUDA error %d at %s:%d: %s`, `  current device: %d, in function %s at
+/// %s:%d`, kept by the harvest's MIN_LETTERS_FILE_LINE): tuning 26 of 33 (the misses: ggml's
+/// `CUDA error: %s`, a newer ggml's `initializing rocBLAS`, amd-smi's newer CPU-device line).
 const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 1.0;
-const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.633;
+const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.787;
 
 #[test]
 fn lines_printed_by_a_second_harvest_component_are_attributed() {

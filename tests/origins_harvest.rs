@@ -348,3 +348,33 @@ fn llvm_backend_lld_comgr_and_hipcc_lines_are_attributed() {
     assert!(origin("'main' is not a recognized branch name").is_none());
     assert!(origin("unable to find library path for the plugin").is_none());
 }
+
+#[test]
+fn short_lines_are_attributed_where_their_prefix_or_their_file_and_line_says_who_printed_them() {
+    // ggml's error report (ggml-cuda.cu ggml_cuda_error; b1500's CUDA_CHECK macro): under the
+    // floors alone, specific by the source file and line it names.
+    for l in [
+        "CUDA error 98 at /source/llama.cpp/ggml-cuda.cu:7788: invalid device function",
+        "  current device: 1, in function ggml_cuda_compute_forward at \
+         /home/me/llama.cpp/ggml/src/ggml-cuda/ggml-cuda.cu:2932",
+    ] {
+        assert_eq!(printed_by(l).0, "llama.cpp", "{l}");
+    }
+    // CLR's HIP_RETURN (a macro in hip_internal.hpp) under the prefix of the file that uses it.
+    let l = ":3:hip_platform.cpp         :670 : 99442500035 us: 350457: [tid:0x7f02e57efc00] \
+             init: Returned hipErrorNoBinaryForGpu :";
+    assert_eq!(printed_by(l), ("clr", "hipamd/src/hip_internal.hpp"));
+    // amdgpu's page-fault detail after the kernel's device prefix.
+    let l = "[   67.058819] amdgpu 0000:c4:00.0: amdgpu:      RW: 0x0";
+    assert_eq!(printed_by(l).0, "amdgpu");
+    // The same short texts without what makes them specific are nobody's.
+    for l in [
+        "current device: 0",
+        "CUDA error 98 at line 7788: invalid device function",
+        "init: Returned hipErrorNoBinaryForGpu :",
+        "RW: 0x0",
+        "Device 0: RW: 0x0",
+    ] {
+        assert!(origin(l).is_none(), "{l}");
+    }
+}

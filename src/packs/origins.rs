@@ -90,6 +90,9 @@ struct Matcher {
     regex: OnceLock<Option<BytesRegex>>,
     /// The literal word the line must contain (the index key).
     word: String,
+    /// The line's other literal words: a line without one of them cannot match, and looking
+    /// for them costs less than the regex (each is matched byte for byte).
+    others: Vec<String>,
     /// Bytes of literal text: the most specific matcher wins a line.
     literal: usize,
 }
@@ -111,6 +114,18 @@ impl Matcher {
             .as_ref()
     }
 
+    /// The same matcher, not yet compiled.
+    fn again(&self) -> Matcher {
+        Matcher {
+            origin: self.origin,
+            pattern: self.pattern.clone(),
+            regex: OnceLock::new(),
+            word: self.word.clone(),
+            others: self.others.clone(),
+            literal: self.literal,
+        }
+    }
+
     fn is_match(&self, s: &str) -> bool {
         self.compiled().is_some_and(|r| r.is_match(s.as_bytes()))
     }
@@ -123,9 +138,21 @@ pub struct Table {
     matchers: Vec<Matcher>,
     /// First four bytes of a matcher's word -> the matchers keyed by it.
     index: FxHashMap<u32, Vec<u32>>,
-    /// CLR source file name -> the anchored matchers of its short lines.
+    /// A bit per first two bytes of the index's words: most places in a line start none, and
+    /// this answers before the hash does.
+    starts: Vec<u64>,
+    /// CLR source file name -> the anchored matchers of its short lines (key [`ANY_FILE`]: the
+    /// short lines of a macro in a header, which print the including file's name).
     by_file: FxHashMap<String, Vec<Matcher>>,
+    /// The anchored matchers of the amdgpu driver's short `dev_*` lines, for the rest of a line
+    /// after the device prefix the kernel puts in front of them.
+    by_device: Vec<Matcher>,
 }
+
+/// The `by_file` key of a CLR macro's short lines: `ClPrint` expands `__FILE__` where the macro
+/// is used (hip_internal.hpp's `HIP_RETURN` prints `:3:hip_platform.cpp :670 : ... init:
+/// Returned hipErrorNoBinaryForGpu :`), so the prefix names any file.
+const ANY_FILE: &str = "*";
 
 /// A piece of one format line.
 #[derive(Debug, PartialEq)]
@@ -149,8 +176,13 @@ fn conversion(spec: char, alt: bool) -> &'static str {
     }
 }
 
-/// Splits one line of a printf format into pieces.
-fn printf_pieces(f: &str) -> Vec<Piece> {
+/// A printf `%s:%d` read as a source file and its line: a path without blanks that ends in an
+/// extension, a colon, a number (ggml's `at %s:%d` prints `__FILE__` and `__LINE__`).
+const FILE_LINE: &str = r"[^\s:]*[\w.]\.[A-Za-z]\w*:\d+";
+
+/// Splits one line of a printf format into pieces (`file_line`: a `%s:%d` becomes one
+/// [`FILE_LINE`] capture).
+fn printf_pieces(f: &str, file_line: bool) -> Vec<Piece> {
     let mut out = Vec::new();
     let mut lit = String::new();
     let mut it = f.chars().peekable();
@@ -187,7 +219,13 @@ fn printf_pieces(f: &str) -> Vec<Piece> {
                 if !lit.is_empty() {
                     out.push(Piece::Lit(std::mem::take(&mut lit)));
                 }
-                out.push(Piece::Cap(conversion(spec, alt)));
+                let rest = it.clone().take(3).collect::<String>();
+                if file_line && spec == 's' && [":%d", ":%u", ":%i"].contains(&rest.as_str()) {
+                    it.nth(2);
+                    out.push(Piece::Cap(FILE_LINE));
+                } else {
+                    out.push(Piece::Cap(conversion(spec, alt)));
+                }
             }
             // A lone `%` (a percentage sign in a message): literal.
             Some(other) => {
@@ -235,35 +273,59 @@ fn stream_pieces(f: &str) -> Vec<Piece> {
 /// The pieces of one line of a format, as printed.
 fn pieces_of(syntax: Syntax, l: &str) -> Vec<Piece> {
     match syntax {
-        Syntax::Printf => printf_pieces(l),
+        Syntax::Printf => printf_pieces(l, false),
         Syntax::Stream => stream_pieces(l),
         Syntax::GoSlog => vec![Piece::Lit(l.to_string())],
     }
 }
 
 /// The pieces of each line a format prints, trimmed of blanks and of captures at either end
-/// (the match is not anchored, so a capture there adds nothing).
+/// (the match is not anchored, so a capture there adds nothing). A printf line under the floors
+/// ([`MIN_LETTERS`], or a head under [`MIN_HEAD`]) that names a source file and line is read
+/// with its `%s:%d` as a [`FILE_LINE`] capture, which it keeps at either end.
 fn lines_of(o: &Origin) -> Vec<Vec<Piece>> {
     o.format
         .split('\n')
         .map(|l| {
-            let mut p = pieces_of(o.syntax, l);
-            while matches!(p.first(), Some(Piece::Cap(_))) {
-                p.remove(0);
+            let p = trimmed(pieces_of(o.syntax, l));
+            let weak =
+                letters(&p) < MIN_LETTERS || head_of(&p).is_some_and(|h| letters(h) < MIN_HEAD);
+            if o.syntax == Syntax::Printf && weak {
+                let typed = trimmed(printf_pieces(l, true));
+                if specific_by_file_line(&typed) {
+                    return typed;
+                }
             }
-            while matches!(p.last(), Some(Piece::Cap(_))) {
-                p.pop();
-            }
-            if let Some(Piece::Lit(s)) = p.first_mut() {
-                *s = s.trim_start().to_string();
-            }
-            if let Some(Piece::Lit(s)) = p.last_mut() {
-                *s = s.trim_end().to_string();
-            }
-            p.retain(|x| !matches!(x, Piece::Lit(s) if s.is_empty()));
             p
         })
         .collect()
+}
+
+/// `p` without captures at either end (a [`FILE_LINE`] stays) and without blanks at its ends.
+fn trimmed(mut p: Vec<Piece>) -> Vec<Piece> {
+    let loose = |x: Option<&Piece>| matches!(x, Some(Piece::Cap(c)) if *c != FILE_LINE);
+    while loose(p.first()) {
+        p.remove(0);
+    }
+    while loose(p.last()) {
+        p.pop();
+    }
+    if let Some(Piece::Lit(s)) = p.first_mut() {
+        *s = s.trim_start().to_string();
+    }
+    if let Some(Piece::Lit(s)) = p.last_mut() {
+        *s = s.trim_end().to_string();
+    }
+    p.retain(|x| !matches!(x, Piece::Lit(s) if s.is_empty()));
+    p
+}
+
+/// Whether a line is specific by the source file and line it names: a [`FILE_LINE`] capture and
+/// [`MIN_LETTERS_FILE_LINE`] letters of literal text.
+fn specific_by_file_line(p: &[Piece]) -> bool {
+    p.iter()
+        .any(|x| matches!(x, Piece::Cap(c) if *c == FILE_LINE))
+        && letters(p) >= MIN_LETTERS_FILE_LINE
 }
 
 /// The letters of literal text in a line's pieces.
@@ -278,6 +340,13 @@ fn letters(p: &[Piece]) -> usize {
 
 /// A line with fewer letters of its own than this is no evidence of where it comes from.
 const MIN_LETTERS: usize = 12;
+/// A head of fewer letters than this also matches other programs' lines ("current device: "),
+/// scripts/harvest-origins.py's MIN_HEAD_SECOND; such a line is attributed by its head only
+/// where it names no source file and line.
+const MIN_HEAD: usize = 14;
+/// The letters a line specific by its source file and line needs (`CUDA error %d at %s:%d: %s`
+/// has 11), scripts/harvest-origins.py's MIN_LETTERS_FILE_LINE.
+const MIN_LETTERS_FILE_LINE: usize = 8;
 /// The shortest index word (the index reads 4-byte heads).
 const MIN_WORD: usize = 4;
 
@@ -331,6 +400,94 @@ fn head_of(p: &[Piece]) -> Option<&[Piece]> {
         .map(|k| &p[..k])
 }
 
+impl Piece {
+    fn copy(&self) -> Piece {
+        match self {
+            Piece::Lit(s) => Piece::Lit(s.clone()),
+            Piece::Cap(c) => Piece::Cap(c),
+        }
+    }
+}
+
+/// Whether a CLR site is a macro in a header (no enclosing function): its `ClPrint` names the
+/// file that uses the macro, not the header.
+fn is_macro_site(site: &Site) -> bool {
+    site.function.is_empty() && [".hpp", ".h"].iter().any(|e| site.path.ends_with(e))
+}
+
+/// The anchored matchers of a format's short lines: under [`MIN_LETTERS`] letters, with at least
+/// `min` letters of literal text; each with the line's pieces.
+fn short_lines(i: usize, o: &Origin, min: usize) -> impl Iterator<Item = (Matcher, usize)> + '_ {
+    o.format.split('\n').filter_map(move |l| {
+        let p = pieces_of(o.syntax, l);
+        let n = letters(&p);
+        let lit = p
+            .iter()
+            .any(|x| matches!(x, Piece::Lit(s) if !s.trim().is_empty()));
+        if n >= MIN_LETTERS || n < min || !lit {
+            return None;
+        }
+        let (re, literal) = regex_of(&p);
+        let m = Matcher {
+            origin: i,
+            pattern: format!(r"^\s*{re}\s*$"),
+            regex: OnceLock::new(),
+            word: String::new(),
+            others: Vec::new(),
+            literal,
+        };
+        Some((m, n))
+    })
+}
+
+/// A CLR format's short lines, each keyed by the file name of each site that prints it.
+fn short_clr_lines(i: usize, o: &Origin) -> Vec<(String, Matcher)> {
+    let mut out = Vec::new();
+    for (m, _) in short_lines(i, o, 0) {
+        for site in &o.sites {
+            let base = site.path.rsplit('/').next().unwrap_or(&site.path);
+            let key = if is_macro_site(site) { ANY_FILE } else { base };
+            out.push((key.to_string(), m.again()));
+        }
+    }
+    out
+}
+
+/// The matchers of the lines, each keyed by its rarest word: a common word ("failed") would send
+/// every line that has it through hundreds of regexes.
+fn keyed_matchers(lines: &[(usize, Vec<Piece>)]) -> Vec<Matcher> {
+    let mut freq: FxHashMap<&str, usize> = FxHashMap::default();
+    for (_, p) in lines {
+        for w in words(p) {
+            *freq.entry(w).or_default() += 1;
+        }
+    }
+    lines
+        .iter()
+        .map(|(i, p)| {
+            let word = words(p)
+                .min_by_key(|w| (freq[w], std::cmp::Reverse(w.len())))
+                .expect("filtered above")
+                .to_string();
+            let (re, literal) = regex_of(p);
+            let mut others: Vec<String> = words(p)
+                .filter(|w| *w != word)
+                .map(str::to_string)
+                .collect();
+            others.sort_unstable();
+            others.dedup();
+            Matcher {
+                origin: *i,
+                pattern: re,
+                regex: OnceLock::new(),
+                word,
+                others,
+                literal,
+            }
+        })
+        .collect()
+}
+
 impl Table {
     /// Compiles the table from its TOML text (`file` names it in errors); the built-in table is
     /// read from its JSON copy ([`table`]), so only the tests parse TOML.
@@ -347,19 +504,14 @@ impl Table {
     fn compile(f: File) -> Table {
         let mut lines: Vec<(usize, Vec<Piece>)> = Vec::new();
         let mut by_file: FxHashMap<String, Vec<Matcher>> = FxHashMap::default();
+        let mut by_device = Vec::new();
         for (i, o) in f.origin.iter().enumerate() {
             for p in lines_of(o) {
-                if letters(&p) >= MIN_LETTERS && words(&p).next().is_some() {
-                    if let Some(h) = head_of(&p) {
+                let file_line = specific_by_file_line(&p);
+                if (letters(&p) >= MIN_LETTERS || file_line) && words(&p).next().is_some() {
+                    if let Some(h) = head_of(&p).filter(|_| !file_line) {
                         if words(h).next().is_some() {
-                            let h: Vec<Piece> = h
-                                .iter()
-                                .map(|x| match x {
-                                    Piece::Lit(s) => Piece::Lit(s.clone()),
-                                    Piece::Cap(c) => Piece::Cap(c),
-                                })
-                                .collect();
-                            lines.push((i, h));
+                            lines.push((i, h.iter().map(Piece::copy).collect()));
                         }
                     }
                     lines.push((i, p));
@@ -368,65 +520,31 @@ impl Table {
             // CLR's prefix names the source file: a short line of a CLR format is attributed
             // when the file agrees and the whole rest of the line matches.
             if o.component == "clr" {
-                for l in o.format.split('\n') {
-                    let p = pieces_of(o.syntax, l);
-                    if letters(&p) >= MIN_LETTERS
-                        || !p
-                            .iter()
-                            .any(|x| matches!(x, Piece::Lit(s) if !s.trim().is_empty()))
-                    {
-                        continue;
-                    }
-                    let (re, literal) = regex_of(&p);
-                    for site in &o.sites {
-                        let base = site.path.rsplit('/').next().unwrap_or(&site.path);
-                        by_file.entry(base.to_string()).or_default().push(Matcher {
-                            origin: i,
-                            pattern: format!(r"^\s*{re}\s*$"),
-                            regex: OnceLock::new(),
-                            word: String::new(),
-                            literal,
-                        });
-                    }
+                for (key, m) in short_clr_lines(i, o) {
+                    by_file.entry(key).or_default().push(m);
                 }
             }
-        }
-        // The rarest word of each line keys it: a common word ("failed") would send every line
-        // that has it through hundreds of regexes.
-        let mut freq: FxHashMap<&str, usize> = FxHashMap::default();
-        for (_, p) in &lines {
-            for w in words(p) {
-                *freq.entry(w).or_default() += 1;
+            if o.component == "amdgpu" && o.printer.starts_with("dev_") {
+                by_device.extend(short_lines(i, o, 2).map(|(m, _)| m));
             }
         }
-        let mut matchers = Vec::with_capacity(lines.len());
-        for (i, p) in &lines {
-            let word = words(p)
-                .min_by_key(|w| (freq[w], std::cmp::Reverse(w.len())))
-                .expect("filtered above")
-                .to_string();
-            let (re, literal) = regex_of(p);
-            matchers.push(Matcher {
-                origin: *i,
-                pattern: re,
-                regex: OnceLock::new(),
-                word,
-                literal,
-            });
-        }
+        let matchers = keyed_matchers(&lines);
         let mut index: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        let mut starts = vec![0u64; 1 << 10];
         for (n, m) in matchers.iter().enumerate() {
-            index
-                .entry(head(m.word.as_bytes()))
-                .or_default()
-                .push(n as u32);
+            let w = m.word.as_bytes();
+            index.entry(head(w)).or_default().push(n as u32);
+            let two = usize::from(u16::from_le_bytes([w[0], w[1]]));
+            starts[two >> 6] |= 1 << (two & 63);
         }
         Table {
             sources: f.source,
             origins: f.origin,
             matchers,
             index,
+            starts,
             by_file,
+            by_device,
         }
     }
 
@@ -473,6 +591,10 @@ impl Table {
         let mut best: Option<&Matcher> = None;
         let mut tried: Vec<u32> = Vec::new();
         for i in 0..=b.len() - MIN_WORD {
+            let two = usize::from(u16::from_le_bytes([b[i], b[i + 1]]));
+            if self.starts[two >> 6] & (1 << (two & 63)) == 0 {
+                continue;
+            }
             let Some(cands) = self.index.get(&head(&b[i..])) else {
                 continue;
             };
@@ -485,23 +607,24 @@ impl Table {
                     continue;
                 }
                 tried.push(n);
-                if m.is_match(line) {
+                if m.others.iter().all(|w| line.contains(w.as_str())) && m.is_match(line) {
                     best = Some(m);
                 }
             }
         }
-        if best.is_none() {
-            if let Some((file, rest)) = split_clr_prefix(line) {
-                best = self
-                    .by_file
-                    .get(file)
-                    .into_iter()
-                    .flatten()
-                    .filter(|m| m.is_match(rest))
-                    .max_by_key(|m| m.literal);
-            }
+        best.or_else(|| self.short_line(line))
+            .map(|m| &self.origins[m.origin])
+    }
+
+    /// The matcher of a short line whose prefix says who prints it: CLR's names the source file,
+    /// the kernel's the amdgpu device.
+    fn short_line(&self, line: &str) -> Option<&Matcher> {
+        if let Some((file, rest)) = split_clr_prefix(line) {
+            let of = |k: &str| self.by_file.get(k).into_iter().flatten();
+            best_whole(of(file).chain(of(ANY_FILE)), rest)
+        } else {
+            best_whole(self.by_device.iter(), split_device_prefix(line)?)
         }
-        best.map(|m| &self.origins[m.origin])
     }
 
     /// Every line of `text` that a harvested format prints, with its origin.
@@ -546,6 +669,28 @@ fn split_clr_prefix(line: &str) -> Option<(&str, &str)> {
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
         .unwrap_or(file.len());
     Some((&file[..len], &line[end..]))
+}
+
+/// The most specific of the anchored matchers `ms` that matches `rest`.
+fn best_whole<'m>(ms: impl Iterator<Item = &'m Matcher>, rest: &str) -> Option<&'m Matcher> {
+    ms.filter(|m| m.is_match(rest)).max_by_key(|m| m.literal)
+}
+
+/// The rest of a kernel log line after the prefix amdgpu's `dev_*` prints: the device
+/// (`amdgpu 0000:c4:00.0: `), then the driver's `dev_fmt` (`amdgpu: `, amdgpu.h of the kernels
+/// whose short lines the table holds, as scripts/harvest-origins.py `dev_fmt_prefixes` reads it;
+/// a line without it comes from a kernel the sites do not name). A cheap look for the driver's
+/// name comes first.
+fn split_device_prefix(line: &str) -> Option<&str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    if !line.contains("amdgpu ") {
+        return None;
+    }
+    let re = RE.get_or_init(|| {
+        Regex::new(r"\bamdgpu [0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.\d: amdgpu: ")
+            .expect("valid")
+    });
+    re.find(line).map(|m| &line[m.end()..])
 }
 
 fn strip_ansi(s: &str) -> String {
@@ -743,6 +888,97 @@ pub(crate) const FAMILIES: &[Family] = &[
         reason: "MIOpen warns that a precompiled kernel database is absent and compiles the \
                  kernels itself instead (sqlite_db.hpp)",
     },
+    // The fourth harvest's components (issue 28): each reason says what the printing code does,
+    // as checks/origins.toml records its site and condition.
+    Family {
+        component: "LLVM",
+        contains: "is not a recognized processor for this target",
+        line_has: "gfx",
+        cause: "build-unknown-target",
+        reason: "LLVM's subtarget lookup did not find the named gfx processor in the target's \
+                 table, ignored it and compiled for a generic one (MCSubtargetInfo.cpp \
+                 getFeatures): this compiler does not know that ISA",
+    },
+    Family {
+        component: "LLVM",
+        contains: "was requested for a processor that does not support it",
+        line_has: "",
+        cause: "codeobj-xnack-sramecc",
+        reason: "the AMDGPU backend read an xnack or sramecc setting in the target id for a \
+                 processor without that feature (AMDGPUBaseInfo.cpp \
+                 AMDGPUTargetID::setTargetIDFromFeaturesString): the target id does not fit \
+                 the ISA",
+    },
+    Family {
+        component: "lld",
+        contains: "incompatible xnack: ",
+        line_has: "",
+        cause: "codeobj-xnack-sramecc",
+        reason: "lld refused to link AMDGPU objects whose xnack setting differs from the first \
+                 object's (ELF/Arch/AMDGPU.cpp calcEFlagsV4): parts were built for different \
+                 target ids",
+    },
+    Family {
+        component: "lld",
+        contains: "incompatible sramecc: ",
+        line_has: "",
+        cause: "codeobj-xnack-sramecc",
+        reason: "lld refused to link AMDGPU objects whose sramecc setting differs from the first \
+                 object's (ELF/Arch/AMDGPU.cpp calcEFlagsV4): parts were built for different \
+                 target ids",
+    },
+    Family {
+        component: "hipcc",
+        contains: "Hip Clang Compiler not found",
+        line_has: "",
+        cause: "build-hipcc-config",
+        reason: "hipcc did not find clang where its HIP_CLANG_PATH (or the ROCm path it derives \
+                 it from) points (hipBin_amd.h HipBinAmd::getCompilerVersion)",
+    },
+    Family {
+        component: "hipcc",
+        contains: "HIP version file: {} not found",
+        line_has: "",
+        cause: "build-hipcc-config",
+        reason: "hipcc found no .hipVersion file under the HIP path it uses \
+                 (hipBin_base.h HipBinBase::readHipVersion, when the version map stays empty): \
+                 HIP_PATH or ROCM_PATH names no ROCm tree",
+    },
+    Family {
+        component: "Tensile",
+        contains: "Architecture {} not supported by ROCm {}",
+        line_has: "",
+        cause: "tensile-assembler",
+        reason: "Tensile's probe of the assembler found no support for an ISA that its cached \
+                 capabilities of this ROCm release say is supported (Common.py GetAsmCaps, \
+                 `not derivedAsmCaps['SupportedISA'] and CACHED_ASM_CAPS[isa]['SupportedISA']`): \
+                 the clang it probed is not the release's",
+    },
+    Family {
+        component: "Tensile",
+        contains: "Cached asm caps differ from derived asm caps",
+        line_has: "",
+        cause: "tensile-asm-mismatch",
+        reason: "Tensile's probe of the assembler gave other capabilities than its cache for the \
+                 release (Common.py GetAsmCaps): the assembler used is not the one the kernels \
+                 are generated for",
+    },
+    Family {
+        component: "miopen",
+        contains: "File is unreadable.",
+        line_has: "",
+        cause: "lib-miopen-data",
+        reason: "MIOpen 1.2 could not open its performance database file for reading \
+                 (db_record.cpp DbRecord::ReadFile and Flush)",
+    },
+    Family {
+        component: "miopen",
+        contains: "File is unwritable.",
+        line_has: "",
+        cause: "lib-miopen-data",
+        reason: "MIOpen 1.2 could not open its performance database file for writing \
+                 (db_record.cpp DbRecord::Flush)",
+    },
 ];
 
 /// The family of an origin, if any.
@@ -850,6 +1086,131 @@ mod tests {
             .is_some());
     }
 
+    /// A one-format table of `component`, printed by `printer` at `path` (in `function`).
+    fn site(component: &str, printer: &str, format: &str, path: &str, function: &str) -> Table {
+        let text = format!(
+            "[[source]]\nrepo = \"r/r\"\ncommit = \"c\"\n\n[[origin]]\ncomponent = {component:?}\n\
+             syntax = \"printf\"\nformat = {format:?}\nlevel = \"error\"\nprinter = {printer:?}\n\
+             gate = \"always\"\nsites = [{{ repo = \"r/r\", path = {path:?}, line = 7, \
+             function = {function:?} }}]\n"
+        );
+        Table::parse("t.toml", &text).unwrap()
+    }
+
+    #[test]
+    fn a_clr_macro_in_a_header_prints_the_name_of_the_file_that_uses_it() {
+        // hip_internal.hpp's HIP_RETURN (a macro: no enclosing function), as CLR 6.x prints it.
+        let t = site(
+            "clr",
+            "ClPrint",
+            "%s: Returned %s : %s",
+            "src/hip_internal.hpp",
+            "",
+        );
+        for l in [
+            ":3:hip_platform.cpp         :670 : 99442500035 us: 350457: [tid:0x7f02e57efc00] \
+             init: Returned hipErrorNoBinaryForGpu :",
+            ":3:hip_device_runtime.cpp   :565 : 99442500042 us: [pid:9111  tid:0x79a4] \
+             hipSetDevice: Returned hipSuccess :",
+        ] {
+            assert!(t.origin_of(l).is_some(), "{l}");
+        }
+        // Not without CLR's prefix, nor a line whose rest is another text.
+        assert!(t
+            .origin_of("init: Returned hipErrorNoBinaryForGpu :")
+            .is_none());
+        assert!(t
+            .origin_of(":3:hip_module.cpp :775 : 17 us: hipExtLaunchKernel ( 0x206f10, 0 )")
+            .is_none());
+        // A header's inline function prints its own file's name: only that file.
+        let t = site("clr", "ClPrint", "%s: Returned %s", "src/x.hpp", "ToString");
+        assert!(t
+            .origin_of(":3:a.cpp :1 : 1 us: init: Returned 3")
+            .is_none());
+        assert!(t
+            .origin_of(":3:x.hpp :1 : 1 us: init: Returned 3")
+            .is_some());
+    }
+
+    #[test]
+    fn a_short_amdgpu_line_is_attributed_after_the_device_prefix() {
+        let t = site("amdgpu", "dev_err", "\t RW: 0x%x\n", "gmc_v9_0.c", "f");
+        for l in [
+            "[   67.058819] amdgpu 0000:c4:00.0: amdgpu:      RW: 0x0",
+            "Aug 08 22:35:13 host kernel: amdgpu 0000:c3:00.0: amdgpu:          RW: 0x1",
+        ] {
+            assert!(t.origin_of(l).is_some(), "{l}");
+        }
+        for l in [
+            "RW: 0x0",
+            "nvme 0000:c4:00.0: RW: 0x0",
+            "amdgpu 0000:c4:00.0: amdgpu: RW: 0x0 and more",
+            "amdgpu 0000:c4:00.0: amdgpu: RW: none",
+            "amdgpu: RW: 0x0",
+            // without the driver's dev_fmt: a kernel the sites do not name
+            "amdgpu 0000:03:00.0: \t RW: 0x0",
+        ] {
+            assert!(t.origin_of(l).is_none(), "{l}");
+        }
+        // Only dev_* prints the device prefix, and only the amdgpu driver's lines are read so.
+        let t = site("amdgpu", "DRM_ERROR", "\t RW: 0x%x\n", "gmc_v9_0.c", "f");
+        assert!(t
+            .origin_of("amdgpu 0000:c4:00.0: amdgpu: RW: 0x0")
+            .is_none());
+        let t = site("rocr", "dev_err", "\t RW: 0x%x\n", "gmc_v9_0.c", "f");
+        assert!(t
+            .origin_of("amdgpu 0000:c4:00.0: amdgpu: RW: 0x0")
+            .is_none());
+    }
+
+    #[test]
+    fn a_short_line_that_names_its_source_file_and_line_is_specific() {
+        let fmt = "  current device: %d, in function %s at %s:%d\n";
+        let t = site(
+            "llama.cpp",
+            "GGML_LOG_ERROR",
+            fmt,
+            "ggml-cuda.cu",
+            "ggml_cuda_error",
+        );
+        for l in [
+            "  current device: 0, in function ggml_cuda_compute_forward at ggml-cuda.cu:11444",
+            "current device: 1, in function stream at /home/m/llama.cpp/ggml/src/./ggml-cuda/\
+             common.cuh:814",
+        ] {
+            assert!(t.origin_of(l).is_some(), "{l}");
+        }
+        // Its head alone ("current device: ", 13 letters) is no evidence; nor a place that is
+        // no source file and line.
+        for l in [
+            "current device: 0",
+            "the current device: 0 is busy",
+            "current device: 0, in function main at the top",
+            "current device: 0, in function main at host:8080",
+        ] {
+            assert!(t.origin_of(l).is_none(), "{l}");
+        }
+        let t = site(
+            "llama.cpp",
+            "fprintf",
+            "\nCUDA error %d at %s:%d: %s\n",
+            "ggml-cuda.cu",
+            "",
+        );
+        let l = "CUDA error 98 at /source/llama.cpp/ggml-cuda.cu:7788: invalid device function";
+        assert!(t.origin_of(l).is_some());
+        for l in [
+            "CUDA error: invalid device function",
+            "CUDA error 98 at line 7788: invalid device function",
+            "HIP error 98 at ggml-cuda.cu:7788: invalid device function",
+        ] {
+            assert!(t.origin_of(l).is_none(), "{l}");
+        }
+        // Under MIN_LETTERS_FILE_LINE letters, a file and line is not enough.
+        let t = site("llama.cpp", "fprintf", "err %d at %s:%d\n", "a.cu", "");
+        assert!(t.origin_of("err 1 at a.cu:3").is_none());
+    }
+
     #[test]
     fn short_formats_make_no_matcher() {
         let t = one("printf", "Error: %s\n");
@@ -895,6 +1256,36 @@ mod tests {
         assert_eq!(a[0].origin.component, "ollama");
         assert_eq!(a[0].cause().map(|f| f.cause), Some("gpu-unsupported-asic"));
         assert!(a[0].printed_by().starts_with("ollama `discover/amd.go:"));
+    }
+
+    #[test]
+    fn the_fourth_harvests_families_name_their_causes_on_real_lines() {
+        let cause = |l: &str| {
+            let a = table().attribute(l);
+            assert_eq!(a.len(), 1, "{l}");
+            a[0].cause().map(|f| f.cause)
+        };
+        let unknown =
+            "'gfx1250' is not a recognized processor for this target (ignoring processor)";
+        assert_eq!(cause(unknown), Some("build-unknown-target"));
+        // The same LLVM line for another target's processor names no AMD cause.
+        let other = "'apple-m4' is not a recognized processor for this target (ignoring processor)";
+        assert_eq!(cause(other), None);
+        let xnack = "warning: xnack 'On' was requested for a processor that does not support it!";
+        assert_eq!(cause(xnack), Some("codeobj-xnack-sramecc"));
+        let lld = "ld.lld: error: incompatible xnack: /tmp/kernel-gfx90a.o";
+        assert_eq!(cause(lld), Some("codeobj-xnack-sramecc"));
+        let tensile = "Tensile::WARNING: Architecture (11, 5, 1) not supported by ROCm 6.2.0";
+        assert_eq!(cause(tensile), Some("tensile-assembler"));
+        assert_eq!(
+            cause("Hip Clang Compiler not found"),
+            Some("build-hipcc-config")
+        );
+        // A line of the same components without a family: attributed, no cause.
+        assert_eq!(
+            cause("ld.lld: error: unable to find library -lamdhip64"),
+            None
+        );
     }
 
     #[test]
