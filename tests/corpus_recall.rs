@@ -50,8 +50,16 @@ use std::path::Path;
 // taken in the order a search met them): 11 of them hash here, 3 answered first and 5 recognised,
 // so the part is 85 cases, 31 with the cause first, 48 recognised (36.5% / 56.5%); the recognised
 // floor went from 0.567 to 0.564 for those new cases only.
-const HELD_OUT_MIN_RECALL: f64 = 0.364;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.564;
+// Raised after the next rules (context.rs's deciding facts and the WSL matrix; dkms.rs, igpu.rs,
+// devgroups.rs, leftovers.rs; the ISA pattern that now reads gfx90a/gfx90c), written on the
+// tuning part only: the 85 held-out cases went from 31 to 32 with the cause first, 48
+// recognised. Then field-fresh2.toml's 45 cases came in (collected by a helper who wrote no
+// rule and did not read the rules, before they were merged): 14 hash here, 5 answered first
+// and 11 recognised, the same as with the rules of the session's start (5 / 11; the 31 tuning
+// ones: 14 / 18 before and after). So the part is 99 cases, 37 with the cause first, 59
+// recognised (37.4% / 59.6%).
+const HELD_OUT_MIN_RECALL: f64 = 0.373;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.595;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -200,9 +208,12 @@ fn the_frozen_ids_are_cases() {
 // devgroups.rs, leftovers.rs; two [[informational]] and two [[dkms]] rows of
 // checks/why-facts.toml): 365 cases, 301 with the cause first of 343 recognised, 310 decidable
 // (82.5% / 87.8% / 84.9%).
-// MERGED-FLOORS-PENDING
+// Both, with the ISA pattern reading gfx90a/gfx90c: 365 cases, 307 with the cause first of 343
+// recognised, 316 decidable (84.1% / 89.5% / 86.6%). Then field-fresh2.toml's 31 tuning cases
+// came in, with no rule written for them: 396 cases, 321 with the cause first of 361
+// recognised, 331 decidable (81.1% / 88.9% / 83.6%); the floors follow for them only.
 const TUNING_MIN_RECALL: f64 = 0.810;
-const TUNING_MIN_PRECISION: f64 = 0.877;
+const TUNING_MIN_PRECISION: f64 = 0.888;
 const TUNING_MIN_DECIDABLE: f64 = 0.835;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
