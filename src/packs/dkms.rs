@@ -152,15 +152,7 @@ mod tests {
     fn fired(text: &str) -> Vec<(String, String)> {
         rules(text, &Facts::of(text))
             .into_iter()
-            .map(|d| {
-                let r = d
-                    .captures
-                    .iter()
-                    .find(|(k, _)| k == "reasoning")
-                    .map(|(_, v)| v.clone())
-                    .unwrap_or_default();
-                (d.symptom.id.clone(), r)
-            })
+            .map(|d| (d.symptom.id.clone(), d.reasoning().to_string()))
             .collect()
     }
 

@@ -554,6 +554,15 @@ impl Derived {
         Derived { overrules, ..self }
     }
 
+    /// Its reasoning capture ("" without one): what the rules' tests read.
+    #[cfg(test)]
+    pub(super) fn reasoning(&self) -> &str {
+        self.captures
+            .iter()
+            .find(|(k, _)| k == "reasoning")
+            .map_or("", |(_, v)| v.as_str())
+    }
+
     /// The same answer, with the more specific causes it does not displace.
     pub(super) fn deferring_to(self, defers_to: &'static [&'static str]) -> Self {
         Derived { defers_to, ..self }
