@@ -20,6 +20,7 @@
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
 //! | `checks/why-families.toml` | `packs::libfamilies::table` ([`embedded`]) |
+//! | `checks/origin-causes.toml` | `packs::origins::families` ([`embedded`]) |
 //! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load_converted`] of the JSON copy build.rs makes) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
 //! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
@@ -232,6 +233,9 @@ mod tests {
             }),
             ("why-families.toml", &|| {
                 crate::packs::libfamilies::table().cuda_only.len()
+            }),
+            ("origin-causes.toml", &|| {
+                crate::packs::origins::families().len()
             }),
         ];
         for (name, f) in loaded {

@@ -42,6 +42,7 @@ mod devgroups;
 mod dkms;
 mod igpu;
 mod leftovers;
+mod origin_causes;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

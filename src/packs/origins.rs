@@ -745,7 +745,7 @@ impl Attribution<'_> {
 
     /// The cause a family of messages names, where the source makes it clear.
     pub(crate) fn cause(&self) -> Option<&'static Family> {
-        family_of(self.origin).filter(|f| self.line.contains(f.line_has))
+        family_of(self.origin).filter(|f| self.line.contains(f.line_has.as_str()))
     }
 }
 
@@ -765,227 +765,49 @@ pub(crate) fn component_name(c: &str) -> &str {
     }
 }
 
-/// A family of messages whose source makes its cause clear.
+/// A family of messages whose source makes its cause clear: a row of
+/// `checks/origin-causes.toml` (the file's header says what each field means).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub(crate) struct Family {
-    pub component: &'static str,
+    pub component: String,
     /// Text every format of the family contains.
-    pub contains: &'static str,
+    pub contains: String,
     /// Text the printed line must contain too ("" for none): the part the format leaves open
     /// that decides the cause (an errno's text).
-    pub line_has: &'static str,
+    #[serde(default)]
+    pub line_has: String,
     /// An id of checks/causes.toml.
-    pub cause: &'static str,
+    pub cause: String,
     /// Why the source supports that cause.
-    pub reason: &'static str,
+    pub reason: String,
+    /// What to do, for this cause as this message shows it.
+    pub fix: String,
 }
 
-/// The families: each reason says what the printing code does, read at the pinned commit.
-pub(crate) const FAMILIES: &[Family] = &[
-    Family {
-        component: "clr",
-        contains: "Cannot find CO in the bundle",
-        line_has: "",
-        cause: "codeobj-no-binary",
-        reason: "CLR's fat-binary reader found no code object for the device's ISA in the \
-                 bundle (hip_fatbin.cpp): the program was not built for this GPU",
-    },
-    Family {
-        component: "clr",
-        contains: "Unable to find code object for all current devices",
-        line_has: "",
-        cause: "codeobj-no-binary",
-        reason: "CLR found no code object for at least one device (hip_code_object.cpp)",
-    },
-    Family {
-        component: "rocblas",
-        contains: "Cannot read ",
-        line_has: "",
-        cause: "lib-rocblas-data",
-        reason: "rocBLAS's Tensile host could not open a kernel library file it looked for \
-                 (tensile_host.cpp): the library directory lacks this GPU's files or is not found",
-    },
-    Family {
-        component: "rocblas",
-        contains: "Could not initialize Tensile host",
-        line_has: "",
-        cause: "lib-rocblas-data",
-        reason: "rocBLAS could not load its Tensile kernel library for the device \
-                 (tensile_host.cpp)",
-    },
-    Family {
-        component: "rocblas",
-        contains: "Could not load ",
-        line_has: "",
-        cause: "lib-rocblas-data",
-        reason: "rocBLAS could not load a Tensile code-object file (tensile_host.cpp)",
-    },
-    Family {
-        component: "hipblaslt",
-        contains: "Cannot read ",
-        line_has: "",
-        cause: "lib-hipblaslt-data",
-        reason: "hipBLASLt's Tensile host could not open a kernel library file it looked for",
-    },
-    Family {
-        component: "ollama",
-        contains: "no rocblas support for gfx target",
-        line_has: "",
-        cause: "gpu-unsupported-asic",
-        reason: "ollama's discovery drops the GPU because its bundled rocBLAS ships no kernels \
-                 for the GPU's ISA (discover/amd.go filterUnsupportedROCmDevices)",
-    },
-    Family {
-        component: "ollama",
-        contains: "AMD driver is too old",
-        line_has: "",
-        cause: "gpu-driver-missing",
-        reason: "ollama's discovery read a driver version older than it supports \
-                 (discover/amd.go)",
-    },
-    Family {
-        component: "rocminfo",
-        contains: "Unable to open /dev/kfd read-write",
-        line_has: "Permission denied",
-        cause: "gpu-kfd-permission",
-        reason: "rocminfo could not open /dev/kfd for reading and writing: permission denied \
-                 (rocminfo.cc; other errnos have other causes)",
-    },
-    Family {
-        component: "rocminfo",
-        contains: "is not member of",
-        line_has: "",
-        cause: "gpu-kfd-permission",
-        reason: "rocminfo found the user outside the group that owns the render nodes",
-    },
-    Family {
-        component: "rocminfo",
-        contains: "ROCk module is NOT loaded",
-        line_has: "",
-        cause: "gpu-driver-missing",
-        reason: "rocminfo found no amdgpu (ROCk) kernel module loaded (rocminfo.cc)",
-    },
-    Family {
-        component: "amdkfd",
-        contains: "PCI rejects atomics",
-        line_has: "",
-        cause: "gpu-pcie-atomics",
-        reason: "KFD skips the GPU because the PCIe path to it does not complete atomic \
-                 operations (kfd_device.c, kgd2kfd_device_init)",
-    },
-    Family {
-        component: "amdgpu",
-        contains: "ring %s timeout, signaled seq=",
-        line_has: "",
-        cause: "gpu-hang-reset",
-        reason: "the driver's job timeout handler found a ring that stopped making progress \
-                 and starts a GPU reset (amdgpu_job.c, amdgpu_job_timedout)",
-    },
-    Family {
-        component: "miopen",
-        contains: "Missing system database file",
-        line_has: "",
-        cause: "benign-miopen-kdb",
-        reason: "MIOpen warns that a precompiled kernel database is absent and compiles the \
-                 kernels itself instead (sqlite_db.hpp)",
-    },
-    // The fourth harvest's components (issue 28): each reason says what the printing code does,
-    // as checks/origins.toml records its site and condition.
-    Family {
-        component: "LLVM",
-        contains: "is not a recognized processor for this target",
-        line_has: "gfx",
-        cause: "build-unknown-target",
-        reason: "LLVM's subtarget lookup did not find the named gfx processor in the target's \
-                 table, ignored it and compiled for a generic one (MCSubtargetInfo.cpp \
-                 getFeatures): this compiler does not know that ISA",
-    },
-    Family {
-        component: "LLVM",
-        contains: "was requested for a processor that does not support it",
-        line_has: "",
-        cause: "codeobj-xnack-sramecc",
-        reason: "the AMDGPU backend read an xnack or sramecc setting in the target id for a \
-                 processor without that feature (AMDGPUBaseInfo.cpp \
-                 AMDGPUTargetID::setTargetIDFromFeaturesString): the target id does not fit \
-                 the ISA",
-    },
-    Family {
-        component: "lld",
-        contains: "incompatible xnack: ",
-        line_has: "",
-        cause: "codeobj-xnack-sramecc",
-        reason: "lld refused to link AMDGPU objects whose xnack setting differs from the first \
-                 object's (ELF/Arch/AMDGPU.cpp calcEFlagsV4): parts were built for different \
-                 target ids",
-    },
-    Family {
-        component: "lld",
-        contains: "incompatible sramecc: ",
-        line_has: "",
-        cause: "codeobj-xnack-sramecc",
-        reason: "lld refused to link AMDGPU objects whose sramecc setting differs from the first \
-                 object's (ELF/Arch/AMDGPU.cpp calcEFlagsV4): parts were built for different \
-                 target ids",
-    },
-    Family {
-        component: "hipcc",
-        contains: "Hip Clang Compiler not found",
-        line_has: "",
-        cause: "build-hipcc-config",
-        reason: "hipcc did not find clang where its HIP_CLANG_PATH (or the ROCm path it derives \
-                 it from) points (hipBin_amd.h HipBinAmd::getCompilerVersion)",
-    },
-    Family {
-        component: "hipcc",
-        contains: "HIP version file: {} not found",
-        line_has: "",
-        cause: "build-hipcc-config",
-        reason: "hipcc found no .hipVersion file under the HIP path it uses \
-                 (hipBin_base.h HipBinBase::readHipVersion, when the version map stays empty): \
-                 HIP_PATH or ROCM_PATH names no ROCm tree",
-    },
-    Family {
-        component: "Tensile",
-        contains: "Architecture {} not supported by ROCm {}",
-        line_has: "",
-        cause: "tensile-assembler",
-        reason: "Tensile's probe of the assembler found no support for an ISA that its cached \
-                 capabilities of this ROCm release say is supported (Common.py GetAsmCaps, \
-                 `not derivedAsmCaps['SupportedISA'] and CACHED_ASM_CAPS[isa]['SupportedISA']`): \
-                 the clang it probed is not the release's",
-    },
-    Family {
-        component: "Tensile",
-        contains: "Cached asm caps differ from derived asm caps",
-        line_has: "",
-        cause: "tensile-asm-mismatch",
-        reason: "Tensile's probe of the assembler gave other capabilities than its cache for the \
-                 release (Common.py GetAsmCaps): the assembler used is not the one the kernels \
-                 are generated for",
-    },
-    Family {
-        component: "miopen",
-        contains: "File is unreadable.",
-        line_has: "",
-        cause: "lib-miopen-data",
-        reason: "MIOpen 1.2 could not open its performance database file for reading \
-                 (db_record.cpp DbRecord::ReadFile and Flush)",
-    },
-    Family {
-        component: "miopen",
-        contains: "File is unwritable.",
-        line_has: "",
-        cause: "lib-miopen-data",
-        reason: "MIOpen 1.2 could not open its performance database file for writing \
-                 (db_record.cpp DbRecord::Flush)",
-    },
-];
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Families {
+    family: Vec<Family>,
+}
+
+/// The families of `checks/origin-causes.toml`, in the file's order.
+pub(crate) fn families() -> &'static [Family] {
+    static T: OnceLock<Families> = OnceLock::new();
+    &T.get_or_init(|| {
+        crate::data::embedded(
+            "checks/origin-causes.toml",
+            include_str!("../../checks/origin-causes.toml"),
+        )
+    })
+    .family
+}
 
 /// The family of an origin, if any.
 pub(crate) fn family_of(o: &Origin) -> Option<&'static Family> {
-    FAMILIES
+    families()
         .iter()
-        .find(|f| f.component == o.component && o.format.contains(f.contains))
+        .find(|f| f.component == o.component && o.format.contains(f.contains.as_str()))
 }
 
 #[cfg(test)]
@@ -1254,7 +1076,10 @@ mod tests {
         let a = t.attribute(l);
         assert_eq!(a.len(), 1);
         assert_eq!(a[0].origin.component, "ollama");
-        assert_eq!(a[0].cause().map(|f| f.cause), Some("gpu-unsupported-asic"));
+        assert_eq!(
+            a[0].cause().map(|f| f.cause.as_str()),
+            Some("gpu-unsupported-asic")
+        );
         assert!(a[0].printed_by().starts_with("ollama `discover/amd.go:"));
     }
 
@@ -1263,7 +1088,7 @@ mod tests {
         let cause = |l: &str| {
             let a = table().attribute(l);
             assert_eq!(a.len(), 1, "{l}");
-            a[0].cause().map(|f| f.cause)
+            a[0].cause().map(|f| f.cause.as_str())
         };
         let unknown =
             "'gfx1250' is not a recognized processor for this target (ignoring processor)";
@@ -1290,9 +1115,9 @@ mod tests {
 
     #[test]
     fn every_family_names_a_cause_and_a_harvested_format() {
-        for f in FAMILIES {
+        for f in families() {
             assert!(
-                crate::packs::causes::get(f.cause).is_some(),
+                crate::packs::causes::get(&f.cause).is_some(),
                 "{}: no cause {}",
                 f.contains,
                 f.cause
@@ -1301,7 +1126,7 @@ mod tests {
                 table()
                     .origins
                     .iter()
-                    .any(|o| o.component == f.component && o.format.contains(f.contains)),
+                    .any(|o| o.component == f.component && o.format.contains(f.contains.as_str())),
                 "no harvested {} format contains {:?}",
                 f.component,
                 f.contains

@@ -180,6 +180,9 @@ pub(crate) struct Recognition<'a> {
     /// that decides between two readings of one headline comes first.
     context_rules: Vec<super::facts::Derived>,
     text_rules: Vec<super::facts::Derived>,
+    /// The answers of the lines whose origin's family names a cause ([`super::origin_causes`]):
+    /// they come last.
+    origin_rules: Vec<super::facts::Derived>,
 }
 
 impl<'a> Recognition<'a> {
@@ -215,6 +218,7 @@ impl<'a> Recognition<'a> {
             facts,
             context_rules,
             text_rules,
+            origin_rules: super::origin_causes::rules(text),
         }
     }
 
@@ -225,6 +229,7 @@ impl<'a> Recognition<'a> {
         self.hits.is_empty()
             && self.context_rules.is_empty()
             && self.text_rules.is_empty()
+            && self.origin_rules.is_empty()
             && super::facts::rules_of(text, &self.facts, &t).is_empty()
             && super::gpu_rules::rules(text, &self.facts, &t).is_empty()
     }
@@ -241,6 +246,16 @@ impl<'a> Recognition<'a> {
             .chain(self.text_rules)
             .collect();
         add_derived(&mut hits, derived);
+        for d in self.origin_rules {
+            let class = d.symptom.class.as_deref();
+            if hits.iter().all(|h| h.symptom.class.as_deref() != class) {
+                hits.push(Hit {
+                    symptom: d.symptom,
+                    line: d.line,
+                    captures: d.captures,
+                });
+            }
+        }
         hits
     }
 }
@@ -708,7 +723,7 @@ pub(crate) fn origins_human(text: &str) -> String {
             a.origin.gate
         ));
         if let Some(f) = a.cause() {
-            let title = super::causes::get(f.cause).map_or("", |c| c.title.as_str());
+            let title = super::causes::get(&f.cause).map_or("", |c| c.title.as_str());
             s.push_str(&format!(
                 "    cause:      {} ({title}): {}\n",
                 f.cause, f.reason
