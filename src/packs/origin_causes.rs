@@ -137,4 +137,146 @@ mod tests {
         }
         assert!(symptoms().iter().any(|s| s.harmless));
     }
+
+    /// Real printed lines of the runtime, driver and toolchain families (each with where it was
+    /// printed) and the cause each gives: a line of every row of that section of
+    /// checks/origin-causes.toml.
+    const RUNTIME_LINES: &[(&str, &str)] = &[
+        // tests/corpus (tuning): co-miopen-84-gfx803-bwd-wrw-fault (ROCm/MIOpen#84)
+        ("Memory access fault by GPU node-1 (Agent handle: 0x1f3c420) on address 0xa9be14000. \
+          Reason: Page not present or supervisor privilege.", "mem-access-fault"),
+        // tests/corpus (tuning): stack-rocm-1583-radeon-pro-vii-dkms-added-only
+        ("HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro VII] \
+          disabled. Upgrade amdgpu.", "gpu-driver-missing"),
+        // printed by hipcc of Debian sid's HIP 6.4 (scripts/in-root.sh, `--offload-arch=gfx90a:foo+`)
+        ("Warning: The Feature: foo+ is unknown. Correct compilation is not guaranteed.",
+         "codeobj-xnack-sramecc"),
+        // tests/corpus (tuning): gpu-rocm-2232-pitcairn-not-supported-in-kfd
+        ("[    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd", "gpu-unsupported-asic"),
+        // https://github.com/ROCm/legacy-rocm-build/issues/3265
+        ("May 26 18:09:55 fedora kernel: amdgpu 0000:03:00.0: amdgpu: MES might be in \
+          unrecoverable state, issue a GPU reset", "gpu-hang-reset"),
+        // https://github.com/ollama/ollama/issues/738
+        ("[75287.322365] amdgpu 0000:03:00.0: amdgpu: HIQ MQD's queue_doorbell_id0 is not 0, \
+          Queue preemption time out", "gpu-hang-reset"),
+        // tests/corpus (tuning): gpu-rocmlibs-1132-gfx1151-hang-page-fault
+        ("Aug 08 22:35:13 ultrabook-jaap kernel: amdgpu 0000:c3:00.0: amdgpu: [gfxhub] page \
+          fault (src_id:0 ring:24 vmid:8 pasid:32794)", "mem-access-fault"),
+        // tests/corpus (tuning): co-rocm-5616-mes-firmware-fault
+        ("[   67.058812] amdgpu 0000:c4:00.0: amdgpu: GCVM_L2_PROTECTION_FAULT_STATUS:0x00800932",
+         "mem-access-fault"),
+        // https://github.com/ROCm/legacy-rocm-build/issues/759 (gmc_v8, RX 580)
+        ("[  +0.000002] amdgpu 0000:20:00.0:   VM_CONTEXT1_PROTECTION_FAULT_STATUS 0x12048001",
+         "mem-access-fault"),
+        // https://github.com/pop-os/cosmic-epoch/issues/3764
+        ("[  312.774536] amdgpu 0000:28:00.0: GPU reset begin!. Source:  1", "gpu-hang-reset"),
+        // https://github.com/ROCm/legacy-rocm-build/issues/6018
+        ("[73328.543914] amdgpu 0000:c5:00.0: amdgpu: GPU reset(2) succeeded!", "gpu-hang-reset"),
+        // https://github.com/ROCm/legacy-rocm-build/issues/3265
+        ("May 26 18:09:57 fedora kernel: amdgpu 0000:03:00.0: amdgpu: IP block:gfx_v11_0 is hung!",
+         "gpu-hang-reset"),
+        // https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/331
+        ("[    4.825578] [drm:gmc_v8_0_sw_init [amdgpu]] *ERROR* Failed to load mc firmware!",
+         "gpu-firmware"),
+        ("[    4.825152] amdgpu: mc: Failed to load firmware \"amdgpu/polaris12_mc.bin\"",
+         "gpu-firmware"),
+        // tests/corpus (tuning): gpu-rocm-1357-mi100-arcturus-gpu-info-missing
+        ("[    9.605988] amdgpu 0000:23:00.0: Failed to load gpu_info firmware \
+          \"amdgpu/arcturus_gpu_info.bin\"", "gpu-firmware"),
+        // https://github.com/freebsd/drm-kmod-firmware/issues/27
+        ("May 15 22:34:16 Home kernel: drmn0: failed to init sos firmware", "gpu-firmware"),
+        // printed by Debian 12's clang-15 (`-x hip --rocm-path=/nonexistent`)
+        ("clang: error: cannot find ROCm device library; provide its path via '--rocm-path' or \
+          '--rocm-device-lib-path', or pass '-nogpulib' to build without ROCm device library",
+         "build-device-libs"),
+        // tests/corpus (tuning): build-onemath-687-abi-version-6-rocm-6-2
+        ("clang++: error: cannot find ROCm device library for ABI version 6, which requires ROCm \
+          6.3 or higher; provide its path via '--rocm-path' or '--rocm-device-lib-path', or pass \
+          '-nogpulib' to build without ROCm device library", "build-device-libs-abi"),
+        // printed by Debian 12's clang-15 (`-x hip --rocm-path=/nonexistent`)
+        ("clang: error: cannot find HIP runtime; provide its path via '--rocm-path', or pass \
+          '-nogpuinc' to build without HIP runtime", "build-hipcc-config"),
+        // printed by Debian 12's clang-15 (`-x hip --offload-arch=gfx1200`)
+        ("clang: error: invalid target ID 'gfx1200'; format is a processor name followed by an \
+          optional colon-delimited list of features followed by an enable/disable sign (e.g., \
+          'gfx908:sramecc+:xnack-')", "build-unknown-target"),
+        // printed by Debian 12's clang-15 (`--offload-arch=gfx90a:xnack+ --offload-arch=gfx90a`)
+        ("clang: error: invalid offload arch combinations: 'gfx90a' and 'gfx90a:xnack+' (for a \
+          specific processor, a feature should either exist in all offload archs, or not exist \
+          in any offload archs)", "codeobj-xnack-sramecc"),
+    ];
+
+    fn family_causes(text: &str) -> Vec<String> {
+        rules(text)
+            .iter()
+            .filter_map(|d| d.symptom.class.clone())
+            .collect()
+    }
+
+    #[test]
+    fn runtime_driver_and_toolchain_lines_give_their_cause() {
+        for (line, cause) in RUNTIME_LINES {
+            let got = family_causes(&format!("{line}\n"));
+            assert_eq!(got, vec![cause.to_string()], "{line}");
+        }
+        // Every row of the section is exercised by one of the lines above.
+        let fams = families();
+        let start = fams
+            .iter()
+            .position(|f| f.contains == "Memory access fault by GPU node")
+            .expect("the section's first row");
+        for f in &fams[start..] {
+            let hit = RUNTIME_LINES.iter().any(|(line, _)| {
+                table()
+                    .attribute(line)
+                    .iter()
+                    .any(|a| a.cause().is_some_and(|g| std::ptr::eq(g, f)))
+            });
+            assert!(hit, "no real line for the row {:?}", f.contains);
+        }
+    }
+
+    /// Lines of close formats whose code does not decide these causes give no family answer:
+    /// the optional PSP TA firmware (the driver goes on without it:
+    /// ROCm/legacy-rocm-build#912), the kernel loader's own line for it, HIP compiled as CUDA
+    /// (stable-diffusion.cpp#464), and rocminfo naming the platform.
+    #[test]
+    fn close_lines_that_decide_nothing_give_no_family() {
+        for line in [
+            "[    3.353886] amdgpu 0000:19:00.0: psp v11.0: Failed to load firmware \
+             \"amdgpu/vega20_ta.bin\"",
+            "[    3.353884] amdgpu 0000:19:00.0: Direct firmware load for amdgpu/vega20_ta.bin \
+             failed with error -2",
+            "clang++: error: unsupported CUDA gpu architecture: gfx1100",
+            "WSL environment detected.",
+        ] {
+            assert!(family_causes(&format!("{line}\n")).is_empty(), "{line}");
+        }
+    }
+
+    /// No harvested format is claimed by two families of different causes, unless the earlier
+    /// one asks the line for more (`line_has`), so that the order of the rows decides nothing
+    /// else.
+    #[test]
+    fn no_format_has_two_families_of_different_causes() {
+        for o in &table().origins {
+            let fams: Vec<&Family> = families()
+                .iter()
+                .filter(|f| f.component == o.component && o.format.contains(f.contains.as_str()))
+                .collect();
+            for (i, f) in fams.iter().enumerate() {
+                for g in &fams[i + 1..] {
+                    assert!(
+                        f.cause == g.cause || !f.line_has.is_empty(),
+                        "{:?} is claimed by {:?} ({}) and {:?} ({})",
+                        o.format,
+                        f.contains,
+                        f.cause,
+                        g.contains,
+                        g.cause
+                    );
+                }
+            }
+        }
+    }
 }

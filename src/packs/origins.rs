@@ -792,9 +792,11 @@ impl Attribution<'_> {
         out
     }
 
-    /// The cause a family of messages names, where the source makes it clear.
+    /// The cause a family of messages names, where the source makes it clear: the first
+    /// family of the origin whose `line_has` the line has (so rows of one format can tell
+    /// apart what the format leaves open, an ABI version or an errno, in the table's order).
     pub(crate) fn cause(&self) -> Option<&'static Family> {
-        family_of(self.origin).filter(|f| self.line.contains(f.line_has.as_str()))
+        families_of(self.origin).find(|f| self.line.contains(f.line_has.as_str()))
     }
 }
 
@@ -852,11 +854,11 @@ pub(crate) fn families() -> &'static [Family] {
     .family
 }
 
-/// The family of an origin, if any.
-pub(crate) fn family_of(o: &Origin) -> Option<&'static Family> {
+/// The families of an origin, in the table's order.
+pub(crate) fn families_of(o: &Origin) -> impl Iterator<Item = &'static Family> + '_ {
     families()
         .iter()
-        .find(|f| f.component == o.component && o.format.contains(f.contains.as_str()))
+        .filter(move |f| f.component == o.component && o.format.contains(f.contains.as_str()))
 }
 
 #[cfg(test)]
