@@ -138,3 +138,8 @@ mod tests {
         assert!(symptoms().iter().any(|s| s.harmless));
     }
 }
+
+/// The families of the libraries and applications (rocBLAS, hipBLASLt, MIOpen, ollama), each
+/// against lines their programs printed in public threads.
+#[cfg(test)]
+mod library_families;
