@@ -159,7 +159,12 @@ fn every_row_of_the_section_is_met_by_a_printed_line() {
         .collect();
     assert!(mine.len() >= 10, "{} rows", mine.len());
     for f in mine {
-        assert!(hit(f), "no printed line meets {} {:?}", f.component, f.contains);
+        assert!(
+            hit(f),
+            "no printed line meets {} {:?}",
+            f.component,
+            f.contains
+        );
     }
 }
 
