@@ -1,0 +1,210 @@
+//! The families of the libraries and applications (the famlib6 section of
+//! checks/origin-causes.toml): every row against a line its program printed, as a public thread
+//! shows it (the thread above each line), and the lines a close format or the part of the line
+//! the format leaves open keeps out.
+
+use super::super::origins::{families, table, Family};
+use super::rules;
+
+/// Components of this section.
+const COMPONENTS: &[&str] = &[
+    "rocblas",
+    "hipblaslt",
+    "Tensile",
+    "miopen",
+    "rocFFT",
+    "rocSPARSE",
+    "rocSOLVER",
+    "RCCL",
+    "MIGraphX",
+    "ollama",
+    "llama.cpp",
+];
+
+/// Printed lines and the cause their family names.
+const LINES: &[(&str, &str)] = &[
+    // https://github.com/justxi/rocm/issues/182 (keras on rocBLAS 4.0)
+    (
+        "rocBLAS warning: No paths matched /usr/lib64/library/*gfx906*co. Make sure that \
+         ROCBLAS_TENSILE_LIBPATH is set correctly.",
+        "lib-rocblas-data",
+    ),
+    // https://github.com/likelovewant/ROCmLibs-for-gfx1103-AMD780M-APU/issues/12
+    (
+        "rocBLAS error: Could not initialize Tensile library",
+        "lib-rocblas-data",
+    ),
+    // https://github.com/ROCm/hipBLASLt/issues/251
+    (
+        "rocblaslt warning: No paths matched /opt/hipBLASLt/build/release/library/../Tensile/\
+         library/*gfx906*co. Make sure that HIPBLASLT_TENSILE_LIBPATH is set correctly.",
+        "lib-hipblaslt-data",
+    ),
+    // https://github.com/lemonade-sdk/llamacpp-rocm/issues/10
+    (
+        "rocblaslt error: Could not load \"TensileLibrary_lazy_gfx1151.dat\"",
+        "lib-hipblaslt-data",
+    ),
+    // https://github.com/ollama/ollama/issues/8772 (two lines)
+    (
+        "time=2025-02-02T19:28:37.628+08:00 level=WARN source=amd_linux.go:378 msg=\"amdgpu is \
+         not supported (supported types:[gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 gfx908 \
+         gfx90a gfx940 gfx941 gfx942])\" gpu_type=gfx1031 gpu=0 library=/usr/local/lib/ollama",
+        "gpu-unsupported-asic",
+    ),
+    (
+        "time=2025-02-02T19:28:37.628+08:00 level=WARN source=amd_linux.go:385 msg=\"See \
+         https://github.com/ollama/ollama/blob/main/docs/gpu.md#overrides for \
+         HSA_OVERRIDE_GFX_VERSION usage\"",
+        "gpu-unsupported-asic",
+    ),
+    // https://github.com/ollama/ollama/issues/4099
+    (
+        "time=2024-05-02T12:17:03.657Z level=WARN source=amd_linux.go:116 msg=\"amdgpu [0] \
+         gfx1103 is not supported by /tmp/ollama2145067703/rocm [gfx1030 gfx1100 gfx1101 \
+         gfx1102 gfx900 gfx906 gfx908 gfx90a gfx940 gfx941 gfx942]\"",
+        "gpu-unsupported-asic",
+    ),
+    // https://github.com/ollama/ollama/issues/7723
+    (
+        "level=ERROR source=amd_linux.go:404 msg=\"amdgpu devices detected but permission \
+         problems block access: permissions not set up properly.  Either run ollama as root, or \
+         add you user account to the render group. open /dev/kfd: permission denied\"",
+        "gpu-kfd-permission",
+    ),
+    // https://github.com/ollama/ollama/issues/6567 (the reporter's paste wraps it after "dll, ")
+    (
+        "time=2024-08-30T09:43:00.852-05:00 level=DEBUG source=amd_windows.go:33 msg=\"unable \
+         to load amdhip64_6.dll, please make sure to upgrade to the latest amd driver: The \
+         specified module could not be found.\"",
+        "gpu-driver-missing",
+    ),
+    // https://github.com/NixOS/nixpkgs/issues/308206
+    (
+        "May 01 11:05:13 viper ollama[283307]: time=2024-05-01T11:05:13.123+03:00 level=WARN \
+         source=amd_linux.go:53 msg=\"ollama recommends running the \
+         https://www.amd.com/en/support/linux-drivers: amdgpu version file missing: \
+         /sys/module/amdgpu/version stat /sys/module/amdgpu/version: no such file or \
+         directory\"",
+        "benign-other",
+    ),
+    // https://github.com/ollama/ollama/issues/3390
+    (
+        "time=2024-06-07T19:30:19.958Z level=WARN source=amd_linux.go:48 msg=\"ollama \
+         recommends running the https://www.amd.com/en/support/linux-drivers\" \
+         error=\"amdgpu version file missing: /sys/module/amdgpu/version stat \
+         /sys/module/amdgpu/version: no such file or directory\"",
+        "benign-other",
+    ),
+    // https://github.com/ROCm/MIOpen/issues/1254
+    (
+        "MIOpen(HIP): Warning [SQLiteBase] Unable to read system database \
+         file:/opt/rocm/miopen/share/miopen/db/gfx900_64.kdb Performance may degrade",
+        "benign-miopen-kdb",
+    ),
+    // https://github.com/ROCm/MIOpen/issues/3096
+    (
+        "MIOpen(HIP): Warning [FindSolutionImpl] Invalid config loaded from Perf Db: \
+         ConvBinWinogradRxSf3x2: 72. Performance may degrade.",
+        "benign-miopen-kdb",
+    ),
+    // https://github.com/ROCm/MIOpen/issues/2017 (the same message at error level)
+    (
+        "MIOpen(HIP): Error [FindSolutionImpl] Invalid config loaded from Perf Db: \
+         ConvMlirIgemmFwd: 256,32,64,16,2,2. Performance may degrade.",
+        "benign-miopen-kdb",
+    ),
+];
+
+/// The causes the families give a text, in order.
+fn causes(text: &str) -> Vec<String> {
+    rules(text)
+        .iter()
+        .filter_map(|d| d.symptom.class.clone())
+        .collect()
+}
+
+/// The first row of this section.
+fn first_row() -> usize {
+    families()
+        .iter()
+        .position(|f| f.component == "rocblas" && f.contains == "No paths matched ")
+        .expect("the section's first row")
+}
+
+#[test]
+fn each_printed_line_gives_its_family_cause() {
+    for (line, cause) in LINES {
+        assert_eq!(causes(line), vec![cause.to_string()], "{line}");
+        let d = rules(line);
+        let why = d[0].reasoning();
+        assert!(why.contains("is printed by"), "{why}");
+    }
+}
+
+#[test]
+fn every_row_of_the_section_is_met_by_a_printed_line() {
+    let hit = |f: &Family| {
+        LINES.iter().any(|(l, _)| {
+            table()
+                .attribute(l)
+                .iter()
+                .any(|a| a.cause().is_some_and(|g| std::ptr::eq(g, f)))
+        })
+    };
+    let rows = &families()[first_row()..];
+    let mine: Vec<&Family> = rows
+        .iter()
+        .filter(|f| COMPONENTS.contains(&f.component.as_str()))
+        .collect();
+    assert!(mine.len() >= 10, "{} rows", mine.len());
+    for f in mine {
+        assert!(
+            hit(f),
+            "no printed line meets {} {:?}",
+            f.component,
+            f.contains
+        );
+    }
+}
+
+/// A missing /dev/kfd is not a permission problem, a supported GPU is not an unsupported one,
+/// and a skipped iGPU names no cause.
+#[test]
+fn close_formats_and_the_open_part_keep_other_lines_out() {
+    // The wrapped error of amd_linux.go's permission check when /dev/kfd does not exist, as
+    // ollama 0.4 logs it (discover/amd_linux.go verifyKFDDriverAccess, ErrNotExist branch).
+    let no_kfd = "level=ERROR source=amd_linux.go:404 msg=\"amdgpu devices detected but \
+                  permission problems block access: kfd driver not loaded.  If running in a \
+                  container, remember to include '--device /dev/kfd --device /dev/dri'\"";
+    assert!(
+        !causes(no_kfd).iter().any(|c| c == "gpu-kfd-permission"),
+        "{:?}",
+        causes(no_kfd)
+    );
+    // https://github.com/ollama/ollama/issues/8828
+    let supported = "time=2025-02-04T21:19:03.711Z level=INFO source=amd_linux.go:386 \
+                     msg=\"amdgpu is supported\" gpu=GPU-e9de5de535a4a488 gpu_type=gfx1100";
+    assert!(causes(supported).is_empty(), "{:?}", causes(supported));
+    // https://github.com/ollama/ollama/issues/4836
+    let igpu = "time=2024-06-06T13:15:54.057+02:00 level=INFO source=amd_linux.go:233 \
+                msg=\"unsupported Radeon iGPU detected skipping\" id=1 total=\"512.0 MiB\"";
+    assert!(causes(igpu).is_empty(), "{:?}", causes(igpu));
+}
+
+/// A harmless row of this section is one whose printing code goes on normally: its reason
+/// says so.
+#[test]
+fn harmless_rows_say_the_code_continues() {
+    for f in &families()[first_row()..] {
+        let harmless = super::super::causes::get(&f.cause).is_some_and(|c| c.harmless);
+        if harmless && COMPONENTS.contains(&f.component.as_str()) {
+            let r = f.reason.to_lowercase();
+            assert!(
+                r.contains("continue") || r.contains("carries on") || r.contains("falls through"),
+                "{}",
+                f.reason
+            );
+        }
+    }
+}
