@@ -122,12 +122,21 @@ def pinned(path, pin):
         sys.exit(f"gen-gpu-names: {path} is not {PINS[pin]['what']} (SHA-256 differs)")
 
 
+def is_model(word):
+    """A model number: a word with two digits, or a digit and three characters (`6800`, `mi50`,
+    `680m`); `r9` and `r7` are series."""
+    digits = sum(c.isdigit() for c in word)
+    return digits >= 2 or (digits == 1 and len(word) >= 3)
+
+
 def key(name):
     """The product a name says, as the doctor compares names (src/packs/gpunames.rs `key`):
-    (series word, model and suffix), or None for a name without a model number."""
+    (series word, model and suffix), or None for a name without a model number. A `/` ends the
+    name (libdrm writes a few names as two products)."""
     n = name.lower().replace("™", " ").replace("®", " ").replace("(tm)", " ").replace("(r)", " ")
     toks = [t for t in re.split(r"[\s,]+", n) if t and t not in FILLER]
-    at = next((i for i, t in enumerate(toks) if any(c.isdigit() for c in t)), None)
+    toks = toks[:toks.index("/")] if "/" in toks else toks
+    at = next((i for i, t in enumerate(toks) if is_model(t)), None)
     if at is None:
         return None
     series = toks[at - 1] if at > 0 else ""
