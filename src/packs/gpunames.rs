@@ -130,9 +130,14 @@ struct Index {
     series: HashSet<String>,
     /// Device id -> ISA.
     by_id: HashMap<u16, String>,
+    /// The models (lowercase).
+    model_set: HashSet<String>,
     /// The models, longest first, as one ASCII case-insensitive alternation.
     models: BytesRegex,
 }
+
+/// Series words users glue to the model (`RX570`, `R9290X`, `HD7970`).
+const GLUED: &[&str] = &["rx", "r5", "r7", "r9", "hd"];
 
 /// Models shorter than this (`Vega 8`, `Vega 56`) are not searched: the one-pass search would
 /// stop at every number of a log.
@@ -147,6 +152,7 @@ fn index() -> &'static Index {
             suffixes: HashSet::new(),
             series: HashSet::new(),
             by_id: HashMap::new(),
+            model_set: HashSet::new(),
             models: BytesRegex::new("$^").expect("a fixed regex compiles"),
         };
         let mut models: Vec<String> = Vec::new();
@@ -183,8 +189,9 @@ fn index() -> &'static Index {
         models.dedup();
         let alt: Vec<String> = models.iter().map(|m| regex::escape(m)).collect();
         // A series word may be glued to the model (`RX570`, `R9290X`).
-        let glued = r"(?:rx|r[579]|hd)?";
-        ix.models = RegexBuilder::new(&format!(r"\b(?P<g>{glued})(?:{})", alt.join("|")))
+        let glued = format!("(?:{})?", GLUED.join("|"));
+        ix.model_set = models.iter().cloned().collect();
+        ix.models = RegexBuilder::new(&format!(r"\b{glued}(?:{})", alt.join("|")))
             .unicode(false)
             .case_insensitive(true)
             .size_limit(1 << 24)
@@ -249,11 +256,19 @@ pub(crate) fn names_in(text: &str) -> Vec<Found> {
     let ix = index();
     let b = text.as_bytes();
     let mut out = Vec::new();
-    for c in ix.models.captures_iter(b) {
-        let (Some(m), Some(g)) = (c.get(0), c.name("g")) else {
-            continue;
+    // `find_iter` runs the fast engines only; where a series word is glued to the model
+    // (`RX570`) the model starts after it.
+    for m in ix.models.find_iter(b) {
+        let hit = text.get(m.range()).unwrap_or("").to_ascii_lowercase();
+        let glue = if ix.model_set.contains(&hit) {
+            0
+        } else {
+            GLUED
+                .iter()
+                .find(|g| hit.starts_with(*g))
+                .map_or(0, |g| g.len())
         };
-        if let Some(f) = read_name(ix, text, m.start(), g.end(), m.end()) {
+        if let Some(f) = read_name(ix, text, m.start(), m.start() + glue, m.end()) {
             out.push(f);
         }
     }
