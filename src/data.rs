@@ -17,6 +17,7 @@
 //! | `checks/isa.toml` | `isa::processors` ([`embedded`]) |
 //! | `checks/gpu-facts.toml` | `gpu::facts::facts` ([`embedded`]) |
 //! | `checks/why-facts.toml` | `packs::facts::table` ([`embedded`]) |
+//! | `checks/gpu-names.toml` (generated) | `packs::gpunames::table` ([`embedded`]) |
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
 //! | `checks/why-families.toml` | `packs::libfamilies::table` ([`embedded`]) |
@@ -236,6 +237,9 @@ mod tests {
             }),
             ("origin-causes.toml", &|| {
                 crate::packs::origins::families().len()
+            }),
+            ("gpu-names.toml", &|| {
+                crate::packs::gpunames::table().gpu.len()
             }),
         ];
         for (name, f) in loaded {

@@ -869,7 +869,8 @@ mod tests {
     }
 
     /// Made-up pastes in the form of tests/corpus/field-fresh.toml's ROCm/tensorflow-upstream#1216
-    /// (an RX 580, gfx803, faulting): under ROCm 5.7.1, which does not support gfx803, the GPU
+    /// (an RX 580, gfx803, faulting; checks/gpu-names.toml reads "RX580 2048sp" whole, libdrm's
+    /// "Radeon RX 580 2048SP"): under ROCm 5.7.1, which does not support gfx803, the GPU
     /// comes first. Under 4.0.0 (the table's last release with gfx803), on a supported GPU, with an
     /// override set, or under a release the tables do not cover, the fault stays the answer.
     #[test]
@@ -882,7 +883,7 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "gpu-unsupported-asic");
         assert!(
-            f[0].1.contains("gfx803 (RX580)") && f[0].1.contains("ROCm 5.7.1"),
+            f[0].1.contains("gfx803 (RX580 2048sp)") && f[0].1.contains("ROCm 5.7.1"),
             "{}",
             f[0].1
         );

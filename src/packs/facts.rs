@@ -275,61 +275,18 @@ pub(crate) struct Facts {
     pub versions: Vec<(String, String)>,
     pub platforms: Vec<Platform>,
     pub errnos: Vec<String>,
+    /// Where the text states an ISA (`gfx...`) and also names a product or PCI id that reads as
+    /// another: (what it wrote, that ISA). The stated ISAs come first in `isas`.
+    pub differs: Vec<(String, String)>,
 }
 
 impl Facts {
     pub(crate) fn of(text: &str) -> Facts {
-        static ISA: OnceLock<Regex> = OnceLock::new();
         static VER: OnceLock<BytesRegex> = OnceLock::new();
         static ERRNO: OnceLock<BytesRegex> = OnceLock::new();
         let mut f = Facts::default();
-        // Speed (a 10,000-line log): one pass over the whole text tells which marketing names
-        // occur at all, and only lines that can name an ISA are searched line by line.
-        let named: Vec<&(Regex, String)> = names_set()
-            .matches(text)
-            .iter()
-            .map(|i| &names()[i])
-            .collect();
-        let has_gfx = text.contains("gfx");
-        // A line naming three or more ISAs is a list (a build's targets, "supported types"), not
-        // the GPU at hand.
-        for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
-            let isa = re(&ISA, concat!(r"\b", isa_name!(), r"\b"));
-            let found: Vec<&str> = if line.contains("gfx") && !is_tensile_file_line(line) {
-                isa.find_iter(line).map(|m| m.as_str()).collect()
-            } else {
-                Vec::new()
-            };
-            if found.len() >= 3 {
-                // TensorFlow names the device's ISA before the list it supports
-                // (`gpu_device.cc`: "... with AMDGPU version : gfx1032. The supported AMDGPU
-                // versions are gfx900, ...").
-                static LEAD: OnceLock<Regex> = OnceLock::new();
-                let lead = re(
-                    &LEAD,
-                    concat!(r"with AMDGPU (?:ISA|version)\s*:?\s*(", isa_name!(), r")\b"),
-                );
-                if let Some(c) = lead.captures(line) {
-                    let g = &c[1];
-                    if crate::isa::processor(g).is_some() && !f.isas.iter().any(|(i, _)| i == g) {
-                        f.isas.push((g.to_string(), None));
-                    }
-                }
-                continue;
-            }
-            for g in found {
-                if crate::isa::processor(g).is_some() && !f.isas.iter().any(|(i, _)| i == g) {
-                    f.isas.push((g.to_string(), None));
-                }
-            }
-            for (n, g) in named.iter().copied() {
-                if let Some(m) = n.find(line) {
-                    if !f.isas.iter().any(|(i, _)| i == g) {
-                        f.isas.push((g.clone(), Some(m.as_str().to_string())));
-                    }
-                }
-            }
-        }
+        f.add_isas(text);
+        f.add_products(text);
         let ver = ascii(
             &VER,
             concat!(
@@ -377,6 +334,112 @@ impl Facts {
             }
         }
         f
+    }
+
+    /// The ISAs the text states (`gfx...`, not in a list of three or more on one line, nor in
+    /// rocBLAS's list of its Tensile files) and those of the hand-written names of
+    /// `checks/why-facts.toml`, in order of lines.
+    fn add_isas(&mut self, text: &str) {
+        static ISA: OnceLock<Regex> = OnceLock::new();
+        // Speed (a 10,000-line log): one pass over the whole text tells which marketing names
+        // occur at all, and only lines that can name an ISA are searched line by line.
+        let named: Vec<&(Regex, String)> = names_set()
+            .matches(text)
+            .iter()
+            .map(|i| &names()[i])
+            .collect();
+        let has_gfx = text.contains("gfx");
+        // A line naming three or more ISAs is a list (a build's targets, "supported types"), not
+        // the GPU at hand.
+        for line in text.lines().filter(|_| has_gfx || !named.is_empty()) {
+            let isa = re(&ISA, concat!(r"\b", isa_name!(), r"\b"));
+            let found: Vec<&str> = if line.contains("gfx") && !is_tensile_file_line(line) {
+                isa.find_iter(line).map(|m| m.as_str()).collect()
+            } else {
+                Vec::new()
+            };
+            if found.len() >= 3 {
+                // TensorFlow names the device's ISA before the list it supports
+                // (`gpu_device.cc`: "... with AMDGPU version : gfx1032. The supported AMDGPU
+                // versions are gfx900, ...").
+                static LEAD: OnceLock<Regex> = OnceLock::new();
+                let lead = re(
+                    &LEAD,
+                    concat!(r"with AMDGPU (?:ISA|version)\s*:?\s*(", isa_name!(), r")\b"),
+                );
+                if let Some(c) = lead.captures(line) {
+                    let g = &c[1];
+                    if crate::isa::processor(g).is_some() && !self.isas.iter().any(|(i, _)| i == g)
+                    {
+                        self.isas.push((g.to_string(), None));
+                    }
+                }
+                continue;
+            }
+            for g in found {
+                if crate::isa::processor(g).is_some() && !self.isas.iter().any(|(i, _)| i == g) {
+                    self.isas.push((g.to_string(), None));
+                }
+            }
+            for (n, g) in named.iter().copied() {
+                if let Some(m) = n.find(line) {
+                    if !self.isas.iter().any(|(i, _)| i == g) {
+                        self.isas.push((g.clone(), Some(m.as_str().to_string())));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The ISAs of the product names and PCI ids of the text (`checks/gpu-names.toml`), after
+    /// those found so far; then the ISAs the text states (`gfx...`) before the ones only a name
+    /// or id gives, and each name or id that reads as an ISA the text does not state, when it
+    /// states one, in `differs` (the stated ISA wins: it is what the runtime printed).
+    fn add_products(&mut self, text: &str) {
+        let mut found = super::gpunames::names_in(text);
+        found.extend(super::gpunames::ids_in(text));
+        found.sort_by_key(|x| x.at);
+        // As for ISAs, a line naming three or more is a list (supported GPUs), not the GPU at
+        // hand.
+        let (mut line, mut upto) = (0, 0);
+        let lines: Vec<usize> = found
+            .iter()
+            .map(|x| {
+                line += text.as_bytes()[upto..x.at]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count();
+                upto = x.at;
+                line
+            })
+            .collect();
+        for (k, x) in found.iter().enumerate() {
+            let mut isas: Vec<&str> = (0..found.len())
+                .filter(|j| lines[*j] == lines[k])
+                .map(|j| found[j].isa.as_str())
+                .collect();
+            isas.sort_unstable();
+            isas.dedup();
+            if isas.len() < 3 && !self.isas.iter().any(|(i, _)| *i == x.isa) {
+                self.isas.push((x.isa.clone(), Some(x.said.clone())));
+            }
+        }
+        let stated: Vec<String> = self
+            .isas
+            .iter()
+            .filter(|(_, n)| n.is_none())
+            .map(|(i, _)| i.clone())
+            .collect();
+        if stated.is_empty() {
+            return;
+        }
+        self.isas.sort_by_key(|(_, n)| n.is_some());
+        self.differs = self
+            .isas
+            .iter()
+            .filter(|(i, n)| n.is_some() && !stated.contains(i))
+            .map(|(i, n)| (n.clone().unwrap_or_default(), i.clone()))
+            .collect();
     }
 
     pub(crate) fn on(&self, p: Platform) -> bool {
@@ -1100,6 +1163,13 @@ fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
         Some(build) => format!("{reasoning}; {build}"),
         None => reasoning,
     };
+    let reasoning = match f.differs.first() {
+        Some((said, other)) if f.isas.iter().any(|(i, n)| i == isa && n.is_none()) => format!(
+            "{reasoning}; the text also names {said}, which reads as {other}: the ISA it \
+             states, {isa}, is the one answered for"
+        ),
+        _ => reasoning,
+    };
     Some(Derived {
         symptom: sy,
         line,
@@ -1416,6 +1486,49 @@ mod tests {
         );
         let r = reasoning(t, "gpu-unsupported-asic");
         assert!(r.contains("RX 6700 XT") && r.contains("=10.3.0"), "{r}");
+    }
+
+    /// The ISA a text states wins over a product name that reads as another, and the answer
+    /// says so: rocminfo's agent lines (ROCm/rocminfo rocminfo.cc, "Name:" and "Marketing
+    /// Name:") as an RX 6700 XT prints them under HSA_OVERRIDE_GFX_VERSION=10.3.0, then CLR's
+    /// hipErrorNoBinaryForGpu.
+    #[test]
+    fn a_stated_isa_wins_over_a_name_and_the_answer_says_so() {
+        let t = "  Name:                    gfx1030                            \n  \
+                 Marketing Name:          AMD Radeon RX 6700 XT              \n\
+                 \"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\"\n";
+        let f = Facts::of(t);
+        assert_eq!(f.isas[0], ("gfx1030".to_string(), None));
+        assert_eq!(
+            f.differs,
+            [("RX 6700 XT".to_string(), "gfx1031".to_string())]
+        );
+        let r = reasoning(t, "codeobj-no-binary");
+        assert!(
+            r.starts_with("gfx1030") && r.contains("RX 6700 XT, which reads as gfx1031"),
+            "{r}"
+        );
+        // Without a stated ISA, the name is the fact; a PCI id in lspci's form too.
+        let f = Facts::of("Marketing Name:          AMD Radeon RX 6700 XT\n");
+        assert_eq!(
+            f.isas,
+            [("gfx1031".to_string(), Some("RX 6700 XT".to_string()))]
+        );
+        assert!(f.differs.is_empty());
+        let lspci = "03:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. \
+                     [AMD/ATI] Device [1002:7550] (rev c0)\n";
+        assert_eq!(
+            Facts::of(lspci).isas,
+            [("gfx1201".to_string(), Some("PCI id 1002:7550".to_string()))]
+        );
+    }
+
+    /// A line naming three or more products is a list (what a tool supports), not the GPU at
+    /// hand, as for ISAs.
+    #[test]
+    fn a_list_of_products_is_not_the_gpu_at_hand() {
+        let t = "Supported GPUs: RX 7900 XTX, RX 6800 XT, RX 9070 XT, MI300X\n";
+        assert!(Facts::of(t).isas.is_empty(), "{:?}", Facts::of(t));
     }
 
     #[test]

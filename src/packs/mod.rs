@@ -23,6 +23,7 @@ mod context;
 pub(crate) mod eval;
 pub(crate) mod facts;
 pub(crate) mod gpu_rules;
+pub(crate) mod gpunames;
 pub(crate) mod here;
 /// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
 pub(crate) use crate::glob;
