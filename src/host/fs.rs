@@ -218,14 +218,20 @@ impl RootedFs {
     /// Names of the entries of a directory, sorted (empty on error). Directories of the
     /// installed software ([`STABLE_DIRS`]) are read once per run and then answered from memory.
     pub(crate) fn list_names(&self, p: &Path) -> Vec<OsString> {
+        self.names(p).to_vec()
+    }
+
+    /// [`Self::list_names`] without copying the names: a stable directory's listing is the
+    /// run's one read, shared (a library look-up scans `/usr/lib/x86_64-linux-gnu` many times).
+    pub(crate) fn names(&self, p: &Path) -> Arc<[OsString]> {
         if !is_stable_dir(p) {
-            return self.read_names(p);
+            return self.read_names(p).into();
         }
         let slot = {
             let mut map = self.listings.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(map.entry(p.to_path_buf()).or_default())
         };
-        slot.get_or_init(|| self.read_names(p).into()).to_vec()
+        Arc::clone(slot.get_or_init(|| self.read_names(p).into()))
     }
 
     fn read_names(&self, p: &Path) -> Vec<OsString> {
