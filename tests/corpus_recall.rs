@@ -58,8 +58,17 @@ use std::path::Path;
 // and 11 recognised, the same as with the rules of the session's start (5 / 11; the 31 tuning
 // ones: 14 / 18 before and after). So the part is 99 cases, 37 with the cause first, 59
 // recognised (37.4% / 59.6%).
-const HELD_OUT_MIN_RECALL: f64 = 0.373;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.595;
+// Then the knowledge of the sixth round, written from sources, not from cases: families of
+// harvested messages that name their cause (checks/origin-causes.toml, 56 rows, each answering
+// for every tool that prints its message) and product names and PCI ids read as ISAs
+// (checks/gpu-names.toml). The 99 cases went to 38 with the cause first, 60 recognised. Then
+// field-fresh3.toml's 43 cases came in (collected by a helper who wrote no rule, before those
+// were merged): 10 hash here, 3 answered first and 5 recognised, the same with the session's
+// start and with the new knowledge (its 33 tuning cases: 10 / 15 before, 11 / 16 after, the one
+// gained answered by a rocBLAS family). So the part is 109 cases, 41 with the cause first, 65
+// recognised (37.6% / 59.6%).
+const HELD_OUT_MIN_RECALL: f64 = 0.376;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.596;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -212,9 +221,12 @@ fn the_frozen_ids_are_cases() {
 // recognised, 316 decidable (84.1% / 89.5% / 86.6%). Then field-fresh2.toml's 31 tuning cases
 // came in, with no rule written for them: 396 cases, 321 with the cause first of 361
 // recognised, 331 decidable (81.1% / 88.9% / 83.6%); the floors follow for them only.
-const TUNING_MIN_RECALL: f64 = 0.810;
-const TUNING_MIN_PRECISION: f64 = 0.888;
-const TUNING_MIN_DECIDABLE: f64 = 0.835;
+// The sixth round's families and GPU names left these 396 as they were; field-fresh3.toml's 33
+// tuning cases came in with no rule written for them: 429 cases, 332 with the cause first of
+// 377 recognised, 344 decidable (77.4% / 88.1% / 80.2%); the floors follow for them only.
+const TUNING_MIN_RECALL: f64 = 0.773;
+const TUNING_MIN_PRECISION: f64 = 0.880;
+const TUNING_MIN_DECIDABLE: f64 = 0.801;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:

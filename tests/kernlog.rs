@@ -137,6 +137,31 @@ fn corpus_texts_give_exactly_these_events() {
             &["device-id-missing"],
         ),
         (
+            "fresh3-legacy-1318-navi14-did-7340-missing-in-kfd",
+            &["device-id-missing"],
+        ),
+        (
+            "fresh3-kernelci-2238-skyrim-psp-13-0-8-toc-firmware-missing",
+            &[
+                "firmware-load-failed",
+                "ip-init-failed",
+                "ip-init-failed",
+                "ip-init-failed",
+            ],
+        ),
+        (
+            "fresh3-legacy-939-nuc8-rx550-pci-rejects-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "fresh3-legacy-192-msi-970a-mainboard-no-pcie-atomics",
+            &["pcie-atomics-rejected", "pcie-atomics-rejected"],
+        ),
+        (
+            "fresh3-legacy-157-e5-2670v1-rx480-pci-rejects-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
             "gpu-rocm-1357-mi100-arcturus-gpu-info-missing",
             &[
                 "firmware-load-failed",
