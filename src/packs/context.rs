@@ -871,7 +871,8 @@ mod tests {
     /// Made-up pastes in the form of tests/corpus/field-fresh.toml's ROCm/tensorflow-upstream#1216
     /// (an RX 580, gfx803, faulting; checks/gpu-names.toml reads "RX580 2048sp" whole, libdrm's
     /// "Radeon RX 580 2048SP"): under ROCm 5.7.1, which does not support gfx803, the GPU
-    /// comes first. Under 4.0.0 (the table's last release with gfx803), on a supported GPU, with an
+    /// comes first, and under 4.0.0 too (its support list dropped gfx803). Under 3.10.0 (the
+    /// table's last release with gfx803), on a supported GPU, with an
     /// override set, or under a release the tables do not cover, the fault stays the answer.
     #[test]
     fn a_fault_on_a_gpu_the_release_does_not_support_is_the_gpu() {
@@ -888,8 +889,9 @@ mod tests {
             f[0].1
         );
         assert_eq!(first(t).as_deref(), Some("gpu-unsupported-asic"));
-        // 4.0 is the last release the table says supported gfx803.
-        assert!(classes(&t.replace("5.7.1", "4.0.0")).is_empty());
+        // 3.10 is the last release the table says supported gfx803; 4.0 dropped it.
+        assert!(classes(&t.replace("5.7.1", "3.10.0")).is_empty());
+        assert_eq!(first(&t.replace("5.7.1", "4.0.0")).as_deref(), Some("gpu-unsupported-asic"));
         let rx7900 = t
             .replace("RX580 2048sp", "RX 7900 XTX")
             .replace("5.7.1", "6.2.4");

@@ -1469,7 +1469,9 @@ mod tests {
         let now = "ROCm 6.2.0\nhipErrorNoBinaryForGpu: Unable to find code object for all \
             current devices!\nName: gfx803\n";
         assert_eq!(classes(now), ["gpu-unsupported-asic"]);
-        assert_eq!(supported_in("gfx803", "4.0"), Some(true));
+        assert_eq!(supported_in("gfx803", "3.10"), Some(true));
+        assert_eq!(supported_in("gfx803", "3.9.1"), Some(true));
+        assert_eq!(supported_in("gfx803", "4.0"), Some(false));
         assert_eq!(supported_in("gfx803", "6.2"), Some(false));
         assert_eq!(supported_in("gfx1201", "6.3"), Some(false));
         assert_eq!(supported_in("gfx1201", "6.4.1"), Some(true));
