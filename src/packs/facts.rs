@@ -1451,8 +1451,10 @@ mod tests {
     }
 
     /// tests/corpus/field-apps.toml, https://github.com/pytorch/pytorch/issues/53738 (lines of the
-    /// paste): gfx803 under the ROCm 4.0.1 wheel, a release that supported it, is a build
-    /// without its code; the same ISA with a current release is one nobody builds.
+    /// paste), with the wheel's release changed to ROCm 3.10 (PyTorch 1.8.0 was published for
+    /// rocm3.10 and rocm4.0.1): gfx803 under a release that supported it is a build without its
+    /// code; under the thread's own 4.0.1, which dropped gfx803 from the support list, and with a
+    /// current release, it is an ISA the release does not support.
     #[test]
     fn an_isa_the_named_release_supported_is_a_build_without_its_code() {
         let t = "Using pytorch or using the official install instructions result in \
@@ -1460,12 +1462,11 @@ mod tests {
             version of pytorch.\n\n- PyTorch Version: 1.8 \
             (https://download.pytorch.org/whl/rocm4.0.1/torch-1.8.0%2Brocm4.0.1-cp39-cp39-linux_x86_64.whl)\n\
             - RX470 (gfx803)+ I7 4770\n";
-        assert_eq!(classes(t), ["codeobj-no-binary"]);
-        let r = reasoning(t, "codeobj-no-binary");
-        assert!(
-            r.contains("ROCm 4.0.1, named in the text, supported it"),
-            "{r}"
-        );
+        assert_eq!(classes(t), ["gpu-unsupported-asic"]);
+        let older = t.replace("4.0.1", "3.10");
+        assert_eq!(classes(&older), ["codeobj-no-binary"]);
+        let r = reasoning(&older, "codeobj-no-binary");
+        assert!(r.contains("ROCm 3.10, named in the text, supported it"), "{r}");
         let now = "ROCm 6.2.0\nhipErrorNoBinaryForGpu: Unable to find code object for all \
             current devices!\nName: gfx803\n";
         assert_eq!(classes(now), ["gpu-unsupported-asic"]);
