@@ -1466,7 +1466,10 @@ mod tests {
         let older = t.replace("4.0.1", "3.10");
         assert_eq!(classes(&older), ["codeobj-no-binary"]);
         let r = reasoning(&older, "codeobj-no-binary");
-        assert!(r.contains("ROCm 3.10, named in the text, supported it"), "{r}");
+        assert!(
+            r.contains("ROCm 3.10, named in the text, supported it"),
+            "{r}"
+        );
         let now = "ROCm 6.2.0\nhipErrorNoBinaryForGpu: Unable to find code object for all \
             current devices!\nName: gfx803\n";
         assert_eq!(classes(now), ["gpu-unsupported-asic"]);
