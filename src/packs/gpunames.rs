@@ -16,13 +16,16 @@
 use regex::bytes::{Regex as BytesRegex, RegexBuilder};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// `checks/gpu-names.toml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Table {
     pub source: Vec<Source>,
+    /// Empty in the cut of an id the table does not have ([`table_of`]); the whole table's
+    /// rows are counted by a unit test.
+    #[serde(default)]
     pub gpu: Vec<Gpu>,
 }
 
@@ -59,14 +62,39 @@ pub(crate) struct Gpu {
     pub isa_from: String,
 }
 
+const TEXT: &str = include_str!("../../checks/gpu-names.toml");
+
 pub(crate) fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| {
-        crate::data::embedded(
-            "checks/gpu-names.toml",
-            include_str!("../../checks/gpu-names.toml"),
-        )
-    })
+    T.get_or_init(|| crate::data::embedded("checks/gpu-names.toml", TEXT))
+}
+
+/// The table cut to the sources and the rows of one device id (`73bf`), parsed by the same
+/// loader, once per id: a report names a few GPUs and need not parse the ~870 rows `why` reads
+/// (8-30 ms in a release build on a loaded 2-core machine, 2026-11-27). The generator writes
+/// each row as a `[[gpu]]` block starting with its `id` line, so the cut is a text split; a
+/// unit test holds every id's cut to the whole table's rows.
+fn table_of(id: &str) -> &'static Table {
+    static CUTS: OnceLock<Mutex<HashMap<String, &'static Table>>> = OnceLock::new();
+    let cuts = CUTS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cuts = cuts.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = cuts.get(id) {
+        return t;
+    }
+    const ROW: &str = "\n[[gpu]]\n";
+    let mut blocks = TEXT.split(ROW);
+    let mut text = blocks.next().unwrap_or("").to_string();
+    let line = format!("id = \"{id}\"\n");
+    for b in blocks.filter(|b| b.starts_with(&line)) {
+        text.push_str(ROW);
+        text.push_str(b);
+    }
+    let t: &'static Table = Box::leak(Box::new(crate::data::embedded(
+        "checks/gpu-names.toml",
+        &text,
+    )));
+    cuts.insert(id.to_string(), t);
+    t
 }
 
 /// Words of a product name that do not say which product it is (the generator's `FILLER`).
@@ -496,7 +524,7 @@ fn distinct(rows: &[&'static Gpu]) -> (Vec<&'static str>, Vec<&'static str>) {
 pub(crate) fn product(id: u64, revision: Option<u8>) -> Option<Product> {
     let id = u16::try_from(id).ok()?;
     let hex = format!("{id:04x}");
-    let rows: Vec<&'static Gpu> = table().gpu.iter().filter(|g| g.id == hex).collect();
+    let rows: Vec<&'static Gpu> = table_of(&hex).gpu.iter().filter(|g| g.id == hex).collect();
     let first = rows.first()?;
     let rev = revision.map(|r| format!("{r:02x}"));
     let exact: Vec<&'static Gpu> = rows
@@ -600,7 +628,7 @@ impl Product {
 
 /// The pinned inputs named `from` (`amdgpu.ids`, `pci.ids`), each as `name: what, sha256 ...`.
 pub(crate) fn sources_of(from: &[&str]) -> Vec<String> {
-    table()
+    table_of("")
         .source
         .iter()
         .filter(|s| from.contains(&s.name.as_str()))
@@ -934,6 +962,28 @@ mod tests {
             assert_eq!(rev, None);
             assert_eq!(product(0x73bf, rev).unwrap().named, Named::Candidates);
         }
+    }
+
+    /// Every id's cut of the table ([`table_of`]) has exactly the whole table's rows of that id,
+    /// and the sources.
+    #[test]
+    fn the_cut_of_an_id_is_its_rows() {
+        let t = table();
+        let ids: HashSet<&str> = t.gpu.iter().map(|g| g.id.as_str()).collect();
+        for id in ids {
+            let whole: Vec<(&str, &Vec<String>)> = t
+                .gpu
+                .iter()
+                .filter(|g| g.id == id)
+                .map(|g| (g.rev.as_str(), &g.names))
+                .collect();
+            let cut = table_of(id);
+            let part: Vec<(&str, &Vec<String>)> =
+                cut.gpu.iter().map(|g| (g.rev.as_str(), &g.names)).collect();
+            assert_eq!(part, whole, "{id}");
+            assert_eq!(cut.source.len(), t.source.len());
+        }
+        assert!(table_of("").gpu.is_empty() && table_of("zzzz").gpu.is_empty());
     }
 
     /// The rows of one id agree on the ISA and chip, and every revision is two hex digits: a
