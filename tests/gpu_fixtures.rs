@@ -633,3 +633,74 @@ fn agents_isas_are_the_default_targets() {
     assert_eq!(t["isas"].as_array().unwrap().len(), 1);
     assert_eq!(t["also"].as_array().unwrap().len(), 2, "{t:#}");
 }
+
+/// The product of each agent from its PCI id and the revision of its DRM card (the fixtures'
+/// `revision` files, formats in their SOURCE.md): the revision's amdgpu.ids row; the chip and
+/// every candidate when the revision is missing or does not parse; nothing for an id the table
+/// does not have. The table is `checks/gpu-names.toml`, read through its own rows here.
+#[test]
+fn agents_carry_the_product_their_revision_names() {
+    let (doc, _) = run("gfx1030-dgpu", &["--only", "gpu.agents"], &[]);
+    let a = &agents(&doc)[0];
+    assert_eq!(a["device_id"], 0x73bf);
+    assert_eq!(a["pci_revision"], 0xc1);
+    assert_eq!(a["product"], "AMD Radeon RX 6800 XT");
+    assert_eq!(a["product_from"], "amdgpu.ids: 1002:73bf rev c1");
+    assert!(a.get("product_candidates").is_none(), "{a}");
+
+    // No revision file: Navi 21 and its three products, none picked.
+    let (doc, _) = run("builtin-amdgpu", &["--only", "gpu.agents"], &[]);
+    let a = &agents(&doc)[0];
+    assert_eq!(a["pci_revision"], Value::Null);
+    assert_eq!(a["product"], "Navi 21: Radeon RX 6800 / 6800 XT / 6900 XT");
+    assert_eq!(a["product_candidates"].as_array().map(Vec::len), Some(3));
+
+    // A partitioned MI300X: every partition's node (function bits set) finds the card of its slot.
+    let (doc, _) = run("layers-mi300x-cpx", &["--only", "gpu.agents"], &[]);
+    let list = agents(&doc);
+    assert!(list.len() > 8);
+    for a in list {
+        assert_eq!(
+            (&a["pci_revision"], &a["product"]),
+            (&Value::from(0), &Value::from("AMD Instinct MI300X"))
+        );
+    }
+
+    // MI308X: no input of the table states its ISA, so it has no row and no product.
+    let (doc, _) = run("k8s-mi308x-cpx-gfx942", &["--only", "gpu.agents"], &[]);
+    assert!(agents(&doc).iter().all(|a| a.get("product").is_none()));
+
+    // The DRM card without a KFD node names its product too.
+    let (doc, _) = run("polaris-no-kfd-node", &["--only", "gpu.agents"], &[]);
+    let w: Vec<_> = findings(&doc, "gpu.agents")
+        .into_iter()
+        .filter(|f| f["status"] == "warn")
+        .collect();
+    assert!(w[0]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("card1 (AMD Radeon RX 480 Graphics [1002:67df rev c7] at 0000:0b:00.0)"));
+}
+
+/// A `revision` file that is not the kernel's `0x%02x` (or not readable text) is no revision:
+/// the candidates, no panic, the same exit code.
+#[test]
+fn an_odd_revision_file_is_no_revision() {
+    let tmp = tempfile::tempdir().unwrap();
+    crate::common::copy_tree(&fixture("gfx1030-dgpu"), tmp.path());
+    let rev = tmp.path().join("sys/class/drm/card0/device/revision");
+    for bad in [&b"c1\n"[..], b"0x1c1\n", b"\xff\xfe", b""] {
+        std::fs::write(&rev, bad).unwrap();
+        let argv = [
+            OsStr::new("--sysroot"),
+            tmp.path().as_os_str(),
+            OsStr::new("--only"),
+            OsStr::new("gpu.agents"),
+        ];
+        let (doc, code) = run_json(argv, &[]);
+        assert_eq!(code, 0);
+        let a = &agents(&doc)[0];
+        assert_eq!(a["pci_revision"], Value::Null, "{bad:?}");
+        assert_eq!(a["product"], "Navi 21: Radeon RX 6800 / 6800 XT / 6900 XT");
+    }
+}

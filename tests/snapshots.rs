@@ -50,6 +50,24 @@ fn default_report_of_a_machine_with_an_igpu_and_a_dgpu() {
     settings(None).bind(|| insta::assert_snapshot!("default_report_igpu_dgpu", text));
 }
 
+/// The GPU lines (`-vv`: a passing finding's evidence): each agent's product from its PCI id
+/// and revision, the PCI id, and where the names came from.
+#[test]
+fn gpu_lines_name_the_products() {
+    let root = fixture("sysroots", "gfx1036-igpu-gfx1031-dgpu");
+    let text = screen(
+        &[
+            "-vv",
+            "--sysroot",
+            root.to_str().unwrap(),
+            "--only",
+            "gpu.agents",
+        ],
+        None,
+    );
+    settings(None).bind(|| insta::assert_snapshot!("gpu_lines_igpu_dgpu", text));
+}
+
 #[test]
 fn default_report_verbose_of_a_degraded_node() {
     let root = fixture("sysroots", "health-mi210-degraded");

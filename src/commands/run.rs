@@ -318,6 +318,26 @@ pub(crate) fn diagnose(host: &Host, cfg: &Config, packs: &crate::packs::PackSet)
     }
 }
 
+/// The `agents` section: each KFD agent with, when `checks/gpu-names.toml` has its device id,
+/// `product`, `product_from` and, for an id of several products that the revision does not
+/// tell apart, `product_candidates` (docs/gpu.md).
+fn agents_json(agents: &[crate::gpu::Agent]) -> serde_json::Value {
+    use crate::packs::gpunames::{product, Named};
+    let list = agents.iter().map(|a| {
+        let mut v = serde_json::json!(a);
+        let p = a.device_id.and_then(|d| product(d, a.pci_revision));
+        if let (Some(p), Some(o)) = (p, v.as_object_mut()) {
+            o.insert("product".into(), p.text().into());
+            o.insert("product_from".into(), p.source().into());
+            if p.named == Named::Candidates {
+                o.insert("product_candidates".into(), serde_json::json!(p.names));
+            }
+        }
+        v
+    });
+    serde_json::Value::Array(list.collect())
+}
+
 /// The sections of a run after its checks: the inventory first, then the GPUs, the
 /// environment, the telemetry (returned too), the programs run and the processes left behind.
 fn add_sections(
@@ -327,7 +347,7 @@ fn add_sections(
 ) -> Option<report::telemetry::Telemetry> {
     sections.insert(0, ("inventory", inv.to_json()));
     if let Some(t) = inv.gpu_if_computed() {
-        sections.push(("agents", serde_json::json!(t.agents)));
+        sections.push(("agents", agents_json(&t.agents)));
     }
     if let Some(l) = inv.gpu_layers_if_computed() {
         sections.push(("gpu_layers", serde_json::json!(l)));

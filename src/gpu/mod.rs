@@ -121,6 +121,9 @@ pub(crate) struct Agent {
     pub gpu_id: Option<u64>,
     pub vendor_id: Option<u64>,
     pub device_id: Option<u64>,
+    /// The PCI revision of the GPU's DRM card (`device/revision`, joined by PCI address:
+    /// [`sysfs::card_at`]); None without a card or a readable revision. KFD does not print it.
+    pub pci_revision: Option<u8>,
     /// PCI address `dddd:bb:dd.f` from `domain` and `location_id`.
     pub location: Option<String>,
     pub compute_units: Option<u64>,
@@ -313,6 +316,7 @@ fn gpu_agent(
         gpu_id: node.gpu_id,
         vendor_id: opt(p, "vendor_id"),
         device_id: opt(p, "device_id"),
+        pci_revision: None,
         location: opt(p, "location_id").map(|l| sysfs::bdf(p.get_or_zero("domain"), l)),
         compute_units: opt(p, "simd_per_cu").filter(|s| *s > 0).map(|s| simd / s),
         simd_count: simd,
@@ -409,6 +413,13 @@ pub(crate) fn discover(host: &Host) -> Topology {
         }
         let agent = gpu_agent(host, &devices, node, &mut user_node, xnack_mode, &mut t);
         t.agents.push(agent);
+    }
+    for a in &mut t.agents {
+        a.pci_revision = a
+            .location
+            .as_deref()
+            .and_then(|l| sysfs::card_at(&t.drm_cards, l, a.device_id))
+            .and_then(|c| c.revision);
     }
 
     t.visibility = visibility_of(&mut t, &host.env);

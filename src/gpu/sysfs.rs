@@ -185,6 +185,44 @@ pub(crate) struct DrmCard {
     pub device_id: Option<u32>,
     /// `0000:03:00.0` from the device's `uevent` (`PCI_SLOT_NAME`).
     pub pci_slot: Option<String>,
+    /// The PCI revision (`device/revision`, [`parse_revision`]); None when unreadable or odd.
+    pub revision: Option<u8>,
+}
+
+/// The PCI revision as the kernel prints it: `pci_config_attr(revision, "0x%02x\n")`
+/// (torvalds/linux `drivers/pci/pci-sysfs.c`, at 0077a845f7e31a6eabafaefc99540903b65439d4 and
+/// unchanged since): `0x`, two hex digits, a newline. Anything else is no revision. Pure.
+pub(crate) fn parse_revision(s: &str) -> Option<u8> {
+    let hex = s.strip_suffix('\n').unwrap_or(s).strip_prefix("0x")?;
+    if hex.len() != 2 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u8::from_str_radix(hex, 16).ok()
+}
+
+/// `dddd:bb:dd` of a PCI address `dddd:bb:dd.f` (the whole text when it has no function).
+pub(crate) fn pci_slot_of(addr: &str) -> &str {
+    addr.rsplit_once('.').map_or(addr, |(slot, _)| slot)
+}
+
+/// The DRM card of the GPU at PCI address `addr`: the card at that address, else the card of
+/// the same slot (a partition's KFD node carries its index in the function bits, see
+/// `layers.rs`), and only when the card's device id, if read, is `device_id`.
+pub(crate) fn card_at<'c>(
+    cards: &'c [DrmCard],
+    addr: &str,
+    device_id: Option<u64>,
+) -> Option<&'c DrmCard> {
+    let same_device = |c: &&DrmCard| match (c.device_id, device_id) {
+        (Some(a), Some(b)) => u64::from(a) == b,
+        _ => true,
+    };
+    let slot = |c: &&DrmCard| c.pci_slot.as_deref().map(pci_slot_of) == Some(pci_slot_of(addr));
+    cards
+        .iter()
+        .find(|c| c.pci_slot.as_deref() == Some(addr))
+        .or_else(|| cards.iter().find(slot))
+        .filter(same_device)
 }
 
 fn hex_u32(s: &str) -> Option<u32> {
@@ -221,10 +259,14 @@ pub(crate) fn amd_drm_cards(host: &Host, fx: &Fixture) -> Vec<DrmCard> {
                     .map(|s| s.trim().to_ascii_lowercase())
             })
         });
+        let revision = read(host, fx, &dev.join("revision"))
+            .ok()
+            .and_then(|s| parse_revision(&s));
         out.push(DrmCard {
             card: n,
             device_id,
             pci_slot,
+            revision,
         });
     }
     out
@@ -247,6 +289,61 @@ mod tests {
         assert_eq!(bdf(0, 25344), "0000:63:00.0");
         assert_eq!(bdf(0, 2561), "0000:0a:00.1");
         assert_eq!(bdf(1, 0x0318), "0001:03:03.0");
+    }
+
+    /// The kernel's format reads; anything else (no `0x`, one or three digits, words, empty,
+    /// not UTF-8 after a lossy read) is no revision, never a panic.
+    #[test]
+    fn revision_in_the_kernel_format_only() {
+        assert_eq!(parse_revision("0xc1\n"), Some(0xc1));
+        assert_eq!(parse_revision("0x00\n"), Some(0));
+        assert_eq!(parse_revision("0xFF"), Some(0xff));
+        for bad in [
+            "",
+            "\n",
+            "c1\n",
+            "0x\n",
+            "0xc\n",
+            "0x1c1\n",
+            "0xzz\n",
+            "0x c1",
+            " 0xc1\n",
+            "0xc1\n\n",
+            "0x\u{e9}1",
+            "-0x1\n",
+        ] {
+            assert_eq!(parse_revision(bad), None, "{bad:?}");
+        }
+    }
+
+    fn card(n: &str, id: u32, slot: &str, rev: u8) -> DrmCard {
+        DrmCard {
+            card: n.into(),
+            device_id: Some(id),
+            pci_slot: Some(slot.into()),
+            revision: Some(rev),
+        }
+    }
+
+    /// A KFD node finds its card at its own address, a partition's node (function bits set)
+    /// the card of its slot; another device id at that place is not its card.
+    #[test]
+    fn a_node_finds_its_card_by_address_then_slot() {
+        let cards = [
+            card("card0", 0x73bf, "0000:03:00.0", 0xc1),
+            card("card1", 0x74a1, "0000:05:00.0", 0x00),
+        ];
+        let rev = |addr: &str, id: u64| card_at(&cards, addr, Some(id)).and_then(|c| c.revision);
+        assert_eq!(rev("0000:03:00.0", 0x73bf), Some(0xc1));
+        assert_eq!(rev("0000:05:00.3", 0x74a1), Some(0x00));
+        assert_eq!(rev("0000:03:00.0", 0x744c), None);
+        assert_eq!(rev("0000:0b:00.0", 0x67df), None);
+        assert_eq!(
+            card_at(&cards, "0000:03:00.0", None).map(|c| c.card.as_str()),
+            Some("card0")
+        );
+        assert_eq!(pci_slot_of("0000:03:00.1"), "0000:03:00");
+        assert_eq!(pci_slot_of("garbage"), "garbage");
     }
 
     #[test]

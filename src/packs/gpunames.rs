@@ -16,26 +16,28 @@
 use regex::bytes::{Regex as BytesRegex, RegexBuilder};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// `checks/gpu-names.toml`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Table {
-    #[allow(dead_code)]
     pub source: Vec<Source>,
+    /// Empty in the cut of an id the table does not have ([`table_of`]); the whole table's
+    /// rows are counted by a unit test.
+    #[serde(default)]
     pub gpu: Vec<Gpu>,
 }
 
-/// One pinned input of the generator.
+/// One pinned input of the generator. The report's evidence names the inputs a product name
+/// came from with their pins ([`sources_of`]), so a reader can tell which `amdgpu.ids` said it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(dead_code)]
 pub(crate) struct Source {
     pub name: String,
     pub what: String,
+    /// The SHA-256 the generator required of the file (empty for a transcribed input).
     #[serde(default)]
-    #[allow(dead_code)]
     pub sha256: String,
 }
 
@@ -45,28 +47,54 @@ pub(crate) struct Source {
 pub(crate) struct Gpu {
     /// Four lowercase hex digits.
     pub id: String,
+    /// Two lowercase hex digits: the `amdgpu.ids` row of this id and PCI revision; empty for the
+    /// id's row (every name of the id, or pci.ids' names when libdrm names revisions apart).
     #[serde(default)]
-    #[allow(dead_code)]
     pub rev: String,
     pub isa: String,
+    /// pci.ids' chip codename (`Navi 21`), empty when pci.ids has none.
     #[serde(default)]
-    #[allow(dead_code)]
     pub chip: String,
     pub names: Vec<String>,
-    #[allow(dead_code)]
+    /// The sources of `names` (`amdgpu.ids`, `pci.ids`), in their order.
     pub names_from: Vec<String>,
-    #[allow(dead_code)]
+    /// How the generator got the ISA (the kernel's tables, LLVM, a product name).
     pub isa_from: String,
 }
 
+const TEXT: &str = include_str!("../../checks/gpu-names.toml");
+
 pub(crate) fn table() -> &'static Table {
     static T: OnceLock<Table> = OnceLock::new();
-    T.get_or_init(|| {
-        crate::data::embedded(
-            "checks/gpu-names.toml",
-            include_str!("../../checks/gpu-names.toml"),
-        )
-    })
+    T.get_or_init(|| crate::data::embedded("checks/gpu-names.toml", TEXT))
+}
+
+/// The table cut to the sources and the rows of one device id (`73bf`), parsed by the same
+/// loader, once per id: a report names a few GPUs and need not parse the ~870 rows `why` reads
+/// (8-30 ms in a release build on a loaded 2-core machine, 2026-11-27). The generator writes
+/// each row as a `[[gpu]]` block starting with its `id` line, so the cut is a text split; a
+/// unit test holds every id's cut to the whole table's rows.
+fn table_of(id: &str) -> &'static Table {
+    static CUTS: OnceLock<Mutex<HashMap<String, &'static Table>>> = OnceLock::new();
+    let cuts = CUTS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cuts = cuts.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(t) = cuts.get(id) {
+        return t;
+    }
+    const ROW: &str = "\n[[gpu]]\n";
+    let mut blocks = TEXT.split(ROW);
+    let mut text = blocks.next().unwrap_or("").to_string();
+    let line = format!("id = \"{id}\"\n");
+    for b in blocks.filter(|b| b.starts_with(&line)) {
+        text.push_str(ROW);
+        text.push_str(b);
+    }
+    let t: &'static Table = Box::leak(Box::new(crate::data::embedded(
+        "checks/gpu-names.toml",
+        &text,
+    )));
+    cuts.insert(id.to_string(), t);
+    t
 }
 
 /// Words of a product name that do not say which product it is (the generator's `FILLER`).
@@ -401,15 +429,217 @@ pub(crate) fn ids_in(text: &str) -> Vec<Found> {
     out
 }
 
-/// The marketing name of a device id (its first row's first name), for a report's GPU line.
-#[allow(dead_code)]
-pub(crate) fn product_of(id: u16) -> Option<&'static str> {
+/// How the table named one device.
+///
+/// libdrm's `amdgpu_get_marketing_name` gives the name of the `amdgpu.ids` line whose device id
+/// *and* PCI revision both match the device, and none otherwise (libdrm
+/// `amdgpu/amdgpu_asic_id.c`, `parse_one_line`; gitlab.freedesktop.org/mesa/drm, read at the
+/// mirror sailfishos-mirror/drm 2c1d39eff8b9c8296b57212bffd031029ce74491). The table keeps that
+/// row where libdrm names an id's revisions apart ([`Gpu::rev`]); without it the doctor says
+/// only what every source agrees on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// The `amdgpu.ids` row of the device id and revision.
+    Revision,
+    /// Every name the table gives the device id is one product.
+    Device,
+    /// The id is several products and the revision does not say which (not read, or no
+    /// `amdgpu.ids` row for it): the chip and every candidate, none picked.
+    Candidates,
+}
+
+/// What the table says of one device: see [`product`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Product {
+    pub id: u16,
+    pub revision: Option<u8>,
+    pub named: Named,
+    /// The product's name as its source writes it (one), or the candidates (several).
+    pub names: Vec<&'static str>,
+    /// pci.ids' codename of the chip (may be empty).
+    pub chip: &'static str,
+    /// The table's ISA for the id, and how the generator got it.
+    pub isa: &'static str,
+    pub isa_from: &'static str,
+    /// The sources of `names` (`amdgpu.ids`, `pci.ids`).
+    pub from: Vec<&'static str>,
+    /// [`Product::source`].
+    source: String,
+}
+
+/// At most this many candidates are written out; the rest are counted.
+const MAX_CANDIDATES: usize = 6;
+
+/// What a name says of its product: the series word and the model with its suffixes ([`key`]:
+/// `("instinct", "mi210")` for `AMD Instinct MI210`), or no series and the name's words without
+/// filler for a name without a model (empty for `AMD Radeon Graphics`, which says no product).
+fn identity(name: &str) -> (String, String) {
+    match key(name) {
+        Some((series, _, full)) => (series, full),
+        None => (String::new(), words(name).join(" ")),
+    }
+}
+
+/// Two names are one product when they say the same model and suffixes, and the same series
+/// or one of them none (`V340` and `Radeon Pro V340`; not `Radeon RX 580X` and `Radeon Pro
+/// 580X`).
+fn same_product(a: &(String, String), b: &(String, String)) -> bool {
+    a.1 == b.1 && (a.0.is_empty() || b.0.is_empty() || a.0 == b.0)
+}
+
+/// The products `rows` name, each once (the first name of each, rows in the table's order: the
+/// id's row, with pci.ids' forms, first), and their sources. A name that says no product
+/// ("Radeon Graphics") is left out beside two that do.
+fn distinct(rows: &[&'static Gpu]) -> (Vec<&'static str>, Vec<&'static str>) {
+    let mut seen: Vec<((String, String), &'static str)> = Vec::new();
+    let mut from: Vec<&'static str> = Vec::new();
+    for g in rows {
+        for n in &g.names {
+            let k = identity(n);
+            match seen.iter_mut().find(|(s, _)| same_product(s, &k)) {
+                // The name that writes the series (`Radeon Pro V340` over `V340`).
+                Some(known) if known.0 .0.is_empty() && !k.0.is_empty() => *known = (k, n),
+                Some(_) => {}
+                None => seen.push((k, n.as_str())),
+            }
+        }
+        for f in &g.names_from {
+            if !from.contains(&f.as_str()) {
+                from.push(f.as_str());
+            }
+        }
+    }
+    if seen.iter().filter(|(k, _)| !k.1.is_empty()).count() > 1 {
+        seen.retain(|(k, _)| !k.1.is_empty());
+    }
+    (seen.into_iter().map(|(_, n)| n).collect(), from)
+}
+
+/// What the table says of PCI device `id` (vendor 0x1002) with PCI revision `revision`: the
+/// `amdgpu.ids` row of both when there is one; else the id's one product when all its names
+/// (every source, every revision) are one; else its chip and every candidate. `None` for an id
+/// the table does not have. amdgpu.ids lists a few revisions twice with two products (15d8
+/// rev 91, 743f rev c3); libdrm takes the first line of the file, an order the table does not
+/// keep, so such a revision gives those two as candidates.
+pub(crate) fn product(id: u64, revision: Option<u8>) -> Option<Product> {
+    let id = u16::try_from(id).ok()?;
     let hex = format!("{id:04x}");
-    table()
-        .gpu
+    let rows: Vec<&'static Gpu> = table_of(&hex).gpu.iter().filter(|g| g.id == hex).collect();
+    let first = rows.first()?;
+    let rev = revision.map(|r| format!("{r:02x}"));
+    let exact: Vec<&'static Gpu> = rows
         .iter()
-        .find(|g| g.id == hex && !g.names.is_empty())
-        .map(|g| g.names[0].as_str())
+        .copied()
+        .filter(|g| !g.rev.is_empty() && Some(&g.rev) == rev.as_ref())
+        .collect();
+    let (names, from) = distinct(if exact.is_empty() { &rows } else { &exact });
+    let named = match (exact.is_empty(), names.len()) {
+        (_, 0) => return None,
+        (false, 1) => Named::Revision,
+        (true, 1) => Named::Device,
+        _ => Named::Candidates,
+    };
+    let pci = format!("1002:{id:04x}");
+    let joined = from.join(", ");
+    let source = match (named, revision) {
+        (Named::Revision, Some(r)) => format!("{joined}: {pci} rev {r:02x}"),
+        (Named::Device, _) => format!("{joined}: every name of {pci} is one product"),
+        (_, Some(r)) if !exact.is_empty() => format!(
+            "{joined}: {} rows for {pci} rev {r:02x} name {} products",
+            exact.len(),
+            names.len()
+        ),
+        (_, Some(r)) => format!(
+            "{joined}: {pci} is {} products; amdgpu.ids has no row for revision {r:02x}",
+            names.len()
+        ),
+        (_, None) => format!(
+            "{joined}: {pci} is {} products; its PCI revision was not read",
+            names.len()
+        ),
+    };
+    Some(Product {
+        id,
+        revision,
+        named,
+        names,
+        chip: first.chip.as_str(),
+        isa: first.isa.as_str(),
+        isa_from: first.isa_from.as_str(),
+        from,
+        source,
+    })
+}
+
+impl Product {
+    /// The text of a report line: the product's name, or `Navi 21: Radeon RX 6800 / 6800 XT /
+    /// 6900 XT` (the words a candidate shares with the first one before its model number are
+    /// written once; `AMD ` is dropped from a candidate, the line names the vendor).
+    pub(crate) fn text(&self) -> String {
+        if self.named != Named::Candidates {
+            return self
+                .names
+                .first()
+                .map_or_else(String::new, |n| n.to_string());
+        }
+        let shown: Vec<&str> = self
+            .names
+            .iter()
+            .map(|n| n.strip_prefix("AMD ").unwrap_or(n))
+            .collect();
+        let head: Vec<&str> = shown
+            .first()
+            .map_or_else(Vec::new, |n| n.split(' ').collect());
+        let lead = head
+            .iter()
+            .position(|w| is_model(&w.to_ascii_lowercase()))
+            .unwrap_or(0);
+        let mut parts: Vec<String> = Vec::new();
+        for (i, n) in shown.iter().take(MAX_CANDIDATES).enumerate() {
+            let w: Vec<&str> = n.split(' ').collect();
+            let shares = i > 0
+                && lead > 0
+                && w.len() > lead
+                && w[..lead] == head[..lead]
+                && is_model(&w[lead].to_ascii_lowercase());
+            parts.push(if shares {
+                w[lead..].join(" ")
+            } else {
+                n.to_string()
+            });
+        }
+        if shown.len() > MAX_CANDIDATES {
+            parts.push(format!("{} more", shown.len() - MAX_CANDIDATES));
+        }
+        let list = parts.join(" / ");
+        if self.chip.is_empty() {
+            list
+        } else {
+            format!("{}: {list}", self.chip)
+        }
+    }
+
+    /// Where [`Product::text`] comes from and on what basis, for the JSON's `product_from` and
+    /// the evidence: `amdgpu.ids: 1002:73bf rev c1`.
+    pub(crate) fn source(&self) -> &str {
+        &self.source
+    }
+}
+
+/// The pinned inputs named `from` (`amdgpu.ids`, `pci.ids`), each as `name: what, sha256 ...`.
+pub(crate) fn sources_of(from: &[&str]) -> Vec<String> {
+    table_of("")
+        .source
+        .iter()
+        .filter(|s| from.contains(&s.name.as_str()))
+        .map(|s| {
+            if s.sha256.is_empty() {
+                format!("{}: {}", s.name, s.what)
+            } else {
+                format!("{}: {}, sha256 {}", s.name, s.what, s.sha256)
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -626,6 +856,157 @@ mod tests {
             );
             assert!(!g.isa_from.is_empty() && !g.names_from.is_empty() || g.names.is_empty());
         }
-        assert_eq!(product_of(0x744c), Some("Radeon RX 7900 XT"));
+    }
+    /// An id whose revisions libdrm names apart: the revision's row; without a revision, or
+    /// with one amdgpu.ids does not list, the chip and every candidate (never one of them).
+    #[test]
+    fn a_revision_names_one_product_of_several() {
+        let p = product(0x73bf, Some(0xc1)).unwrap();
+        assert_eq!(
+            (p.named, p.text()),
+            (Named::Revision, "AMD Radeon RX 6800 XT".into())
+        );
+        assert_eq!(p.source(), "amdgpu.ids: 1002:73bf rev c1");
+        assert_eq!(p.isa, "gfx1030");
+        assert_eq!(
+            product(0x73bf, Some(0xc3)).unwrap().text(),
+            "AMD Radeon RX 6800"
+        );
+        assert_eq!(
+            product(0x744c, Some(0xc8)).unwrap().text(),
+            "AMD Radeon RX 7900 XTX"
+        );
+        for rev in [None, Some(0x42)] {
+            let p = product(0x73bf, rev).unwrap();
+            assert_eq!(p.named, Named::Candidates);
+            assert_eq!(p.text(), "Navi 21: Radeon RX 6800 / 6800 XT / 6900 XT");
+            assert_eq!(p.names.len(), 3, "{p:?}");
+        }
+        assert!(product(0x73bf, Some(0x42))
+            .unwrap()
+            .source()
+            .ends_with("1002:73bf is 3 products; amdgpu.ids has no row for revision 42"));
+        assert!(product(0x73bf, None)
+            .unwrap()
+            .source()
+            .ends_with("its PCI revision was not read"));
+        // A name that says no product is left out beside those that do; the words before the
+        // model are written once; more than six candidates are counted.
+        let p = product(0x1586, None).unwrap();
+        assert_eq!(
+            p.text(),
+            "Strix Halo: Radeon 8050S Graphics / 8060S Graphics / 8040S Graphics"
+        );
+        let p = product(0x15dd, None).unwrap();
+        assert!(p.names.len() > 6 && p.text().ends_with(&format!("/ {} more", p.names.len() - 6)));
+        // amdgpu.ids lists 743f rev c3 twice, as two products: both, none picked.
+        let p = product(0x743f, Some(0xc3)).unwrap();
+        assert_eq!(p.named, Named::Candidates);
+        assert_eq!(p.names, ["AMD Radeon RX 6500", "AMD Radeon RX 6500M"]);
+        assert!(
+            p.source()
+                .ends_with("2 rows for 1002:743f rev c3 name 2 products"),
+            "{p:?}"
+        );
+        // The same product twice is that product.
+        assert_eq!(
+            product(0x743f, Some(0xc1)).map(|p| p.named),
+            Some(Named::Revision)
+        );
+        // pci.ids writes `V340` where amdgpu.ids writes `AMD Radeon Pro V340`: one candidate,
+        // the name with the series; `Radeon RX 580X` and `Radeon Pro 580X` stay two.
+        let p = product(0x6860, None).unwrap();
+        assert_eq!(
+            p.text(),
+            "Vega 10: Instinct MI25 / Radeon Instinct MI25x2 / Radeon Pro V340 / Radeon Pro V320"
+        );
+        let p = product(0x67df, None).unwrap();
+        assert!(p.names.contains(&"Radeon RX 580X") && p.names.contains(&"AMD Radeon Pro 580X"));
+    }
+
+    /// An id all of whose names are one product is that product, whatever the revision; an id
+    /// the table does not have (or no 16-bit id at all) is nothing.
+    #[test]
+    fn one_product_ids_and_unknown_ids() {
+        for rev in [None, Some(0x02), Some(0xc1)] {
+            let p = product(0x740f, rev).unwrap();
+            assert_eq!(
+                (p.named, p.text()),
+                (Named::Device, "AMD Instinct MI210".into())
+            );
+            assert_eq!(p.from, ["amdgpu.ids", "pci.ids"]);
+            assert!(p
+                .source()
+                .ends_with("every name of 1002:740f is one product"));
+        }
+        assert_eq!(product(0x74a1, None).unwrap().text(), "AMD Instinct MI300X");
+        // MI308X: no input states its ISA, so the table leaves it out.
+        assert_eq!(product(0x74a2, Some(0)), None);
+        assert_eq!(product(0x0000, None), None);
+        assert_eq!(product(0x1_73bf, Some(0xc1)), None);
+        assert_eq!(
+            sources_of(&["amdgpu.ids"]),
+            [format!(
+                "amdgpu.ids: {}, sha256 {}",
+                table().source[0].what,
+                table().source[0].sha256
+            )]
+        );
+    }
+
+    /// What a bad `revision` file gives (no revision) still names what can be said.
+    #[test]
+    fn a_revision_that_does_not_parse_names_the_candidates() {
+        for text in ["c1\n", "0xc\n", ""] {
+            let rev = crate::gpu::sysfs::parse_revision(text);
+            assert_eq!(rev, None);
+            assert_eq!(product(0x73bf, rev).unwrap().named, Named::Candidates);
+        }
+    }
+
+    /// Every id's cut of the table ([`table_of`]) has exactly the whole table's rows of that id,
+    /// and the sources.
+    #[test]
+    fn the_cut_of_an_id_is_its_rows() {
+        let t = table();
+        let ids: HashSet<&str> = t.gpu.iter().map(|g| g.id.as_str()).collect();
+        for id in ids {
+            let whole: Vec<(&str, &Vec<String>)> = t
+                .gpu
+                .iter()
+                .filter(|g| g.id == id)
+                .map(|g| (g.rev.as_str(), &g.names))
+                .collect();
+            let cut = table_of(id);
+            let part: Vec<(&str, &Vec<String>)> =
+                cut.gpu.iter().map(|g| (g.rev.as_str(), &g.names)).collect();
+            assert_eq!(part, whole, "{id}");
+            assert_eq!(cut.source.len(), t.source.len());
+        }
+        assert!(table_of("").gpu.is_empty() && table_of("zzzz").gpu.is_empty());
+    }
+
+    /// The rows of one id agree on the ISA and chip, and every revision is two hex digits: a
+    /// lookup can take them from any row.
+    #[test]
+    fn the_rows_of_an_id_agree() {
+        let t = table();
+        for g in &t.gpu {
+            let first = t.gpu.iter().find(|h| h.id == g.id).unwrap();
+            assert_eq!((&g.isa, &g.chip), (&first.isa, &first.chip), "{}", g.id);
+            assert!(
+                g.rev.is_empty() || (g.rev.len() == 2 && u8::from_str_radix(&g.rev, 16).is_ok()),
+                "{} {}",
+                g.id,
+                g.rev
+            );
+            if !g.rev.is_empty() {
+                let rev = u8::from_str_radix(&g.rev, 16).ok();
+                let id = u64::from_str_radix(&g.id, 16).unwrap();
+                let p = product(id, rev).unwrap();
+                assert!(p.names.contains(&g.names[0].as_str()), "{p:?}");
+                assert_ne!(p.named, Named::Device, "{p:?}");
+            }
+        }
     }
 }

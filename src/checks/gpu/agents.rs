@@ -4,8 +4,10 @@
 use super::gate;
 use crate::checks::{CheckId, Ctx};
 use crate::config::Profile;
+use crate::gpu::sysfs::pci_slot_of;
 use crate::gpu::{Agent, Topology};
 use crate::isa::processor;
+use crate::packs::gpunames::{self, Product};
 use crate::report::{Finding, Fix};
 use std::path::PathBuf;
 
@@ -13,16 +15,50 @@ fn gib(b: u64) -> String {
     format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
 }
 
+/// What `checks/gpu-names.toml` says of a GPU (PCI device id and revision).
+fn product_of(device_id: Option<u64>, revision: Option<u8>) -> Option<Product> {
+    device_id.and_then(|d| gpunames::product(d, revision))
+}
+
+/// `AMD Radeon RX 6800 XT [1002:73bf rev c1]`: the product (or the chip and its candidates,
+/// [`Product::text`]) when the table knows the id, then the PCI id and revision as read.
+fn device_words(device_id: Option<u64>, revision: Option<u8>) -> String {
+    let id = match device_id {
+        Some(d) => format!("1002:{d:04x}"),
+        None => "device id unknown".into(),
+    };
+    let rev = revision
+        .map(|r| format!(" rev {r:02x}"))
+        .unwrap_or_default();
+    let name = product_of(device_id, revision)
+        .map(|p| format!("{} ", p.text()))
+        .unwrap_or_default();
+    format!("{name}[{id}{rev}]")
+}
+
+/// A note when KFD's ISA for a node and the table's for its device id differ: KFD's is the one
+/// this machine runs; the table's comes from libdrm, pci.ids and the kernel's sources.
+fn isa_note(node: u32, kfd_gfx: &str, p: &Product) -> Option<String> {
+    (kfd_gfx != p.isa).then(|| {
+        format!(
+            "note: node {node}: KFD reports {kfd_gfx}, checks/gpu-names.toml gives {} for \
+            1002:{:04x} ({}); KFD's ISA is what this machine runs, the table is read from \
+            libdrm, pci.ids and the kernel's sources",
+            p.isa, p.id, p.isa_from
+        )
+    })
+}
+
 fn agent_line(a: &Agent) -> String {
     format!(
-        "node {}: {} ({}) device 0x{:04x} at {} {} CUs wave{} VRAM {} renderD{}{}{}{}",
+        "node {}: {} ({}) {} at {} {} CUs wave{} VRAM {} renderD{}{}{}{}",
         a.node,
         a.gfx.as_deref().unwrap_or("gfx?"),
         a.target
             .as_ref()
             .map(|t| t.to_string())
             .unwrap_or_else(|| "target unknown".into()),
-        a.device_id.unwrap_or(0),
+        device_words(a.device_id, a.pci_revision),
         a.location.as_deref().unwrap_or("?"),
         a.compute_units
             .map(|c| c.to_string())
@@ -147,7 +183,8 @@ fn agent_table(ctx: &Ctx, t: &Topology, hidden: &[String]) -> Finding {
             .unwrap_or_default(),
         visible
     ))
-    .evidence_lines(t.agents.iter().map(agent_line));
+    .evidence_lines(t.agents.iter().map(agent_line))
+    .evidence_lines(product_evidence(t));
     if !hidden.is_empty() {
         table = table.evidence(format!(
             "hidden from this process by the device cgroup (EPERM), \
@@ -181,6 +218,31 @@ fn agent_table(ctx: &Ctx, t: &Topology, hidden: &[String]) -> Finding {
     table
 }
 
+/// Where each agent's product name came from, KFD and the table disagreeing on an ISA, and the
+/// pinned inputs of the names shown.
+fn product_evidence(t: &Topology) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut from: Vec<&str> = Vec::new();
+    for a in &t.agents {
+        let Some(p) = product_of(a.device_id, a.pci_revision) else {
+            continue;
+        };
+        lines.push(format!("node {} product name from {}", a.node, p.source()));
+        lines.extend(a.gfx.as_deref().and_then(|g| isa_note(a.node, g, &p)));
+        for f in &p.from {
+            if !from.contains(f) {
+                from.push(f);
+            }
+        }
+    }
+    lines.extend(
+        gpunames::sources_of(&from)
+            .into_iter()
+            .map(|s| format!("checks/gpu-names.toml input {s}")),
+    );
+    lines
+}
+
 /// KFD nodes without `gfx_target_version` (older kernels).
 fn nodes_without_isa(t: &Topology) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -194,10 +256,16 @@ fn nodes_without_isa(t: &Topology) -> Vec<Finding> {
             ))
             .subject(format!("node {}", a.node))
             .evidence(format!(
-                "device id 0x{:04x}; libhsakmt falls back to its built-in \
-                    device-id table for such kernels",
-                a.device_id.unwrap_or(0)
+                "device {}; libhsakmt falls back to its built-in device-id table for such \
+                    kernels",
+                device_words(a.device_id, a.pci_revision)
             ))
+            .evidence_lines(product_of(a.device_id, a.pci_revision).map(|p| {
+                format!(
+                    "checks/gpu-names.toml gives {} for 1002:{:04x} ({}); not KFD's word",
+                    p.isa, p.id, p.isa_from
+                )
+            }))
             .fix_text(
                 "Name the ISA explicitly for builds (`--isa gfx…`, AMDGPU_TARGETS); a \
                     kernel from 2019 or later publishes gfx_target_version.",
@@ -211,29 +279,33 @@ fn nodes_without_isa(t: &Topology) -> Vec<Finding> {
 /// AMD DRM cards with no KFD node (KFD skipped them).
 fn cards_without_kfd(t: &Topology) -> Vec<Finding> {
     let mut out = Vec::new();
-    let agent_slots: Vec<String> = t
+    let agent_slots: Vec<&str> = t
         .agents
         .iter()
-        .filter_map(|a| {
-            a.location
-                .as_deref()
-                .map(|l| l[..l.len().saturating_sub(2)].to_string())
-        })
+        .filter_map(|a| a.location.as_deref().map(pci_slot_of))
         .collect();
     for c in &t.drm_cards {
         let Some(slot) = &c.pci_slot else { continue };
-        let dev = &slot[..slot.len().saturating_sub(2)];
-        if agent_slots.iter().any(|s| s == dev) || !t.unreadable_nodes.is_empty() {
+        if agent_slots.contains(&pci_slot_of(slot)) || !t.unreadable_nodes.is_empty() {
             continue;
         }
+        let id = c.device_id.map(u64::from);
         out.push(
             Finding::warn(format!(
-                "AMD GPU {} (1002:{:04x} at {slot}) has no KFD node: no compute \
-                on it",
+                "AMD GPU {} ({} at {slot}) has no KFD node: no compute on it",
                 c.card,
-                c.device_id.unwrap_or(0)
+                device_words(id, c.revision)
             ))
             .subject(c.card.clone())
+            .evidence_lines(product_of(id, c.revision).map(|p| {
+                format!(
+                    "checks/gpu-names.toml: 1002:{:04x} is {} ({}); product name from {}",
+                    p.id,
+                    p.isa,
+                    p.isa_from,
+                    p.source()
+                )
+            }))
             .evidence(
                 "KFD skips a GPU it cannot support: `kfd: skipped device 1002:…, PCI \
                     rejects atomics` (gfx8 needs PCIe atomics), `GC IP … not supported in kfd`, \
@@ -320,4 +392,38 @@ fn toolchain_knows(
     f.subject(p.clone())
         .evidence_lines(ev)
         .evidence_lines(missing)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// KFD's ISA and the table's: the same makes no note; another makes one naming both and
+    /// how the table got its ISA.
+    #[test]
+    fn an_isa_note_only_when_kfd_and_the_table_differ() {
+        let p = gpunames::product(0x73bf, None).unwrap();
+        assert_eq!(isa_note(1, "gfx1030", &p), None);
+        let n = isa_note(1, "gfx1031", &p).unwrap();
+        assert!(
+            n.starts_with("note: node 1: KFD reports gfx1031, checks/gpu-names.toml gives gfx1030 for 1002:73bf (kernel: "),
+            "{n}"
+        );
+    }
+
+    /// The device words: product and PCI id with the revision; the id alone for an id the
+    /// table does not have; no panic without an id.
+    #[test]
+    fn device_words_name_what_the_table_says() {
+        assert_eq!(
+            device_words(Some(0x73bf), Some(0xc1)),
+            "AMD Radeon RX 6800 XT [1002:73bf rev c1]"
+        );
+        assert_eq!(
+            device_words(Some(0x73bf), None),
+            "Navi 21: Radeon RX 6800 / 6800 XT / 6900 XT [1002:73bf]"
+        );
+        assert_eq!(device_words(Some(0x74a2), Some(0)), "[1002:74a2 rev 00]");
+        assert_eq!(device_words(None, Some(0xc1)), "[device id unknown rev c1]");
+    }
 }
