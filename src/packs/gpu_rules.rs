@@ -420,12 +420,16 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
         } else {
             ""
         };
+        let said = if s.line.contains(&s.said) && s.line != s.said {
+            format!("{}, ", s.said)
+        } else {
+            String::new()
+        };
         (
             s.line.clone(),
             format!(
-                "{only}an {} GPU ({}, as {} prints it) and no AMD one in the text",
+                "{only}an {} GPU and no AMD one in the text ({said}as {} prints it)",
                 s.vendor.name(),
-                s.said,
                 s.tool
             ),
         )
@@ -452,23 +456,28 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
     } else {
         return None;
     };
-    let sy = symptom(
+    let sy = facts::cached_symptom(
         &S,
-        "gpu.no-amd-gpu",
-        "the machine has no AMD GPU for ROCm to use",
-        "gpu-no-amd-gpu",
-        "ROCm and the libraries built on it run only on AMD GPUs. The text shows a machine \
-         without one that the OS can reach: an NVIDIA GPU, only an Intel one, or a virtual \
-         machine without the GPU passed through, so nothing ROCm-side (permissions, groups, \
-         drivers) will find a device.",
-        "Run on a machine (or a VM with the AMD GPU passed through) that has an AMD GPU, or use \
-         the framework's build for the GPU you have (its CUDA build on NVIDIA).",
+        [
+            "gpu.no-amd-gpu",
+            "the machine has no AMD GPU for ROCm to use",
+            "gpu-no-amd-gpu",
+            "ROCm and the libraries built on it run only on AMD GPUs. The text shows a machine \
+             without one that the OS can reach: an NVIDIA GPU, only an Intel one, or a virtual \
+             machine without the GPU passed through, so nothing ROCm-side (permissions, groups, \
+             drivers) will find a device.",
+            "Run on a machine (or a VM with the AMD GPU passed through) that has an AMD GPU, or \
+             use the framework's build for the GPU you have (its CUDA build on NVIDIA).",
+            "rule over the GPUs the text shows by vendor (checks/gpu-vendors.toml) and the GPU \
+             facts of checks/why-facts.toml",
+        ],
     );
     Some(Derived {
         symptom: sy,
         line,
         captures: reasoning(format!(
-            "{what} (\"{evidence}\"); the machine the text comes from, this machine was not asked"
+            "{what}: \"{evidence}\"; about the machine the text comes from (this machine was not \
+             asked)"
         )),
         defers_to: &[
             "platform-wsl",
@@ -1318,7 +1327,7 @@ mod tests {
         let t = format!("{NO_HIP}{SMI}");
         let r = no_amd_reasoning(&t).expect("the rule fires");
         assert!(
-            r.contains("an NVIDIA GPU") && r.contains("NVIDIA-SMI 510.73.08"),
+            r.starts_with("an NVIDIA GPU and no AMD one") && r.contains("|   0  Tesla T4"),
             "{r}"
         );
         assert!(r.contains("this machine was not asked"), "{r}");

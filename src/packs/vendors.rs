@@ -120,19 +120,23 @@ fn line_at(text: &str, at: usize) -> String {
         .collect()
 }
 
-/// The GPUs `text` shows, at most one entry per vendor (its first form in the text), in order
-/// of where each is first shown.
+/// The GPUs `text` shows, at most one entry per vendor, in order of where each is shown: per
+/// vendor, the first form that names the device (nvidia-smi's row, lspci's device), else the
+/// first form at all (nvidia-smi's header, a vendor id).
 pub(crate) fn shown(text: &str) -> Vec<Shown> {
     let (set, one) = compiled();
     let forms = &table().form;
-    let mut found: Vec<(usize, Shown)> = Vec::new();
+    // (unnamed, position): the smaller wins.
+    let mut found: Vec<((bool, usize), Shown)> = Vec::new();
     for i in set.matches(text.as_bytes()).iter() {
         let f = &forms[i];
         let Some(c) = one[i].captures(text.as_bytes()) else {
             continue;
         };
         let Some(whole) = c.get(0) else { continue };
-        let said = c.name("name").unwrap_or(whole);
+        let named = c.name("name");
+        let said = named.unwrap_or(whole);
+        let key = (named.is_none(), said.start());
         let s = Shown {
             vendor: f.vendor,
             said: String::from_utf8_lossy(said.as_bytes()).trim().to_string(),
@@ -140,15 +144,15 @@ pub(crate) fn shown(text: &str) -> Vec<Shown> {
             line: line_at(text, said.start()),
         };
         match found.iter_mut().find(|(_, x)| x.vendor == f.vendor) {
-            Some((at, x)) if said.start() < *at => {
-                *at = said.start();
+            Some((k, x)) if key < *k => {
+                *k = key;
                 *x = s;
             }
             Some(_) => {}
-            None => found.push((said.start(), s)),
+            None => found.push((key, s)),
         }
     }
-    found.sort_by_key(|(at, _)| *at);
+    found.sort_by_key(|((_, at), _)| *at);
     found.into_iter().map(|(_, s)| s).collect()
 }
 
@@ -183,7 +187,11 @@ mod tests {
         let s = shown(SMI_TABLE);
         assert_eq!(s.len(), 1, "{s:?}");
         assert_eq!(s[0].vendor, Vendor::Nvidia);
-        assert!(s[0].line.contains("NVIDIA-SMI 510.73.08"), "{s:?}");
+        assert_eq!(s[0].said, "Tesla T4");
+        assert!(s[0].line.starts_with("|   0  Tesla T4"), "{s:?}");
+        // The header alone shows the vendor.
+        let header = SMI_TABLE.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert!(shown(&header)[0].line.contains("NVIDIA-SMI 510.73.08"));
         // The row alone names the GPU.
         let row =
             "|   0  Tesla T4            On   | 00000001:00:00.0 Off |                  Off |\n";
@@ -231,10 +239,10 @@ mod tests {
         let vk = "GPU0:\n\tvendorID           = 0x10de\n\tdeviceName         = NVIDIA GeForce RTX \
                   3090\n";
         assert_eq!(vendors(vk), [Vendor::Nvidia]);
-        // The first form in the text is the one quoted.
-        assert_eq!(said(vk, Vendor::Nvidia), "vendorID           = 0x10de");
-        let name = "\tdeviceName         = NVIDIA GeForce RTX 3090\n";
-        assert_eq!(said(name, Vendor::Nvidia), "NVIDIA GeForce RTX 3090");
+        // A form naming the device is quoted before one that only shows the vendor.
+        assert_eq!(said(vk, Vendor::Nvidia), "NVIDIA GeForce RTX 3090");
+        let id_only = "GPU0:\n\tvendorID           = 0x10de\n";
+        assert_eq!(said(id_only, Vendor::Nvidia), "vendorID           = 0x10de");
     }
 
     #[test]
