@@ -3,7 +3,7 @@
 //! [`Facts::of`] reads the entities a text states about the user's machine: ISAs (`gfxNNNN`, and
 //! marketing names mapped to ISAs by `checks/why-facts.toml`), versions (ROCm, HIP, torch
 //! `+rocmX.Y`, kernel, distribution release), the platform (WSL, a container, a Kubernetes pod, a
-//! Slurm job, Nix) and errno names. [`rules`] applies the rules that hold for every tool printing
+//! Slurm job, Nix), errno names and the GPUs it shows by vendor (`super::vendors`). [`rules`] applies the rules that hold for every tool printing
 //! a variant of one failure ("no code for ISA X", "wrong platform") and answers with a cause
 //! class and a reasoning built from the facts: the exact override of the same family and its
 //! risk, or that none works. `why::recognise` calls it at one place; what the text says about
