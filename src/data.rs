@@ -18,6 +18,7 @@
 //! | `checks/gpu-facts.toml` | `gpu::facts::facts` ([`embedded`]) |
 //! | `checks/why-facts.toml` | `packs::facts::table` ([`embedded`]) |
 //! | `checks/gpu-names.toml` (generated) | `packs::gpunames::table` ([`embedded`]) |
+//! | `checks/gpu-vendors.toml` | `packs::vendors::table` ([`embedded`]) |
 //! | `checks/elf-mach.toml` | `codeobj::mach::table` ([`embedded`]) |
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
 //! | `checks/why-families.toml` | `packs::libfamilies::table` ([`embedded`]) |
@@ -196,6 +197,9 @@ mod tests {
             ("gpu-facts.toml", &|| crate::gpu::facts::facts().apu.len()),
             ("why-facts.toml", &|| {
                 crate::packs::facts::table().name.len()
+            }),
+            ("gpu-vendors.toml", &|| {
+                crate::packs::vendors::table().form.len()
             }),
             ("elf-mach.toml", &|| crate::codeobj::mach::table().len()),
             ("asm-caps.toml", &|| {

@@ -3,7 +3,7 @@
 //! [`Facts::of`] reads the entities a text states about the user's machine: ISAs (`gfxNNNN`, and
 //! marketing names mapped to ISAs by `checks/why-facts.toml`), versions (ROCm, HIP, torch
 //! `+rocmX.Y`, kernel, distribution release), the platform (WSL, a container, a Kubernetes pod, a
-//! Slurm job, Nix) and errno names. [`rules`] applies the rules that hold for every tool printing
+//! Slurm job, Nix), errno names and the GPUs it shows by vendor (`super::vendors`). [`rules`] applies the rules that hold for every tool printing
 //! a variant of one failure ("no code for ISA X", "wrong platform") and answers with a cause
 //! class and a reasoning built from the facts: the exact override of the same family and its
 //! risk, or that none works. `why::recognise` calls it at one place; what the text says about
@@ -278,6 +278,9 @@ pub(crate) struct Facts {
     /// Where the text states an ISA (`gfx...`) and also names a product or PCI id that reads as
     /// another: (what it wrote, that ISA). The stated ISAs come first in `isas`.
     pub differs: Vec<(String, String)>,
+    /// The GPUs the text shows by vendor, in the forms tools print them
+    /// ([`super::vendors::shown`]); an AMD GPU is also shown by `isas` ([`Facts::shows`]).
+    pub vendors: Vec<super::vendors::Shown>,
 }
 
 impl Facts {
@@ -320,6 +323,7 @@ impl Facts {
             }
         }
         f.platforms = platforms(text);
+        f.vendors = super::vendors::shown(text);
         let errno = ascii(
             &ERRNO,
             concat!(
@@ -444,6 +448,17 @@ impl Facts {
 
     pub(crate) fn on(&self, p: Platform) -> bool {
         self.platforms.contains(&p)
+    }
+
+    /// Whether the text shows a GPU of `v`: a tool's printed form of it, or, for AMD, an ISA,
+    /// product name or PCI id of its GPUs.
+    pub(crate) fn shows(&self, v: super::vendors::Vendor) -> bool {
+        self.shown(v).is_some() || (v == super::vendors::Vendor::Amd && !self.isas.is_empty())
+    }
+
+    /// The printed form that shows a GPU of `v`, the first in the text.
+    pub(crate) fn shown(&self, v: super::vendors::Vendor) -> Option<&super::vendors::Shown> {
+        self.vendors.iter().find(|s| s.vendor == v)
     }
 }
 

@@ -3,13 +3,15 @@
 //! Each rule reasons from what the text states about the user's machine ([`Facts`]: ISAs and
 //! marketing names, versions, platform) joined with the facts of `checks/why-facts.toml` (which
 //! ISAs ROCm supports and which override runs which, the `[gpu]` table: PCIe atomics, display-only
-//! iGPUs, virtual display adapters, NVIDIA parts, CPUs and their integrated GPUs), and answers
+//! iGPUs, virtual display adapters, CPUs and their integrated GPUs) and the GPUs it shows by vendor
+//! (`checks/gpu-vendors.toml`), and answers
 //! with a cause class and a reasoning that says where each fact came from. [`Here`] is what this
 //! machine adds: its GPUs' ISAs as the doctor measured them. A rule uses them only when the text
 //! names no ISA; when the text names another, the text wins and the reasoning says so.
 
 use super::facts::{self, line_of, re, Derived, Facts, IsaVerdict, Platform};
 use super::here::{gpu_of, Gpu, Here};
+use super::vendors::Vendor;
 use super::Symptom;
 use regex::Regex;
 use serde::Deserialize;
@@ -24,7 +26,6 @@ pub(crate) struct Data {
     pub display_igpus: Vec<String>,
     pub virtual_display: String,
     pub amd_display: String,
-    pub nvidia: String,
     pub rocblas_targets: Vec<String>,
     pub cpu_igpu: Vec<CpuIgpu>,
 }
@@ -64,11 +65,6 @@ fn compiled(cell: &'static OnceLock<Vec<Regex>>, src: &[&str]) -> &'static [Rege
             })
             .collect()
     })
-}
-
-fn nvidia_re() -> &'static Regex {
-    static C: OnceLock<Vec<Regex>> = OnceLock::new();
-    &compiled(&C, &[data().nvidia.as_str()])[0]
 }
 
 fn virtual_display_re() -> &'static Regex {
@@ -402,42 +398,40 @@ fn igpu_symptom(cell: &'static OnceLock<Symptom>) -> &'static Symptom {
 }
 
 /// "No AMD GPU at all": a text whose program found no ROCm device, or whose driver is absent,
-/// from a machine the text shows has no AMD GPU: an NVIDIA GPU and no AMD one (nvidia-smi, an
-/// NVIDIA product, JAX offering only CUDA), or a virtual machine whose only display adapter is a
-/// virtual one (no AMD device on the Linux side), or the text saying so. ROCm runs only on AMD
-/// GPUs (rocBLAS' maintainers: "only AMD devices"; AMD's system requirements).
+/// from a machine the text shows has no AMD GPU: an NVIDIA GPU, or only an Intel one, as a tool
+/// printed it and no AMD one ([`Facts::vendors`], the forms of `checks/gpu-vendors.toml`), or a
+/// virtual machine whose only display adapter is a virtual one (no AMD device on the Linux side),
+/// or the text saying so. ROCm runs only on AMD GPUs (rocBLAS' maintainers: "only AMD devices";
+/// AMD's system requirements). A text that shows an AMD GPU too (a machine with both) is about
+/// which GPUs the runtime may see, not this.
 fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static NONE: OnceLock<Regex> = OnceLock::new();
-    static AMD: OnceLock<Regex> = OnceLock::new();
     static SAYS: OnceLock<Regex> = OnceLock::new();
-    let none = re(
-        &NONE,
-        concat!(
-            r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice"#,
-            r#"|Unable to initialize backend 'rocm'"#,
-            r#"|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded"#,
-            r#"|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed"#,
-            r#"|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
-        ),
-    );
-    let line = line_of(text, none)?;
-    // Any AMD GPU named on the Linux side says the machine has one.
-    let amd = re(
-        &AMD,
-        concat!(
-            r"(?i)\bRadeon\b|\bInstinct\b|\b",
-            isa_name!(),
-            r"\b|\bAMD GPU\b|\bamdgpu\b.*\bgfx"
-        ),
-    );
-    let (evidence, what) = if let Some(m) = nvidia_re().find(text) {
-        if !f.isas.is_empty() || amd.is_match(text) {
+    let line = no_device_line(text)?;
+    let (evidence, what) = if let Some(s) = f.shown(Vendor::Nvidia).or_else(|| {
+        f.shown(Vendor::Intel)
+            .filter(|_| !f.on(Platform::Wsl) && !f.shows(Vendor::Nvidia))
+    }) {
+        if shows_amd(text, f) {
             return None;
         }
+        let only = if s.vendor == Vendor::Intel {
+            "only "
+        } else {
+            ""
+        };
+        let said = if s.line.contains(&s.said) && s.line != s.said {
+            format!("{}, ", s.said)
+        } else {
+            String::new()
+        };
         (
-            m.as_str().to_string(),
-            "an NVIDIA GPU and no AMD one named in the text",
+            s.line.clone(),
+            format!(
+                "{only}an {} GPU and no AMD one in the text ({said}as {} prints it)",
+                s.vendor.name(),
+                s.tool
+            ),
         )
     } else if let Some(m) = virtual_display_re().find(text) {
         if amd_display_re().is_match(text) {
@@ -446,7 +440,8 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
         (
             m.as_str().to_string(),
             "a virtual machine whose display adapter is a virtual one and no AMD device on its \
-             Linux side, in the text",
+             Linux side, in the text"
+                .to_string(),
         )
     } else if let Some(m) = re(
         &SAYS,
@@ -456,27 +451,33 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
     {
         (
             m.as_str().to_string(),
-            "the text says the machine has no AMD GPU",
+            "the text says the machine has no AMD GPU".to_string(),
         )
     } else {
         return None;
     };
-    let sy = symptom(
+    let sy = facts::cached_symptom(
         &S,
-        "gpu.no-amd-gpu",
-        "the machine has no AMD GPU for ROCm to use",
-        "gpu-no-amd-gpu",
-        "ROCm and the libraries built on it run only on AMD GPUs. The text shows a machine \
-         without one that the OS can reach: an NVIDIA GPU, or a virtual machine without the GPU \
-         passed through, so nothing ROCm-side (permissions, groups, drivers) will find a device.",
-        "Run on a machine (or a VM with the AMD GPU passed through) that has an AMD GPU, or use \
-         the framework's build for the GPU you have (its CUDA build on NVIDIA).",
+        [
+            "gpu.no-amd-gpu",
+            "the machine has no AMD GPU for ROCm to use",
+            "gpu-no-amd-gpu",
+            "ROCm and the libraries built on it run only on AMD GPUs. The text shows a machine \
+             without one that the OS can reach: an NVIDIA GPU, only an Intel one, or a virtual \
+             machine without the GPU passed through, so nothing ROCm-side (permissions, groups, \
+             drivers) will find a device.",
+            "Run on a machine (or a VM with the AMD GPU passed through) that has an AMD GPU, or \
+             use the framework's build for the GPU you have (its CUDA build on NVIDIA).",
+            "rule over the GPUs the text shows by vendor (checks/gpu-vendors.toml) and the GPU \
+             facts of checks/why-facts.toml",
+        ],
     );
     Some(Derived {
         symptom: sy,
         line,
         captures: reasoning(format!(
-            "{what} (\"{evidence}\"; from the text, this machine was not asked)"
+            "{what}: \"{evidence}\"; about the machine the text comes from (this machine was not \
+             asked)"
         )),
         defers_to: &[
             "platform-wsl",
@@ -486,6 +487,53 @@ fn no_amd_gpu(text: &str, f: &Facts) -> Option<Derived> {
         ],
         overrules: &["gpu-kfd-permission", "gpu-driver-missing"],
     })
+}
+
+/// The line of a text saying a ROCm program found no GPU: PyTorch's "No HIP GPUs are
+/// available", HIP's `hipErrorNoDevice` and its string "no ROCm-capable device is detected"
+/// (CLR hip_device_runtime.cpp hipGetDeviceCount), rocBLAS' and hipBLASLt's "Could not initialize
+/// Tensile host: No devices found" (tensile_host.cpp, when hipGetDeviceCount fails), a failing
+/// hipGetDeviceCount as PyTorch and ollama print it, rocminfo's and ROCr's init failures, JAX
+/// without its ROCm backend, and ollama finding no GPU (discover/gpu.go "no compatible GPUs were
+/// discovered", for every vendor: counted only when the text names ROCm).
+fn no_device_line(text: &str) -> Option<String> {
+    static NONE: OnceLock<Regex> = OnceLock::new();
+    static OLLAMA: OnceLock<Regex> = OnceLock::new();
+    static ROCM: OnceLock<Regex> = OnceLock::new();
+    let none = re(
+        &NONE,
+        concat!(
+            r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice"#,
+            r#"|Unable to initialize backend 'rocm'"#,
+            r#"|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded"#,
+            r#"|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed"#,
+            r#"|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
+            r#"|Could not initialize Tensile host: No devices found"#,
+            r#"|failed call to hipGetDeviceCount|hipGetDeviceCount failed"#,
+            r#"|Unexpected error from hipGetDeviceCount|AMD ROCm reports no devices found"#,
+        ),
+    );
+    line_of(text, none).or_else(|| {
+        let l = line_of(text, re(&OLLAMA, r"no compatible GPUs were discovered"))?;
+        re(&ROCM, r"(?i)\brocm").is_match(text).then_some(l)
+    })
+}
+
+/// Whether the text shows an AMD GPU: a tool's printed form or an ISA, product name or PCI id
+/// ([`Facts::shows`]), or words naming one (Radeon, Instinct, "AMD GPU", amdgpu with an ISA):
+/// a mention is enough to keep a "no AMD GPU" answer out.
+fn shows_amd(text: &str, f: &Facts) -> bool {
+    static AMD: OnceLock<Regex> = OnceLock::new();
+    f.shows(Vendor::Amd)
+        || re(
+            &AMD,
+            concat!(
+                r"(?i)\bRadeon\b|\bInstinct\b|\b",
+                isa_name!(),
+                r"\b|\bAMD GPU\b|\bamdgpu\b.*\bgfx"
+            ),
+        )
+        .is_match(text)
 }
 
 /// The override values a text sets (`HSA_OVERRIDE_GFX_VERSION=...`, `_N` variants, `=`, `:` or
@@ -1045,7 +1093,7 @@ fn windows_no_device(text: &str, f: &Facts) -> Option<Derived> {
         ),
     );
     let line = line_of(text, none)?;
-    if nvidia_re().is_match(text) {
+    if f.shows(Vendor::Nvidia) {
         return None;
     }
     let sy = symptom(
@@ -1246,6 +1294,159 @@ mod tests {
         let t2 = "RuntimeError: No HIP GPUs are available\nnvidia-smi: not found\nGPU: Radeon RX \
                   7900 XTX\n";
         assert!(!classes(t2).contains(&"gpu-no-amd-gpu".to_string()));
+    }
+
+    /// Every class `why` answers for a text, text only, in order.
+    fn answers(text: &str) -> Vec<String> {
+        let set = crate::registry::sources::built_in();
+        super::super::why::recognise(&set, text)
+            .into_iter()
+            .filter_map(|h| h.symptom.class.clone())
+            .collect()
+    }
+
+    fn no_amd_reasoning(text: &str) -> Option<String> {
+        fired(text, &Here::text_only())
+            .into_iter()
+            .find(|(c, _)| c == "gpu-no-amd-gpu")
+            .map(|(_, r)| r)
+    }
+
+    /// nvidia-smi's table, lines of https://github.com/canonical/microk8s/issues/448.
+    const SMI: &str =
+        "| NVIDIA-SMI 510.73.08    Driver Version: 510.73.08    CUDA Version: 11.6     \
+        |\n|   0  Tesla T4            On   | 00000001:00:00.0 Off |                  Off |\n";
+
+    /// PyTorch's no-device error as https://github.com/pytorch/pytorch/issues/70036 pastes it.
+    const NO_HIP: &str = "    torch._C._cuda_init()\nRuntimeError: No HIP GPUs are available\n";
+
+    /// A ROCm build that finds no device on a machine whose text shows an NVIDIA GPU: no AMD GPU,
+    /// first, naming the line that shows the vendor; the permission reading stays listed after.
+    #[test]
+    fn a_no_device_failure_beside_an_nvidia_gpu_has_no_amd_gpu() {
+        let t = format!("{NO_HIP}{SMI}");
+        let r = no_amd_reasoning(&t).expect("the rule fires");
+        assert!(
+            r.starts_with("an NVIDIA GPU and no AMD one") && r.contains("|   0  Tesla T4"),
+            "{r}"
+        );
+        assert!(r.contains("this machine was not asked"), "{r}");
+        let all = answers(&t);
+        assert_eq!(
+            all.first().map(String::as_str),
+            Some("gpu-no-amd-gpu"),
+            "{all:?}"
+        );
+        let kfd = all.iter().position(|c| c == "gpu-kfd-permission");
+        assert!(kfd.is_some_and(|i| i > 0), "{all:?}");
+        // rocBLAS' "No devices found" (tensile_host.cpp, https://github.com/Jeffser/Alpaca/issues/585)
+        // beside lspci's NVIDIA device (https://github.com/canonical/ubuntu-cloud-docs/pull/120).
+        let blas = "rocBLAS error: Could not initialize Tensile host: No devices found\n\
+                    00:1e.0 3D controller: NVIDIA Corporation TU104GL [Tesla T4] (rev a1)\n";
+        let r = no_amd_reasoning(blas).expect("the rule fires");
+        assert!(
+            r.contains("TU104GL [Tesla T4]") && r.contains("lspci"),
+            "{r}"
+        );
+        assert_eq!(
+            answers(blas).first().map(String::as_str),
+            Some("gpu-no-amd-gpu")
+        );
+        // HIP's error string as llama.cpp's ROCm build prints it, beside nvidia-smi -L.
+        let ggml =
+            "ggml_cuda_init: failed to initialize ROCm: no ROCm-capable device is detected\n\
+                    $ nvidia-smi -L\nGPU 0: NVIDIA GeForce RTX 3090 (UUID: \
+                    GPU-1b965d81-1d0f-6501-027c-1ecc1437f5ea)\n";
+        assert!(no_amd_reasoning(ggml).is_some_and(|r| r.contains("NVIDIA GeForce RTX 3090")));
+        // The same failure without a vendor shown: not this rule.
+        assert!(no_amd_reasoning(NO_HIP).is_none());
+    }
+
+    /// Only an Intel GPU: lspci's line of https://github.com/ROCm/legacy-rocm-build/issues/493 and
+    /// rocminfo's failure of https://github.com/ROCm/legacy-rocm-build/issues/1047.
+    #[test]
+    fn a_no_device_failure_beside_only_an_intel_gpu_has_no_amd_gpu() {
+        let t = "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate \
+                 the necessary resources.\n00:02.0 VGA compatible controller: Intel Corporation \
+                 UHD Graphics 620 (rev 07)\n";
+        let r = no_amd_reasoning(t).expect("the rule fires");
+        assert!(
+            r.starts_with("only an Intel GPU") && r.contains("UHD Graphics 620"),
+            "{r}"
+        );
+        // #1047's own text: an Intel iGPU beside a Radeon, so an AMD GPU is there.
+        let both =
+            "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES\nGraphics Processor: Intel(R) UHD \
+                    Graphics 620\nDiscrete Graphics: Radeon 540X, 2GB GDDR5\n";
+        assert!(no_amd_reasoning(both).is_none());
+        // An Intel GPU and an NVIDIA one: the NVIDIA one is named.
+        let two =
+            format!("{t}01:00.0 3D controller: NVIDIA Corporation GA102 [GeForce RTX 3090]\n");
+        assert!(no_amd_reasoning(&two).is_some_and(|r| r.starts_with("an NVIDIA GPU")));
+    }
+
+    /// A machine with both vendors: the text is about which GPUs the runtime may see.
+    #[test]
+    fn a_machine_with_an_amd_gpu_too_is_not_this_rule() {
+        let rocminfo = format!("{NO_HIP}{SMI}  Name:                    gfx1100\n");
+        assert!(no_amd_reasoning(&rocminfo).is_none());
+        let lspci = format!(
+            "{NO_HIP}{SMI}03:00.0 VGA compatible controller [0300]: Advanced Micro Devices, Inc. \
+             [AMD/ATI] Navi 31 [1002:744c]\n"
+        );
+        assert!(no_amd_reasoning(&lspci).is_none());
+        assert_ne!(
+            answers(&lspci).first().map(String::as_str),
+            Some("gpu-no-amd-gpu")
+        );
+        // torch.cuda.get_device_name on a ROCm build names the AMD GPU.
+        let torch =
+            format!("{SMI}>>> torch.cuda.get_device_name(0)\n'AMD Radeon RX 7900 XTX'\n{NO_HIP}");
+        assert!(no_amd_reasoning(&torch).is_none());
+    }
+
+    /// Lines near the forms that show no vendor: no answer from the rule.
+    #[test]
+    fn words_about_nvidia_are_not_a_vendor_fact() {
+        for extra in [
+            "I used to have an NVIDIA card in this box\n",
+            "CUDA_VISIBLE_DEVICES=0 python train.py\n",
+            "  info: converted 3 CUDA->HIP refs ( error:0 init:0 version:0 device:3 )\n",
+            ">>> torch.cuda.is_available()\nFalse\n>>> torch.cuda.device_count()\n0\n",
+            "Nvidia driver version: No CUDA\nGPU models and configuration: No CUDA\n",
+        ] {
+            let t = format!("{extra}{NO_HIP}");
+            assert!(no_amd_reasoning(&t).is_none(), "{t}");
+        }
+    }
+
+    /// ollama's "no compatible GPUs were discovered" (discover/gpu.go) is every vendor's: it counts
+    /// only when the text names ROCm.
+    #[test]
+    fn ollama_finding_no_gpu_counts_with_rocm_named() {
+        let t = "level=INFO source=gpu.go:377 msg=\"no compatible GPUs were discovered\"\n\
+                 ### GPU\n\nNvidia\n";
+        assert!(no_amd_reasoning(t).is_none());
+        let rocm = format!("I installed ollama-linux-amd64-rocm.tgz\n{t}");
+        let r = no_amd_reasoning(&rocm).expect("the rule fires");
+        assert!(r.contains("ollama's bug report template"), "{r}");
+    }
+
+    /// WSL keeps its answers; the vendor fact adds the NVIDIA reading after them and no Intel-only
+    /// reading (WSL's lspci shows the Windows side's adapters, not what ROCm may use).
+    #[test]
+    fn wsl_keeps_its_answer() {
+        let t = format!("Linux 5.15.167.4-microsoft-standard-WSL2\n{NO_HIP}{SMI}");
+        let all = answers(&t);
+        assert_eq!(
+            all.first().map(String::as_str),
+            Some("platform-wsl"),
+            "{all:?}"
+        );
+        assert!(all.iter().any(|c| c == "gpu-no-amd-gpu"), "{all:?}");
+        let intel = "WSL2\nhsa_init Failed\nVGA compatible controller: Intel Corporation UHD \
+                     Graphics 620\n";
+        assert!(no_amd_reasoning(intel).is_none());
     }
 
     #[test]

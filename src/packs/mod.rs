@@ -34,6 +34,7 @@ pub(crate) mod probe;
 mod release;
 mod stack;
 pub(crate) mod template;
+pub(crate) mod vendors;
 pub mod why;
 // Rules over families of lines (issue 28, item 4).
 mod driver;
