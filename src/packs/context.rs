@@ -891,7 +891,10 @@ mod tests {
         assert_eq!(first(t).as_deref(), Some("gpu-unsupported-asic"));
         // 3.10 is the last release the table says supported gfx803; 4.0 dropped it.
         assert!(classes(&t.replace("5.7.1", "3.10.0")).is_empty());
-        assert_eq!(first(&t.replace("5.7.1", "4.0.0")).as_deref(), Some("gpu-unsupported-asic"));
+        assert_eq!(
+            first(&t.replace("5.7.1", "4.0.0")).as_deref(),
+            Some("gpu-unsupported-asic")
+        );
         let rx7900 = t
             .replace("RX580 2048sp", "RX 7900 XTX")
             .replace("5.7.1", "6.2.4");
