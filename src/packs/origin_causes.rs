@@ -115,7 +115,9 @@ fn isas_in(s: &str) -> impl Iterator<Item = &str> {
 
 /// One answer per cause, from the first line of the text whose family names it. A line of a
 /// family of a "no code for this ISA" cause that names the ISA carries the ISA's reasoning
-/// ([`isa_reading`], with the release facts `f` of the text) and its verdict's fix.
+/// ([`isa_reading`], with the release facts `f` of the text) and its verdict's fix, and takes the
+/// place of an earlier answer of the same cause from a line that named none (rocBLAS prints
+/// "Could not initialize Tensile library" without the ISA, and its glob with it).
 pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     let fams = families();
     let mut out: Vec<Derived> = Vec::new();
@@ -125,6 +127,15 @@ pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
             continue;
         };
         let s = &symptoms()[i];
+        // A line whose every possible answer is given already, with the ISA where it can carry
+        // one, adds nothing (a log repeats its lines).
+        let given = |sy: &Symptom| {
+            out.iter()
+                .any(|d| d.symptom.class == sy.class && (s.by_verdict.is_none() || has_isa(d)))
+        };
+        if given(&s.own) && s.by_verdict.iter().flatten().all(given) {
+            continue;
+        }
         let why = format!(
             "line {} is printed by {}: {}",
             a.line_no,
@@ -150,18 +161,25 @@ pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
                 vec![("reasoning".to_string(), format!("{why} ({FROM})"))],
             ),
         };
-        if out.iter().any(|d| d.symptom.class == sy.class) {
-            continue;
-        }
-        out.push(Derived {
+        let d = Derived {
             symptom: sy,
             line: a.line.chars().take(300).collect(),
             captures,
             defers_to: &[],
             overrules: &[],
-        });
+        };
+        match out.iter().position(|e| e.symptom.class == sy.class) {
+            Some(j) if has_isa(&d) && !has_isa(&out[j]) => out[j] = d,
+            Some(_) => {}
+            None => out.push(d),
+        }
     }
     out
+}
+
+/// Whether an answer carries the ISA its line names.
+fn has_isa(d: &Derived) -> bool {
+    d.captures.iter().any(|(k, _)| k == "isa")
 }
 
 const FROM: &str = "from the text; this machine was not asked";

@@ -181,3 +181,24 @@ fn the_decided_causes_are_the_verdicts_classes() {
         );
     }
 }
+
+/// Of two lines of one cause, the one that names the ISA answers, in either order.
+#[test]
+fn the_line_that_names_the_isa_answers_for_its_cause() {
+    // https://github.com/justxi/rocm/issues/182 (two lines of the paste, in its order)
+    let glob = "rocBLAS warning: No paths matched /usr/lib64/library/*gfx906*co. Make sure that \
+                ROCBLAS_TENSILE_LIBPATH is set correctly.\n";
+    let read = "rocBLAS error: Cannot read /usr/lib64/library/TensileLibrary.dat: No such file or \
+                directory\n";
+    for t in [format!("{glob}\n{read}"), format!("{read}\n{glob}")] {
+        let (class, isa, why, _) = one(&t);
+        assert_eq!(class, "lib-rocblas-data");
+        assert_eq!(isa.as_deref(), Some("gfx906"), "{t}");
+        assert!(why.contains(&words("gfx906")), "{why}");
+    }
+    // A log repeating the lines gives the same one answer.
+    assert_eq!(
+        one(&format!("{read}{glob}").repeat(50)).1.as_deref(),
+        Some("gfx906")
+    );
+}
