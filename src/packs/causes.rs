@@ -12,6 +12,10 @@ pub struct Cause {
     pub title: String,
     #[serde(default)]
     pub harmless: bool,
+    /// The cause's message says a build has no code for the GPU's ISA: a family line naming the
+    /// ISA is answered with the ISA's facts (`origin_causes.rs`).
+    #[serde(default)]
+    pub missing_isa_code: bool,
 }
 
 #[derive(Deserialize)]

@@ -1096,16 +1096,59 @@ fn release_then(f: &Facts, isa: &str) -> Option<(String, bool)> {
         .and_then(|v| supported_in(isa, v).map(|s| (v.to_string(), s)))
 }
 
-/// `no_code`'s symptom and reasoning for `isa` (`named` as the answer says it, of `kind`), given
-/// the release the text names and whether it supported the ISA (`then`); `None` for an ISA the
-/// tables do not know.
+/// The causes the ISA facts decide between (a "no code" message reads as either a build without
+/// the ISA or an ISA nobody builds; the ISA's support decides which): the classes of
+/// [`supported_no_code`] and [`unsupported`].
+pub(crate) const ISA_DECIDES: &[&str] = &["gpu-unsupported-asic", "codeobj-no-binary"];
+
+/// The symptom of a build without the code of an ISA ROCm supports.
+fn supported_no_code() -> &'static Symptom {
+    static SUP: OnceLock<Symptom> = OnceLock::new();
+    symptom(
+        &SUP,
+        "facts.isa-no-code",
+        "the build has no code for a supported ISA",
+        "codeobj-no-binary",
+        "The ISA the text names is one ROCm supports, so the runtime is not at fault: the \
+         program, library or wheel that printed this was built without code for it.",
+        "Install a build that covers this ISA (a wheel or package for your ROCm release \
+         that lists it), or rebuild with it in the targets (AMDGPU_TARGETS / \
+         PYTORCH_ROCM_ARCH). An override is not needed for a supported ISA.",
+    )
+}
+
+/// The two symptoms of an ISA's verdict: a build without the code of a supported ISA, and an ISA
+/// ROCm does not build (their fixes are the one wording of what to do for each).
+pub(crate) fn verdict_symptoms() -> [&'static Symptom; 2] {
+    [supported_no_code(), unsupported()]
+}
+
+/// The words of an unsupported ISA's verdict, after "<the ISA>: <what part it is> ": the
+/// same-family override with its exact value and risk, or what runs the ISA when no override
+/// does; `None` for a supported ISA or one the tables do not know. The one wording of that
+/// advice (the "no code" rule, the BLAS rule, the families' answers).
+pub(crate) fn unsupported_words(v: &IsaVerdict) -> Option<String> {
+    match v {
+        IsaVerdict::Override { runs, value, risk } => Some(format!(
+            "not supported by ROCm; the kernels of {runs} (same ISA family) run on it with \
+             HSA_OVERRIDE_GFX_VERSION={value}, at your own risk: {risk}"
+        )),
+        IsaVerdict::NoOverride { instead } => Some(format!(
+            "not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value helps: {instead}"
+        )),
+        IsaVerdict::Supported | IsaVerdict::Unknown => None,
+    }
+}
+
+/// `isa_reading`'s symptom and reasoning for `isa` (`named` as the answer says it, of `kind`),
+/// given the release the text names and whether it supported the ISA (`then`); `None` for an ISA
+/// the tables do not know.
 fn no_code_reasoning(
     isa: &str,
     named: &str,
     kind: &str,
     then: Option<&(String, bool)>,
 ) -> Option<(&'static Symptom, String)> {
-    static SUP: OnceLock<Symptom> = OnceLock::new();
     let verdict = match (isa_verdict(isa), then) {
         (IsaVerdict::Override { .. } | IsaVerdict::NoOverride { .. }, Some((_, true))) => {
             IsaVerdict::Supported
@@ -1121,37 +1164,63 @@ fn no_code_reasoning(
     };
     Some(match verdict {
         IsaVerdict::Supported => (
-            symptom(
-                &SUP,
-                "facts.isa-no-code",
-                "the build has no code for a supported ISA",
-                "codeobj-no-binary",
-                "The ISA the text names is one ROCm supports, so the runtime is not at fault: the \
-                 program, library or wheel that printed this was built without code for it.",
-                "Install a build that covers this ISA (a wheel or package for your ROCm release \
-                 that lists it), or rebuild with it in the targets (AMDGPU_TARGETS / \
-                 PYTORCH_ROCM_ARCH). An override is not needed for a supported ISA.",
-            ),
+            supported_no_code(),
             format!(
                 "{named}: {kind} that ROCm supports{release_note}; the build at hand lacks its \
                  code"
             ),
         ),
-        IsaVerdict::Override { runs, value, risk } => (
-            unsupported(),
-            format!(
-                "{named}: {kind} not supported by ROCm; the kernels of {runs} (same ISA family) \
-                 run on it with HSA_OVERRIDE_GFX_VERSION={value}, at your own risk: {risk}"
-            ),
-        ),
-        IsaVerdict::NoOverride { instead } => (
-            unsupported(),
-            format!(
-                "{named}: {kind} not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value \
-                 helps: {instead}"
-            ),
-        ),
         IsaVerdict::Unknown => return None,
+        v => (
+            unsupported(),
+            format!("{named}: {kind} {}", unsupported_words(&v)?),
+        ),
+    })
+}
+
+/// What the ISA facts say of an ISA that a line names as missing from a build.
+pub(crate) struct IsaReading {
+    /// The verdict's symptom ([`verdict_symptoms`]): its class and fix.
+    pub symptom: &'static Symptom,
+    pub reasoning: String,
+    /// Whether the ISA is supported (by ROCm, or by the release the text names): the build at
+    /// hand lacks its code, and no override is advised.
+    pub supported: bool,
+}
+
+/// The ISA reasoning any answer calls: `isa`, named as missing by `line` of `text` (`named`: how
+/// the answer names it), read against the ISA facts (`checks/why-facts.toml`: supported, the
+/// same-family override and its risk, or what runs it instead), the release the text names
+/// (`f`'s versions: an ISA that release supported is a build problem whatever later releases
+/// dropped) and what the library build the text is about ships (`checks/builds.toml`). `None`
+/// for an ISA the tables do not know.
+pub(crate) fn isa_reading(
+    text: &str,
+    line: &str,
+    isa: &str,
+    named: &str,
+    f: &Facts,
+) -> Option<IsaReading> {
+    let kind = if is_datacenter(isa) {
+        "an Instinct (datacenter) part"
+    } else if crate::gpu::facts::is_apu_processor(isa) {
+        "an integrated GPU"
+    } else {
+        "a discrete Radeon part"
+    };
+    let then = release_then(f, isa);
+    let (symptom, reasoning) = no_code_reasoning(isa, named, kind, then.as_ref())?;
+    // Whether the library build the text is about covers the ISA (checks/builds.toml).
+    let rocm = f.versions.iter().find(|(w, _)| w == "rocm");
+    let rocm = rocm.map(|(_, v)| v.as_str());
+    let reasoning = match super::builds::coverage(text, line, isa, rocm) {
+        Some(build) => format!("{reasoning}; {build}"),
+        None => reasoning,
+    };
+    Some(IsaReading {
+        supported: std::ptr::eq(symptom, supported_no_code()),
+        symptom,
+        reasoning,
     })
 }
 
@@ -1162,22 +1231,11 @@ fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
     // The text's ISA, else this machine's (issue 28, item 3: the text wins, the answer says which).
     let gpu = super::here::gpu_of(&f.isas, here)?;
     let (isa, named) = (gpu.isa.as_str(), gpu.named);
-    let kind = if is_datacenter(isa) {
-        "an Instinct (datacenter) part"
-    } else if crate::gpu::facts::is_apu_processor(isa) {
-        "an integrated GPU"
-    } else {
-        "a discrete Radeon part"
-    };
-    let then = release_then(f, isa);
-    let (sy, reasoning) = no_code_reasoning(isa, &named, kind, then.as_ref())?;
-    // Whether the library build the text is about covers the ISA (checks/builds.toml).
-    let rocm = f.versions.iter().find(|(w, _)| w == "rocm");
-    let rocm = rocm.map(|(_, v)| v.as_str());
-    let reasoning = match super::builds::coverage(text, &line, isa, rocm) {
-        Some(build) => format!("{reasoning}; {build}"),
-        None => reasoning,
-    };
+    let IsaReading {
+        symptom: sy,
+        reasoning,
+        ..
+    } = isa_reading(text, &line, isa, &named, f)?;
     let reasoning = match f.differs.first() {
         Some((said, other)) if f.isas.iter().any(|(i, n)| i == isa && n.is_none()) => format!(
             "{reasoning}; the text also names {said}, which reads as {other}: the ISA it \
@@ -1204,7 +1262,7 @@ fn no_code(text: &str, f: &Facts, here: &super::here::Here) -> Option<Derived> {
             "tensile-assembler",
             "lib-stale-path",
         ],
-        overrules: &["gpu-unsupported-asic", "codeobj-no-binary"],
+        overrules: ISA_DECIDES,
     })
 }
 

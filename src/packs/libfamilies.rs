@@ -16,7 +16,7 @@
 //!
 //! `why::recognise` joins them to the answer after the other rules over facts.
 
-use super::facts::{isa_verdict, line_of, re, Derived, Facts, IsaVerdict};
+use super::facts::{isa_verdict, line_of, re, unsupported_words, Derived, Facts, IsaVerdict};
 use super::Symptom;
 use regex::Regex;
 use serde::Deserialize;
@@ -151,19 +151,6 @@ fn unsupported_isa(f: &Facts) -> Option<(String, String, IsaVerdict)> {
     Some((isa.clone(), shown, v))
 }
 
-fn verdict_text(v: &IsaVerdict) -> String {
-    match v {
-        IsaVerdict::Override { runs, value, risk } => format!(
-            "the kernels of {runs} (same ISA family) run on it with \
-             HSA_OVERRIDE_GFX_VERSION={value}, at your own risk: {risk}"
-        ),
-        IsaVerdict::NoOverride { instead } => {
-            format!("no HSA_OVERRIDE_GFX_VERSION value helps: {instead}")
-        }
-        _ => String::new(),
-    }
-}
-
 /// A BLAS library's internal error or "not supported" status on an ISA ROCm does not build:
 /// rocBLAS and hipBLASLt ship Tensile kernels only for the ISAs of their target lists, and a call
 /// on another ISA finds none and fails inside the library (hipBLAS returns
@@ -198,8 +185,8 @@ fn blas_on_unsupported_isa(text: &str, f: &Facts) -> Option<Derived> {
             (
                 "reasoning".into(),
                 format!(
-                    "{shown}: not supported by ROCm; {} ({FROM})",
-                    verdict_text(&v)
+                    "{shown}: {} ({FROM})",
+                    unsupported_words(&v).unwrap_or_default()
                 ),
             ),
         ],

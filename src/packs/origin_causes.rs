@@ -7,64 +7,187 @@
 //! facts read more of the text (the GPU, the release, the platform). So they come after every
 //! other answer, and add nothing when another answer already names the same cause.
 
-use super::facts::{rule_symptom, Derived};
+use super::facts::{isa_reading, rule_symptom, verdict_symptoms, Derived, Facts, ISA_DECIDES};
 use super::origins::{families, table, Family};
 use super::Symptom;
 use std::sync::OnceLock;
 
-/// The symptom of each family, in the table's order: id `origin.<cause>`, the cause's title,
-/// the family's reason and fix, harmless when the cause is.
-fn symptoms() -> &'static [Symptom] {
-    static S: OnceLock<Vec<Symptom>> = OnceLock::new();
-    S.get_or_init(|| families().iter().map(symptom_of).collect())
+/// The symptoms of a family: its own, and, for a family of a cause whose message says a build
+/// has no code for the GPU's ISA (`missing_isa_code` in checks/causes.toml), one per verdict of
+/// the ISA its line names (supported, not built), in [`verdict_symptoms`]' order.
+struct Symptoms {
+    own: Symptom,
+    by_verdict: Option<[Symptom; 2]>,
 }
 
-fn symptom_of(f: &Family) -> Symptom {
-    let cause = super::causes::get(&f.cause);
+/// The symptoms of each family, in the table's order.
+fn symptoms() -> &'static [Symptoms] {
+    static S: OnceLock<Vec<Symptoms>> = OnceLock::new();
+    S.get_or_init(|| {
+        families()
+            .iter()
+            .map(|f| {
+                let no_code = super::causes::get(&f.cause).is_some_and(|c| c.missing_isa_code);
+                Symptoms {
+                    own: symptom_of(
+                        f,
+                        &f.cause,
+                        &f.fix,
+                        "the line's origin (checks/origins.toml) and its family \
+                         (checks/origin-causes.toml)",
+                    ),
+                    by_verdict: no_code.then(|| verdict_symptoms().map(|v| verdict_of(f, v))),
+                }
+            })
+            .collect()
+    })
+}
+
+/// Id `origin.<class>`, the cause's title, the family's reason and `fix`, harmless when the
+/// cause is; `source` says what the answer reads.
+fn symptom_of(f: &Family, class: &str, fix: &str, source: &str) -> Symptom {
+    let cause = super::causes::get(class);
     let mut s = rule_symptom(
-        &format!("origin.{}", f.cause),
-        cause.map_or(f.cause.as_str(), |c| c.title.as_str()),
-        &f.cause,
+        &format!("origin.{class}"),
+        cause.map_or(class, |c| c.title.as_str()),
+        class,
         &f.reason,
-        &f.fix,
-        "the line's origin (checks/origins.toml) and its family (checks/origin-causes.toml)",
+        fix,
+        source,
     );
     s.harmless = cause.is_some_and(|c| c.harmless);
     s
 }
 
-/// One answer per cause, from the first line of the text whose family names it.
-pub(crate) fn rules(text: &str) -> Vec<Derived> {
+/// A family's symptom when its line names an ISA whose verdict is `v`: the verdict's fix (the
+/// one wording of what to do for a supported ISA and for one ROCm does not build); the family's
+/// cause, unless it is one of the causes the ISA facts decide between (an unsupported GPU or a
+/// program without its code), where the verdict's cause is the answer.
+fn verdict_of(f: &Family, v: &Symptom) -> Symptom {
+    let decided = ISA_DECIDES.contains(&f.cause.as_str());
+    let class = match v.class.as_deref() {
+        Some(c) if decided => c,
+        _ => f.cause.as_str(),
+    };
+    symptom_of(
+        f,
+        class,
+        &v.fix,
+        "the line's origin (checks/origins.toml), its family (checks/origin-causes.toml) and the \
+         ISA facts of the ISA it names (checks/why-facts.toml)",
+    )
+}
+
+/// The ISA a line of a family names as missing: the first open part of the line (a capture of
+/// its format, or the rest after the match, `Table::open_parts`) that names exactly one processor
+/// `crate::isa` knows. A part naming several, or a bracketed list, is a list of what a build has
+/// (ollama's supported types), not the GPU's.
+fn missing_isa(parts: &[String]) -> Option<String> {
+    parts.iter().find_map(|p| {
+        if p.trim_start().starts_with('[') {
+            return None;
+        }
+        let mut found: Vec<&str> = isas_in(p)
+            .filter(|g| crate::isa::processor(g).is_some())
+            .collect();
+        found.dedup();
+        match found.as_slice() {
+            [one] => Some(one.to_string()),
+            _ => None,
+        }
+    })
+}
+
+/// The `gfx` names in `s` that stand alone: no letter or digit right before or after them (an
+/// `_`, `*`, `-` or `.` may be: `TensileLibrary_lazy_gfx1151.dat`, `*gfx906*co`).
+fn isas_in(s: &str) -> impl Iterator<Item = &str> {
+    static RE: OnceLock<regex::Regex> = OnceLock::new();
+    let re = super::facts::re(&RE, isa_name!());
+    let b = s.as_bytes();
+    re.find_iter(s).filter_map(move |m| {
+        let alnum = |i: Option<usize>| {
+            i.and_then(|i| b.get(i))
+                .is_some_and(u8::is_ascii_alphanumeric)
+        };
+        (!alnum(m.start().checked_sub(1)) && !alnum(Some(m.end()))).then_some(m.as_str())
+    })
+}
+
+/// One answer per cause, from the first line of the text whose family names it. A line of a
+/// family of a "no code for this ISA" cause that names the ISA carries the ISA's reasoning
+/// ([`isa_reading`], with the release facts `f` of the text) and its verdict's fix, and takes the
+/// place of an earlier answer of the same cause from a line that named none (rocBLAS prints
+/// "Could not initialize Tensile library" without the ISA, and its glob with it).
+pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     let fams = families();
     let mut out: Vec<Derived> = Vec::new();
     for a in table().attribute(text) {
-        let Some(f) = a.cause() else { continue };
-        let Some(i) = fams.iter().position(|g| std::ptr::eq(g, f)) else {
+        let Some(fam) = a.cause() else { continue };
+        let Some(i) = fams.iter().position(|g| std::ptr::eq(g, fam)) else {
             continue;
         };
-        if out
-            .iter()
-            .any(|d| d.symptom.class.as_deref() == Some(&f.cause))
-        {
+        let s = &symptoms()[i];
+        // A line whose every possible answer is given already, with the ISA where it can carry
+        // one, adds nothing (a log repeats its lines).
+        let given = |sy: &Symptom| {
+            out.iter()
+                .any(|d| d.symptom.class == sy.class && (s.by_verdict.is_none() || has_isa(d)))
+        };
+        if given(&s.own) && s.by_verdict.iter().flatten().all(given) {
             continue;
         }
-        out.push(Derived::reasoned(
-            &symptoms()[i],
-            a.line.chars().take(300).collect(),
-            format!(
-                "line {} is printed by {}: {} (from the text; this machine was not asked)",
-                a.line_no,
-                a.printed_by(),
-                f.reason
+        let why = format!(
+            "line {} is printed by {}: {}",
+            a.line_no,
+            a.printed_by(),
+            fam.reason
+        );
+        let read = s.by_verdict.as_ref().and_then(|v| {
+            let isa = missing_isa(&table().open_parts(a.origin, a.line))?;
+            let named = format!("{isa} (named in line {} as missing)", a.line_no);
+            let r = isa_reading(text, a.line, &isa, &named, f)?;
+            Some((&v[usize::from(!r.supported)], isa, r.reasoning))
+        });
+        let (sy, captures) = match read {
+            Some((sy, isa, r)) => (
+                sy,
+                vec![
+                    ("isa".to_string(), isa),
+                    ("reasoning".to_string(), format!("{why}; {r} ({FROM})")),
+                ],
             ),
-        ));
+            None => (
+                &s.own,
+                vec![("reasoning".to_string(), format!("{why} ({FROM})"))],
+            ),
+        };
+        let d = Derived {
+            symptom: sy,
+            line: a.line.chars().take(300).collect(),
+            captures,
+            defers_to: &[],
+            overrules: &[],
+        };
+        match out.iter().position(|e| e.symptom.class == sy.class) {
+            Some(j) if has_isa(&d) && !has_isa(&out[j]) => out[j] = d,
+            Some(_) => {}
+            None => out.push(d),
+        }
     }
     out
 }
 
+/// Whether an answer carries the ISA its line names.
+fn has_isa(d: &Derived) -> bool {
+    d.captures.iter().any(|(k, _)| k == "isa")
+}
+
+const FROM: &str = "from the text; this machine was not asked";
+
 #[cfg(test)]
 mod tests {
     use super::super::why::recognise;
+    use super::test_support::{answers, family_causes};
     use super::*;
     use crate::registry::sources;
 
@@ -85,7 +208,7 @@ mod tests {
         let t = "rocBLAS error: Cannot read C:\\Users\\user\\AppData\\Local\\Programs\\Ollama\\\
                  rocm\\/rocblas/library/TensileLibrary.dat: No such file or directory for GPU \
                  arch : gfx1032.\n";
-        let d = rules(t);
+        let d = answers(t);
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].symptom.id, "origin.lib-rocblas-data");
         let why = d[0].reasoning();
@@ -98,10 +221,10 @@ mod tests {
     #[test]
     fn the_open_part_of_the_line_decides_the_family() {
         let denied = "Unable to open /dev/kfd read-write: Permission denied\n";
-        assert_eq!(rules(denied).len(), 1);
-        assert_eq!(rules(denied)[0].symptom.id, "origin.gpu-kfd-permission");
+        assert_eq!(answers(denied).len(), 1);
+        assert_eq!(answers(denied)[0].symptom.id, "origin.gpu-kfd-permission");
         let invalid = "Unable to open /dev/kfd read-write: Invalid argument\n";
-        assert!(rules(invalid).is_empty());
+        assert!(answers(invalid).is_empty());
     }
 
     /// An answer that reads more of the text keeps its place; the family's answer of another
@@ -132,10 +255,10 @@ mod tests {
     fn a_harmless_cause_stays_harmless() {
         for (f, s) in families().iter().zip(symptoms()) {
             let harmless = super::super::causes::get(&f.cause).is_some_and(|c| c.harmless);
-            assert_eq!(s.harmless, harmless, "{}", f.contains);
-            assert!(!s.fix.trim().is_empty(), "{} has no fix", f.contains);
+            assert_eq!(s.own.harmless, harmless, "{}", f.contains);
+            assert!(!s.own.fix.trim().is_empty(), "{} has no fix", f.contains);
         }
-        assert!(symptoms().iter().any(|s| s.harmless));
+        assert!(symptoms().iter().any(|s| s.own.harmless));
     }
 
     /// Real printed lines of the runtime, driver and toolchain families (each with where it was
@@ -205,13 +328,6 @@ mod tests {
           specific processor, a feature should either exist in all offload archs, or not exist \
           in any offload archs)", "codeobj-xnack-sramecc"),
     ];
-
-    fn family_causes(text: &str) -> Vec<String> {
-        rules(text)
-            .iter()
-            .filter_map(|d| d.symptom.class.clone())
-            .collect()
-    }
 
     #[test]
     fn runtime_driver_and_toolchain_lines_give_their_cause() {
@@ -290,3 +406,11 @@ mod tests {
 /// against lines their programs printed in public threads.
 #[cfg(test)]
 mod library_families;
+
+/// A family line naming the ISA it has no code for, against the ISA facts.
+#[cfg(test)]
+mod isa_families;
+
+/// What the tests of the family answers share.
+#[cfg(test)]
+mod test_support;

@@ -17,6 +17,8 @@ use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use std::sync::OnceLock;
 
+mod open_parts;
+
 /// The path of the table, as errors name it.
 pub(crate) const FILE: &str = "checks/origins.toml";
 /// The table as build.rs converted it to JSON (it parses ~30 times faster than the TOML).

@@ -213,12 +213,13 @@ impl<'a> Recognition<'a> {
             .chain(super::devgroups::rules(text, &facts))
             .chain(super::leftovers::rules(text))
             .collect();
+        let origin_rules = super::origin_causes::rules(text, &facts);
         Recognition {
             hits,
             facts,
             context_rules,
             text_rules,
-            origin_rules: super::origin_causes::rules(text),
+            origin_rules,
         }
     }
 

@@ -4,7 +4,7 @@
 //! the format leaves open keeps out.
 
 use super::super::origins::{families, table, Family};
-use super::rules;
+use super::test_support::{answers, family_causes};
 
 /// Components of this section.
 const COMPONENTS: &[&str] = &[
@@ -116,14 +116,6 @@ const LINES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The causes the families give a text, in order.
-fn causes(text: &str) -> Vec<String> {
-    rules(text)
-        .iter()
-        .filter_map(|d| d.symptom.class.clone())
-        .collect()
-}
-
 /// The first row of this section.
 fn first_row() -> usize {
     families()
@@ -135,8 +127,8 @@ fn first_row() -> usize {
 #[test]
 fn each_printed_line_gives_its_family_cause() {
     for (line, cause) in LINES {
-        assert_eq!(causes(line), vec![cause.to_string()], "{line}");
-        let d = rules(line);
+        assert_eq!(family_causes(line), vec![cause.to_string()], "{line}");
+        let d = answers(line);
         let why = d[0].reasoning();
         assert!(why.contains("is printed by"), "{why}");
     }
@@ -178,18 +170,24 @@ fn close_formats_and_the_open_part_keep_other_lines_out() {
                   permission problems block access: kfd driver not loaded.  If running in a \
                   container, remember to include '--device /dev/kfd --device /dev/dri'\"";
     assert!(
-        !causes(no_kfd).iter().any(|c| c == "gpu-kfd-permission"),
+        !family_causes(no_kfd)
+            .iter()
+            .any(|c| c == "gpu-kfd-permission"),
         "{:?}",
-        causes(no_kfd)
+        family_causes(no_kfd)
     );
     // https://github.com/ollama/ollama/issues/8828
     let supported = "time=2025-02-04T21:19:03.711Z level=INFO source=amd_linux.go:386 \
                      msg=\"amdgpu is supported\" gpu=GPU-e9de5de535a4a488 gpu_type=gfx1100";
-    assert!(causes(supported).is_empty(), "{:?}", causes(supported));
+    assert!(
+        family_causes(supported).is_empty(),
+        "{:?}",
+        family_causes(supported)
+    );
     // https://github.com/ollama/ollama/issues/4836
     let igpu = "time=2024-06-06T13:15:54.057+02:00 level=INFO source=amd_linux.go:233 \
                 msg=\"unsupported Radeon iGPU detected skipping\" id=1 total=\"512.0 MiB\"";
-    assert!(causes(igpu).is_empty(), "{:?}", causes(igpu));
+    assert!(family_causes(igpu).is_empty(), "{:?}", family_causes(igpu));
 }
 
 /// A harmless row of this section is one whose printing code goes on normally: its reason
