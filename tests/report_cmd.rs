@@ -133,6 +133,21 @@ fn healthy_gpu_machine_redacted_by_default() {
         md.contains("| gfx1030 |") && md.contains("1002:73bf"),
         "{md}"
     );
+    // The product the doctor's own JSON gives the agent (the card's revision file read
+    // through the sysroot), in its column, and the revision beside the PCI id.
+    let (doc, _) = run_json(["--sysroot", root.to_str().unwrap()], &[]);
+    let agent = &doc["agents"][0];
+    let product = agent["product"]
+        .as_str()
+        .expect("the fixture's id is named");
+    let rev = agent["pci_revision"]
+        .as_u64()
+        .expect("the fixture has a revision");
+    assert!(
+        md.contains("| product | device |")
+            && md.contains(&format!("| {product} | 1002:73bf rev {rev:02x} |")),
+        "{product}:\n{md}"
+    );
     assert!(md.contains("| kernel | 6.8.0-45-generic |"), "{md}");
     assert!(md.contains("Debian GNU/Linux 12 (bookworm)"), "{md}");
     // Environment: only the GPU-related variables, names redacted.

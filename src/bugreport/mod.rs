@@ -88,6 +88,7 @@ fn each_string(r: &mut Report, f: &mut dyn FnMut(&mut String)) {
                 &mut g.isa,
                 &mut g.target,
                 &mut g.name,
+                &mut g.product,
                 &mut g.device_id,
                 &mut g.location,
                 &mut g.compute_units,
@@ -451,11 +452,8 @@ fn gpus(agents: &Value) -> Gpus {
                 isa: opt(&g["gfx"]),
                 target: opt(&g["target"]),
                 name: opt(&g["name"]),
-                device_id: match (g["vendor_id"].as_u64(), g["device_id"].as_u64()) {
-                    (Some(v), Some(d)) => format!("{v:04x}:{d:04x}"),
-                    (None, Some(d)) => format!("{d:04x}"),
-                    _ => "?".into(),
-                },
+                product: s(&g["product"]).unwrap_or_default().to_string(),
+                device_id: device_cell(g),
                 location: opt(&g["location"]),
                 compute_units: opt(&g["compute_units"]),
                 vram: g["vram_bytes"]
@@ -470,6 +468,24 @@ fn gpus(agents: &Value) -> Gpus {
             })
             .collect(),
     )
+}
+
+/// The device cell: PCI `vendor:device` and, when the agent carries its card's
+/// `pci_revision`, the revision as the `gpu.agents` line writes it (`1002:73bf rev c1`). A
+/// doctor older than the revision, or a value that is no byte, gives the id alone.
+fn device_cell(g: &Value) -> String {
+    let id = match (g["vendor_id"].as_u64(), g["device_id"].as_u64()) {
+        (Some(v), Some(d)) => format!("{v:04x}:{d:04x}"),
+        (None, Some(d)) => format!("{d:04x}"),
+        _ => return "?".into(),
+    };
+    match g["pci_revision"]
+        .as_u64()
+        .and_then(|r| u8::try_from(r).ok())
+    {
+        Some(r) => format!("{id} rev {r:02x}"),
+        None => id,
+    }
 }
 
 /// The command line as a shell would take it back: words with anything but
@@ -577,6 +593,7 @@ mod tests {
             versions: vec![("ROCm root".into(), secret.into())],
             gpus: Gpus::Agents(vec![GpuRow {
                 name: secret.into(),
+                product: secret.into(),
                 ..Default::default()
             }]),
             env: vec![("HIP_PATH".into(), secret.into())],
@@ -607,6 +624,7 @@ mod tests {
             versions: vec![("ROCm root".into(), "/home/alice/rocm on ws-alice".into())],
             gpus: Gpus::Agents(vec![GpuRow {
                 name: "ws-alice".into(),
+                product: "ws-alice".into(),
                 ..Default::default()
             }]),
             env: vec![("PATH".into(), "/home/alice/bin:/usr/bin".into())],
@@ -620,5 +638,166 @@ mod tests {
         assert!(!md.contains("alice"), "{md}");
         assert!(md.contains("PATH=/home/<user>/bin:/usr/bin"));
         assert!(md.contains("`rocm-doctor --sysroot /home/<user>/root report`"));
+    }
+
+    use crate::packs::gpunames::{product, Named, Product};
+
+    /// One agent of the doctor's `agents` JSON; `named` adds what this doctor writes for it
+    /// (commands/run.rs `agents_json`): `pci_revision` and, when the table has the id,
+    /// `product`, `product_from` and (several products) `product_candidates`. Without it, the
+    /// agent of a doctor older than those fields.
+    fn agent_json(id: u64, rev: Option<u8>, named: bool) -> Value {
+        let mut v = serde_json::json!({
+            "node": 1, "gfx": "gfx1030", "target": "gfx1030", "name": "ip discovery",
+            "vendor_id": 0x1002, "device_id": id, "location": "0000:03:00.0",
+            "compute_units": 72, "vram_bytes": 17_163_091_968u64, "visible": true,
+        });
+        if named {
+            v["pci_revision"] = serde_json::json!(rev);
+            if let Some(p) = product(id, rev) {
+                v["product"] = p.text().into();
+                v["product_from"] = p.source().into();
+                if p.named == Named::Candidates {
+                    v["product_candidates"] = serde_json::json!(p.names);
+                }
+            }
+        }
+        v
+    }
+
+    fn rows(agents: Value) -> Vec<GpuRow> {
+        match gpus(&agents) {
+            Gpus::Agents(r) => r,
+            Gpus::NotExamined => panic!("an array of agents is examined"),
+        }
+    }
+
+    fn table(rows: Vec<GpuRow>) -> String {
+        render::render(&Report {
+            gpus: Gpus::Agents(rows),
+            ..Default::default()
+        })
+    }
+
+    /// The product the table names for an id (a test of this module, not of the table).
+    fn named(id: u64, rev: Option<u8>) -> Product {
+        product(id, rev).expect("checks/gpu-names.toml has the id")
+    }
+
+    /// An id and revision of one `amdgpu.ids` row: its product in the product column, the
+    /// revision beside the PCI id as the `gpu.agents` line writes both.
+    #[test]
+    fn a_named_product_shows_with_its_revision() {
+        let p = named(0x73bf, Some(0xc1));
+        assert_eq!(p.named, Named::Revision);
+        let r = rows(serde_json::json!([agent_json(0x73bf, Some(0xc1), true)]));
+        assert_eq!(r[0].product, p.text());
+        assert_eq!(r[0].device_id, "1002:73bf rev c1");
+        let md = table(r);
+        assert!(
+            md.contains(
+                "| node | ISA | target | name | product | device | PCI | CUs | VRAM | visible |\n\
+                 |---|---|---|---|---|---|---|---|---|---|\n"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "| 1 | gfx1030 | gfx1030 | ip discovery | {} | 1002:73bf rev c1 | 0000:03:00.0 |",
+                p.text()
+            )),
+            "{md}"
+        );
+    }
+
+    /// An id of several products without a revision: the chip and the candidates, whole, as
+    /// `Product::text` writes them; an agent the table does not name gets an empty cell.
+    #[test]
+    fn candidates_show_as_the_agent_line_writes_them() {
+        let p = named(0x73bf, None);
+        assert_eq!(p.named, Named::Candidates);
+        assert!(p.names.len() > 1 && !p.chip.is_empty());
+        let unknown = 0x74a2;
+        assert!(product(unknown, Some(0)).is_none(), "an id the table lacks");
+        let r = rows(serde_json::json!([
+            agent_json(0x73bf, None, true),
+            agent_json(unknown, Some(0), true),
+        ]));
+        assert_eq!(r[0].product, p.text());
+        assert!(r[0].product.starts_with(&format!("{}: ", p.chip)));
+        assert_eq!(r[0].device_id, "1002:73bf", "no revision read");
+        assert_eq!(r[1].product, "");
+        assert_eq!(r[1].device_id, "1002:74a2 rev 00");
+        let md = table(r);
+        let text = render::md_text(&p.text());
+        assert!(
+            md.contains(&format!("| ip discovery | {text} | 1002:73bf |")),
+            "{md}"
+        );
+        assert!(
+            md.contains("| ip discovery |  | 1002:74a2 rev 00 |"),
+            "{md}"
+        );
+    }
+
+    /// An older doctor's JSON (no `pci_revision`, no `product`): the table as it was, no error;
+    /// product fields of the wrong type are shown as nothing.
+    #[test]
+    fn an_older_doctors_agents_show_as_before() {
+        let r = rows(serde_json::json!([agent_json(0x73bf, Some(0xc1), false)]));
+        assert_eq!(
+            (r[0].product.as_str(), r[0].device_id.as_str()),
+            ("", "1002:73bf")
+        );
+        let md = table(r);
+        assert!(
+            md.contains(
+                "| node | ISA | target | name | device | PCI | CUs | VRAM | visible |\n\
+                 |---|---|---|---|---|---|---|---|---|\n\
+                 | 1 | gfx1030 | gfx1030 | ip discovery | 1002:73bf | 0000:03:00.0 | 72 | 16.0 GiB | yes |\n"
+            ),
+            "{md}"
+        );
+        assert!(!md.contains("product"), "{md}");
+        let mut odd = agent_json(0x73bf, None, false);
+        odd["product"] = serde_json::json!(["AMD Radeon RX 6800 XT"]);
+        odd["pci_revision"] = serde_json::json!(300);
+        let mut empty = agent_json(0x73bf, None, false);
+        empty["product"] = "".into();
+        empty["pci_revision"] = "c1".into();
+        for g in rows(serde_json::json!([odd, empty, {}])) {
+            assert_eq!(g.product, "");
+            assert!(!g.device_id.contains("rev"), "{}", g.device_id);
+        }
+    }
+
+    /// Product names are no secret and name no one: redaction leaves them, and every other
+    /// cell, as it does without them.
+    #[test]
+    fn redaction_leaves_product_names() {
+        let agents = serde_json::json!([
+            agent_json(0x73bf, Some(0xc1), true),
+            agent_json(0x73bf, None, true),
+        ]);
+        let report = |rows: Vec<GpuRow>| Report {
+            gpus: Gpus::Agents(rows),
+            command_line: "rocm-doctor report".into(),
+            ..Default::default()
+        };
+        let before = rows(agents.clone());
+        let mut r = report(before.clone());
+        redact_report(&mut r, &Redactor::new(["alice"], ["ws-alice"]));
+        assert_eq!(r.gpus, Gpus::Agents(before.clone()));
+        // Without the product fields, redaction changes the same nothing.
+        let bare: Vec<GpuRow> = before
+            .iter()
+            .map(|g| GpuRow {
+                product: String::new(),
+                ..g.clone()
+            })
+            .collect();
+        let mut r2 = report(bare.clone());
+        redact_report(&mut r2, &Redactor::new(["alice"], ["ws-alice"]));
+        assert_eq!(r2.gpus, Gpus::Agents(bare));
     }
 }

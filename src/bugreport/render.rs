@@ -51,7 +51,11 @@ pub(crate) struct GpuRow {
     /// The target id the runtime loads code for (override and features applied).
     pub target: String,
     pub name: String,
-    /// PCI `vendor:device` in hex.
+    /// The product the agent's `product` names (`Product::text` of `src/packs/gpunames.rs`:
+    /// one name, or the chip and its candidates); empty when the doctor's JSON has none (an
+    /// id the table lacks, or a doctor older than the field).
+    pub product: String,
+    /// PCI `vendor:device` in hex, with ` rev xx` when the revision was read.
     pub device_id: String,
     pub location: String,
     pub compute_units: String,
@@ -254,26 +258,44 @@ fn gpus_body(g: &Gpus) -> String {
             .into(),
         Gpus::Agents(a) if a.is_empty() => "KFD shows no GPU.\n".into(),
         Gpus::Agents(a) => {
+            // The product column only when some agent has a product: a doctor older than the
+            // field, or ids the table lacks, leave the table as it was.
+            let products = a.iter().any(|r| !r.product.is_empty());
             let mut b = Budget::new(BUDGET_GPUS);
-            b.push(
-                "| node | ISA | target | name | device | PCI | CUs | VRAM | visible |\n\
-                 |---|---|---|---|---|---|---|---|---|\n",
-            );
-            for r in a {
-                let cells: Vec<String> = [
-                    &r.node,
-                    &r.isa,
-                    &r.target,
-                    &r.name,
-                    &r.device_id,
-                    &r.location,
-                    &r.compute_units,
-                    &r.vram,
-                    &r.visible,
-                ]
-                .iter()
-                .map(|c| md_text(&clip(c, 80)))
+            let heads = [
+                "node", "ISA", "target", "name", "product", "device", "PCI", "CUs", "VRAM",
+                "visible",
+            ];
+            let heads: Vec<&str> = heads
+                .into_iter()
+                .filter(|h| products || *h != "product")
                 .collect();
+            b.push(&format!(
+                "| {} |\n|{}\n",
+                heads.join(" | "),
+                "---|".repeat(heads.len())
+            ));
+            for r in a {
+                let mut cells: Vec<String> = [&r.node, &r.isa, &r.target, &r.name]
+                    .iter()
+                    .map(|c| md_text(&clip(c, 80)))
+                    .collect();
+                if products {
+                    // Written whole, as the `gpu.agents` line writes it (six candidates and
+                    // a count at most, so well under a line).
+                    cells.push(md_text(&clip(&r.product, LINE_CHARS)));
+                }
+                cells.extend(
+                    [
+                        &r.device_id,
+                        &r.location,
+                        &r.compute_units,
+                        &r.vram,
+                        &r.visible,
+                    ]
+                    .iter()
+                    .map(|c| md_text(&clip(c, 80))),
+                );
                 b.push(&format!("| {} |\n", cells.join(" | ")));
             }
             b.finish("more GPUs (size limit)")
