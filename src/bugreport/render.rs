@@ -281,8 +281,8 @@ fn gpus_body(g: &Gpus) -> String {
                     .map(|c| md_text(&clip(c, 80)))
                     .collect();
                 if products {
-                    // Written whole, as the `gpu.agents` line writes it (six candidates and
-                    // a count at most, so well under a line).
+                    // As the `gpu.agents` line writes it: clipped like a line of prose, not
+                    // a short cell, so the candidates stay whole.
                     cells.push(md_text(&clip(&r.product, LINE_CHARS)));
                 }
                 cells.extend(
