@@ -666,15 +666,20 @@ impl Table {
     /// The 0-based numbers of the lines of `text` a harvested format prints, with the index of
     /// its origin in [`Table::origins`].
     fn search(&self, text: &str) -> Vec<(usize, usize)> {
-        let base = self.origins.as_ptr() as usize;
-        let size = std::mem::size_of::<Origin>().max(1);
         text.lines()
             .enumerate()
-            .filter_map(|(n, l)| {
-                let o = self.origin_of(l)?;
-                Some((n, (o as *const Origin as usize - base) / size))
-            })
+            .filter_map(|(n, l)| Some((n, self.index_of(self.origin_of(l)?)?)))
             .collect()
+    }
+
+    /// The index of `o` in [`Table::origins`], when it is one of them (an origin of another
+    /// table is none).
+    pub(super) fn index_of(&self, o: &Origin) -> Option<usize> {
+        let size = std::mem::size_of::<Origin>().max(1);
+        let off = (o as *const Origin as usize).checked_sub(self.origins.as_ptr() as usize)?;
+        let i = off / size;
+        (off % size == 0 && i < self.origins.len() && std::ptr::eq(&self.origins[i], o))
+            .then_some(i)
     }
 }
 

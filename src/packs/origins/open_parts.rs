@@ -40,15 +40,6 @@ impl Table {
             .and_then(|rest| best(&mut self.by_device.iter(), rest))
             .unwrap_or_default()
     }
-
-    /// The index of `o` in [`Table::origins`], when it is one of them.
-    fn index_of(&self, o: &Origin) -> Option<usize> {
-        let size = std::mem::size_of::<Origin>().max(1);
-        let off = (o as *const Origin as usize).checked_sub(self.origins.as_ptr() as usize)?;
-        let i = off / size;
-        (off % size == 0 && i < self.origins.len() && std::ptr::eq(&self.origins[i], o))
-            .then_some(i)
-    }
 }
 
 /// The captures of `m` in `s`, then the rest of `s` after the match when it is not blank.
