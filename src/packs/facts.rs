@@ -1178,6 +1178,18 @@ fn no_code_reasoning(
     })
 }
 
+/// What part `isa` is, as the answers word it: an Instinct (datacenter) part, an integrated GPU
+/// (checks/gpu-facts.toml `apu`) or a discrete Radeon part.
+pub(crate) fn part_kind(isa: &str) -> &'static str {
+    if is_datacenter(isa) {
+        "an Instinct (datacenter) part"
+    } else if crate::gpu::facts::is_apu_processor(isa) {
+        "an integrated GPU"
+    } else {
+        "a discrete Radeon part"
+    }
+}
+
 /// What the ISA facts say of an ISA that a line names as missing from a build.
 pub(crate) struct IsaReading {
     /// The verdict's symptom ([`verdict_symptoms`]): its class and fix.
@@ -1201,13 +1213,7 @@ pub(crate) fn isa_reading(
     named: &str,
     f: &Facts,
 ) -> Option<IsaReading> {
-    let kind = if is_datacenter(isa) {
-        "an Instinct (datacenter) part"
-    } else if crate::gpu::facts::is_apu_processor(isa) {
-        "an integrated GPU"
-    } else {
-        "a discrete Radeon part"
-    };
+    let kind = part_kind(isa);
     let then = release_then(f, isa);
     let (symptom, reasoning) = no_code_reasoning(isa, named, kind, then.as_ref())?;
     // Whether the library build the text is about covers the ISA (checks/builds.toml).

@@ -722,10 +722,10 @@ fn named_release_supports(f: &Facts, isa: &str) -> bool {
 fn unsupported_why(gpu: &Gpu, windows: bool) -> Option<String> {
     let verdict = facts::isa_verdict(&gpu.isa);
     match &verdict {
-        IsaVerdict::NoOverride { instead } => Some(format!(
-            "{}: not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value finds kernels for \
-             it: {instead}",
-            gpu.named
+        IsaVerdict::NoOverride { .. } => Some(format!(
+            "{}: {}",
+            gpu.named,
+            facts::unsupported_words(&verdict)?
         )),
         IsaVerdict::Override { runs, value, .. } if windows => Some(format!(
             "{}: not supported by ROCm; on Linux HSA_OVERRIDE_GFX_VERSION={value} runs the {runs} \

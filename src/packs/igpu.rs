@@ -10,8 +10,10 @@
 //!
 //! Each reasons from what the text states; this machine is not asked.
 
-use super::facts::IsaVerdict;
-use super::facts::{is_datacenter, isa_verdict, line_of, re, rule_symptom, Derived, Facts};
+use super::facts::{
+    isa_verdict, line_of, part_kind, re, rule_symptom, unsupported_words, Derived, Facts,
+    IsaVerdict,
+};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -113,17 +115,6 @@ fn listing_shows_only_igpu(text: &str, f: &Facts) -> Option<Derived> {
     )
 }
 
-/// The kind of GPU an ISA is, as the answer says it.
-fn kind(isa: &str) -> &'static str {
-    if is_datacenter(isa) {
-        "an Instinct (datacenter) part"
-    } else if is_apu(isa) {
-        "an integrated GPU"
-    } else {
-        "a discrete Radeon part"
-    }
-}
-
 /// The line of a text that asks for support of an ISA, or says its sources or build lack it,
 /// with that ISA.
 fn support_asked(text: &str) -> Option<(String, String)> {
@@ -163,21 +154,16 @@ fn support_for_unbuilt_isa(text: &str) -> Option<Derived> {
         return None;
     }
     let (isa, line) = support_asked(text)?;
-    let reasoning = match isa_verdict(&isa) {
-        IsaVerdict::Override { runs, value, risk } => format!(
-            "{isa}: {} not supported by ROCm, so its libraries build no kernels for it; the \
-             kernels of {runs} (same ISA family) run on it with \
-             HSA_OVERRIDE_GFX_VERSION={value}, unofficially and at your own risk: {risk} \
-             (checks/why-facts.toml [[override]]; {FROM})",
-            kind(&isa)
-        ),
-        IsaVerdict::NoOverride { instead } => format!(
-            "{isa}: {} not supported by ROCm, and no HSA_OVERRIDE_GFX_VERSION value helps: \
-             {instead} (checks/why-facts.toml [[no_override]]; {FROM})",
-            kind(&isa)
-        ),
-        IsaVerdict::Supported | IsaVerdict::Unknown => return None,
+    let verdict = isa_verdict(&isa);
+    let row = match verdict {
+        IsaVerdict::Override { .. } => "[[override]]",
+        _ => "[[no_override]]",
     };
+    let reasoning = format!(
+        "{isa}: {} {} (checks/why-facts.toml {row}; {FROM})",
+        part_kind(&isa),
+        unsupported_words(&verdict)?
+    );
     let sy = S.get_or_init(|| {
         rule_symptom(
             "igpu.support-asked-unbuilt-isa",
