@@ -42,6 +42,12 @@ fn symptom(
 
 /// Whether the text shows an NVIDIA GPU or its driver (nvidia-smi's table, a GeForce, RTX,
 /// Tesla or Quadro name): a CUDA build is then the right one.
+///
+/// Deliberately wider than the vendor fact (`Facts::vendors`, checks/gpu-vendors.toml), which
+/// takes only what a tool prints: that fact *states* "no AMD GPU", so it must not read a user's
+/// words; this one only *withholds* the CUDA-build answer, and a wrong answer there is a false
+/// statement about the user's machine, so a user's own "my RTX 3090" is reason enough to stay
+/// silent.
 fn nvidia_machine(text: &str) -> bool {
     static NV: OnceLock<Regex> = OnceLock::new();
     re(
