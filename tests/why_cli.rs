@@ -205,20 +205,22 @@ fn harmless_noise_is_answered_as_harmless_beside_the_real_error() {
 
 #[test]
 fn a_no_gpu_message_is_confirmed_on_a_machine_without_a_gpu() {
-    // A fixture machine with no KFD topology and no amdgpu: the text cannot say why no GPU was
-    // found; this machine can.
-    let root = tempfile::tempdir().unwrap();
-    let (doc, code) = why(
-        &["--sysroot", root.path().to_str().unwrap()],
-        &[],
-        "RuntimeError: No HIP GPUs are available",
-    );
+    // A real PCI bus with no AMD function (a VM's, tests/fixtures/sysroots/vm-no-amd-gpu), no
+    // KFD topology and no amdgpu: the text cannot say why no GPU was found; this machine can.
+    let vm = fixture("vm-no-amd-gpu");
+    let text = "RuntimeError: No HIP GPUs are available";
+    let (doc, code) = why(&["--sysroot", vm.to_str().unwrap()], &[], text);
     let rec = doc["recognised"].as_array().unwrap();
     assert_eq!(rec[0]["class"], "gpu-no-amd-gpu", "{doc:#}");
     assert_eq!(rec[0]["answer"], "confirmed", "{doc:#}");
     assert_eq!(code, 1);
     // Group membership is not judged as the cause on a machine without a GPU.
     assert_answer(&doc, "no-hip-gpus", "undetermined");
+    // Not by "amdgpu is not loaded", which an AMD GPU without its driver shows too, and not in
+    // a root whose PCI bus is not visible at all (it proves nothing about the GPUs).
+    let empty = tempfile::tempdir().unwrap();
+    let (doc, _) = why(&["--sysroot", empty.path().to_str().unwrap()], &[], text);
+    assert_answer(&doc, "no-hip-gpus-no-amd-gpu", "undetermined");
 }
 
 #[test]

@@ -240,12 +240,19 @@ fn build_symptom(cx: &mut Ctx, rs: RawSymptom) -> Symptom {
         harmless: cause.is_some_and(|c| c.harmless),
         rank: rs.rank.unwrap_or(50),
         runtime_profile: matches!(rs.profile, Some(super::model::Profile::Runtime)),
+        confirm_skipped: rs.confirm_skipped,
         check_locations: rs
             .checks
             .iter()
             .map(|c| Position::of(cx.text, c.span().start))
             .collect(),
     };
+    if rs.confirm_skipped && rs.confirm_if.is_empty() {
+        cx.err(
+            rs.id.span(),
+            "confirm_skipped needs confirm_if: which skips state the cause".to_string(),
+        );
+    }
     for r in rs.rule_out_by.iter().flatten() {
         if !rs.checks.iter().any(|c| c.get_ref() == r.get_ref()) {
             cx.err(

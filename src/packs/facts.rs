@@ -698,6 +698,7 @@ pub(super) fn rule_symptom(
         rank: 90,
         harmless: false,
         runtime_profile: false,
+        confirm_skipped: false,
         check_locations: Vec::new(),
     }
 }

@@ -217,6 +217,8 @@ pub struct Symptom {
     pub harmless: bool,
     /// Its checks run under `--profile runtime` (absent GPUs fail).
     pub runtime_profile: bool,
+    /// A skip whose summary matches `confirm_if` confirms (`confirm_skipped`).
+    pub confirm_skipped: bool,
     /// Where each of `checks` is written in the pack's file, for the reference check at load.
     pub check_locations: Vec<crate::data::Position>,
 }

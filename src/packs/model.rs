@@ -192,6 +192,11 @@ pub(crate) struct RawSymptom {
     /// and for a missing node, confirms only the cause its summary names). Empty: any.
     #[serde(default)]
     pub confirm_if: Vec<Spanned<String>>,
+    /// A skip of its checks whose summary matches `confirm_if` confirms too: for a check that
+    /// skips *because* of the cause's fact (`gpu.layers`: "no AMD GPU at any layer"). Needs
+    /// `confirm_if`.
+    #[serde(default)]
+    pub confirm_skipped: bool,
     /// A named group of the patterns: the symptom is shown only when two matches capture
     /// different versions in it (neither a dotted prefix of the other) while their other named
     /// groups are equal: two releases of one library named in one text.

@@ -440,10 +440,13 @@ pub(crate) fn judge<'f>(s: &Symptom, findings: &'f [Finding]) -> (Answer, Vec<&'
         .filter(|f| matches!(f.status, Status::Fail | Status::Warn))
         .collect();
     // A warn/fail confirms the cause only when it is about it (`confirm_if`); one about another
-    // cause leaves this one undecided, never ruled out.
-    let answer = if bad
-        .iter()
-        .any(|f| confirm_if.is_empty() || confirm_if.iter().any(|r| r.is_match(&f.summary)))
+    // cause leaves this one undecided, never ruled out. A skip that states the cause's fact
+    // confirms where the symptom says so (`confirm_skipped`).
+    let about = |f: &Finding| confirm_if.iter().any(|r| r.is_match(&f.summary));
+    let answer = if bad.iter().any(|f| confirm_if.is_empty() || about(f))
+        || mine
+            .iter()
+            .any(|f| s.confirm_skipped && f.status == Status::Skip && about(f))
     {
         Answer::Confirmed
     } else if !bad.is_empty() {
@@ -480,7 +483,10 @@ pub(crate) fn unexamined_for(
     let (answer, mine) = judge(s, findings);
     let deciding = |f: &&&Finding| match answer {
         Answer::RuledOut => f.status == Status::Pass,
-        Answer::Confirmed => matches!(f.status, Status::Fail | Status::Warn),
+        Answer::Confirmed => {
+            matches!(f.status, Status::Fail | Status::Warn)
+                || (s.confirm_skipped && f.status == Status::Skip)
+        }
         Answer::Undetermined => false,
     };
     if answer == Answer::Undetermined || named.is_empty() {
