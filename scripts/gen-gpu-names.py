@@ -5,6 +5,9 @@ One row per PCI device id of vendor 0x1002 that amdgpu drives and whose ISA a so
 one row per revision where libdrm names a revision differently), with its marketing names, the
 chip's codename and the ISA, each row naming where each of them came from. `rocm-doctor why`
 reads it (src/packs/gpunames.rs) to turn a product name or a PCI id in a text into an ISA fact.
+Beside them: the ISAs the kernel's KFD gives a gfx_target_version (`kfd_isas`), and the chip
+names the kernel prints with the ISA of each (`[[asic]]`, src/packs/asicnames.rs), by the same
+rules (1) and (2) below; a chip neither reaches is left out.
 
 Inputs (all pinned; PINS below gives each file's SHA-256, the run refuses another):
 - libdrm's `amdgpu.ids` (device id, revision, marketing name) from Debian's libdrm-common;
@@ -12,7 +15,10 @@ Inputs (all pinned; PINS below gives each file's SHA-256, the run refuses anothe
 - the Linux kernel's amdgpu driver from Debian's linux-source .deb: `amdgpu_drv.c` `pciidlist`
   (device id -> CHIP_*), `amdgpu_discovery.c` (the GC IP version of the chips before IP
   discovery tables), `kfd_device.c` (`kgd2kfd_probe`: CHIP_* or GC IP version ->
-  gfx_target_version; its case comments name the chip of each GC version);
+  gfx_target_version; its case comments name the chip of each GC version), `amdgpu_device.c`
+  (`amdgpu_asic_name[]`, the chip names amdgpu and KFD print: "initializing kernel modesetting
+  (POLARIS10 ...", "PITCAIRN  not supported in kfd") and `include/drm/amd_asic_type.h` (`enum
+  amd_asic_type`, whose order the names follow);
 - LLVM's `llvm/docs/AMDGPUUsage.rst` processor table (alternative processor names such as
   `tahiti`, and the "Example Products" column) from Debian's llvm-toolchain-21 orig tarball;
 - TheRock's target list (`cmake/therock_amdgpu_targets.cmake`, the product name of each target),
@@ -57,7 +63,8 @@ PINS = {
     },
     "kernel": {
         "what": "Linux 7.2.13, Debian linux-source-7.2 7.2.13-1 (drivers/gpu/drm/amd: "
-        "amdgpu/amdgpu_drv.c, amdgpu/amdgpu_discovery.c, amdkfd/kfd_device.c)",
+        "amdgpu/amdgpu_drv.c, amdgpu/amdgpu_discovery.c, amdgpu/amdgpu_device.c, "
+        "amdkfd/kfd_device.c; include/drm/amd_asic_type.h)",
         "sha256": "30a8c5fc63f9028a62e6d7b3f7f43bee67425dbce2a05fceba83f9b87c92083d",
     },
     "llvm": {
@@ -194,6 +201,8 @@ def kernel_files(deb):
         "amdgpu_drv.c": "drivers/gpu/drm/amd/amdgpu/amdgpu_drv.c",
         "amdgpu_discovery.c": "drivers/gpu/drm/amd/amdgpu/amdgpu_discovery.c",
         "kfd_device.c": "drivers/gpu/drm/amd/amdkfd/kfd_device.c",
+        "amdgpu_device.c": "drivers/gpu/drm/amd/amdgpu/amdgpu_device.c",
+        "amd_asic_type.h": "include/drm/amd_asic_type.h",
     }
     outer = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], check=True, capture_output=True,
                            timeout=600).stdout
@@ -217,8 +226,25 @@ def gfx_name(v):
     return f"gfx{v // 10000}{(v // 100) % 100:x}{v % 100:x}"
 
 
+def asic_names(k):
+    """[(printed name, CHIP_*)]: `amdgpu_asic_name[]` beside `enum amd_asic_type`, in order (the
+    array is indexed by the enum); the run stops if the two differ in length."""
+    dev = k["amdgpu_device.c"]
+    body = dev[dev.index("const char *amdgpu_asic_name[] = {"):]
+    body = body[body.index("{") + 1:body.index("};")]
+    names = re.findall(r'"([^"]+)"', body)
+    h = k["amd_asic_type.h"]
+    enum = h[h.index("enum amd_asic_type {"):]
+    enum = re.sub(r"/\*.*?\*/", "", enum[:enum.index("};")], flags=re.S)
+    chips = re.findall(r"\b(CHIP_\w+)", enum)
+    if len(names) != len(chips):
+        sys.exit(f"gen-gpu-names: amdgpu_asic_name has {len(names)} names, amd_asic_type {len(chips)}")
+    return list(zip(names, chips))
+
+
 def kernel_isas(k):
-    """({device id: CHIP}, {CHIP: (gfx, how)}) from the kernel."""
+    """({device id: CHIP}, {CHIP: (gfx, how)}, [ISA KFD gives a gfx_target_version]) from the
+    kernel; the CHIPs are those of `pciidlist` and of `enum amd_asic_type`."""
     drv = k["amdgpu_drv.c"]
     table = drv[drv.index("static const struct pci_device_id pciidlist[]"):]
     ids = {}
@@ -255,7 +281,7 @@ def kernel_isas(k):
         for m in re.finditer(r"ip_versions\[GC_HWIP\]\[0\] = IP_VERSION\((\d+), (\d+), (\d+)\)", body):
             gc_of.setdefault(chip, set()).add(tuple(int(x) for x in m.groups()))
     chips = {}
-    for chip in sorted(set(ids.values())):
+    for chip in sorted(set(ids.values()) | {c for _, c in asic_names(k)}):
         if chip in by_chip:
             chips[chip] = (gfx_name(by_chip[chip]), f"kfd_device.c: {chip} -> {by_chip[chip]}")
             continue
@@ -264,7 +290,8 @@ def kernel_isas(k):
             v = vs.pop()
             gcs = ", ".join("GC %d.%d.%d" % g for g in sorted(gc_of[chip]))
             chips[chip] = (gfx_name(v), f"kfd_device.c: {chip} = {gcs} -> {v}")
-    return ids, chips
+    kfd_isas = sorted({gfx_name(v) for v in list(by_chip.values()) + list(by_gc.values())})
+    return ids, chips, kfd_isas
 
 
 def llvm_table(tar):
@@ -321,8 +348,21 @@ def build(args):
     pinned(args.llvm_tar, "llvm")
     drm = read_amdgpu_ids(args.amdgpu_ids)
     pci = read_pci_ids(args.pci_ids)
-    kid, kchip = kernel_isas(kernel_files(args.kernel_deb))
+    kfiles = kernel_files(args.kernel_deb)
+    kid, kchip, kfd_isas = kernel_isas(kfiles)
     alt, llvm_products = llvm_table(args.llvm_tar)
+    # The chip names the kernel prints, by rules (1) and (2); `IP DISCOVERY` and `LAST` name no
+    # chip (the ids do), and a chip neither rule reaches is left out.
+    asics, asics_left = [], []
+    for name, chip in asic_names(kfiles):
+        if chip in ("CHIP_IP_DISCOVERY", "CHIP_LAST"):
+            continue
+        if chip in kchip:
+            asics.append({"name": name, "isa": kchip[chip][0], "isa_from": f"amdgpu_device.c amdgpu_asic_name {name} = {chip}; {kchip[chip][1]}"})
+        elif chip[5:].lower() in alt:
+            asics.append({"name": name, "isa": alt[chip[5:].lower()], "isa_from": f"amdgpu_device.c amdgpu_asic_name {name} = {chip}; LLVM AMDGPUUsage alternative processor {chip[5:].lower()}"})
+        else:
+            asics_left.append(name)
     prod = product_isas(llvm_products)
     drm_by_id = {}
     for dev, rev, name in drm:
@@ -394,14 +434,15 @@ def build(args):
                 rows.append(dict(base, rev="", names=pci_names, names_from=["pci.ids"]))
             for rev, n in sorted(revs):
                 rows.append(dict(base, rev=rev, names=[n], names_from=["amdgpu.ids"]))
-    return rows, left
+    return rows, left, (kfd_isas, asics, asics_left)
 
 
 def q(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def render(rows, left):
+def render(rows, left, kernel):
+    kfd_isas, asics, asics_left = kernel
     out = [
         "# GENERATED by scripts/gen-gpu-names.py from the pinned inputs below; do not edit.",
         "# AMD GPUs (PCI vendor 0x1002) amdgpu drives, by device id (and revision where libdrm",
@@ -409,12 +450,24 @@ def render(rows, left):
         "# came from. Loaded by src/packs/gpunames.rs (src/data.rs).",
         f"# {len(left)} ids with a name but no source stating their ISA are left out.",
         "",
+        "# The ISAs the kernel's KFD gives a gfx_target_version (kfd_device.c kgd2kfd_probe): the",
+        "# GPUs a kernel's KFD can know at all.",
+        "kfd_isas = [" + ", ".join(q(i) for i in kfd_isas) + "]",
+        "",
     ]
     for k in ["amdgpu.ids", "pci.ids", "kernel", "llvm", "therock"]:
         out += ["[[source]]", f"name = {q(k)}", f"what = {q(PINS[k]['what'])}"]
         if PINS[k]["sha256"]:
             out.append(f"sha256 = {q(PINS[k]['sha256'])}")
         out.append("")
+    out += [
+        "# The chip names amdgpu and KFD print (amdgpu_device.c amdgpu_asic_name[], indexed by",
+        "# amd_asic_type.h's enum), with their ISA; chips amdgpu finds by IP discovery print",
+        "# `IP DISCOVERY`, which names no chip. Left out (no source states their ISA): "
+        + (", ".join(asics_left) or "none") + ".",
+    ]
+    for a in asics:
+        out += ["[[asic]]", f"name = {q(a['name'])}", f"isa = {q(a['isa'])}", f"isa_from = {q(a['isa_from'])}", ""]
     for r in rows:
         out += ["[[gpu]]", f"id = {q(r['id'])}"]
         if r["rev"]:
@@ -440,8 +493,8 @@ def main():
     p.add_argument("--check", action="store_true")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "..", "checks", "gpu-names.toml"))
     a = p.parse_args()
-    rows, left = build(a)
-    text = render(rows, left)
+    rows, left, kernel = build(a)
+    text = render(rows, left, kernel)
     ids = len({r["id"] for r in rows})
     print(f"gen-gpu-names: {ids} device ids ({len(rows)} rows), {len(left)} ids left out (no source states their ISA)", file=sys.stderr)
     if a.check:

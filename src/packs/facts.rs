@@ -269,7 +269,8 @@ pub(crate) enum Platform {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Facts {
     /// The ISAs named (known processors only), in order of first mention, with where each came
-    /// from: the ISA itself or a marketing name.
+    /// from: the ISA itself (`None`), or a marketing name, PCI id or kernel chip name (what the
+    /// text wrote: `RX 6800 XT`, `PCI id 1002:73bf`, `kernel chip POLARIS10`).
     pub isas: Vec<(String, Option<String>)>,
     /// `(what, version)`: `rocm`, `hip`, `torch`, `torch-rocm`, `kernel`, `ubuntu`, ...
     pub versions: Vec<(String, String)>,
@@ -395,12 +396,15 @@ impl Facts {
         }
     }
 
-    /// The ISAs of the product names and PCI ids of the text (`checks/gpu-names.toml`), after
-    /// those found so far; then the ISAs the text states (`gfx...`) before the ones only a name
+    /// The ISAs of the product names, PCI ids and kernel chip names of the text
+    /// (`checks/gpu-names.toml`; [`super::asicnames`]), after those found so far; then the ISAs the text states (`gfx...`) before the ones only a name
     /// or id gives, and each name or id that reads as an ISA the text does not state, when it
     /// states one, in `differs` (the stated ISA wins: it is what the runtime printed).
     fn add_products(&mut self, text: &str) {
-        let mut found = super::gpunames::names_in(text);
+        // A kernel chip name first: where pci.ids writes the same word as a product name
+        // (`Polaris10`), the stable sort keeps it as the kernel's.
+        let mut found = super::asicnames::chips_in(text);
+        found.extend(super::gpunames::names_in(text));
         found.extend(super::gpunames::ids_in(text));
         found.sort_by_key(|x| x.at);
         // As for ISAs, a line naming three or more is a list (supported GPUs), not the GPU at
@@ -1607,6 +1611,41 @@ mod tests {
             Facts::of(lspci).isas,
             [("gfx1201".to_string(), Some("PCI id 1002:7550".to_string()))]
         );
+    }
+
+    /// The kernel's chip name and the ids of its modesetting line are ISA facts, named as the
+    /// text wrote them; since IP discovery the ids alone decide; a chip name that reads as
+    /// another ISA than the one the text states is in `differs`; prose is no fact.
+    #[test]
+    fn the_kernels_chip_names_and_ids_are_isa_facts() {
+        // https://github.com/ollama/ollama/issues/2453
+        let t = "amdgpu 0000:01:00.0: amdgpu: initializing kernel modesetting (POLARIS10 \
+                 0x1002:0x67DF 0x1DA2:0xE366 0xE7).\n";
+        assert_eq!(
+            Facts::of(t).isas,
+            [(
+                "gfx803".to_string(),
+                Some("kernel chip POLARIS10".to_string())
+            )]
+        );
+        // https://github.com/CachyOS/linux-cachyos/issues/643
+        let t = "[    4.314385] amdgpu 0000:2f:00.0: amdgpu: initializing kernel modesetting \
+                 (IP DISCOVERY 0x1002:0x744C 0x148C:0x2422 0xC8).\n";
+        assert_eq!(
+            Facts::of(t).isas,
+            [("gfx1100".to_string(), Some("PCI id 1002:744c".to_string()))]
+        );
+        let t = "  Name:                    gfx1030\n\
+                 [    3.548555] kfd kfd: amdgpu: PITCAIRN  not supported in kfd\n";
+        let f = Facts::of(t);
+        assert_eq!(f.isas[0], ("gfx1030".to_string(), None));
+        assert_eq!(
+            f.differs,
+            [("kernel chip PITCAIRN".to_string(), "gfx601".to_string())]
+        );
+        assert!(Facts::of("my old Hawaii card, a hawaii FirePro\n")
+            .isas
+            .is_empty());
     }
 
     /// A line naming three or more products is a list (what a tool supports), not the GPU at

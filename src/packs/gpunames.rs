@@ -22,7 +22,15 @@ use std::sync::{Mutex, OnceLock};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Table {
+    /// The ISAs the pinned kernel's KFD gives a `gfx_target_version` (`kgd2kfd_probe`): the GPUs
+    /// a kernel's KFD can know at all ([`super::asicnames::kfd_knows`]).
+    #[serde(default)]
+    pub kfd_isas: Vec<String>,
     pub source: Vec<Source>,
+    /// The chip names the kernel prints (`amdgpu_asic_name[]`), with their ISA
+    /// ([`super::asicnames`]).
+    #[serde(default)]
+    pub asic: Vec<Asic>,
     /// Empty in the cut of an id the table does not have ([`table_of`]); the whole table's
     /// rows are counted by a unit test.
     #[serde(default)]
@@ -39,6 +47,16 @@ pub(crate) struct Source {
     /// The SHA-256 the generator required of the file (empty for a transcribed input).
     #[serde(default)]
     pub sha256: String,
+}
+
+/// One chip name of the kernel's `amdgpu_asic_name[]` (`POLARIS10`), as amdgpu and KFD print it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Asic {
+    pub name: String,
+    pub isa: String,
+    /// How the generator got the ISA (KFD's table, or LLVM's alternative processor name).
+    pub isa_from: String,
 }
 
 /// One PCI device id (and revision, where libdrm names revisions apart).
@@ -394,7 +412,12 @@ fn read_name(ix: &Index, text: &str, glued: usize, s: usize, e: usize) -> Option
 /// The PCI device ids of AMD GPUs a text prints, as ISAs, in order of mention: lspci's
 /// `[1002:73bf]` (and `1002:73BF` of `PCI_ID=`, the kernel's and inxi's `chip ID: 1002:67df`),
 /// rocminfo's `Chip ID: 29631(0x73bf)`, amd-smi's `DEVICE_ID: 0x73bf` and rocm-smi's
-/// `Device ID: 0x73bf`, and lspci's `[AMD/ATI] Device 73bf` for a device pci.ids does not name.
+/// `Device ID: 0x73bf`, lspci's `[AMD/ATI] Device 73bf` for a device pci.ids does not name,
+/// amdgpu's `initializing kernel modesetting (POLARIS10 0x1002:0x67DF 0x1DA2:0xE366 0xE7)`
+/// (`amdgpu_device.c` `amdgpu_device_init`: `"%s 0x%04X:0x%04X 0x%04X:0x%04X 0x%02X"`, the
+/// device's vendor and id, then its subsystem's, which is not read) and the KFD of kernels before
+/// 5.x's `DID 15d8 is missing in supported_devices` (`kfd_device.c` `lookup_device_info`, `"DID
+/// %04x is missing in supported_devices"`; checks/origins.toml), whose id is vendor 1002's.
 pub(crate) fn ids_in(text: &str) -> Vec<Found> {
     static ID: OnceLock<BytesRegex> = OnceLock::new();
     let re = ID.get_or_init(|| {
@@ -402,6 +425,8 @@ pub(crate) fn ids_in(text: &str) -> Vec<Found> {
             r"\b1002:(?P<a>[0-9a-f]{4})\b|Chip ID:\s*\d+\s*\(0x(?P<b>[0-9a-f]{1,4})\)",
             r"|\b(?:DEVICE_ID|Device ID)\s*:\s*0x(?P<c>[0-9a-f]{4})\b",
             r"|\[AMD/ATI\][^\n]*?\bDevice (?P<d>[0-9a-f]{4})\b",
+            r"|\b0x1002:0x(?P<e>[0-9a-f]{4})\b",
+            r"|\bDID (?P<f>[0-9a-f]{4}) is missing in supported_devices",
         ))
         .unicode(false)
         .case_insensitive(true)
@@ -410,10 +435,17 @@ pub(crate) fn ids_in(text: &str) -> Vec<Found> {
     });
     let ix = index();
     let mut out = Vec::new();
-    for c in re.captures_iter(text.as_bytes()) {
-        let Some(hex) = ["a", "b", "c", "d"].iter().find_map(|n| c.name(n)) else {
+    let b = text.as_bytes();
+    for c in re.captures_iter(b) {
+        let Some(hex) = ["a", "b", "c", "d", "e", "f"]
+            .iter()
+            .find_map(|n| c.name(n))
+        else {
             continue;
         };
+        if c.name("e").is_some() && after_a_pair(b, c.get(0).map_or(0, |m| m.start())) {
+            continue;
+        }
         let id = std::str::from_utf8(hex.as_bytes())
             .ok()
             .and_then(|h| u16::from_str_radix(h, 16).ok());
@@ -427,6 +459,21 @@ pub(crate) fn ids_in(text: &str) -> Vec<Found> {
         }
     }
     out
+}
+
+/// Whether the `0xVVVV:0xDDDD` pair at `at` follows another (`0x1002:0x67DF 0x1002:0x0B36`):
+/// the second pair of amdgpu's modesetting line is the subsystem's, not the device's.
+fn after_a_pair(b: &[u8], at: usize) -> bool {
+    const PAIR: usize = "0x1002:0x67DF".len();
+    let Some(prev) = at.checked_sub(PAIR + 1).and_then(|s| b.get(s..at)) else {
+        return false;
+    };
+    let hex = |r: &[u8]| r.iter().all(u8::is_ascii_hexdigit);
+    prev[PAIR] == b' '
+        && prev[..2].eq_ignore_ascii_case(b"0x")
+        && hex(&prev[2..6])
+        && prev[6..9].eq_ignore_ascii_case(b":0x")
+        && hex(&prev[9..13])
 }
 
 /// How the table named one device.
@@ -740,6 +787,13 @@ mod tests {
             ("amdgpu 0000:03:00.0: PCI ID: 1002:744C", "gfx1100"),
             // lspci without a pci.ids name for the device
             ("03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Device 7550 (rev c0)", "gfx1201"),
+            // amdgpu's modesetting line, the device's pair (https://github.com/ollama/ollama/issues/2453)
+            ("amdgpu 0000:01:00.0: amdgpu: initializing kernel modesetting (POLARIS10 0x1002:0x67DF 0x1DA2:0xE366 0xE7).", "gfx803"),
+            // the same since IP discovery: no chip name, the id decides
+            // (https://github.com/CachyOS/linux-cachyos/issues/643)
+            ("[    4.314385] amdgpu 0000:2f:00.0: amdgpu: initializing kernel modesetting (IP DISCOVERY 0x1002:0x744C 0x148C:0x2422 0xC8).", "gfx1100"),
+            // KFD of kernels before 5.x (https://github.com/ROCm/ROCm/issues/719)
+            ("> [    2.510806] kfd kfd: DID 15d8 is missing in supported_devices", "gfx902"),
         ];
         for (t, isa) in ids {
             let f = ids_in(t);
@@ -776,6 +830,13 @@ mod tests {
             "  Chip ID:                 0(0x0)",
             "[10de:2684]",
             "time 21002:73bf",
+            // the modesetting line's second pair is the subsystem's (an AMD reference board's
+            // vendor 1002 with a subsystem id that is a GPU's id in the table); the device
+            // pair reads 0x10DE, another vendor
+            "initializing kernel modesetting (X 0x10DE:0x2684 0x1002:0x73BF 0xC1).",
+            // another vendor's 0x pair, and a DID line of another format
+            "0x8086:0x73BF",
+            "DID 73bf is known",
         ] {
             assert!(ids_in(t).is_empty(), "{t}: {:?}", ids_in(t));
         }

@@ -16,6 +16,7 @@ macro_rules! isa_name {
     };
 }
 
+pub(crate) mod asicnames;
 pub(crate) mod builds;
 pub mod causes;
 pub mod compile;
@@ -43,6 +44,7 @@ pub(crate) mod libfamilies;
 mod devgroups;
 mod dkms;
 mod igpu;
+mod kfd_refused;
 mod leftovers;
 mod origin_causes;
 

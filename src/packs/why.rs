@@ -206,6 +206,8 @@ impl<'a> Recognition<'a> {
             .into_iter()
             .chain(super::stack::rules(text))
             .chain(super::driver::rules(text, &facts))
+            // KFD's refusals, read with the ISA of the GPU they name (kfd_refused.rs).
+            .chain(super::kfd_refused::rules(text))
             .chain(super::libfamilies::rules(text, &facts))
             // issue 28, tuning cases not recognised (h-r5): DKMS in words, iGPUs, device groups.
             .chain(super::dkms::rules(text, &facts))
