@@ -43,6 +43,7 @@ pub(crate) mod libfamilies;
 mod devgroups;
 mod dkms;
 mod igpu;
+mod internal_checks;
 mod leftovers;
 mod origin_causes;
 
