@@ -180,8 +180,9 @@ pub(crate) struct Recognition<'a> {
     /// that decides between two readings of one headline comes first.
     context_rules: Vec<super::facts::Derived>,
     text_rules: Vec<super::facts::Derived>,
-    /// The answers of the lines whose origin's family names a cause ([`super::origin_causes`]):
-    /// they come last.
+    /// The answers of the lines whose origin's family names a cause ([`super::origin_causes`]),
+    /// then that of a line a component's own check printed ([`super::internal_checks`]): they
+    /// come last.
     origin_rules: Vec<super::facts::Derived>,
 }
 
@@ -215,7 +216,12 @@ impl<'a> Recognition<'a> {
             .chain(super::devgroups::rules(text, &facts))
             .chain(super::leftovers::rules(text))
             .collect();
-        let origin_rules = super::origin_causes::rules(text, &facts);
+        // A component's own checks (super::internal_checks) come after every family: they read
+        // only which code printed a line.
+        let origin_rules = super::origin_causes::rules(text, &facts)
+            .into_iter()
+            .chain(super::internal_checks::rules(text, &facts))
+            .collect();
         Recognition {
             hits,
             facts,

@@ -1,0 +1,387 @@
+//! A component's own consistency checks (`checks/origin-internal.toml`): a line attributed to a
+//! harvested format (`checks/origins.toml`) that a component prints when one of its own
+//! assumptions fails (an operator's shape check inside MIGraphX, a `guarantee()` of the HIP
+//! runtime, a fatal error of LLVM's AMDGPU backend, a ggml assertion) is a bug of that
+//! component, fixed or not in a later release: `lib-bug-fixed-later`. The answer names the
+//! component, the check (file, condition) and the version the text prints, and comes after every
+//! symptom, rule and family (it reads one line). Pure.
+
+use super::facts::{rule_symptom, Derived, Facts};
+use super::origins::{families_of, table, Origin};
+use super::Symptom;
+use regex::Regex;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// The cause every row answers.
+const CAUSE: &str = "lib-bug-fixed-later";
+
+/// Text naming an environment failure (matched without regard to case).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Environment {
+    words: Vec<String>,
+}
+
+/// A row: which formats of a component are its own checks (the file's header says what each
+/// field means).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Internal {
+    pub component: String,
+    pub name: String,
+    #[serde(default)]
+    printers: Vec<String>,
+    #[serde(default)]
+    paths: Vec<String>,
+    #[serde(default)]
+    format_has: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+    pub check: String,
+    pub why: String,
+    #[allow(dead_code)] // read by people and by the file's test, not by the answer
+    source: String,
+    pub issues: String,
+    #[serde(default)]
+    version: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    environment: Environment,
+    internal: Vec<Internal>,
+}
+
+fn file() -> &'static File {
+    static F: OnceLock<File> = OnceLock::new();
+    F.get_or_init(|| {
+        crate::data::embedded(
+            "checks/origin-internal.toml",
+            include_str!("../../checks/origin-internal.toml"),
+        )
+    })
+}
+
+/// Whether `s` names an environment failure.
+fn names_environment(s: &str) -> bool {
+    let s = s.to_lowercase();
+    file()
+        .environment
+        .words
+        .iter()
+        .any(|w| s.contains(w.as_str()))
+}
+
+impl Internal {
+    fn fits(&self, o: &Origin) -> bool {
+        self.component == o.component
+            && (self.printers.is_empty() || self.printers.contains(&o.printer))
+            && (self.paths.is_empty()
+                || o.sites
+                    .iter()
+                    .all(|s| self.paths.iter().any(|p| s.path.starts_with(p.as_str()))))
+            && (self.format_has.is_empty()
+                || self
+                    .format_has
+                    .iter()
+                    .any(|h| o.format.contains(h.as_str())))
+            && !self.exclude.iter().any(|x| o.format.contains(x.as_str()))
+    }
+}
+
+/// The row whose component's own check prints `o`: none for a format a family reads (the more
+/// specific reading) or one that names an environment failure.
+pub(crate) fn internal_of(o: &Origin) -> Option<&'static Internal> {
+    if families_of(o).next().is_some() || names_environment(&o.format) {
+        return None;
+    }
+    file().internal.iter().find(|r| r.fits(o))
+}
+
+/// The symptom of each row, in the file's order: id `internal.<component>`, the cause's title,
+/// and a fix naming the component and where to search and report.
+fn symptoms() -> &'static [Symptom] {
+    static S: OnceLock<Vec<Symptom>> = OnceLock::new();
+    S.get_or_init(|| {
+        let title = super::causes::get(CAUSE).map_or(CAUSE, |c| c.title.as_str());
+        file()
+            .internal
+            .iter()
+            .map(|r| {
+                let slug: String = r
+                    .component
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            '-'
+                        }
+                    })
+                    .collect();
+                rule_symptom(
+                    &format!("internal.{slug}"),
+                    title,
+                    CAUSE,
+                    &format!(
+                        "{} stopped on a check of its own state, not on something about the \
+                         machine: {}.",
+                        r.name, r.why
+                    ),
+                    &format!(
+                        "A newer release of {n} (or its development branch) may have fixed it: \
+                         search {n}'s issues ({i}) for this line, and report it there with the \
+                         input that triggers it (the model, kernel or command) and the version \
+                         in use. Nothing on the machine needs to change for this line.",
+                        n = r.name,
+                        i = r.issues
+                    ),
+                    "the line's origin (checks/origins.toml) and the component's own checks \
+                     (checks/origin-internal.toml)",
+                )
+            })
+            .collect()
+    })
+}
+
+/// The version the text prints: the row's own pattern (MIGraphX's exception type
+/// `migraphx::version_2_8_0::exception`, clang's `clang version 17.0.0`), else the ROCm or HIP
+/// release the text names.
+fn version_of(r: &Internal, text: &str, f: &Facts) -> Option<String> {
+    if !r.version.is_empty() {
+        static CACHE: OnceLock<Vec<Option<Regex>>> = OnceLock::new();
+        let res = CACHE.get_or_init(|| {
+            file()
+                .internal
+                .iter()
+                .map(|r| {
+                    (!r.version.is_empty())
+                        .then(|| Regex::new(&r.version).ok())
+                        .flatten()
+                })
+                .collect()
+        });
+        let i = file().internal.iter().position(|x| std::ptr::eq(x, r))?;
+        if let Some(c) = res.get(i)?.as_ref().and_then(|re| re.captures(text)) {
+            let parts: Vec<&str> = c.iter().skip(1).flatten().map(|m| m.as_str()).collect();
+            if !parts.is_empty() {
+                return Some(format!("{} {}", r.name, parts.join(".")));
+            }
+        }
+    }
+    ["rocm", "hip"].iter().find_map(|k| {
+        f.versions
+            .iter()
+            .find(|(w, _)| w == k)
+            .map(|(w, v)| format!("{} {v}", if *w == "rocm" { "ROCm" } else { "HIP" }))
+    })
+}
+
+/// The answer of the first line a component's own check printed, when the line's open parts
+/// name no environment failure: one answer at most (one cause).
+pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
+    let t = table();
+    for a in t.attribute(text) {
+        let Some(r) = internal_of(a.origin) else {
+            continue;
+        };
+        if t.open_parts(a.origin, a.line)
+            .iter()
+            .any(|p| names_environment(p))
+        {
+            continue;
+        }
+        let Some(i) = file().internal.iter().position(|x| std::ptr::eq(x, r)) else {
+            continue;
+        };
+        let version = version_of(r, text, f)
+            .map(|v| format!("; the text names {v}, the release to compare with"))
+            .unwrap_or_default();
+        let reasoning = format!(
+            "line {} is printed by {}: {}, one of {}'s own checks{version} (from the text; this \
+             machine was not asked)",
+            a.line_no,
+            a.printed_by(),
+            r.check,
+            r.name
+        );
+        return vec![Derived::reasoned(
+            &symptoms()[i],
+            a.line.chars().take(300).collect(),
+            reasoning,
+        )];
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::why::recognise;
+    use super::*;
+    use crate::registry::sources;
+
+    /// The answers of `rules` for a text, as (id, reasoning).
+    fn internal(text: &str) -> Vec<(String, String)> {
+        rules(text, &Facts::of(text))
+            .iter()
+            .map(|d| (d.symptom.id.clone(), d.reasoning().to_string()))
+            .collect()
+    }
+
+    /// The causes `why` gives a text, in order.
+    fn classes(text: &str) -> Vec<String> {
+        recognise(&sources::built_in(), text)
+            .iter()
+            .filter_map(|h| h.symptom.class.clone())
+            .collect()
+    }
+
+    /// MIGraphX 2.8.0's reshape_lazy refusing a shape while compiling an ONNX model: the text of
+    /// https://github.com/AmusementClub/vs-mlrt/issues/85 (tests/corpus, field-fresh4.toml), where
+    /// the maintainer answered that MIGraphX was too old; the same check is
+    /// https://github.com/ROCm/AMDMIGraphX/issues/2762, fixed by a later commit.
+    const MIGRAPHX: &str = "terminate called after throwing an instance of \
+        'migraphx::version_2_8_0::exception'\n  what():  /long_pathname_so_that_rpms_can_package_the_\
+        debug_info/src/extlibs/AMDMIGraphX/src/include/migraphx/op/reshape_lazy.hpp:238: \
+        static_compute_shape: reshape_lazy on axis that is not packed.\nAborted (core dumped)\n";
+
+    #[test]
+    fn an_operator_check_of_migraphx_is_a_bug_of_that_version() {
+        let got = internal(MIGRAPHX);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, "internal.migraphx");
+        let why = &got[0].1;
+        assert!(
+            why.contains("src/include/migraphx/op/reshape_lazy.hpp"),
+            "{why}"
+        );
+        assert!(why.contains("MIGraphX 2.8.0"), "{why}");
+        assert_eq!(classes(MIGRAPHX).first().map(String::as_str), Some(CAUSE));
+    }
+
+    /// Real lines of each other component's own checks, with where they were printed.
+    const LINES: &[(&str, &str)] = &[
+        // https://github.com/ROCm/clr/issues/278: CLR could not create the global-variable object
+        // of rocFFT's static callback (a runtime bug, closed with a fix)
+        (
+            ":0:/path/to/clr/hipamd/src/hip_global.cpp:209 : Cannot create GlobalVar Obj for symbol: \
+             _ZL31store_cb_default_complex_double.static.4d22c59b5a98cebc",
+            "internal.clr",
+        ),
+        // https://github.com/llvm/llvm-project/issues/155902 (AMDGPU, crash-on-valid, closed): the
+        // message report_fatal_error prints, as the issue quotes it
+        (
+            "LLVM ERROR: Cannot scavenge register in FI elimination!",
+            "internal.llvm",
+        ),
+        // https://github.com/ggml-org/llama.cpp/issues/6527 (closed)
+        (
+            "GGML_ASSERT: llama.cpp/ggml-cuda/argsort.cu:48: (ncols & (ncols - 1)) == 0",
+            "internal.llama-cpp",
+        ),
+        // https://github.com/LostRuins/koboldcpp/issues/2089 (ROCm build, RX 6600)
+        (
+            "ggml/src/ggml-cuda/template-instances/../fattn-common.cuh:919: \
+             GGML_ASSERT(max_blocks_per_sm > 0) failed",
+            "internal.llama-cpp",
+        ),
+    ];
+
+    #[test]
+    fn each_components_own_check_is_read_as_its_bug() {
+        for (line, id) in LINES {
+            let text = format!("{line}\n");
+            let got = internal(&text);
+            assert_eq!(got.len(), 1, "{line}: {got:?}");
+            assert_eq!(got[0].0, *id, "{line}");
+            assert!(got[0].1.contains("one of"), "{}", got[0].1);
+            assert_eq!(
+                classes(&text).last().map(String::as_str),
+                Some(CAUSE),
+                "{line}"
+            );
+        }
+    }
+
+    /// Lines of the same components that report the environment, and one of a component the table
+    /// does not harvest: none is an internal check.
+    #[test]
+    fn environment_failures_and_unharvested_lines_are_not_internal() {
+        for line in [
+            // https://github.com/rocm-arch/tensorflow-rocm/issues/21: CLR's guarantee() reporting a
+            // build without code for the GPU (ROCm 4.0), not a check of its own state
+            "/build/hip-rocclr/src/HIP-rocm-4.0.0/rocclr/hip_code_object.cpp:120: guarantee(false && \
+             \"hipErrorNoBinaryForGpu: Coudn't find binary for current devices!\")",
+            // https://github.com/SciSharp/LLamaSharp/issues/337: llama.cpp's CUDA/HIP error, out of
+            // device memory
+            "CUDA error 2 at D:\\a\\LLamaSharp\\LLamaSharp\\ggml-cuda.cu:6016: out of memory",
+            // https://github.com/pytorch/pytorch/issues/104411: PyTorch's internal assert on ROCm
+            // (PyTorch is not harvested: nothing attributes the line)
+            "RuntimeError: t == DeviceType::CUDA INTERNAL ASSERT FAILED at \
+             HIPGuardImplMasqueradingAsCUDA.h:60, please report a bug to PyTorch",
+        ] {
+            let text = format!("{line}\n");
+            assert!(internal(&text).is_empty(), "{line}");
+            assert!(!classes(&text).contains(&CAUSE.to_string()), "{line}");
+        }
+        // The printed line decides too: llama.cpp's ggml_cuda_error (ggml-cuda.cu, b2700 era) ends in
+        // GGML_ASSERT(!"CUDA error") after printing the runtime's error; the line is that format
+        // filled with the condition it passes.
+        let passed_on = "GGML_ASSERT: ggml-cuda.cu:6742: !\"CUDA error\"\n";
+        assert!(table().attribute(passed_on).len() == 1);
+        assert!(internal(passed_on).is_empty());
+    }
+
+    /// An answer that reads more comes first: a "no code object" line beside MIGraphX's check.
+    #[test]
+    fn an_internal_check_comes_after_every_other_answer() {
+        let text = format!(
+            "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n{MIGRAPHX}"
+        );
+        let got = classes(&text);
+        assert!(got.len() >= 2, "{got:?}");
+        assert_eq!(got.last().map(String::as_str), Some(CAUSE), "{got:?}");
+        assert_ne!(got[0], CAUSE);
+    }
+
+    /// Every row names a harvested component and printer and claims at least one format; no claimed
+    /// format names an environment failure or has a family; every version pattern compiles.
+    #[test]
+    fn every_row_claims_formats_of_its_component() {
+        let t = table();
+        for r in &file().internal {
+            let claimed: Vec<&Origin> = t
+                .origins
+                .iter()
+                .filter(|o| internal_of(o).is_some_and(|x| std::ptr::eq(x, r)))
+                .collect();
+            assert!(!claimed.is_empty(), "{} claims nothing", r.component);
+            for p in &r.printers {
+                assert!(
+                    t.origins
+                        .iter()
+                        .any(|o| o.component == r.component && &o.printer == p),
+                    "{}: no printer {p}",
+                    r.component
+                );
+            }
+            for o in claimed {
+                assert!(!names_environment(&o.format), "{:?}", o.format);
+                assert!(families_of(o).next().is_none(), "{:?}", o.format);
+            }
+            assert!(
+                r.version.is_empty() || Regex::new(&r.version).is_ok(),
+                "{}",
+                r.version
+            );
+            assert!(
+                r.source.contains('/') && r.issues.starts_with("https://"),
+                "{}",
+                r.component
+            );
+        }
+        assert!(super::super::causes::get(CAUSE).is_some());
+    }
+}
