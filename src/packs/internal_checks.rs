@@ -276,6 +276,13 @@ mod tests {
             "LLVM ERROR: Cannot scavenge register in FI elimination!",
             "internal.llvm",
         ),
+        // https://github.com/ROCm/AMDMIGraphX/issues/2116: the compute_shape dispatch of
+        // operation.hpp refusing an operator on a develop build (a regression, fixed)
+        (
+            "what():  /home/u/AMDMIGraphX/src/include/migraphx/operation.hpp:144: \
+             compute_shape_op: At least one input is required for slice",
+            "internal.migraphx",
+        ),
         // https://github.com/ggml-org/llama.cpp/issues/6527 (closed)
         (
             "GGML_ASSERT: llama.cpp/ggml-cuda/argsort.cu:48: (ncols & (ncols - 1)) == 0",
@@ -332,6 +339,13 @@ mod tests {
         let passed_on = "GGML_ASSERT: ggml-cuda.cu:6742: !\"CUDA error\"\n";
         assert!(table().attribute(passed_on).len() == 1);
         assert!(internal(passed_on).is_empty());
+        // MIGraphX's from_value_op (operation.hpp) refuses a saved program's value: the input,
+        // not its own state. The line is the format as MIGRAPHX_THROW prints it (file, line,
+        // function), no pasted one found.
+        let saved = "what():  /src/AMDMIGraphX/src/include/migraphx/operation.hpp:492: \
+                     from_value_op: Value is not an object\n";
+        assert_eq!(table().attribute(saved).len(), 1, "{saved}");
+        assert!(internal(saved).is_empty());
     }
 
     /// An answer that reads more comes first: a "no code object" line beside MIGraphX's check.
