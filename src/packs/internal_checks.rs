@@ -47,11 +47,23 @@ pub(crate) struct Internal {
     version: String,
 }
 
+/// A component's source tree, for a failed `assert()` whose file lies in it (`[[assert_in]]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AssertIn {
+    component: String,
+    name: String,
+    path_has: Vec<String>,
+    issues: String,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
     environment: Environment,
     internal: Vec<Internal>,
+    #[serde(default)]
+    assert_in: Vec<AssertIn>,
 }
 
 fn file() -> &'static File {
@@ -110,19 +122,8 @@ fn symptoms() -> &'static [Symptom] {
             .internal
             .iter()
             .map(|r| {
-                let slug: String = r
-                    .component
-                    .chars()
-                    .map(|c| {
-                        if c.is_ascii_alphanumeric() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            '-'
-                        }
-                    })
-                    .collect();
                 rule_symptom(
-                    &format!("internal.{slug}"),
+                    &format!("internal.{}", slug(&r.component)),
                     title,
                     CAUSE,
                     &format!(
@@ -144,6 +145,104 @@ fn symptoms() -> &'static [Symptom] {
             })
             .collect()
     })
+}
+
+/// The symptom of each `[[assert_in]]` row, in the file's order: id
+/// `internal.assert.<component>`.
+fn assert_symptoms() -> &'static [Symptom] {
+    static S: OnceLock<Vec<Symptom>> = OnceLock::new();
+    S.get_or_init(|| {
+        let title = super::causes::get(CAUSE).map_or(CAUSE, |c| c.title.as_str());
+        file()
+            .assert_in
+            .iter()
+            .map(|r| {
+                rule_symptom(
+                    &format!("internal.assert.{}", slug(&r.component)),
+                    title,
+                    CAUSE,
+                    &format!(
+                        "An assert() in {}'s own source failed: an assumption of that code did \
+                         not hold, which is its bug (or an input it should have refused with a \
+                         message), not something about the machine.",
+                        r.name
+                    ),
+                    &format!(
+                        "A newer release of {n} (or its development branch) may have fixed it: \
+                         search {n}'s issues ({i}) for the assertion, and report it there with \
+                         the input that triggers it and the version in use. A build without \
+                         assertions (NDEBUG, a release build) does not stop here, but the \
+                         assumption is still broken.",
+                        n = r.name,
+                        i = r.issues
+                    ),
+                    "glibc's assert() message (assert/assert.c) and the component's source tree \
+                     (checks/origin-internal.toml [[assert_in]])",
+                )
+            })
+            .collect()
+    })
+}
+
+/// A symptom id's form of a component's name (`Composable Kernel` -> `composable-kernel`).
+fn slug(component: &str) -> String {
+    component
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// The first failed `assert()` of a component's source in `text`: glibc's
+/// `PROGRAM: FILE:LINE: FUNCTION: Assertion `EXPR' failed.`, whose FILE lies in a
+/// `[[assert_in]]` tree and whose EXPR names no environment failure or status.
+fn failed_assertion(text: &str) -> Option<Derived> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?P<file>[^\s:`']+):(?P<ln>\d+): (?:.*: )?Assertion `(?P<expr>.*)' failed\.")
+            .expect("a fixed regex compiles")
+    });
+    for (no, line) in text.lines().enumerate() {
+        if !line.contains("Assertion `") {
+            continue;
+        }
+        let Some(c) = re.captures(line) else { continue };
+        let (path, expr) = (
+            format!("/{}", c["file"].trim_start_matches('/')),
+            &c["expr"],
+        );
+        let lower = expr.to_lowercase();
+        if names_environment(expr) || lower.contains("success") || lower.contains("status") {
+            continue;
+        }
+        let rows = &file().assert_in;
+        let Some(i) = rows
+            .iter()
+            .position(|r| r.path_has.iter().any(|p| path.contains(p.as_str())))
+        else {
+            continue;
+        };
+        let reasoning = format!(
+            "line {} is glibc's report of a failed assert() at {}:{} in {}'s source: `{}` \
+             did not hold (from the text; this machine was not asked)",
+            no + 1,
+            &c["file"],
+            &c["ln"],
+            rows[i].name,
+            expr.chars().take(200).collect::<String>()
+        );
+        return Some(Derived::reasoned(
+            &assert_symptoms()[i],
+            line.chars().take(300).collect(),
+            reasoning,
+        ));
+    }
+    None
 }
 
 /// The version the text prints: the row's own pattern (MIGraphX's exception type
@@ -213,7 +312,7 @@ pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
             reasoning,
         )];
     }
-    Vec::new()
+    failed_assertion(text).into_iter().collect()
 }
 
 #[cfg(test)]
@@ -346,6 +445,65 @@ mod tests {
                      from_value_op: Value is not an object\n";
         assert_eq!(table().attribute(saved).len(), 1, "{saved}");
         assert!(internal(saved).is_empty());
+    }
+
+    /// glibc's report of a failed assert() in a component's source tree is that component's
+    /// bug; one in another tree, or over a runtime call's status, is not.
+    #[test]
+    fn a_failed_assertion_in_a_components_source_is_its_bug() {
+        // https://github.com/ROCm/AMDMIGraphX/issues/2116 (a develop build's regression, fixed)
+        let migraphx = "driver: /home/u/repo/AMDMIGraphX/src/simplify_algebra.cpp:1452: auto \
+                        migraphx::find_split_transpose::apply(module &, const \
+                        match::matcher_result &)::(anonymous class)::operator()(auto) const \
+                        [i:auto = std::_List_iterator<migraphx::instruction>]: Assertion \
+                        `i->outputs().size() == 1' failed.\n";
+        let got = internal(migraphx);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, "internal.assert.migraphx");
+        assert!(
+            got[0].1.contains("simplify_algebra.cpp:1452"),
+            "{}",
+            got[0].1
+        );
+        assert!(
+            got[0].1.contains("i->outputs().size() == 1"),
+            "{}",
+            got[0].1
+        );
+        // Assertion-enabled compilers stopping: rocm-llvm's clang in its frontend
+        // (https://github.com/ROCm/legacy-rocm-build/issues/2620, ROCm 5.6.1), ROCm 6.4's clang
+        // in SelectionDAG (https://github.com/llvm/llvm-project/issues/121601, fixed), llc with
+        // a header-relative path (https://github.com/llvm/llvm-project/issues/130119).
+        for line in [
+            "clang-16: /usr/src/debug/rocm-llvm/llvm-project-rocm-5.6.1/clang/include/clang/\
+             Basic/Diagnostic.h:1590: clang::DiagnosticsEngine::ArgumentKind \
+             clang::Diagnostic::getArgKind(unsigned int) const: Assertion `Idx < getNumArgs() \
+             && \"Argument index out of range!\"' failed.",
+            "clang-19: /long_pathname_so_that_rpms_can_package_the_debug_info/src/llvm-project/\
+             llvm/lib/CodeGen/SelectionDAG/SelectionDAG.cpp:1143: void \
+             VerifySDNode(llvm::SDNode*, const llvm::TargetLowering*): Assertion \
+             `(Op.getValueType() == EltVT || (EltVT.isInteger() && \
+             Op.getValueType().isInteger() && EltVT.bitsLE(Op.getValueType()))) && \
+             \"Wrong operand type!\"' failed.",
+            "llc: include/llvm/CodeGen/MachineOperand.h:366: Register \
+             llvm::MachineOperand::getReg() const: Assertion `isReg() && \"This is not a \
+             register operand!\"' failed.",
+        ] {
+            let got = internal(&format!("{line}\n"));
+            assert_eq!(
+                got.first().map(|g| g.0.as_str()),
+                Some("internal.assert.llvm"),
+                "{line}"
+            );
+        }
+        // The user's own code, and an assert over a runtime call's result, are not.
+        for line in [
+            "app: /home/u/myproject/src/main.cpp:12: int main(): Assertion `n > 0' failed.\n",
+            "app: /src/AMDMIGraphX/src/gpu/hip.cpp:40: void f(): Assertion \
+             `status == hipSuccess' failed.\n",
+        ] {
+            assert!(internal(line).is_empty(), "{line}");
+        }
     }
 
     /// An answer that reads more comes first: a "no code object" line beside MIGraphX's check.
