@@ -397,13 +397,15 @@ impl Facts {
     }
 
     /// The ISAs of the product names, PCI ids and kernel chip names of the text
-    /// (`checks/gpu-names.toml`; [`super::asicnames`]), after those found so far; then the ISAs the text states (`gfx...`) before the ones only a name
+    /// and GC versions KFD prints (`checks/gpu-names.toml`; [`super::asicnames`],
+    /// [`super::gcversions`]), after those found so far; then the ISAs the text states (`gfx...`) before the ones only a name
     /// or id gives, and each name or id that reads as an ISA the text does not state, when it
     /// states one, in `differs` (the stated ISA wins: it is what the runtime printed).
     fn add_products(&mut self, text: &str) {
         // A kernel chip name first: where pci.ids writes the same word as a product name
         // (`Polaris10`), the stable sort keeps it as the kernel's.
         let mut found = super::asicnames::chips_in(text);
+        found.extend(super::gcversions::gcs_in(text));
         found.extend(super::gpunames::names_in(text));
         found.extend(super::gpunames::ids_in(text));
         found.sort_by_key(|x| x.at);
@@ -1646,6 +1648,15 @@ mod tests {
         assert!(Facts::of("my old Hawaii card, a hawaii FirePro\n")
             .isas
             .is_empty());
+        // https://lore.kernel.org/stable/ZCLsHCq46XBG1ZW3@kroah.com/: KFD's GC form (GC 11.0.4)
+        let t = "kfd kfd: amdgpu: GC IP 0b0004  not supported in kfd\n";
+        assert_eq!(
+            Facts::of(t).isas,
+            [(
+                "gfx1103".to_string(),
+                Some("GC IP 0b0004 = GC 11.0.4".to_string())
+            )]
+        );
     }
 
     /// A line naming three or more products is a list (what a tool supports), not the GPU at

@@ -31,6 +31,10 @@ pub(crate) struct Table {
     /// ([`super::asicnames`]).
     #[serde(default)]
     pub asic: Vec<Asic>,
+    /// The GC IP versions the pinned kernel's KFD maps to an ISA (`kgd2kfd_probe`), as KFD's
+    /// `GC IP %06x` refusal names a GPU ([`super::gcversions`]).
+    #[serde(default)]
+    pub kfd_gc: Vec<KfdGc>,
     /// Empty in the cut of an id the table does not have ([`table_of`]); the whole table's
     /// rows are counted by a unit test.
     #[serde(default)]
@@ -56,6 +60,17 @@ pub(crate) struct Asic {
     pub name: String,
     pub isa: String,
     /// How the generator got the ISA (KFD's table, or LLVM's alternative processor name).
+    pub isa_from: String,
+}
+
+/// One GC IP version `kgd2kfd_probe` gives a `gfx_target_version` (`11.0.4` -> `gfx1103`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct KfdGc {
+    /// `major.minor.revision`, decimal.
+    pub gc: String,
+    pub isa: String,
+    /// The kernel line the ISA comes from (`IP_VERSION(11, 0, 4) -> 110003`).
     pub isa_from: String,
 }
 

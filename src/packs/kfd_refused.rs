@@ -1,11 +1,14 @@
 //! KFD refusing a GPU, read with the ISA of the GPU its line names. Pure.
 //!
-//! KFD prints two lines when it will not take a GPU: `%s %s not supported in kfd` with the
+//! KFD prints three lines when it will not take a GPU: `%s %s not supported in kfd` with the
 //! kernel's chip name (`kfd_device.c` `kgd2kfd_probe`; ROCm/ROCm#2232: `kfd kfd: amdgpu:
-//! PITCAIRN  not supported in kfd`), and, in kernels before 5.x, `DID %04x is missing in
-//! supported_devices` with the PCI device id (`lookup_device_info`; ROCm/ROCm#719). Both name the
-//! GPU ([`super::asicnames::chips_in`], [`super::gpunames::ids_in`]), and its ISA decides what
-//! the line means:
+//! PITCAIRN  not supported in kfd`), `GC IP %06x %s not supported in kfd` with the GC IP
+//! version of a GPU found by IP discovery (the same function; Linux 6.1.20 on stable@,
+//! https://lore.kernel.org/stable/ZCLsHCq46XBG1ZW3@kroah.com/: `kfd kfd: amdgpu: GC IP 0b0004
+//! not supported in kfd`), and, in kernels before 5.x, `DID %04x is missing in
+//! supported_devices` with the PCI device id (`lookup_device_info`; ROCm/ROCm#719). Each names
+//! the GPU ([`super::asicnames::chips_in`], [`super::gcversions::gcs_in`],
+//! [`super::gpunames::ids_in`]), and its ISA decides what the line means:
 //!
 //! - an ISA ROCm does not support (`checks/why-facts.toml`: `[[override]]`, `[[no_override]]`):
 //!   the ISA's verdict, as every "no code" answer words it ([`facts::unsupported_words`]). When
@@ -16,11 +19,15 @@
 //! - an ISA ROCm supports, which every newer KFD takes: the running kernel predates the GPU
 //!   (the `kfd-did-missing` reading), also for a `not supported in kfd` line.
 //!
-//! A line naming no GPU the tables know (`GC IP 0b0004  not supported in kfd`, an unknown id)
-//! leaves the symptoms their own answer.
+//! A line naming no GPU the tables know (a GC version the pinned kernel's `kgd2kfd_probe` has
+//! no case for, an unknown id) leaves the symptoms their own answer, and so does a GC line
+//! refusing a virtual function (`GC IP 090100 VF not supported in kfd`): `kgd2kfd_probe` takes
+//! several GC versions only when not a VF (Linux 7.2.13: Raven, Navi 10, Van Gogh, ...), so the
+//! line says nothing of the kernel's age.
 
 use super::asicnames::{chips_in, kfd_knows};
 use super::facts::{self, cached_symptom, Derived, IsaVerdict};
+use super::gcversions::gcs_in;
 use super::gpunames::{ids_in, Found};
 use super::Symptom;
 use std::sync::OnceLock;
@@ -35,12 +42,21 @@ fn refusal(text: &str) -> Option<(usize, &str, Found)> {
         if !(l.contains("not supported in kfd") || l.contains("is missing in supported_devices")) {
             return None;
         }
-        let gpu = chips_in(l).into_iter().next().or_else(|| {
-            // Only the id the DID line names (a modesetting line's ids are read elsewhere).
-            ids_in(l)
-                .into_iter()
-                .find(|f| l[f.at..].starts_with("DID "))
-        })?;
+        let gpu = chips_in(l)
+            .into_iter()
+            .next()
+            .or_else(|| {
+                // `GC IP 0b0004 VF`: a virtual function, see the module doc.
+                gcs_in(l)
+                    .into_iter()
+                    .find(|f| l[f.at..].split_whitespace().nth(3) != Some("VF"))
+            })
+            .or_else(|| {
+                // Only the id the DID line names (a modesetting line's ids are read elsewhere).
+                ids_in(l)
+                    .into_iter()
+                    .find(|f| l[f.at..].starts_with("DID "))
+            })?;
         Some((i + 1, l, gpu))
     })
 }
@@ -119,14 +135,21 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
         _ => return Vec::new(),
     };
     let mut d = d;
-    // How the chip's ISA is known, for the evidence (an id's is the table's row, cited there).
-    if let Some(how) = gpu
-        .said
-        .strip_prefix("kernel chip ")
-        .and_then(super::asicnames::isa_source)
-    {
+    // How the chip's or GC version's ISA is known, for the evidence (an id's is the table's row,
+    // cited there).
+    let how = if let Some(name) = gpu.said.strip_prefix("kernel chip ") {
+        super::asicnames::isa_source(name).map(|h| ("chip", h))
+    } else {
+        gpu.said
+            .split_once(" = GC ")
+            .and_then(|(_, gc)| super::gcversions::isa_source(gc))
+            .map(|h| ("GC version", h))
+    };
+    if let Some((what, how)) = how {
         if let Some((_, why)) = d.captures.iter_mut().find(|(k, _)| k == "reasoning") {
-            why.push_str(&format!(" (the chip's ISA: {how}, checks/gpu-names.toml)"));
+            why.push_str(&format!(
+                " (the {what}'s ISA: {how}, checks/gpu-names.toml)"
+            ));
         }
     }
     d.captures.insert(0, ("isa".into(), isa.to_string()));
@@ -212,6 +235,51 @@ mod tests {
         }
     }
 
+    /// KFD's GC form: the ISA the pinned kernel gives the GC version decides, as for a chip
+    /// name, with where the table has it.
+    #[test]
+    fn a_gc_version_is_read_as_its_isa() {
+        // https://lore.kernel.org/stable/ZCLsHCq46XBG1ZW3@kroah.com/: Linux 6.1.20 on a GC
+        // 11.0.4 product; KFD support for it landed in 6.2 ("drm/amdkfd: add GC 11.0.4 KFD
+        // support", 88c21c2b56aa), i.e. the running kernel predated it.
+        let t = "> kfd kfd: amdgpu: GC IP 0b0004  not supported in kfd\n";
+        let want = match facts::isa_verdict("gfx1103") {
+            IsaVerdict::Supported => "kfd.kernel-predates-gpu",
+            _ => "kfd.isa-unsupported",
+        };
+        let (id, _, why) = answer(t);
+        assert_eq!(id, want);
+        assert!(
+            why.starts_with("gfx1103 (GC IP 0b0004 = GC 11.0.4, named in line 1 by KFD)"),
+            "{why}"
+        );
+        assert!(
+            why.contains("(the GC version's ISA: kfd_device.c kgd2kfd_probe: IP_VERSION(11, 0, 4)"),
+            "{why}"
+        );
+        assert_eq!(rules(t)[0].captures[0], ("isa".into(), "gfx1103".into()));
+        // https://lore.kernel.org/lkml/KONJHR.T3DS4EBAXDVX1@att.net/: Linux 5.18.12, a Ryzen 5
+        // 2400G (Raven, GC 9.1.0, gfx902), whose ISA ROCm does not support; a newer KFD takes it.
+        let t = "kfd kfd: amdgpu: GC IP 090100 not supported in kfd\n";
+        assert!(!matches!(
+            facts::isa_verdict("gfx902"),
+            IsaVerdict::Supported
+        ));
+        let (id, _, why) = answer(t);
+        assert_eq!(id, "kfd.isa-unsupported");
+        assert!(why.starts_with("gfx902 (GC IP 090100 = GC 9.1.0,"), "{why}");
+        assert!(why.contains("a newer kernel's KFD takes it"), "{why}");
+        assert_eq!(rules(t)[0].defers_to, ["gpu-driver-missing"]);
+        // The later layout of the same format (no public line found): 10.3.0 is Sienna
+        // Cichlid, gfx1030, which ROCm supports.
+        let (id, _, why) = answer("kfd kfd: amdgpu: GC IP a030000  not supported in kfd");
+        assert_eq!(id, "kfd.kernel-predates-gpu");
+        assert!(
+            why.starts_with("gfx1030 (GC IP a030000 = GC 10.3.0,"),
+            "{why}"
+        );
+    }
+
     /// Through `why`'s ranking (text only): the answers in order, with the reasoning joined to
     /// the symptom of the same cause.
     #[test]
@@ -233,6 +301,14 @@ mod tests {
         // A GFX6 id (Tahiti, 6798): no kernel helps, the ISA comes first.
         let got = order("kfd kfd: DID 6798 is missing in supported_devices\n");
         assert_eq!(got[0], s("kfd.isa-unsupported", true), "{got:?}");
+        // https://lore.kernel.org/stable/ZCLsHCq46XBG1ZW3@kroah.com/: the GC form gives the
+        // answer of its ISA first, whichever it is.
+        let got = order("kfd kfd: amdgpu: GC IP 0b0004  not supported in kfd\n");
+        let first = match facts::isa_verdict("gfx1103") {
+            IsaVerdict::Supported => "kfd.kernel-predates-gpu",
+            _ => "kfd.isa-unsupported",
+        };
+        assert_eq!(got[0], s(first, true), "{got:?}");
         // A supported chip named as not supported: the kernel predates it.
         let got = order("kfd kfd: amdgpu: SIENNA_CICHLID  not supported in kfd\n");
         assert_eq!(got[0], s("kfd.kernel-predates-gpu", true), "{got:?}");
@@ -247,8 +323,11 @@ mod tests {
     #[test]
     fn no_named_gpu_no_answer() {
         for t in [
-            // crates/parsers kernlog tests: the GC IP form names no chip
-            "Mar 02 09:14:07 ws1 kernel: kfd kfd: amdgpu: GC IP 0b0004  not supported in kfd",
+            // kfd_device.c's GC form with a version no kgd2kfd_probe case of the pinned kernel
+            // names (8.0.0; and 13.0.0 in the later layout), and a virtual function's line
+            "Mar 02 09:14:07 ws1 kernel: kfd kfd: amdgpu: GC IP 080000  not supported in kfd",
+            "kfd kfd: amdgpu: GC IP d000000  not supported in kfd",
+            "kfd kfd: amdgpu: GC IP 090100 VF not supported in kfd",
             "kfd kfd: DID 0000 is missing in supported_devices",
             "kfd kfd: amdgpu: NAVI31  not supported in kfd",
             "[drm] initializing kernel modesetting (POLARIS10 0x1002:0x67DF 0x1DA2:0xE366 0xE7).",

@@ -23,6 +23,7 @@ pub mod compile;
 mod context;
 pub(crate) mod eval;
 pub(crate) mod facts;
+pub(crate) mod gcversions;
 pub(crate) mod gpu_rules;
 pub(crate) mod gpunames;
 pub(crate) mod here;
