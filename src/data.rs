@@ -23,6 +23,7 @@
 //! | `checks/causes.toml` | `packs::causes::all` ([`embedded`]) |
 //! | `checks/why-families.toml` | `packs::libfamilies::table` ([`embedded`]) |
 //! | `checks/origin-causes.toml` | `packs::origins::families` ([`embedded`]) |
+//! | `checks/origin-internal.toml` | `packs::internal_checks` ([`embedded`]) |
 //! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load_converted`] of the JSON copy build.rs makes) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
 //! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
@@ -245,6 +246,7 @@ mod tests {
             ("gpu-names.toml", &|| {
                 crate::packs::gpunames::table().gpu.len()
             }),
+            ("origin-internal.toml", &crate::packs::internal_checks::rows),
         ];
         for (name, f) in loaded {
             assert!(f() > 0, "{name} loaded empty");

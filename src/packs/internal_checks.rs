@@ -76,6 +76,12 @@ fn file() -> &'static File {
     })
 }
 
+/// How many rows the file has (`[[internal]]` and `[[assert_in]]`), for the embedded-table test.
+#[cfg(test)]
+pub(crate) fn rows() -> usize {
+    file().internal.len() + file().assert_in.len()
+}
+
 /// Whether `s` names an environment failure.
 fn names_environment(s: &str) -> bool {
     let s = s.to_lowercase();

@@ -20,10 +20,11 @@
 //!   (the `kfd-did-missing` reading), also for a `not supported in kfd` line.
 //!
 //! A line naming no GPU the tables know (a GC version the pinned kernel's `kgd2kfd_probe` has
-//! no case for, an unknown id) leaves the symptoms their own answer, and so does a GC line
-//! refusing a virtual function (`GC IP 090100 VF not supported in kfd`): `kgd2kfd_probe` takes
-//! several GC versions only when not a VF (Linux 7.2.13: Raven, Navi 10, Van Gogh, ...), so the
-//! line says nothing of the kernel's age.
+//! no case for, an unknown id) leaves the symptoms their own answer, and so does a line refusing
+//! a virtual function, by chip or by GC version (`TONGA VF not supported in kfd`, `GC IP 090100
+//! VF not supported in kfd`): `kgd2kfd_probe` takes several GPUs only when not a VF (Linux
+//! 7.2.13: Raven, Navi 10, Van Gogh, ...), so the line says nothing of the kernel's age or the
+//! GPU's support (the `kfd-asic-not-supported` symptom leaves it too).
 
 use super::asicnames::{chips_in, kfd_knows};
 use super::facts::{self, cached_symptom, Derived, IsaVerdict};
@@ -40,6 +41,15 @@ const SOURCE: &str = "rule over the GPU a KFD line names (checks/gpu-names.toml)
 fn refusal(text: &str) -> Option<(usize, &str, Found)> {
     text.lines().enumerate().find_map(|(i, l)| {
         if !(l.contains("not supported in kfd") || l.contains("is missing in supported_devices")) {
+            return None;
+        }
+        // `%s %s not supported in kfd` with "VF": a virtual function refused, whether the
+        // first `%s` is a chip name or a GC version (see the module doc): not the kernel's age.
+        if l.split_whitespace()
+            .collect::<Vec<_>>()
+            .windows(4)
+            .any(|w| w == ["VF", "not", "supported", "in"])
+        {
             return None;
         }
         let gpu = chips_in(l)
@@ -316,6 +326,13 @@ mod tests {
             got.iter().any(|(i, _)| i == "kfd-asic-not-supported"),
             "{got:?}"
         );
+        // A virtual function refused (kfd_device.c's second %s, "VF"): not "this generation
+        // is not supported", and `VF` is not a chip.
+        let got = order("kfd kfd: amdgpu: TONGA VF not supported in kfd\n");
+        assert!(
+            got.iter().all(|(i, _)| i != "kfd-asic-not-supported"),
+            "{got:?}"
+        );
     }
 
     /// A line naming no GPU the tables know, and a text without KFD's lines, give nothing; a
@@ -328,6 +345,8 @@ mod tests {
             "Mar 02 09:14:07 ws1 kernel: kfd kfd: amdgpu: GC IP 080000  not supported in kfd",
             "kfd kfd: amdgpu: GC IP d000000  not supported in kfd",
             "kfd kfd: amdgpu: GC IP 090100 VF not supported in kfd",
+            // the chip form of a virtual function (built from kfd_device.c's format)
+            "kfd kfd: amdgpu: TONGA VF not supported in kfd",
             "kfd kfd: DID 0000 is missing in supported_devices",
             "kfd kfd: amdgpu: NAVI31  not supported in kfd",
             "[drm] initializing kernel modesetting (POLARIS10 0x1002:0x67DF 0x1DA2:0xE366 0xE7).",

@@ -45,7 +45,7 @@ pub(crate) mod libfamilies;
 mod devgroups;
 mod dkms;
 mod igpu;
-mod internal_checks;
+pub(crate) mod internal_checks;
 mod kfd_refused;
 mod leftovers;
 mod origin_causes;
