@@ -87,6 +87,13 @@ pub(crate) fn kfd_knows(isa: &str) -> bool {
     table().kfd_isas.iter().any(|i| i == isa)
 }
 
+/// Whether the pinned kernel's KFD takes `isa` only with the `amdgpu.exp_hw_support` module
+/// option (`kgd2kfd_probe` prints "KFD support on Hawaii is experimental" and refuses it
+/// otherwise; the table's `kfd_experimental`): a newer kernel alone does not make KFD see it.
+pub(crate) fn kfd_experimental(isa: &str) -> bool {
+    table().kfd_experimental.iter().any(|i| i == isa)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,5 +186,8 @@ mod tests {
         assert_eq!(isa_source("IP DISCOVERY"), None);
         assert!(!kfd_knows("gfx601") && !kfd_knows("gfx600") && !kfd_knows("gfx704"));
         assert!(kfd_knows("gfx701") && kfd_knows("gfx1012") && kfd_knows("gfx1100"));
+        // The experimental ones are KFD's ISAs too: Hawaii, and not the others.
+        assert!(t.kfd_experimental.iter().all(|i| kfd_knows(i)));
+        assert!(kfd_experimental("gfx701") && !kfd_experimental("gfx1012"));
     }
 }

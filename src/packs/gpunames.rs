@@ -26,6 +26,10 @@ pub(crate) struct Table {
     /// a kernel's KFD can know at all ([`super::asicnames::kfd_knows`]).
     #[serde(default)]
     pub kfd_isas: Vec<String>,
+    /// Of them, those KFD takes only with the `amdgpu.exp_hw_support` module option (Hawaii)
+    /// ([`super::asicnames::kfd_experimental`]).
+    #[serde(default)]
+    pub kfd_experimental: Vec<String>,
     pub source: Vec<Source>,
     /// The chip names the kernel prints (`amdgpu_asic_name[]`), with their ISA
     /// ([`super::asicnames`]).

@@ -26,7 +26,7 @@
 //! 7.2.13: Raven, Navi 10, Van Gogh, ...), so the line says nothing of the kernel's age or the
 //! GPU's support (the `kfd-asic-not-supported` symptom leaves it too).
 
-use super::asicnames::{chips_in, kfd_knows};
+use super::asicnames::{chips_in, kfd_experimental, kfd_knows};
 use super::facts::{self, cached_symptom, Derived, IsaVerdict};
 use super::gcversions::gcs_in;
 use super::gpunames::{ids_in, Found};
@@ -114,7 +114,12 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
                 .map_or(String::new(), |r| {
                     format!(" (ROCm {} was the last release that supported it)", r.until)
                 });
-            let kernel = if knows {
+            let kernel = if knows && kfd_experimental(isa) {
+                "the KFD of current kernels takes it only with the amdgpu.exp_hw_support=1 \
+                 module option (kfd_device.c kgd2kfd_probe: its support is experimental, and \
+                 without the option the same line is printed), and ROCm still does not \
+                 support it"
+            } else if knows {
                 "a newer kernel's KFD takes it (kfd_device.c kgd2kfd_probe), so a newer kernel \
                  makes KFD see it, but ROCm still does not support it"
             } else {
@@ -136,7 +141,8 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
             );
             let why = format!("{named}: {words}{last}; {kernel}");
             let d = Derived::reasoned(sy, line, why);
-            if knows {
+            // A kernel's age is the first answer only where a newer kernel alone takes the GPU.
+            if knows && !kfd_experimental(isa) {
                 d.deferring_to(&["gpu-driver-missing"])
             } else {
                 d.overruling(&["gpu-driver-missing"])
@@ -204,25 +210,30 @@ mod tests {
     }
 
     /// A GPU a newer KFD takes but ROCm does not support: the ISA's verdict after "the kernel
-    /// predates it". The DID line of ROCm/ROCm#719 (Picasso, 15d8: gfx902) and Hawaii (gfx701,
-    /// KFD's experimental support) by kfd_device.c's format.
+    /// predates it". The DID line of ROCm/ROCm#719 (Picasso, 15d8: gfx902).
     #[test]
     fn a_gpu_a_newer_kfd_takes_keeps_the_kernel_answer_first() {
-        for (t, isa) in [
-            (
-                "> [    2.510806] kfd kfd: DID 15d8 is missing in supported_devices",
-                "gfx902",
-            ),
-            ("kfd kfd: amdgpu: HAWAII  not supported in kfd", "gfx701"),
-        ] {
-            let (id, _, why) = answer(t);
-            assert_eq!(id, "kfd.isa-unsupported");
-            assert!(why.starts_with(isa), "{why}");
-            assert!(why.contains("a newer kernel's KFD takes it"), "{why}");
-            let d = &rules(t)[0];
-            assert_eq!(d.defers_to, ["gpu-driver-missing"]);
-            assert!(d.overrules.is_empty());
-        }
+        let t = "> [    2.510806] kfd kfd: DID 15d8 is missing in supported_devices";
+        let (id, _, why) = answer(t);
+        assert_eq!(id, "kfd.isa-unsupported");
+        assert!(why.starts_with("gfx902"), "{why}");
+        assert!(why.contains("a newer kernel's KFD takes it"), "{why}");
+        let d = &rules(t)[0];
+        assert_eq!(d.defers_to, ["gpu-driver-missing"]);
+        assert!(d.overrules.is_empty());
+        // Hawaii (gfx701; the line by kfd_device.c's format): current kernels' KFD takes it only
+        // with amdgpu.exp_hw_support=1 (the table's kfd_experimental), so a newer kernel alone
+        // does not help and the ISA's verdict comes first.
+        let t = "kfd kfd: amdgpu: HAWAII  not supported in kfd";
+        let (id, _, why) = answer(t);
+        assert_eq!(id, "kfd.isa-unsupported");
+        assert!(why.starts_with("gfx701"), "{why}");
+        assert!(
+            why.contains("only with the amdgpu.exp_hw_support=1"),
+            "{why}"
+        );
+        assert!(!why.contains("a newer kernel's KFD takes it"), "{why}");
+        assert_eq!(rules(t)[0].overrules, ["gpu-driver-missing"]);
         // gfx803 (Polaris 11, 67ef): retired, with its last release.
         let (_, _, why) = answer("kfd kfd: DID 67ef is missing in supported_devices");
         assert!(why.contains("ROCm 3.10 was the last release"), "{why}");
