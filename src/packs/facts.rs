@@ -1091,7 +1091,7 @@ fn unsupported() -> &'static Symptom {
 /// The release the text names for the build (a wheel's `+rocmX.Y` first, else "ROCm X.Y") and
 /// whether it supported `isa`: an ISA that release supported is a build problem whatever later
 /// releases dropped.
-fn release_then(f: &Facts, isa: &str) -> Option<(String, bool)> {
+pub(crate) fn release_then(f: &Facts, isa: &str) -> Option<(String, bool)> {
     let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
         f.versions
             .iter()

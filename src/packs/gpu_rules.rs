@@ -703,20 +703,6 @@ fn unsupported_gpu(text: &str, f: &Facts, here: &Here) -> Option<Gpu> {
     })
 }
 
-/// Whether a release the text names (PyTorch's ROCm, else ROCm's) supported `isa`.
-fn named_release_supports(f: &Facts, isa: &str) -> bool {
-    let named_release = ["torch-rocm", "rocm"].iter().find_map(|k| {
-        f.versions
-            .iter()
-            .find(|(w, _)| w == k)
-            .map(|(_, v)| v.clone())
-    });
-    named_release
-        .as_deref()
-        .and_then(|r| facts::supported_in(isa, r))
-        == Some(true)
-}
-
 /// `unsupported_isa`'s reasoning: no override helps `gpu`, or the one that would is ignored on
 /// Windows; `None` otherwise.
 fn unsupported_why(gpu: &Gpu, windows: bool) -> Option<String> {
@@ -799,7 +785,7 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     }
     // A release the text names that supported the ISA makes a missing kernel a build problem
     // (facts.rs's ISA rule says so); nothing to add here.
-    if named_release_supports(f, &gpu.isa) {
+    if facts::release_then(f, &gpu.isa).is_some_and(|(_, supported)| supported) {
         return None;
     }
     let why = unsupported_why(&gpu, windows)?;

@@ -45,11 +45,7 @@ fn refusal(text: &str) -> Option<(usize, &str, Found)> {
         }
         // `%s %s not supported in kfd` with "VF": a virtual function refused, whether the
         // first `%s` is a chip name or a GC version (see the module doc): not the kernel's age.
-        if l.split_whitespace()
-            .collect::<Vec<_>>()
-            .windows(4)
-            .any(|w| w == ["VF", "not", "supported", "in"])
-        {
+        if l.contains(" VF not supported in kfd") {
             return None;
         }
         let gpu = chips_in(l)
