@@ -24,6 +24,7 @@
 //! | `checks/why-families.toml` | `packs::libfamilies::table` ([`embedded`]) |
 //! | `checks/origin-causes.toml` | `packs::origins::families` ([`embedded`]) |
 //! | `checks/origin-internal.toml` | `packs::internal_checks` ([`embedded`]) |
+//! | `checks/rocm-packages.toml` | `packs::pkgnames` ([`embedded`]) |
 //! | `checks/origins.toml` (generated) | `packs::origins::table` ([`load_converted`] of the JSON copy build.rs makes) |
 //! | `checks/asm-caps.toml` | `asm::catalog::catalog` |
 //! | `checks/known-issues.toml` | `known_issues::load` (conditions and ranges checked, compiled into pack checks) |
@@ -247,6 +248,7 @@ mod tests {
                 crate::packs::gpunames::table().gpu.len()
             }),
             ("origin-internal.toml", &crate::packs::internal_checks::rows),
+            ("rocm-packages.toml", &crate::packs::pkgnames::rows),
         ];
         for (name, f) in loaded {
             assert!(f() > 0, "{name} loaded empty");

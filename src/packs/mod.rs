@@ -49,6 +49,8 @@ pub(crate) mod internal_checks;
 mod kfd_refused;
 mod leftovers;
 mod origin_causes;
+mod pkgmanager;
+pub(crate) mod pkgnames;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

@@ -215,6 +215,8 @@ impl<'a> Recognition<'a> {
             .chain(super::igpu::rules(text, &facts))
             .chain(super::devgroups::rules(text, &facts))
             .chain(super::leftovers::rules(text))
+            // What package managers print about ROCm's packages (pkgmanager.rs).
+            .chain(super::pkgmanager::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
