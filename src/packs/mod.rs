@@ -51,6 +51,7 @@ mod leftovers;
 mod origin_causes;
 mod pkgmanager;
 pub(crate) mod pkgnames;
+mod symbol_versions;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

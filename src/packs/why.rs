@@ -217,6 +217,8 @@ impl<'a> Recognition<'a> {
             .chain(super::leftovers::rules(text))
             // What package managers print about ROCm's packages (pkgmanager.rs).
             .chain(super::pkgmanager::rules(text))
+            // The loader's symbol-version errors, read by where the library lives.
+            .chain(super::symbol_versions::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
