@@ -191,6 +191,18 @@ fn corpus_texts_give_exactly_these_events() {
             "more-rocm-1320-radeon-vii-atombios-stuck",
             &["ip-init-failed"],
         ),
+        (
+            "fresh6-legacy-rocm-build-364-rx570-x4-slot-pci-rejects-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "fresh6-legacy-rocm-build-827-rx550-laptop-pci-rejects-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
+            "fresh6-legacy-rocm-build-622-rx570-second-slot-atomics",
+            &["pcie-atomics-rejected"],
+        ),
     ];
     #[derive(serde::Deserialize)]
     struct Case {
