@@ -1349,3 +1349,26 @@ fn answer_ids(doc: &serde_json::Value) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+#[test]
+fn secure_boot_refusing_amdgpu_answers_before_load_the_driver() {
+    // kmod's refusal (tools/modprobe.c) with EKEYREJECTED's text, beside rocminfo's line: both
+    // say the driver is not loaded, but only the first says why, and "load amdgpu" would fail
+    // again (ROCm/legacy-rocm-build#4328).
+    let empty = tempfile::tempdir().unwrap();
+    let text = "modprobe: ERROR: could not insert 'amdgpu': Key was rejected by service\n\
+                ROCk module is NOT loaded, possibly no GPU devices";
+    let (doc, _) = why(&["--sysroot", empty.path().to_str().unwrap()], &[], text);
+    let rec = doc["recognised"].as_array().unwrap();
+    assert_eq!(rec[0]["id"], "modload.signature-rejected", "{doc:#}");
+    assert!(
+        rec[0]["fix"].as_str().unwrap().contains("mokutil"),
+        "{doc:#}"
+    );
+    assert!(
+        rec.iter()
+            .skip(1)
+            .any(|r| r["class"] == "gpu-driver-missing"),
+        "the symptom of the same cause stays, after it: {doc:#}"
+    );
+}

@@ -616,7 +616,9 @@ pub(crate) struct Derived {
     pub defers_to: &'static [&'static str],
     /// Causes the facts decide against: a symptom of one of them never comes before this one
     /// (a "no code" message reads as either a build without the ISA or an ISA nobody builds; the
-    /// ISA's support decides which).
+    /// ISA's support decides which). The rule's own cause here: its answer is more specific than
+    /// a symptom of that cause, so it stands on its own before it instead of lending it its
+    /// reasoning (`why::add_derived`).
     pub overrules: &'static [&'static str],
 }
 

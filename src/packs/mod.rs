@@ -48,6 +48,7 @@ mod igpu;
 pub(crate) mod internal_checks;
 mod kfd_refused;
 mod leftovers;
+mod modload;
 mod origin_causes;
 mod pkgmanager;
 pub(crate) mod pkgnames;

@@ -219,6 +219,8 @@ impl<'a> Recognition<'a> {
             .chain(super::pkgmanager::rules(text))
             // The loader's symbol-version errors, read by where the library lives.
             .chain(super::symbol_versions::rules(text))
+            // The kernel refusing AMD's driver modules (modload.rs).
+            .chain(super::modload::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
@@ -279,7 +281,9 @@ impl<'a> Recognition<'a> {
 /// machine; but after a first symptom whose more specific cause the rule defers to, and after
 /// the symptoms of a text whose only symptoms are harmless by design (a harmless message on WSL
 /// is still harmless). A derived cause that overrules others (the facts decide between them)
-/// comes before the first of them. The most deciding rule comes first ([`super::facts::rules`]).
+/// comes before the first of them; one that overrules its own cause (its fix is more specific
+/// than the symptom's) gives its own answer just before that symptom. The most deciding rule
+/// comes first ([`super::facts::rules`]).
 fn add_derived(hits: &mut Vec<Hit<'_>>, derived: Vec<super::facts::Derived>) {
     let only_harmless = !hits.is_empty() && hits.iter().all(|h| h.symptom.harmless);
     for d in derived.into_iter().rev() {
@@ -291,10 +295,24 @@ fn add_derived(hits: &mut Vec<Hit<'_>>, derived: Vec<super::facts::Derived>) {
                 .is_some_and(|c| Some(c) != class && d.overrules.contains(&c))
         };
         let first_overruled = hits.iter().position(overruled);
-        if let Some(i) = hits
+        let same = hits
             .iter()
-            .position(|h| h.symptom.class.as_deref() == class)
-        {
+            .position(|h| h.symptom.class.as_deref() == class);
+        // A rule that overrules its own cause answers it more specifically than the symptom
+        // (a fix the symptom's does not give): its own answer goes just before that symptom.
+        if let (Some(i), true) = (same, class.is_some_and(|c| d.overrules.contains(&c))) {
+            let at = first_overruled.filter(|&j| j < i).unwrap_or(i);
+            hits.insert(
+                at,
+                Hit {
+                    symptom: d.symptom,
+                    line: d.line,
+                    captures: d.captures,
+                },
+            );
+            continue;
+        }
+        if let Some(i) = same {
             // The symptom keeps its checks; it gains the facts' reasoning, and comes before the
             // causes the facts decide against.
             let mut h = hits.remove(i);
