@@ -44,6 +44,7 @@ pub(crate) mod libfamilies;
 // issue 28, tuning cases not recognised (h-r5).
 mod devgroups;
 mod dkms;
+mod docker_gpus;
 mod igpu;
 pub(crate) mod internal_checks;
 mod kfd_refused;

@@ -48,7 +48,7 @@ fn symptom(
 /// words; this one only *withholds* the CUDA-build answer, and a wrong answer there is a false
 /// statement about the user's machine, so a user's own "my RTX 3090" is reason enough to stay
 /// silent.
-fn nvidia_machine(text: &str) -> bool {
+pub(super) fn nvidia_machine(text: &str) -> bool {
     static NV: OnceLock<Regex> = OnceLock::new();
     re(
         &NV,
@@ -56,6 +56,17 @@ fn nvidia_machine(text: &str) -> bool {
             r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}",
             r"|\bTesla\s+[KPVT]\d|\bQuadro\b|NVIDIA Corporation",
         ),
+    )
+    .is_match(text)
+}
+
+/// Whether the text names AMD's GPUs or their stack (ROCm, AMD, Radeon, Instinct, HIP): the
+/// intent of a text that does not show the machine.
+pub(super) fn amd_named(text: &str) -> bool {
+    static AMD: OnceLock<Regex> = OnceLock::new();
+    re(
+        &AMD,
+        r"(?i)\bROCm\b|\bAMD\b|\bRadeon\b|\bInstinct\b|\bHIP\b",
     )
     .is_match(text)
 }
@@ -245,15 +256,7 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     if nvidia_machine(text) {
         return None;
     }
-    let amd = || {
-        static AMD: OnceLock<Regex> = OnceLock::new();
-        !f().isas.is_empty()
-            || re(
-                &AMD,
-                r"(?i)\bROCm\b|\bAMD\b|\bRadeon\b|\bInstinct\b|\bHIP\b",
-            )
-            .is_match(text)
-    };
+    let amd = || !f().isas.is_empty() || amd_named(text);
     if needs_amd && !amd() {
         return None;
     }

@@ -221,6 +221,8 @@ impl<'a> Recognition<'a> {
             .chain(super::symbol_versions::rules(text))
             // The kernel refusing AMD's driver modules (modload.rs).
             .chain(super::modload::rules(text))
+            // Docker's GPU device requests (docker_gpus.rs).
+            .chain(super::docker_gpus::rules(text, &facts))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
