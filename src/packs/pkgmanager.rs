@@ -245,7 +245,9 @@ fn unmet_dependency(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     let found: Vec<Unmet> = unmet(text)
         .into_iter()
-        .filter(|(p, d, _)| is_rocm(p) && !is_rocm(d))
+        // The kernel's own packages (linux-headers-*, linux-modules-extra-*) are the DKMS
+        // rules' (dkms.rs): the running kernel's, not the distribution release's.
+        .filter(|(p, d, _)| is_rocm(p) && !is_rocm(d) && !d.starts_with("linux-"))
         .collect();
     let first = found.first()?;
     let mut pairs: Vec<String> = Vec::new();
@@ -548,6 +550,8 @@ mod tests {
         assert!(fired(cascade).is_empty());
         let other = " libzstd-dev : Depends: libzstd1 (= 1.5.5) but it is not installable\n";
         assert!(fired(other).is_empty());
+        let kernel = " amdgpu-dkms : Depends: linux-headers-6.8.0-45-generic but it is not installable\n";
+        assert!(fired(kernel).is_empty());
     }
 
     #[test]
