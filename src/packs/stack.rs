@@ -236,11 +236,11 @@ fn amd_gpu(text: &str, f: &Facts) -> bool {
 /// torch-directml (PyTorch with DirectML on Windows and WSL, the `torch-directml` package beside
 /// a build without CUDA: learn.microsoft.com/windows/ai/directml/pytorch-windows; the apps that
 /// use it take `--directml` or `--use-directml`, and ONNX Runtime's DirectML build names its
-/// `DmlExecutionProvider`), macOS (ROCm
-/// runs on Linux and Windows; PyTorch for macOS has no ROCm build). There a CUDA or CPU-only
-/// build is what the set-up uses, and "install the ROCm build" would be false advice: the lines
-/// say that ZLUDA's libraries were not the ones loaded, or that the program asked for CUDA
-/// instead of the DirectML or MPS device. `cuda_build` says nothing then.
+/// `DmlExecutionProvider`), macOS (ROCm's system requirements list Linux and Windows only, and
+/// pytorch.org's "Get started" offers no ROCm build for macOS). There a CUDA or CPU-only build is
+/// what the set-up uses, and "install the ROCm build" would be false advice: the lines say that
+/// ZLUDA's libraries were not the ones loaded, or that the program asked for CUDA instead of the
+/// DirectML or MPS device. `cuda_build` says nothing then.
 fn non_rocm_setup(text: &str) -> bool {
     static SETUP: OnceLock<Regex> = OnceLock::new();
     re(
