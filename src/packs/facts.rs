@@ -33,6 +33,7 @@ pub(crate) struct Table {
     gpu: serde::de::IgnoredAny,
     pub(crate) since: Vec<Since>,
     pub(crate) cuda_library: Vec<CudaLibrary>,
+    pub(crate) cuda_print: Vec<CudaPrint>,
     pub(crate) informational: Vec<Informational>,
     /// `[context]`: the facts of the rules of src/packs/context.rs, read there.
     #[allow(dead_code)]
@@ -114,6 +115,24 @@ pub(crate) struct Since {
 #[serde(deny_unknown_fields)]
 pub(crate) struct CudaLibrary {
     pub name: String,
+}
+
+/// A line only a build without ROCm prints (`[[cuda_print]]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CudaPrint {
+    /// A regex over the text: the printed form, across the printer's own line breaks.
+    pub pattern: String,
+    pub printer: String,
+    /// `CUDA` or `CPU-only`.
+    pub build: String,
+    pub when: String,
+    /// Why the ROCm build of the same code never prints it.
+    pub rocm: String,
+    /// Where the facts of the entry are read: for the table's readers (the answer names the
+    /// table), checked non-empty by stack.rs's tests.
+    #[allow(dead_code)]
+    pub source: String,
 }
 
 /// A message its own source prints as information (`[[informational]]`).

@@ -4,7 +4,8 @@
 //! text states about the user's machine (this machine is not asked; the reasoning says so):
 //! - "a CUDA or CPU-only build on an AMD machine": the framework the text shows is a CUDA build
 //!   (`+cuXYZ`, `torch.version.hip: None`, a CUDA library loaded by the framework, ONNX Runtime's
-//!   CUDA provider) or has no ROCm variant at the version asked for;
+//!   CUDA provider, a line only a build without ROCm prints, `[[cuda_print]]`) or has no ROCm
+//!   variant at the version asked for;
 //! - "a source tree newer than the installed ROCm": a header or CMake package that exists only
 //!   from a later release is not found while building (`[[since]]` of `checks/why-facts.toml`);
 //! - CMake's HIP setup: CMake's own messages about HIP's package, compiler or architectures,
@@ -179,6 +180,90 @@ fn cuda_provider(text: &str) -> Option<CudaEvidence> {
     ))
 }
 
+/// A line only a build without ROCm prints (`[[cuda_print]]` of `checks/why-facts.toml`: the
+/// printer, the build, why the ROCm build of the same code never prints it, and the sources),
+/// where the text shows an AMD GPU ([`amd_gpu`]).
+fn cuda_print<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<CudaEvidence> {
+    static RES: OnceLock<Vec<Regex>> = OnceLock::new();
+    let prints = &table().cuda_print;
+    let res = RES.get_or_init(|| {
+        prints
+            .iter()
+            .map(|p| {
+                Regex::new(&super::facts::ascii_boundaries(&p.pattern)).unwrap_or_else(|e| {
+                    panic!("checks/why-facts.toml [[cuda_print]] {}: {e}", p.pattern)
+                })
+            })
+            .collect()
+    });
+    let (at, p) = res
+        .iter()
+        .zip(prints)
+        .find_map(|(r, p)| r.find(text).map(|m| (m.start(), p)))?;
+    if !amd_gpu(text, f()) {
+        return None;
+    }
+    Some((
+        line_at(text, at),
+        format!(
+            "printed by {} when {}: the {} build; a ROCm build never prints it ({}; \
+             checks/why-facts.toml [[cuda_print]])",
+            p.printer, p.when, p.build, p.rocm
+        ),
+        true,
+    ))
+}
+
+/// The line of `text` around byte `at` (a match's start), trimmed, at most 300 characters.
+fn line_at(text: &str, at: usize) -> String {
+    let at = at.min(text.len());
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    text[start..end].trim().chars().take(300).collect()
+}
+
+/// Whether the text shows an AMD GPU: one the facts read (an ISA, product name or PCI id, or a
+/// tool's printed form: `Facts::shows`), ROCm, Radeon or Instinct named, or "AMD" naming a GPU
+/// ("AMD GPU", "an AMD card"). Stricter than `cuda_build`'s AMD context, for `[[cuda_print]]`:
+/// those lines say that NVIDIA's driver is not there, which is as true of an NVIDIA GPU without
+/// its driver beside an AMD CPU, so a bare "AMD" (a Ryzen) does not count. Nor do the fields
+/// PyTorch's collect_env prints on every build, `ROCM used to build PyTorch: N/A` (a line whose
+/// value is `N/A` says the thing is absent).
+fn amd_gpu(text: &str, f: &Facts) -> bool {
+    static GPU: OnceLock<Regex> = OnceLock::new();
+    let gpu = re(
+        &GPU,
+        r"(?i)\bROCm\b|\bRadeon\b|\bInstinct\b|\bAMD\s+(?:\w+\s+)?(?:GPU|graphics|card)s?\b",
+    );
+    f.shows(super::vendors::Vendor::Amd)
+        || text
+            .lines()
+            .any(|l| !l.trim_end().ends_with("N/A") && gpu.is_match(l))
+}
+
+/// Whether the text shows a set-up that runs a CUDA or CPU-only build on an AMD GPU by design, or
+/// a platform ROCm does not run on: ZLUDA ("a drop-in replacement for CUDA on non-NVIDIA GPU",
+/// vosen/ZLUDA README.md: the CUDA build runs through ZLUDA's own `libcuda.so`/`nvcuda.dll`),
+/// torch-directml (PyTorch with DirectML on Windows and WSL, the `torch-directml` package beside
+/// a build without CUDA: learn.microsoft.com/windows/ai/directml/pytorch-windows; the apps that
+/// use it take `--directml` or `--use-directml`, and ONNX Runtime's DirectML build names its
+/// `DmlExecutionProvider`), macOS (ROCm's system requirements list Linux and Windows only, and
+/// pytorch.org's "Get started" offers no ROCm build for macOS). There a CUDA or CPU-only build is
+/// what the set-up uses, and "install the ROCm build" would be false advice: the lines say that
+/// ZLUDA's libraries were not the ones loaded, or that the program asked for CUDA instead of the
+/// DirectML or MPS device. `cuda_build` says nothing then.
+fn non_rocm_setup(text: &str) -> bool {
+    static SETUP: OnceLock<Regex> = OnceLock::new();
+    re(
+        &SETUP,
+        concat!(
+            r"(?i)\bzluda\b|\btorch[_-]directml\b|--(?:use-)?directml\b|\bDmlExecutionProvider\b",
+            r"|\bmacOS\b|\bMac ?OS ?X\b|\bDarwin\b|\btorch\.backends\.mps\b",
+        ),
+    )
+    .is_match(text)
+}
+
 /// pip's "does not provide the extra 'rocm'".
 fn rocm_extra_missing(text: &str) -> Option<CudaEvidence> {
     static EXTRA: OnceLock<Regex> = OnceLock::new();
@@ -245,15 +330,20 @@ fn rocm_index_lacks_version(text: &str) -> Option<CudaEvidence> {
 /// other providers of other builds), pip's "does not provide the extra 'rocm'" (the version
 /// installed has no ROCm variant, so only the CPU build comes in), and a ROCm wheel index that
 /// lists no build of the version asked for (an installer then falls back to the default, CUDA,
-/// wheel). Not when the text shows an NVIDIA machine.
+/// wheel), and a line only a build without ROCm prints (`[[cuda_print]]`: PyTorch's "Found no
+/// NVIDIA driver on your system", NVIDIA's CUDA runtime's "CUDA driver version is insufficient
+/// for CUDA runtime version", ...) where the text shows an AMD GPU. Not when the text shows an
+/// NVIDIA machine, nor a set-up that runs a CUDA or CPU-only build on an AMD GPU by design
+/// (ZLUDA, DirectML) or a platform without ROCm (macOS): [`non_rocm_setup`].
 fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     let (line, why, needs_amd) = cuda_flavour(text)
         .or_else(|| cuda_library_load(text))
         .or_else(|| cuda_provider(text))
+        .or_else(|| cuda_print(text, f))
         .or_else(|| rocm_extra_missing(text))
         .or_else(|| rocm_index_lacks_version(text))?;
-    if nvidia_machine(text) {
+    if nvidia_machine(text) || non_rocm_setup(text) {
         return None;
     }
     let amd = || !f().isas.is_empty() || amd_named(text);
@@ -269,8 +359,9 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
          runs on the CPU, or fails loading NVIDIA's libraries, however ROCm is installed.",
         "Install the framework's ROCm build: PyTorch from its ROCm wheel index \
          (download.pytorch.org/whl/rocmX.Y, a version that index has) or AMD's, ONNX Runtime's \
-         ROCm/MIGraphX build instead of onnxruntime-gpu, JAX's ROCm plugin of the same version; \
-         in a container, an image that ships the ROCm build.",
+         ROCm/MIGraphX build instead of onnxruntime-gpu, JAX's ROCm plugin of the same version, \
+         tensorflow-rocm instead of tensorflow; in a container, an image that ships the ROCm \
+         build.",
     );
     Some(Derived::reasoned(sy, line, format!("{why} ({FROM})")))
 }
@@ -1066,6 +1157,160 @@ mod tests {
             version that satisfies the requirement torch==2.2.1+rocm5.6 (from versions: \
             2.2.0+rocm5.6, 2.2.1+rocm5.6)\n";
         assert!(classes(there).is_empty());
+    }
+
+    /// The `[[cuda_print]]` table: every entry names its printer, build, condition, the reason a
+    /// ROCm build never prints it, and its sources, and its pattern compiles.
+    #[test]
+    fn the_cuda_print_table_is_complete() {
+        let t = &table().cuda_print;
+        assert!(t.len() >= 4);
+        for p in t {
+            assert!(Regex::new(&p.pattern).is_ok(), "{}", p.pattern);
+            assert!(p.build == "CUDA" || p.build == "CPU-only", "{}", p.build);
+            for field in [&p.printer, &p.when, &p.rocm, &p.source] {
+                assert!(!field.is_empty(), "{}", p.pattern);
+            }
+        }
+    }
+
+    /// Lines only a CUDA or CPU-only build prints, beside an AMD GPU: PyTorch's "Found no NVIDIA
+    /// driver" (https://github.com/Comfy-Org/ComfyUI/issues/1662 and
+    /// https://github.com/JoshuaKimsey/Linux-StableDiffusion-Script/issues/17, lines of the
+    /// pastes), its "Torch not compiled with CUDA enabled" as ComfyUI prints it
+    /// (https://github.com/Comfy-Org/ComfyUI/issues/2807), NVIDIA's CUDA runtime's text through
+    /// CTranslate2 (https://github.com/WEIFENG2333/VideoCaptioner/issues/796), TensorFlow's CUDA
+    /// stream executor (its line from https://github.com/nanoporetech/medaka/issues/214 beside the
+    /// GPU line of https://github.com/ROCm/legacy-rocm-build/issues/3835).
+    #[test]
+    fn lines_only_a_build_without_rocm_prints() {
+        let no_driver = "# Arch Linux AMD RX6750XT No nvidia driver found error during launch.\n\
+            \x20 File \"/home/mea/ComfyUI/pyenv/lib/python3.11/site-packages/torch/cuda/__init__.py\", \
+            line 247, in _lazy_init\n    torch._C._cuda_init()\nRuntimeError: Found no NVIDIA \
+            driver on your system. Please check that you have an NVIDIA GPU and installed a driver \
+            from http://www.nvidia.com/Download/index.aspx\n";
+        assert_eq!(classes(no_driver), ["lib-cuda-build"]);
+        let r = reasoning(no_driver, "lib-cuda-build");
+        assert!(
+            r.contains("c10/cuda/CUDAFunctions.cpp")
+                && r.contains("the CUDA build")
+                && r.contains("hipErrorNoDevice")
+                && r.contains(FROM),
+            "{r}"
+        );
+        let radeon_vii = "RuntimeError: Found no NVIDIA driver on your system. Please check that \
+            you have an NVIDIA GPU and installed a driver from \
+            http://www.nvidia.com/Download/index.aspx\n\nI have an AMD Card \n\nThe card I have is \
+            : AMD Vega 20 radeon VII\n";
+        assert_eq!(classes(radeon_vii), ["lib-cuda-build"]);
+        let cpu_only = "CPU :- AMD 7 5800x\nGPU :- AMD 6600xt\n\"Error occurred when executing \
+            CheckpointLoaderSimple:\n\nTorch not compiled with CUDA enabled\n\nFile \
+            \"C:\\Users\\WADEHRA\\conda_cm\\ComfyUI\\execution.py\", line 152, in \
+            recursive_execute\n";
+        assert_eq!(classes(cpu_only), ["lib-cuda-build"]);
+        let r = reasoning(cpu_only, "lib-cuda-build");
+        assert!(
+            r.contains("the CPU-only build") && r.contains("_cuda_getDeviceCount"),
+            "{r}"
+        );
+        let cudart =
+            "AMD Radeon RX 6750 XT显卡 语音转录失败\n2025-09-04 00:21:30 - faster_whisper - \
+            ERROR - RuntimeError: CUDA failed with error CUDA driver version is insufficient for \
+            CUDA runtime version\n";
+        assert_eq!(classes(cudart), ["lib-cuda-build"]);
+        assert!(reasoning(cudart, "lib-cuda-build").contains("libcudart"));
+        let tf = "labels: AMD Radeon RX 7900 XTX, ROCm 6.2.0\n2020-10-08 23:28:14.726991: E \
+            tensorflow/stream_executor/cuda/cuda_driver.cc:313] failed call to cuInit: UNKNOWN \
+            ERROR (303)\n";
+        assert_eq!(classes(tf), ["lib-cuda-build"]);
+        assert!(reasoning(tf, "lib-cuda-build").contains("hipInit"));
+    }
+
+    /// The message as PyTorch's Python printed it before c10 did (torch/cuda/__init__.py
+    /// `_check_driver`, broken over lines): https://github.com/AbnerHqC/GaitSet/issues/95 (its
+    /// "Tesla k80" an NVIDIA GPU: no answer), and the same lines beside the GPU of
+    /// https://github.com/neuralchen/SimSwap/issues/421 (answered, the line where it begins).
+    #[test]
+    fn the_message_broken_over_lines() {
+        let old = "AssertionError:\nFound no NVIDIA driver on your system. Please check that you\n\
+            have an NVIDIA GPU and installed a driver from\nhttp://www.nvidia.com/Download/index.aspx\n";
+        let tesla = format!("{old}我有GPU 和NVIDIA驱动但是为什么还是报错没有呀，难道是GPU型号不对我的GPU是Tesla k80的\n");
+        assert!(classes(&tesla).is_empty());
+        let rx570 = format!("{old}but I have a RX570 GPU.\n");
+        assert_eq!(classes(&rx570), ["lib-cuda-build"]);
+        let d = rules(&rx570);
+        assert!(
+            d[0].line == "Found no NVIDIA driver on your system. Please check that you",
+            "{}",
+            d[0].line
+        );
+    }
+
+    /// The same lines where they say nothing of an AMD GPU's build: on an NVIDIA machine
+    /// (https://github.com/SYSTRAN/faster-whisper/issues/1278; https://github.com/zai-org/ChatGLM2-6B/issues/426,
+    /// whose "AMD GTX1650" is a laptop with AMD's CPU and NVIDIA's GPU), beside a bare "amd"
+    /// (https://github.com/peterljq/OpenMMD/issues/41), with no GPU named
+    /// (https://github.com/nanoporetech/medaka/issues/214); PyTorch's "too old" message, printed
+    /// only where NVIDIA's driver is installed (https://github.com/vosen/ZLUDA/issues/50); a ROCm
+    /// build's own lines (https://github.com/Parsl/parsl/issues/3858,
+    /// https://github.com/ROCm/hip/issues/3464); and a user's words that name the message
+    /// (https://github.com/Comfy-Org/ComfyUI/issues/5122, https://github.com/ProGamerGov/dream-creator/issues/21,
+    /// https://github.com/zai-org/ChatGLM2-6B/issues/426).
+    #[test]
+    fn the_same_lines_that_say_nothing_of_the_build() {
+        for t in [
+            "RuntimeError: CUDA failed with error CUDA driver version is insufficient for CUDA \
+             runtime version\n\nRunning on a 3050 @ 35W\n\n`| NVIDIA-SMI 535.183.01             \
+             Driver Version: 535.183.01   CUDA Version: 12.2`\n",
+            "配置：\n拯救者 AMD GTX1650\n搞了半天，还是这个报错：\nAssertionError: Torch not \
+             compiled with CUDA enabled\n",
+            "Error:\nCuda check failed (35 vs. 0): CUDA driver version is insufficient for CUDA \
+             runtime version\n\nits because u have amd\n",
+            "2020-10-08 23:28:14.726991: E tensorflow/stream_executor/cuda/cuda_driver.cc:313] \
+             failed call to cuInit: UNKNOWN ERROR (303)\n - No GPU\n",
+            "Radeon\nRuntimeError: The NVIDIA driver on your system is too old (found version \
+             2147483647). Please update your GPU driver by downloading and installing a new \
+             version from the URL: http://www.nvidia.com/Download/index.aspx\n",
+            "> ROCR_VISIBLE_DEVICES=0 python -c \"import torch\"\nRuntimeError: No HIP GPUs are \
+             available\nRadeon RX 7900 XTX\n",
+            "AMD Radeon RX 7900 XTX\n2024-04-29 21:45:04.020735: E \
+             external/local_xla/xla/stream_executor/rocm/rocm_driver.cc:261] failed call to \
+             hipInit: HIP_ERROR_InvalidDevice\n",
+            "# RuntimeError: Found no NVIDIA driver on your system. (AMD Linux, was working \
+             minutes ago)\nusing amd on linux, was working just fine minutes ago\n",
+            "# I have AMD GPU I get this error \"Torch not compiled with CUDA enabled\"\n",
+            "请问是不是不支持AMD显卡？我是AMD 6600XT\n\n碰到了异常:\"Torch not compiled with CUDA \
+             enabled\"\n",
+        ] {
+            assert!(classes(t).is_empty(), "{t}");
+        }
+    }
+
+    /// A CUDA or CPU-only build on an AMD GPU by design: ZLUDA (https://github.com/vosen/ZLUDA/issues/350,
+    /// beside the GPU line of https://github.com/patientx/ComfyUI-Zluda/issues/82), DirectML
+    /// (https://github.com/lllyasviel/Fooocus/issues/113), macOS (the same thread). The build is
+    /// what the set-up uses: no answer tells the user to install the ROCm build; without the
+    /// set-up's line the same text is answered.
+    #[test]
+    fn zluda_directml_and_macos_are_not_told_to_install_rocm() {
+        let error = "RuntimeError: Found no NVIDIA driver on your system. Please check that you \
+            have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n";
+        let gpu = "Windows 10, 7900XTX, Radeon 25.5.1\n";
+        let zluda = format!(
+            "# How to use ZLUDA on UBUNTU?\nLD_LIBRARY_PATH=/zluda/zluda-4-linux/zluda/libcuda.so \
+             python main.py\n{gpu}{error}"
+        );
+        assert!(classes(&zluda).is_empty());
+        assert_eq!(classes(&format!("{gpu}{error}")), ["lib-cuda-build"]);
+        let assertion = "AssertionError: Torch not compiled with CUDA enabled\n";
+        let amd = "Facing the same issue with AMD video card. Radeon\n";
+        for setup in [
+            "i did, the only thing different is that I had to add some flags (args: --directml 0)\n",
+            "I'm running on macOS, and passing `--cpu` works for me.\n",
+        ] {
+            assert!(classes(&format!("{amd}{setup}{assertion}")).is_empty(), "{setup}");
+        }
+        assert_eq!(classes(&format!("{amd}{assertion}")), ["lib-cuda-build"]);
     }
 
     /// tests/corpus/field-apps.toml, https://github.com/ROCm/hipBLASLt/issues/1281 and
