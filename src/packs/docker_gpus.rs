@@ -63,8 +63,10 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         driver.to_ascii_lowercase().as_str(),
         "rocm" | "amd" | "amdgpu"
     );
+    // A bare "AMD" may be the CPU beside an NVIDIA GPU whose toolkit is missing: the text must
+    // show an AMD GPU (stack::amd_gpu), or name AMD's driver.
     if super::stack::nvidia_machine(text)
-        || !(amd_driver || !f.isas.is_empty() || super::stack::amd_named(text))
+        || !(amd_driver || !f.isas.is_empty() || super::stack::amd_gpu(text, f))
     {
         return Vec::new();
     }
@@ -122,5 +124,8 @@ mod tests {
         // Nothing says AMD: the NVIDIA toolkit may be what is missing.
         let bare = "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].";
         assert!(fired(bare).is_empty());
+        // An AMD CPU is not an AMD GPU.
+        let ryzen = "CPU: AMD Ryzen 9 7950X\ndocker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].";
+        assert!(fired(ryzen).is_empty());
     }
 }

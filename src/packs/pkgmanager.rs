@@ -550,7 +550,8 @@ mod tests {
         assert!(fired(cascade).is_empty());
         let other = " libzstd-dev : Depends: libzstd1 (= 1.5.5) but it is not installable\n";
         assert!(fired(other).is_empty());
-        let kernel = " amdgpu-dkms : Depends: linux-headers-6.8.0-45-generic but it is not installable\n";
+        let kernel =
+            " amdgpu-dkms : Depends: linux-headers-6.8.0-45-generic but it is not installable\n";
         assert!(fired(kernel).is_empty());
     }
 

@@ -224,16 +224,21 @@ fn line_at(text: &str, at: usize) -> String {
 
 /// Whether the text shows an AMD GPU: one the facts read (an ISA, product name or PCI id, or a
 /// tool's printed form: `Facts::shows`), ROCm, Radeon or Instinct named, or "AMD" naming a GPU
-/// ("AMD GPU", "an AMD card"). Stricter than `cuda_build`'s AMD context, for `[[cuda_print]]`:
+/// ("AMD GPU", "an AMD card", pci.ids' "AMD/ATI"). Stricter than `cuda_build`'s AMD context, for `[[cuda_print]]`:
 /// those lines say that NVIDIA's driver is not there, which is as true of an NVIDIA GPU without
 /// its driver beside an AMD CPU, so a bare "AMD" (a Ryzen) does not count. Nor do the fields
 /// PyTorch's collect_env prints on every build, `ROCM used to build PyTorch: N/A` (a line whose
 /// value is `N/A` says the thing is absent).
-fn amd_gpu(text: &str, f: &Facts) -> bool {
+pub(super) fn amd_gpu(text: &str, f: &Facts) -> bool {
     static GPU: OnceLock<Regex> = OnceLock::new();
     let gpu = re(
         &GPU,
-        r"(?i)\bROCm\b|\bRadeon\b|\bInstinct\b|\bAMD\s+(?:\w+\s+)?(?:GPU|graphics|card)s?\b",
+        concat!(
+            r"(?i)\bROCm\b|\bRadeon\b|\bInstinct\b|\bAMD\s+(?:\w+\s+)?(?:GPU|graphics|card)s?\b",
+            // pci.ids names vendor 1002, the GPUs' (ATI's), "Advanced Micro Devices, Inc.
+            // [AMD/ATI]"; lspci and neofetch print it so ("GPU: AMD ATI 05:00.0 Lucienne").
+            r"|\bAMD[/ ]ATI\b",
+        ),
     );
     f.shows(super::vendors::Vendor::Amd)
         || text
