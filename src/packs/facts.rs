@@ -698,6 +698,30 @@ pub(super) fn cached_symptom(cell: &'static OnceLock<Symptom>, s: [&str; 6]) -> 
     cell.get_or_init(|| rule_symptom(s[0], s[1], s[2], s[3], s[4], s[5]))
 }
 
+/// What the rules' tests read of each answer: its cause class and its reasoning.
+#[cfg(test)]
+pub(super) fn class_and_reasoning(derived: Vec<Derived>) -> Vec<(String, String)> {
+    derived
+        .into_iter()
+        .map(|d| {
+            (
+                d.symptom.class.clone().unwrap_or_default(),
+                d.reasoning().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A file of tests/fixtures/packages (what package managers and the loader printed), for the
+/// rules' tests.
+#[cfg(test)]
+pub(super) fn package_fixture(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/packages")
+        .join(name);
+    std::fs::read_to_string(p).unwrap()
+}
+
 /// The symptom a rule over the text's facts answers with (no pattern of its own; `source`
 /// names the facts it reasons from). Shared with the release rules.
 pub(super) fn rule_symptom(

@@ -185,15 +185,7 @@ mod tests {
     use super::*;
 
     fn fired(text: &str) -> Vec<(String, String)> {
-        rules(text)
-            .into_iter()
-            .map(|d| {
-                (
-                    d.symptom.class.clone().unwrap_or_default(),
-                    d.captures[0].1.clone(),
-                )
-            })
-            .collect()
+        super::super::facts::class_and_reasoning(rules(text))
     }
 
     #[test]

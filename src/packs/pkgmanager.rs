@@ -427,34 +427,18 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
 mod tests {
     use super::*;
 
-    fn fired(text: &str) -> Vec<(String, String, String)> {
-        rules(text)
-            .into_iter()
-            .map(|d| {
-                (
-                    d.symptom.id.clone(),
-                    d.symptom.class.clone().unwrap_or_default(),
-                    d.captures[0].1.clone(),
-                )
-            })
-            .collect()
-    }
-
-    fn fixture(name: &str) -> String {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/packages")
-            .join(name);
-        std::fs::read_to_string(p).unwrap()
+    fn fired(text: &str) -> Vec<(String, String)> {
+        super::super::facts::class_and_reasoning(rules(text))
     }
 
     #[test]
     fn dpkg_refusing_a_rocm_package_over_another_packages_file() {
         // Printed by dpkg 1.21.22 here (SOURCE.md).
-        let f = fired(&fixture("dpkg-overwrite.txt"));
+        let f = fired(&super::super::facts::package_fixture("dpkg-overwrite.txt"));
         assert_eq!(f.len(), 1, "{f:?}");
-        assert_eq!(f[0].1, "platform-package-conflict");
+        assert_eq!(f[0].0, "platform-package-conflict");
         assert!(
-            f[0].2
+            f[0].1
                 .contains("rock-dkms-firmware and amdgpu-dkms-firmware both ship"),
             "{f:?}"
         );
@@ -462,7 +446,7 @@ mod tests {
         let multi = "dpkg: error processing archive /tmp/apt-dpkg-install-sZnI2A/13-rocblas-dev_4.0.0.60000-91~22.04_amd64.deb (--unpack):\n\
                      trying to overwrite '/opt/rocm-6.0.0/include/rocblas/internal/rocblas-auxiliary.h', which is also in package rocblas-dev6.0.0 4.0.0.60000-91~22.04\n";
         let f = fired(multi);
-        assert!(f[0].2.contains("side-by-side name"), "{f:?}");
+        assert!(f[0].1.contains("side-by-side name"), "{f:?}");
         // Two packages that are not ROCm's: not this rule.
         let other =
             "dpkg: error processing archive /var/cache/apt/archives/foo_1_all.deb (--unpack):\n \
@@ -478,7 +462,7 @@ mod tests {
         let f = fired(pacman);
         assert_eq!(f.len(), 1, "{f:?}");
         assert!(f[0]
-            .2
+            .1
             .contains("comgr and rocm-comgr both ship /opt/rocm/include/amd_comgr.h"));
         // A file no package owns: not two packages.
         let unowned = "hsakmt-roct: /opt/rocm/include/hsakmt.h exists in filesystem\n";
@@ -487,7 +471,7 @@ mod tests {
         let rpm = "  file /usr/bin/hipify-perl from install of hipify-clang-14.0.0.50200-65.el8.x86_64 conflicts with file from package hip-base-5.2.0.50200-65.el8.x86_64\n";
         let f = fired(rpm);
         assert!(
-            f[0].2.contains("hipify-clang and hip-base both ship"),
+            f[0].1.contains("hipify-clang and hip-base both ship"),
             "{f:?}"
         );
         let docker = "file /usr/bin/docker from install of docker-ce-17.12.0.ce-1.el7.centos.x86_64 conflicts with file from package docker-common-2:1.12.6-68.gitec8512b.el7.centos.x86_64\n";
@@ -501,14 +485,14 @@ mod tests {
             ("apt-3.0.4-unmet.txt", 2),
             ("apt-3.3.5-unmet.txt", 2),
         ] {
-            let f = fired(&fixture(file));
+            let f = fired(&super::super::facts::package_fixture(file));
             assert_eq!(f.len(), 1, "{file}: {f:?}");
-            assert_eq!(f[0].1, "platform-unsupported-os", "{file}");
+            assert_eq!(f[0].0, "platform-unsupported-os", "{file}");
             assert!(
-                f[0].2.contains("rocm-gdb needs libpython3.10"),
+                f[0].1.contains("rocm-gdb needs libpython3.10"),
                 "{file}: {f:?}"
             );
-            assert_eq!(f[0].2.matches("rocm-gdb needs").count(), n, "{file}: {f:?}");
+            assert_eq!(f[0].1.matches("rocm-gdb needs").count(), n, "{file}: {f:?}");
         }
     }
 
@@ -521,7 +505,7 @@ mod tests {
                      rocm-gdb : Depends: libpython3.10 (>= 3.10.0) but it is not installable\n";
         let f = fired(noble);
         assert!(
-            f[0].2.contains(
+            f[0].1.contains(
                 "hipsolver needs libcholmod3, hipsolver needs libsuitesparseconfig5, rocm-gdb needs libpython3.10"
             ),
             "{f:?}"
@@ -529,17 +513,17 @@ mod tests {
         // ROCm/legacy-rocm-build#1999 (zypper on SLES 15 SP4).
         let sles = "Problem: nothing provides 'libLLVM7 >= 7.0.1' needed by the to be installed rocblas-2.46.0.50400-sles153.72.x86_64\n";
         assert!(
-            fired(sles)[0].2.contains("rocblas needs libLLVM7"),
+            fired(sles)[0].1.contains("rocblas needs libLLVM7"),
             "{:?}",
             fired(sles)
         );
         // ROCm/legacy-rocm-build#1644 (dnf on EL7).
         let el7 = "  - nothing provides perl-File-BaseDir needed by hip-base-4.2.21155.5900.40200-21.el7.x86_64\n";
-        assert!(fired(el7)[0].2.contains("hip-base needs perl-File-BaseDir"));
+        assert!(fired(el7)[0].1.contains("hip-base needs perl-File-BaseDir"));
         // ROCm/legacy-rocm-build#94 (yum on CentOS 7.3).
         let yum = "Error: Package: llvm-amdgpu-3.9.dev-1.x86_64 (remote)\n           Requires: libclang.so.40()(64bit)\n";
         assert!(fired(yum)[0]
-            .2
+            .1
             .contains("llvm-amdgpu needs libclang.so.40()(64bit)"));
         // A ROCm package missing from the ROCm repository itself (legacy-rocm-build#1614):
         // the repository's own gap, not this rule.
@@ -561,15 +545,15 @@ mod tests {
         let distro = "Broken rocm:amd64 Depends on rocminfo:amd64 < 5.7.1-3build1 @ii mK > (= 1.0.0.70001-42~24.04)\n";
         let f = fired(distro);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert_eq!(f[0].1, "platform-package-conflict");
-        assert!(f[0].2.contains("rocm (ROCm 7.0.1) needs rocminfo"), "{f:?}");
+        assert_eq!(f[0].0, "platform-package-conflict");
+        assert!(f[0].1.contains("rocm (ROCm 7.0.1) needs rocminfo"), "{f:?}");
         let plain = " rocm-hip-runtime : Depends: rocminfo (= 1.0.0.60200-66~24.04) but 5.7.1-3build1 is to be installed\n";
-        assert_eq!(fired(plain)[0].1, "platform-package-conflict");
+        assert_eq!(fired(plain)[0].0, "platform-package-conflict");
         // Two AMD releases.
         let two = " hip-runtime-amd : Depends: hsa-rocr (= 1.14.0.60200-66~22.04) but 1.12.0.60000-91~22.04 is to be installed\n";
         let f = fired(two);
-        assert_eq!(f[0].1, "lib-mixed-releases", "{f:?}");
-        assert!(f[0].2.contains("of ROCm 6.0.0"), "{f:?}");
+        assert_eq!(f[0].0, "lib-mixed-releases", "{f:?}");
+        assert!(f[0].1.contains("of ROCm 6.0.0"), "{f:?}");
         // The same release on both sides, or not ROCm's: nothing.
         let same = " rocm : Depends: rocminfo (= 1.0.0.60200-66~22.04) but 1.0.0.60200-67~22.04 is to be installed\n";
         assert!(fired(same).is_empty());

@@ -198,28 +198,15 @@ mod tests {
     use super::*;
 
     fn fired(text: &str) -> Vec<(String, String)> {
-        rules(text)
-            .into_iter()
-            .map(|d| {
-                (
-                    d.symptom.class.clone().unwrap_or_default(),
-                    d.captures[0].1.clone(),
-                )
-            })
-            .collect()
-    }
-
-    fn fixture(name: &str) -> String {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/packages")
-            .join(name);
-        std::fs::read_to_string(p).unwrap()
+        super::super::facts::class_and_reasoning(rules(text))
     }
 
     #[test]
     fn a_conda_environments_older_libstdcxx_before_the_systems() {
         // Printed by sid's loader (glibc 2.41): SOURCE.md.
-        let f = fired(&fixture("loader-env-libstdcxx.txt"));
+        let f = fired(&super::super::facts::package_fixture(
+            "loader-env-libstdcxx.txt",
+        ));
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "lib-stale-path");
         assert!(
@@ -243,7 +230,9 @@ mod tests {
     #[test]
     fn a_library_built_for_a_newer_system() {
         // Printed by Debian 12's loader (glibc 2.36) through Python's ctypes: SOURCE.md.
-        let f = fired(&fixture("loader-system-libstdcxx.txt"));
+        let f = fired(&super::super::facts::package_fixture(
+            "loader-system-libstdcxx.txt",
+        ));
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "platform-unsupported-os");
         assert!(
