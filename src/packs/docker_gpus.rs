@@ -50,6 +50,9 @@ fn symptom() -> &'static Symptom {
 /// the text does not show an NVIDIA machine (there the NVIDIA toolkit is what is missing).
 pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     static LINE: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("could not select device driver") {
+        return Vec::new();
+    }
     let line_re = re(
         &LINE,
         r#"could not select device driver "([^"]*)" with capabilities: (\[\[[^\]]*\]\])"#,

@@ -69,9 +69,26 @@ fn file_conflicts(text: &str) -> Vec<FileConflict> {
         &PACMAN,
         r"^\s*(?:error: )?([\w.+@-]+): (/\S.*?) exists in filesystem \(owned by ([\w.+@-]+)\)",
     );
+    // The words every form holds, read before any line is matched (most texts have none).
+    let words = [
+        "trying to overwrite",
+        "conflicts with file from package",
+        "conflicts between attempted installs",
+        "exists in filesystem",
+    ];
+    if !words.iter().any(|w| text.contains(w)) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut archive_now: Option<String> = None;
     for l in text.lines() {
+        if !l.contains("dpkg: error processing archive")
+            && !l.contains("trying to overwrite")
+            && !l.contains("conflicts")
+            && !l.contains("exists in filesystem")
+        {
+            continue;
+        }
         let trimmed: String = l.trim().chars().take(300).collect();
         if let Some(c) = archive.captures(l) {
             archive_now = from_archive(&c[1]).map(str::to_string);
@@ -203,25 +220,39 @@ fn unmet(text: &str) -> Vec<Unmet> {
     );
     let yum_pkg = re(&YUM_PKG, r"Error: Package: (\S+) \(");
     let yum_req = re(&YUM_REQ, r"^\s*Requires: (\S+)");
+    if !["Depends", "nothing provides", "Requires: "]
+        .iter()
+        .any(|w| text.contains(w))
+    {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut apt_now: Option<String> = None;
     let mut yum_now: Option<String> = None;
     let lines: Vec<&str> = text.lines().collect();
     for (i, l) in lines.iter().enumerate() {
         let line = || l.trim().chars().take(300).collect::<String>();
-        if let Some(c) = apt_pkg.captures(l) {
+        let depends = l.contains("Depends");
+        if let Some(c) = depends.then(|| apt_pkg.captures(l)).flatten() {
             apt_now = Some(c[1].split(':').next().unwrap_or("").to_string());
         } else if !l.starts_with(char::is_whitespace) {
             apt_now = None;
         }
-        if let (Some(p), Some(c)) = (&apt_now, apt_dep.captures(l)) {
+        let installable = l.contains("is not installable");
+        if let (Some(p), Some(c)) = (&apt_now, installable.then(|| apt_dep.captures(l)).flatten()) {
             out.push((p.clone(), c[1].to_string(), line()));
         }
-        if let Some(c) = apt3.captures(l) {
+        if let Some(c) = depends.then(|| apt3.captures(l)).flatten() {
             let next = lines.get(i + 1).copied().unwrap_or("");
             if next.contains("none of the choices are installable") {
                 out.push((c[1].to_string(), c[2].to_string(), line()));
             }
+        }
+        if !l.contains("nothing provides")
+            && !l.contains("Error: Package:")
+            && !l.contains("Requires:")
+        {
+            continue;
         }
         if let Some(c) = solv.captures(l) {
             out.push((from_nevra(&c[2]).to_string(), c[1].to_string(), line()));
@@ -312,7 +343,10 @@ fn version_clash(text: &str) -> Option<(String, String, String, String, String)>
         &BROKEN,
         r"Broken ([\w.+-]+)(?::\w+)? (?:Pre)?Depends on ([\w.+-]+)(?::\w+)? < (\S+)(?: \| (\S+))? @[^>]*> \(= ([^)\s]+)\)",
     );
-    for l in text.lines() {
+    if !text.contains("Depends") {
+        return None;
+    }
+    for l in text.lines().filter(|l| l.contains("Depends")) {
         let line: String = l.trim().chars().take(300).collect();
         if let Some(c) = apt.captures(l) {
             return Some((

@@ -40,6 +40,9 @@ fn missing(text: &str) -> Vec<Missing> {
         &LINE,
         r"(/[^\s:]+|lib[\w.+-]+\.so[.\d]*): version [`'‘]([A-Z][\w.]*?)['’] not found \(required by ([^)\s]+)\)",
     );
+    if !text.contains("not found (required by") {
+        return Vec::new();
+    }
     text.lines()
         .filter_map(|l| {
             let c = line.captures(l)?;
