@@ -55,6 +55,9 @@ struct AssertIn {
     name: String,
     path_has: Vec<String>,
     issues: String,
+    /// Which builds carry the check, for the fix (default: assert()'s, compiled out by NDEBUG).
+    #[serde(default)]
+    builds: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -176,14 +179,17 @@ fn assert_symptoms() -> &'static [Symptom] {
                     &format!(
                         "A newer release of {n} (or its development branch) may have fixed it: \
                          search {n}'s issues ({i}) for the assertion, and report it there with \
-                         the input that triggers it and the version in use. A build without \
-                         assertions (NDEBUG, a release build) does not stop here, but the \
-                         assumption is still broken.",
+                         the input that triggers it and the version in use. {b}",
                         n = r.name,
-                        i = r.issues
+                        i = r.issues,
+                        b = r.builds.as_deref().unwrap_or(
+                            "A build without assertions (NDEBUG, a release build) does not stop \
+                             here, but the assumption is still broken."
+                        )
                     ),
-                    "glibc's assert() message (assert/assert.c) and the component's source tree \
-                     (checks/origin-internal.toml [[assert_in]])",
+                    "glibc's assert() message (assert/assert.c), or PyTorch's \
+                     TORCH_INTERNAL_ASSERT (c10/util/Exception.h), and the component's source \
+                     tree (checks/origin-internal.toml [[assert_in]])",
                 )
             })
             .collect()
@@ -213,11 +219,28 @@ fn failed_assertion(text: &str) -> Option<Derived> {
         Regex::new(r"(?P<file>[^\s:`']+):(?P<ln>\d+): (?:.*: )?Assertion `(?P<expr>.*)' failed\.")
             .expect("a fixed regex compiles")
     });
+    static TORCH: OnceLock<Regex> = OnceLock::new();
+    let torch = TORCH.get_or_init(|| {
+        Regex::new(concat!(
+            r#"(?:^|: )(?P<expr>[^:]+?) INTERNAL ASSERT FAILED at "(?P<file>[^"]+)":(?P<ln>\d+), "#,
+            r"please report a bug to PyTorch",
+        ))
+        .expect("a fixed regex compiles")
+    });
     for (no, line) in text.lines().enumerate() {
-        if !line.contains("Assertion `") {
+        let (c, printer) = if line.contains("Assertion `") {
+            match re.captures(line) {
+                Some(c) => (c, "glibc's report of a failed assert()"),
+                None => continue,
+            }
+        } else if line.contains("INTERNAL ASSERT FAILED at") {
+            match torch.captures(line) {
+                Some(c) => (c, "PyTorch's report of a failed TORCH_INTERNAL_ASSERT"),
+                None => continue,
+            }
+        } else {
             continue;
-        }
-        let Some(c) = re.captures(line) else { continue };
+        };
         let (path, expr) = (
             format!("/{}", c["file"].trim_start_matches('/')),
             &c["expr"],
@@ -234,8 +257,8 @@ fn failed_assertion(text: &str) -> Option<Derived> {
             continue;
         };
         let reasoning = format!(
-            "line {} is glibc's report of a failed assert() at {}:{} in {}'s source: `{}` \
-             did not hold (from the text; this machine was not asked)",
+            "line {} is {printer} at {}:{} in {}'s source: `{}` did not hold (from the text; \
+             this machine was not asked)",
             no + 1,
             &c["file"],
             &c["ln"],
@@ -502,6 +525,30 @@ mod tests {
                 "{line}"
             );
         }
+        // PyTorch's TORCH_INTERNAL_ASSERT in its printed form, hipified or not: pytorch#119452
+        // (expandable segments), vllm-project/vllm#28426, pytorch#133316 (a conda build's
+        // absolute path).
+        for line in [
+            "RuntimeError: !block->expandable_segment_ INTERNAL ASSERT FAILED at \
+             \"../c10/cuda/CUDACachingAllocator.cpp\":2814, please report a bug to PyTorch.",
+            "[Bug]: RuntimeError: it->second->use_count > 0 INTERNAL ASSERT FAILED at \
+             \"/pytorch/c10/cuda/CUDACachingAllocator.cpp\":2630, please report a bug to PyTorch.",
+            "RuntimeError: head->prev == nullptr && head->pool != nullptr INTERNAL ASSERT FAILED \
+             at \"/opt/conda/conda-bld/pytorch_1704987394225/work/c10/cuda/\
+             CUDACachingAllocator.cpp\":747, please report a bug to PyTorch. ",
+        ] {
+            let got = internal(&format!("{line}\n"));
+            assert_eq!(
+                got.first().map(|g| g.0.as_str()),
+                Some("internal.assert.pytorch"),
+                "{line}"
+            );
+            assert!(got[0].1.contains("TORCH_INTERNAL_ASSERT"), "{got:?}");
+        }
+        // NVML's status passed into the assertion (pytorch#122068) names the machine: not read.
+        let nvml = "RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at \
+                    \"../c10/cuda/CUDACachingAllocator.cpp\":830, please report a bug to PyTorch.\n";
+        assert!(internal(nvml).is_empty());
         // The user's own code, and an assert over a runtime call's result, are not.
         for line in [
             "app: /home/u/myproject/src/main.cpp:12: int main(): Assertion `n > 0' failed.\n",
