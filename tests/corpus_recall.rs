@@ -82,8 +82,18 @@ use std::path::Path;
 // not recognised to its cause first (a line of a component's own check), none got worse, per
 // case. So the part is 133 cases, 49 with the cause first, 77 recognised (36.8% / 57.9%), and the
 // floors rise to it.
-const HELD_OUT_MIN_RECALL: f64 = 0.368;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.578;
+// The ninth round first collected field-fresh6.toml's 30 cases the same way (blind, merged before
+// the round's knowledge): 11 hash here, 3 answered first and 3 recognised, so the part was 144
+// cases, 52 first and 80 recognised. Then the round's knowledge came in (package managers'
+// messages over ROCm's package names; the loader's "version not found" by where the library
+// lives; the kernel refusing AMD's modules; Docker's GPU device requests; lines only a CUDA or
+// CPU-only build prints; rocprofiler's aqlprofile line; PyTorch's TORCH_INTERNAL_ASSERT): three
+// held-out cases went from not recognised to their cause first, one of field-fresh3 and two of
+// field-fresh6, none got worse, per case. So the part is 144 cases, 55 with the cause first, 83
+// recognised (38.2% / 57.6%): the recall floor rises to it, the recognised floor follows the new
+// cases down.
+const HELD_OUT_MIN_RECALL: f64 = 0.381;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.576;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -250,9 +260,16 @@ fn the_frozen_ids_are_cases() {
 // reshape_lazy operator check of vs-mlrt#85; the compute_shape dispatch and a failed assert() of
 // AMDMIGraphX#2116), and changed no other case: 472 cases, 345 with the cause first of 396
 // recognised, 358 decidable (73.1% / 87.1% / 75.8%); the floors follow for the new cases only.
-const TUNING_MIN_RECALL: f64 = 0.730;
-const TUNING_MIN_PRECISION: f64 = 0.871;
-const TUNING_MIN_DECIDABLE: f64 = 0.758;
+// The ninth round's field-fresh6.toml brought 19 tuning cases with no rule written for them (7
+// first, 9 recognised): 491 cases, 352 first of 405 recognised. The round's knowledge answered
+// four more first (apt's unmet dependency of ROCm 5's rocm-llvm on Debian 11, dpkg's rock-dkms
+// over amdgpu-dkms, rocprofiler's aqlprofile line under nixpkgs, and, written before the batch
+// came in, zypper's "nothing provides" for hip-devel on openSUSE Leap of field-fresh6) and
+// changed no other case: 491 cases, 356 with the cause first of 409 recognised, 369 decidable
+// (72.5% / 87.0% / 75.2%); the floors follow for the new cases only.
+const TUNING_MIN_RECALL: f64 = 0.725;
+const TUNING_MIN_PRECISION: f64 = 0.870;
+const TUNING_MIN_DECIDABLE: f64 = 0.751;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
@@ -659,8 +676,13 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // their prefix says who prints them (CLR's `HIP_RETURN` macro under any file's prefix, amdgpu's
 // `\t RW: 0x%x` after the device prefix) and lines that name their source file and line: tuning
 // 190 of 199 (95.5%), held out 34 of 35 unchanged.
+// With field-fresh6.toml (issue 28's ninth round): tuning 230 of 243 (94.7%; its 13 new tuning
+// lines gave 10: MIOpen's hipRTC compile lines as MIOpen's logger prints them, `MIOpen(HIP):
+// Error [Compile] 'hiprtcCompileProgram(...)'` and a compiler note passed through `[BuildHip]`,
+// and KFD's info line `Reserved 2 pages for cwsr.` are not in the harvest), held out 46 of 47
+// (97.9%). The tuning floor follows the new lines down.
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.954;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.946;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {
