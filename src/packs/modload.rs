@@ -15,7 +15,7 @@
 //!
 //! Each reasons from what the text states; this machine is not asked.
 
-use super::facts::{re, rule_symptom, Derived};
+use super::facts::{line_of, re, rule_symptom, Derived};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -72,13 +72,6 @@ fn other_kernel() -> &'static Symptom {
     })
 }
 
-/// The first line of a text that matches, trimmed.
-fn first_line(text: &str, r: &Regex) -> Option<String> {
-    text.lines()
-        .find(|l| r.is_match(l))
-        .map(|l| l.trim().chars().take(300).collect())
-}
-
 fn signature_rejected(text: &str) -> Option<Derived> {
     static INSERT: OnceLock<Regex> = OnceLock::new();
     static KERNEL: OnceLock<Regex> = OnceLock::new();
@@ -95,7 +88,7 @@ fn signature_rejected(text: &str) -> Option<Derived> {
         ),
     );
     if let Some(c) = insert.captures(text) {
-        let line = first_line(text, insert)?;
+        let line = line_of(text, insert)?;
         return Some(
             Derived::reasoned(
                 secure_boot(),
@@ -118,7 +111,7 @@ fn signature_rejected(text: &str) -> Option<Derived> {
             r"|Lockdown: \S+: unsigned module loading is restricted",
         ),
     );
-    let line = first_line(text, kernel)?;
+    let line = line_of(text, kernel)?;
     let amd = re(&AMD, &format!(r"\b{MODULES}\b|amdgpu-dkms"));
     if !amd.is_match(text) {
         return None;
@@ -149,7 +142,7 @@ fn built_for_another_kernel(text: &str) -> Option<Derived> {
         ),
     );
     let c = magic.captures(text)?;
-    let line = first_line(text, magic)?;
+    let line = line_of(text, magic)?;
     let why = match (c.get(1), c.get(4)) {
         (Some(m), _) => format!(
             "the kernel refuses {}: built for kernel {}, the running one is {}",
