@@ -10,7 +10,7 @@
 //! Each reasons from what the text states; this machine is not asked.
 
 use super::facts::{line_of, re, rule_symptom, Derived};
-use super::Symptom;
+use super::{pkgnames, Symptom};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -79,15 +79,21 @@ fn package_left_over(text: &str) -> Option<Derived> {
     static NOW: OnceLock<Regex> = OnceLock::new();
     static FAIL: OnceLock<Regex> = OnceLock::new();
     static LOCAL: OnceLock<Regex> = OnceLock::new();
-    let now = re(
-        &NOW,
-        concat!(
-            r"(?m)^\s*((?:rocm|hip|hsa|miopen|rocblas|hipblas|rocfft|hipfft|rocsparse|rocsolver",
-            r"|rccl|comgr|hsakmt|roctracer|rocprofiler|amdgpu|rock)[\w.+-]*)/now\s+(\S+)",
-        ),
-    );
-    let c = now.captures(text)?;
+    let now = re(&NOW, r"(?m)^\s*([\w.+-]+)/now\s+(\S+)");
+    if !text.contains("/now") {
+        return None;
+    }
+    let c = now.captures_iter(text).find(|c| pkgnames::is_rocm(&c[1]))?;
     let (pkg, ver) = (c[1].to_string(), c[2].to_string());
+    let at = c.get(1).map_or(0, |m| m.start());
+    let line: String = text[at..]
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(300)
+        .collect();
     if re(
         &LOCAL,
         r"(?i)\bdpkg -i\b|apt(?:-get)? install \S*\./|\.deb\b",
@@ -98,7 +104,6 @@ fn package_left_over(text: &str) -> Option<Derived> {
     }
     let fail = re(&FAIL, r"(?i)\berror\b|\bfailed\b|\bhipError\w+");
     line_of(text, fail)?;
-    let line = line_of(text, now)?;
     Some(Derived::reasoned(
         mixed(),
         line,

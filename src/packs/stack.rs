@@ -21,6 +21,7 @@
 //! `why::recognise` joins them to the answer beside [`super::facts::rules`].
 
 use super::facts::{line_of, re, table, Derived, Facts};
+use super::pkgnames;
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -847,32 +848,29 @@ fn hipcc_exec(text: &str) -> Option<Derived> {
 /// version cannot be installed (AMD's install guide pins repo.radeon.com for this reason).
 fn both_sources(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static DISTRO: OnceLock<Regex> = OnceLock::new();
-    static AMD: OnceLock<Regex> = OnceLock::new();
-    let distro = re(
-        &DISTRO,
-        concat!(
-            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?",
-            r"(\d+\.\d+\.\d+-\d+(?:build\d+|ubuntu\d*)?)(?:\s|$)",
-        ),
+    static LISTED: OnceLock<Regex> = OnceLock::new();
+    // A package as apt, dpkg or a package list prints it: its name, an architecture column,
+    // then a version with a Debian revision (`5.7.1-3build1`, `1.0.0.60200-66~24.04`).
+    let listed = re(
+        &LISTED,
+        r"\b([a-z][\w.+-]*)\s+(?:amd64\s+)?(\d+(?:\.\d+)+-[\w.~+]+)(?:\s|$)",
     );
-    let amd = re(
-        &AMD,
-        concat!(
-            r"\b(rocminfo|hipcc|rocm-[\w-]+|hip-[\w-]+|rocblas|miopen-hip)\s+(?:amd64\s+)?",
-            r"(\d+\.\d+\.\d+\.(\d{5})-\S+)",
-        ),
-    );
-    let (pkg, dv, line) = distro.captures_iter(text).find_map(|c| {
-        amd.captures_iter(text)
-            .any(|a| a[1] == c[1])
-            .then(|| (c[1].to_string(), c[2].to_string(), c[0].trim().to_string()))
-    })?;
-    let av = amd
+    if !text.contains('.') || !text.contains('-') {
+        return None;
+    }
+    let rows: Vec<(String, String, String)> = listed
         .captures_iter(text)
-        .find(|a| a[1] == *pkg)
-        .map(|a| a[2].to_string())
-        .unwrap_or_default();
+        .filter(|c| pkgnames::is_rocm(&c[1]))
+        .map(|c| (c[1].to_string(), c[2].to_string(), c[0].trim().to_string()))
+        .collect();
+    let (pkg, dv, line, av) = rows.iter().find_map(|(name, version, line)| {
+        if pkgnames::amd_release(version).is_some() {
+            return None;
+        }
+        rows.iter()
+            .find(|(n, v, _)| n == name && pkgnames::amd_release(v).is_some())
+            .map(|(_, av, _)| (name.clone(), version.clone(), line.clone(), av.clone()))
+    })?;
     let sy = symptom(
         &S,
         "facts.both-sources",
