@@ -109,6 +109,10 @@ proptest! {
 fn corpus_texts_give_exactly_these_events() {
     let expected: &[(&str, &[&str])] = &[
         (
+            "fresh7-amdgpu-204-kernel-6-18-page-fault-comfyui",
+            &["vm-page-fault", "vm-page-fault"],
+        ),
+        (
             "gpu-rocm-1214-x5650-rx580-atomics",
             &["pcie-atomics-rejected"],
         ),
