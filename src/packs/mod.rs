@@ -42,6 +42,7 @@ pub mod why;
 mod driver;
 pub(crate) mod libfamilies;
 // issue 28, tuning cases not recognised (h-r5).
+mod bitcode;
 mod devgroups;
 mod dkms;
 mod docker_gpus;

@@ -223,6 +223,8 @@ impl<'a> Recognition<'a> {
             .chain(super::modload::rules(text))
             // Docker's GPU device requests (docker_gpus.rs).
             .chain(super::docker_gpus::rules(text, &facts))
+            // LLVM refusing bitcode of a newer LLVM (bitcode.rs).
+            .chain(super::bitcode::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
