@@ -43,6 +43,7 @@ mod driver;
 pub(crate) mod libfamilies;
 // issue 28, tuning cases not recognised (h-r5).
 mod bitcode;
+mod cmake_packages;
 mod devgroups;
 mod dkms;
 mod docker_gpus;

@@ -298,6 +298,9 @@ mod tests {
         // https://github.com/ROCm/legacy-rocm-build/issues/3265
         ("May 26 18:09:57 fedora kernel: amdgpu 0000:03:00.0: amdgpu: IP block:gfx_v11_0 is hung!",
          "gpu-hang-reset"),
+        // tests/corpus (tuning): fresh6-legacy-rocm-build-909-rocprof-tracer-tool-roctracer-dev
+        ("Tool lib \"/opt/rocm/roctracer/tool/libtracer_tool.so\" failed to load.",
+         "lib-missing"),
         // https://github.com/geerlingguy/raspberry-pi-pcie-devices/issues/331
         ("[    4.825578] [drm:gmc_v8_0_sw_init [amdgpu]] *ERROR* Failed to load mc firmware!",
          "gpu-firmware"),

@@ -8,6 +8,9 @@ use std::sync::OnceLock;
 #[serde(deny_unknown_fields)]
 struct File {
     stems: Vec<String>,
+    /// CMake package names of ROCm components that are no package's name (lower case).
+    #[serde(default)]
+    cmake_only: Vec<String>,
 }
 
 fn file() -> &'static File {
@@ -39,6 +42,14 @@ pub(crate) fn is_rocm(name: &str) -> bool {
             rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit() || "-._+".contains(c))
         })
     })
+}
+
+/// Whether `name`, a CMake package name as `find_package` prints it (`hiprand`, `amd_comgr`,
+/// `AMDDeviceLibs`), is a ROCm component's: a package-name stem with '_' read as '-', or one of
+/// the CMake-only names.
+pub(crate) fn is_rocm_cmake_package(name: &str) -> bool {
+    let lower = name.trim().to_ascii_lowercase();
+    file().cmake_only.iter().any(|n| *n == lower) || is_rocm(&lower.replace('_', "-"))
 }
 
 /// The ROCm release AMD's repository stamps into a package's version: the component's own

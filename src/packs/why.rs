@@ -225,6 +225,8 @@ impl<'a> Recognition<'a> {
             .chain(super::docker_gpus::rules(text, &facts))
             // LLVM refusing bitcode of a newer LLVM (bitcode.rs).
             .chain(super::bitcode::rules(text))
+            // CMake not finding a ROCm component's package (cmake_packages.rs).
+            .chain(super::cmake_packages::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
