@@ -49,7 +49,7 @@ pub(crate) fn is_rocm(name: &str) -> bool {
 /// the CMake-only names.
 pub(crate) fn is_rocm_cmake_package(name: &str) -> bool {
     let lower = name.trim().to_ascii_lowercase();
-    file().cmake_only.iter().any(|n| *n == lower) || is_rocm(&lower.replace('_', "-"))
+    file().cmake_only.contains(&lower) || is_rocm(&lower.replace('_', "-"))
 }
 
 /// The ROCm release AMD's repository stamps into a package's version: the component's own
