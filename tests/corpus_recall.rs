@@ -92,8 +92,14 @@ use std::path::Path;
 // field-fresh6, none got worse, per case. So the part is 144 cases, 55 with the cause first, 83
 // recognised (38.2% / 57.6%): the recall floor rises to it, the recognised floor follows the new
 // cases down.
-const HELD_OUT_MIN_RECALL: f64 = 0.381;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.576;
+// The tenth round first collected field-fresh7.toml's 33 cases the same way: 14 hash here, 3
+// answered first and 3 recognised, so the part is 158 cases, 58 first and 86 recognised. The
+// round's knowledge (LLVM refusing bitcode of a newer LLVM; CMake not finding a ROCm component's
+// package; ROCr's tool library that does not load) changed no held-out case, per case: 158
+// cases, 58 with the cause first, 86 recognised (36.7% / 54.4%); both floors follow the new cases
+// down.
+const HELD_OUT_MIN_RECALL: f64 = 0.367;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.544;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -267,9 +273,18 @@ fn the_frozen_ids_are_cases() {
 // came in, zypper's "nothing provides" for hip-devel on openSUSE Leap of field-fresh6) and
 // changed no other case: 491 cases, 356 with the cause first of 409 recognised, 369 decidable
 // (72.5% / 87.0% / 75.2%); the floors follow for the new cases only.
-const TUNING_MIN_RECALL: f64 = 0.725;
-const TUNING_MIN_PRECISION: f64 = 0.870;
-const TUNING_MIN_DECIDABLE: f64 = 0.751;
+// The tenth round's field-fresh7.toml brought 19 tuning cases with no rule written for them (4
+// first, 7 recognised): 510 cases, 360 first of 416 recognised, 374 decidable. The round's
+// knowledge answered four more first (the device libraries of Spack's llvm-amdgpu read by an
+// older amdclang, spack-packages#3917 in field-fresh3 and field-fresh6; rocprof's tracer tool
+// library of legacy-rocm-build#909, these rules written before the batch came in; hiprand's CMake
+// package of kynema-sgf#1814, a rule written after reading the batch's tuning misses) and made
+// two more recognised with another cause first
+// (roctracer#6, rocm-arch#605), and changed no other case: 510 cases, 364 with the cause first of
+// 422 recognised, 378 decidable (71.4% / 86.3% / 74.1%); the floors follow for the new cases.
+const TUNING_MIN_RECALL: f64 = 0.713;
+const TUNING_MIN_PRECISION: f64 = 0.862;
+const TUNING_MIN_DECIDABLE: f64 = 0.741;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
