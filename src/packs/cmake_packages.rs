@@ -12,6 +12,12 @@
 //! line break. The tests hold the message as Debian 12's CMake 3.25.1 and sid's CMake 4.3.4
 //! print it.
 //!
+//! An imported target of a ROCm component's package that names a directory that does not exist
+//! is the second form: "Imported target "hip::host" includes non-existent path "/include" in its
+//! INTERFACE_INCLUDE_DIRECTORIES" (CMake `Source/cmGeneratorTarget.cxx`, the check of an imported
+//! target's include directories at generation). The package computed its paths from a layout
+//! this install does not have (a relocated root, a conda or AOMP tree, a partial install).
+//!
 //! Not here: `hip` itself (the HIP language symptom reads it), and a package ROCm ships only
 //! from a later release than a text's (`stack::newer_source`, `[[since]]`), which is a source
 //! tree newer than the installed ROCm.
@@ -47,8 +53,71 @@ fn symptom() -> &'static Symptom {
     })
 }
 
-/// "Could not find a package configuration file provided by "X"" for a ROCm component X.
+fn broken_symptom() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    S.get_or_init(|| {
+        rule_symptom(
+            "cmake.rocm-target-missing-path",
+            "A ROCm component's CMake target names a directory that does not exist",
+            "build-cmake",
+            "CMake found the ROCm component's package, but an imported target it defines names \
+             a directory that does not exist: the package computes its paths from the layout \
+             of the install it came with, and this install's is another (a relocated or \
+             symlinked root, a conda, Spack or AOMP tree, packages of two releases), or the \
+             install is incomplete.",
+            "Reinstall the component's development package of the release in use; for a \
+             relocated or non-standard tree, point CMake at the package of that tree \
+             (<Name>_DIR, CMAKE_PREFIX_PATH) or set ROCM_PATH to the root the package expects. \
+             The path CMake prints is where the package looked.",
+            "rule over CMake's imported-target checks (src/packs/cmake_packages.rs; CMake \
+             Source/cmGeneratorTarget.cxx)",
+        )
+    })
+}
+
+/// "Imported target "ns::t" includes non-existent path "P"" for a ROCm component's target.
+fn broken_target(text: &str) -> Option<Derived> {
+    static TARGET: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("includes non-existent path") {
+        return None;
+    }
+    let target = re(
+        &TARGET,
+        r#"Imported\s+target\s+"(([\w.+-]+)::[\w.+-]+)"\s+includes\s+non-existent\s+path\s+"([^"]*)""#,
+    );
+    let c = target
+        .captures_iter(text)
+        .find(|c| pkgnames::is_rocm_cmake_package(&c[2]))?;
+    let at = c.get(0).map_or(0, |m| m.start());
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line: String = text[line_start..]
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .chars()
+        .take(300)
+        .collect();
+    Some(Derived::reasoned(
+        broken_symptom(),
+        line,
+        format!(
+            "the imported target {} of a ROCm component's CMake package names {}, which does \
+             not exist: the package's paths do not fit this install ({FROM})",
+            &c[1], &c[3]
+        ),
+    ))
+}
+
+/// "Could not find a package configuration file provided by "X"" for a ROCm component X, and a
+/// ROCm component's imported target naming a directory that does not exist.
 pub(super) fn rules(text: &str) -> Vec<Derived> {
+    let mut out: Vec<Derived> = broken_target(text).into_iter().collect();
+    out.extend(not_found(text));
+    out
+}
+
+fn not_found(text: &str) -> Vec<Derived> {
     static NOT_FOUND: OnceLock<Regex> = OnceLock::new();
     if !text.contains("package configuration file") {
         return Vec::new();
@@ -154,6 +223,28 @@ mod tests {
         let comgr =
             "  Could not find a package configuration file provided by \"amd_comgr\" with\n";
         assert_eq!(fired(comgr).len(), 1);
+    }
+
+    /// A package whose hip::host names "/include", as Debian 12's CMake 3.25.1 printed it at
+    /// generation (a set-up in a temporary directory, the conda layout of openmm/openmm#4632).
+    const NON_EXISTENT: &str = "CMake Error in CMakeLists.txt:
+  Imported target \"hip::host\" includes non-existent path
+
+    \"/include\"
+
+  in its INTERFACE_INCLUDE_DIRECTORIES.  Possible reasons include:
+";
+
+    #[test]
+    fn a_rocm_target_naming_a_missing_directory() {
+        let f = fired(NON_EXISTENT);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert!(f[0].contains("hip::host"), "{f:?}");
+        assert!(f[0].contains("names /include"), "{f:?}");
+        let lang = NON_EXISTENT.replace("hip::host", "hip-lang::device");
+        assert_eq!(fired(&lang).len(), 1);
+        let other = NON_EXISTENT.replace("hip::host", "Qt5::Core");
+        assert!(fired(&other).is_empty());
     }
 
     #[test]

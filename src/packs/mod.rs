@@ -51,6 +51,7 @@ mod igpu;
 pub(crate) mod internal_checks;
 mod kfd_refused;
 mod leftovers;
+mod link_libs;
 mod modload;
 mod origin_causes;
 mod pkgmanager;

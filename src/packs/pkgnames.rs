@@ -49,7 +49,13 @@ pub(crate) fn is_rocm(name: &str) -> bool {
 /// the CMake-only names.
 pub(crate) fn is_rocm_cmake_package(name: &str) -> bool {
     let lower = name.trim().to_ascii_lowercase();
-    file().cmake_only.contains(&lower) || is_rocm(&lower.replace('_', "-"))
+    file().cmake_only.contains(&lower) || is_rocm_library(&lower)
+}
+
+/// Whether `name`, a library as a linker's `-l` names it (`amdhip64`, `amd_comgr`,
+/// `rocm_smi64`, `MIOpen`), is a ROCm component's: a package-name stem with '_' read as '-'.
+pub(crate) fn is_rocm_library(name: &str) -> bool {
+    is_rocm(&name.trim().replace('_', "-"))
 }
 
 /// The ROCm release AMD's repository stamps into a package's version: the component's own

@@ -227,6 +227,8 @@ impl<'a> Recognition<'a> {
             .chain(super::bitcode::rules(text))
             // CMake not finding a ROCm component's package (cmake_packages.rs).
             .chain(super::cmake_packages::rules(text))
+            // A linker not finding a ROCm library named with -l (link_libs.rs).
+            .chain(super::link_libs::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
