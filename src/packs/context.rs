@@ -326,11 +326,15 @@ fn glued_list(text: &str, f: &Facts) -> Option<Derived> {
 /// convention HIP's masks follow), and `NoDevFiles` is the value Slurm's GPU plugin
 /// (`src/plugins/gres/gpu/gres_gpu.c`) sets for a job given no GPU. A runtime that then finds no
 /// device is doing what it was told: the deciding fact is the mask, not the driver or the
-/// device files.
+/// device files. ROCr's mask hides every GPU when set to an empty value too: ROCr filters the
+/// GPUs whenever the variable is set (`filter_visible_gpus_ = os::IsEnvVarSet(...)`, ROCR-Runtime
+/// `core/util/flag.h`), and an empty list keeps none (hipSOLVER#59 shows the result); HIP's own
+/// masks read an empty value as unset, so only ROCr's is read so.
 fn mask_hides_all(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     static NONE: OnceLock<Regex> = OnceLock::new();
     static MASK: OnceLock<Regex> = OnceLock::new();
+    static EMPTY: OnceLock<Regex> = OnceLock::new();
     if !text.contains("_VISIBLE_DEVICES") {
         return None;
     }
@@ -341,6 +345,8 @@ fn mask_hides_all(text: &str) -> Option<Derived> {
             concat!(
                 r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
                 r"|HIP_ERROR_NoDevice|no (?:amd )?gpus? (?:was |were )?(?:found|detected)",
+                // Programs' own words for a device count of zero (hipSOLVER#59's test client).
+                r"|No devices found|cannot get device count",
             ),
         ),
     )?;
@@ -351,8 +357,18 @@ fn mask_hides_all(text: &str) -> Option<Derived> {
             r#"(-1|NoDevFiles)(?:["'\s,;)]|$)"#,
         ),
     );
-    let c = mask.captures(text)?;
-    let set = format!("{}={}", &c[1], &c[2]);
+    let set = match mask.captures(text) {
+        Some(c) => format!("{}={}", &c[1], &c[2]),
+        None => {
+            // A shell assignment with nothing after '=' (or an empty quoted string), not prose.
+            let empty = re(
+                &EMPTY,
+                r#"(?m)\bROCR_VISIBLE_DEVICES=(?:''|""|[ \t]+[A-Za-z./]|[ \t]*$)"#,
+            );
+            empty.find(text)?;
+            "ROCR_VISIBLE_DEVICES= (an empty value)".to_string()
+        }
+    };
     let sy = symptom(
         &S,
         "context.mask-hides-all",
@@ -792,6 +808,19 @@ mod tests {
         assert_eq!(first(&one), first(tf));
         assert!(classes(tf).is_empty());
         assert!(classes("export ROCR_VISIBLE_DEVICES=-1\n").is_empty());
+        // ROCr's mask set to an empty value (ROCm/hipSOLVER#59), and not prose with spaces or a
+        // value, nor HIP's mask, which reads an empty value as unset.
+        let empty = "$ ROCR_VISIBLE_DEVICES='' build/release/clients/staging/hipsolver-test\nQuery device error: cannot get device count\nError: No devices found\n";
+        assert!(fired(empty)[0]
+            .1
+            .contains("ROCR_VISIBLE_DEVICES= (an empty value)"));
+        let bare = "export ROCR_VISIBLE_DEVICES=\nRuntimeError: No HIP GPUs are available\n";
+        assert_eq!(fired(bare).len(), 1);
+        let prose =
+            "I set ROCR_VISIBLE_DEVICES = 0 and still: RuntimeError: No HIP GPUs are available\n";
+        assert!(fired(prose).is_empty());
+        let hip = "HIP_VISIBLE_DEVICES='' python x.py\nRuntimeError: No HIP GPUs are available\n";
+        assert!(fired(hip).is_empty());
     }
 
     /// tests/corpus/codeobj-memory.toml, https://github.com/ROCm/ROCm/issues/5616 (the fault line

@@ -30,7 +30,16 @@ const FROM: &str = "from the text; this machine was not asked";
 pub(crate) struct Table {
     pub mfma: Vec<String>,
     pub cuda_only: Vec<CudaOnly>,
+    pub nvcc_only: Vec<NvccOnly>,
     pub hardware: Vec<Hardware>,
+}
+
+/// A command-line option only nvcc takes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NvccOnly {
+    pub option: String,
+    pub what: String,
 }
 
 /// A name only CUDA's headers have.
@@ -280,6 +289,60 @@ fn cuda_only_code(text: &str) -> Option<Derived> {
         format!(
             "'{}' is {} (checks/why-families.toml), used in a HIP compile ({FROM})",
             c.name, c.what
+        ),
+    ))
+}
+
+/// An option only nvcc takes, refused by clang (`[[nvcc_only]]` of `checks/why-families.toml`):
+/// clang's driver prints "unknown argument: 'X'" (clang 19 on; "unknown argument 'X'; did you
+/// mean 'Y'?" where it has a guess) or "unsupported option 'X'" (clang 15) for an option it does
+/// not take (clang `DiagnosticDriverKinds.td`, err_drv_unknown_argument,
+/// err_drv_unknown_argument_with_suggestion, err_drv_unsupported_opt). A build that passes nvcc's
+/// options to clang still builds for CUDA in its flags: the CUDA build's options were carried
+/// into the HIP one (hipify translates sources, not build files).
+fn nvcc_option(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static ERR: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("unknown argument") && !text.contains("unsupported option") {
+        return None;
+    }
+    let err = re(
+        &ERR,
+        r"error: (?:unknown argument:? |unsupported option )'([^'\s]+)'",
+    );
+    let (line, arg, e) = text.lines().find_map(|l| {
+        let c = err.captures(l)?;
+        let arg = c.get(1)?.as_str();
+        let e = table().nvcc_only.iter().find(|e| {
+            arg.strip_prefix(e.option.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('='))
+        })?;
+        Some((
+            l.trim().chars().take(300).collect::<String>(),
+            arg.to_string(),
+            e,
+        ))
+    })?;
+    let sy = family_symptom(
+        &S,
+        "families.nvcc-option",
+        "clang is given an option only NVIDIA's nvcc takes",
+        "build-cuda-only-code",
+        "The build passes an nvcc option to clang (hipcc, amdclang++ or a HIP-enabled CMake): its \
+         flags are still the CUDA build's. Porting the sources to HIP (hipify) does not touch \
+         the build files, so the CUDA compiler's options reach a compiler that does not take \
+         them; the ROCm install is not at fault.",
+        "Give the HIP build its own flags: drop the nvcc option or use clang's counterpart the \
+         reasoning names (setup.py's or CMake's CUDA-only flags guarded by a check for ROCm, as \
+         torch.utils.cpp_extension's IS_HIP_EXTENSION or CMake's HIP language allow), or use a \
+         release of the project whose ROCm build does so.",
+    );
+    Some(Derived::reasoned(
+        sy,
+        line,
+        format!(
+            "'{arg}' is {} (checks/why-families.toml), refused by clang ({FROM})",
+            e.what
         ),
     ))
 }
@@ -564,6 +627,7 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         ck_xdl_without_mfma(text, f),
         blas_on_unsupported_isa(text, f),
         cuda_only_code(text),
+        nvcc_option(text),
         amdsmi_module(text),
         lld_at_fixed_path(text),
         offload_arch_mix(text),
@@ -663,6 +727,30 @@ mod tests {
         // Another unknown name, or a CUDA name in a host-only build: not this rule's.
         assert!(ids("csrc/attn.hip:3:1: error: unknown type name 'half8_t'\n").is_empty());
         assert!(ids("main.cpp:1:1: error: unknown type name 'nv_bfloat16'\n").is_empty());
+    }
+
+    #[test]
+    fn an_nvcc_option_given_to_clang_is_the_cuda_builds_flags() {
+        // Printed by sid's clang++-21 and Debian 12's clang-19 and clang-15 for `-x hip
+        // --offload-arch=gfx1030 ... -c k.hip` with each option.
+        for t in [
+            "clang++-21: error: unknown argument: '--use_fast_math'\n",
+            "clang-19: error: unknown argument: '-gencode=arch=compute_80,code=sm_80'\n",
+            "clang: error: unsupported option '--expt-relaxed-constexpr'\n",
+            "clang-19: error: unknown argument: '--ptxas-options=-v'\n",
+        ] {
+            let f = fired(t);
+            assert_eq!(f.len(), 1, "{t}: {f:?}");
+            assert_eq!(f[0].1, "build-cuda-only-code", "{f:?}");
+        }
+        assert!(
+            fired("clang: error: unknown argument: '--use_fast_math'\n")[0]
+                .2
+                .contains("-ffast-math")
+        );
+        // clang refusing an option of its own family, or an unrelated one.
+        assert!(ids("clang: error: unknown argument: '-fno-gpu-rdcx'\n").is_empty());
+        assert!(ids("clang: error: unknown argument: '--use_fast_mathematics'\n").is_empty());
     }
 
     #[test]
