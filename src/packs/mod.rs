@@ -56,6 +56,7 @@ mod modload;
 mod origin_causes;
 mod pkgmanager;
 pub(crate) mod pkgnames;
+mod sonames;
 mod symbol_versions;
 
 use crate::checkdoc::CheckDoc;

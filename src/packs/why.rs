@@ -229,6 +229,8 @@ impl<'a> Recognition<'a> {
             .chain(super::cmake_packages::rules(text))
             // A linker not finding a ROCm library named with -l (link_libs.rs).
             .chain(super::link_libs::rules(text))
+            // The HIP runtime's soname of another release than the one shown (sonames.rs).
+            .chain(super::sonames::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
