@@ -587,6 +587,50 @@ fn cuda_repository_package(text: &str) -> Option<Derived> {
     ))
 }
 
+/// PyTorch raising where it should fall back: its ROCm build uses hipBLAS instead of hipBLASLt on
+/// a GPU hipBLASLt has no kernels for (aten/src/ATen/Context.cpp, blasPreferredBackend: the
+/// warning "Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to
+/// hipblas", pytorch/pytorch#128753). The check in aten/src/ATen/native/cuda/Blas.cpp
+/// (isSupportedHipLtROCmArch) raises instead, "RuntimeError: Attempting to use hipBLASLt on a
+/// unsupported architecture!", when a build reaches hipBLASLt's path on such a GPU: pytorch/
+/// pytorch#137604 removed the fallback by accident and #138267 restored it (October 2024,
+/// pytorch/pytorch#138067, ROCm/hipBLASLt#1243). The raising form is that bug; the warning form
+/// is the fallback working.
+fn torch_hipblaslt_raises(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static RAISED: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("hipBLASLt on a unsupported") {
+        return None;
+    }
+    let line = line_of(
+        text,
+        re(
+            &RAISED,
+            r"Attempting to use hipBLASLt on a unsupported architecture!\s*$",
+        ),
+    )?;
+    let sy = family_symptom(
+        &S,
+        "families.torch-hipblaslt-raises",
+        "PyTorch raises on a GPU without hipBLASLt instead of falling back to hipBLAS",
+        "lib-bug-fixed-later",
+        "This PyTorch build takes hipBLASLt's path on a GPU that hipBLASLt has no kernels for and \
+         raises, where PyTorch's ROCm build is meant to use hipBLAS there: a regression of \
+         PyTorch's October 2024 sources (pytorch/pytorch#137604), fixed by #138267.",
+        "Use a PyTorch release from after the fix (2.6 on, or a nightly from 2024-10-21 on); \
+         meanwhile TORCH_BLAS_PREFER_HIPBLASLT=0 keeps this build on hipBLAS.",
+    );
+    Some(Derived::reasoned(
+        sy,
+        line,
+        format!(
+            "PyTorch's Blas.cpp check raised \"Attempting to use hipBLASLt on a unsupported \
+             architecture!\" (pytorch/pytorch#138067; its fallback prints \"... an unsupported \
+             architecture! Overriding blas backend to hipblas\" instead) ({FROM})"
+        ),
+    ))
+}
+
 /// TheRock's Python packages carry their own test (`rocm-sdk test`: `rocm_sdk/tests`, which
 /// loads the libraries and runs the console scripts of what is installed). It failing on a
 /// dated nightly (`7.11.0a20260112`, the nightly index rocm.nightlies.amd.com) is that nightly's
@@ -628,6 +672,7 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         blas_on_unsupported_isa(text, f),
         cuda_only_code(text),
         nvcc_option(text),
+        torch_hipblaslt_raises(text),
         amdsmi_module(text),
         lld_at_fixed_path(text),
         offload_arch_mix(text),
@@ -751,6 +796,17 @@ mod tests {
         // clang refusing an option of its own family, or an unrelated one.
         assert!(ids("clang: error: unknown argument: '-fno-gpu-rdcx'\n").is_empty());
         assert!(ids("clang: error: unknown argument: '--use_fast_mathematics'\n").is_empty());
+    }
+
+    #[test]
+    fn pytorch_raising_on_a_gpu_without_hipblaslt_is_its_regression() {
+        // ROCm/ROCm#3949's title and pytorch/pytorch#138067's warning (Context.cpp:301).
+        let raised = "RuntimeError: Attempting to use hipBLASLt on a unsupported architecture!\n";
+        let f = fired(raised);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].1, "lib-bug-fixed-later");
+        let warned = "[W1016 17:27:46.690175963 Context.cpp:301] Warning: Attempting to use hipBLASLt on an unsupported architecture! Overriding blas backend to hipblas (function operator())\n";
+        assert!(ids(warned).is_empty());
     }
 
     #[test]
