@@ -58,6 +58,7 @@ mod pkgmanager;
 pub(crate) mod pkgnames;
 mod sonames;
 mod symbol_versions;
+mod tool_tracebacks;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

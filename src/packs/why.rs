@@ -231,6 +231,8 @@ impl<'a> Recognition<'a> {
             .chain(super::link_libs::rules(text))
             // The HIP runtime's soname of another release than the one shown (sonames.rs).
             .chain(super::sonames::rules(text))
+            // A programming error raised in a ROCm tool's own Python code (tool_tracebacks.rs).
+            .chain(super::tool_tracebacks::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
