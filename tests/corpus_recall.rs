@@ -93,13 +93,17 @@ use std::path::Path;
 // recognised (38.2% / 57.6%): the recall floor rises to it, the recognised floor follows the new
 // cases down.
 // The tenth round first collected field-fresh7.toml's 33 cases the same way: 14 hash here, 3
-// answered first and 3 recognised, so the part is 158 cases, 58 first and 86 recognised. The
+// answered first and 3 recognised, so the part was 158 cases, 58 first and 86 recognised. The
 // round's knowledge (LLVM refusing bitcode of a newer LLVM; CMake not finding a ROCm component's
-// package; ROCr's tool library that does not load) changed no held-out case, per case: 158
-// cases, 58 with the cause first, 86 recognised (36.7% / 54.4%); both floors follow the new cases
-// down.
-const HELD_OUT_MIN_RECALL: f64 = 0.367;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.544;
+// package, or its imported target naming a missing directory; a linker not finding a ROCm
+// library; nvcc's options given to clang; ROCr's empty mask; the HIP runtime's soname of another
+// release; PyTorch's hipBLASLt check raising; a programming error in a ROCm tool's Python code;
+// ROCr's tool library that does not load) took one held-out case from not recognised to its
+// cause first (CMake's imported target of field-fresh's nixpkgs#305641), none got worse, per
+// case: 158 cases, 59 with the cause first, 87 recognised (37.3% / 55.1%); both floors follow
+// the new cases down.
+const HELD_OUT_MIN_RECALL: f64 = 0.373;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.550;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -275,16 +279,17 @@ fn the_frozen_ids_are_cases() {
 // (72.5% / 87.0% / 75.2%); the floors follow for the new cases only.
 // The tenth round's field-fresh7.toml brought 19 tuning cases with no rule written for them (4
 // first, 7 recognised): 510 cases, 360 first of 416 recognised, 374 decidable. The round's
-// knowledge answered four more first (the device libraries of Spack's llvm-amdgpu read by an
-// older amdclang, spack-packages#3917 in field-fresh3 and field-fresh6; rocprof's tracer tool
-// library of legacy-rocm-build#909, these rules written before the batch came in; hiprand's CMake
-// package of kynema-sgf#1814, a rule written after reading the batch's tuning misses) and made
-// two more recognised with another cause first
-// (roctracer#6, rocm-arch#605), and changed no other case: 510 cases, 364 with the cause first of
-// 422 recognised, 378 decidable (71.4% / 86.3% / 74.1%); the floors follow for the new cases.
-const TUNING_MIN_RECALL: f64 = 0.713;
-const TUNING_MIN_PRECISION: f64 = 0.862;
-const TUNING_MIN_DECIDABLE: f64 = 0.741;
+// knowledge answered eleven more first and made two more recognised with another cause first
+// (roctracer#6, rocm-arch#605), and changed no other case: 510 cases, 371 with the cause first of
+// 429 recognised, 385 decidable (72.7% / 86.5% / 75.5%); the floors follow for the new cases.
+// Eight of the eleven came from rules written after reading the tuning misses (field-fresh7's
+// kynema-sgf#1814 and pytorch#103973; legacy-rocm-build#777, hipSOLVER#59, vllm-gguf-plugin#85,
+// openmm#4632, hip#2433 and ZLUDA#356 of older files), three from rules written before the batch
+// came in (the bitcode rule, spack-packages#3917 twice; ROCr's tool library,
+// legacy-rocm-build#909).
+const TUNING_MIN_RECALL: f64 = 0.727;
+const TUNING_MIN_PRECISION: f64 = 0.864;
+const TUNING_MIN_DECIDABLE: f64 = 0.754;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
