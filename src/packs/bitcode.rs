@@ -17,7 +17,7 @@
 //! Host bitcode (LTO objects read by a linker plugin) is not ROCm's: the rule answers only where
 //! the text shows a device compile or a device library.
 
-use super::facts::{re, rule_symptom, Derived};
+use super::facts::{line_at, re, rule_symptom, Derived};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -101,15 +101,7 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
         return Vec::new();
     };
     let at = c.get(0).map_or(0, |m| m.start());
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line: String = text[line_start..]
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(300)
-        .collect();
+    let line = line_at(text, at);
     let what = match file_named(text, at) {
         Some(f) => format!("the bitcode file {f}"),
         None => "the bitcode".to_string(),

@@ -22,7 +22,7 @@
 //! from a later release than a text's (`stack::newer_source`, `[[since]]`), which is a source
 //! tree newer than the installed ROCm.
 
-use super::facts::{re, rule_symptom, table, Derived};
+use super::facts::{line_at, re, rule_symptom, table, Derived};
 use super::{pkgnames, Symptom};
 use regex::Regex;
 use std::sync::OnceLock;
@@ -89,15 +89,7 @@ fn broken_target(text: &str) -> Option<Derived> {
         .captures_iter(text)
         .find(|c| pkgnames::is_rocm_cmake_package(&c[2]))?;
     let at = c.get(0).map_or(0, |m| m.start());
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line: String = text[line_start..]
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(300)
-        .collect();
+    let line = line_at(text, at);
     Some(Derived::reasoned(
         broken_symptom(),
         line,
@@ -142,15 +134,7 @@ fn not_found(text: &str) -> Vec<Derived> {
     };
     let name = c[1].to_string();
     let at = c.get(0).map_or(0, |m| m.start());
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line: String = text[line_start..]
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(300)
-        .collect();
+    let line = line_at(text, at);
     vec![Derived::reasoned(
         symptom(),
         line,

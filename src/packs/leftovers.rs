@@ -9,7 +9,7 @@
 //!
 //! Each reasons from what the text states; this machine is not asked.
 
-use super::facts::{line_of, re, rule_symptom, Derived};
+use super::facts::{line_at, line_of, re, rule_symptom, Derived};
 use super::{pkgnames, Symptom};
 use regex::Regex;
 use std::sync::OnceLock;
@@ -85,15 +85,7 @@ fn package_left_over(text: &str) -> Option<Derived> {
     }
     let c = now.captures_iter(text).find(|c| pkgnames::is_rocm(&c[1]))?;
     let (pkg, ver) = (c[1].to_string(), c[2].to_string());
-    let at = c.get(1).map_or(0, |m| m.start());
-    let line: String = text[at..]
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(300)
-        .collect();
+    let line = line_at(text, c.get(1).map_or(0, |m| m.start()));
     if re(
         &LOCAL,
         r"(?i)\bdpkg -i\b|apt(?:-get)? install \S*\./|\.deb\b",

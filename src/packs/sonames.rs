@@ -12,7 +12,7 @@
 //! version line), the program and the installed ROCm are of two releases: installing the
 //! "missing" library alone means a second ROCm.
 
-use super::facts::{re, rule_symptom, Derived};
+use super::facts::{line_at, re, rule_symptom, Derived};
 use super::Symptom;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -90,15 +90,7 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
     else {
         return Vec::new();
     };
-    let line_start = text[..at.start].rfind('\n').map_or(0, |i| i + 1);
-    let line: String = text[line_start..]
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(300)
-        .collect();
+    let line = line_at(text, at.start);
     vec![Derived::reasoned(
         symptom(),
         line,

@@ -20,7 +20,7 @@
 //!
 //! `why::recognise` joins them to the answer beside [`super::facts::rules`].
 
-use super::facts::{line_of, re, table, Derived, Facts};
+use super::facts::{line_at, line_of, re, table, Derived, Facts};
 use super::pkgnames;
 use super::Symptom;
 use regex::Regex;
@@ -213,14 +213,6 @@ fn cuda_print<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<CudaEvidence>
         ),
         true,
     ))
-}
-
-/// The line of `text` around byte `at` (a match's start), trimmed, at most 300 characters.
-fn line_at(text: &str, at: usize) -> String {
-    let at = at.min(text.len());
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    text[start..end].trim().chars().take(300).collect()
 }
 
 /// Whether the text shows an AMD GPU: one the facts read (an ISA, product name or PCI id, or a
