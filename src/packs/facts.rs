@@ -761,15 +761,7 @@ pub(super) fn line_of(text: &str, re: &Regex) -> Option<String> {
 }
 
 /// The line of `text` around byte `at` (a match's start), trimmed, at most 300 characters.
-pub(super) fn line_at(text: &str, at: usize) -> String {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    text[start..end].trim().chars().take(300).collect()
-}
+pub(super) use super::vendors::line_at;
 
 /// The "wrong platform: WSL" rule. ROCm on WSL runs through the Windows driver and the WSL
 /// runtime (librocdxg, /dev/dxg): there is no /dev/kfd and no render group to join, and only the

@@ -8,7 +8,6 @@
 //! (kept by its ROCm builds) show none. An AMD GPU is also shown by what [`super::facts`] already
 //! reads: an ISA, a product name or a PCI id of `checks/gpu-names.toml`.
 
-use super::facts::line_at;
 use regex::bytes::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 use serde::Deserialize;
 use std::sync::OnceLock;
@@ -100,6 +99,26 @@ fn compiled() -> &'static (RegexSet, Vec<Regex>) {
             .unwrap_or_else(|e| panic!("checks/gpu-vendors.toml: {e}"));
         (set, one)
     })
+}
+
+/// The line of `text` around byte `at` (a match's start), trimmed, at most 300 characters. The
+/// one copy: the rules over texts use it through `facts::line_at`.
+pub(super) fn line_at(text: &str, at: usize) -> String {
+    let b = text.as_bytes();
+    let at = at.min(b.len());
+    let start = b[..at]
+        .iter()
+        .rposition(|c| *c == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = b[at..]
+        .iter()
+        .position(|c| *c == b'\n')
+        .map_or(b.len(), |i| at + i);
+    String::from_utf8_lossy(&b[start..end])
+        .trim()
+        .chars()
+        .take(300)
+        .collect()
 }
 
 /// The GPUs `text` shows, at most one entry per vendor, in order of where each is shown: per
