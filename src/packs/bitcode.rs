@@ -121,13 +121,12 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::facts::class_and_reasoning;
     use super::*;
 
-    fn fired(text: &str) -> Vec<String> {
-        rules(text)
-            .into_iter()
-            .map(|d| d.captures[0].1.clone())
-            .collect()
+    /// The class and reasoning of each answer (`facts::class_and_reasoning`).
+    fn fired(text: &str) -> Vec<(String, String)> {
+        class_and_reasoning(rules(text))
     }
 
     #[test]
@@ -138,9 +137,10 @@ mod tests {
         let sid = "fatal error: cannot open file '/usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode/ocml.bc': Unknown attribute kind (86) (Producer: 'LLVM21.1.8' Reader: 'LLVM 15.0.6')\n1 error generated when compiling for gfx1030.\n";
         let f = fired(sid);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].starts_with("LLVM 15.0.6 cannot read the bitcode file /usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode/ocml.bc: it was written by LLVM 21.1.8"), "{f:?}");
+        assert_eq!(f[0].0, "lib-mixed-releases", "{f:?}");
+        assert!(f[0].1.starts_with("LLVM 15.0.6 cannot read the bitcode file /usr/lib/llvm-21/lib/clang/21/amdgcn/bitcode/ocml.bc: it was written by LLVM 21.1.8"), "{f:?}");
         let trixie = "fatal error: cannot open file '/usr/lib/llvm-17/lib/clang/17/amdgcn/bitcode/ocml.bc': Unknown attribute kind (86) (Producer: 'LLVM17.0.6' Reader: 'LLVM 15.0.6')\n1 error generated when compiling for gfx1030.\n";
-        assert!(fired(trixie)[0].contains("written by LLVM 17.0.6"));
+        assert!(fired(trixie)[0].1.contains("written by LLVM 17.0.6"));
     }
 
     #[test]
@@ -149,7 +149,8 @@ mod tests {
         let t = " RuntimeError: Error compiling source object file: b\"fatal error: ca\n            nnot open file '/user-environment/linux-zen4/llvm-amdgpu-7.1.0-hblh\n            fuhrerivhqppush7ane24rqqhn3u/amdgcn/bitcode/ocml.bc': Invalid attri\n            bute group entry (Producer: 'LLVM20.0.0git' Reader: 'LLVM 18.0.0git\n            ')\\n1 error generated when compiling for gfx942.\\n\"\n";
         let f = fired(t);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].contains("LLVM 18.0 cannot read the bitcode file /user-environment/linux-zen4/llvm-amdgpu-7.1.0-hblhfuhrerivhqppush7ane24rqqhn3u/amdgcn/bitcode/ocml.bc: it was written by LLVM 20.0"), "{f:?}");
+        assert_eq!(f[0].0, "lib-mixed-releases", "{f:?}");
+        assert!(f[0].1.contains("LLVM 18.0 cannot read the bitcode file /user-environment/linux-zen4/llvm-amdgpu-7.1.0-hblhfuhrerivhqppush7ane24rqqhn3u/amdgcn/bitcode/ocml.bc: it was written by LLVM 20.0"), "{f:?}");
     }
 
     #[test]

@@ -149,13 +149,12 @@ fn not_found(text: &str) -> Vec<Derived> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::facts::class_and_reasoning;
     use super::*;
 
-    fn fired(text: &str) -> Vec<String> {
-        rules(text)
-            .into_iter()
-            .map(|d| d.captures[0].1.clone())
-            .collect()
+    /// The class and reasoning of each answer (`facts::class_and_reasoning`).
+    fn fired(text: &str) -> Vec<(String, String)> {
+        class_and_reasoning(rules(text))
     }
 
     /// `find_package(hiprand REQUIRED)` in an empty project, as Debian 12's CMake 3.25.1
@@ -197,11 +196,12 @@ mod tests {
         for t in [CMAKE_3_25, CMAKE_4_3] {
             let f = fired(t);
             assert_eq!(f.len(), 1, "{f:?}");
-            assert!(f[0].contains("no configuration file of hiprand"), "{f:?}");
+            assert_eq!(f[0].0, "build-cmake", "{f:?}");
+            assert!(f[0].1.contains("no configuration file of hiprand"), "{f:?}");
         }
         // The name on the next line, as CMake's wrapping puts it; CMake-only names.
         let wrapped = "  Could not find a package configuration file provided by\n  \"AMDDeviceLibs\" with any of the following names:\n";
-        assert!(fired(wrapped)[0].contains("AMDDeviceLibs"));
+        assert!(fired(wrapped)[0].1.contains("AMDDeviceLibs"));
         let rocclr = "  Could not find a package configuration file provided by \"ROCclr\" with any\n  of the following names:\n";
         assert_eq!(fired(rocclr).len(), 1);
         let comgr =
@@ -223,8 +223,9 @@ mod tests {
     fn a_rocm_target_naming_a_missing_directory() {
         let f = fired(NON_EXISTENT);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].contains("hip::host"), "{f:?}");
-        assert!(f[0].contains("names /include"), "{f:?}");
+        assert_eq!(f[0].0, "build-cmake", "{f:?}");
+        assert!(f[0].1.contains("hip::host"), "{f:?}");
+        assert!(f[0].1.contains("names /include"), "{f:?}");
         let lang = NON_EXISTENT.replace("hip::host", "hip-lang::device");
         assert_eq!(fired(&lang).len(), 1);
         let other = NON_EXISTENT.replace("hip::host", "Qt5::Core");

@@ -69,13 +69,12 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::facts::class_and_reasoning;
     use super::*;
 
-    fn fired(text: &str) -> Vec<String> {
-        rules(text)
-            .into_iter()
-            .map(|d| d.captures[0].1.clone())
-            .collect()
+    /// The class and reasoning of each answer (`facts::class_and_reasoning`).
+    fn fired(text: &str) -> Vec<(String, String)> {
+        class_and_reasoning(rules(text))
     }
 
     #[test]
@@ -85,9 +84,10 @@ mod tests {
         let gnu = "/usr/bin/ld: cannot find -lhiprand: No such file or directory\ncollect2: error: ld returned 1 exit status\n";
         let f = fired(gnu);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].contains("no libhiprand.so"), "{f:?}");
+        assert_eq!(f[0].0, "lib-missing", "{f:?}");
+        assert!(f[0].1.contains("no libhiprand.so"), "{f:?}");
         let lld = "ld.lld: error: unable to find library -lhiprand\nclang: error: linker command failed with exit code 1 (use -v to see invocation)\n";
-        assert!(fired(lld)[0].contains("no libhiprand.so"));
+        assert!(fired(lld)[0].1.contains("no libhiprand.so"));
         // Names with '_' and the runtime's own.
         assert_eq!(fired("/usr/bin/ld: cannot find -lamd_comgr\n").len(), 1);
         assert_eq!(

@@ -106,13 +106,12 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::facts::class_and_reasoning;
     use super::*;
 
-    fn fired(text: &str) -> Vec<String> {
-        rules(text)
-            .into_iter()
-            .map(|d| d.captures[0].1.clone())
-            .collect()
+    /// The class and reasoning of each answer (`facts::class_and_reasoning`).
+    fn fired(text: &str) -> Vec<(String, String)> {
+        class_and_reasoning(rules(text))
     }
 
     #[test]
@@ -120,15 +119,17 @@ mod tests {
         let listed = "ImportError: libamdhip64.so.5: cannot open shared object file: No such file or directory\n$ ls /opt/rocm/lib | grep amdhip\nlibamdhip64.so\nlibamdhip64.so.6\nlibamdhip64.so.6.2.41133\n";
         let f = fired(listed);
         assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "lib-mixed-releases", "{f:?}");
         assert!(
-            f[0].contains("libamdhip64.so.5, the HIP runtime of ROCm 5"),
+            f[0].1
+                .contains("libamdhip64.so.5, the HIP runtime of ROCm 5"),
             "{f:?}"
         );
-        assert!(f[0].contains("shows ROCm 6"), "{f:?}");
+        assert!(f[0].1.contains("shows ROCm 6"), "{f:?}");
         let root = "error while loading shared libraries: libamdhip64.so.7: cannot open shared object file: No such file or directory\nexport LD_LIBRARY_PATH=/opt/rocm-6.4.1/lib\n";
-        assert!(fired(root)[0].contains("shows ROCm 6"));
+        assert!(fired(root)[0].1.contains("shows ROCm 6"));
         let hipconfig = "HIP version: 6.2.41133-dd7f95766\nOSError: libhiprtc.so.5: cannot open shared object file: No such file or directory\n";
-        assert!(fired(hipconfig)[0].contains("libhiprtc.so.5"));
+        assert!(fired(hipconfig)[0].1.contains("libhiprtc.so.5"));
     }
 
     #[test]

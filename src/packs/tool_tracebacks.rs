@@ -102,13 +102,12 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::facts::class_and_reasoning;
     use super::*;
 
-    fn fired(text: &str) -> Vec<String> {
-        rules(text)
-            .into_iter()
-            .map(|d| d.captures[0].1.clone())
-            .collect()
+    /// The class and reasoning of each answer (`facts::class_and_reasoning`).
+    fn fired(text: &str) -> Vec<(String, String)> {
+        class_and_reasoning(rules(text))
     }
 
     #[test]
@@ -125,7 +124,10 @@ KeyError: 'power1_cap'
 ";
         let f = fired(t);
         assert_eq!(f.len(), 1, "{f:?}");
-        assert!(f[0].starts_with("KeyError: 'power1_cap' was raised in /opt/rocm/bin/rocm-smi"));
+        assert_eq!(f[0].0, "lib-bug-fixed-later", "{f:?}");
+        assert!(f[0]
+            .1
+            .starts_with("KeyError: 'power1_cap' was raised in /opt/rocm/bin/rocm-smi"));
         let amdsmi = "Traceback (most recent call last):\n  File \"/opt/rocm-6.1.0/libexec/amdsmi_cli/amdsmi_commands.py\", line 452, in static\n    x = info['vram'][0]\nIndexError: list index out of range\n";
         assert_eq!(fired(amdsmi).len(), 1);
     }
