@@ -1372,3 +1372,68 @@ fn secure_boot_refusing_amdgpu_answers_before_load_the_driver() {
         "the symptom of the same cause stays, after it: {doc:#}"
     );
 }
+
+/// Copies the tree at `from` (files and relative symlinks, as a sysfs capture has them) to `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from).min_depth(1) {
+        let e = e.unwrap();
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
+        let ft = e.file_type();
+        if ft.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(e.path()).unwrap(), &dest).unwrap();
+        } else if ft.is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_cuda_only_line_that_names_no_gpu_is_settled_by_this_machines_bus() {
+    // PyTorch's CUDA build's exception, cut after its first sentence as
+    // https://github.com/HAMM3REXTREME/ComfyUI-Installer/issues/6 pastes it: the text names no GPU.
+    let text = "RuntimeError: Found no NVIDIA driver on your system.\n";
+    let reasoning = |doc: &serde_json::Value| -> Option<String> {
+        doc["recognised"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["class"] == "lib-cuda-build")
+            .map(|r| r["captures"]["reasoning"].as_str().unwrap().to_string())
+    };
+    // A bus with no GPU (tests/fixtures/sysroots/vm-no-amd-gpu): read for an AMD GPU, saying so.
+    let vm = fixture("vm-no-amd-gpu");
+    let (doc, _) = why(&["--sysroot", vm.to_str().unwrap()], &[], text);
+    let r = reasoning(&doc).unwrap_or_else(|| panic!("{doc:#}"));
+    assert!(r.contains("read for an AMD GPU"), "{r}");
+    // Eight MI210 (tests/fixtures/sysroots/layers-mi210x8-ok): this machine's answer.
+    let mi210 = fixture("layers-mi210x8-ok");
+    let (doc, _) = why(&["--sysroot", mi210.to_str().unwrap()], &[], text);
+    let r = reasoning(&doc).unwrap_or_else(|| panic!("{doc:#}"));
+    assert!(
+        r.contains("this machine has an AMD GPU (gfx90a, measured) and no NVIDIA GPU"),
+        "{r}"
+    );
+    // The VM's bus with an NVIDIA GPU function added, in the PCI core's format (vendor, device,
+    // class as `0x%04x`/`0x%06x`, drivers/pci/pci-sysfs.c; the ids of an RTX 3090 as `lspci -n`
+    // prints them, "01:00.0 0300: 10de:2204"): the line means NVIDIA's driver, no answer.
+    let root = tempfile::tempdir().unwrap();
+    copy_tree(&vm, root.path());
+    let dev = root.path().join("sys/devices/pci0000:00/0000:01:00.0");
+    std::fs::create_dir_all(&dev).unwrap();
+    for (f, v) in [
+        ("vendor", "0x10de\n"),
+        ("device", "0x2204\n"),
+        ("class", "0x030000\n"),
+    ] {
+        std::fs::write(dev.join(f), v).unwrap();
+    }
+    std::os::unix::fs::symlink(
+        "../../../devices/pci0000:00/0000:01:00.0",
+        root.path().join("sys/bus/pci/devices/0000:01:00.0"),
+    )
+    .unwrap();
+    let (doc, _) = why(&["--sysroot", root.path().to_str().unwrap()], &[], text);
+    assert_eq!(reasoning(&doc), None, "{doc:#}");
+}

@@ -212,8 +212,14 @@ fn unrecognised(args: &RunArgs, packs: &PackSet, text: &str) -> Outcome {
 
 /// This machine's GPUs as the rules over facts take them: the ISAs of the KFD topology of the
 /// run's root (its physical ISAs: an override changes what the runtime loads, not what KFD
-/// reports).
+/// reports), and the AMD and NVIDIA GPUs of its PCI bus.
 fn here(host: &Host) -> crate::packs::here::Here {
     let topo = crate::gpu::discover(host);
+    let fx = topo
+        .devices
+        .as_ref()
+        .map(|d| d.fixture().clone())
+        .unwrap_or_default();
     crate::packs::here::Here::with_isas(topo.agents.iter().filter_map(|a| a.gfx.clone()))
+        .with_pci(crate::gpu::layers::gpu_vendors(host, &fx))
 }

@@ -771,6 +771,52 @@ fn rocr_loss(g: &GpuPath, kfd: &KfdView) -> (Cause, String, bool) {
     )
 }
 
+/// PCI vendor id of NVIDIA (`PCI_VENDOR_ID_NVIDIA`, `include/linux/pci_ids.h`).
+pub(crate) const VENDOR_NVIDIA: u32 = 0x10de;
+
+/// GPU functions (display or accelerator class, [`is_gpu_class`]) on a PCI bus, by vendor.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct PciGpus {
+    pub amd: usize,
+    pub nvidia: usize,
+}
+
+/// The GPU functions (display or accelerator class, [`is_gpu_class`]) of AMD and NVIDIA on the
+/// PCI bus, counted: what `why` needs to read a text that names no GPU against this machine
+/// (`packs::here`). Reads `vendor` of every function and `class` of those two vendors' only;
+/// a file that cannot be read counts for nothing. None when the bus cannot be listed.
+pub(crate) fn gpu_vendors(host: &Host, fx: &Fixture) -> Option<PciGpus> {
+    let base = Path::new(PCI_DEVICES);
+    let names = list(host, fx, base).ok()?;
+    let mut out = PciGpus::default();
+    let mut scratch = PciScan::default();
+    for name in names
+        .into_iter()
+        .filter(|n| is_pci_address(n))
+        .take(MAX_FUNCTIONS)
+    {
+        let dir = base.join(&name);
+        let Read::Value(vendor) = read_hex(host, fx, &dir.join("vendor"), &mut scratch) else {
+            continue;
+        };
+        if vendor != VENDOR_AMD_GPU && vendor != VENDOR_NVIDIA {
+            continue;
+        }
+        let Read::Value(class) = read_hex(host, fx, &dir.join("class"), &mut scratch) else {
+            continue;
+        };
+        if !is_gpu_class(class) {
+            continue;
+        }
+        if vendor == VENDOR_AMD_GPU {
+            out.amd += 1;
+        } else {
+            out.nvidia += 1;
+        }
+    }
+    Some(out)
+}
+
 /// Reads the PCI bus and assesses every GPU against the topology already discovered.
 pub(crate) fn read(host: &Host, t: &Topology) -> Layers {
     let fx = t

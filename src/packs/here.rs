@@ -9,7 +9,13 @@
 pub(crate) struct Here {
     /// The ISAs of this machine's GPU agents, in node order, each once.
     pub isas: Vec<String>,
+    /// The GPUs of this machine's PCI bus by vendor, where the bus could be listed (None: not
+    /// asked, or no `/sys/bus/pci/devices` under the run's root).
+    pub pci: Option<PciGpus>,
 }
+
+/// GPU functions on this machine's PCI bus, by vendor (`gpu::layers::gpu_vendors`).
+pub(crate) use crate::gpu::layers::PciGpus;
 
 impl Here {
     /// A machine whose GPUs were not asked (text only).
@@ -25,7 +31,26 @@ impl Here {
                 out.push(i);
             }
         }
-        Here { isas: out }
+        Here {
+            isas: out,
+            pci: None,
+        }
+    }
+
+    /// The same, with the GPUs of the PCI bus.
+    pub(crate) fn with_pci(self, pci: Option<PciGpus>) -> Here {
+        Here { pci, ..self }
+    }
+
+    /// Whether this machine shows an AMD GPU: a KFD agent, or an AMD GPU function on the bus
+    /// (one whose driver is not loaded too).
+    pub(crate) fn has_amd_gpu(&self) -> bool {
+        !self.isas.is_empty() || self.pci.is_some_and(|p| p.amd > 0)
+    }
+
+    /// Whether this machine shows an NVIDIA GPU on its PCI bus.
+    pub(crate) fn has_nvidia_gpu(&self) -> bool {
+        self.pci.is_some_and(|p| p.nvidia > 0)
     }
 }
 

@@ -42,7 +42,7 @@ fn symptom(
     super::facts::cached_symptom(cell, [id, title, class, cause, fix, source])
 }
 
-/// Whether the text shows an NVIDIA GPU or its driver (nvidia-smi's table, a GeForce, RTX,
+/// Whether the text shows an NVIDIA GPU or its driver (nvidia-smi's table, a GeForce, RTX, GTX,
 /// Tesla or Quadro name): a CUDA build is then the right one.
 ///
 /// Deliberately wider than the vendor fact (`Facts::vendors`, checks/gpu-vendors.toml), which
@@ -55,7 +55,7 @@ pub(super) fn nvidia_machine(text: &str) -> bool {
     re(
         &NV,
         concat!(
-            r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}",
+            r"(?i)NVIDIA-SMI|\bnvidia-smi\b|\bGeForce\b|\bRTX\s*\d{4}|\bGTX\s*\d{3,4}\b",
             r"|\bTesla\s+[KPVT]\d|\bQuadro\b|NVIDIA Corporation",
         ),
     )
@@ -182,8 +182,11 @@ fn cuda_provider(text: &str) -> Option<CudaEvidence> {
 }
 
 /// A line only a build without ROCm prints (`[[cuda_print]]` of `checks/why-facts.toml`: the
-/// printer, the build, why the ROCm build of the same code never prints it, and the sources),
-/// where the text shows an AMD GPU ([`amd_gpu`]).
+/// printer, the build, why the ROCm build of the same code never prints it, and the sources).
+/// Where the text shows an AMD GPU ([`amd_gpu`]) the answer is the text's; where it names no GPU
+/// at all, the line is read for the machine rocm-doctor diagnoses, an AMD one, and the answer
+/// says so and what the line means on an NVIDIA machine instead ([`GPU_UNNAMED`]):
+/// [`on_machine`] then settles it with this machine's PCI bus, where `why` asked it.
 fn cuda_print<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<CudaEvidence> {
     static RES: OnceLock<Vec<Regex>> = OnceLock::new();
     let prints = &table().cuda_print;
@@ -201,18 +204,78 @@ fn cuda_print<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<CudaEvidence>
         .iter()
         .zip(prints)
         .find_map(|(r, p)| r.find(text).map(|m| (m.start(), p)))?;
-    if !amd_gpu(text, f()) {
+    let printed = format!(
+        "printed by {} when {}: the {} build; a ROCm build never prints it ({}; \
+         checks/why-facts.toml [[cuda_print]])",
+        p.printer, p.when, p.build, p.rocm
+    );
+    if amd_gpu(text, f()) {
+        return Some((line_at(text, at), printed, true));
+    }
+    if says_no_gpu(text) {
         return None;
     }
-    Some((
-        line_at(text, at),
+    Some((line_at(text, at), format!("{printed}{GPU_UNNAMED}"), false))
+}
+
+/// Whether the text says the machine has no GPU at all ("No GPU", "without a GPU", "CPU-only
+/// machine"): there a CUDA-only line means the program runs on the CPU, and it is not read for
+/// an AMD GPU.
+fn says_no_gpu(text: &str) -> bool {
+    static NONE: OnceLock<Regex> = OnceLock::new();
+    re(
+        &NONE,
+        r"(?im)\bno (?:dedicated |discrete )?GPUs?\b(?: (?:here|at all|installed|on (?:this|my|the) (?:machine|server|laptop|computer)))?[ \t]*(?:[.,;)]|$)|\bwithout (?:a |any )?GPUs?\b|\bCPU[- ]only (?:machine|server|host|laptop|computer|node)\b",
+    )
+    .is_match(text)
+}
+
+/// The tail of a `[[cuda_print]]` reasoning where the text names no GPU: the reading it takes,
+/// and the other one. [`on_machine`] replaces it where this machine's bus decides.
+const GPU_UNNAMED: &str = "; the text names no GPU: read for an AMD GPU, the machine rocm-doctor \
+     diagnoses (on a machine with an NVIDIA GPU the line means instead that NVIDIA's driver is \
+     missing or too old, and on one without a GPU that the program runs on the CPU: this answer \
+     applies to neither)";
+
+/// The capture that marks a CUDA-build answer read for a GPU the text does not name.
+const UNNAMED_KEY: &str = "gpu";
+const UNNAMED_VALUE: &str = "not named in the text";
+
+/// The answers of [`rules`] settled with what this machine's PCI bus shows (`why` on a machine,
+/// issue 28 item 3), for the CUDA-build answer whose text names no GPU: an NVIDIA GPU and no AMD
+/// one here withdraws it (the line then means NVIDIA's driver); an AMD GPU here and no NVIDIA
+/// one makes it this machine's answer, and says so; otherwise it stays read for an AMD GPU.
+pub(super) fn on_machine(rules: &mut Vec<Derived>, here: &super::here::Here) {
+    let unnamed = |d: &Derived| {
+        d.captures
+            .iter()
+            .any(|(k, v)| k == UNNAMED_KEY && v == UNNAMED_VALUE)
+    };
+    let (amd, nvidia) = (here.has_amd_gpu(), here.has_nvidia_gpu());
+    if nvidia && !amd {
+        rules.retain(|d| !unnamed(d));
+        return;
+    }
+    if !amd || nvidia {
+        return;
+    }
+    let measured = if here.isas.is_empty() {
+        "this machine has an AMD GPU on its PCI bus and no NVIDIA GPU (measured)".to_string()
+    } else {
         format!(
-            "printed by {} when {}: the {} build; a ROCm build never prints it ({}; \
-             checks/why-facts.toml [[cuda_print]])",
-            p.printer, p.when, p.build, p.rocm
-        ),
-        true,
-    ))
+            "this machine has an AMD GPU ({}, measured) and no NVIDIA GPU",
+            here.isas.join(", ")
+        )
+    };
+    for d in rules.iter_mut().filter(|d| unnamed(d)) {
+        for (k, v) in d.captures.iter_mut() {
+            if k == "reasoning" {
+                *v = v
+                    .replace(GPU_UNNAMED, "")
+                    .replace(FROM, &format!("the text names no GPU; {measured}"));
+            }
+        }
+    }
 }
 
 /// Whether the text shows an AMD GPU: one the facts read (an ISA, product name or PCI id, or a
@@ -361,7 +424,12 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
          tensorflow-rocm instead of tensorflow; in a container, an image that ships the ROCm \
          build.",
     );
-    Some(Derived::reasoned(sy, line, format!("{why} ({FROM})")))
+    let unnamed = why.ends_with(GPU_UNNAMED);
+    let mut d = Derived::reasoned(sy, line, format!("{why} ({FROM})"));
+    if unnamed {
+        d.captures.push((UNNAMED_KEY.into(), UNNAMED_VALUE.into()));
+    }
+    Some(d)
 }
 
 /// "A source tree newer than the installed ROCm": a header or CMake package that ROCm ships only
@@ -1243,9 +1311,8 @@ mod tests {
 
     /// The same lines where they say nothing of an AMD GPU's build: on an NVIDIA machine
     /// (https://github.com/SYSTRAN/faster-whisper/issues/1278; https://github.com/zai-org/ChatGLM2-6B/issues/426,
-    /// whose "AMD GTX1650" is a laptop with AMD's CPU and NVIDIA's GPU), beside a bare "amd"
-    /// (https://github.com/peterljq/OpenMMD/issues/41), with no GPU named
-    /// (https://github.com/nanoporetech/medaka/issues/214); PyTorch's "too old" message, printed
+    /// whose "AMD GTX1650" is a laptop with AMD's CPU and NVIDIA's GPU), on a machine the text
+    /// says has no GPU (https://github.com/nanoporetech/medaka/issues/214); PyTorch's "too old" message, printed
     /// only where NVIDIA's driver is installed (https://github.com/vosen/ZLUDA/issues/50); a ROCm
     /// build's own lines (https://github.com/Parsl/parsl/issues/3858,
     /// https://github.com/ROCm/hip/issues/3464); and a user's words that name the message
@@ -1259,8 +1326,6 @@ mod tests {
              Driver Version: 535.183.01   CUDA Version: 12.2`\n",
             "配置：\n拯救者 AMD GTX1650\n搞了半天，还是这个报错：\nAssertionError: Torch not \
              compiled with CUDA enabled\n",
-            "Error:\nCuda check failed (35 vs. 0): CUDA driver version is insufficient for CUDA \
-             runtime version\n\nits because u have amd\n",
             "2020-10-08 23:28:14.726991: E tensorflow/stream_executor/cuda/cuda_driver.cc:313] \
              failed call to cuInit: UNKNOWN ERROR (303)\n - No GPU\n",
             "Radeon\nRuntimeError: The NVIDIA driver on your system is too old (found version \
@@ -1279,6 +1344,81 @@ mod tests {
         ] {
             assert!(classes(t).is_empty(), "{t}");
         }
+    }
+
+    /// A line only a build without ROCm prints, in a text that names no GPU: the exception as
+    /// PyTorch prints it cut after its first sentence
+    /// (https://github.com/HAMM3REXTREME/ComfyUI-Installer/issues/6), NVIDIA's runtime's text
+    /// through Caffe beside a bare "amd" (https://github.com/peterljq/OpenMMD/issues/41). Read
+    /// for an AMD GPU, saying so and what the line means elsewhere; this machine's PCI bus
+    /// settles it where `why` asked it: NVIDIA only withdraws it, AMD only makes it this
+    /// machine's answer, both or neither leave the conditional reading.
+    #[test]
+    fn a_line_in_a_text_that_names_no_gpu() {
+        use super::super::here::{Here, PciGpus};
+        let cut = "RuntimeError: Found no NVIDIA driver on your system.\n";
+        let caffe = "Error:\nCuda check failed (35 vs. 0): CUDA driver version is insufficient \
+                     for CUDA runtime version\n\nits because u have amd\n";
+        for t in [cut, caffe] {
+            assert_eq!(classes(t), ["lib-cuda-build"], "{t}");
+            let r = reasoning(t, "lib-cuda-build");
+            assert!(
+                r.contains("the text names no GPU: read for an AMD GPU")
+                    && r.contains("NVIDIA's driver is missing or too old")
+                    && r.contains(FROM),
+                "{r}"
+            );
+        }
+        let settled = |pci: PciGpus, isas: &[&str]| {
+            let mut d = rules(cut);
+            let here = Here::with_isas(isas.iter().map(|s| s.to_string())).with_pci(Some(pci));
+            on_machine(&mut d, &here);
+            d.into_iter()
+                .find(|d| d.symptom.class.as_deref() == Some("lib-cuda-build"))
+                .map(|d| {
+                    d.captures
+                        .into_iter()
+                        .find(|(k, _)| k == "reasoning")
+                        .map(|(_, v)| v)
+                        .unwrap_or_default()
+                })
+        };
+        let nvidia = PciGpus { amd: 0, nvidia: 1 };
+        let amd = PciGpus { amd: 1, nvidia: 0 };
+        let both = PciGpus { amd: 1, nvidia: 1 };
+        assert_eq!(settled(nvidia, &[]), None);
+        let r = settled(amd, &["gfx1030"]).unwrap();
+        assert!(
+            r.contains("this machine has an AMD GPU (gfx1030, measured) and no NVIDIA GPU")
+                && !r.contains("read for an AMD GPU")
+                && !r.contains(FROM),
+            "{r}"
+        );
+        let r = settled(amd, &[]).unwrap();
+        assert!(
+            r.contains("an AMD GPU on its PCI bus and no NVIDIA GPU"),
+            "{r}"
+        );
+        for unsettled in [both, PciGpus::default()] {
+            assert!(settled(unsettled, &[])
+                .unwrap()
+                .contains("read for an AMD GPU"));
+        }
+        // A text that names its AMD GPU is the text's answer, whatever this machine has.
+        let named = "RuntimeError: Found no NVIDIA driver on your system.\nGPU: Radeon RX 6800\n";
+        let mut d = rules(named);
+        on_machine(
+            &mut d,
+            &Here::text_only().with_pci(Some(PciGpus { amd: 0, nvidia: 1 })),
+        );
+        assert_eq!(
+            d.iter()
+                .filter_map(|d| d.symptom.class.as_deref())
+                .collect::<Vec<_>>(),
+            ["lib-cuda-build"]
+        );
+        // "No GPU" said of the machine: the program runs on the CPU.
+        assert!(classes(&format!("{cut}I have no GPU on this machine.\n")).is_empty());
     }
 
     /// A CUDA or CPU-only build on an AMD GPU by design: ZLUDA (https://github.com/vosen/ZLUDA/issues/350,

@@ -265,12 +265,15 @@ impl<'a> Recognition<'a> {
     pub(crate) fn answer(self, text: &str, here: &super::here::Here) -> Vec<Hit<'a>> {
         let mut hits = self.hits;
         let f = &self.facts;
+        let mut text_rules = self.text_rules;
+        // A CUDA-only line in a text that names no GPU, settled by this machine's bus.
+        super::stack::on_machine(&mut text_rules, here);
         let derived: Vec<_> = self
             .context_rules
             .into_iter()
             .chain(super::facts::rules_of(text, f, here))
             .chain(super::gpu_rules::rules(text, f, here))
-            .chain(self.text_rules)
+            .chain(text_rules)
             .collect();
         add_derived(&mut hits, derived);
         for d in self.origin_rules {
