@@ -59,6 +59,7 @@ pub(crate) mod pkgnames;
 mod sonames;
 mod symbol_versions;
 mod tool_tracebacks;
+mod windows_dlls;
 
 use crate::checkdoc::CheckDoc;
 use crate::report::Status;

@@ -233,6 +233,8 @@ impl<'a> Recognition<'a> {
             .chain(super::sonames::rules(text))
             // A programming error raised in a ROCm tool's own Python code (tool_tracebacks.rs).
             .chain(super::tool_tracebacks::rules(text))
+            // Windows' loader failing on a ROCm DLL (windows_dlls.rs).
+            .chain(super::windows_dlls::rules(text))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
