@@ -342,9 +342,10 @@ fn mask_hides_all(text: &str) -> Option<Derived> {
         text,
         re(
             &NONE,
-            concat!(
-                r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
-                r"|HIP_ERROR_NoDevice|no (?:amd )?gpus? (?:was |were )?(?:found|detected)",
+            &format!(
+                "(?i){}{}{}",
+                super::facts::HIP_NO_DEVICE,
+                r"|no (?:amd )?gpus? (?:was |were )?(?:found|detected)",
                 // Programs' own words for a device count of zero (hipSOLVER#59's test client).
                 r"|No devices found|cannot get device count",
             ),

@@ -219,6 +219,17 @@ fn names_set() -> &'static regex::RegexSet {
     })
 }
 
+/// The headlines that say HIP found no device it may use, whichever program prints them (one
+/// list for the rules that read them; the packs' symptoms list the same): PyTorch's "No HIP GPUs
+/// are available", HIP's `hipErrorNoDevice` and its string "no ROCm-capable device is detected"
+/// (CLR hip_error.cpp), the Python bindings' `HIP_ERROR_NoDevice`, and rocBLAS's and hipBLASLt's
+/// "Could not initialize Tensile host: No devices found", printed when hipGetDeviceCount fails
+/// (tensile_host.cpp of each, at the commits checks/origins.toml pins). A regex alternation,
+/// case-insensitive where the caller's regex is.
+pub(super) const HIP_NO_DEVICE: &str =
+    "No HIP GPUs are available|hipErrorNoDevice|HIP_ERROR_NoDevice\
+     |no ROCm-capable device|Could not initialize Tensile host: No devices found";
+
 pub(super) fn re(cell: &'static OnceLock<Regex>, src: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(&ascii_boundaries(src)).expect("a fixed regex compiles"))
 }
@@ -1066,12 +1077,14 @@ fn container(text: &str, f: &Facts) -> Option<Derived> {
     }
     let fail = re(
         &FAIL,
-        concat!(
-            r"(?i)Unable to open /dev/kfd",
-            r"|/dev/kfd\S*:? (?:No such file|Permission denied|not found|is missing",
-            r"|does not exist)",
-            r"|missing\b.{0,60}/dev/kfd|No HIP GPUs are available|hipErrorNoDevice",
-            r"|no ROCm-capable device",
+        &format!(
+            "{}{HIP_NO_DEVICE}",
+            concat!(
+                r"(?i)Unable to open /dev/kfd",
+                r"|/dev/kfd\S*:? (?:No such file|Permission denied|not found|is missing",
+                r"|does not exist)",
+                r"|missing\b.{0,60}/dev/kfd|",
+            )
         ),
     );
     let line = line_of(text, fail)?;

@@ -502,15 +502,17 @@ fn no_device_line(text: &str) -> Option<String> {
     static ROCM: OnceLock<Regex> = OnceLock::new();
     let none = re(
         &NONE,
-        concat!(
-            r#"(?i)No HIP GPUs are available|no ROCm-capable device|hipErrorNoDevice"#,
-            r#"|Unable to initialize backend 'rocm'"#,
-            r#"|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded"#,
-            r#"|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed"#,
-            r#"|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
-            r#"|Could not initialize Tensile host: No devices found"#,
-            r#"|failed call to hipGetDeviceCount|hipGetDeviceCount failed"#,
-            r#"|Unexpected error from hipGetDeviceCount|AMD ROCm reports no devices found"#,
+        &format!(
+            "(?i){}{}",
+            super::facts::HIP_NO_DEVICE,
+            concat!(
+                r#"|Unable to initialize backend 'rocm'"#,
+                r#"|Could not find registered platform with name: "rocm"|ROCk module is NOT loaded"#,
+                r#"|amdgpu driver unavailable|HSA_STATUS_ERROR_OUT_OF_RESOURCES|hsa_init Failed"#,
+                r#"|no GPU agents?|torch\.cuda\.is_available\(\)\s*(?:->|=+|returns?)?\s*False"#,
+                r#"|failed call to hipGetDeviceCount|hipGetDeviceCount failed"#,
+                r#"|Unexpected error from hipGetDeviceCount|AMD ROCm reports no devices found"#,
+            )
         ),
     );
     line_of(text, none).or_else(|| {
@@ -1073,9 +1075,9 @@ fn windows_no_device(text: &str, f: &Facts) -> Option<Derived> {
     let evidence = win.find(text)?.as_str().to_string();
     let none = re(
         &NONE,
-        concat!(
-            r"(?i)no ROCm-capable device|No HIP GPUs are available|hipErrorNoDevice",
-            r"|failed to initialize ROCm",
+        &format!(
+            "(?i){}|failed to initialize ROCm",
+            super::facts::HIP_NO_DEVICE
         ),
     );
     let line = line_of(text, none)?;

@@ -593,9 +593,10 @@ fn visible_devices(text: &str) -> Option<Derived> {
     static LAUNCHER: OnceLock<Regex> = OnceLock::new();
     let none = re(
         &NONE,
-        concat!(
-            r"(?i)No HIP GPUs are available|hipErrorNoDevice|no ROCm-capable device",
-            r"|HIP_ERROR_NoDevice|device_count\(\)\)?\s*$",
+        &format!(
+            "(?i){}{}",
+            super::facts::HIP_NO_DEVICE,
+            r"|device_count\(\)\)?\s*$"
         ),
     );
     let sy = symptom(
