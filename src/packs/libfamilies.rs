@@ -31,7 +31,16 @@ pub(crate) struct Table {
     pub mfma: Vec<String>,
     pub cuda_only: Vec<CudaOnly>,
     pub nvcc_only: Vec<NvccOnly>,
+    pub cuda_header: Vec<CudaHeader>,
     pub hardware: Vec<Hardware>,
+}
+
+/// A header only NVIDIA's CUDA toolkit ships, and the one hipify puts in its place.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CudaHeader {
+    pub name: String,
+    pub hip: String,
 }
 
 /// A command-line option only nvcc takes.
@@ -289,6 +298,70 @@ fn cuda_only_code(text: &str) -> Option<Derived> {
         format!(
             "'{}' is {} (checks/why-families.toml), used in a HIP compile ({FROM})",
             c.name, c.what
+        ),
+    ))
+}
+
+/// A header only CUDA's toolkit ships (`[[cuda_header]]` of `checks/why-families.toml`) not found
+/// in a compile for an AMD GPU: clang's "fatal error: 'X' file not found" or GCC's "fatal error:
+/// X: No such file or directory" (the preprocessors' missing-include errors), where the text
+/// shows the compile targets AMD's GPUs (a `gfx` target, `--offload-arch`, hipcc, amdclang, a
+/// `.hip` file, ROCm's root) and not HIP's NVIDIA platform (where CUDA's headers belong).
+fn cuda_header(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static ERR: OnceLock<Regex> = OnceLock::new();
+    static AMD: OnceLock<Regex> = OnceLock::new();
+    static NVIDIA: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("fatal error") {
+        return None;
+    }
+    let err = re(
+        &ERR,
+        r"fatal error: (?:'([\w/.+-]+)' file not found|([\w/.+-]+): No such file or directory)",
+    );
+    let amd = re(
+        &AMD,
+        concat!(
+            r"(?i)when compiling for gfx|--offload-arch|--amdgpu-target|\.hip\b|\bhipcc\b",
+            r"|\bamdclang|/opt/rocm|\bBuilding HIP object",
+        ),
+    );
+    let nvidia = re(
+        &NVIDIA,
+        r"(?i)HIP_PLATFORM[= ]+(?:nvidia|nvcc)|__HIP_PLATFORM_(?:NVIDIA|NVCC)__|\bnvcc\b",
+    );
+    if !amd.is_match(text) || nvidia.is_match(text) {
+        return None;
+    }
+    let (line, h) = text.lines().find_map(|l| {
+        let c = err.captures(l)?;
+        let name = c.get(1).or(c.get(2))?.as_str();
+        let h = table().cuda_header.iter().find(|h| h.name == name)?;
+        Some((l.trim().chars().take(300).collect::<String>(), h))
+    })?;
+    let sy = family_symptom(
+        &S,
+        "families.cuda-header",
+        "HIP code still includes a header only CUDA has",
+        "build-cuda-only-code",
+        "The code compiled for an AMD GPU includes a header of NVIDIA's CUDA toolkit, which no \
+         ROCm install has: the include was not ported to HIP (hipify replaces it with HIP's \
+         header); the ROCm install is not at fault.",
+        "Include the HIP counterpart the reasoning names (or the project's own header that picks \
+         CUDA's or HIP's by platform), or use a release of the project whose ROCm build does so.",
+    );
+    let instead = if h.hip.is_empty() {
+        "hipify drops the include, HIP needs none".to_string()
+    } else {
+        format!("hipify puts <{}> in its place", h.hip)
+    };
+    Some(Derived::reasoned(
+        sy,
+        line,
+        format!(
+            "<{}> is a header of NVIDIA's CUDA toolkit, included in a compile for an AMD GPU; \
+             {instead} (checks/why-families.toml [[cuda_header]]; {FROM})",
+            h.name
         ),
     ))
 }
@@ -671,6 +744,7 @@ pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
         ck_xdl_without_mfma(text, f),
         blas_on_unsupported_isa(text, f),
         cuda_only_code(text),
+        cuda_header(text),
         nvcc_option(text),
         torch_hipblaslt_raises(text),
         amdsmi_module(text),
@@ -772,6 +846,31 @@ mod tests {
         // Another unknown name, or a CUDA name in a host-only build: not this rule's.
         assert!(ids("csrc/attn.hip:3:1: error: unknown type name 'half8_t'\n").is_empty());
         assert!(ids("main.cpp:1:1: error: unknown type name 'nv_bfloat16'\n").is_empty());
+    }
+
+    /// Printed by Debian 12's clang-15 and clang-19 for `-x hip --offload-arch=gfx906 -nogpuinc
+    /// -nogpulib -c t.hip` with `#include <cuda_runtime.h>`; GCC 12's form of the same error.
+    #[test]
+    fn a_cuda_header_in_a_compile_for_an_amd_gpu_is_unported_code() {
+        for t in [
+            "t.hip:1:10: fatal error: 'cuda_runtime.h' file not found\n#include <cuda_runtime.h>\n         ^~~~~~~~~~~~~~~~\n1 error generated when compiling for gfx906.\n",
+            "t.hip:1:10: fatal error: 'cuda_runtime.h' file not found\n    1 | #include <cuda_runtime.h>\n      |          ^~~~~~~~~~~~~~~~\n1 error generated when compiling for gfx1030.\n",
+        ] {
+            let f = fired(t);
+            assert_eq!(f.len(), 1, "{t}: {f:?}");
+            assert_eq!(f[0].1, "build-cuda-only-code", "{f:?}");
+            assert!(f[0].2.contains("<hip/hip_runtime.h>"), "{f:?}");
+        }
+        let gcc = "/opt/rocm/bin/hipcc -c blas.cpp\nblas.cpp:2:10: fatal error: cublas_v2.h: No such file or directory\n";
+        assert!(fired(gcc)[0].2.contains("<hipblas.h>"));
+        // HIP's NVIDIA platform, where CUDA's headers belong; a header HIP has; no AMD target.
+        for t in [
+            "HIP_PLATFORM=nvidia hipcc -c t.cu\nt.cu:1:10: fatal error: cuda_runtime.h: No such file or directory\n",
+            "t.hip:1:10: fatal error: 'hip/hip_runtime.h' file not found\n1 error generated when compiling for gfx906.\n",
+            "t.cpp:1:10: fatal error: cuda_runtime.h: No such file or directory\n",
+        ] {
+            assert!(fired(t).is_empty(), "{t}");
+        }
     }
 
     #[test]

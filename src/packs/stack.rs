@@ -495,8 +495,10 @@ fn newer_source(text: &str) -> Option<Derived> {
 /// `CMakeDetermineHIPCompiler.cmake`, HIP's `hip-config*.cmake` and `hip-lang-config.cmake`) or
 /// one that names the GPU target variables (`GPU_TARGETS`, `AMDGPU_TARGETS`,
 /// `CMAKE_HIP_ARCHITECTURES`) or a default HIP architecture; and a host C++ compiler (GCC's
-/// "unrecognized command-line option") handed HIP's `--offload-arch`, which only a HIP compiler
-/// takes: the HIP sources went to `CMAKE_CXX_COMPILER`.
+/// "unrecognized command-line option", or "language hip not recognized" for `-x hip`) handed
+/// an option only a HIP compiler takes (clang's Driver/Options.td: `--offload-arch`, the older
+/// `--amdgpu-target`, `-fgpu-rdc`, `--hip-link`, `--rocm-path`, `--hip-device-lib-path`): the
+/// HIP sources went to `CMAKE_CXX_COMPILER`.
 fn cmake_hip(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     static AT: OnceLock<Regex> = OnceLock::new();
@@ -520,15 +522,17 @@ fn cmake_hip(text: &str) -> Option<Derived> {
     let host = re(
         &HOST,
         concat!(
-            r"(?:c\+\+|g\+\+|gcc|cc1plus)",
-            r"(?:-\d+)?: error: unrecognized command[- ]line option .--offload-arch",
+            r"(?:c\+\+|g\+\+|gcc|cc1plus)(?:-\d+)?: error: ",
+            r"(?:unrecognized command[- ]line option .(?:--offload-arch|--amdgpu-target",
+            r"|-f(?:no-)?gpu-rdc|--hip-link|--rocm-path|--hip-device-lib-path)",
+            r"|language hip not recognized)",
         ),
     );
     let (line, why) = if let Some(l) = line_of(text, host) {
         (
             l,
-            "the host C++ compiler (GCC) was given --offload-arch, an option only a HIP compiler \
-             (ROCm's clang, hipcc) takes: the HIP sources were compiled with CMAKE_CXX_COMPILER"
+            "the host C++ compiler (GCC) was given an option only a HIP compiler (ROCm's clang, \
+             hipcc) takes: the HIP sources were compiled with CMAKE_CXX_COMPILER"
                 .to_string(),
         )
     } else if let Some(l) = line_of(text, targets) {
@@ -1484,9 +1488,17 @@ mod tests {
             "CMake Error at .../CMakeDetermineHIPCompiler.cmake:224 (message):\n  Failed to find a \
              default HIP architecture.\n",
             "      c++: error: unrecognized command-line option ‘--offload-arch=gfx900’\n",
+            // GCC 12.2 (Debian 12) given hipcc's older target option, -fgpu-rdc, --hip-link
+            // and `-x hip`, as it prints them.
+            "g++: error: unrecognized command-line option ‘--amdgpu-target=gfx906’\n",
+            "g++: error: unrecognized command-line option ‘-fgpu-rdc’\n",
+            "g++: error: unrecognized command-line option ‘--hip-link’\n",
+            "g++: error: language hip not recognized\n",
         ] {
             assert_eq!(classes(t), ["build-cmake"], "{t}");
         }
+        // GCC refusing an option of its own kind is not this.
+        assert!(classes("g++: error: unrecognized command-line option ‘-mavx512q’\n").is_empty());
         let own = "CMake Error at CMakeLists.txt:12 (message):\n  Python3 not found\n";
         assert!(classes(own).is_empty());
         let clang = "clang++: error: unsupported option '--offload-arch=gfx1100'\n";
