@@ -363,7 +363,8 @@ mod tests {
     /// Lines of close formats whose code does not decide these causes give no family answer:
     /// the optional PSP TA firmware (the driver goes on without it:
     /// ROCm/legacy-rocm-build#912), the kernel loader's own line for it, HIP compiled as CUDA
-    /// (stable-diffusion.cpp#464), and rocminfo naming the platform.
+    /// (stable-diffusion.cpp#464), rocminfo naming the platform, and rocminfo's `/dev/kfd` open
+    /// failing with an errno other than a permission's.
     #[test]
     fn close_lines_that_decide_nothing_give_no_family() {
         for line in [
@@ -373,6 +374,8 @@ mod tests {
              failed with error -2",
             "clang++: error: unsupported CUDA gpu architecture: gfx1100",
             "WSL environment detected.",
+            // https://github.com/ROCm/legacy-rocm-build/issues/1204 (EFAULT, not a permission)
+            "Unable to open /dev/kfd read-write: Bad address",
         ] {
             assert!(family_causes(&format!("{line}\n")).is_empty(), "{line}");
         }
