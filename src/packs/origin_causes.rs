@@ -271,6 +271,12 @@ mod tests {
         // tests/corpus (tuning): stack-rocm-1583-radeon-pro-vii-dkms-added-only
         ("HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro VII] \
           disabled. Upgrade amdgpu.", "gpu-driver-missing"),
+        // https://github.com/ROCm/legacy-rocm-build/issues/6137 (W7900, AMR-Wind)
+        ("HW Exception by GPU node-1 (Agent handle: 0x1b0fc990) reason :GPU Hang",
+         "gpu-hang-reset"),
+        // https://github.com/lamikr/rocm_sdk_builder/issues/141 (gfx1103, PyTorch)
+        ("HW Exception by GPU node-1 (Agent handle: 0x5ab48bbcc960) reason :GPU Hang",
+         "gpu-hang-reset"),
         // printed by hipcc of Debian sid's HIP 6.4 (scripts/in-root.sh, `--offload-arch=gfx90a:foo+`)
         ("Warning: The Feature: foo+ is unknown. Correct compilation is not guaranteed.",
          "codeobj-xnack-sramecc"),
