@@ -271,6 +271,12 @@ mod tests {
         // tests/corpus (tuning): stack-rocm-1583-radeon-pro-vii-dkms-added-only
         ("HSA Error:  Incompatible kernel and userspace, Vega 20 WKS GL-XE [Radeon Pro VII] \
           disabled. Upgrade amdgpu.", "gpu-driver-missing"),
+        // https://github.com/ROCm/legacy-rocm-build/issues/6137 (W7900, AMR-Wind)
+        ("HW Exception by GPU node-1 (Agent handle: 0x1b0fc990) reason :GPU Hang",
+         "gpu-hang-reset"),
+        // https://github.com/lamikr/rocm_sdk_builder/issues/141 (gfx1103, PyTorch)
+        ("HW Exception by GPU node-1 (Agent handle: 0x5ab48bbcc960) reason :GPU Hang",
+         "gpu-hang-reset"),
         // printed by hipcc of Debian sid's HIP 6.4 (scripts/in-root.sh, `--offload-arch=gfx90a:foo+`)
         ("Warning: The Feature: foo+ is unknown. Correct compilation is not guaranteed.",
          "codeobj-xnack-sramecc"),
@@ -363,7 +369,8 @@ mod tests {
     /// Lines of close formats whose code does not decide these causes give no family answer:
     /// the optional PSP TA firmware (the driver goes on without it:
     /// ROCm/legacy-rocm-build#912), the kernel loader's own line for it, HIP compiled as CUDA
-    /// (stable-diffusion.cpp#464), and rocminfo naming the platform.
+    /// (stable-diffusion.cpp#464), rocminfo naming the platform, and rocminfo's `/dev/kfd` open
+    /// failing with an errno other than a permission's.
     #[test]
     fn close_lines_that_decide_nothing_give_no_family() {
         for line in [
@@ -373,6 +380,8 @@ mod tests {
              failed with error -2",
             "clang++: error: unsupported CUDA gpu architecture: gfx1100",
             "WSL environment detected.",
+            // https://github.com/ROCm/legacy-rocm-build/issues/1204 (EFAULT, not a permission)
+            "Unable to open /dev/kfd read-write: Bad address",
         ] {
             assert!(family_causes(&format!("{line}\n")).is_empty(), "{line}");
         }

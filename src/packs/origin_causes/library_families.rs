@@ -114,6 +114,46 @@ const LINES: &[(&str, &str)] = &[
          ConvMlirIgemmFwd: 256,32,64,16,2,2. Performance may degrade.",
         "benign-miopen-kdb",
     ),
+    // https://github.com/ROCm/MIOpen/issues/2981 (PyTorch's micro-benchmark, GetSolutions)
+    (
+        "MIOpen(HIP): Warning [IsEnoughWorkspace] [GetSolutions] Solver \
+         <ConvAsmImplicitGemmGTCDynamicFwdXdlopsNHWC>, workspace required: 488149760, provided \
+         ptr: 0 size: 0",
+        "benign-other",
+    ),
+    // https://github.com/erew123/alltalk_tts/issues/397 (EvaluateInvokers)
+    (
+        "MIOpen(HIP): Warning [IsEnoughWorkspace] [EvaluateInvokers] Solver <GemmFwdRest>, \
+         workspace required: 25657344, provided ptr: 0 size: 0",
+        "benign-other",
+    ),
+    // https://github.com/ROCm/rocm-libraries/issues/4071 (Windows prints the null pointer in full)
+    (
+        "MIOpen(HIP): Warning [IsEnoughWorkspace] [GetSolutionsFallback WTI] Solver \
+         <GemmFwdRest>, workspace required: 12644352, provided ptr: 0000000000000000 size: 0",
+        "benign-other",
+    ),
+    // https://github.com/ROCm/rocm-libraries/pull/4100 (a workspace given, but too small)
+    (
+        "MIOpen(HIP): Warning [IsEnoughWorkspace] [GetSolutionsFallback WTI] Solver \
+         <GemmFwdRest>, workspace required: 21547008, provided ptr: 0x7f0f15e00000 size: \
+         15982592",
+        "benign-other",
+    ),
+    // https://github.com/GPUOpen-LibrariesAndSDKs/RadeonProRenderBlenderAddon/issues/172
+    // (MIOpen's OpenCL back end under Blender's denoiser, a damaged user find-db)
+    (
+        "MIOpen(OpenCL): Error [FindRecordUnsafe] Ill-formed record: key not found: \
+         C:\\Users\\309\\AppData\\Local/miopen/kernels/GeForce GTX \
+         1070_15.OpenCL.2_0_1.ufdb.txt#243",
+        "lib-miopen-data",
+    ),
+    // https://github.com/ROCm/rocm-libraries/issues/3110 (the paste ends each line at `#`)
+    (
+        "MIOpen(HIP): Error [Prefetch] Ill-formed record: key not found: \
+         \"/home/home/.config/miopen/gfx1030_.HIP.3_4_0_.ufdb.txt\"#",
+        "lib-miopen-data",
+    ),
 ];
 
 /// The first row of this section.
@@ -204,5 +244,41 @@ fn harmless_rows_say_the_code_continues() {
                 f.reason
             );
         }
+    }
+}
+
+/// Real lines of formats whose printing code decides no cause give no family: RCCL's
+/// environment advice (printed on every host that lacks the setting, whether or not the
+/// transfers it concerns are used), MIOpen failing to reread the user find-db it is about to
+/// rewrite (two processes sharing it, or its permissions: the code tells neither apart), and
+/// ollama skipping its ISA check because an override is set.
+#[test]
+fn advice_and_undecided_lines_give_no_family() {
+    for line in [
+        // https://github.com/ROCm/rccl/issues/1026 (init.cc ncclInit, RCCL built without
+        // hipDeviceMallocUncached: needed for PCIe peer-to-peer only, not over XGMI)
+        "g1072:1263988:1263988 [3] /long_pathname_so_that_rpms_can_package_the_debug_info/src/\
+         extlibs/rccl/build/src/init.cpp:126 NCCL WARN Missing \"HSA_FORCE_FINE_GRAIN_PCIE=1\" \
+         from environment which can lead to low RCCL performance, system instablity or hang!",
+        // https://github.com/ROCm/rccl/issues/1026
+        "g1072:1263985:1263985 [0] /long_pathname_so_that_rpms_can_package_the_debug_info/src/\
+         extlibs/rccl/build/src/init.cpp:122 NCCL WARN Missing \"iommu=pt\" from kernel command \
+         line which can lead to system instablity or hang!",
+        // https://github.com/ROCm/MIOpen/issues/114 (several MPI ranks sharing ~/.config/miopen)
+        "MIOpen(HIP): Error [FlushUnsafe] File is unreadable: \
+         /public/home/facepp1/.config/miopen//gfx906_64.HIP.2_0_0.ufdb.txt",
+        // https://github.com/ollama/ollama/issues/8743
+        "time=2025-01-31T19:32:23.233-05:00 level=INFO source=amd_linux.go:389 msg=\"skipping \
+         rocm gfx compatibility check\" HSA_OVERRIDE_GFX_VERSION=10.3.0",
+    ] {
+        assert!(
+            !table().attribute(line).is_empty(),
+            "the line is of a harvested format: {line}"
+        );
+        assert!(
+            family_causes(line).is_empty(),
+            "{line}: {:?}",
+            family_causes(line)
+        );
     }
 }
