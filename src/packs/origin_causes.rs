@@ -123,6 +123,12 @@ pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     let mut out: Vec<Derived> = Vec::new();
     for a in table().attribute(text) {
         let Some(fam) = a.cause() else { continue };
+        if fam.not_on_nvidia
+            && super::stack::nvidia_machine(text)
+            && !f.shows(super::vendors::Vendor::Amd)
+        {
+            continue;
+        }
         let Some(i) = fams.iter().position(|g| std::ptr::eq(g, fam)) else {
             continue;
         };

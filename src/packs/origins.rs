@@ -835,6 +835,11 @@ pub(crate) struct Family {
     /// that decides the cause (an errno's text).
     #[serde(default)]
     pub line_has: String,
+    /// The printing code runs on machines without an AMD GPU too (ollama's Windows discovery
+    /// loads HIP's DLL before it knows the vendor): the row answers only where the text does not
+    /// show an NVIDIA GPU without an AMD one.
+    #[serde(default)]
+    pub not_on_nvidia: bool,
     /// An id of checks/causes.toml.
     pub cause: String,
     /// Why the source supports that cause.

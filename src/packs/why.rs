@@ -234,7 +234,7 @@ impl<'a> Recognition<'a> {
             // A programming error raised in a ROCm tool's own Python code (tool_tracebacks.rs).
             .chain(super::tool_tracebacks::rules(text))
             // Windows' loader failing on a ROCm DLL (windows_dlls.rs).
-            .chain(super::windows_dlls::rules(text))
+            .chain(super::windows_dlls::rules(text, &facts))
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.

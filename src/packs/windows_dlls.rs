@@ -33,7 +33,8 @@
 //! another release found first (`lib-mixed-releases`). A DLL's name is ROCm's when its stem is a
 //! ROCm package stem (`pkgnames`: `amdhip64_6`, `hiprtc0605`, `amd_comgr_2`, `rocblas`, `MIOpen`).
 
-use super::facts::{re, rule_symptom, Derived};
+use super::facts::{re, rule_symptom, Derived, Facts};
+use super::vendors::Vendor;
 use super::{pkgnames, Symptom};
 use regex::Regex;
 use std::sync::OnceLock;
@@ -59,6 +60,25 @@ fn missing() -> &'static Symptom {
              amdhip64_N.dll: a driver that ships only another N does not serve it.",
             "rule over Windows' loader errors (src/packs/windows_dlls.rs; Windows system error \
              codes 126 and 127, CPython Modules/_ctypes/callproc.c)",
+        )
+    })
+}
+
+fn driver_runtime() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    S.get_or_init(|| {
+        rule_symptom(
+            "windows.driver-hip-runtime-not-found",
+            "Windows does not find the HIP runtime AMD's display driver installs",
+            "gpu-driver-missing",
+            "The program loads HIP's runtime by the name AMD's display driver installs in \
+             System32 (amdhip64_N.dll, N the HIP major), and Windows finds no such file: the \
+             AMD driver is not installed, or is older than the HIP release the program needs.",
+            "Install (or update) AMD's Adrenalin or PRO driver for the GPU, which installs \
+             amdhip64_N.dll in System32, then restart the program; a program built for HIP N \
+             needs a driver that ships amdhip64_N.dll.",
+            "rule over Windows' loader errors (src/packs/windows_dlls.rs; Windows system error \
+             code 126)",
         )
     })
 }
@@ -93,8 +113,26 @@ fn rocm_dll(line: &str) -> Option<String> {
         .map(|stem| format!("{stem}.dll"))
 }
 
+/// Whether `dll` is HIP's runtime by the versioned name AMD's display driver installs in
+/// System32 (`amdhip64_6.dll`, `amdhip64_7.dll`: TheRock#4755's steps remove both from System32;
+/// ollama's Windows discovery loads `amdhip64_6.dll` and asks for a driver upgrade when it
+/// cannot, discover/amd_hip_windows.go).
+fn driver_name(dll: &str) -> bool {
+    dll.to_ascii_lowercase()
+        .strip_prefix("amdhip64_")
+        .and_then(|r| r.strip_suffix(".dll"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether the line names the DLL under a HIP SDK or a wheel's bundled ROCm (`...\AMD\ROCm\6.2\bin`,
+/// `_rocm_sdk_core`), where the program carries its own copy and the driver is not asked.
+fn bundled(line: &str) -> bool {
+    static SDK: OnceLock<Regex> = OnceLock::new();
+    re(&SDK, r"(?i)AMD[\\/]ROCm[\\/]\d|_rocm_sdk|site-packages").is_match(line)
+}
+
 /// A ROCm DLL that Windows' loader did not find, or found without an entry point.
-pub(super) fn rules(text: &str) -> Vec<Derived> {
+pub(super) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
     static NOT_FOUND: OnceLock<Regex> = OnceLock::new();
     static NO_ENTRY: OnceLock<Regex> = OnceLock::new();
     if !text.contains(".dll") && !text.contains(".DLL") {
@@ -116,6 +154,22 @@ pub(super) fn rules(text: &str) -> Vec<Derived> {
     );
     for l in text.lines() {
         let (symptom, what) = if not_found.is_match(l) {
+            if let Some(dll) = rocm_dll(l).filter(|d| driver_name(d) && !bundled(l)) {
+                // Programs look for it on machines without an AMD GPU too (ollama's Windows
+                // discovery runs before it knows the vendor): not where the text shows an NVIDIA
+                // GPU (`stack::nvidia_machine`, the wide reading that withholds) and no AMD one.
+                if super::stack::nvidia_machine(text) && !f.shows(Vendor::Amd) {
+                    return Vec::new();
+                }
+                return vec![Derived::reasoned(
+                    driver_runtime(),
+                    l.trim().chars().take(300).collect(),
+                    format!(
+                        "{dll} is HIP's runtime by the name AMD's display driver installs in \
+                         System32, and Windows' loader did not find it ({FROM})"
+                    ),
+                )];
+            }
             (
                 missing(),
                 "Windows' loader did not find it or one of its dependencies",
@@ -145,7 +199,7 @@ mod tests {
     use super::*;
 
     fn fired(text: &str) -> Vec<(String, String)> {
-        class_and_reasoning(rules(text))
+        class_and_reasoning(rules(text, &Facts::of(text)))
     }
 
     /// The forms as users paste them: offload-arch's (https://github.com/ROCm/TheRock/issues/4755),
@@ -158,11 +212,6 @@ mod tests {
             (
                 "Failed to load amdhip64.dll: Can't open: The specified module could not be found",
                 "amdhip64.dll",
-            ),
-            (
-                "The code execution cannot proceed because amdhip64_6.dll was not found. This \
-                 problem may be solved by reinstalling the program.",
-                "amdhip64_6.dll",
             ),
             (
                 "OSError: [WinError 126] The specified module could not be found. Error loading \
@@ -181,6 +230,41 @@ mod tests {
             assert_eq!(f[0].0, "lib-missing", "{t}");
             assert!(f[0].1.starts_with(&format!("{dll} is a ROCm DLL")), "{f:?}");
         }
+    }
+
+    /// HIP's runtime by the driver's name, not found: the loader's dialog
+    /// (https://github.com/vosen/ZLUDA/issues/545) and ollama's Windows discovery
+    /// (https://github.com/ollama/ollama/issues/6567); the same name in a wheel's bundled ROCm is
+    /// the wheel's own copy (lib-missing).
+    #[test]
+    fn the_drivers_hip_runtime_not_found() {
+        for t in [
+            "The code execution cannot proceed because amdhip64_6.dll was not found. This \
+             problem may be solved by reinstalling the program.",
+            "time=2024-08-30T09:43:00.852-05:00 level=DEBUG source=amd_windows.go:33 msg=\"unable \
+             to load amdhip64_6.dll, please make sure to upgrade to the latest amd driver: The \
+             specified module could not be found.\"",
+        ] {
+            let f = fired(t);
+            assert_eq!(f[0].0, "gpu-driver-missing", "{f:?}");
+            assert!(
+                f[0].1.starts_with("amdhip64_6.dll is HIP's runtime"),
+                "{f:?}"
+            );
+        }
+        let wheel = "OSError: [WinError 126] The specified module could not be found. Error loading \
+                     \"C:\\venv\\Lib\\site-packages\\_rocm_sdk_core\\bin\\amdhip64_7.dll\" or one of its \
+                     dependencies.";
+        assert_eq!(fired(wheel)[0].0, "lib-missing");
+        // ollama's line for an NVIDIA GPU beside it (its "inference compute" line in the format
+        // ollama logs it, with an NVIDIA GPU's name and values of ours): no answer.
+        let nvidia = format!(
+            "msg=\"inference compute\" id=GPU-5e1 library=cuda variant=v12 compute=8.6 \
+             driver=12.4 name=\"NVIDIA GeForce RTX 3060\" total=\"12.0 GiB\"\n{}",
+            "msg=\"unable to load amdhip64_6.dll, please make sure to upgrade to the latest amd \
+             driver: The specified module could not be found.\""
+        );
+        assert!(fired(&nvidia).is_empty(), "{:?}", fired(&nvidia));
     }
 
     #[test]

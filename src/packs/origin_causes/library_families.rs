@@ -282,3 +282,20 @@ fn advice_and_undecided_lines_give_no_family() {
         );
     }
 }
+
+/// ollama's Windows driver row is printed where no AMD GPU is too (discover/gpu.go calls
+/// AMDGetGPUInfo before it knows the vendor): beside ollama's line for an NVIDIA GPU (its
+/// "inference compute" line in the format ollama logs it, with an NVIDIA GPU's name and values
+/// of ours) the row stays silent; alone it answers.
+#[test]
+fn a_row_printed_without_an_amd_gpu_too_is_silent_beside_an_nvidia_one() {
+    let line = "time=2024-08-30T09:43:00.852-05:00 level=DEBUG source=amd_windows.go:33 \
+                msg=\"unable to load amdhip64_6.dll, please make sure to upgrade to the latest \
+                amd driver: The specified module could not be found.\"";
+    assert_eq!(family_causes(line), ["gpu-driver-missing"]);
+    let nvidia = format!(
+        "msg=\"inference compute\" id=GPU-5e1 library=cuda variant=v12 compute=8.6 driver=12.4 \
+         name=\"NVIDIA GeForce RTX 3060\" total=\"12.0 GiB\"\n{line}"
+    );
+    assert!(family_causes(&nvidia).is_empty());
+}
