@@ -271,6 +271,11 @@ mod tests {
     /// printed) and the cause each gives: a line of every row of that section of
     /// checks/origin-causes.toml.
     const RUNTIME_LINES: &[(&str, &str)] = &[
+        // https://github.com/ROCm/ROCm/issues/6143 (Strix Halo, amdgpu.gttsize=98304 with a
+        // smaller TTM limit)
+        ("[    3.539803] amdgpu 0000:c5:00.0: amdgpu: [drm] GTT size has been set as \
+          103079215104 but TTM size has been set as 16638816256, this is unusual",
+         "mem-apu-gtt"),
         // tests/corpus (tuning): co-miopen-84-gfx803-bwd-wrw-fault (ROCm/MIOpen#84)
         ("Memory access fault by GPU node-1 (Agent handle: 0x1f3c420) on address 0xa9be14000. \
           Reason: Page not present or supervisor privilege.", "mem-access-fault"),
