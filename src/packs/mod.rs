@@ -27,6 +27,7 @@ pub(crate) mod gcversions;
 pub(crate) mod gpu_rules;
 pub(crate) mod gpunames;
 pub(crate) mod here;
+pub(crate) mod hip_since;
 /// The glob matcher lives low (`crate::glob`) so the inventory can use it too.
 pub(crate) use crate::glob;
 pub(crate) mod model;

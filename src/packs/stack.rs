@@ -452,13 +452,15 @@ fn newer_source(text: &str) -> Option<Derived> {
                 .map(|c| ("cmake-package".to_string(), c[1].to_string())),
         )
         .collect();
-    let (kind, name, since) = missing.iter().find_map(|(k, n)| {
+    let Some((kind, name, since)) = missing.iter().find_map(|(k, n)| {
         table()
             .since
             .iter()
             .find(|s| &s.kind == k && &s.name == n)
             .map(|s| (k.clone(), n.clone(), s))
-    })?;
+    }) else {
+        return newer_api(text);
+    };
     let line = text
         .lines()
         .find(|l| l.contains(&name))
@@ -487,6 +489,73 @@ fn newer_source(text: &str) -> Option<Derived> {
             "the {what} {name} is not found; ROCm ships it from {} on ({}; checks/why-facts.toml \
              [[since]]), so the source needs ROCm {} or later ({FROM})",
             since.rocm, since.source, since.rocm
+        ),
+    ))
+}
+
+/// A HIP API name that the compile does not know, where HIP's headers declare it only from a later
+/// release (`checks/hip-since.toml`, harvested by `scripts/harvest-hip-since.py`): clang's "use of
+/// undeclared identifier 'X'" / "unknown type name 'X'" / "no member named 'X' in the global
+/// namespace", GCC's "'X' was not declared in this scope" / "'X' does not name a type" (clang's
+/// DiagnosticSemaKinds.td err_undeclared_var_use, err_unknown_typename; GCC's cp/name-lookup.cc).
+/// Not where the text shows the compile used a ROCm of that release or later (an `/opt/rocm-X.Y`
+/// path, hipconfig's "HIP version"): there the name is missing for another reason.
+fn newer_api(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static UNDECLARED: OnceLock<Regex> = OnceLock::new();
+    static INSTALLED: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("hip") {
+        return None;
+    }
+    let undeclared = re(
+        &UNDECLARED,
+        concat!(
+            r"(?:use of undeclared identifier|unknown type name|no (?:member|type) named) ",
+            r"'(hip[A-Z]\w*)'|[‘'](hip[A-Z]\w*)[’'] (?:was not declared in this scope|does not name a type)",
+        ),
+    );
+    let (line, name, rocm) = text.lines().find_map(|l| {
+        let c = undeclared.captures(l)?;
+        let name = c.get(1).or(c.get(2))?.as_str();
+        let rocm = super::hip_since::since(name)?;
+        Some((l.trim().chars().take(300).collect::<String>(), name, rocm))
+    })?;
+    // major.minor of "6.2" or "6.1.3".
+    let major_minor = |v: &str| -> Option<(u32, u32)> {
+        let mut it = v.split('.').map(|p| p.parse::<u32>().ok());
+        Some((it.next()??, it.next()??))
+    };
+    let need = major_minor(rocm)?;
+    let installed = re(
+        &INSTALLED,
+        r"/opt/rocm-(\d+\.\d+(?:\.\d+)?)|HIP version\s*:\s*(\d+\.\d+(?:\.\d+)?)",
+    );
+    let shown = installed
+        .captures_iter(text)
+        .filter_map(|c| major_minor(c.get(1).or(c.get(2))?.as_str()))
+        .max();
+    if shown.is_some_and(|v| v >= need) {
+        return None;
+    }
+    let sy = symptom(
+        &S,
+        "facts.newer-source",
+        "a source tree of a newer ROCm release built against an older installed ROCm",
+        "lib-mixed-releases",
+        "The source being built needs a file that ROCm ships only from a later release than the \
+         one installed: the source (a library's default branch, a newer tag) and the installed \
+         ROCm are of two releases.",
+        "Build the release branch or tag of the source that matches the installed ROCm, or \
+         install the ROCm release the source needs (or the missing component from it first).",
+    );
+    Some(Derived::reasoned(
+        sy,
+        line,
+        format!(
+            "{name} is not declared in this compile; HIP's headers declare it from ROCm {rocm} on \
+             ({}; checks/hip-since.toml), so the source needs ROCm {rocm} or later and the HIP it \
+             was compiled against is older ({FROM})",
+            super::hip_since::harvested_from()
         ),
     ))
 }
@@ -1346,6 +1415,39 @@ mod tests {
             "# I have AMD GPU I get this error \"Torch not compiled with CUDA enabled\"\n",
             "请问是不是不支持AMD显卡？我是AMD 6600XT\n\n碰到了异常:\"Torch not compiled with CUDA \
              enabled\"\n",
+        ] {
+            assert!(classes(t).is_empty(), "{t}");
+        }
+    }
+
+    /// HIP API names of a later release than the headers compiled against: clang-15 and GCC 12
+    /// compiling a file that uses hipStreamLegacy, hipGraphInstantiateParams and
+    /// hipGetProcAddress (HIP 6.2's) against Debian 12's HIP 5.2.3 headers, as each prints it.
+    #[test]
+    fn a_hip_api_of_a_later_release_is_a_newer_source() {
+        let clang = "legacy.hip:2:29: error: use of undeclared identifier 'hipStreamLegacy'\n\
+                     legacy.hip:2:46: error: unknown type name 'hipGraphInstantiateParams'; did \
+                     you mean 'hipGraphInstantiateFlags'?\n3 errors generated when compiling for \
+                     gfx1030.\n";
+        let gcc = "legacy.hip:2:82: error: ‘hipGetProcAddress’ was not declared in this scope; \
+                   did you mean ‘hipGetSymbolAddress’?\n";
+        for t in [clang, gcc] {
+            assert_eq!(classes(t), ["lib-mixed-releases"], "{t}");
+            let r = reasoning(t, "lib-mixed-releases");
+            assert!(
+                r.contains("from ROCm 6.2 on") && r.contains("rocm-6.2.0"),
+                "{r}"
+            );
+        }
+        // Compiled against ROCm 6.2 or later: the name is missing for another reason.
+        let newer = format!("/opt/rocm-6.2.1/bin/hipcc -c legacy.hip\n{clang}");
+        assert!(classes(&newer).is_empty());
+        let older = format!("/opt/rocm-6.1.3/bin/hipcc -c legacy.hip\n{clang}");
+        assert_eq!(classes(&older), ["lib-mixed-releases"]);
+        // A name every release declares, or a project's own.
+        for t in [
+            "a.hip:3:5: error: use of undeclared identifier 'hipMalloc'\n",
+            "a.hip:3:5: error: use of undeclared identifier 'hipMyHelper'\n",
         ] {
             assert!(classes(t).is_empty(), "{t}");
         }
