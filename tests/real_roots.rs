@@ -633,3 +633,69 @@ fn measured_builds_are_what_the_real_roots_ship() {
         assert_eq!(checked, 3, "every measured row was measured again");
     }
 }
+
+/// `checks/hip-since.toml` (harvested from ROCm/HIP's tags) against the HIP headers a real
+/// install has: every name the table dates to the root's HIP release or earlier is declared by
+/// the root's headers, and every later one is not (the AMD platform's headers: `nvidia_detail/`
+/// maps HIP's names onto CUDA's and is left out). The table was also checked by hand against
+/// Debian 12's HIP 5.2.3 headers: no name disagrees.
+fn hip_since_matches(r: Root, hip: (u32, u32)) {
+    let mut text = String::new();
+    for e in walkdir::WalkDir::new(r.path.join("usr/include/hip"))
+        .into_iter()
+        .filter_map(|e| e.ok())
+    {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "h")
+            && !p.components().any(|c| c.as_os_str() == "nvidia_detail")
+        {
+            text.push_str(&std::fs::read_to_string(p).unwrap_or_default());
+        }
+    }
+    // Comments left out: a name a comment mentions is not declared (5.7's headers mention
+    // hipStreamLegacy in one).
+    let text = regex::Regex::new(r"(?s)/\*.*?\*/|//[^\n]*")
+        .unwrap()
+        .replace_all(&text, "");
+    let declared: std::collections::HashSet<&str> = regex::Regex::new(r"\bhip[A-Z]\w*")
+        .unwrap()
+        .find_iter(&text)
+        .map(|m| m.as_str())
+        .collect();
+    let table: toml::Value = toml::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("checks/hip-since.toml"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let rows = table["name"].as_array().unwrap();
+    assert!(rows.len() > 200);
+    let mut wrong = Vec::new();
+    for row in rows {
+        let name = row["name"].as_str().unwrap();
+        let mut v = row["rocm"].as_str().unwrap().split('.');
+        let since: (u32, u32) = (
+            v.next().unwrap().parse().unwrap(),
+            v.next().unwrap().parse().unwrap(),
+        );
+        if declared.contains(name) != (since <= hip) {
+            wrong.push(format!("{name} (since {since:?})"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}: {wrong:?}", r.suite);
+}
+
+#[test]
+fn trixie_hip_headers_agree_with_the_hip_since_table() {
+    if let Some(r) = trixie() {
+        hip_since_matches(r, (5, 7));
+    }
+}
+
+#[test]
+fn sid_hip_headers_agree_with_the_hip_since_table() {
+    if let Some(r) = sid() {
+        hip_since_matches(r, (6, 4));
+    }
+}
