@@ -1,5 +1,6 @@
 //! Rule over a linker not finding a ROCm library named with `-l` (issue 28, item 4: one rule for
-//! every ROCm component a link asks for, whichever linker prints it). Pure.
+//! every ROCm component a link asks for, whichever linker prints it), and Bazel not finding one in
+//! the ROCm repository TensorFlow's and XLA's builds make of the installed ROCm. Pure.
 //!
 //! `-lNAME` makes the linker search its library path (the `-L` directories, then its own) for
 //! `libNAME.so` (or `.a`): GNU ld prints "cannot find -lNAME" when none is found (binutils
@@ -39,9 +40,52 @@ fn symptom() -> &'static Symptom {
     })
 }
 
-/// "cannot find -lNAME" (GNU ld) or "unable to find library -lNAME" (lld) for a ROCm library.
+/// Bazel's "missing input file '@local_config_rocm//rocm:rocm_dist/lib/libNAME.so'": the ROCm
+/// repository rule of TensorFlow's and XLA's builds (`third_party/gpus/rocm_configure.bzl`,
+/// repository `local_config_rocm`) links the installed ROCm's files into the build as
+/// `rocm_dist/...`, and an action needs a ROCm library the installed release does not have
+/// (Bazel's error for an input that does not exist: bazelbuild/bazel
+/// src/test/java/com/google/devtools/build/lib/buildtool/MissingInputActionTest.java asserts
+/// "missing input file '//dummy:in'"). Where the label is split over lines, as a terminal wraps
+/// it, it is read joined.
+fn bazel_rocm_input(text: &str) -> Option<Derived> {
+    static MISSING: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("missing input file") || !text.contains("local_config_rocm") {
+        return None;
+    }
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let missing = re(
+        &MISSING,
+        r"missing input file\s*'@{1,2}local_config_rocm//rocm:rocm_dist/(?:[\w.+-]+/)*lib([\w.+-]+?)\.so[\w.]*'",
+    );
+    let c = missing.captures(&joined)?;
+    let name = c[1].to_string();
+    if !pkgnames::is_rocm_library(&name) {
+        return None;
+    }
+    let line = text
+        .lines()
+        .find(|l| l.contains("missing input file"))
+        .map(|l| l.trim().chars().take(300).collect())
+        .unwrap_or_default();
+    Some(Derived::reasoned(
+        symptom(),
+        line,
+        format!(
+            "Bazel's ROCm repository (local_config_rocm, rocm_configure.bzl) needs lib{name}.so \
+             from the installed ROCm, and it is not there: that component is not installed, or \
+             this ROCm release does not ship it ({FROM})"
+        ),
+    ))
+}
+
+/// "cannot find -lNAME" (GNU ld) or "unable to find library -lNAME" (lld) for a ROCm library,
+/// and Bazel's missing ROCm input ([`bazel_rocm_input`]).
 pub(super) fn rules(text: &str) -> Vec<Derived> {
     static NOT_FOUND: OnceLock<Regex> = OnceLock::new();
+    if let Some(d) = bazel_rocm_input(text) {
+        return vec![d];
+    }
     if !text.contains("find -l") && !text.contains("find library -l") {
         return Vec::new();
     }
@@ -94,6 +138,21 @@ mod tests {
             fired("/usr/bin/ld: cannot find -lamdhip64: No such file or directory\n").len(),
             1
         );
+    }
+
+    /// Bazel's line as a terminal wrapped it (tests/corpus tuning, https://github.com/ROCm/jax/pull/865),
+    /// and the same action's input of another repository.
+    #[test]
+    fn bazel_missing_a_rocm_library_of_the_rocm_repository() {
+        let t = "ERROR: external/local_config_rocm/rocm/BUILD:319:16: SolibSymlink\n  \
+                 .../librocm_smi64.so failed: missing input file\n  \
+                 '@@local_config_rocm//rocm:rocm_dist/lib/librocm_smi64.so'\n";
+        let f = fired(t);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "lib-missing", "{f:?}");
+        assert!(f[0].1.contains("librocm_smi64.so"), "{f:?}");
+        let other = "ERROR: BUILD:3:8: //a:b: missing input file '@@local_config_cuda//cuda:lib/libcudart.so'\n";
+        assert!(fired(other).is_empty());
     }
 
     #[test]
