@@ -79,11 +79,70 @@ fn bazel_rocm_input(text: &str) -> Option<Derived> {
     ))
 }
 
+/// The configure step of the same builds failing to find a ROCm library: "ROCm Configuration
+/// Error: Cannot find rocm library NAME" (`auto_configure_fail` of `rocm_configure.bzl`, called
+/// from `_select_rocm_lib_paths` when no candidate path of the library exists, as
+/// rocm-arch/tensorflow-rocm#5's trace shows). `hip_hcc` is HIP's runtime by its HIP-HCC name;
+/// the runtime that replaced it is amdhip64, which HIP's CMake files first name at tag rocm-3.5.0
+/// (ROCm/HIP, measured over the tags rocm-3.3.0 to 4.0.0): a configure that asks for hip_hcc was
+/// written for a ROCm before that (`lib-mixed-releases`). Any other ROCm library it cannot find
+/// is missing from the install (`lib-missing`).
+fn rocm_configure(text: &str) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static CANNOT: OnceLock<Regex> = OnceLock::new();
+    if !text.contains("Cannot find rocm library") {
+        return None;
+    }
+    let cannot = re(&CANNOT, r"Cannot find rocm library ([\w.+-]+)");
+    let c = cannot.captures(text)?;
+    let name = c[1].to_string();
+    let line = text
+        .lines()
+        .find(|l| l.contains("Cannot find rocm library"))
+        .map(|l| l.trim().chars().take(300).collect())
+        .unwrap_or_default();
+    if name == "hip_hcc" {
+        let sy = S.get_or_init(|| {
+            rule_symptom(
+                "build.rocm-configure-old-name",
+                "A build's ROCm configure asks for a library by a name older releases used",
+                "lib-mixed-releases",
+                "The build's ROCm configure step (TensorFlow's or XLA's rocm_configure.bzl) looks \
+                 for HIP's runtime as hip_hcc, its name before ROCm 3.5; the installed ROCm's is \
+                 amdhip64. The source is older than the installed ROCm.",
+                "Build a release of the source whose configure looks for amdhip64 (one made for \
+                 the installed ROCm), or install the ROCm release the source was made for.",
+                "rule over rocm_configure.bzl's 'Cannot find rocm library' (src/packs/link_libs.rs)",
+            )
+        });
+        return Some(Derived::reasoned(
+            sy,
+            line,
+            format!(
+                "the configure looks for hip_hcc, HIP's runtime by its HIP-HCC name before ROCm \
+                 3.5 (amdhip64 since): the source predates the installed ROCm ({FROM})"
+            ),
+        ));
+    }
+    if !pkgnames::is_rocm_library(&name) {
+        return None;
+    }
+    Some(Derived::reasoned(
+        symptom(),
+        line,
+        format!(
+            "the build's ROCm configure (rocm_configure.bzl) finds no {name} library in the \
+             installed ROCm: that component is not installed, or this release does not ship it \
+             ({FROM})"
+        ),
+    ))
+}
+
 /// "cannot find -lNAME" (GNU ld) or "unable to find library -lNAME" (lld) for a ROCm library,
-/// and Bazel's missing ROCm input ([`bazel_rocm_input`]).
+/// and Bazel's missing ROCm input ([`bazel_rocm_input`]) or configure error ([`rocm_configure`]).
 pub(super) fn rules(text: &str) -> Vec<Derived> {
     static NOT_FOUND: OnceLock<Regex> = OnceLock::new();
-    if let Some(d) = bazel_rocm_input(text) {
+    if let Some(d) = bazel_rocm_input(text).or_else(|| rocm_configure(text)) {
         return vec![d];
     }
     if !text.contains("find -l") && !text.contains("find library -l") {
@@ -153,6 +212,20 @@ mod tests {
         assert!(f[0].1.contains("librocm_smi64.so"), "{f:?}");
         let other = "ERROR: BUILD:3:8: //a:b: missing input file '@@local_config_cuda//cuda:lib/libcudart.so'\n";
         assert!(fired(other).is_empty());
+    }
+
+    /// rocm_configure.bzl's error as rocm-arch/tensorflow-rocm#5 pastes it (tests/corpus tuning),
+    /// and the same error for a library ROCm ships under its own name.
+    #[test]
+    fn rocm_configure_not_finding_a_library() {
+        let old = "\t\tfail(<1 more arguments>)\n\nROCm Configuration Error: Cannot find rocm \
+                   library hip_hcc\n";
+        let f = fired(old);
+        assert_eq!(f[0].0, "lib-mixed-releases", "{f:?}");
+        assert!(f[0].1.contains("before ROCm 3.5"), "{f:?}");
+        let missing = "ROCm Configuration Error: Cannot find rocm library miopen\n";
+        assert_eq!(fired(missing)[0].0, "lib-missing");
+        assert!(fired("ROCm Configuration Error: Cannot find rocm library zlib\n").is_empty());
     }
 
     #[test]
