@@ -102,8 +102,17 @@ use std::path::Path;
 // cause first (CMake's imported target of field-fresh's nixpkgs#305641), none got worse, per
 // case: 158 cases, 59 with the cause first, 87 recognised (37.3% / 55.1%); both floors follow
 // the new cases down.
-const HELD_OUT_MIN_RECALL: f64 = 0.373;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.550;
+// The eleventh round first collected field-fresh8.toml's 31 cases the same way: 10 hash here, 1
+// answered first and 3 recognised, so the part was 168 cases, 60 first and 90 recognised. The
+// round's knowledge (a CUDA-only line in a text that names no GPU, read for an AMD GPU and
+// settled by this machine's PCI bus; Windows' loader failing on a ROCm DLL; one list of the
+// headlines that say HIP found no device, with rocBLAS's and hipBLASLt's "No devices found";
+// CUDA toolkit headers in a compile for an AMD GPU; GCC handed HIP's options; HIP API names of a
+// later release; Bazel's and rocm_configure's missing ROCm libraries; four origin families) took
+// three held-out cases from not recognised to their cause first, none of field-fresh8, none got
+// worse, per case: 168 cases, 63 with the cause first, 93 recognised (37.5% / 55.4%).
+const HELD_OUT_MIN_RECALL: f64 = 0.375;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.553;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -287,9 +296,18 @@ fn the_frozen_ids_are_cases() {
 // openmm#4632, hip#2433 and ZLUDA#356 of older files), three from rules written before the batch
 // came in (the bitcode rule, spack-packages#3917 twice; ROCr's tool library,
 // legacy-rocm-build#909).
-const TUNING_MIN_RECALL: f64 = 0.727;
-const TUNING_MIN_PRECISION: f64 = 0.864;
-const TUNING_MIN_DECIDABLE: f64 = 0.754;
+// The eleventh round's field-fresh8.toml brought 21 tuning cases with no rule written for them (5
+// first, 6 recognised): 531 cases, 376 first of 435 recognised. The round's knowledge answered
+// eleven more first, each from not recognised, and changed no other case: 531 cases, 387 with the
+// cause first of 446 recognised, 401 decidable (72.9% / 86.8% / 75.5%). Six came from rules
+// written before the batch came in (CUDA-only lines in texts that name no GPU: five; Windows'
+// DLL loader: TheRock#4755), five from rules written after reading the tuning misses (GCC given
+// HIP's options, spack#27967; CUDA headers, llama.cpp#9567; HIP API names by release,
+// traccc#905; Bazel's missing ROCm input, ROCm/jax#865; rocm_configure's hip_hcc,
+// rocm-arch/tensorflow-rocm#5).
+const TUNING_MIN_RECALL: f64 = 0.728;
+const TUNING_MIN_PRECISION: f64 = 0.867;
+const TUNING_MIN_DECIDABLE: f64 = 0.755;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
@@ -799,7 +817,10 @@ const PRINTED_BY_SECOND: &[(&str, &str)] = &[
 /// source file and line (`CUDA error %d at %s:%d: %s`, `  current device: %d, in function %s at
 /// %s:%d`, kept by the harvest's MIN_LETTERS_FILE_LINE): tuning 26 of 33 (the misses: ggml's
 /// `CUDA error: %s`, a newer ggml's `initializing rocBLAS`, amd-smi's newer CPU-device line).
-const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 1.0;
+/// field-fresh8.toml (the eleventh round's blind batch) brought one held-out line of these
+/// components that the harvest does not attribute: held out 4 of 5. It is not looked at (the
+/// held-out part is not for tuning); the floor follows the measured share.
+const SECOND_HELD_OUT_MIN_ATTRIBUTED: f64 = 0.8;
 const SECOND_TUNING_MIN_ATTRIBUTED: f64 = 0.787;
 
 #[test]
