@@ -504,7 +504,16 @@ fn newer_api(text: &str) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     static UNDECLARED: OnceLock<Regex> = OnceLock::new();
     static INSTALLED: OnceLock<Regex> = OnceLock::new();
-    if !text.contains("hip") {
+    // The compilers' words, read before any line is (a runtime log names hip on every line).
+    let words = [
+        "undeclared identifier",
+        "unknown type name",
+        "no member named",
+        "no type named",
+        "was not declared",
+        "does not name a type",
+    ];
+    if !words.iter().any(|w| text.contains(w)) {
         return None;
     }
     let undeclared = re(
