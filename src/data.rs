@@ -249,6 +249,7 @@ mod tests {
             }),
             ("origin-internal.toml", &crate::packs::internal_checks::rows),
             ("rocm-packages.toml", &crate::packs::pkgnames::rows),
+            ("hip-since.toml", &crate::packs::hip_since::rows),
         ];
         for (name, f) in loaded {
             assert!(f() > 0, "{name} loaded empty");

@@ -61,6 +61,12 @@ pub(crate) fn since(name: &str) -> Option<&'static str> {
     table().since.get(name).map(String::as_str)
 }
 
+/// How many names the table has, for the embedded-table test.
+#[cfg(test)]
+pub(crate) fn rows() -> usize {
+    table().since.len()
+}
+
 /// The tags the table was harvested between, for an answer's citation.
 pub(crate) fn harvested_from() -> String {
     let t = table();
