@@ -432,10 +432,26 @@ fn cuda_build<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<Derived> {
     Some(d)
 }
 
+/// The one symptom of "a source tree newer than the installed ROCm" ([`newer_source`],
+/// [`newer_api`]).
+fn newer_source_symptom() -> &'static Symptom {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    symptom(
+        &S,
+        "facts.newer-source",
+        "a source tree of a newer ROCm release built against an older installed ROCm",
+        "lib-mixed-releases",
+        "The source being built needs a file or an API that ROCm ships only from a later release \
+         than the one installed: the source (a library's default branch, a newer tag) and the \
+         installed ROCm are of two releases.",
+        "Build the release branch or tag of the source that matches the installed ROCm, or \
+         install the ROCm release the source needs (or the missing component from it first).",
+    )
+}
+
 /// "A source tree newer than the installed ROCm": a header or CMake package that ROCm ships only
 /// from a later release (`[[since]]`) is not found while building.
 fn newer_source(text: &str) -> Option<Derived> {
-    static S: OnceLock<Symptom> = OnceLock::new();
     static HEADER: OnceLock<Regex> = OnceLock::new();
     static PACKAGE: OnceLock<Regex> = OnceLock::new();
     let header = re(&HEADER, r"fatal error: '([\w/.+-]+)' file not found");
@@ -466,17 +482,7 @@ fn newer_source(text: &str) -> Option<Derived> {
         .find(|l| l.contains(&name))
         .map(|l| l.trim().chars().take(300).collect())
         .unwrap_or_default();
-    let sy = symptom(
-        &S,
-        "facts.newer-source",
-        "a source tree of a newer ROCm release built against an older installed ROCm",
-        "lib-mixed-releases",
-        "The source being built needs a file that ROCm ships only from a later release than the \
-         one installed: the source (a library's default branch, a newer tag) and the installed \
-         ROCm are of two releases.",
-        "Build the release branch or tag of the source that matches the installed ROCm, or \
-         install the ROCm release the source needs (or the missing component from it first).",
-    );
+    let sy = newer_source_symptom();
     let what = if kind == "header" {
         "header"
     } else {
@@ -501,7 +507,6 @@ fn newer_source(text: &str) -> Option<Derived> {
 /// Not where the text shows the compile used a ROCm of that release or later (an `/opt/rocm-X.Y`
 /// path, hipconfig's "HIP version"): there the name is missing for another reason.
 fn newer_api(text: &str) -> Option<Derived> {
-    static S: OnceLock<Symptom> = OnceLock::new();
     static UNDECLARED: OnceLock<Regex> = OnceLock::new();
     static INSTALLED: OnceLock<Regex> = OnceLock::new();
     // The compilers' words, read before any line is (a runtime log names hip on every line).
@@ -546,17 +551,7 @@ fn newer_api(text: &str) -> Option<Derived> {
     if shown.is_some_and(|v| v >= need) {
         return None;
     }
-    let sy = symptom(
-        &S,
-        "facts.newer-source",
-        "a source tree of a newer ROCm release built against an older installed ROCm",
-        "lib-mixed-releases",
-        "The source being built needs a file that ROCm ships only from a later release than the \
-         one installed: the source (a library's default branch, a newer tag) and the installed \
-         ROCm are of two releases.",
-        "Build the release branch or tag of the source that matches the installed ROCm, or \
-         install the ROCm release the source needs (or the missing component from it first).",
-    );
+    let sy = newer_source_symptom();
     Some(Derived::reasoned(
         sy,
         line,
