@@ -1484,15 +1484,9 @@ mod tests {
             let mut d = rules(cut);
             let here = Here::with_isas(isas.iter().map(|s| s.to_string())).with_pci(Some(pci));
             on_machine(&mut d, &here);
-            d.into_iter()
+            d.iter()
                 .find(|d| d.symptom.class.as_deref() == Some("lib-cuda-build"))
-                .map(|d| {
-                    d.captures
-                        .into_iter()
-                        .find(|(k, _)| k == "reasoning")
-                        .map(|(_, v)| v)
-                        .unwrap_or_default()
-                })
+                .map(|d| d.reasoning().to_string())
         };
         let nvidia = PciGpus { amd: 0, nvidia: 1 };
         let amd = PciGpus { amd: 1, nvidia: 0 };
