@@ -1406,7 +1406,10 @@ fn a_cuda_only_line_that_names_no_gpu_is_settled_by_this_machines_bus() {
     let vm = fixture("vm-no-amd-gpu");
     let (doc, _) = why(&["--sysroot", vm.to_str().unwrap()], &[], text);
     let r = reasoning(&doc).unwrap_or_else(|| panic!("{doc:#}"));
-    assert!(r.contains("read for an AMD GPU"), "{r}");
+    assert!(
+        r.contains("read for an AMD GPU") && r.contains("PCI bus shows no AMD or NVIDIA GPU"),
+        "{r}"
+    );
     // Eight MI210 (tests/fixtures/sysroots/layers-mi210x8-ok): this machine's answer.
     let mi210 = fixture("layers-mi210x8-ok");
     let (doc, _) = why(&["--sysroot", mi210.to_str().unwrap()], &[], text);

@@ -244,7 +244,8 @@ const UNNAMED_VALUE: &str = "not named in the text";
 /// The answers of [`rules`] settled with what this machine's PCI bus shows (`why` on a machine,
 /// issue 28 item 3), for the CUDA-build answer whose text names no GPU: an NVIDIA GPU and no AMD
 /// one here withdraws it (the line then means NVIDIA's driver); an AMD GPU here and no NVIDIA
-/// one makes it this machine's answer, and says so; otherwise it stays read for an AMD GPU.
+/// one makes it this machine's answer, and says so; otherwise it stays read for an AMD GPU, and
+/// says what the bus showed where it was read.
 pub(super) fn on_machine(rules: &mut Vec<Derived>, here: &super::here::Here) {
     let unnamed = |d: &Derived| {
         d.captures
@@ -256,23 +257,40 @@ pub(super) fn on_machine(rules: &mut Vec<Derived>, here: &super::here::Here) {
         rules.retain(|d| !unnamed(d));
         return;
     }
-    if !amd || nvidia {
-        return;
-    }
-    let measured = if here.isas.is_empty() {
-        "this machine has an AMD GPU on its PCI bus and no NVIDIA GPU (measured)".to_string()
+    // What this machine showed, in place of "this machine was not asked"; where it shows an AMD
+    // GPU alone, the conditional tail goes too.
+    let (shown, settled) = if amd && !nvidia {
+        let gpu = if here.isas.is_empty() {
+            "this machine has an AMD GPU on its PCI bus and no NVIDIA GPU (measured)".to_string()
+        } else {
+            format!(
+                "this machine has an AMD GPU ({}, measured) and no NVIDIA GPU",
+                here.isas.join(", ")
+            )
+        };
+        (format!("the text names no GPU; {gpu}"), true)
     } else {
-        format!(
-            "this machine has an AMD GPU ({}, measured) and no NVIDIA GPU",
-            here.isas.join(", ")
-        )
+        match here.pci {
+            Some(_) if nvidia => (
+                "from the text; this machine shows both an AMD and an NVIDIA GPU".to_string(),
+                false,
+            ),
+            Some(_) => (
+                "from the text; this machine's PCI bus shows no AMD or NVIDIA GPU".to_string(),
+                false,
+            ),
+            None => return,
+        }
     };
     for d in rules.iter_mut().filter(|d| unnamed(d)) {
         for (k, v) in d.captures.iter_mut() {
             if k == "reasoning" {
-                *v = v
-                    .replace(GPU_UNNAMED, "")
-                    .replace(FROM, &format!("the text names no GPU; {measured}"));
+                let tail = if settled {
+                    v.replace(GPU_UNNAMED, "")
+                } else {
+                    v.clone()
+                };
+                *v = tail.replace(FROM, &shown);
             }
         }
     }
@@ -1504,10 +1522,16 @@ mod tests {
             r.contains("an AMD GPU on its PCI bus and no NVIDIA GPU"),
             "{r}"
         );
-        for unsettled in [both, PciGpus::default()] {
-            assert!(settled(unsettled, &[])
-                .unwrap()
-                .contains("read for an AMD GPU"));
+        for (unsettled, shown) in [
+            (both, "shows both an AMD and an NVIDIA GPU"),
+            (PciGpus::default(), "PCI bus shows no AMD or NVIDIA GPU"),
+        ] {
+            let r = settled(unsettled, &[]).unwrap();
+            assert!(
+                r.contains("read for an AMD GPU") && r.contains(shown),
+                "{r}"
+            );
+            assert!(!r.contains(FROM), "{r}");
         }
         // A text that names its AMD GPU is the text's answer, whatever this machine has.
         let named = "RuntimeError: Found no NVIDIA driver on your system.\nGPU: Radeon RX 6800\n";
