@@ -58,6 +58,10 @@ struct AssertIn {
     /// Which builds carry the check, for the fix (default: assert()'s, compiled out by NDEBUG).
     #[serde(default)]
     builds: Option<String>,
+    /// Whether a compiler's error inside this tree is the component's own source failing to build
+    /// (a library whose headers a program's compile reads, or one built from source).
+    #[serde(default)]
+    compiles: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -341,7 +345,162 @@ pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
             reasoning,
         )];
     }
-    failed_assertion(text).into_iter().collect()
+    failed_assertion(text)
+        .or_else(|| library_compile_error(text, f))
+        .into_iter()
+        .collect()
+}
+
+/// The symptom of each `[[assert_in]]` row, for a compile error in its tree: id
+/// `internal.compile.<component>` (rows without `compiles` are never used).
+fn compile_symptoms() -> &'static [Symptom] {
+    static S: OnceLock<Vec<Symptom>> = OnceLock::new();
+    S.get_or_init(|| {
+        let title = super::causes::get(CAUSE).map_or(CAUSE, |c| c.title.as_str());
+        file()
+            .assert_in
+            .iter()
+            .map(|r| {
+                rule_symptom(
+                    &format!("internal.compile.{}", slug(&r.component)),
+                    title,
+                    CAUSE,
+                    &format!(
+                        "The compiler rejects {n}'s own source, not the program's: this release of \
+                         {n} does not build with this compiler, GPU target or dependency, which \
+                         a later release usually fixes (or the headers come from another release \
+                         than the compiler).",
+                        n = r.name
+                    ),
+                    &format!(
+                        "Use a release of {n} that builds with this toolchain: a newer one usually \
+                         carries the fix (search {n}'s issues, {i}, for the error), or build with \
+                         the compiler and ROCm release it was released with. Where its headers \
+                         and the compiler come from different ROCm releases (two /opt/rocm-X.Y, \
+                         a pip or conda copy, a vendored copy), use one release for both; where \
+                         the error's notes lead back to your own code ('in instantiation of ... \
+                         requested here'), check that call against this release's API.",
+                        n = r.name,
+                        i = r.issues
+                    ),
+                    "the compiler's error location (clang's and GCC's FILE:LINE:COL: error:) and \
+                     the component's source tree (checks/origin-internal.toml [[assert_in]], \
+                     compiles)",
+                )
+            })
+            .collect()
+    })
+}
+
+/// Whether the text asks for a C++ standard older than C++17 (`-std=c++11`, `gnu++14`, CMake's
+/// `CMAKE_CXX_STANDARD 14`; rocPRIM and hipCUB need C++17 from ROCm 6.x, rocPRIM's CHANGELOG
+/// "Dropped c++14 support", ROCm/rocPRIM#731), or names two ROCm releases (`rocm-5.1.3` beside
+/// `/opt/rocm-5.4.0`: a library's headers of one release with another's, ROCm/rocThrust#233).
+/// Either reads the error as the user's set-up rather than the library's bug.
+fn older_standard_or_two_releases(text: &str) -> bool {
+    static STD: OnceLock<Regex> = OnceLock::new();
+    let std = STD.get_or_init(|| {
+        Regex::new(r"-std=(?:c|gnu)\+\+(?:98|03|0x|11|1y|14)\b|CMAKE_CXX_STANDARD[ =:]+(?:11|14)\b")
+            .expect("a fixed regex compiles")
+    });
+    if std.is_match(text) {
+        return true;
+    }
+    static REL: OnceLock<Regex> = OnceLock::new();
+    let rel = REL.get_or_init(|| {
+        Regex::new(r"(?i)\brocm-(\d+\.\d+)(?:\.\d+)?\b").expect("a fixed regex compiles")
+    });
+    let mut seen: Vec<&str> = Vec::new();
+    for c in rel.captures_iter(text) {
+        let v = c.get(1).map_or("", |m| m.as_str());
+        if !seen.contains(&v) {
+            seen.push(v);
+        }
+    }
+    seen.len() > 1
+}
+
+/// The first compile error (clang's or GCC's `FILE:LINE:COL: error: MESSAGE`, `fatal error:`
+/// too) whose FILE lies in the tree of an `[[assert_in]]` row marked `compiles`, unless its
+/// message names an environment failure (a header not found) or any error of that tree says the
+/// compile's language standard is older than the library needs ("is a C++14 extension", "requires
+/// C++17"): the user's option, not the library's bug. Where the text names a ROCm or HIP release,
+/// the reasoning names it.
+fn library_compile_error(text: &str, f: &Facts) -> Option<Derived> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?P<file>[^\s:'`]+\.(?:h|hh|hpp|hxx|inl|cuh|cpp|cc|cxx|cu|hip)):(?P<ln>\d+):",
+            r"(?:\d+:)? (?:fatal )?error: (?P<msg>.+)",
+        ))
+        .expect("a fixed regex compiles")
+    });
+    let rows = &file().assert_in;
+    let mut first: Option<(usize, usize, regex::Captures)> = None;
+    for (no, line) in text.lines().enumerate() {
+        if !line.contains("error: ") {
+            continue;
+        }
+        let Some(c) = re.captures(line) else {
+            continue;
+        };
+        let path = format!("/{}", c["file"].trim_start_matches('/'));
+        // The outermost tree decides: hipCUB's `hipcub/rocprim/` is hipCUB's source.
+        let Some((i, _)) = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.compiles)
+            .filter_map(|(i, r)| {
+                r.path_has
+                    .iter()
+                    .filter_map(|p| path.find(p.as_str()))
+                    .min()
+                    .map(|at| (i, at))
+            })
+            .min_by_key(|&(_, at)| at)
+        else {
+            continue;
+        };
+        let msg = c["msg"].to_lowercase();
+        if msg.contains("c++1") && (msg.contains("extension") || msg.contains("requires"))
+            || msg.contains("c++2") && (msg.contains("extension") || msg.contains("requires"))
+        {
+            return None;
+        }
+        if first.is_none() && !names_environment(&c["msg"]) {
+            first = Some((no, i, c));
+        }
+    }
+    let (no, i, c) = first?;
+    if older_standard_or_two_releases(text) {
+        return None;
+    }
+    let version = ["rocm", "hip"]
+        .iter()
+        .find_map(|k| {
+            f.versions.iter().find(|(w, _)| w == k).map(|(w, v)| {
+                format!(
+                    "; the text names {} {v}",
+                    if *w == "rocm" { "ROCm" } else { "HIP" }
+                )
+            })
+        })
+        .unwrap_or_default();
+    let reasoning = format!(
+        "line {} is the compiler's error at {}:{} in {}'s source: {}{version} (from the text; \
+         this machine was not asked)",
+        no + 1,
+        &c["file"],
+        &c["ln"],
+        rows[i].name,
+        c["msg"].chars().take(200).collect::<String>()
+    );
+    let line = text.lines().nth(no).unwrap_or_default();
+    Some(Derived::reasoned(
+        &compile_symptoms()[i],
+        line.chars().take(300).collect(),
+        reasoning,
+    ))
 }
 
 #[cfg(test)]
@@ -556,6 +715,75 @@ mod tests {
              `status == hipSuccess' failed.\n",
         ] {
             assert!(internal(line).is_empty(), "{line}");
+        }
+    }
+
+    /// A compiler's error inside a library's own source tree is that release of the library not
+    /// building; the user's own code, a header not found, an older language standard or two ROCm
+    /// releases in one text are not read that way.
+    #[test]
+    fn a_compile_error_in_a_librarys_own_source_is_its_bug() {
+        for (text, id) in [
+            // https://github.com/ROCm/rocPRIM/issues/35: hipCUB's block_scan.hpp calling rocPRIM
+            // with the wrong arguments, fixed by ROCm/rocPRIM#33
+            (
+                "/opt/rocm/hipcub/include/hipcub/rocprim/block/block_scan.hpp:193:20: error: no \
+                 matching member function for call to 'exclusive_scan'\n        \
+                 base_type::exclusive_scan(input, output, temp_storage_);\n",
+                "internal.compile.hipcub",
+            ),
+            // https://github.com/ROCm/rocFFT/pull/317: a missing include in rocFFT's own source,
+            // "Fixed in newer versions of rocFFT"
+            (
+                "rocFFT/library/src/device/generator/../../include/function_pool.h:143:31: error: \
+                 no member named 'max_element' in namespace 'std'\n",
+                "internal.compile.rocfft",
+            ),
+        ] {
+            let got = internal(text);
+            assert_eq!(
+                got.first().map(|g| g.0.as_str()),
+                Some(id),
+                "{text}: {got:?}"
+            );
+            assert!(got[0].1.contains("source"), "{}", got[0].1);
+            assert_eq!(
+                classes(text).last().map(String::as_str),
+                Some(CAUSE),
+                "{text}"
+            );
+        }
+        // Debian 12's hipcc (HIP 5.2.3, clang 15) compiling `#include <rocprim/rocprim.hpp>`
+        // from Debian's librocprim-dev 5.3.3 with -std=c++11: the first error inside rocPRIM
+        // says nothing of the standard, a later one does ("a C++14 extension").
+        let cxx11 = "In file included from t.hip:1:\n\
+            In file included from root/usr/include/rocprim/rocprim.hpp:33:\n\
+            root/usr/include/rocprim/intrinsics/../detail/various.hpp:60:5: error: no template \
+            named 'enable_if_t' in namespace 'std'; did you mean 'Enable_if_t'?\n\
+            root/usr/include/rocprim/intrinsics/../detail/various.hpp:61:38: error: 'auto' \
+            return without trailing return type; deduced return types are a C++14 extension\n\
+            root/usr/include/rocprim/intrinsics/../detail/various.hpp:69:12: error: no matching \
+            function for call to 'ceiling_div'\n";
+        assert!(internal(cxx11).is_empty());
+        // The first error alone is read, and not once the command line shows -std=c++11.
+        let first = cxx11.lines().take(3).collect::<Vec<_>>().join("\n");
+        assert_eq!(internal(&first).len(), 1, "{first}");
+        assert!(internal(&format!("hipcc -std=c++11 -c t.hip\n{first}")).is_empty());
+        // https://github.com/ROCm/rocThrust/issues/233: rocThrust of ROCm 5.1.3 over ROCm 5.4.0's
+        // rocPRIM, two releases in one compile.
+        let two = "/home/k/rocThrust-rocm-5.1.3/thrust/../thrust/system/hip/detail/\
+            set_operations.h:956:61: error: no member named 'init_offset_scan_state_kernel' in \
+            namespace 'rocprim::detail'; did you mean 'init_lookback_scan_state_kernel'?\n\
+            /opt/rocm-5.4.0/include/hip/amd_detail/amd_hip_runtime.h:199:30: note: expanded from \
+            macro 'HIP_KERNEL_NAME'\n";
+        assert!(internal(two).is_empty());
+        // The user's code, and a header a library could not find, are not the library's bug.
+        for text in [
+            "src/operator/tensor/./cast_storage-inl.cuh:445:33: error: no member named 'x'\n",
+            "/opt/rocm/include/rocprim/config.hpp:30:10: fatal error: 'hip/hip_runtime.h' file \
+             not found\n",
+        ] {
+            assert!(internal(text).is_empty(), "{text}");
         }
     }
 
