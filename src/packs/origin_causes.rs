@@ -444,6 +444,14 @@ mod tests {
             "MIOpen Error: /long_pathname_so_that_rpms_can_package_the_debug_info/src/extlibs/\
              MLOpen/src/sqlite_db.cpp:229: Internal error while accessing SQLite database: \
              unable to open database file",
+            // https://github.com/ROCm/amdsmi/issues/172 (amdgpu built in), the same lines under
+            // WSL in https://github.com/ROCm/amdsmi/issues/75
+            "ERROR:root:Unable to get devices, driver not initialized (amdgpu not found in \
+             modules)",
+            "ERROR:root:Unable to detect any GPU devices, check amdgpu version and module status \
+             (sudo modprobe amdgpu)",
+            // https://github.com/ROCm/legacy-rocm-build/issues/2767 (the DKMS module not loaded)
+            "ERROR:root:Driver not initialized (amdgpu not found in modules)",
             // https://github.com/JuliaGPU/AMDGPU.jl/pull/95 (harmless)
             "'+fp64-fp16-denormals' is not a recognized feature for this target (ignoring \
              feature)",
