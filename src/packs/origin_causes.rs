@@ -362,7 +362,8 @@ mod tests {
           failed with error -2", "gpu-firmware"),
         // https://github.com/ROCm/legacy-rocm-build/issues/1318 (Navi 14 under a KFD without
         // gfx10: "gfx10x0 are not supported")
-        ("[    2.244241] kfd kfd: DID 7340 is missing in supported_devices", "gpu-unsupported-asic"),
+        ("[    2.244241] kfd kfd: DID 7340 is missing in supported_devices",
+         "gpu-unsupported-asic"),
         ("[    2.244243] kfd kfd: kgd2kfd_probe failed", "gpu-unsupported-asic"),
     ];
 
@@ -423,7 +424,8 @@ mod tests {
         for line in [
             // the end of every init failure: the TOC missing (kernelci/kernelci-core#2238)
             // here, a driver without a firmware type (FreeBSDDesktop/kms-drm#206) elsewhere
-            "[    3.600359] [drm:amdgpu_device_ip_init] *ERROR* sw_init of IP block <psp> failed -2",
+            "[    3.600359] [drm:amdgpu_device_ip_init] *ERROR* sw_init of IP block <psp> \
+             failed -2",
             // https://github.com/ROCm/legacy-rocm-build/issues/384
             "[    1.492690] [drm:psp_hw_init [amdgpu]] *ERROR* PSP firmware loading failed",
             "[    1.492719] [drm:amdgpu_device_init [amdgpu]] *ERROR* hw_init of IP block <psp> \
