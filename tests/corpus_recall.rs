@@ -111,8 +111,13 @@ use std::path::Path;
 // later release; Bazel's and rocm_configure's missing ROCm libraries; four origin families) took
 // three held-out cases from not recognised to their cause first, none of field-fresh8, none got
 // worse, per case: 168 cases, 63 with the cause first, 93 recognised (37.5% / 55.4%).
-const HELD_OUT_MIN_RECALL: f64 = 0.375;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.553;
+// The twelfth round wrote its knowledge first (a compiler's error inside a library's own source
+// tree; six origin families) and then collected field-fresh9.toml's 32 cases blind: 12 hash
+// here, 4 answered first and 5 recognised, none by the round's knowledge. The held-out part is
+// 180 cases, 67 with the cause first, 98 recognised (37.2% / 54.4%); both floors follow the new
+// cases down.
+const HELD_OUT_MIN_RECALL: f64 = 0.372;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.544;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -305,9 +310,16 @@ fn the_frozen_ids_are_cases() {
 // HIP's options, spack#27967; CUDA headers, llama.cpp#9567; HIP API names by release,
 // traccc#905; Bazel's missing ROCm input, ROCm/jax#865; rocm_configure's hip_hcc,
 // rocm-arch/tensorflow-rocm#5).
-const TUNING_MIN_RECALL: f64 = 0.728;
-const TUNING_MIN_PRECISION: f64 = 0.867;
-const TUNING_MIN_DECIDABLE: f64 = 0.755;
+// The twelfth round's knowledge, written before field-fresh9.toml came in, answered six tuning
+// cases of older files first, each from not recognised (a compiler's error inside rocPRIM's,
+// hipCUB's, Composable Kernel's or MIOpen's own source: hipCUB#50, composable_kernel#618,
+// rocm-libraries#9620, oidn#250, ROCm/pytorch#3480; amdgpu's gttsize deprecation,
+// legacy-rocm-build#5595). The batch brought 20 tuning cases (9 first, 15 recognised), and one
+// more came after reading its misses (Rust's "Permission denied (os error 13)" after a render
+// node, amdgpu_top#92): 551 cases, 403 with the cause first of 468 recognised (73.1% / 86.1%).
+const TUNING_MIN_RECALL: f64 = 0.731;
+const TUNING_MIN_PRECISION: f64 = 0.861;
+const TUNING_MIN_DECIDABLE: f64 = 0.754;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
@@ -719,8 +731,13 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // Error [Compile] 'hiprtcCompileProgram(...)'` and a compiler note passed through `[BuildHip]`,
 // and KFD's info line `Reserved 2 pages for cwsr.` are not in the harvest), held out 46 of 47
 // (97.9%). The tuning floor follows the new lines down.
-const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.969;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.946;
+// With field-fresh9.toml (the twelfth round): held out 56 of 61 (91.8%), its new lines unseen
+// (the held-out part is not for tuning); tuning 238 of 253 (94.1%), the new misses MIOpen's
+// hipRTC lines again (`'hiprtcCompileProgram(...)' ...: HIPRTC_ERROR_COMPILATION`, whose call is
+// the stringized argument of comgr.cpp's HIPRTC_CALL_BASE macro, and the compiler's own output
+// that `[BuildHip]` passes on). Both floors follow the measured shares.
+const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.918;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.940;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {

@@ -200,6 +200,10 @@ fn corpus_texts_give_exactly_these_events() {
             &["pcie-atomics-rejected"],
         ),
         (
+            "fresh9-legacy-rocm-build-558-rx580-xeon-v2-pci-rejects-atomics",
+            &["pcie-atomics-rejected"],
+        ),
+        (
             "fresh6-legacy-rocm-build-827-rx550-laptop-pci-rejects-atomics",
             &["pcie-atomics-rejected"],
         ),

@@ -161,42 +161,62 @@ fn symptoms() -> &'static [Symptom] {
 }
 
 /// The symptom of each `[[assert_in]]` row, in the file's order: id
+/// `internal.<kind>.<component>`, with its summary and fix from the row.
+fn tree_symptoms(
+    kind: &str,
+    summary: impl Fn(&AssertIn) -> String,
+    fix: impl Fn(&AssertIn) -> String,
+    source: &str,
+) -> Vec<Symptom> {
+    let title = super::causes::get(CAUSE).map_or(CAUSE, |c| c.title.as_str());
+    file()
+        .assert_in
+        .iter()
+        .map(|r| {
+            rule_symptom(
+                &format!("internal.{kind}.{}", slug(&r.component)),
+                title,
+                CAUSE,
+                &summary(r),
+                &fix(r),
+                source,
+            )
+        })
+        .collect()
+}
+
+/// The symptom of each `[[assert_in]]` row, in the file's order: id
 /// `internal.assert.<component>`.
 fn assert_symptoms() -> &'static [Symptom] {
     static S: OnceLock<Vec<Symptom>> = OnceLock::new();
     S.get_or_init(|| {
-        let title = super::causes::get(CAUSE).map_or(CAUSE, |c| c.title.as_str());
-        file()
-            .assert_in
-            .iter()
-            .map(|r| {
-                rule_symptom(
-                    &format!("internal.assert.{}", slug(&r.component)),
-                    title,
-                    CAUSE,
-                    &format!(
-                        "An assert() in {}'s own source failed: an assumption of that code did \
-                         not hold, which is its bug (or an input it should have refused with a \
-                         message), not something about the machine.",
-                        r.name
-                    ),
-                    &format!(
-                        "A newer release of {n} (or its development branch) may have fixed it: \
-                         search {n}'s issues ({i}) for the assertion, and report it there with \
-                         the input that triggers it and the version in use. {b}",
-                        n = r.name,
-                        i = r.issues,
-                        b = r.builds.as_deref().unwrap_or(
-                            "A build without assertions (NDEBUG, a release build) does not stop \
-                             here, but the assumption is still broken."
-                        )
-                    ),
-                    "glibc's assert() message (assert/assert.c), or PyTorch's \
-                     TORCH_INTERNAL_ASSERT (c10/util/Exception.h), and the component's source \
-                     tree (checks/origin-internal.toml [[assert_in]])",
+        tree_symptoms(
+            "assert",
+            |r| {
+                format!(
+                    "An assert() in {}'s own source failed: an assumption of that code did not \
+                     hold, which is its bug (or an input it should have refused with a \
+                     message), not something about the machine.",
+                    r.name
                 )
-            })
-            .collect()
+            },
+            |r| {
+                format!(
+                    "A newer release of {n} (or its development branch) may have fixed it: \
+                     search {n}'s issues ({i}) for the assertion, and report it there with the \
+                     input that triggers it and the version in use. {b}",
+                    n = r.name,
+                    i = r.issues,
+                    b = r.builds.as_deref().unwrap_or(
+                        "A build without assertions (NDEBUG, a release build) does not stop \
+                         here, but the assumption is still broken."
+                    )
+                )
+            },
+            "glibc's assert() message (assert/assert.c), or PyTorch's TORCH_INTERNAL_ASSERT \
+             (c10/util/Exception.h), and the component's source tree \
+             (checks/origin-internal.toml [[assert_in]])",
+        )
     })
 }
 
@@ -356,39 +376,33 @@ pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
 fn compile_symptoms() -> &'static [Symptom] {
     static S: OnceLock<Vec<Symptom>> = OnceLock::new();
     S.get_or_init(|| {
-        let title = super::causes::get(CAUSE).map_or(CAUSE, |c| c.title.as_str());
-        file()
-            .assert_in
-            .iter()
-            .map(|r| {
-                rule_symptom(
-                    &format!("internal.compile.{}", slug(&r.component)),
-                    title,
-                    CAUSE,
-                    &format!(
-                        "The compiler rejects {n}'s own source, not the program's: this release of \
-                         {n} does not build with this compiler, GPU target or dependency, which \
-                         a later release usually fixes (or the headers come from another release \
-                         than the compiler).",
-                        n = r.name
-                    ),
-                    &format!(
-                        "Use a release of {n} that builds with this toolchain: a newer one usually \
-                         carries the fix (search {n}'s issues, {i}, for the error), or build with \
-                         the compiler and ROCm release it was released with. Where its headers \
-                         and the compiler come from different ROCm releases (two /opt/rocm-X.Y, \
-                         a pip or conda copy, a vendored copy), use one release for both; where \
-                         the error's notes lead back to your own code ('in instantiation of ... \
-                         requested here'), check that call against this release's API.",
-                        n = r.name,
-                        i = r.issues
-                    ),
-                    "the compiler's error location (clang's and GCC's FILE:LINE:COL: error:) and \
-                     the component's source tree (checks/origin-internal.toml [[assert_in]], \
-                     compiles)",
+        tree_symptoms(
+            "compile",
+            |r| {
+                format!(
+                    "The compiler rejects {n}'s own source, not the program's: this release of \
+                     {n} does not build with this compiler, GPU target or dependency, which a \
+                     later release usually fixes (or the headers come from another release than \
+                     the compiler).",
+                    n = r.name
                 )
-            })
-            .collect()
+            },
+            |r| {
+                format!(
+                    "Use a release of {n} that builds with this toolchain: a newer one usually \
+                     carries the fix (search {n}'s issues, {i}, for the error), or build with \
+                     the compiler and ROCm release it was released with. Where its headers and \
+                     the compiler come from different ROCm releases (two /opt/rocm-X.Y, a pip \
+                     or conda copy, a vendored copy), use one release for both; where the \
+                     error's notes lead back to your own code ('in instantiation of ... \
+                     requested here'), check that call against this release's API.",
+                    n = r.name,
+                    i = r.issues
+                )
+            },
+            "the compiler's error location (clang's and GCC's FILE:LINE:COL: error:) and the \
+             component's source tree (checks/origin-internal.toml [[assert_in]], compiles)",
+        )
     })
 }
 
