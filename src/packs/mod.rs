@@ -44,6 +44,7 @@ mod driver;
 pub(crate) mod libfamilies;
 // issue 28, tuning cases not recognised (h-r5).
 mod bitcode;
+mod bnb_binary;
 mod cmake_packages;
 mod devgroups;
 mod dkms;

@@ -233,6 +233,8 @@ impl<'a> Recognition<'a> {
             .chain(super::sonames::rules(text))
             // A programming error raised in a ROCm tool's own Python code (tool_tracebacks.rs).
             .chain(super::tool_tracebacks::rules(text))
+            // bitsandbytes not finding its library for torch's ROCm (bnb_binary.rs).
+            .chain(super::bnb_binary::rules(text))
             // Windows' loader failing on a ROCm DLL (windows_dlls.rs).
             .chain(super::windows_dlls::rules(text, &facts))
             .collect();
