@@ -59,6 +59,7 @@ mod origin_causes;
 mod pkgmanager;
 pub(crate) mod pkgnames;
 mod sonames;
+mod strace_loads;
 mod symbol_versions;
 mod tool_tracebacks;
 mod windows_dlls;

@@ -240,9 +240,12 @@ impl<'a> Recognition<'a> {
             .collect();
         // A component's own checks (super::internal_checks) come after every family: they read
         // only which code printed a line.
+        // A library a trace shows never found comes last of all: a trace also shows the
+        // optional libraries a runtime probes (strace_loads.rs).
         let origin_rules = super::origin_causes::rules(text, &facts)
             .into_iter()
             .chain(super::internal_checks::rules(text, &facts))
+            .chain(super::strace_loads::rules(text))
             .collect();
         Recognition {
             hits,
