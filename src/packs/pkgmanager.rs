@@ -81,7 +81,8 @@ fn file_conflicts(text: &str) -> Vec<FileConflict> {
     }
     let mut out = Vec::new();
     let mut archive_now: Option<String> = None;
-    for l in text.lines() {
+    for l in unwrapped_dpkg_lines(text) {
+        let l = l.as_str();
         if !l.contains("dpkg: error processing archive")
             && !l.contains("trying to overwrite")
             && !l.contains("conflicts")
@@ -120,6 +121,32 @@ fn file_conflicts(text: &str) -> Vec<FileConflict> {
                 path: c[2].to_string(),
                 line: trimmed,
             });
+        }
+    }
+    out
+}
+
+/// The lines of `text`, with dpkg's two conflict lines put back together where a terminal of
+/// 80 columns hard-wrapped them: a line of exactly 80 characters that holds "dpkg: error
+/// processing archive" or "trying to overwrite" and does not end its sentence there (no
+/// `(--unpack):`, no `which is also in package`) is joined with the next line, as the copy from
+/// such a terminal split it (ROCm/legacy-rocm-build#1543's paste).
+fn unwrapped_dpkg_lines(text: &str) -> Vec<String> {
+    const WIDTH: usize = 80;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        let cut = l.chars().count() == WIDTH
+            && ((l.contains("dpkg: error processing archive") && !l.contains("(--"))
+                || (l.contains("trying to overwrite") && !l.contains("also in package")));
+        if cut && i + 1 < lines.len() {
+            out.push(format!("{l}{}", lines[i + 1]));
+            i += 2;
+        } else {
+            out.push(l.to_string());
+            i += 1;
         }
     }
     out
@@ -471,6 +498,26 @@ mod tests {
         let f = fired(&super::super::facts::package_fixture("dpkg-overwrite.txt"));
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "platform-package-conflict");
+        assert!(
+            f[0].1
+                .contains("rock-dkms-firmware and amdgpu-dkms-firmware both ship"),
+            "{f:?}"
+        );
+        // The same dpkg output copied from an 80-column terminal, hard-wrapped (what `fold -w 80`
+        // does to it, and what ROCm/legacy-rocm-build#1543's paste shows): read as one.
+        let dpkg = super::super::facts::package_fixture("dpkg-overwrite.txt");
+        let folded: String = dpkg
+            .lines()
+            .flat_map(|l| {
+                let c: Vec<char> = l.chars().collect();
+                c.chunks(80)
+                    .map(|p| p.iter().collect::<String>() + "\n")
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_ne!(folded, dpkg, "the fixture has lines longer than 80 columns");
+        let f = fired(&folded);
+        assert_eq!(f.len(), 1, "{f:?}");
         assert!(
             f[0].1
                 .contains("rock-dkms-firmware and amdgpu-dkms-firmware both ship"),
