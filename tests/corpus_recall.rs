@@ -314,14 +314,15 @@ fn the_frozen_ids_are_cases() {
 // cases of older files first, each from not recognised (a compiler's error inside rocPRIM's,
 // hipCUB's, Composable Kernel's or MIOpen's own source: hipCUB#50, composable_kernel#618,
 // rocm-libraries#9620, oidn#250, ROCm/pytorch#3480; amdgpu's gttsize deprecation,
-// legacy-rocm-build#5595). The batch brought 20 tuning cases (9 first, 15 recognised), and four
+// legacy-rocm-build#5595). The batch brought 20 tuning cases (9 first, 15 recognised), and five
 // more came after reading the misses (Rust's "Permission denied (os error 13)" after a render
 // node, amdgpu_top#92; bitsandbytes' library named for torch's ROCm, ROCm/bitsandbytes#82 twice,
-// from recognised; a library strace shows never found, legacy-rocm-build#1082): 551 cases, 406
-// with the cause first of 469 recognised, 420 decidable (73.7% / 86.6% / 76.2%).
-const TUNING_MIN_RECALL: f64 = 0.736;
+// from recognised; a library strace shows never found, legacy-rocm-build#1082; dpkg's conflict
+// hard-wrapped at 80 columns, legacy-rocm-build#1543): 551 cases, 407 with the cause first of
+// 470 recognised, 421 decidable (73.9% / 86.6% / 76.4%).
+const TUNING_MIN_RECALL: f64 = 0.738;
 const TUNING_MIN_PRECISION: f64 = 0.865;
-const TUNING_MIN_DECIDABLE: f64 = 0.762;
+const TUNING_MIN_DECIDABLE: f64 = 0.764;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
