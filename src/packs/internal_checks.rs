@@ -434,6 +434,27 @@ fn older_standard_or_two_releases(text: &str) -> bool {
     seen.len() > 1
 }
 
+/// Whether the error is rocWMMA's own "Unsupported architecture" assertion (config.hpp's
+/// `static_assert(0, "Unsupported architecture")`) for a GPU target rocWMMA never supports:
+/// clang's "N errors generated when compiling for gfxN" names a target without matrix or WMMA
+/// instructions: gfx906, gfx101X and gfx103X, which rocWMMA's maintainers call "fundamentally
+/// incompatible" and will not support (ROCm/TheRock#1944; ROCm/TheRock#2127, gfx906 in a
+/// build's target list), and the older gfx8, gfx900-gfx904 and gfx90c, which lack the same
+/// instructions. The build's target list is the cause, not the release: no later rocWMMA
+/// builds there. Targets a later release added (gfx12 in ROCm 7.0, gfx1103,
+/// gfx1152) stay the library's.
+fn target_never_supported(text: &str, name: &str, msg: &str) -> bool {
+    if name != "rocWMMA" || !msg.to_lowercase().contains("unsupported architecture") {
+        return false;
+    }
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"when compiling for gfx(?:8\d\d|90[0-6]|90c|10[0-9a-f]{2})\b")
+            .expect("a fixed regex compiles")
+    });
+    re.is_match(text)
+}
+
 /// The first compile error (clang's or GCC's `FILE:LINE:COL: error: MESSAGE`, `fatal error:`
 /// too) whose FILE lies in the tree of an `[[assert_in]]` row marked `compiles`, unless its
 /// message names an environment failure (a header not found) or any error of that tree says the
@@ -486,7 +507,9 @@ fn library_compile_error(text: &str, f: &Facts) -> Option<Derived> {
         }
     }
     let (no, i, c) = first?;
-    if older_standard_or_two_releases(text) {
+    if older_standard_or_two_releases(text)
+        || target_never_supported(text, &rows[i].name, &c["msg"])
+    {
         return None;
     }
     let version = ["rocm", "hip"]
@@ -791,6 +814,25 @@ mod tests {
             /opt/rocm-5.4.0/include/hip/amd_detail/amd_hip_runtime.h:199:30: note: expanded from \
             macro 'HIP_KERNEL_NAME'\n";
         assert!(internal(two).is_empty());
+        // https://github.com/ROCm/TheRock/issues/2127: rocWMMA's own "Unsupported architecture"
+        // assertion in a build whose targets include gfx906, which rocWMMA will never support
+        // (ROCm/TheRock#1944): the target list, not a release a later one fixes.
+        let gfx906 = "2025-11-13T07:55:19.5029690Z [rocWMMA] /therock/src/rocm-libraries/projects/\
+            rocwmma/library/include/rocwmma/internal/config.hpp:79:15: error: static assertion \
+            failed: Unsupported architecture\n\
+            2025-11-13T07:55:19.5030400Z [rocWMMA]    79 | static_assert(0, \"Unsupported \
+            architecture\");\n\
+            2025-11-13T07:55:19.5030944Z [rocWMMA] 1 error generated when compiling for gfx906.\n";
+        assert!(internal(gfx906).is_empty(), "{:?}", internal(gfx906));
+        // https://github.com/ROCm/rocm-libraries/issues/4618: the same assertion from Fedora's
+        // rocwmma-devel 6.4.0 building for gfx1151, a target later rocWMMA releases add: still
+        // the library's release.
+        let gfx1151 = "/usr/include/rocwmma/internal/config.hpp:76:15: error: static assertion \
+            failed: Unsupported architecture\nstatic_assert(0, \"Unsupported architecture\");\n";
+        assert_eq!(
+            internal(gfx1151).first().map(|g| g.0.as_str()),
+            Some("internal.compile.rocwmma")
+        );
         // The user's code, and a header a library could not find, are not the library's bug.
         for text in [
             "src/operator/tensor/./cast_storage-inl.cuh:445:33: error: no member named 'x'\n",
