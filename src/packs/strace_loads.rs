@@ -6,9 +6,13 @@
 //! each candidate path; `strace` prints every attempt as `openat(AT_FDCWD, "<dir>/<name>",
 //! O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)` and the one that works as
 //! `= <fd>` (strace's `openat` decoding; the search itself is glibc `elf/dl-load.c`,
-//! `open_path`). A name tried in two or more directories and opened in none is a library the
-//! process did not find: `lib-missing`, naming it. Names opened somewhere, and files that are
-//! not shared libraries (locale, gconv, `.mo` files, Python modules), are not read.
+//! `open_path`). The default directories (`/lib`, `/usr/lib`, `/lib64`, `/usr/lib64` and their
+//! multiarch and hwcaps subdirectories) come last, after the ld.so cache, which opens a library
+//! it lists at once: a name tried in two or more directories, a default one among them, and
+//! opened in none is a library the search ended without: `lib-missing`, naming it. A name tried
+//! only in RPATH/LD_LIBRARY_PATH directories may still be found further down a trace the paste
+//! cut (ROCm/legacy-rocm-build#1088: libelf.so.1 missed in the RPATH, found later), so it is
+//! not read; nor are names opened somewhere, or files that are not shared libraries.
 
 use super::facts::{re, rule_symptom, Derived};
 use super::Symptom;
@@ -49,23 +53,25 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
             r#"[^)]*\)\s*=\s*(?P<ret>-1 ENOENT|\d+)"#,
         ),
     );
-    // name -> (attempts that failed, opened, first line)
-    let mut seen: Vec<(String, usize, bool, String)> = Vec::new();
+    // name -> (attempts that failed, opened, first line, a default directory tried)
+    let mut seen: Vec<(String, usize, bool, String, bool)> = Vec::new();
     for line in text.lines() {
         let Some(c) = open.captures(line) else {
             continue;
         };
         let name = c["name"].to_string();
         let ok = !c["ret"].starts_with('-');
+        let default = c.name("path").is_some_and(|p| in_default_dir(p.as_str()));
         match seen.iter_mut().find(|s| s.0 == name) {
             Some(s) => {
                 s.1 += usize::from(!ok);
                 s.2 |= ok;
+                s.4 |= default;
             }
-            None => seen.push((name, usize::from(!ok), ok, line.to_string())),
+            None => seen.push((name, usize::from(!ok), ok, line.to_string(), default)),
         }
     }
-    let Some((name, tries, _, line)) = seen.into_iter().find(|s| !s.2 && s.1 >= 2) else {
+    let Some((name, tries, _, line, _)) = seen.into_iter().find(|s| !s.2 && s.1 >= 2 && s.4) else {
         return Vec::new();
     };
     vec![Derived::reasoned(
@@ -76,6 +82,25 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
              text; this machine was not asked)"
         ),
     )]
+}
+
+/// Whether a directory (as strace prints it, `.` and `..` resolved) is one of glibc's default
+/// directories or below one (multiarch, `glibc-hwcaps/`, `tls/`).
+fn in_default_dir(dir: &str) -> bool {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in dir.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    matches!(
+        parts.as_slice(),
+        ["lib" | "lib64", ..] | ["usr", "lib" | "lib64", ..]
+    )
 }
 
 #[cfg(test)]
@@ -122,5 +147,15 @@ mod tests {
         let once = "openat(AT_FDCWD, \"/usr/local/lib/libnuma.so.1\", O_RDONLY|O_CLOEXEC) = -1 \
                     ENOENT (No such file or directory)\n";
         assert!(rules(once).is_empty());
+        // Tried only in an RPATH's directories: the paste may stop before the cache opens it
+        // (legacy-rocm-build#1088's libelf.so.1, found further down its trace).
+        let rpath_only = "openat(AT_FDCWD, \"/opt/rocm/lib/tls/libelf.so.1\", O_RDONLY|O_CLOEXEC) \
+                          = -1 ENOENT (No such file or directory)\nopenat(AT_FDCWD, \
+                          \"/opt/rocm/lib/libelf.so.1\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such \
+                          file or directory)\n";
+        assert!(rules(rpath_only).is_empty());
+        // A relative RPATH that climbs to /lib64 reaches a default directory.
+        assert!(in_default_dir("/opt/rocm-3.3.0/lib/./../../../lib64/"));
+        assert!(!in_default_dir("/opt/rocm-3.3.0/lib/./../lib/"));
     }
 }
