@@ -112,7 +112,7 @@ use std::path::Path;
 // three held-out cases from not recognised to their cause first, none of field-fresh8, none got
 // worse, per case: 168 cases, 63 with the cause first, 93 recognised (37.5% / 55.4%).
 // The twelfth round wrote its knowledge first (a compiler's error inside a library's own source
-// tree; six origin families) and then collected field-fresh9.toml's 32 cases blind: 12 hash
+// tree; origin families) and then collected field-fresh9.toml's 32 cases blind: 12 hash
 // here, 4 answered first and 5 recognised, none by the round's knowledge. The held-out part is
 // 180 cases, 67 with the cause first, 98 recognised (37.2% / 54.4%); both floors follow the new
 // cases down.
