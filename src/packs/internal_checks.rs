@@ -323,6 +323,11 @@ fn version_of(r: &Internal, text: &str, f: &Facts) -> Option<String> {
             }
         }
     }
+    named_release(f)
+}
+
+/// The ROCm release the text names, else its HIP release: `ROCm 6.2.4`, `HIP 6.4.43482`.
+fn named_release(f: &Facts) -> Option<String> {
     ["rocm", "hip"].iter().find_map(|k| {
         f.versions
             .iter()
@@ -512,16 +517,8 @@ fn library_compile_error(text: &str, f: &Facts) -> Option<Derived> {
     {
         return None;
     }
-    let version = ["rocm", "hip"]
-        .iter()
-        .find_map(|k| {
-            f.versions.iter().find(|(w, _)| w == k).map(|(w, v)| {
-                format!(
-                    "; the text names {} {v}",
-                    if *w == "rocm" { "ROCm" } else { "HIP" }
-                )
-            })
-        })
+    let version = named_release(f)
+        .map(|v| format!("; the text names {v}"))
         .unwrap_or_default();
     let reasoning = format!(
         "line {} is the compiler's error at {}:{} in {}'s source: {}{version} (from the text; \
