@@ -48,6 +48,9 @@ kernel, comgr and hipcc from the rocm-llvm tarball, and LLVM's AMDGPU backend, M
 lld's ELF linker from the llvm-toolchain-21 tarball above, and adds only formats the table does
 not have yet, under the second harvest's floors.
 
+The fifth harvest needs nothing more: it reads MIOpen again at the commits above for the
+formats a stringizing macro writes and the compiler log a failed build passes on (FIFTH).
+
 Usage (K = the kernel .debs, L = the LLVM tarball, R = the rocm-llvm tarball):
   scripts/harvest-origins.py --mirror DIR --kernel-deb K61 --kernel-deb-new K612 \
       --kernel-deb-old K510 --kernel-deb-oldest K415 --debian-src llvm-toolchain-21=L \
@@ -1395,6 +1398,168 @@ def harvest_fourth(rows, counted, gits, kernel_newest, debian):
         fourth_debian(rows, counted, name, debian[name])
 
 
+# The fifth harvest (issue 28, round 13): messages whose words a macro's stringizing writes, and
+# the compiler's log a library passes on. MIOpen's comgr.cpp logs each failing comgr and hipRTC
+# call through a macro that prints the call as written (EC_BASE and HIPRTC_CALL_BASE:
+# `MIOPEN_LOG_E("\'" #call "\' " << to_string(info) << ": " << GetStatusText(status))`), so no
+# string literal holds the words users see (`'hiprtcCompileProgram(prog.get(), c_options.size(),
+# c_options.data())' naive_conv.cpp: HIPRTC_ERROR_COMPILATION (6)`): each use of the macro (or of a
+# macro that passes its argument on, HIPRTC_CALL_INFO_THROW) is a format of its own, the macro's
+# chain with that use's argument stringized. And where a build fails, MIOpen prints the compiler's
+# log as one warning of the building function (`MIOPEN_LOG_W(ex.text)` in BuildHip, BuildOcl,
+# BuildAsm): a format that is one variable, kept here (`{}`) because MIOpen's logger names the
+# function in front of it (`MIOpen(HIP): Warning [BuildHip] `, logger.hpp's `__func__`), which
+# src/packs/origins.rs matches. Read in MIOpen at the pin and at every older release read above.
+FIFTH = [("miopen", "ROCm/MIOpen", MIOPEN)]
+DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)[ \t]*((?:[^\n]*\\\n)*[^\n]*)", re.M)
+
+
+def stringizing_macros(src, printers):
+    """The function-like macros of one file whose printer call stringizes a parameter:
+    name -> (the stringized parameter's position, [(printer, its argument text, the body's
+    condition in front of the call)]); and the macros that pass a parameter on to one of them
+    (`#define W(call, info) BASE(call, info, ...)`), resolved to the same form."""
+    defs = {}
+    for m in DEFINE.finditer(src):
+        params = [x.strip() for x in m.group(2).split(",")]
+        defs[m.group(1)] = (params, m.group(3).replace("\\\n", " "))
+    names = sorted(printers, key=len, reverse=True)
+    call = re.compile(r"(?<![\w.>:])(" + "|".join(re.escape(n) for n in names) + r")\s*\(")
+    base = {}
+    for name, (params, body) in defs.items():
+        for k, prm in enumerate(params):
+            if not re.search(r"(?<!#)#\s*" + re.escape(prm) + r"\b", body):
+                continue
+            prints = []
+            for c in call.finditer(body):
+                args = call_args(body, c.end() - 1)
+                if args is None or not re.search(r"(?<!#)#\s*" + re.escape(prm) + r"\b", args):
+                    continue
+                conds = [call_args(body, x.end() - 1) for x in re.finditer(r"\bif\s*\(", body[:c.start()])]
+                cond = " ".join((conds[-1] or "").split()) if conds else ""
+                prints.append((c.group(1), args, cond))
+            if prints:
+                base[name] = (k, prm, prints)
+    changed = True
+    while changed:
+        changed = False
+        for name, (params, body) in defs.items():
+            if name in base:
+                continue
+            m = re.match(r"\s*(\w+)\s*\(", body)
+            if not m or m.group(1) not in base:
+                continue
+            args = call_args(body, m.end() - 1)
+            k, prm, prints = base[m.group(1)]
+            parts = [x.strip() for x in split_top(args or "", ",")]
+            if k < len(parts) and parts[k] in params:
+                base[name] = (params.index(parts[k]), prm, prints)
+                changed = True
+    return base
+
+
+def enclosing_method(lines, idx, col=0):
+    """The function around column col of line idx, a method defined inside its class's body too
+    (indented): a definition that opens on the line itself before col (`Data(kind) { EC(...); }`),
+    else the nearest line above, less indented than idx's, that starts one (`__func__`, the name
+    MIOpen's logger prints, is its last `::` part)."""
+    head = lines[idx][:col]
+    if "{" in head:
+        m = re.match(r"\s*(?:[A-Za-z_][\w:<>,\*&\s]*?\s)?([A-Za-z_~][\w:~]*)\s*\(", head)
+        if m and m.group(1).split("::")[-1] not in KEYWORDS:
+            return m.group(1)
+    own = len(lines[idx]) - len(lines[idx].lstrip())
+    for j in range(idx - 1, max(-1, idx - 400), -1):
+        ln = lines[j]
+        ind = len(ln) - len(ln.lstrip())
+        if not ln.strip() or ind >= own or ln.lstrip().startswith(("#", "}", "{", "//")):
+            continue
+        m = FUNC_RE.match(ln.lstrip())
+        if m and m.group(1).split("::")[-1] not in KEYWORDS and not ln.rstrip().endswith(";"):
+            return m.group(1)
+    return ""
+
+
+def stringized_sites(path, text, printers):
+    """The sites of one file's uses of its stringizing macros, each with its format: the macro's
+    printer chain with the use's argument in place of `#param`."""
+    src = strip_comments(text)
+    macros = stringizing_macros(src, printers)
+    if not macros:
+        return
+    lines = src.split("\n")
+    use = re.compile(r"(?<![\w.>:#])(" + "|".join(re.escape(n) for n in sorted(macros, key=len, reverse=True)) + r")\s*\(")
+    for m in use.finditer(src):
+        line = src.count("\n", 0, m.start())
+        col = m.start() - (src.rfind("\n", 0, m.start()) + 1)
+        if re.match(r"\s*#\s*define\b", lines[line]) or lines[line - 1 if line else 0].rstrip().endswith("\\"):
+            continue
+        args = call_args(src, m.end() - 1)
+        if args is None:
+            continue
+        k, prm, prints = macros[m.group(1)]
+        parts = split_top(args, ",")
+        if k >= len(parts):
+            continue
+        words = stringified(parts[k])
+        lit = '"' + words.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        for printer, chain, cond in prints:
+            kind, level, gate = printers[printer]
+            filled = re.sub(r"(?<!#)#\s*" + re.escape(prm) + r"\b", lambda _: lit, chain)
+            fmt = stream_format(filled) if kind == "macro-stream" else None
+            if not fmt:
+                continue
+            yield {"format": fmt, "syntax": "stream", "level": level, "printer": printer, "gate": gate,
+                   "path": path, "line": line + 1, "function": enclosing_method(lines, line, col),
+                   "condition": cond}
+
+
+def passed_on_logs(path, text, printers):
+    """MIOpen's warnings whose whole text is one variable (the compiler's log a failed build
+    returns: `MIOPEN_LOG_W(ex.text)`), each with its function."""
+    src = strip_comments(text)
+    lines = src.split("\n")
+    names = [n for n, (kind, level, _) in printers.items() if kind == "macro-stream" and level == "warning"]
+    pat = re.compile(r"(?<![\w.>:])(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\s*\(")
+    for m in pat.finditer(src):
+        args = call_args(src, m.end() - 1)
+        if args is None or not re.fullmatch(r"\s*[A-Za-z_][\w.]*(?:->\w+)*\s*", args):
+            continue
+        line = src.count("\n", 0, m.start())
+        if re.match(r"\s*#\s*define\b", lines[line]) or (line and lines[line - 1].rstrip().endswith("\\")):
+            continue
+        _, level, gate = printers[m.group(1)]
+        yield {"format": "{}", "syntax": "stream", "level": level, "printer": m.group(1), "gate": gate,
+               "path": path, "line": line + 1, "function": enclosing_method(lines, line, m.start() - (src.rfind("\n", 0, m.start()) + 1)),
+               "condition": guarding_condition(lines, line)}
+
+
+def harvest_fifth(rows, counted, gits):
+    """Issue 28's fifth harvest, after the first four: new formats only."""
+    before = set(rows)
+    for component, repo, printers in FIFTH:
+        commits = [(PINS[repo], "")] + [(c, t) for comp, r, t, c, _ in OLDER_THIRD + OLDER_FOURTH
+                                        if r == repo and comp == component]
+        n = 0
+        for commit, tag in commits:
+            git = gits[repo]
+            paths = [p for p in git.files(commit, ["src/"]) if p.endswith(C_EXT) and not SKIP.search(p)]
+            texts = git.blobs(commit, paths)
+            for p in paths:
+                if p not in texts:
+                    continue
+                found = list(stringized_sites(p, texts[p], printers))
+                found = [s for s in found if passes_floors(s["format"], s["syntax"])]
+                found += list(passed_on_logs(p, texts[p], printers))
+                for s in found:
+                    key = (component, s["syntax"], s["format"])
+                    if key in before:
+                        continue
+                    n += 1
+                    add_site(rows, key, s, repo, tag)
+        counted[component] = counted.get(component, 0) + n
+
+
 def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None, fourth=None):
     """The table's rows. `third`: the kernels of the third harvest, [(meta, texts)] for 6.1,
     6.12, 5.10 and 4.15 in that order (None: the first two harvests only)."""
@@ -1461,6 +1626,7 @@ def harvest(gits, kernel=None, kernel_new=None, third=None, debian=None, fourth=
         harvest_third(rows, counted, gits, third, debian)
     if fourth is not None:
         harvest_fourth(rows, counted, gits, *fourth)
+        harvest_fifth(rows, counted, gits)
     return rows, counted
 
 

@@ -739,8 +739,15 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // hipRTC lines again (`'hiprtcCompileProgram(...)' ...: HIPRTC_ERROR_COMPILATION`, whose call is
 // the stringized argument of comgr.cpp's HIPRTC_CALL_BASE macro, and the compiler's own output
 // that `[BuildHip]` passes on). Both floors follow the measured shares.
-const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.918;
-const TUNING_MIN_ATTRIBUTED: f64 = 0.940;
+// The fifth harvest (the thirteenth round: each use of MIOpen's stringizing comgr/hipRTC macros
+// as a format of its own, and the compiler log MIOpen's build functions pass on, attributed by
+// the logger's `Warning [BuildHip]` prefix): held out 60 of 61 (98.4%), tuning 243 of 253 (96.0%;
+// MIOpen 39 of 39 over both parts). The remaining tuning misses: CLR newer than its pin (kpack,
+// HIP_FORCE_SPIRV_CODEOBJECT) and ROCm 4.0's `Coudn't find binary`, CLR's ISA list lines,
+// hipBLASLt's `Heuristic Fetch Failed` without the `!`, KFD's `Reserved 2 pages for cwsr.`,
+// amdgpu's `GTT:` line, rocminfo's elided path.
+const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.983;
+const TUNING_MIN_ATTRIBUTED: f64 = 0.960;
 
 #[test]
 fn lines_printed_by_a_harvested_component_are_attributed() {

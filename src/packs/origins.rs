@@ -149,6 +149,10 @@ pub struct Table {
     /// The anchored matchers of the amdgpu driver's short `dev_*` lines, for the rest of a line
     /// after the device prefix the kernel puts in front of them.
     by_device: Vec<Matcher>,
+    /// `<level> <function>` -> the anchored matchers of MIOpen's short lines printed there (the
+    /// compiler's log a failed build passes on, `MIOPEN_LOG_W(ex.text)`), for the rest of a line
+    /// after the logger's prefix, which names the level and the function.
+    by_function: FxHashMap<String, Vec<Matcher>>,
 }
 
 /// The `by_file` key of a CLR macro's short lines: `ClPrint` expands `__FILE__` where the macro
@@ -442,6 +446,32 @@ fn short_lines(i: usize, o: &Origin, min: usize) -> impl Iterator<Item = (Matche
     })
 }
 
+/// A MIOpen format's short lines (a single line under [`MIN_LETTERS`], a lone variable among
+/// them), each keyed by the level and the function of each site that prints it: MIOpen's logger
+/// puts both in front of the text (`MIOpen(HIP): Warning [BuildHip] `, logger.hpp
+/// `MIOPEN_LOG_XQ_`), so the prefix says who prints even a line that is all variable.
+fn short_miopen_lines(i: usize, o: &Origin) -> Vec<(String, Matcher)> {
+    let p = pieces_of(o.syntax, &o.format);
+    if o.format.contains('\n') || letters(&p) >= MIN_LETTERS {
+        return Vec::new();
+    }
+    let (re, literal) = regex_of(&p);
+    let mut out = Vec::new();
+    for site in o.sites.iter().filter(|s| !s.function.is_empty()) {
+        let name = site.function.rsplit("::").next().unwrap_or(&site.function);
+        let m = Matcher {
+            origin: i,
+            pattern: format!(r"^\s*{re}\s*$"),
+            regex: OnceLock::new(),
+            word: String::new(),
+            others: Vec::new(),
+            literal,
+        };
+        out.push((format!("{} {name}", o.level), m));
+    }
+    out
+}
+
 /// A CLR format's short lines, each keyed by the file name of each site that prints it.
 fn short_clr_lines(i: usize, o: &Origin) -> Vec<(String, Matcher)> {
     let mut out = Vec::new();
@@ -507,6 +537,7 @@ impl Table {
         let mut lines: Vec<(usize, Vec<Piece>)> = Vec::new();
         let mut by_file: FxHashMap<String, Vec<Matcher>> = FxHashMap::default();
         let mut by_device = Vec::new();
+        let mut by_function: FxHashMap<String, Vec<Matcher>> = FxHashMap::default();
         for (i, o) in f.origin.iter().enumerate() {
             for p in lines_of(o) {
                 let file_line = specific_by_file_line(&p);
@@ -529,6 +560,11 @@ impl Table {
             if o.component == "amdgpu" && o.printer.starts_with("dev_") {
                 by_device.extend(short_lines(i, o, 2).map(|(m, _)| m));
             }
+            if o.component == "miopen" {
+                for (key, m) in short_miopen_lines(i, o) {
+                    by_function.entry(key).or_default().push(m);
+                }
+            }
         }
         let matchers = keyed_matchers(&lines);
         let mut index: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
@@ -547,6 +583,7 @@ impl Table {
             starts,
             by_file,
             by_device,
+            by_function,
         }
     }
 
@@ -619,11 +656,13 @@ impl Table {
     }
 
     /// The matcher of a short line whose prefix says who prints it: CLR's names the source file,
-    /// the kernel's the amdgpu device.
+    /// MIOpen's the level and the function, the kernel's the amdgpu device.
     fn short_line(&self, line: &str) -> Option<&Matcher> {
         if let Some((file, rest)) = split_clr_prefix(line) {
             let of = |k: &str| self.by_file.get(k).into_iter().flatten();
             best_whole(of(file).chain(of(ANY_FILE)), rest)
+        } else if let Some((key, rest)) = split_miopen_prefix(line) {
+            best_whole(self.by_function.get(&key)?.iter(), rest)
         } else {
             best_whole(self.by_device.iter(), split_device_prefix(line)?)
         }
@@ -727,6 +766,32 @@ fn split_clr_prefix(line: &str) -> Option<(&str, &str)> {
     Some((&file[..len], &line[end..]))
 }
 
+/// MIOpen's logger prefix (src/logger.cpp `LoggingPrefix`: `MIOpen(HIP)` or `MIOpen(OpenCL)`,
+/// with MIOPEN_ENABLE_LOGGING_ELAPSED_TIME the milliseconds, then `: `; logger.hpp
+/// `MIOPEN_LOG_XQ_`: the level, ` [`, the function, `] `) as the key of
+/// [`Table::by_function`] (`warning BuildHip`), and the rest of the line. The text after the
+/// prefix must not be empty. A cheap look for the name comes first.
+fn split_miopen_prefix(line: &str) -> Option<(String, &str)> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    if !line.contains("MIOpen") {
+        return None;
+    }
+    let re = RE.get_or_init(|| {
+        Regex::new(concat!(
+            r"\bMIOpen(?:\((?:HIP|OpenCL)\))?\s*[\d.]*: ",
+            r"(Fatal|Error|Warning|Info2?|Trace) \[(?:[\w~<>]*::)*([\w~]+)\] ",
+        ))
+        .expect("valid")
+    });
+    let c = re.captures(line)?;
+    let rest = &line[c.get(0)?.end()..];
+    if rest.trim().is_empty() {
+        return None;
+    }
+    let level = c[1].to_ascii_lowercase();
+    Some((format!("{level} {}", &c[2]), rest))
+}
+
 /// The most specific of the anchored matchers `ms` that matches `rest`.
 fn best_whole<'m>(ms: impl Iterator<Item = &'m Matcher>, rest: &str) -> Option<&'m Matcher> {
     ms.filter(|m| m.is_match(rest)).max_by_key(|m| m.literal)
@@ -778,7 +843,7 @@ impl Attribution<'_> {
     /// many others print the same text.
     pub(crate) fn printed_by(&self) -> String {
         let o = self.origin;
-        let s = &o.sites[0];
+        let s = self.site();
         let mut out = format!("{} `{}:{}`", component_name(&o.component), s.path, s.line);
         if !s.at.is_empty() {
             out.push_str(&format!(" as of {}", s.at));
@@ -797,6 +862,21 @@ impl Attribution<'_> {
             ));
         }
         out
+    }
+
+    /// The site that printed the line: for MIOpen, the first site in the function its logger's
+    /// prefix names (the rows of a one-variable format span several functions), else the first.
+    fn site(&self) -> &Site {
+        let o = self.origin;
+        let named = split_miopen_prefix(self.line)
+            .filter(|_| o.component == "miopen")
+            .and_then(|(key, _)| {
+                let func = key.split_once(' ')?.1.to_string();
+                o.sites
+                    .iter()
+                    .find(|s| s.function.rsplit("::").next() == Some(func.as_str()))
+            });
+        named.unwrap_or(&o.sites[0])
     }
 
     /// The cause a family of messages names, where the source makes it clear: the first
@@ -980,6 +1060,45 @@ mod tests {
              function = {function:?} }}]\n"
         );
         Table::parse("t.toml", &text).unwrap()
+    }
+
+    /// MIOpen's hipRTC macro prints the failing call as written, and BuildHip passes the
+    /// compiler's log on as one warning; both lines as ROCm/legacy-rocm-build#1889 pasted them
+    /// (MIOpen of ROCm 5.x on an RX 6800).
+    #[test]
+    fn miopens_stringized_call_and_passed_on_compiler_log_are_attributed() {
+        let t = table();
+        let compile = "MIOpen(HIP): Error [Compile] 'hiprtcCompileProgram(prog.get(), \
+                       c_options.size(), c_options.data())' naive_conv.cpp: \
+                       HIPRTC_ERROR_COMPILATION (6)";
+        let build = "MIOpen(HIP): Warning [BuildHip] /tmp/comgr-112729/input/CompileSource:39:10: \
+                     fatal error: 'limits' file not found";
+        for (line, func) in [(compile, "Compile"), (build, "BuildHip")] {
+            let o = t.origin_of(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(o.component, "miopen", "{line}");
+            let a = Attribution {
+                line_no: 1,
+                line,
+                origin: o,
+            };
+            let by = a.printed_by();
+            assert!(
+                by.contains("src/comgr.cpp") && by.contains(&format!("({func})")),
+                "{by}"
+            );
+        }
+        // The prefix decides: the same text under another function, another level or no
+        // prefix at all is not the passed-on log.
+        for l in [
+            "MIOpen(HIP): Warning [FindSolution] /tmp/x.cpp:1:1: fatal error: 'limits' file not found",
+            "MIOpen(HIP): Info [BuildHip] /tmp/x.cpp:1:1: fatal error: 'limits' file not found",
+            "MIOpen(HIP): Warning [BuildHip] ",
+        ] {
+            assert!(
+                t.origin_of(l).is_none_or(|o| o.component != "miopen" || o.format != "{}"),
+                "{l}"
+            );
+        }
     }
 
     #[test]
