@@ -211,6 +211,25 @@ fn corpus_texts_give_exactly_these_events() {
             "fresh6-legacy-rocm-build-622-rx570-second-slot-atomics",
             &["pcie-atomics-rejected"],
         ),
+        (
+            "fresh10-legacy-1079-rocm-3-3-navi-smu-hw-init-failed",
+            &[
+                "ip-init-failed",
+                "ip-init-failed",
+                "ip-init-failed",
+                "firmware-load-failed",
+            ],
+        ),
+        (
+            "fresh10-nixpkgs-122776-navy-flounder-sos-firmware",
+            &[
+                "firmware-load-failed",
+                "ip-init-failed",
+                "ip-init-failed",
+                "ip-init-failed",
+                "probe-failed",
+            ],
+        ),
     ];
     #[derive(serde::Deserialize)]
     struct Case {
