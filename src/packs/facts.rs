@@ -129,6 +129,10 @@ pub(crate) struct CudaPrint {
     pub when: String,
     /// Why the ROCm build of the same code never prints it.
     pub rocm: String,
+    /// The line itself names what was asked of an AMD GPU (ONNX Runtime's ROCm provider), so the
+    /// text is about an AMD GPU even where it names none.
+    #[serde(default)]
+    pub asks_amd: bool,
     /// Where the facts of the entry are read: for the table's readers (the answer names the
     /// table), checked non-empty by stack.rs's tests.
     #[allow(dead_code)]

@@ -761,7 +761,6 @@ fn unsupported_line(text: &str, trigger: Option<String>) -> Option<String> {
 fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     static NO_CODE: OnceLock<Regex> = OnceLock::new();
-    static WINDOWS: OnceLock<Regex> = OnceLock::new();
     let no_code = re(&NO_CODE, facts::NO_CODE);
     let trigger = line_of(text, no_code);
     let set = !overrides(text).is_empty();
@@ -769,12 +768,7 @@ fn unsupported_isa(text: &str, f: &Facts, here: &Here) -> Option<Derived> {
         return None;
     }
     let gpu = unsupported_gpu(text, f, here)?;
-    let windows = re(
-        &WINDOWS,
-        r"(?i)\b[A-Z]:\\(?:Users|Windows|Program Files)\\|\bamdhip64(?:_\d+)?\.dll\b|\bHIP SDK\b",
-    )
-    .is_match(text)
-        && !f.on(Platform::Wsl);
+    let windows = windows_evidence(text).is_some() && !f.on(Platform::Wsl);
     // rocBLAS builds some ISAs ROCm dropped (`rocblas_targets`): its missing Tensile files for
     // them are the library's install, which the library-data answer covers.
     static ROCBLAS: OnceLock<Regex> = OnceLock::new();
@@ -1056,23 +1050,32 @@ fn apu_carveout(text: &str) -> Option<Derived> {
     })
 }
 
+/// What says a text comes from Windows: a path under a drive letter (`C:\Users\`, or a build
+/// directory as the HIP SDK's own samples print their source path, `C:\constructicon\...`,
+/// ROCm/hip#3805), a HIP runtime DLL (`amdhip64_6.dll`), the Adrenalin driver, AMD's HIP SDK
+/// (a Windows product). WSL is told apart by the callers (its texts show Windows paths too).
+fn windows_evidence(text: &str) -> Option<&str> {
+    static WIN: OnceLock<Regex> = OnceLock::new();
+    re(
+        &WIN,
+        r"(?i)\b[A-Z]:\\[\w.$ ()-]+\\|\bamdhip64(?:_\d+)?\.dll\b|\bAdrenalin\b|\bHIP SDK\b",
+    )
+    .find(text)
+    .map(|m| m.as_str())
+}
+
 /// "On Windows the GPU is reached through the display driver": a program that finds no ROCm
-/// device, in a text from Windows (a `C:\` path, a HIP runtime DLL, the Adrenalin driver). There
+/// device, in a text from Windows ([`windows_evidence`]). There
 /// is no /dev/kfd and no render group on Windows; the HIP runtime (`amdhip64_N.dll`) comes with
 /// the Adrenalin driver, and a program bundling a newer one needs a driver that supports it
 /// (AMD's HIP SDK for Windows: the runtime ships in the display driver).
 fn windows_no_device(text: &str, f: &Facts) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
-    static WIN: OnceLock<Regex> = OnceLock::new();
     static NONE: OnceLock<Regex> = OnceLock::new();
     if f.on(Platform::Wsl) {
         return None;
     }
-    let win = re(
-        &WIN,
-        r"(?i)\b[A-Z]:\\(?:Users|Windows|Program Files)\\|\bamdhip64(?:_\d+)?\.dll\b|\bAdrenalin\b",
-    );
-    let evidence = win.find(text)?.as_str().to_string();
+    let evidence = windows_evidence(text)?.to_string();
     let none = re(
         &NONE,
         &format!(

@@ -209,6 +209,10 @@ fn cuda_print<'a>(text: &str, f: &dyn Fn() -> &'a Facts) -> Option<CudaEvidence>
          checks/why-facts.toml [[cuda_print]])",
         p.printer, p.when, p.build, p.rocm
     );
+    if p.asks_amd {
+        // the line asks for AMD's provider: the text is about an AMD GPU as it stands
+        return Some((line_at(text, at), printed, false));
+    }
     if amd_gpu(text, f()) {
         return Some((line_at(text, at), printed, true));
     }
@@ -1330,6 +1334,44 @@ mod tests {
             for field in [&p.printer, &p.when, &p.rocm, &p.source] {
                 assert!(!field.is_empty(), "{}", p.pattern);
             }
+        }
+    }
+
+    /// ONNX Runtime asked for AMD's provider by a package built without it: the warning as
+    /// onnxruntime 1.13.1 printed it (https://github.com/microsoft/onnxruntime/issues/18052, a
+    /// line of the paste) is the CPU-only package; the same check with the CUDA package's list,
+    /// and the ValueError form of 1.6-1.8 (onnxruntime_inference_collection.py @001a1f5), too.
+    /// A list that holds AMD's provider, or an unknown provider, gives no answer.
+    #[test]
+    fn onnx_runtime_without_amds_provider_is_a_build_without_rocm() {
+        let cpu = "/home/u/miniconda3/envs/t/lib/python3.8/site-packages/onnxruntime/capi/\
+            onnxruntime_inference_collection.py:54: UserWarning: Specified provider \
+            'ROCMExecutionProvider' is not in available provider names.Available providers: \
+            'CPUExecutionProvider'\n";
+        assert_eq!(classes(cpu), ["lib-cuda-build"]);
+        let r = reasoning(cpu, "lib-cuda-build");
+        assert!(
+            r.contains("the CPU-only build") && r.contains("onnxruntime-rocm"),
+            "{r}"
+        );
+        assert!(!r.contains("names no GPU"), "{r}");
+        let cuda = "ValueError: Specified provider 'MIGraphXExecutionProvider' is unavailable. \
+            Available providers: 'TensorrtExecutionProvider, CUDAExecutionProvider, \
+            CPUExecutionProvider'\n";
+        assert_eq!(classes(cuda), ["lib-cuda-build"]);
+        assert!(reasoning(cuda, "lib-cuda-build").contains("the CUDA build"));
+        for none in [
+            "Specified provider 'ROCMExecutionProvider' is not in available provider names.\
+             Available providers: 'MIGraphXExecutionProvider, CPUExecutionProvider'\n",
+            "Specified provider 'ROCMExecutionProvider' is not in available provider names.\
+             Available providers: 'FutureExecutionProvider, CPUExecutionProvider'\n",
+            "Specified provider 'CUDAExecutionProvider' is not in available provider names.\
+             Available providers: 'CPUExecutionProvider'\n",
+        ] {
+            assert!(
+                !classes(none).contains(&"lib-cuda-build".to_string()),
+                "{none}"
+            );
         }
     }
 
