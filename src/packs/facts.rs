@@ -41,6 +41,9 @@ pub(crate) struct Table {
     /// `[[wsl]]`: ROCm on WSL per release (the WSL rule).
     #[serde(default)]
     pub(crate) wsl: Vec<WslRelease>,
+    /// `[[kfd_since]]`: GPUs older kernels' KFD does not know (src/packs/kernel_age.rs).
+    #[serde(default)]
+    pub(crate) kfd_since: Vec<super::kernel_age::KfdSince>,
 }
 
 /// ROCm on WSL for one release (major.minor), as AMD's WSL compatibility matrix and its
@@ -327,7 +330,7 @@ impl Facts {
                 r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|",
                 r"(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*",
                 r"(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|",
-                r"(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu",
+                r"(?P<kernel>Linux (?:\S+ )?|kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu",
                 r"|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
             ),
         );
@@ -1349,10 +1352,15 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
 
 /// [`rules`] over the facts `f` of `text`, with what this machine says about its GPUs (`here`).
 pub(crate) fn rules_of(text: &str, f: &Facts, here: &super::here::Here) -> Vec<Derived> {
-    [wsl(text, f), container(text, f), no_code(text, f, here)]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        wsl(text, f),
+        container(text, f),
+        super::kernel_age::rule(text, f),
+        no_code(text, f, here),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 #[cfg(test)]

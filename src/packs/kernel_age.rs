@@ -1,0 +1,256 @@
+//! "The running kernel is older than the GPU": a text that states the GPU, the running kernel and
+//! a symptom of no compute device, where the kernel's series is one whose amdkfd has no case for
+//! the GPU's GC version (`[[kfd_since]]` of `checks/why-facts.toml`). Pure.
+//!
+//! KFD gives a GPU a gfx_target_version only for the GC versions `kgd2kfd_probe` (kfd_device.c)
+//! knows; an older kernel's amdgpu may still light the display, but no compute agent appears and
+//! HIP finds no device. The fix is a kernel that knows the GPU, or AMD's amdgpu-dkms, which
+//! brings its own amdgpu and KFD.
+//!
+//! The rule stays silent where the version does not tell KFD's age or the GPU is not certain:
+//! - amdgpu-dkms (or the older rock-dkms) named in the text: its module is not the kernel's;
+//! - a distribution kernel that carries newer amdgpu than its number: RHEL and its rebuilds
+//!   (`.el7`, `.el8`, `.el9`), SLES/openSUSE (`-default`), Ubuntu's OEM kernels (`-oem`). AMD
+//!   supports the Instinct MI300 (gfx942, no case in Linux 6.1's KFD) on RHEL 8.9/9.x and
+//!   SLES 15 SP5 (ROCm 6.1's system requirements, ROCm/rocm-install-on-linux
+//!   `docs/reference/system-requirements.rst` at docs/6.1.2 70eabcca, kernels 4.18, 5.14 and
+//!   5.14.21 listed there), so those kernels' numbers do not date their amdgpu; Ubuntu's OEM
+//!   kernels exist to enable new hardware before the generic kernel does (Canonical,
+//!   https://ubuntu.com/kernel/lifecycle, "OEM kernels");
+//! - KFD's own "added device" line: the device was added after all;
+//! - WSL: no KFD there (the WSL rule answers);
+//! - two GPUs (ISAs) in the text: which one fails is not said.
+
+use super::facts::{cached_symptom, line_of, re, Derived, Facts, Platform, HIP_NO_DEVICE};
+use super::Symptom;
+use regex::Regex;
+use serde::Deserialize;
+use std::sync::OnceLock;
+
+/// One `[[kfd_since]]` row: ISAs, the newest kernel series read whose KFD lacks them, the series
+/// read whose KFD has them, and where that was read.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct KfdSince {
+    pub isas: Vec<String>,
+    pub lacks: String,
+    pub has: String,
+    pub source: String,
+}
+
+const SOURCE: &str = "rule over the GPU and kernel facts of the text (checks/why-facts.toml \
+                      [[kfd_since]])";
+
+/// The lines that say there is no compute device or no KFD: HIP's no-device headlines, hipInit
+/// or hipGetDeviceCount failing, rocminfo's "ROCk module is NOT loaded", /dev/kfd missing, and
+/// KFD refusing the GPU (kfd_device.c: "not supported in kfd", "is missing in
+/// supported_devices").
+fn symptom_line(text: &str) -> Option<String> {
+    static NO_DEVICE: OnceLock<Regex> = OnceLock::new();
+    let src = format!(
+        "(?i){HIP_NO_DEVICE}|hipInit\\b.{{0,80}}(?:fail|error)|(?:fail|error).{{0,80}}\\bhipInit\\b\
+         |hipGetDeviceCount\\b.{{0,80}}(?:fail|error|no device)\
+         |ROCk module is NOT loaded|/dev/kfd.{{0,40}}No such file|(?:open|find)\\S* /dev/kfd\
+         |not supported in kfd|is missing in supported_devices"
+    );
+    line_of(text, re(&NO_DEVICE, &src))
+}
+
+/// Where the text shows the version does not date amdgpu/KFD, or KFD took the GPU: see the
+/// module doc.
+fn silenced(text: &str, kernel: &str) -> bool {
+    static DKMS: OnceLock<Regex> = OnceLock::new();
+    static ADDED: OnceLock<Regex> = OnceLock::new();
+    static DISTRO: OnceLock<Regex> = OnceLock::new();
+    re(&DKMS, r"(?i)\b(?:amdgpu|rock)-dkms\b").is_match(text)
+        || re(&ADDED, r"kfd: (?:amdgpu: )?added device").is_match(text)
+        || re(&DISTRO, r"(?i)\.el[789]\b|\.el[789]_\d|-default\b|-oem\b").is_match(kernel)
+}
+
+/// `major.minor` of a version (`5.4.0-42-generic` -> (5, 4)).
+fn series(v: &str) -> Option<(u32, u32)> {
+    let mut it = v.split(|c: char| !c.is_ascii_digit());
+    Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+}
+
+fn rows() -> &'static [KfdSince] {
+    &super::facts::table().kfd_since
+}
+
+/// The rule: see the module doc.
+pub(crate) fn rule(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    if f.on(Platform::Wsl) || f.isas.len() != 1 {
+        return None;
+    }
+    let (isa, said) = &f.isas[0];
+    let row = rows().iter().find(|r| r.isas.contains(isa))?;
+    let kernels: Vec<&str> = f
+        .versions
+        .iter()
+        .filter(|(k, _)| k == "kernel")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    // One running kernel: two different ones do not say which ran.
+    let [kernel] = kernels.as_slice() else {
+        return None;
+    };
+    if series(kernel)? > series(&row.lacks)? || silenced(text, kernel) {
+        return None;
+    }
+    let line = symptom_line(text)?;
+    let sy = cached_symptom(
+        &S,
+        [
+            "facts.kernel-older-than-gpu",
+            "the running kernel's amdgpu/KFD predates the GPU",
+            "gpu-driver-missing",
+            "The kernel the text shows is of a series whose amdkfd does not know the GPU's GC \
+             version (kfd_device.c kgd2kfd_probe has no case for it), so KFD adds no compute \
+             device: rocminfo lists no GPU agent and HIP finds no device.",
+            "Boot a kernel of the series the reasoning names or newer (a distribution's HWE or \
+             mainline kernel), or install the amdgpu-dkms driver of a ROCm release that supports \
+             the GPU (it brings its own amdgpu and KFD); then check rocminfo for the GPU agent.",
+            SOURCE,
+        ],
+    );
+    let named = match said {
+        Some(s) => format!("{isa} (from \"{s}\")"),
+        None => isa.clone(),
+    };
+    let why = format!(
+        "kernel {kernel} is of series {} or older, whose KFD has no case for {named}; Linux {}'s \
+         KFD has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
+         that supports {isa}; GPU and kernel from the text (this machine was not asked)",
+        row.lacks, row.has, row.source, row.has
+    );
+    Some(Derived::reasoned(sy, line, why).overruling(&["gpu-unsupported-asic"]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(text: &str) -> Option<String> {
+        rule(text, &Facts::of(text)).map(|d| d.reasoning().to_string())
+    }
+
+    #[test]
+    fn every_row_names_known_isas_and_ordered_series() {
+        assert!(rows().len() >= 3);
+        for r in rows() {
+            assert!(r.source.len() > 60, "{:?}", r.isas);
+            assert!(series(&r.lacks) < series(&r.has), "{:?}", r.isas);
+            for i in &r.isas {
+                assert!(crate::isa::processor(i).is_some(), "{i}");
+                // A row whose `has` is the pinned kernel (checks/gpu-names.toml) agrees with its
+                // `kfd_isas` (7.2.13 no longer maps GC 9.4.3 to gfx940/gfx941, so rows read
+                // elsewhere are not checked against it).
+                if r.has == "7.2" {
+                    assert!(super::super::asicnames::kfd_knows(i), "{i}");
+                }
+            }
+        }
+    }
+
+    /// A made-up paste in the forms inxi (`Kernel:`), rocminfo (`Name: gfx1150`) and PyTorch
+    /// print; Debian 12's kernel series is 6.1.
+    const STRIX_61: &str = "System:\n  Kernel: 6.1.0-31-amd64 arch: x86_64 bits: 64\n\
+        Graphics:\n  Device-1: AMD Strix [Radeon 880M / 890M] driver: amdgpu\n\
+        RuntimeError: No HIP GPUs are available\n  Name: gfx1150\n";
+
+    #[test]
+    fn a_kernel_of_a_series_without_the_gpu_is_the_answer() {
+        let why = answer(STRIX_61).expect("answers");
+        assert!(
+            why.contains("6.1.0-31-amd64") && why.contains("gfx1150"),
+            "{why}"
+        );
+        assert!(
+            why.contains("Linux 6.12") && why.contains("6.1.192"),
+            "{why}"
+        );
+        assert!(why.contains("from the text"), "{why}");
+        // The same paste with a kernel that knows the GPU: silent.
+        assert!(answer(&STRIX_61.replace("6.1.0-31", "6.12.12")).is_none());
+        // A series between the read ones (6.8) is not known to lack it: silent.
+        assert!(answer(&STRIX_61.replace("6.1.0-31", "6.8.0-45")).is_none());
+        // uname -a and uname -srmv forms are read too.
+        let uname = STRIX_61.replace(
+            "  Kernel: 6.1.0-31-amd64 arch: x86_64 bits: 64",
+            "Linux box 5.15.0-91-generic #101-Ubuntu SMP x86_64 GNU/Linux",
+        );
+        assert!(answer(&uname)
+            .expect("uname -a")
+            .contains("5.15.0-91-generic"));
+        let srmv = STRIX_61.replace(
+            "  Kernel: 6.1.0-31-amd64 arch: x86_64 bits: 64",
+            "Linux 5.15.0-91-generic #101-Ubuntu SMP x86_64",
+        );
+        assert!(answer(&srmv).is_some());
+    }
+
+    /// A marketing name gives the ISA, and the answer says which name.
+    #[test]
+    fn a_marketing_name_is_named_in_the_answer() {
+        let t = "OS: Ubuntu 22.04.3 LTS\nKernel: 6.1.0-1025-generic\nGPU: AMD Radeon RX 9070 XT\n\
+                 rocminfo: ROCk module is NOT loaded, possibly no GPU devices\n";
+        let why = answer(t).expect("answers");
+        assert!(why.contains("gfx1201") && why.contains("9070"), "{why}");
+    }
+
+    #[test]
+    fn it_is_silent_where_the_reading_would_be_false() {
+        // amdgpu-dkms installed.
+        let dkms = format!("{STRIX_61}$ dpkg -l | grep amdgpu-dkms\nii  amdgpu-dkms 1:6.10.5\n");
+        assert!(answer(&dkms).is_none());
+        // KFD added the device.
+        let added = format!("{STRIX_61}[    4.1] kfd kfd: amdgpu: added device 1002:150e\n");
+        assert!(answer(&added).is_none());
+        // Distribution kernels whose number does not date amdgpu.
+        for k in [
+            "4.18.0-513.el8.x86_64",
+            "5.14.0-427.13.1.el9_4.x86_64",
+            "5.14.21-150500.55.39-default",
+            "6.1.0-1036-oem",
+        ] {
+            let t = STRIX_61.replace("6.1.0-31-amd64", k);
+            assert!(answer(&t).is_none(), "{k}");
+        }
+        // Two GPUs, not said which one fails.
+        let two = format!("{STRIX_61}  Name: gfx1100\n");
+        assert!(answer(&two).is_none());
+        // No symptom.
+        assert!(
+            answer(&STRIX_61.replace("RuntimeError: No HIP GPUs are available\n", "")).is_none()
+        );
+        // No kernel.
+        assert!(answer(&STRIX_61.replace("Kernel: 6.1.0-31-amd64", "")).is_none());
+        // WSL.
+        assert!(answer(&format!(
+            "{STRIX_61}Linux 5.15.153.1-microsoft-standard-WSL2\n"
+        ))
+        .is_none());
+        // A GPU with no row (every read kernel knows it).
+        assert!(answer(
+            &STRIX_61
+                .replace("gfx1150", "gfx1030")
+                .replace("Strix [Radeon 880M / 890M]", "Navi 21")
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn bad_input_never_panics() {
+        for t in [
+            "",
+            "Kernel: 9999999999999.1.0\ngfx1150\nNo HIP GPUs are available",
+            "Kernel: 6.\u{0}1.0 gfx1150",
+            "\u{feff}Linux 6.1.0-é gfx1201 hipInit failed",
+        ] {
+            let _ = answer(t);
+        }
+        assert_eq!(series("6.1.0-31"), Some((6, 1)));
+        assert_eq!(series("x"), None);
+    }
+}
