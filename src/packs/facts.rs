@@ -43,7 +43,18 @@ pub(crate) struct Table {
     pub(crate) wsl: Vec<WslRelease>,
     /// `[[kfd_since]]`: GPUs older kernels' KFD does not know (src/packs/kernel_age.rs).
     #[serde(default)]
-    pub(crate) kfd_since: Vec<super::kernel_age::KfdSince>,
+    pub(crate) kfd_since: Vec<KfdSince>,
+}
+
+/// One `[[kfd_since]]` row: ISAs, the newest kernel series read whose KFD lacks them, the series
+/// read whose KFD has them, and where that was read (src/packs/kernel_age.rs).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct KfdSince {
+    pub isas: Vec<String>,
+    pub lacks: String,
+    pub has: String,
+    pub source: String,
 }
 
 /// ROCm on WSL for one release (major.minor), as AMD's WSL compatibility matrix and its
@@ -1352,15 +1363,10 @@ pub(crate) fn rules(text: &str) -> Vec<Derived> {
 
 /// [`rules`] over the facts `f` of `text`, with what this machine says about its GPUs (`here`).
 pub(crate) fn rules_of(text: &str, f: &Facts, here: &super::here::Here) -> Vec<Derived> {
-    [
-        wsl(text, f),
-        container(text, f),
-        super::kernel_age::rule(text, f),
-        no_code(text, f, here),
-    ]
-    .into_iter()
-    .flatten()
-    .collect()
+    [wsl(text, f), container(text, f), no_code(text, f, here)]
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]

@@ -8,35 +8,28 @@
 //! brings its own amdgpu and KFD.
 //!
 //! The rule stays silent where the version does not tell KFD's age or the GPU is not certain:
-//! - amdgpu-dkms (or the older rock-dkms) named in the text: its module is not the kernel's;
-//! - a distribution kernel that carries newer amdgpu than its number: RHEL and its rebuilds
-//!   (`.el7`, `.el8`, `.el9`), SLES/openSUSE (`-default`), Ubuntu's OEM kernels (`-oem`). AMD
-//!   supports the Instinct MI300 (gfx942, no case in Linux 6.1's KFD) on RHEL 8.9/9.x and
-//!   SLES 15 SP5 (ROCm 6.1's system requirements, ROCm/rocm-install-on-linux
-//!   `docs/reference/system-requirements.rst` at docs/6.1.2 70eabcca, kernels 4.18, 5.14 and
-//!   5.14.21 listed there), so those kernels' numbers do not date their amdgpu; Ubuntu's OEM
-//!   kernels exist to enable new hardware before the generic kernel does (Canonical,
-//!   https://ubuntu.com/kernel/lifecycle, "OEM kernels");
+//! - amdgpu-dkms (or the older rock-dkms, or rocm-dkms, which installs it) named in the text:
+//!   its module is not the kernel's;
+//! - a distribution kernel whose number is not a mainline series: RHEL and its rebuilds
+//!   (`.el7`, `.el8`, `.el9`), SLES/openSUSE (`-default`), Ubuntu's OEM kernels (`-oem`). The
+//!   enterprise distributions keep one kernel number across minor releases (AMD's system
+//!   requirements, ROCm/rocm-install-on-linux `docs/reference/system-requirements.rst` at
+//!   001dde257a623be99ecc1e0edc1f2340fffd4ef6: RHEL 9.2 and 9.3 both `5.14.0-362`, RHEL 8.8 and
+//!   8.9 both `4.18-513`, SLES 15 SP4 and SP5 both `5.14.21-150500`), so their number does not
+//!   say which mainline series' amdgpu they carry; Ubuntu's OEM
+//!   kernels carry additional device drivers (new graphics among them) ahead of the generic
+//!   kernel (Ubuntu wiki, https://wiki.ubuntu.com/Kernel/OEMKernel, "Differences from other
+//!   Ubuntu kernels");
 //! - KFD's own "added device" line: the device was added after all;
 //! - WSL: no KFD there (the WSL rule answers);
 //! - two GPUs (ISAs) in the text: which one fails is not said.
 
-use super::facts::{cached_symptom, line_of, re, Derived, Facts, Platform, HIP_NO_DEVICE};
+use super::facts::{
+    cached_symptom, line_of, re, Derived, Facts, KfdSince, Platform, HIP_NO_DEVICE,
+};
 use super::Symptom;
 use regex::Regex;
-use serde::Deserialize;
 use std::sync::OnceLock;
-
-/// One `[[kfd_since]]` row: ISAs, the newest kernel series read whose KFD lacks them, the series
-/// read whose KFD has them, and where that was read.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct KfdSince {
-    pub isas: Vec<String>,
-    pub lacks: String,
-    pub has: String,
-    pub source: String,
-}
 
 const SOURCE: &str = "rule over the GPU and kernel facts of the text (checks/why-facts.toml \
                       [[kfd_since]])";
@@ -62,7 +55,7 @@ fn silenced(text: &str, kernel: &str) -> bool {
     static DKMS: OnceLock<Regex> = OnceLock::new();
     static ADDED: OnceLock<Regex> = OnceLock::new();
     static DISTRO: OnceLock<Regex> = OnceLock::new();
-    re(&DKMS, r"(?i)\b(?:amdgpu|rock)-dkms\b").is_match(text)
+    re(&DKMS, r"(?i)\b(?:amdgpu|rock|rocm)-dkms\b").is_match(text)
         || re(&ADDED, r"kfd: (?:amdgpu: )?added device").is_match(text)
         || re(&DISTRO, r"(?i)\.el[789]\b|\.el[789]_\d|-default\b|-oem\b").is_match(kernel)
 }
@@ -77,8 +70,13 @@ fn rows() -> &'static [KfdSince] {
     &super::facts::table().kfd_since
 }
 
+/// The rule's answer, if any (`why::recognise` joins it beside KFD's refusals).
+pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
+    rule(text, f).into_iter().collect()
+}
+
 /// The rule: see the module doc.
-pub(crate) fn rule(text: &str, f: &Facts) -> Option<Derived> {
+fn rule(text: &str, f: &Facts) -> Option<Derived> {
     static S: OnceLock<Symptom> = OnceLock::new();
     if f.on(Platform::Wsl) || f.isas.len() != 1 {
         return None;
@@ -238,6 +236,32 @@ mod tests {
                 .replace("Strix [Radeon 880M / 890M]", "Navi 21")
         )
         .is_none());
+    }
+
+    /// https://github.com/ROCm/ROCm/issues/5433 (lines of the report, verbatim): a gfx1150 on
+    /// 6.14.0-29-generic with amdgpu-dkms 6.14.14 failing in rocminfo; the thread states a
+    /// regression of that driver (6.12.12 works), not a kernel too old: silent, by the series and
+    /// by amdgpu-dkms each.
+    const ROCM_5433: &str = "Radeon 890M gfx1150\n1. Enable Secure Boot, enroll MOK; kernel \
+        6.14.0-29-generic.\n4. This installs amdgpu-dkms 6.14.14 and amdgpu-dkms-firmware 30.10.1.\n\
+        rocminfo           # FAILS with HSA_STATUS_ERROR_OUT_OF_RESOURCES\n";
+
+    /// https://github.com/ROCm/legacy-rocm-build/issues/1404 (lines of the report, verbatim):
+    /// rocminfo's "ROCk module is NOT loaded" after installing rocm-dkms.
+    const ROCM_1404: &str = "sudo apt install rocm-dkms\n/opt/rocm/bin/rocminfo\nROCk module is \
+        NOT loaded, possibly no GPU devices\nUnable to open /dev/kfd read-write: No such file or \
+        directory\n";
+
+    #[test]
+    fn real_reports_of_other_causes_stay_silent() {
+        assert!(answer(ROCM_5433).is_none());
+        // Without amdgpu-dkms the series (6.14, above the row's 6.1) still keeps it silent.
+        assert!(answer(&ROCM_5433.replace("amdgpu-dkms", "the driver")).is_none());
+        // rocminfo's line is a symptom the rule reads; rocm-dkms installs its own module.
+        let gpu = "Kernel: 6.1.0-30-amd64\nGPU: gfx1201\n";
+        assert!(answer(&format!("{gpu}{ROCM_1404}")).is_none());
+        let without = ROCM_1404.replace("sudo apt install rocm-dkms\n", "");
+        assert!(answer(&format!("{gpu}{without}")).is_some());
     }
 
     #[test]
