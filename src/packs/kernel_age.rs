@@ -8,8 +8,9 @@
 //! brings its own amdgpu and KFD.
 //!
 //! The rule stays silent where the version does not tell KFD's age or the GPU is not certain:
-//! - amdgpu-dkms (or the older rock-dkms, or rocm-dkms, which installs it) named in the text:
-//!   its module is not the kernel's;
+//! - amdgpu-dkms (or the older rock-dkms, or rocm-dkms, which installs it) named in the text,
+//!   `dkms status`'s amdgpu line or the module under `updates/dkms`: its module is not the
+//!   kernel's;
 //! - a distribution kernel whose number is not a mainline series: RHEL and its rebuilds
 //!   (`.el7`, `.el8`, `.el9`), SLES/openSUSE (`-default`), Ubuntu's OEM kernels (`-oem`). The
 //!   enterprise distributions keep one kernel number across minor releases (AMD's system
@@ -55,7 +56,14 @@ fn silenced(text: &str, kernel: &str) -> bool {
     static DKMS: OnceLock<Regex> = OnceLock::new();
     static ADDED: OnceLock<Regex> = OnceLock::new();
     static DISTRO: OnceLock<Regex> = OnceLock::new();
-    re(&DKMS, r"(?i)\b(?:amdgpu|rock|rocm)-dkms\b").is_match(text)
+    // The packages by name, `dkms status`'s line of the amdgpu module (`amdgpu, 2.1-96, 4.15.0-45-generic,
+    // x86_64: installed`, `amdgpu/6.8.5-2009582.24.04, 6.8.0-40-generic, x86_64: installed`) and
+    // the module's path under `updates/dkms`.
+    re(
+        &DKMS,
+        r"(?im)\b(?:amdgpu|rock|rocm)-dkms\b|^\s*amdgpu[,/]\s*[\d.:-]+.*\binstalled\b|/updates/dkms/amdgpu\.ko",
+    )
+    .is_match(text)
         || re(&ADDED, r"kfd: (?:amdgpu: )?added device").is_match(text)
         || re(&DISTRO, r"(?i)\.el[789]\b|\.el[789]_\d|-default\b|-oem\b").is_match(kernel)
 }
@@ -119,7 +127,9 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
     let why = format!(
         "kernel {kernel} is of series {} or older, whose KFD has no case for {named}; Linux {}'s \
          KFD has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
-         that supports {isa}; GPU and kernel from the text (this machine was not asked)",
+         that supports {isa} (if an amdgpu-dkms module is loaded, which the text does not show, \
+         this reading does not hold: `dkms status` tells); GPU and kernel from the text (this \
+         machine was not asked)",
         row.lacks, row.has, row.source, row.has
     );
     Some(Derived::reasoned(sy, line, why).overruling(&["gpu-unsupported-asic"]))
@@ -202,6 +212,14 @@ mod tests {
         // amdgpu-dkms installed.
         let dkms = format!("{STRIX_61}$ dpkg -l | grep amdgpu-dkms\nii  amdgpu-dkms 1:6.10.5\n");
         assert!(answer(&dkms).is_none());
+        // dkms status's line of the module, in both of its forms, and the module's path.
+        for line in [
+            "amdgpu, 6.10.5-2084815.22.04, 6.1.0-31-amd64, x86_64: installed",
+            "amdgpu/6.10.5-2084815.22.04, 6.1.0-31-amd64, x86_64: installed",
+            "filename:       /lib/modules/6.1.0-31-amd64/updates/dkms/amdgpu.ko",
+        ] {
+            assert!(answer(&format!("{STRIX_61}{line}\n")).is_none(), "{line}");
+        }
         // KFD added the device.
         let added = format!("{STRIX_61}[    4.1] kfd kfd: amdgpu: added device 1002:150e\n");
         assert!(answer(&added).is_none());
