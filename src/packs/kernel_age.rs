@@ -196,6 +196,12 @@ mod tests {
             "Linux 5.15.0-91-generic #101-Ubuntu SMP x86_64",
         );
         assert!(answer(&srmv).is_some());
+        // A product's version after "Linux" is no kernel (Radeon Software for Linux 21.40.1).
+        let product = STRIX_61.replace(
+            "  Kernel: 6.1.0-31-amd64 arch: x86_64 bits: 64",
+            "Radeon Software for Linux 6.1.3 installed",
+        );
+        assert!(answer(&product).is_none());
     }
 
     /// A marketing name gives the ISA, and the answer says which name.
