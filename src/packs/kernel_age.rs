@@ -213,6 +213,20 @@ mod tests {
         assert!(why.contains("gfx1201") && why.contains("9070"), "{why}");
     }
 
+    /// KFD's own refusal by GC version (the form of Linux 6.1.20's line quoted in
+    /// kfd_refused.rs, https://lore.kernel.org/stable/ZCLsHCq46XBG1ZW3@kroah.com/, here with GC
+    /// 11.5.0) names the GPU, and is itself the symptom.
+    #[test]
+    fn kfds_refusal_by_gc_version_names_the_gpu_and_the_symptom() {
+        let t = "Linux box 6.1.0-31-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.128-1 x86_64\n\
+                 [    5.1] kfd kfd: amdgpu: GC IP 0b0500  not supported in kfd\n";
+        let why = answer(t).expect("answers");
+        assert!(
+            why.contains("gfx1150") && why.contains("GC IP 0b0500"),
+            "{why}"
+        );
+    }
+
     #[test]
     fn it_is_silent_where_the_reading_would_be_false() {
         // amdgpu-dkms installed.
