@@ -36,15 +36,16 @@ const SOURCE: &str = "rule over the GPU and kernel facts of the text (checks/why
                       [[kfd_since]])";
 
 /// The lines that say there is no compute device or no KFD: HIP's no-device headlines, hipInit
-/// or hipGetDeviceCount failing, rocminfo's "ROCk module is NOT loaded", /dev/kfd missing, and
-/// KFD refusing the GPU (kfd_device.c: "not supported in kfd", "is missing in
+/// or hipGetDeviceCount failing, rocminfo's "ROCk module is NOT loaded", /dev/kfd missing (not
+/// closed: a /dev/kfd the user may not open is another cause), and KFD refusing the GPU (kfd_device.c: "not supported in kfd", "is missing in
 /// supported_devices").
 fn symptom_line(text: &str) -> Option<String> {
     static NO_DEVICE: OnceLock<Regex> = OnceLock::new();
     let src = format!(
         "(?i){HIP_NO_DEVICE}|hipInit\\b.{{0,80}}(?:fail|error)|(?:fail|error).{{0,80}}\\bhipInit\\b\
          |hipGetDeviceCount\\b.{{0,80}}(?:fail|error|no device)\
-         |ROCk module is NOT loaded|/dev/kfd.{{0,40}}No such file|(?:open|find)\\S* /dev/kfd\
+         |ROCk module is NOT loaded|/dev/kfd.{{0,40}}No such file|No such file.{{0,40}}/dev/kfd\
+         |/dev/kfd (?:does not exist|not found|is missing)\
          |not supported in kfd|is missing in supported_devices"
     );
     line_of(text, re(&NO_DEVICE, &src))
@@ -56,9 +57,9 @@ fn silenced(text: &str, kernel: &str) -> bool {
     static DKMS: OnceLock<Regex> = OnceLock::new();
     static ADDED: OnceLock<Regex> = OnceLock::new();
     static DISTRO: OnceLock<Regex> = OnceLock::new();
-    // The packages by name, `dkms status`'s line of the amdgpu module (`amdgpu, 2.1-96, 4.15.0-45-generic,
-    // x86_64: installed`, `amdgpu/6.8.5-2009582.24.04, 6.8.0-40-generic, x86_64: installed`) and
-    // the module's path under `updates/dkms`.
+    // The packages by name, `dkms status`'s line of the amdgpu module (`amdgpu, 2.1-96,
+    // 4.15.0-45-generic, x86_64: installed`, `amdgpu/6.8.5-2009582.24.04, 6.8.0-40-generic,
+    // x86_64: installed`) and the module's path under `updates/dkms`.
     re(
         &DKMS,
         r"(?im)\b(?:amdgpu|rock|rocm)-dkms\b|^\s*amdgpu[,/]\s*[\d.:-]+.*\binstalled\b|/updates/dkms/amdgpu\.ko",
@@ -101,7 +102,8 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
     let [kernel] = kernels.as_slice() else {
         return None;
     };
-    if series(kernel)? > series(&row.lacks)? || silenced(text, kernel) {
+    let (major, minor) = series(kernel)?;
+    if (major, minor) > series(&row.lacks)? || silenced(text, kernel) {
         return None;
     }
     let line = symptom_line(text)?;
@@ -125,12 +127,12 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
         None => isa.clone(),
     };
     let why = format!(
-        "kernel {kernel} is of series {} or older, whose KFD has no case for {named}; Linux {}'s \
-         KFD has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
+        "kernel {kernel} (series {major}.{minor}, not newer than Linux {}): the KFD of Linux {} and \
+         older has no case for {named}, Linux {}'s has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
          that supports {isa} (if an amdgpu-dkms module is loaded, which the text does not show, \
          this reading does not hold: `dkms status` tells); GPU and kernel from the text (this \
          machine was not asked)",
-        row.lacks, row.has, row.source, row.has
+        row.lacks, row.lacks, row.has, row.source, row.has
     );
     Some(Derived::reasoned(sy, line, why).overruling(&["gpu-unsupported-asic"]))
 }
@@ -256,6 +258,15 @@ mod tests {
         // Two GPUs, not said which one fails.
         let two = format!("{STRIX_61}  Name: gfx1100\n");
         assert!(answer(&two).is_none());
+        // A /dev/kfd the user may not open is no missing KFD (rocminfo's line).
+        let closed = STRIX_61.replace(
+            "RuntimeError: No HIP GPUs are available",
+            "Unable to open /dev/kfd read-write: Permission denied",
+        );
+        assert!(answer(&closed).is_none());
+        assert!(
+            answer(&closed.replace("Permission denied", "No such file or directory")).is_some()
+        );
         // No symptom.
         assert!(
             answer(&STRIX_61.replace("RuntimeError: No HIP GPUs are available\n", "")).is_none()
