@@ -1,10 +1,14 @@
 //! "The running kernel is older than the GPU": a text that states the GPU, the running kernel and
-//! a symptom of no compute device, where the kernel's series is one whose amdkfd has no case for
-//! the GPU's GC version (`[[kfd_since]]` of `checks/why-facts.toml`). Pure.
+//! a symptom of no compute device, where the kernel's series is one whose amdkfd has no entry for
+//! the GPU (`[[kfd_since]]` of `checks/why-facts.toml`, read by `scripts/kfd-since.py` from
+//! kfd_device.c of Ubuntu's and Debian's linux-source packages, 4.15 to 7.2). Pure.
 //!
-//! KFD gives a GPU a gfx_target_version only for the GC versions `kgd2kfd_probe` (kfd_device.c)
-//! knows; an older kernel's amdgpu may still light the display, but no compute agent appears and
-//! HIP finds no device. The fix is a kernel that knows the GPU, or AMD's amdgpu-dkms, which
+//! KFD adds a compute device only for the GPUs `kgd2kfd_probe` (kfd_device.c) finds in its
+//! lookup (a PCI id table up to 5.4, a table by asic_type after, a switch on the GC IP version
+//! from 5.19); an older kernel's amdgpu may still light the display, but no compute agent
+//! appears and HIP finds no device. A row's `lacks` is read on one distribution's package of the
+//! series (Ubuntu's carry Ubuntu's patches), and series older than it are taken to lack the GPU
+//! too; a series between `lacks` and `has` gets no answer. The fix is a kernel that knows the GPU, or AMD's amdgpu-dkms, which
 //! brings its own amdgpu and KFD.
 //!
 //! The rule stays silent where the version does not tell KFD's age or the GPU is not certain:
@@ -38,7 +42,9 @@ const SOURCE: &str = "rule over the GPU and kernel facts of the text (checks/why
 /// The lines that say there is no compute device or no KFD: HIP's no-device headlines, hipInit
 /// or hipGetDeviceCount failing, rocminfo's "ROCk module is NOT loaded", /dev/kfd missing (not
 /// closed: a /dev/kfd the user may not open is another cause), and KFD refusing the GPU (kfd_device.c: "not supported in kfd", "is missing in
-/// supported_devices").
+/// supported_devices"; amdgpu_amdkfd.c of the kernels whose amdgpu probes KFD by asic_type
+/// itself: "kfd not supported on this ASIC", the `default:` of amdgpu_amdkfd_device_probe in
+/// Ubuntu's linux-source-4.15.0 4.15.0-213.224, read beside scripts/kfd-since.py's pins).
 fn symptom_line(text: &str) -> Option<String> {
     static NO_DEVICE: OnceLock<Regex> = OnceLock::new();
     let src = format!(
@@ -46,7 +52,7 @@ fn symptom_line(text: &str) -> Option<String> {
          |hipGetDeviceCount\\b.{{0,80}}(?:fail|error|no device)\
          |ROCk module is NOT loaded|/dev/kfd.{{0,40}}No such file|No such file.{{0,40}}/dev/kfd\
          |/dev/kfd (?:does not exist|not found|is missing)\
-         |not supported in kfd|is missing in supported_devices"
+         |not supported in kfd|is missing in supported_devices|kfd not supported on this ASIC"
     );
     line_of(text, re(&NO_DEVICE, &src))
 }
@@ -113,9 +119,9 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
             "facts.kernel-older-than-gpu",
             "the running kernel's amdgpu/KFD predates the GPU",
             "gpu-driver-missing",
-            "The kernel the text shows is of a series whose amdkfd does not know the GPU's GC \
-             version (kfd_device.c kgd2kfd_probe has no case for it), so KFD adds no compute \
-             device: rocminfo lists no GPU agent and HIP finds no device.",
+            "The kernel the text shows is of a series whose amdkfd does not know the GPU \
+             (kfd_device.c kgd2kfd_probe has no entry for it), so KFD adds no compute device: \
+             rocminfo lists no GPU agent and HIP finds no device.",
             "Boot a kernel of the series the reasoning names or newer (a distribution's HWE or \
              mainline kernel), or install the amdgpu-dkms driver of a ROCm release that supports \
              the GPU (it brings its own amdgpu and KFD); then check rocminfo for the GPU agent.",
@@ -128,7 +134,7 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
     };
     let why = format!(
         "kernel {kernel} (series {major}.{minor}, not newer than Linux {}): the KFD of Linux {} and \
-         older has no case for {named}, Linux {}'s has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
+         older has no entry for {named}, Linux {}'s has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
          that supports {isa} (if an amdgpu-dkms module is loaded, which the text does not show, \
          this reading does not hold: `dkms status` tells); GPU and kernel from the text (this \
          machine was not asked)",
@@ -176,15 +182,17 @@ mod tests {
             why.contains("6.1.0-31-amd64") && why.contains("gfx1150"),
             "{why}"
         );
+        // gfx1150's row: lacking in Ubuntu's 6.5, present in Ubuntu's 6.8 (scripts/kfd-since.py).
         assert!(
-            why.contains("Linux 6.12") && why.contains("6.1.192"),
+            why.contains("Linux 6.8") && why.contains("6.5.0-45.45~22.04.1"),
             "{why}"
         );
         assert!(why.contains("from the text"), "{why}");
         // The same paste with a kernel that knows the GPU: silent.
         assert!(answer(&STRIX_61.replace("6.1.0-31", "6.12.12")).is_none());
-        // A series between the read ones (6.8) is not known to lack it: silent.
         assert!(answer(&STRIX_61.replace("6.1.0-31", "6.8.0-45")).is_none());
+        // A series between the read ones (6.6) is not known to lack it: silent.
+        assert!(answer(&STRIX_61.replace("6.1.0-31", "6.6.13")).is_none());
         // uname -a and uname -srmv forms are read too.
         let uname = STRIX_61.replace(
             "  Kernel: 6.1.0-31-amd64 arch: x86_64 bits: 64",
@@ -278,7 +286,7 @@ mod tests {
             "{STRIX_61}Linux 5.15.153.1-microsoft-standard-WSL2\n"
         ))
         .is_none());
-        // A GPU with no row (every read kernel knows it).
+        // A GPU whose row's `has` series (5.10 for gfx1030) is older than the kernel.
         assert!(answer(
             &STRIX_61
                 .replace("gfx1150", "gfx1030")
@@ -311,6 +319,86 @@ mod tests {
         assert!(answer(&format!("{gpu}{ROCM_1404}")).is_none());
         let without = ROCM_1404.replace("sudo apt install rocm-dkms\n", "");
         assert!(answer(&format!("{gpu}{without}")).is_some());
+    }
+
+    /// Every row, in the forms real reports print: dmesg's `Linux version ... (buildd@...)`
+    /// line of Ubuntu's kernels and rocminfo's "ROCk module is NOT loaded, possibly no GPU
+    /// devices" (both verbatim from https://github.com/ROCm/legacy-rocm-build/issues/3400),
+    /// rocminfo's `Name:` line for the ISA. A kernel of the row's `lacks` series answers and
+    /// names the `has` series; one of the `has` series is silent.
+    #[test]
+    fn every_row_answers_at_lacks_and_is_silent_at_has() {
+        let text = |series: &str, isa: &str| {
+            format!(
+                "[    0.000000] Linux version {series}.0-41-generic (buildd@lcy02-amd64-120) \
+                 (x86_64-linux-gnu-gcc-12 (Ubu\nhaideraf@haideraf:~/Downloads$ rocminfo\n\
+                 ROCk module is NOT loaded, possibly no GPU devices\n  Name:                    \
+                 {isa}\n"
+            )
+        };
+        for r in rows() {
+            for isa in &r.isas {
+                let why = answer(&text(&r.lacks, isa))
+                    .unwrap_or_else(|| panic!("{isa} on {} is not answered", r.lacks));
+                assert!(
+                    why.contains(&format!("Linux {}'s has one", r.has))
+                        && why.contains(isa.as_str()),
+                    "{why}"
+                );
+                assert!(answer(&text(&r.has, isa)).is_none(), "{isa} on {}", r.has);
+            }
+        }
+    }
+
+    /// What threads state about a kernel and a GPU agrees with the rows (statements verbatim):
+    /// https://github.com/ROCm/legacy-rocm-build/issues/1306, an RX 5500 XT (gfx1012): "rocminfo
+    /// does recognize gfx 1012 but not on 5.4, just 5.6", so gfx1012's row lacks it at 5.4 or
+    /// later and not at 5.6; https://github.com/ROCm/legacy-rocm-build/issues/5102, an RX 9070
+    /// XT (gfx1201): "Ubuntu 24.04.02 with 6.8 Kernel didn't recognize the GPU", so gfx1201's
+    /// row lacks it at 6.8 or later. Their prose names no kernel in a printed form: silent.
+    #[test]
+    fn threads_that_blame_the_kernel_agree_with_the_rows() {
+        let row = |isa: &str| rows().iter().find(|r| r.isas.iter().any(|i| i == isa));
+        let navi14 = row("gfx1012").expect("gfx1012 row");
+        assert!(series(&navi14.lacks) >= Some((5, 4)) && series(&navi14.lacks) < Some((5, 6)));
+        let navi48 = row("gfx1201").expect("gfx1201 row");
+        assert!(series(&navi48.lacks) >= Some((6, 8)));
+        assert!(answer("rocminfo does recognize gfx 1012 but not on 5.4, just 5.6").is_none());
+        assert!(answer(
+            "I wanted to try doing some AI experimenting with RX 9070 XT. Ubuntu 24.04.02 with \
+             6.8 Kernel didn't recognize the GPU."
+        )
+        .is_none());
+    }
+
+    /// https://github.com/ROCm/legacy-rocm-build/issues/3400 (lines of the report, verbatim): a
+    /// 7900 XTX on Ubuntu's 6.5.0-41 with amdgpu-dkms and rocminfo's "ROCk module is NOT
+    /// loaded": a kernel that knows gfx1100 and a DKMS module, not the kernel's age: silent.
+    #[test]
+    fn a_kernel_that_knows_the_gpu_is_no_answer() {
+        let t = "amdgpu-dkms is already the newest version (1:6.7.0.60103-1787201.22.04).\n\
+                 haideraf@haideraf:~/Downloads$ rocminfo\n\
+                 ROCk module is NOT loaded, possibly no GPU devices\n\
+                 [    0.000000] Linux version 6.5.0-41-generic (buildd@lcy02-amd64-120) \
+                 (x86_64-linux-gnu-gcc-12 (Ubu\namd bugged in 7900xtx on linux\n";
+        assert!(answer(t).is_none());
+        let no_dkms = t.replace("amdgpu-dkms is already", "the driver is already");
+        assert!(answer(&no_dkms).is_none());
+        // The same lines on Ubuntu 22.04's 5.15 kernel and no DKMS module: the kernel's age.
+        assert!(answer(&no_dkms.replace("6.5.0-41", "5.15.0-41")).is_some());
+    }
+
+    /// amdgpu's own refusal of the 4.15-era kernels (amdgpu_amdkfd.c: "kfd not supported on this
+    /// ASIC", the line of https://github.com/ROCm/legacy-rocm-build/issues/539, verbatim) is a
+    /// symptom: an RX 580 on Ubuntu 18.04's 4.15 answers, the same on 5.4 does not.
+    #[test]
+    fn amdgpus_own_refusal_is_a_symptom() {
+        let t = "Linux box 4.15.0-213-generic #224-Ubuntu SMP x86_64 GNU/Linux\n\
+                 GPU: Radeon RX 580\n\
+                 amdgpu XXXX:XX:XX.X: kfd not supported on this ASIC\n";
+        let why = answer(t).expect("answers");
+        assert!(why.contains("gfx803") && why.contains("Linux 5.4"), "{why}");
+        assert!(answer(&t.replace("4.15.0-213", "5.4.0-216")).is_none());
     }
 
     #[test]
