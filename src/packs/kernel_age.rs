@@ -122,8 +122,8 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
             "The kernel the text shows is of a series whose amdkfd does not know the GPU \
              (kfd_device.c kgd2kfd_probe has no entry for it), so KFD adds no compute device: \
              rocminfo lists no GPU agent and HIP finds no device.",
-            "Boot a kernel of the series the reasoning names or newer (a distribution's HWE or \
-             mainline kernel), or install the amdgpu-dkms driver of a ROCm release that supports \
+            "Boot a kernel of the release the reasoning names or of a newer series (a \
+             distribution's HWE or mainline kernel), or install the amdgpu-dkms driver of a ROCm release that supports \
              the GPU (it brings its own amdgpu and KFD); then check rocminfo for the GPU agent.",
             SOURCE,
         ],
@@ -133,12 +133,16 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
         None => isa.clone(),
     };
     let why = format!(
-        "kernel {kernel} (series {major}.{minor}, not newer than Linux {}): the KFD of Linux {} and \
-         older has no entry for {named}, Linux {}'s has one ({}): boot Linux {} or newer, or install the amdgpu-dkms of a ROCm release \
-         that supports {isa} (if an amdgpu-dkms module is loaded, which the text does not show, \
-         this reading does not hold: `dkms status` tells); GPU and kernel from the text (this \
-         machine was not asked)",
-        row.lacks, row.lacks, row.has, row.source, row.has
+        "kernel {kernel} (series {major}.{minor}, not newer than Linux {lacks}): the KFD of Linux \
+         {lacks} as read and older has no entry for {named}, Linux {has}'s has one ({source}): boot \
+         a kernel of that release or a newer series (another distribution's {has} may differ: the \
+         packages read carry their distribution's patches), or install the amdgpu-dkms of a ROCm \
+         release that supports {isa} (if an amdgpu-dkms module is loaded, which the text does not \
+         show, this reading does not hold: `dkms status` tells); GPU and kernel from the text \
+         (this machine was not asked)",
+        lacks = row.lacks,
+        has = row.has,
+        source = row.source,
     );
     Some(Derived::reasoned(sy, line, why).overruling(&["gpu-unsupported-asic"]))
 }
