@@ -394,7 +394,9 @@ mod tests {
 
     /// amdgpu's own refusal of the 4.15-era kernels (amdgpu_amdkfd.c: "kfd not supported on this
     /// ASIC", the line of https://github.com/ROCm/legacy-rocm-build/issues/539, verbatim) is a
-    /// symptom: an RX 580 on Ubuntu 18.04's 4.15 answers, the same on 5.4 does not.
+    /// symptom: an RX 580 on Ubuntu 18.04's 4.15 answers, the same on 5.4 does not. The thread
+    /// itself ("Apparently mainline kernels do not have kfd support for these cards (yet?)", an
+    /// RX 560 on 4.19-rc3) is a kernel between the read 4.15 and 5.4: no answer, not a wrong one.
     #[test]
     fn amdgpus_own_refusal_is_a_symptom() {
         let t = "Linux box 4.15.0-213-generic #224-Ubuntu SMP x86_64 GNU/Linux\n\
@@ -403,6 +405,11 @@ mod tests {
         let why = answer(t).expect("answers");
         assert!(why.contains("gfx803") && why.contains("Linux 5.4"), "{why}");
         assert!(answer(&t.replace("4.15.0-213", "5.4.0-216")).is_none());
+        assert!(answer(&t.replace("4.15.0-213-generic", "4.19.0-rc3")).is_none());
+        let thread = "Ubuntu 18.04  \nKernel 4.19-rc3\nROCm 1.9.211\nUsing `amdgpu` as driver\n\
+                      However, my problem occurs when I try to use my RX 560 as an OpenCL device.\n\
+                      [    1.549574] amdgpu XXXX:XX:XX.X: kfd not supported on this ASIC\n";
+        assert!(answer(thread).is_none());
     }
 
     #[test]
