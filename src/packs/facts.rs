@@ -41,6 +41,20 @@ pub(crate) struct Table {
     /// `[[wsl]]`: ROCm on WSL per release (the WSL rule).
     #[serde(default)]
     pub(crate) wsl: Vec<WslRelease>,
+    /// `[[kfd_since]]`: GPUs older kernels' KFD does not know (src/packs/kernel_age.rs).
+    #[serde(default)]
+    pub(crate) kfd_since: Vec<KfdSince>,
+}
+
+/// One `[[kfd_since]]` row: ISAs, the newest kernel series read whose KFD lacks them, the series
+/// read whose KFD has them, and where that was read (src/packs/kernel_age.rs).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct KfdSince {
+    pub isas: Vec<String>,
+    pub lacks: String,
+    pub has: String,
+    pub source: String,
 }
 
 /// ROCm on WSL for one release (major.minor), as AMD's WSL compatibility matrix and its
@@ -331,7 +345,11 @@ impl Facts {
                 r"(?i)\b(?:(?P<rocm>ROCm)[ -]?(?:version:?\s*)?v?(?P<rv>\d+\.\d+(?:\.\d+)?)|",
                 r"(?P<hip>HIP) version:?\s*(?P<hv>\d+\.\d+[\w.-]*)|(?P<torch>torch)[ =:-]*",
                 r"(?P<tv>\d+\.\d+\.\d+)(?:\+rocm(?P<trv>\d+\.\d+(?:\.\d+)?))?|",
-                r"(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|(?P<distro>Ubuntu",
+                r"(?P<kernel>Linux \S+ |kernel:?\s*)(?P<kv>\d+\.\d+\.\d+[\w.-]*)|",
+                // `uname -srmv` (and -a without the host name): the release, then the build's
+                // `#N` (AMD's prerequisites page shows `Linux 5.15.0-46-generic #44~20.04.5-Ubuntu
+                // SMP ...`); a bare "Linux 21.40.1" (Radeon Software for Linux) is no kernel.
+                r"(?P<uname>Linux )(?P<ukv>\d+\.\d+\.\d+[\w.-]*) #\d|(?P<distro>Ubuntu",
                 r"|Debian|Fedora|RHEL|Rocky Linux|openSUSE Leap|SLES)\s+(?P<dv>\d+(?:\.\d+)?))",
             ),
         );
@@ -353,6 +371,8 @@ impl Facts {
                 push("torch-rocm", c.name("trv"));
             } else if c.name("kernel").is_some() {
                 push("kernel", c.name("kv"));
+            } else if c.name("uname").is_some() {
+                push("kernel", c.name("ukv"));
             } else if let Some(d) = c.name("distro") {
                 push(&text_of(text, d).to_lowercase(), c.name("dv"));
             }

@@ -51,6 +51,7 @@ mod dkms;
 mod docker_gpus;
 mod igpu;
 pub(crate) mod internal_checks;
+mod kernel_age;
 mod kfd_refused;
 mod leftovers;
 mod link_libs;

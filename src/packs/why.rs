@@ -209,6 +209,8 @@ impl<'a> Recognition<'a> {
             .chain(super::driver::rules(text, &facts))
             // KFD's refusals, read with the ISA of the GPU they name (kfd_refused.rs).
             .chain(super::kfd_refused::rules(text))
+            // A kernel whose KFD predates the GPU the text names (kernel_age.rs).
+            .chain(super::kernel_age::rules(text, &facts))
             .chain(super::libfamilies::rules(text, &facts))
             // issue 28, tuning cases not recognised (h-r5): DKMS in words, iGPUs, device groups.
             .chain(super::dkms::rules(text, &facts))
