@@ -85,9 +85,59 @@ fn rows() -> &'static [KfdSince] {
     &super::facts::table().kfd_since
 }
 
-/// The rule's answer, if any (`why::recognise` joins it beside KFD's refusals).
+/// The rules' answers, if any (`why::recognise` joins them beside KFD's refusals).
 pub(crate) fn rules(text: &str, f: &Facts) -> Vec<Derived> {
-    rule(text, f).into_iter().collect()
+    rule(text, f)
+        .or_else(|| refused_by_an_older_kfd(text, f))
+        .into_iter()
+        .collect()
+}
+
+/// "The kernel's KFD refuses a GPU that later kernels' KFD knows": amdgpu's own refusal of the
+/// 4.x kernels (amdgpu_amdkfd.c amdgpu_amdkfd_device_probe's `default:`, "kfd not supported on
+/// this ASIC": the ASIC is not in that kernel's KFD at all) for the one GPU the text names, an
+/// ISA of a `[[kfd_since]]` row: a newer kernel's KFD has it, so the running kernel predates its
+/// compute support, whatever its version string says (none is needed). An ISA with no row (the
+/// gfx6/gfx7 GPUs no KFD ever took, or one the table does not hold) is left to the release
+/// rules' "KFD does not support this GPU"; an amdgpu-dkms in the text, WSL or two GPUs keep it
+/// silent, as above.
+pub(super) fn refused_by_an_older_kfd(text: &str, f: &Facts) -> Option<Derived> {
+    static S: OnceLock<Symptom> = OnceLock::new();
+    static REFUSED: OnceLock<Regex> = OnceLock::new();
+    if f.on(Platform::Wsl) || f.isas.len() != 1 {
+        return None;
+    }
+    let line = line_of(text, re(&REFUSED, r"kfd not supported on this ASIC"))?;
+    let (isa, said) = &f.isas[0];
+    let row = rows().iter().find(|r| r.isas.contains(isa))?;
+    if silenced(text, "") {
+        return None;
+    }
+    let sy = cached_symptom(
+        &S,
+        [
+            "facts.kfd-older-than-gpu",
+            "the running kernel's KFD refuses a GPU newer kernels support",
+            "gpu-driver-missing",
+            "amdgpu found the GPU, but the running kernel's compute driver (KFD) has no entry for              its ASIC, and later kernels' KFD has one: the kernel predates the GPU's compute              support, so no compute device is added.",
+            "Boot a kernel of the release the reasoning names or of a newer series, or install the              amdgpu-dkms driver of a ROCm release that supports the GPU; then check rocminfo for              the GPU agent.",
+            SOURCE,
+        ],
+    );
+    let named = match said {
+        Some(s) => format!("{isa} (from \"{s}\")"),
+        None => isa.clone(),
+    };
+    let why = format!(
+        "the running kernel's KFD refuses the ASIC (its own line), and {named} is in the KFD of \
+         Linux {has} as read ({source}; Linux {lacks} as read lacks it): the kernel predates the \
+         GPU's compute support; boot {has} or a newer series, or the amdgpu-dkms of a ROCm \
+         release that supports {isa}; GPU from the text (this machine was not asked)",
+        has = row.has,
+        lacks = row.lacks,
+        source = row.source,
+    );
+    Some(Derived::reasoned(sy, line, why).overruling(&["gpu-unsupported-asic"]))
 }
 
 /// The rule: see the module doc.
@@ -410,6 +460,37 @@ mod tests {
                       However, my problem occurs when I try to use my RX 560 as an OpenCL device.\n\
                       [    1.549574] amdgpu XXXX:XX:XX.X: kfd not supported on this ASIC\n";
         assert!(answer(thread).is_none());
+        // The refusal itself, for the one GPU the thread names, is the kernel's age (the
+        // thread's own reading: mainline KFD did not know these cards yet).
+        let by_refusal = rules(thread, &Facts::of(thread));
+        assert_eq!(by_refusal.len(), 1);
+        assert_eq!(by_refusal[0].symptom.id, "facts.kfd-older-than-gpu");
+    }
+
+    /// amdgpu's refusal names no kernel version, and needs none: a GPU a later kernel's KFD
+    /// knows (Vega 64, gfx900: the lspci line and the refusal of
+    /// https://github.com/ROCm/legacy-rocm-build/issues/259, verbatim, where a newer kernel was
+    /// the answer) is the kernel's age; a GPU no KFD ever took (Pitcairn, gfx6: the refusal of
+    /// https://github.com/ROCm/legacy-rocm-build/issues/538) is not, nor one under an
+    /// amdgpu-dkms, nor a text of two GPUs.
+    #[test]
+    fn a_refusal_of_a_gpu_later_kernels_know_is_the_kernels_age() {
+        let vega = "[    3.044705] amdgpu 0000:04:00.0: kfd not supported on this ASIC\n\
+                    04:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] \
+                    Vega 10 XT [Radeon RX Vega 64] (rev c1)\n";
+        let f = Facts::of(vega);
+        let d = refused_by_an_older_kfd(vega, &f).expect("answers");
+        assert_eq!(d.symptom.class.as_deref(), Some("gpu-driver-missing"));
+        let why = d.reasoning().to_string();
+        assert!(why.contains("gfx900") && why.contains("Linux 5.4"), "{why}");
+        let pitcairn = "[    1.5] amdgpu 0000:01:00.0: kfd not supported on this ASIC\n\
+                        01:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] \
+                        Pitcairn XT [Radeon HD 7870 GHz Edition]\n";
+        assert!(refused_by_an_older_kfd(pitcairn, &Facts::of(pitcairn)).is_none());
+        let dkms = format!("{vega}sudo apt install rock-dkms\n");
+        assert!(refused_by_an_older_kfd(&dkms, &Facts::of(&dkms)).is_none());
+        let two = format!("{vega}GPU 1: gfx1030\n");
+        assert!(refused_by_an_older_kfd(&two, &Facts::of(&two)).is_none());
     }
 
     #[test]

@@ -736,11 +736,18 @@ fn mixed(text: &str) -> Option<Derived> {
 
 /// The kernel's own verdict: KFD has no entry for the GPU's ASIC (`kfd_device.c`,
 /// `kgd2kfd_probe`: "kfd not supported on this ASIC"), so no ROCm release can use it for compute
-/// whatever the user space; only the ISA decides, and the kernel has said it.
+/// whatever the user space; only the ISA decides, and the kernel has said it. Where the text's
+/// one GPU is one a later kernel's KFD knows, kernel_age.rs answers instead (the kernel's age).
 fn kfd_asic(text: &str) -> Option<Derived> {
     static LINE: OnceLock<Regex> = OnceLock::new();
     static S: OnceLock<Symptom> = OnceLock::new();
     let line = line_of(text, re(&LINE, r"kfd not supported on this ASIC"))?;
+    // The one GPU of the text is one a later kernel's KFD knows: the kernel's age answers
+    // (kernel_age.rs), not this.
+    let facts = super::facts::Facts::of(text);
+    if super::kernel_age::refused_by_an_older_kfd(text, &facts).is_some() {
+        return None;
+    }
     let sy = S.get_or_init(|| {
         new_symptom(
             "facts.kfd-asic",
