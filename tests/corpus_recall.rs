@@ -116,8 +116,16 @@ use std::path::Path;
 // here, 4 answered first and 5 recognised, none by the round's knowledge. The held-out part is
 // 180 cases, 67 with the cause first, 98 recognised (37.2% / 54.4%); both floors follow the new
 // cases down.
+// The thirteenth round wrote its first knowledge before the batch (the fifth harvest: MIOpen's
+// stringized hipRTC calls and passed-on compiler logs, attribution only), then collected
+// field-fresh10.toml's 30 cases blind: 8 hash here, 2 answered first and 2 recognised. The
+// round's later rules (ONNX Runtime without AMD's provider, XLA's `./opencl.bc`, the TA firmware
+// beside a failed PSP block, one Windows-evidence regex, KFD's refusal of a GPU later kernels
+// know, the kernel-age table) took one held-out case from not recognised to its cause first and
+// made none worse, per case: 188 cases, 70 with the cause first, 101 recognised (37.2% / 53.7%);
+// the recognised floor follows the new cases down.
 const HELD_OUT_MIN_RECALL: f64 = 0.372;
-const HELD_OUT_MIN_RECOGNISED: f64 = 0.544;
+const HELD_OUT_MIN_RECOGNISED: f64 = 0.537;
 
 /// The share of cases held out: those whose link hashes to a bucket below this (of 100).
 const HELD_OUT_BUCKETS: u64 = 30;
@@ -320,9 +328,18 @@ fn the_frozen_ids_are_cases() {
 // from recognised; a library strace shows never found, legacy-rocm-build#1082; dpkg's conflict
 // hard-wrapped at 80 columns, legacy-rocm-build#1543): 551 cases, 407 with the cause first of
 // 470 recognised, 421 decidable (73.9% / 86.6% / 76.4%).
-const TUNING_MIN_RECALL: f64 = 0.738;
-const TUNING_MIN_PRECISION: f64 = 0.865;
-const TUNING_MIN_DECIDABLE: f64 = 0.764;
+// The thirteenth round's field-fresh10.toml brought 22 tuning cases (8 first, 16 recognised):
+// 573 cases, 415 first of 486 recognised. Rules written after reading its misses answered four
+// of them first (ONNX Runtime asked for AMD's provider by a package without it,
+// onnxruntime#18052; XLA's `./opencl.bc`, legacy-rocm-build#3835 and #1796; the optional TA
+// firmware beside a PSP block that failed, nixpkgs#284403), and KFD's refusal of a GPU later
+// kernels know answered legacy-rocm-build#259 (Vega on 4.15) first and moved #651 (Vega M, whose
+// thread of 2018 calls it unsupported; Linux 5.4's KFD lists its 0x694F) to recognised: 573
+// cases, 419 with the cause first of 489 recognised, 433 decidable (73.1% / 85.7% / 75.6%); the
+// floors follow the new cases down.
+const TUNING_MIN_RECALL: f64 = 0.731;
+const TUNING_MIN_PRECISION: f64 = 0.856;
+const TUNING_MIN_DECIDABLE: f64 = 0.755;
 
 /// The share of the cases seen before the split (all the corpus had until then) whose confirmed
 /// cause must come first from the text alone (a floor against regressions at the value reached:
@@ -745,7 +762,8 @@ const PRINTED_BY: &[(&str, &str)] = &[
 // MIOpen 39 of 39 over both parts). The remaining tuning misses: CLR newer than its pin (kpack,
 // HIP_FORCE_SPIRV_CODEOBJECT) and ROCm 4.0's `Coudn't find binary`, CLR's ISA list lines,
 // hipBLASLt's `Heuristic Fetch Failed` without the `!`, KFD's `Reserved 2 pages for cwsr.`,
-// amdgpu's `GTT:` line, rocminfo's elided path.
+// amdgpu's `GTT:` line, rocminfo's elided path. With field-fresh10.toml: held out 63 of 64
+// (98.4%), tuning 262 of 272 (96.3%).
 const HELD_OUT_MIN_ATTRIBUTED: f64 = 0.983;
 const TUNING_MIN_ATTRIBUTED: f64 = 0.960;
 
