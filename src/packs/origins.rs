@@ -433,17 +433,21 @@ fn short_lines(i: usize, o: &Origin, min: usize) -> impl Iterator<Item = (Matche
         if n >= MIN_LETTERS || n < min || !lit {
             return None;
         }
-        let (re, literal) = regex_of(&p);
-        let m = Matcher {
-            origin: i,
-            pattern: format!(r"^\s*{re}\s*$"),
-            regex: OnceLock::new(),
-            word: String::new(),
-            others: Vec::new(),
-            literal,
-        };
-        Some((m, n))
+        Some((whole_line(i, &p), n))
     })
+}
+
+/// The anchored matcher of a line that must be the whole rest of a line after a prefix.
+fn whole_line(origin: usize, p: &[Piece]) -> Matcher {
+    let (re, literal) = regex_of(p);
+    Matcher {
+        origin,
+        pattern: format!(r"^\s*{re}\s*$"),
+        regex: OnceLock::new(),
+        word: String::new(),
+        others: Vec::new(),
+        literal,
+    }
 }
 
 /// A MIOpen format's short lines (a single line under [`MIN_LETTERS`], a lone variable among
@@ -455,19 +459,10 @@ fn short_miopen_lines(i: usize, o: &Origin) -> Vec<(String, Matcher)> {
     if o.format.contains('\n') || letters(&p) >= MIN_LETTERS {
         return Vec::new();
     }
-    let (re, literal) = regex_of(&p);
     let mut out = Vec::new();
     for site in o.sites.iter().filter(|s| !s.function.is_empty()) {
         let name = site.function.rsplit("::").next().unwrap_or(&site.function);
-        let m = Matcher {
-            origin: i,
-            pattern: format!(r"^\s*{re}\s*$"),
-            regex: OnceLock::new(),
-            word: String::new(),
-            others: Vec::new(),
-            literal,
-        };
-        out.push((format!("{} {name}", o.level), m));
+        out.push((format!("{} {name}", o.level), whole_line(i, &p)));
     }
     out
 }
