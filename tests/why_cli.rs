@@ -223,6 +223,36 @@ fn a_no_gpu_message_is_confirmed_on_a_machine_without_a_gpu() {
     assert_answer(&doc, "no-hip-gpus-no-amd-gpu", "undetermined");
 }
 
+/// A text from Windows describes another machine: on a machine without an AMD GPU (the VM
+/// fixture, which confirms "no AMD GPU" for a Linux text above), nothing is judged against this
+/// machine, the Windows reading comes first, and the document says why. The line is hipInfo's,
+/// as the HIP SDK for Windows printed it (https://github.com/ROCm/hip/issues/3805).
+#[test]
+fn a_text_from_windows_is_not_judged_against_this_machine() {
+    let vm = fixture("vm-no-amd-gpu");
+    let text = "checkHipErrors() HIP API error = 0100 \"no ROCm-capable device is detected\" from \
+        file <C:\\constructicon\\builds\\gfx\\eleven\\24.20\\drivers\\compute\\hip-tests\\samples\\\
+        1_Utils\\hipInfo\\hipInfo.cpp>, line 192.\n";
+    let (doc, code) = why(&["--sysroot", vm.to_str().unwrap()], &[], text);
+    let rec = doc["recognised"].as_array().unwrap();
+    assert_eq!(rec[0]["id"], "gpu.windows-no-device", "{doc:#}");
+    assert!(rec.iter().all(|r| r["answer"] == "undetermined"), "{doc:#}");
+    assert_eq!(code, 0);
+    assert!(
+        doc["machine_not_asked"]
+            .as_str()
+            .is_some_and(|m| m.contains("Windows")),
+        "{doc:#}"
+    );
+    // The same headline from Linux is judged here as before.
+    let (doc, _) = why(
+        &["--sysroot", vm.to_str().unwrap()],
+        &[],
+        "RuntimeError: No HIP GPUs are available",
+    );
+    assert!(doc.get("machine_not_asked").is_none(), "{doc:#}");
+}
+
 #[test]
 fn being_in_the_render_group_is_not_answered_with_join_the_render_group() {
     // https://github.com/ROCm/ROCm/issues/2232: rocminfo's own line shows the group is fine; the

@@ -33,9 +33,13 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     }
     let mut cfg = super::config(args)?;
     let host = super::host(args, &cfg)?;
+    // A text from Windows describes another machine: this one is asked nothing about it.
+    let windows = crate::packs::gpu_rules::from_windows(&text);
+    let ask = windows.is_none();
     // What this machine says about its GPUs (issue 28, item 3): the rules over facts use its ISAs
     // where the text names none, and say which they answered for.
-    let hits = recognition.answer(&text, &here(&host));
+    let this_machine = if ask { here(&host) } else { Default::default() };
+    let hits = recognition.answer(&text, &this_machine);
     // The failing file itself, judged as `inspect` judges it (its findings are
     // libs.code-objects findings, which the code-object symptoms name).
     let mut from_binaries = Vec::new();
@@ -46,7 +50,7 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     }
     cfg.skip.clear();
     cfg.asm = None;
-    let groups = judge_groups(&host, &cfg, &packs, &hits, &from_binaries);
+    let groups = judge_groups(&host, &cfg, &packs, &hits, &from_binaries, ask);
     // The paths the text names (compilers, roots, libraries): a pass rules a cause out only
     // for what the run examined.
     let named = crate::packs::paths::named_paths(&text);
@@ -74,13 +78,28 @@ pub(crate) fn main(args: &RunArgs, words: &[OsString], binaries: &[PathBuf]) -> 
     } else {
         exit::OK
     };
+    let not_asked = windows.map(|e| {
+        format!(
+            "the text comes from Windows (\"{e}\"): the machine it describes is not this one, \
+             so no cause is judged against this machine"
+        )
+    });
     Ok(if args.json {
         let mut doc = w::render_json(&judged, code);
+        if let (Some(reason), Some(m)) = (&not_asked, doc.as_object_mut()) {
+            m.insert("machine_not_asked".into(), reason.clone().into());
+        }
         w::add_origins(&mut doc, &text);
         report::write_stdout(report::Output::Json(&doc), code)
     } else {
+        let head = not_asked
+            .map(|r| format!("Note: {r}.\n\n"))
+            .unwrap_or_default();
         // The text quotes the paste: its control characters are shown, not obeyed.
-        super::print_visible(&(w::render_human(&judged) + &w::origins_human(&text)), code)
+        super::print_visible(
+            &(head + &w::render_human(&judged) + &w::origins_human(&text)),
+            code,
+        )
     })
 }
 
@@ -140,14 +159,16 @@ fn key_of(h: &w::Hit) -> Key {
     )
 }
 
-/// Runs each group's checks only (with `cfg`, its skips and asm request cleared), and adds the
-/// findings of the `--binary` files to every group.
+/// Runs each group's checks only (with `cfg`, its skips and asm request cleared), unless `ask`
+/// is false (a text of another machine), and adds the findings of the `--binary` files to every
+/// group.
 fn judge_groups(
     host: &Host,
     cfg: &Config,
     packs: &PackSet,
     hits: &[w::Hit],
     from_binaries: &[Finding],
+    ask: bool,
 ) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     for h in hits {
@@ -167,7 +188,7 @@ fn judge_groups(
         }
     }
     for ((isa, runtime), only, findings, examined) in &mut groups {
-        if !only.is_empty() {
+        if ask && !only.is_empty() {
             let mut c = cfg.clone();
             c.only = only.clone();
             if *runtime {

@@ -1064,6 +1064,14 @@ fn windows_evidence(text: &str) -> Option<&str> {
     .map(|m| m.as_str())
 }
 
+/// Where a text comes from Windows, not WSL: the words that say so. rocm-doctor runs on Linux,
+/// so the machine such a text describes is another one, and `why` judges none of its causes
+/// against this machine (the cheap search first; the text's facts only where it finds one).
+pub(crate) fn from_windows(text: &str) -> Option<String> {
+    let evidence = windows_evidence(text)?.to_string();
+    (!Facts::of(text).on(Platform::Wsl)).then_some(evidence)
+}
+
 /// "On Windows the GPU is reached through the display driver": a program that finds no ROCm
 /// device, in a text from Windows ([`windows_evidence`]). There
 /// is no /dev/kfd and no render group on Windows; the HIP runtime (`amdhip64_N.dll`) comes with
