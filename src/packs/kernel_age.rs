@@ -81,6 +81,14 @@ fn series(v: &str) -> Option<(u32, u32)> {
     Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
 }
 
+/// The ISA as the answer names it, with the name the text gave it (`gfx900 (from "Vega 64")`).
+fn named(isa: &str, said: Option<&str>) -> String {
+    match said {
+        Some(s) => format!("{isa} (from \"{s}\")"),
+        None => isa.to_string(),
+    }
+}
+
 fn rows() -> &'static [KfdSince] {
     &super::facts::table().kfd_since
 }
@@ -124,10 +132,7 @@ pub(super) fn refused_by_an_older_kfd(text: &str, f: &Facts) -> Option<Derived> 
             SOURCE,
         ],
     );
-    let named = match said {
-        Some(s) => format!("{isa} (from \"{s}\")"),
-        None => isa.clone(),
-    };
+    let named = named(isa, said.as_deref());
     let why = format!(
         "the running kernel's KFD refuses the ASIC (its own line), and {named} is in the KFD of \
          Linux {has} as read ({source}; Linux {lacks} as read lacks it): the kernel predates the \
@@ -178,10 +183,7 @@ fn rule(text: &str, f: &Facts) -> Option<Derived> {
             SOURCE,
         ],
     );
-    let named = match said {
-        Some(s) => format!("{isa} (from \"{s}\")"),
-        None => isa.clone(),
-    };
+    let named = named(isa, said.as_deref());
     let why = format!(
         "kernel {kernel} (series {major}.{minor}, not newer than Linux {lacks}): the KFD of Linux \
          {lacks} as read and older has no entry for {named}, Linux {has}'s has one ({source}): boot \
